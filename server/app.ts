@@ -1,0 +1,210 @@
+/**
+ * buildApp(config): the one HTTP server (DESIGN.md §1). tRPC at /trpc, the REST adapter at /api, media at /media,
+ * the built client with its initial parameters everywhere else; CSRF, sessions, security headers and request
+ * logging around all of it. Tests call it with a temporary data folder and `inject` or `listen` on port 0.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { ErrorCode } from '#shared/errors.ts';
+import { SESSION_COOKIE, SESSION_IDLE_MS, validateSessionToken } from './auth/sessions.ts';
+import { systemClock, type Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
+import { AppError } from './errors.ts';
+import { csrfRefusal, ensureCsrfToken } from './http/csrf.ts';
+import { createIndexRenderer } from './http/index-html.ts';
+import { contextOf } from './http/request-context.ts';
+import { createMediaStore } from './media-store.ts';
+import { ok, useRestEnvelope } from './rest/adapter.ts';
+import { registerRestRoutes } from './rest/routes.ts';
+import { appRouter, type AppRouter } from './root.ts';
+import { initialParams } from './services/initial-params.ts';
+import { SnapshotCache } from './services/tree.ts';
+import type { AppDeps } from './trpc.ts';
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** An already open database (tests share one); otherwise the config's file is opened and migrated. */
+  db?: Db;
+}
+
+export interface App {
+  server: FastifyInstance;
+  deps: AppDeps;
+  /** Listens on config.host:config.port (port 0 picks a free one) and returns the base URL. */
+  start(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
+  ensureWritableDir(config.dataDir, 'data folder');
+  ensureWritableDir(config.mediaDir, 'media folder');
+  const ownsDb = !options.db;
+  const db = options.db ?? openDatabase(config.databaseFile);
+
+  const server = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+  });
+
+  const deps: AppDeps = {
+    db,
+    clock: options.clock ?? systemClock,
+    media: createMediaStore(config.mediaDir),
+    config,
+    log: server.log,
+    snapshots: new SnapshotCache(db),
+  };
+  server.decorate('deps', deps);
+  server.decorateRequest('auth', null);
+
+  await server.register(fastifyCookie);
+  await server.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: config.secureCookies,
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
+  server.addHook('onRequest', async (req, reply) => {
+    const token = req.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const valid = validateSessionToken(db, deps.clock, token);
+    if (!valid) {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return;
+    }
+    req.auth = { user: valid.user, session: valid.session };
+    if (valid.session.refreshed) {
+      reply.setCookie(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: config.secureCookies,
+        maxAge: Math.floor(SESSION_IDLE_MS / 1000),
+      });
+    }
+  });
+
+  // CSRF for every mutating request, tRPC and REST alike.
+  const siteOrigin = new URL(config.siteUrl).origin;
+  server.addHook('onRequest', async (req, reply) => {
+    if (!MUTATING.has(req.method)) return;
+    const refusal = csrfRefusal(req, [siteOrigin]);
+    if (!refusal) return;
+    req.log.warn({ refusal }, 'csrf refused');
+    const error = new AppError(ErrorCode.CsrfFailed, 'This request could not be verified. Reload the page and try again.');
+    if (req.url.startsWith('/trpc')) {
+      return reply.code(403).send({
+        error: { message: error.message, code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, app: error.toBody() } },
+      });
+    }
+    return reply.code(403).send(ok(error.toBody()));
+  });
+
+  await server.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => contextOf(req),
+      onError: ({ error, path: procedure }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
+          server.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+        }
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+
+  await server.register(
+    async (api) => {
+      useRestEnvelope(api);
+      registerRestRoutes(api);
+    },
+    { prefix: '/api' },
+  );
+
+  await server.register(fastifyStatic, {
+    root: config.mediaDir,
+    prefix: '/media/',
+    decorateReply: false,
+    index: false,
+    immutable: true,
+    maxAge: '365d',
+  });
+
+  const renderIndex = createIndexRenderer(config.clientDir);
+  const sendPage = (req: FastifyRequest, reply: FastifyReply) => {
+    const csrfToken = ensureCsrfToken(req, reply, config.secureCookies);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(renderIndex(initialParams(deps), csrfToken));
+  };
+
+  if (fs.existsSync(path.join(config.clientDir, 'assets'))) {
+    await server.register(fastifyStatic, {
+      root: path.join(config.clientDir, 'assets'),
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+    });
+  }
+  for (const file of ['favicon.svg', 'robots.txt']) {
+    server.get(`/${file}`, (_req, reply) => {
+      const full = path.join(config.clientDir, file);
+      if (!fs.existsSync(full)) return reply.code(404).send();
+      return reply.type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain').send(fs.createReadStream(full));
+    });
+  }
+
+  // Every other GET is a client route: the app decides what to show (its own not-found page included).
+  server.setNotFoundHandler((req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send(ok(new AppError(ErrorCode.NotFound).toBody()));
+    return sendPage(req, reply);
+  });
+
+  return {
+    server,
+    deps,
+    async start() {
+      const address = await server.listen({ port: config.port, host: config.host });
+      return address.replace('[::1]', 'localhost');
+    },
+    async stop() {
+      await server.close();
+      if (ownsDb) closeDatabase(db);
+    },
+  };
+}

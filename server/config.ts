@@ -1,0 +1,94 @@
+/**
+ * Settings from the environment, parsed once at start-up (DESIGN.md §9). A missing or bad variable stops the
+ * process with one clear line; every default is safe for a laptop and says so where it is only that.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SITE_URL: z.url().optional(),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('Gallery Tree <no-reply@localhost>'),
+  HELP_EMAIL: z.email().default('help@gallery-tree.local'),
+  CONTACT_EMAIL: z.email().default('hello@gallery-tree.local'),
+  CONTACT_PHONE: z.string().default(''),
+  SEED: z.enum(['demo', 'none']).default('demo'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  mediaDir: string;
+  outboxDir: string;
+  siteUrl: string;
+  /** Cookies get the Secure flag when the site is served over HTTPS. */
+  secureCookies: boolean;
+  smtpUrl: string | null;
+  mailFrom: string;
+  helpEmail: string;
+  contactEmail: string;
+  contactPhone: string;
+  seed: 'demo' | 'none';
+  adminEmail: string | null;
+  adminPassword: string | null;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  trustProxy: boolean;
+  /** Where the built client lives (dist/client); tests may point it elsewhere. */
+  clientDir: string;
+  /** Run the in-process job runner (mail outbox, reservation timers). */
+  runJobs: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(root, e.DATA_DIR);
+  const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseFile: path.join(dataDir, 'gallery.db'),
+    mediaDir: path.join(dataDir, 'media'),
+    outboxDir: path.join(dataDir, 'outbox'),
+    siteUrl,
+    secureCookies: siteUrl.startsWith('https://'),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    helpEmail: e.HELP_EMAIL,
+    contactEmail: e.CONTACT_EMAIL,
+    contactPhone: e.CONTACT_PHONE,
+    seed: e.SEED,
+    adminEmail: e.ADMIN_EMAIL ?? null,
+    adminPassword: e.ADMIN_PASSWORD ?? null,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    clientDir: path.resolve(root, 'dist/client'),
+    runJobs: true,
+  };
+}
+
+/** A config for tests and scripts: everything under one data folder, quiet logs, no jobs unless asked. */
+export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+  return { ...base, runJobs: false, ...overrides };
+}

@@ -1,0 +1,68 @@
+/**
+ * The one module that opens the database (DESIGN.md §9): a SQLite file in WAL mode with foreign keys on, migrated
+ * at start-up. Everything else receives the `Db` it returns, so moving to libSQL stays a change here alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from '#drizzle/schema.ts';
+import { StartupError } from './startup-error.ts';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+/** Makes sure `dir` exists and is a writable folder, or says plainly why not. */
+export function ensureWritableDir(dir: string, what: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new StartupError(`The ${what} ${dir} cannot be created: ${reason(error)}.`);
+  }
+  if (!fs.statSync(dir).isDirectory()) throw new StartupError(`The ${what} ${dir} is not a folder.`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new StartupError(`The ${what} ${dir} is not writable by this process.`);
+  }
+}
+
+/** Opens (creating if needed) and migrates the database file; ':memory:' gives a private in-memory database. */
+export function openDatabase(file: string): Db {
+  let client: Database.Database;
+  try {
+    client = new Database(file);
+  } catch (error) {
+    throw new StartupError(`The database file ${file} cannot be opened: ${reason(error)}.`);
+  }
+  try {
+    client.pragma('journal_mode = WAL');
+    client.pragma('foreign_keys = ON');
+    client.pragma('synchronous = NORMAL');
+    client.pragma('busy_timeout = 5000');
+    const db = drizzle(client, { schema }) as Db;
+    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    return db;
+  } catch (error) {
+    client.close();
+    const message = reason(error);
+    if (/not a database|malformed|corrupt/i.test(message)) {
+      throw new StartupError(`The database file ${file} is damaged or is not a SQLite database (${message}).`);
+    }
+    if (/readonly|read-only|permission|SQLITE_CANTOPEN/i.test(message)) {
+      throw new StartupError(`The database file ${file} is not writable: ${message}.`);
+    }
+    throw new StartupError(`The database file ${file} could not be prepared: ${message}.`);
+  }
+}
+
+export function closeDatabase(db: Db): void {
+  if (db.$client.open) db.$client.close();
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
+}

@@ -1,0 +1,94 @@
+/**
+ * Errors are values with codes (shared/errors.ts). Services throw AppError; the tRPC error formatter and the REST
+ * adapter both turn any thrown value into the same ErrorBody, so the client shows the same text either way.
+ */
+import { TRPCError, StandardSchemaV1Error } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { ErrorCode, httpStatusOf, type ErrorBody, type FieldErrors } from '#shared/errors.ts';
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: FieldErrors | undefined;
+
+  constructor(code: ErrorCode, message?: string, fieldErrors?: FieldErrors) {
+    super(message ?? code);
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+
+  get status(): number {
+    return httpStatusOf[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: this.code,
+      ...(this.fieldErrors ? { errors: this.fieldErrors } : {}),
+      ...(this.message && this.message !== this.code ? { message: this.message } : {}),
+    };
+  }
+
+  /** The TRPCError to throw from a procedure; the formatter reads this AppError back from its cause. */
+  toTRPC(): TRPCError {
+    return new TRPCError({ code: trpcCodeOf(this.code), message: this.message, cause: this });
+  }
+}
+
+const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
+  bad_request: 'BAD_REQUEST',
+  validation_failed: 'BAD_REQUEST',
+  unauthenticated: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  csrf_failed: 'FORBIDDEN',
+  not_found: 'NOT_FOUND',
+  tree_not_found: 'NOT_FOUND',
+  cell_not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  rate_limited: 'TOO_MANY_REQUESTS',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
+};
+
+export function trpcCodeOf(code: ErrorCode): TRPC_ERROR_CODE_KEY {
+  return TRPC_CODE[code] ?? 'INTERNAL_SERVER_ERROR';
+}
+
+const CODE_OF_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  BAD_REQUEST: ErrorCode.BadRequest,
+  PARSE_ERROR: ErrorCode.BadRequest,
+  UNAUTHORIZED: ErrorCode.Unauthenticated,
+  FORBIDDEN: ErrorCode.Forbidden,
+  NOT_FOUND: ErrorCode.NotFound,
+  CONFLICT: ErrorCode.Conflict,
+  TOO_MANY_REQUESTS: ErrorCode.RateLimited,
+  PAYLOAD_TOO_LARGE: ErrorCode.PayloadTooLarge,
+};
+
+/** Field errors from a failed Standard Schema (valibot) parse: dotted path to messages. */
+export function fieldErrorsOfIssues(issues: readonly { message: string; path?: readonly unknown[] }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key =
+      (issue.path ?? [])
+        .map((segment) => (typeof segment === 'object' && segment !== null && 'key' in segment ? segment.key : segment))
+        .join('.') || '_';
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** Any thrown value as an AppError; unknown failures become a bare internal error (no stack, no message leak). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof AppError) return error.cause;
+    if (error.cause instanceof StandardSchemaV1Error) {
+      return new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', fieldErrorsOfIssues(error.cause.issues));
+    }
+    const code = CODE_OF_TRPC[error.code];
+    return code ? new AppError(code, error.code === 'INTERNAL_SERVER_ERROR' ? undefined : error.message) : new AppError(ErrorCode.Internal);
+  }
+  if (error instanceof StandardSchemaV1Error) {
+    return new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', fieldErrorsOfIssues(error.issues));
+  }
+  return new AppError(ErrorCode.Internal);
+}

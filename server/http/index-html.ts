@@ -1,0 +1,42 @@
+/**
+ * The built client's index.html with the page's initial parameters and CSRF token injected (DESIGN.md §7). The
+ * template is read once per build (its mtime is checked, so a rebuild is picked up without a restart).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { InitialParams } from '#shared/api-types.ts';
+
+const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gallery Tree</title></head>
+<body><p>The client is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p></body></html>`;
+
+/** JSON safe to place inside a <script> element: no '<' can close it. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+export function createIndexRenderer(clientDir: string, entry = 'index.html') {
+  const file = path.join(clientDir, entry);
+  let cached: { mtimeMs: number; html: string } | null = null;
+
+  function template(): string {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      return FALLBACK;
+    }
+    if (!cached || cached.mtimeMs !== stat.mtimeMs) cached = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(file, 'utf8') };
+    return cached.html;
+  }
+
+  return function render(params: InitialParams, csrfToken: string): string {
+    const head =
+      `<meta name="csrf-token" content="${escapeAttribute(csrfToken)}">` +
+      `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>`;
+    return template().replace('</head>', `${head}</head>`);
+  };
+}

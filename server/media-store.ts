@@ -1,0 +1,47 @@
+/**
+ * The one module that stores media files (DESIGN.md §8, §9): content-hashed names in the data folder, written to a
+ * temporary name and renamed, so a crash never leaves half a file under a real name. Moving media to object storage
+ * is a change here alone.
+ */
+import fs from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export const MEDIA_URL_PREFIX = '/media/';
+
+export interface MediaStore {
+  readonly dir: string;
+  write(name: string, bytes: Buffer): Promise<void>;
+  exists(name: string): boolean;
+  remove(name: string): Promise<void>;
+  list(): Promise<string[]>;
+  urlOf(name: string): string;
+}
+
+const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
+
+export function createMediaStore(dir: string): MediaStore {
+  const pathOf = (name: string) => {
+    if (!SAFE_NAME.test(name)) throw new Error(`Unsafe media name: ${name}`);
+    return path.join(dir, name);
+  };
+  return {
+    dir,
+    async write(name, bytes) {
+      const target = pathOf(name);
+      if (existsSync(target)) return; // content-hashed: same name, same bytes
+      const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+      await fs.writeFile(temporary, bytes);
+      await fs.rename(temporary, target);
+    },
+    exists: (name) => existsSync(pathOf(name)),
+    async remove(name) {
+      await fs.rm(pathOf(name), { force: true });
+    },
+    async list() {
+      return (await fs.readdir(dir)).filter((name) => !name.startsWith('.'));
+    },
+    urlOf: (name) => MEDIA_URL_PREFIX + name,
+  };
+}

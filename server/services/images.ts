@@ -1,0 +1,68 @@
+/**
+ * The image pipeline (DESIGN.md §8): sharp decides what a file is from its bytes, refuses decompression bombs,
+ * drops metadata (EXIF, GPS), and writes a thumbnail for the tree and a large size for the details page under a
+ * content-hashed name, with the dominant colour for small-scale drawing.
+ */
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { MediaStore } from '../media-store.ts';
+
+/** 40 megapixels: larger than any camera image people upload, far below a decompression bomb. */
+export const MAX_INPUT_PIXELS = 40_000_000;
+export const THUMB_SIZE = 256;
+export const LARGE_SIZE = 1600;
+
+export type PictureVariant = 'thumb' | 'large';
+
+export function mediaNameOf(key: string, variant: PictureVariant): string {
+  return `${key}-${variant}.webp`;
+}
+
+export interface StoredPicture {
+  key: string;
+  width: number;
+  height: number;
+  /** 0xRRGGBB */
+  dominantColor: number;
+}
+
+export class ImageRejected extends Error {
+  constructor(readonly reason: 'not_an_image' | 'too_many_pixels' | 'unsupported_type') {
+    super(reason);
+  }
+}
+
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
+
+/** Decodes, checks, normalises and stores one picture; returns its key. Writes files only: rows are the caller's. */
+export async function storePicture(media: MediaStore, input: Buffer): Promise<StoredPicture> {
+  let metadata: sharp.Metadata;
+  try {
+    metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  } catch {
+    throw new ImageRejected('not_an_image');
+  }
+  if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new ImageRejected('unsupported_type');
+  if (!metadata.width || !metadata.height) throw new ImageRejected('not_an_image');
+  if (metadata.width * metadata.height > MAX_INPUT_PIXELS) throw new ImageRejected('too_many_pixels');
+
+  const base = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+  let large: { data: Buffer; info: sharp.OutputInfo };
+  let thumb: Buffer;
+  let stats: sharp.Stats;
+  try {
+    large = await base()
+      .resize(LARGE_SIZE, LARGE_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 86 })
+      .toBuffer({ resolveWithObject: true });
+    thumb = await base().resize(THUMB_SIZE, THUMB_SIZE, { fit: 'cover' }).webp({ quality: 80 }).toBuffer();
+    stats = await sharp(thumb).stats();
+  } catch {
+    throw new ImageRejected('not_an_image');
+  }
+  const key = createHash('sha256').update(large.data).digest('hex').slice(0, 32);
+  await media.write(mediaNameOf(key, 'large'), large.data);
+  await media.write(mediaNameOf(key, 'thumb'), thumb);
+  const { r, g, b } = stats.dominant;
+  return { key, width: large.info.width, height: large.info.height, dominantColor: (r << 16) | (g << 8) | b };
+}

@@ -1,0 +1,68 @@
+/**
+ * tRPC's foundation: the request context, the error formatter (every error carries the app's code, field errors
+ * and message in `data.app`, DESIGN.md §7) and the base procedures, one per access level of server/permissions.ts.
+ */
+import { initTRPC } from '@trpc/server';
+import { ErrorCode, type ErrorBody } from '#shared/errors.ts';
+import type { SessionUser, ValidSession } from './auth/sessions.ts';
+import { AppError, toAppError } from './errors.ts';
+import { mayAccess, type Access } from './permissions.ts';
+import type { ServiceContext } from './services/context.ts';
+import type { SnapshotCache } from './services/tree.ts';
+
+/** Long-lived things built once by buildApp. */
+export interface AppDeps extends ServiceContext {
+  snapshots: SnapshotCache;
+}
+
+/** What a procedure sees: the app's dependencies plus who is asking. */
+export interface RequestContext extends AppDeps {
+  user: SessionUser | null;
+  session: ValidSession | null;
+  ip: string;
+}
+
+export interface ProcedureMeta {
+  access: Access;
+}
+
+const t = initTRPC
+  .context<RequestContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const app = toAppError(error);
+      const body: ErrorBody = app.toBody();
+      return {
+        ...shape,
+        message: body.message ?? shape.message,
+        data: { code: shape.data.code, httpStatus: app.status, path: shape.data.path, app: body },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** A service's AppError becomes a TRPCError with the matching code (and so the right HTTP status). */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) throw result.error.cause.toTRPC();
+  return result;
+});
+
+function procedureFor(access: Access) {
+  return t.procedure
+    .meta({ access })
+    .use(appErrors)
+    .use(({ ctx, next }) => {
+      if (!mayAccess(ctx.user, access)) {
+        throw (ctx.user ? new AppError(ErrorCode.Forbidden) : new AppError(ErrorCode.Unauthenticated)).toTRPC();
+      }
+      return next();
+    });
+}
+
+export const publicProcedure = procedureFor('public');
+export const userProcedure = procedureFor('user');
+export const adminProcedure = procedureFor('admin');

@@ -1,0 +1,46 @@
+/**
+ * Error codes shared by the server (tRPC and REST answer with them) and the client (which maps them to the
+ * locale table). Never match on message text: match on these.
+ */
+
+export const ErrorCode = {
+  BadRequest: 'bad_request',
+  ValidationFailed: 'validation_failed',
+  Unauthenticated: 'unauthenticated',
+  Forbidden: 'forbidden',
+  CsrfFailed: 'csrf_failed',
+  NotFound: 'not_found',
+  TreeNotFound: 'tree_not_found',
+  CellNotFound: 'cell_not_found',
+  Conflict: 'conflict',
+  RateLimited: 'rate_limited',
+  PayloadTooLarge: 'payload_too_large',
+  Internal: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Field errors as the spec's server error shape has them: field name to a list of messages. */
+export type FieldErrors = Record<string, string[]>;
+
+/** The `r` of a failed REST answer, and the `data.app` of a failed tRPC call (DESIGN.md §7). */
+export interface ErrorBody {
+  error: ErrorCode;
+  errors?: FieldErrors;
+  message?: string;
+}
+
+/** HTTP status for each code; tRPC codes are derived from the same table on the server. */
+export const httpStatusOf: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  csrf_failed: 403,
+  not_found: 404,
+  tree_not_found: 404,
+  cell_not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  payload_too_large: 413,
+  internal_error: 500,
+};

@@ -1,0 +1,148 @@
+/**
+ * The compact tree snapshot (DESIGN.md §6): columns of small numbers and digit strings instead of one object per
+ * cell, so a million cells stay a few megabytes on the wire and decode in milliseconds. Cells are sorted by row,
+ * then column. Tokens and thumbnails ride along only for trees small enough that they cost little; larger trees
+ * fetch them per region.
+ */
+import type { TreeSettings } from './geometry.ts';
+import { positionKey } from './geometry.ts';
+
+export const SNAPSHOT_FORMAT = 1;
+
+/** Trees with at most this many cells carry cell tokens and thumbnails in the snapshot itself. */
+export const SNAPSHOT_DETAIL_LIMIT = 50_000;
+
+export interface TreeSnapshotWire {
+  format: typeof SNAPSHOT_FORMAT;
+  token: string;
+  version: number;
+  settings: TreeSettings;
+  count: number;
+  /** Row of each cell as the difference from the previous cell's row (the first is absolute). */
+  row: number[];
+  /** Column of each cell, absolute (negative left of the trunk). */
+  col: number[];
+  /** One digit a cell: the CellStatus. */
+  status: string;
+  /** One digit a cell: the CellType. */
+  type: string;
+  /** Three hex digits a cell: the art's dominant colour at 12 bits, '000' where there is no published art. */
+  color: string;
+  /** Present when count <= SNAPSHOT_DETAIL_LIMIT. */
+  detail?: { token: string[]; thumb: string[] };
+}
+
+/** What the encoder needs of each cell, in row-then-column order. */
+export interface SnapshotCell {
+  row: number;
+  column: number;
+  status: number;
+  type: number;
+  /** 0xRRGGBB, or null when the cell shows no art. */
+  color: number | null;
+  token: string;
+  thumb: string | null;
+}
+
+export function encodeSnapshot(
+  header: { token: string; version: number; settings: TreeSettings },
+  cells: readonly SnapshotCell[],
+): TreeSnapshotWire {
+  const count = cells.length;
+  const row = new Array<number>(count);
+  const col = new Array<number>(count);
+  const status: string[] = new Array(count);
+  const type: string[] = new Array(count);
+  const color: string[] = new Array(count);
+  const withDetail = count <= SNAPSHOT_DETAIL_LIMIT;
+  const tokens: string[] = withDetail ? new Array(count) : [];
+  const thumbs: string[] = withDetail ? new Array(count) : [];
+  let previousRow = 0;
+  for (let i = 0; i < count; i++) {
+    const cell = cells[i]!;
+    row[i] = cell.row - previousRow;
+    previousRow = cell.row;
+    col[i] = cell.column;
+    status[i] = String(cell.status);
+    type[i] = String(cell.type);
+    color[i] = cell.color === null ? '000' : colorTo12Bit(cell.color);
+    if (withDetail) {
+      tokens[i] = cell.token;
+      thumbs[i] = cell.thumb ?? '';
+    }
+  }
+  return {
+    format: SNAPSHOT_FORMAT,
+    ...header,
+    count,
+    row,
+    col,
+    status: status.join(''),
+    type: type.join(''),
+    color: color.join(''),
+    ...(withDetail ? { detail: { token: tokens, thumb: thumbs } } : {}),
+  };
+}
+
+function colorTo12Bit(rgb: number): string {
+  const r = (rgb >> 20) & 0xf;
+  const g = (rgb >> 12) & 0xf;
+  const b = (rgb >> 4) & 0xf;
+  // '000' marks "no colour"; a truly black piece shows as the darkest non-black instead.
+  const packed = (r << 8) | (g << 4) | b || 1;
+  return packed.toString(16).padStart(3, '0');
+}
+
+/** The decoded snapshot: typed arrays, one entry a cell, plus a position index. */
+export interface TreeCells {
+  count: number;
+  row: Int32Array;
+  col: Int32Array;
+  status: Uint8Array;
+  type: Uint8Array;
+  /** 0xRRGGBB, or -1 where there is no colour. */
+  color: Int32Array;
+  token: string[] | null;
+  thumb: string[] | null;
+  /** positionKey(row, col) to the cell's index. */
+  indexOf: Map<number, number>;
+}
+
+export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
+  const { count } = wire;
+  const row = new Int32Array(count);
+  const col = new Int32Array(count);
+  const status = new Uint8Array(count);
+  const type = new Uint8Array(count);
+  const color = new Int32Array(count);
+  const indexOf = new Map<number, number>();
+  let currentRow = 0;
+  for (let i = 0; i < count; i++) {
+    currentRow += wire.row[i]!;
+    row[i] = currentRow;
+    col[i] = wire.col[i]!;
+    status[i] = wire.status.charCodeAt(i) - 48;
+    type[i] = wire.type.charCodeAt(i) - 48;
+    const packed = parseInt(wire.color.substr(i * 3, 3), 16);
+    color[i] = packed === 0 ? -1 : expand12Bit(packed);
+    indexOf.set(positionKey(currentRow, col[i]!), i);
+  }
+  return {
+    count,
+    row,
+    col,
+    status,
+    type,
+    color,
+    token: wire.detail?.token ?? null,
+    thumb: wire.detail?.thumb ?? null,
+    indexOf,
+  };
+}
+
+function expand12Bit(packed: number): number {
+  const r = (packed >> 8) & 0xf;
+  const g = (packed >> 4) & 0xf;
+  const b = packed & 0xf;
+  return ((r * 17) << 16) | ((g * 17) << 8) | (b * 17);
+}

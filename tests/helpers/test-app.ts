@@ -1,0 +1,70 @@
+/** A real app on a real SQLite file in a temporary folder, for server tests (inject or listen). */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '#server/app.ts';
+import { manualClock } from '#server/clock.ts';
+import { testConfig, type AppConfig } from '#server/config.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { users } from '#drizzle/schema.ts';
+import { Role } from '#shared/domain.ts';
+import { newToken } from '#server/tokens.ts';
+import { createCaller } from '#server/root.ts';
+import type { RequestContext } from '#server/trpc.ts';
+
+export function tempDir(prefix = 'gallery-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestApp extends App {
+  dir: string;
+  clock: ReturnType<typeof manualClock>;
+  /** A tRPC caller as the given user (or a guest). */
+  caller(user?: RequestContext['user']): ReturnType<typeof createCaller>;
+  /** Inserts a user with the given role (password hash unusable) and returns it with a session cookie. */
+  addUser(role?: number): { user: NonNullable<RequestContext['user']>; cookie: string };
+  cleanup(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const dir = tempDir();
+  const clock = manualClock(Date.UTC(2026, 5, 1, 12));
+  const app = await buildApp(testConfig(dir, overrides), { clock });
+  const { db } = app.deps;
+  let userCount = 0;
+  return {
+    ...app,
+    dir,
+    clock,
+    caller: (user = null) => createCaller({ ...app.deps, user, session: null, ip: '127.0.0.1' }),
+    addUser(role = Role.Observer) {
+      userCount++;
+      const now = clock.now();
+      const user = db
+        .insert(users)
+        .values({
+          token: newToken(),
+          email: `user${userCount}-${newToken(4)}@example.test`,
+          passwordHash: 'unusable',
+          firstname: `First${userCount}`,
+          lastname: `Last${userCount}`,
+          role,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+        .get();
+      const session = createSession(db, clock, user.id);
+      return { user, cookie: `session=${session.token}` };
+    },
+    async cleanup() {
+      await app.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Headers a same-origin page sends with a mutating request, for a given CSRF token. */
+export function csrfHeaders(token: string): Record<string, string> {
+  return { 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': token, cookie: `csrf=${token}` };
+}

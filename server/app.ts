@@ -12,20 +12,23 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { ErrorCode } from '#shared/errors.ts';
-import { SESSION_COOKIE, SESSION_IDLE_MS, validateSessionToken } from './auth/sessions.ts';
+import { SESSION_COOKIE, validateSessionToken } from './auth/sessions.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
 import { AppError } from './errors.ts';
 import { csrfRefusal, ensureCsrfToken } from './http/csrf.ts';
 import { createIndexRenderer } from './http/index-html.ts';
-import { contextOf } from './http/request-context.ts';
+import { contextOf, sessionCookieJar } from './http/request-context.ts';
 import { createMediaStore } from './media-store.ts';
 import { ok, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter, type AppRouter } from './root.ts';
 import { initialParams } from './services/initial-params.ts';
 import { SnapshotCache } from './services/tree.ts';
+import { startJobs, type JobRunner } from './services/jobs.ts';
+import { deliverOutbox } from './services/mail.ts';
+import { pruneRateLimits } from './services/rate-limit.ts';
 import type { AppDeps } from './trpc.ts';
 
 export interface BuildOptions {
@@ -37,6 +40,8 @@ export interface BuildOptions {
 export interface App {
   server: FastifyInstance;
   deps: AppDeps;
+  /** The job runner, when config.runJobs is on. */
+  jobs: JobRunner | null;
   /** Listens on config.host:config.port (port 0 picks a free one) and returns the base URL. */
   start(): Promise<string>;
   stop(): Promise<void>;
@@ -106,13 +111,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
     req.auth = { user: valid.user, session: valid.session };
     if (valid.session.refreshed) {
-      reply.setCookie(SESSION_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        secure: config.secureCookies,
-        maxAge: Math.floor(SESSION_IDLE_MS / 1000),
-      });
+      sessionCookieJar(reply, config.secureCookies, deps.clock.now).set(token, valid.session.expiresAt);
     }
   });
 
@@ -136,7 +135,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }) => contextOf(req),
+      createContext: ({ req, res }) => contextOf(req, res),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
           server.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
@@ -195,15 +194,24 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return sendPage(req, reply);
   });
 
+  const jobs = config.runJobs
+    ? startJobs(deps, [
+        { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
+        { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
+      ])
+    : null;
+
   return {
     server,
     deps,
+    jobs,
     async start() {
       const address = await server.listen({ port: config.port, host: config.host });
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
       await server.close();
+      await jobs?.stop();
       if (ownsDb) closeDatabase(db);
     },
   };

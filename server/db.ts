@@ -7,11 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from '#drizzle/schema.ts';
 import { StartupError } from './startup-error.ts';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** The database or a transaction on it: what functions that run inside a caller's transaction take. */
+export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult, typeof schema>;
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 

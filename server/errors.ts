@@ -45,6 +45,9 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   cell_not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
   rate_limited: 'TOO_MANY_REQUESTS',
+  invalid_credentials: 'UNAUTHORIZED',
+  invalid_reset_token: 'BAD_REQUEST',
+  email_taken: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
 };
 
@@ -71,7 +74,8 @@ export function fieldErrorsOfIssues(issues: readonly { message: string; path?: r
       (issue.path ?? [])
         .map((segment) => (typeof segment === 'object' && segment !== null && 'key' in segment ? segment.key : segment))
         .join('.') || '_';
-    (errors[key] ??= []).push(issue.message);
+    // The generic validator shows the first failing rule of a field (spec §5).
+    errors[key] ??= [issue.message];
   }
   return errors;
 }

@@ -5,7 +5,7 @@
 import { Role } from '#shared/domain.ts';
 import type { SessionUser } from './auth/sessions.ts';
 
-export type Viewer = Pick<SessionUser, 'id' | 'role'> | null;
+export type Viewer = Pick<SessionUser, 'id' | 'role' | 'token'> | null;
 
 export type ViewerKind = 'guest' | 'observer' | 'artist' | 'admin';
 
@@ -31,4 +31,9 @@ export function mayAccess(viewer: Viewer, access: Access): boolean {
     case 'admin':
       return isAdmin(viewer);
   }
+}
+
+/** Spec §7 names the account by token: only its owner may change it. */
+export function mayEditAccount(viewer: Viewer, accountToken: string): boolean {
+  return viewer !== null && viewer.token === accountToken;
 }

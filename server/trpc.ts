@@ -15,11 +15,18 @@ export interface AppDeps extends ServiceContext {
   snapshots: SnapshotCache;
 }
 
+/** How a procedure sets or clears the session cookie without knowing about HTTP. */
+export interface SessionCookieJar {
+  set(token: string, expiresAt: number): void;
+  clear(): void;
+}
+
 /** What a procedure sees: the app's dependencies plus who is asking. */
 export interface RequestContext extends AppDeps {
   user: SessionUser | null;
   session: ValidSession | null;
   ip: string;
+  sessionCookie: SessionCookieJar;
 }
 
 export interface ProcedureMeta {

@@ -14,6 +14,9 @@ export const ErrorCode = {
   CellNotFound: 'cell_not_found',
   Conflict: 'conflict',
   RateLimited: 'rate_limited',
+  InvalidCredentials: 'invalid_credentials',
+  InvalidResetToken: 'invalid_reset_token',
+  EmailTaken: 'email_taken',
   PayloadTooLarge: 'payload_too_large',
   Internal: 'internal_error',
 } as const;
@@ -41,6 +44,9 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   cell_not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  invalid_credentials: 401,
+  invalid_reset_token: 400,
+  email_taken: 409,
   payload_too_large: 413,
   internal_error: 500,
 };

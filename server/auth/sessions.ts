@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { sessions, users } from '#drizzle/schema.ts';
-import type { Db } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import type { Clock } from '../clock.ts';
 
 export const SESSION_COOKIE = 'session';
@@ -75,10 +75,10 @@ export function validateSessionToken(
   };
 }
 
-export function invalidateSession(db: Db, sessionId: string): void {
+export function invalidateSession(db: Queryable, sessionId: string): void {
   db.delete(sessions).where(eq(sessions.id, sessionId)).run();
 }
 
-export function invalidateUserSessions(db: Db, userId: number): void {
+export function invalidateUserSessions(db: Queryable, userId: number): void {
   db.delete(sessions).where(eq(sessions.userId, userId)).run();
 }

@@ -1,7 +1,7 @@
 /** Builds the tRPC request context from a Fastify request (used by the tRPC adapter and the REST adapter). */
-import type { FastifyRequest } from 'fastify';
-import type { SessionUser, ValidSession } from '../auth/sessions.ts';
-import type { AppDeps, RequestContext } from '../trpc.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE, type SessionUser, type ValidSession } from '../auth/sessions.ts';
+import type { AppDeps, RequestContext, SessionCookieJar } from '../trpc.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,11 +12,30 @@ declare module 'fastify' {
   }
 }
 
-export function contextOf(req: FastifyRequest): RequestContext {
+export function sessionCookieJar(reply: FastifyReply, secure: boolean, now: () => number): SessionCookieJar {
   return {
-    ...req.server.deps,
+    set(token, expiresAt) {
+      reply.setCookie(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure,
+        maxAge: Math.max(0, Math.floor((expiresAt - now()) / 1000)),
+      });
+    },
+    clear() {
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    },
+  };
+}
+
+export function contextOf(req: FastifyRequest, reply: FastifyReply): RequestContext {
+  const { deps } = req.server;
+  return {
+    ...deps,
     user: req.auth?.user ?? null,
     session: req.auth?.session ?? null,
     ip: req.ip,
+    sessionCookie: sessionCookieJar(reply, deps.config.secureCookies, deps.clock.now),
   };
 }

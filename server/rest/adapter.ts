@@ -3,7 +3,7 @@
  * the same code tRPC would give. Routes are thin calls of the tRPC procedures through a caller built from the
  * request, so the two front doors never disagree.
  */
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#shared/errors.ts';
 import { AppError, toAppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
@@ -18,8 +18,8 @@ export function ok<T>(payload: T): Envelope<T> {
 }
 
 /** The typed procedures, called as the requesting user. */
-export function callerFor(req: FastifyRequest) {
-  return createCaller(contextOf(req));
+export function callerFor(req: FastifyRequest, reply: FastifyReply) {
+  return createCaller(contextOf(req, reply));
 }
 
 function fromFastifyError(error: FastifyError): AppError | null {

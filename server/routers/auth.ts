@@ -1,7 +1,39 @@
-/** auth: who is signed in. Registration, login and password reset arrive with the accounts work. */
+/** auth: registration, login, logout, the current user, and password reset (spec §2, §7; DESIGN.md §5). */
+import { loginSchema, registrationSchema, resetRequestSchema, restoreSchema } from '#shared/validation/account.ts';
+import { invalidateSession } from '../auth/sessions.ts';
+import { login, register, requestPasswordReset, restorePassword } from '../services/accounts.ts';
 import { toCurrentUser } from '../services/users.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { publicProcedure, router, userProcedure } from '../trpc.ts';
 
 export const authRouter = router({
   current: publicProcedure.query(({ ctx }) => (ctx.user ? toCurrentUser(ctx.user) : null)),
+
+  register: publicProcedure.input(registrationSchema).mutation(async ({ ctx, input }) => {
+    const created = await register(ctx, input, ctx.ip);
+    ctx.sessionCookie.set(created.token, created.expiresAt);
+    return toCurrentUser(created.user);
+  }),
+
+  login: publicProcedure.input(loginSchema).mutation(async ({ ctx, input }) => {
+    if (ctx.session) invalidateSession(ctx.db, ctx.session.id);
+    const opened = await login(ctx, input, ctx.ip);
+    ctx.sessionCookie.set(opened.token, opened.expiresAt);
+    return toCurrentUser(opened.user);
+  }),
+
+  logout: userProcedure.mutation(({ ctx }) => {
+    if (ctx.session) invalidateSession(ctx.db, ctx.session.id);
+    ctx.sessionCookie.clear();
+    return { ok: true as const };
+  }),
+
+  requestReset: publicProcedure.input(resetRequestSchema).mutation(({ ctx, input }) => {
+    requestPasswordReset(ctx, input, ctx.ip);
+    return { ok: true as const };
+  }),
+
+  restore: publicProcedure.input(restoreSchema).mutation(async ({ ctx, input }) => {
+    await restorePassword(ctx, input);
+    return { ok: true as const };
+  }),
 });

@@ -1,4 +1,22 @@
-/** user: its procedures arrive with the feature that owns them (see the open issues); mounted now so the API's shape is fixed. */
-import { router } from '../trpc.ts';
+/** user: the account form so far; profiles, likes and follows arrive with the profile work. */
+import * as v from 'valibot';
+import { ErrorCode } from '#shared/errors.ts';
+import { accountSchema } from '#shared/validation/account.ts';
+import { tokenSchema } from '#shared/validation/common.ts';
+import { AppError } from '../errors.ts';
+import { mayEditAccount } from '../permissions.ts';
+import { updateAccount } from '../services/accounts.ts';
+import { toCurrentUser } from '../services/users.ts';
+import { router, userProcedure } from '../trpc.ts';
 
-export const userRouter = router({});
+export const userRouter = router({
+  updateAccount: userProcedure
+    .input(v.intersect([v.object({ token: tokenSchema }), accountSchema]))
+    .mutation(async ({ ctx, input }) => {
+      const user = ctx.user!;
+      if (!mayEditAccount(user, input.token)) throw new AppError(ErrorCode.Forbidden, 'You can only change your own account.');
+      const updated = await updateAccount(ctx, user, input);
+      if (updated.session) ctx.sessionCookie.set(updated.session.token, updated.session.expiresAt);
+      return toCurrentUser(updated.user);
+    }),
+});

@@ -9,7 +9,7 @@ import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { DEFAULT_TREE_SETTINGS, bandOfRow, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
 import { encodeSnapshot, type SnapshotCell, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
-import type { Db } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { newToken, TOKEN_PATTERN } from '../tokens.ts';
@@ -48,7 +48,7 @@ export function getDefaultTree(db: Db): TreeRow | undefined {
 }
 
 /** Every change to a tree's cells calls this inside its transaction, so the snapshot cache knows to rebuild. */
-export function bumpTreeVersion(db: Db, treeId: number): void {
+export function bumpTreeVersion(db: Queryable, treeId: number): void {
   db.update(trees).set({ version: sql`${trees.version} + 1` }).where(eq(trees.id, treeId)).run();
 }
 

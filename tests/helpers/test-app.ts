@@ -36,7 +36,8 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     ...app,
     dir,
     clock,
-    caller: (user = null) => createCaller({ ...app.deps, user, session: null, ip: '127.0.0.1' }),
+    caller: (user = null) =>
+      createCaller({ ...app.deps, user, session: null, ip: '127.0.0.1', sessionCookie: { set() {}, clear() {} } }),
     addUser(role = Role.Observer) {
       userCount++;
       const now = clock.now();

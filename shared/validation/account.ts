@@ -1,0 +1,55 @@
+/** Registration, login, password reset and restore, and the account form (spec §5), for the forms and the server. */
+import * as v from 'valibot';
+import { ACCOUNT_LIMITS as L } from '../constants.ts';
+import { MESSAGES, anyPassword, flag, newPassword, requiredEmail, requiredText } from './rules.ts';
+
+const password = newPassword('Password', L.passwordMin, L.passwordMax);
+
+export const registrationSchema = v.object({
+  firstname: requiredText('First name', L.name),
+  lastname: requiredText('Last name', L.name),
+  email: requiredEmail('Email', L.email),
+  password,
+});
+export type RegistrationInput = v.InferInput<typeof registrationSchema>;
+
+export const loginSchema = v.object({
+  username: requiredEmail('Username', L.email),
+  password: anyPassword('Password', L.passwordMax),
+});
+export type LoginInput = v.InferInput<typeof loginSchema>;
+
+export const resetRequestSchema = v.object({
+  username: requiredEmail('Email address', L.email),
+});
+
+export const restoreSchema = v.object({
+  token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/, 'This link is not valid.')),
+  password,
+});
+
+/** The account payload of spec §3; an empty password leaves the password as it is. */
+export const accountSchema = v.pipe(
+  v.object({
+    firstname: requiredText('First name', L.name),
+    lastname: requiredText('Last name', L.name),
+    email: requiredEmail('Email', L.email),
+    show_email: flag(),
+    password: v.pipe(
+      v.optional(v.string(), ''),
+      v.check((s) => s === '' || s.length >= L.passwordMin, MESSAGES.minLength(L.passwordMin)),
+      v.maxLength(L.passwordMax, MESSAGES.maxLength(L.passwordMax)),
+      v.check((s) => s === '' || /[0-9!-/:-@[-`{-~]/.test(s), MESSAGES.specialSymbol),
+    ),
+    confirm_password: v.pipe(v.optional(v.string(), ''), v.maxLength(L.passwordMax, MESSAGES.maxLength(L.passwordMax))),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['password'], ['confirm_password']],
+      (input) => input.password === input.confirm_password,
+      MESSAGES.passwordConfirmation,
+    ),
+    ['confirm_password'],
+  ),
+);
+export type AccountInput = v.InferInput<typeof accountSchema>;

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { mailOutbox, sessions, users } from '#drizzle/schema.ts';
+import { Role } from '#shared/domain.ts';
+import { deliverOutbox } from '#server/services/mail.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { BrowserLike } from '#tests/helpers/browser-like.ts';
+import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.cleanup());
+
+const userCount = () => t.deps.db.select({ n: count() }).from(users).get()!.n;
+const sessionCount = (userId: number) => t.deps.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)).get()!.n;
+let serial = 0;
+const freshEmail = () => `Person${++serial}.Example@Mail.Test`;
+const goodPassword = 'brushes&ink7';
+
+async function registered(email = freshEmail(), password = goodPassword) {
+  const browser = new BrowserLike(t.server);
+  const res = await browser.post('/api/register', { firstname: 'Ada', lastname: 'Lovelace', email, password });
+  expect(res.status).toBe(200);
+  return { browser, email, password, user: res.body.r };
+}
+
+describe('registration', () => {
+  it('creates an observer, signs them in, and stores the address lower-cased', async () => {
+    const { browser, email, user } = await registered();
+    expect(user).toMatchObject({ firstname: 'Ada', lastname: 'Lovelace', email: email.toLowerCase(), role: Role.Observer });
+    const current = await browser.get('/api/user/current');
+    expect(current.status).toBe(200);
+    expect(current.body.r.token).toBe(user.token);
+    expect(String(browser.cookie('session'))).toMatch(/^[\w-]+\.[\w-]+$/);
+  });
+
+  it('refuses an address already registered, whatever its case, and writes nothing', async () => {
+    const { email } = await registered();
+    const before = userCount();
+    const res = await new BrowserLike(t.server).post('/api/register', {
+      firstname: 'Other', lastname: 'Person', email: email.toUpperCase(), password: goodPassword,
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.r.error).toBe('email_taken');
+    expect(res.body.r.errors.email[0]).toMatch(/already registered/);
+    expect(userCount()).toBe(before);
+  });
+
+  it.each([
+    [{ firstname: '  ' }, 'firstname', 'First name cannot be blank.'],
+    [{ lastname: '' }, 'lastname', 'Last name cannot be blank.'],
+    [{ firstname: 'x'.repeat(65) }, 'firstname', 'Maximal length is 64 symbols.'],
+    [{ email: '' }, 'email', 'Email cannot be blank.'],
+    [{ email: 'not-an-address' }, 'email', 'Invalid email address.'],
+    [{ email: `${'a'.repeat(120)}@mail.test` }, 'email', 'Maximal length is 128 symbols.'],
+    [{ password: '' }, 'password', 'Password cannot be blank.'],
+    [{ password: 'ab1' }, 'password', 'Minimal length is 6 symbols.'],
+    [{ password: 'abcdefgh' }, 'password', 'There must be at least one number or special sign.'],
+    [{ password: `a1${'b'.repeat(63)}` }, 'password', 'Maximal length is 64 symbols.'],
+  ])('refuses %j with the message on %s, and writes nothing', async (change, field, message) => {
+    const before = userCount();
+    const res = await new BrowserLike(t.server).post('/api/register', {
+      firstname: 'Ada', lastname: 'Lovelace', email: freshEmail(), password: goodPassword, ...change,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.r.error).toBe('validation_failed');
+    expect(res.body.r.errors[field]).toEqual([message]);
+    expect(userCount()).toBe(before);
+  });
+});
+
+describe('login and logout', () => {
+  it('opens a fresh session on login and ends it on logout', async () => {
+    const { email, password, user } = await registered();
+    const browser = new BrowserLike(t.server);
+    const res = await browser.post('/api/auth/login', { username: email, password });
+    expect(res.status).toBe(200);
+    expect(res.body.r.token).toBe(user.token);
+    const first = browser.cookie('session');
+    await browser.post('/api/auth/login', { username: email, password });
+    expect(browser.cookie('session')).not.toBe(first);
+    // The replaced session is gone, not merely forgotten by the browser.
+    const stale = new BrowserLike(t.server);
+    stale.setCookie('session', first!);
+    expect((await stale.get('/api/user/current')).status).toBe(401);
+
+    expect((await browser.post('/api/auth/logout')).status).toBe(200);
+    expect(browser.cookie('session')).toBeUndefined();
+    expect((await browser.get('/api/user/current')).status).toBe(401);
+  });
+
+  it('answers a wrong password and an unknown address with the same error', async () => {
+    const { email } = await registered();
+    const wrong = await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'not-it-1' });
+    const unknown = await new BrowserLike(t.server).post('/api/auth/login', { username: 'nobody@mail.test', password: 'not-it-1' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.r).toEqual({ error: 'invalid_credentials', message: 'Wrong e-mail address or password.' });
+  });
+
+  it('accepts the address in any case', async () => {
+    const { email, password } = await registered();
+    const res = await new BrowserLike(t.server).post('/api/auth/login', { username: `  ${email.toUpperCase()} `, password });
+    expect(res.status).toBe(200);
+  });
+
+  it('checks the login form: username must be an e-mail, password required', async () => {
+    const res = await new BrowserLike(t.server).post('/api/auth/login', { username: 'ada', password: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.r.errors).toEqual({ username: ['Invalid email address.'], password: ['Password cannot be blank.'] });
+  });
+
+  it('refuses a login without the CSRF token', async () => {
+    const { email, password } = await registered();
+    const res = await t.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: email, password } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().r.error).toBe('csrf_failed');
+  });
+
+  it('tells a guest calling logout that nobody is signed in', async () => {
+    const res = await new BrowserLike(t.server).post('/api/auth/logout');
+    expect(res.status).toBe(401);
+    expect(res.body.r.error).toBe('unauthenticated');
+  });
+
+  it('rate-limits repeated attempts on one address', async () => {
+    const { email } = await registered();
+    const browser = new BrowserLike(t.server);
+    const answers = [];
+    for (let i = 0; i < 11; i++) answers.push((await browser.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status);
+    expect(answers.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(answers[10]).toBe(429);
+    t.clock.advance(16 * 60_000);
+    expect((await browser.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status).toBe(401);
+  });
+});
+
+describe('password reset and restore', () => {
+  const outboxFor = (to: string) => t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase())).all();
+
+  it('answers the same for a registered and an unknown address, and mails only the registered one', async () => {
+    const { email } = await registered();
+    const known = await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const unknown = await new BrowserLike(t.server).post('/api/password/reset', { username: 'ghost@mail.test' });
+    expect(known.status).toBe(200);
+    expect(unknown).toMatchObject({ status: known.status, body: known.body });
+    expect(outboxFor(email)).toHaveLength(1);
+    expect(outboxFor('ghost@mail.test')).toHaveLength(0);
+  });
+
+  it('restores through the e-mailed link once, ending every session', async () => {
+    const { browser, email, user } = await registered();
+    const other = new BrowserLike(t.server);
+    await other.post('/api/auth/login', { username: email, password: goodPassword });
+    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    await deliverOutbox(t.deps);
+    const mail = readOutbox(t.deps.config.outboxDir).find((m) => m.to === email.toLowerCase())!;
+    expect(mail.subject).toBe('Reset your Gallery Tree password');
+    const link = linkIn(mail, /http:\/\/localhost:3000\/restore-password\/[\w-]+/);
+    const token = link.split('/').at(-1)!;
+
+    const restored = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    expect(restored.status).toBe(200);
+    const id = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!.id;
+    expect(sessionCount(id)).toBe(0);
+    expect((await browser.get('/api/user/current')).status).toBe(401);
+    expect((await other.get('/api/user/current')).status).toBe(401);
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+
+    const reused = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'another&one9' });
+    expect(reused.status).toBe(400);
+    expect(reused.body.r.error).toBe('invalid_reset_token');
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+  });
+
+  it('refuses an expired link and a made-up one, changing nothing', async () => {
+    const { email } = await registered();
+    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const mail = outboxFor(email).at(-1)!;
+    const token = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
+    t.clock.advance(61 * 60_000);
+    const expired = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    expect(expired.status).toBe(400);
+    expect(expired.body.r.error).toBe('invalid_reset_token');
+    const madeUp = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'new&better9' });
+    expect(madeUp.body.r.error).toBe('invalid_reset_token');
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status).toBe(200);
+  });
+
+  it('checks the new password with the registration rules', async () => {
+    const res = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'short' });
+    expect(res.status).toBe(400);
+    expect(res.body.r.errors.password).toEqual(['Minimal length is 6 symbols.']);
+  });
+});
+
+describe('the account form', () => {
+  const account = (token: string, change: Record<string, unknown> = {}) => ({
+    firstname: 'Grace', lastname: 'Hopper', email: `grace${++serial}@mail.test`, show_email: true, password: '', confirm_password: '', ...change,
+  });
+
+  it('changes names, address and show_email for the owner', async () => {
+    const { browser, user } = await registered();
+    const body = account(user.token);
+    const res = await browser.post(`/api/user/${user.token}/account`, body);
+    expect(res.status).toBe(200);
+    expect(res.body.r).toMatchObject({ firstname: 'Grace', lastname: 'Hopper', email: body.email, showEmail: true });
+  });
+
+  it('keeps the person who changed the password signed in and ends every other session', async () => {
+    const { browser, email, user } = await registered();
+    const elsewhere = new BrowserLike(t.server);
+    await elsewhere.post('/api/auth/login', { username: email, password: goodPassword });
+    const res = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'fresh&paint1', confirm_password: 'fresh&paint1' }));
+    expect(res.status).toBe(200);
+    expect((await browser.get('/api/user/current')).status).toBe(200);
+    expect((await elsewhere.get('/api/user/current')).status).toBe(401);
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status).toBe(200);
+  });
+
+  it('refuses a confirmation that differs, an address in use, and another person\'s account', async () => {
+    const { browser, user, email } = await registered();
+    const other = await registered();
+    const mismatch = await browser.post(`/api/user/${user.token}/account`, account(user.token, { password: 'fresh&paint1', confirm_password: 'fresh&paint2' }));
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.r.errors).toEqual({ confirm_password: ['The password confirmation does not match.'] });
+    const clash = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email: other.email.toUpperCase() }));
+    expect(clash.status).toBe(409);
+    expect(clash.body.r.errors.email).toEqual(['This e-mail address is used by another account.']);
+    const foreign = await browser.post(`/api/user/${other.user.token}/account`, account(other.user.token));
+    expect(foreign.status).toBe(403);
+    const unchanged = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
+    expect(unchanged).toMatchObject({ firstname: 'Ada', email: email.toLowerCase() });
+    expect(t.deps.db.select().from(users).where(eq(users.token, other.user.token)).get()!.firstname).toBe('Ada');
+  });
+
+  it('tells a guest to sign in', async () => {
+    const res = await new BrowserLike(t.server).post(`/api/user/${'a'.repeat(22)}/account`, account('x'));
+    expect(res.status).toBe(401);
+    expect(res.body.r.error).toBe('unauthenticated');
+  });
+});

@@ -1,0 +1,18 @@
+/** Per-route settings (spec §2): the page's highlight name, and whether the header is fixed over a full-bleed view. */
+import { useMatches } from 'react-router';
+
+export interface RouteHandle {
+  /** Highlight name, e.g. 'page.learn'. */
+  page: string;
+  /** The header stays fixed and the view fills the rest of the screen (the tree). */
+  fixedHeader?: boolean;
+}
+
+export function useRouteHandle(): RouteHandle | null {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]!.handle as RouteHandle | undefined;
+    if (handle?.page) return handle;
+  }
+  return null;
+}

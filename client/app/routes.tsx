@@ -1,0 +1,86 @@
+/**
+ * Every route of spec §2's table, in data mode. Each carries its highlight name (and the tree its fixed header) in
+ * `handle`; guards wrap the user-only and guest-only pages. The tree page loads lazily, bringing PixiJS with it.
+ */
+import { lazy, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ArtDetailsPage } from '#client/pages/art-details-page.tsx';
+import { ContactPage } from '#client/pages/contact-page.tsx';
+import { EditArtPage } from '#client/pages/edit-art-page.tsx';
+import { EditProfilePage } from '#client/pages/edit-profile-page.tsx';
+import { ExtendReservationPage } from '#client/pages/extend-reservation-page.tsx';
+import { FaqsPage } from '#client/pages/faqs-page.tsx';
+import { ForbiddenPage } from '#client/pages/forbidden-page.tsx';
+import { LearnPage } from '#client/pages/learn-page.tsx';
+import { LoginPage } from '#client/pages/login-page.tsx';
+import { NotFoundPage } from '#client/pages/not-found-page.tsx';
+import { ParticipatePage } from '#client/pages/participate-page.tsx';
+import { PrivacyPage } from '#client/pages/privacy-page.tsx';
+import { ProfilePage } from '#client/pages/profile-page.tsx';
+import { RegistrationPage } from '#client/pages/registration-page.tsx';
+import { ResetPasswordPage } from '#client/pages/reset-password-page.tsx';
+import { RestorePasswordPage } from '#client/pages/restore-password-page.tsx';
+import { RouteErrorPage } from '#client/pages/route-error-page.tsx';
+import { TermsPage } from '#client/pages/terms-page.tsx';
+import { WelcomePage } from '#client/pages/welcome-page.tsx';
+import { AppLayout } from './app-layout.tsx';
+import { GuestOnly, UserOnly } from './guards.tsx';
+import type { RouteHandle } from './route-handle.ts';
+
+const TreePage = lazy(() => import('#client/pages/tree-page.tsx').then((module) => ({ default: module.TreePage })));
+
+function treeFallback(): ReactNode {
+  return (
+    <div className="tree-area tree-area--loading" aria-busy="true">
+      <p className="tree-area__status">Loading the tree…</p>
+    </div>
+  );
+}
+
+type Access = 'everyone' | 'guests' | 'users';
+
+function page(path: string, name: string, element: ReactNode, access: Access = 'everyone', extra: Partial<RouteHandle> = {}): RouteObject {
+  const guarded = access === 'guests' ? <GuestOnly>{element}</GuestOnly> : access === 'users' ? <UserOnly>{element}</UserOnly> : element;
+  const handle: RouteHandle = { page: `page.${name}`, ...extra };
+  return { path, element: guarded, handle };
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      page('/', 'welcome', <WelcomePage />),
+      page('/learn', 'learn', <LearnPage />),
+      page('/participate', 'participate', <ParticipatePage />),
+      page('/faqs', 'faqs', <FaqsPage />),
+      page('/contact', 'contact', <ContactPage />),
+      page('/terms', 'terms', <TermsPage />),
+      page('/privacy', 'privacy', <PrivacyPage />),
+      page('/profile/:token', 'profile', <ProfilePage />),
+      page('/profile', 'editProfile', <EditProfilePage />, 'users'),
+      page('/login', 'login', <LoginPage />, 'guests'),
+      page('/registration', 'registration', <RegistrationPage />, 'guests'),
+      page('/reset-password', 'resetPassword', <ResetPasswordPage />, 'guests'),
+      page('/restore-password/:token', 'restorePassword', <RestorePasswordPage />, 'guests'),
+      page(
+        '/observe',
+        'tree',
+        <Suspense fallback={treeFallback()}>
+          <TreePage />
+        </Suspense>,
+        'everyone',
+        { fixedHeader: true },
+      ),
+      page('/observe/cell/:cellToken/edit', 'editArt', <EditArtPage />, 'users'),
+      page('/observe/cell/:cellToken/details', 'artDetails', <ArtDetailsPage />),
+      page('/observe/cell/:cellToken/reserve/:reminderToken/extend', 'extendReservation', <ExtendReservationPage />, 'users'),
+      page('/forbidden', 'forbidden', <ForbiddenPage />),
+      page('*', 'notfound', <NotFoundPage />),
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,28 @@
+/**
+ * The client's entry: read (or, under the dev server, fetch) the page's initial parameters and CSRF token, then
+ * render the app. If even that fails the page says so plainly instead of staying blank.
+ */
+import { createRoot } from 'react-dom/client';
+import { loadBoot } from './api/initial-params.ts';
+import { App } from './app/app.tsx';
+import './styles/global.css';
+
+// No <StrictMode>: its double mount tears down and re-creates the WebGL application of @pixi/react 8, which loses
+// its context in development. Production behaviour is unaffected either way.
+const container = document.getElementById('root')!;
+const root = createRoot(container);
+
+loadBoot().then(
+  () => root.render(<App />),
+  (error: unknown) => {
+    root.render(
+      <main className="boot-error">
+        <h1>gallery tree.</h1>
+        <p>{error instanceof Error ? error.message : 'The site could not start.'}</p>
+        <button type="button" className="button" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+      </main>,
+    );
+  },
+);

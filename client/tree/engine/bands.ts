@@ -1,0 +1,72 @@
+/**
+ * The four divider bands (spec §2, DESIGN.md §4): thin full-width strips in the gap above the first row of the
+ * trunk, the branch start, the seed and the roots, plus a faint ground tint under the roots. The strips live in the world; their labels live in screen space
+ * so they stay small and readable at every zoom and cling to the left edge.
+ */
+import { Container, Graphics, Text } from 'pixi.js';
+import { bandStarts, dividerRows, type TreeSettings } from '#shared/tree/geometry.ts';
+import { CELL_PITCH, type Camera, type Rect, worldToScreen } from './camera.ts';
+import { PALETTE } from './cell-look.ts';
+
+const GAP = CELL_PITCH - 100;
+
+interface BandLabel {
+  worldY: number;
+  view: Container;
+}
+
+export class DividerBands {
+  readonly strips = new Graphics();
+  readonly labels = new Container();
+  private readonly bandLabels: BandLabel[] = [];
+
+  constructor(settings: TreeSettings, worldBounds: Rect) {
+    this.strips.label = 'divider bands';
+    this.labels.label = 'divider labels';
+    const x0 = worldBounds.x - 20 * CELL_PITCH;
+    const width = worldBounds.width + 40 * CELL_PITCH;
+    // Below the roots divider the ground is a shade darker, so the tree visibly stands on something.
+    const groundTop = bandStarts(settings).roots * CELL_PITCH - GAP;
+    const groundBottom = worldBounds.y + worldBounds.height + 20 * CELL_PITCH;
+    this.strips.rect(x0, groundTop, width, groundBottom - groundTop).fill({ color: PALETTE.ground });
+    for (const divider of dividerRows(settings)) {
+      const top = divider.row * CELL_PITCH - GAP;
+      this.strips.rect(x0, top, width, GAP).fill({ color: PALETTE.band });
+      this.strips.rect(x0, top + GAP / 2 - 0.75, width, 1.5).fill({ color: PALETTE.bandLine });
+      this.bandLabels.push({ worldY: top + GAP / 2, view: this.makeLabel(divider.name) });
+    }
+  }
+
+  private makeLabel(name: string): Container {
+    const view = new Container({ label: `band ${name}` });
+    const text = new Text({
+      text: name,
+      style: { fontFamily: 'system-ui, -apple-system, "Segoe UI", sans-serif', fontSize: 11, fill: PALETTE.ink, letterSpacing: 0.8 },
+      resolution: Math.max(2, globalThis.devicePixelRatio || 1),
+    });
+    text.alpha = 0.75;
+    const padX = 7;
+    const pill = new Graphics()
+      .roundRect(0, 0, Math.ceil(text.width) + padX * 2, 18, 9)
+      .fill({ color: PALETTE.background })
+      .stroke({ width: 1, color: PALETTE.bandLine });
+    text.position.set(padX, Math.round((18 - text.height) / 2));
+    view.addChild(pill, text);
+    this.labels.addChild(view);
+    return view;
+  }
+
+  /** Moves the labels to their bands' screen heights; hides those off screen. */
+  place(camera: Camera, viewportHeight: number): void {
+    for (const label of this.bandLabels) {
+      const y = worldToScreen(camera, { x: 0, y: label.worldY }).y;
+      label.view.visible = y > -20 && y < viewportHeight + 20;
+      label.view.position.set(10, Math.round(y - 9));
+    }
+  }
+
+  destroy(): void {
+    this.strips.destroy();
+    this.labels.destroy({ children: true });
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The camera: which part of the tree's world is on screen. A plain value (x, y = the world point at the screen's
+ * top-left corner; scale = screen pixels per world pixel) and pure functions over it, so every rule of panning and
+ * zooming is unit-tested without a browser.
+ */
+import { TREE_VIEW } from '#shared/constants.ts';
+
+export interface Camera {
+  readonly x: number;
+  readonly y: number;
+  readonly scale: number;
+}
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Distance in world pixels from one cell's top-left corner to the next: cell size plus gap. */
+export const CELL_PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
+export const CELL_SIZE = TREE_VIEW.cellSize;
+
+export function worldToScreen(camera: Camera, point: Point): Point {
+  return { x: (point.x - camera.x) * camera.scale, y: (point.y - camera.y) * camera.scale };
+}
+
+export function screenToWorld(camera: Camera, point: Point): Point {
+  return { x: point.x / camera.scale + camera.x, y: point.y / camera.scale + camera.y };
+}
+
+export function clampScale(scale: number): number {
+  if (!Number.isFinite(scale)) return TREE_VIEW.zoomDefault;
+  return Math.min(TREE_VIEW.zoomMax, Math.max(TREE_VIEW.zoomMin, scale));
+}
+
+/** The camera at `newScale` (clamped) that keeps the world point under the screen point `anchor` where it was. */
+export function zoomAt(camera: Camera, anchor: Point, newScale: number): Camera {
+  const scale = clampScale(newScale);
+  const world = screenToWorld(camera, anchor);
+  return { x: world.x - anchor.x / scale, y: world.y - anchor.y / scale, scale };
+}
+
+/** The next zoom level one step up (+1) or down (-1) on the 0.5 grid, clamped to the allowed range. */
+export function steppedScale(scale: number, direction: 1 | -1): number {
+  const step = TREE_VIEW.zoomStep;
+  const snapped = direction > 0 ? Math.floor(scale / step + 1e-9) + 1 : Math.ceil(scale / step - 1e-9) - 1;
+  return clampScale(snapped * step);
+}
+
+export function canZoomIn(scale: number): boolean {
+  return scale < TREE_VIEW.zoomMax - 1e-9;
+}
+
+export function canZoomOut(scale: number): boolean {
+  return scale > TREE_VIEW.zoomMin + 1e-9;
+}
+
+/** Moves the camera by a distance measured in screen pixels (a drag moves the world with the pointer). */
+export function panBy(camera: Camera, screenDx: number, screenDy: number): Camera {
+  return { x: camera.x - screenDx / camera.scale, y: camera.y - screenDy / camera.scale, scale: camera.scale };
+}
+
+/** The camera at `scale` whose screen centre (viewport width × height) shows the world point `target`. */
+export function centredOn(target: Point, scale: number, viewportWidth: number, viewportHeight: number): Camera {
+  const s = clampScale(scale);
+  return { x: target.x - viewportWidth / 2 / s, y: target.y - viewportHeight / 2 / s, scale: s };
+}
+
+/** The world rectangle the screen shows. */
+export function viewRect(camera: Camera, viewportWidth: number, viewportHeight: number): Rect {
+  return { x: camera.x, y: camera.y, width: viewportWidth / camera.scale, height: viewportHeight / camera.scale };
+}
+
+/** Keeps the screen's centre inside `bounds` (world pixels), so the tree can never be scrolled out of reach. */
+export function clampToBounds(camera: Camera, bounds: Rect, viewportWidth: number, viewportHeight: number): Camera {
+  const halfW = viewportWidth / 2 / camera.scale;
+  const halfH = viewportHeight / 2 / camera.scale;
+  const cx = Math.min(bounds.x + bounds.width, Math.max(bounds.x, camera.x + halfW));
+  const cy = Math.min(bounds.y + bounds.height, Math.max(bounds.y, camera.y + halfH));
+  return { x: cx - halfW, y: cy - halfH, scale: camera.scale };
+}
+
+/** World rectangle of the cell at (row, column): column × 110, row × 110, 100 wide. */
+export function cellToWorld(row: number, column: number): Rect {
+  return { x: column * CELL_PITCH, y: row * CELL_PITCH, width: CELL_SIZE, height: CELL_SIZE };
+}
+
+/** World centre of the cell at (row, column). */
+export function cellCentre(row: number, column: number): Point {
+  return { x: column * CELL_PITCH + CELL_SIZE / 2, y: row * CELL_PITCH + CELL_SIZE / 2 };
+}
+
+/** The cell position under a world point, or null when the point falls in the gap between cells. */
+export function worldToCell(point: Point): { row: number; column: number } | null {
+  const column = Math.floor(point.x / CELL_PITCH);
+  const row = Math.floor(point.y / CELL_PITCH);
+  if (point.x - column * CELL_PITCH >= CELL_SIZE || point.y - row * CELL_PITCH >= CELL_SIZE) return null;
+  return { row, column };
+}
+
+export function sameCamera(a: Camera, b: Camera): boolean {
+  return a.x === b.x && a.y === b.y && a.scale === b.scale;
+}

@@ -1,0 +1,90 @@
+/**
+ * How each cell status looks on the canvas (DESIGN.md §6): published = its art's dominant colour (the thumbnail
+ * covers it when zoomed in), available = light with an accent outline, reserved = muted and hatched with a marker,
+ * pending = a faint outline. Branch slots are available squares with a dashed outline.
+ */
+import type { Graphics } from 'pixi.js';
+import { CellStatus } from '#shared/domain.ts';
+import { CELL_SIZE } from './camera.ts';
+
+export const PALETTE = {
+  background: 0xf5f2ec,
+  ink: 0x2b2824,
+  accent: 0x2e6b57,
+  availableFill: 0xfdfcf9,
+  reservedFill: 0xe6e1d8,
+  reservedHatch: 0xcfc8bb,
+  reservedMarker: 0x8a6a4a,
+  pendingLine: 0xddd7cc,
+  publishedFallback: 0xc8c0b3,
+  band: 0xe8e2d6,
+  ground: 0xefeae1,
+  bandLine: 0xb9b0a2,
+} as const;
+
+const S = CELL_SIZE;
+
+export function drawPublished(g: Graphics, x: number, y: number, color: number): void {
+  g.rect(x, y, S, S).fill({ color: color < 0 ? PALETTE.publishedFallback : color });
+}
+
+function drawPlus(g: Graphics, x: number, y: number): void {
+  const c = S / 2;
+  const arm = 9;
+  g.moveTo(x + c - arm, y + c).lineTo(x + c + arm, y + c);
+  g.moveTo(x + c, y + c - arm).lineTo(x + c, y + c + arm);
+  g.stroke({ width: 2, color: PALETTE.accent, alpha: 0.45, cap: 'round' });
+}
+
+export function drawAvailable(g: Graphics, x: number, y: number): void {
+  g.rect(x, y, S, S).fill({ color: PALETTE.availableFill }).stroke({ width: 2.5, color: PALETTE.accent, alignment: 1 });
+  drawPlus(g, x, y);
+}
+
+/** A computed branch slot: available, but not yet a cell, so its outline is dashed. */
+export function drawBranchSlot(g: Graphics, x: number, y: number): void {
+  g.rect(x, y, S, S).fill({ color: PALETTE.availableFill, alpha: 0.85 });
+  const dash = 10;
+  const gapLength = 6.667; // 100 = 6 dashes + 6 gaps, centred on each edge
+  const inset = 1.25;
+  for (let d = gapLength / 2; d < S; d += dash + gapLength) {
+    const end = Math.min(S, d + dash);
+    g.moveTo(x + d, y + inset).lineTo(x + end, y + inset);
+    g.moveTo(x + d, y + S - inset).lineTo(x + end, y + S - inset);
+    g.moveTo(x + inset, y + d).lineTo(x + inset, y + end);
+    g.moveTo(x + S - inset, y + d).lineTo(x + S - inset, y + end);
+  }
+  g.stroke({ width: 2.5, color: PALETTE.accent, alpha: 0.9 });
+  drawPlus(g, x, y);
+}
+
+export function drawReserved(g: Graphics, x: number, y: number): void {
+  g.rect(x, y, S, S).fill({ color: PALETTE.reservedFill });
+  // Diagonal hatching clipped to the square: each line runs from the left/bottom edge to the top/right edge.
+  const spacing = 14;
+  for (let k = spacing; k < 2 * S; k += spacing) {
+    g.moveTo(x + Math.max(0, k - S), y + Math.min(k, S)).lineTo(x + Math.min(k, S), y + Math.max(0, k - S));
+  }
+  g.stroke({ width: 2, color: PALETTE.reservedHatch });
+  g.circle(x + S - 15, y + 15, 7).fill({ color: PALETTE.background }).stroke({ width: 2.5, color: PALETTE.reservedMarker });
+}
+
+export function drawPending(g: Graphics, x: number, y: number): void {
+  g.rect(x, y, S, S).stroke({ width: 1.5, color: PALETTE.pendingLine, alignment: 1 });
+}
+
+export function drawCell(g: Graphics, x: number, y: number, status: number, color: number): void {
+  switch (status) {
+    case CellStatus.Published:
+      drawPublished(g, x, y, color);
+      break;
+    case CellStatus.Available:
+      drawAvailable(g, x, y);
+      break;
+    case CellStatus.Reserved:
+      drawReserved(g, x, y);
+      break;
+    default:
+      drawPending(g, x, y);
+  }
+}

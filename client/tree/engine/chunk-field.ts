@@ -1,0 +1,119 @@
+/**
+ * The chunks of one tree on the canvas: which are built, which are shown, which wait to be built. Culling compares
+ * chunk bounds with the view (never single cells over the tree); chunks are built a few per frame, nearest the middle
+ * first, and destroyed, with their thumbnails, once they are well out of sight. Only shown chunks look at their
+ * thumbnails, so that work follows the screen's size too.
+ */
+import { Container } from 'pixi.js';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { CELL_PITCH, type Rect } from './camera.ts';
+import { CHUNK_WORLD, type ChunkEntry, type ChunkIndex, chunkRangeOf, chunksInRange, inRange } from './chunk-index.ts';
+import { ChunkView } from './chunk-view.ts';
+import type { ThumbnailCache } from './thumbnails.ts';
+
+/** Chunks built per frame at most, so a fast pan never stalls a frame. */
+const BUILD_BUDGET = 4;
+const BUILD_BUDGET_MS = 8;
+/** Chunks this far (world pixels) outside the view are shown early; beyond KEEP_MARGIN they are destroyed. */
+const SHOW_MARGIN = CHUNK_WORLD * 0.25;
+const KEEP_MARGIN = CHUNK_WORLD * 2;
+/** Thumbnails load for cells within this many world pixels of the view (the next ring of cells, ready to pan to). */
+const THUMBNAIL_MARGIN = 2 * CELL_PITCH;
+
+function grow(rect: Rect, by: number): Rect {
+  return { x: rect.x - by, y: rect.y - by, width: rect.width + 2 * by, height: rect.height + 2 * by };
+}
+
+export class ChunkField {
+  readonly layer = new Container({ label: 'chunks' });
+  private readonly built = new Map<number, ChunkView>();
+  private shown: ChunkView[] = [];
+  private queue: ChunkEntry[] = [];
+  /** Where thumbnails are loaded (null when zoomed out) and how far out they are kept. */
+  private thumbnailLoad: Rect | null = null;
+  private thumbnailKeep: Rect = { x: 0, y: 0, width: 0, height: 0 };
+
+  constructor(
+    private readonly cells: TreeCells,
+    private readonly slots: readonly { row: number; column: number }[],
+    private readonly index: ChunkIndex,
+    private readonly thumbnails: ThumbnailCache,
+    /** Asks for another frame (a thumbnail arrived). */
+    private readonly onChange: () => void,
+  ) {}
+
+  get builtCount(): number {
+    return this.built.size;
+  }
+
+  get shownCount(): number {
+    return this.shown.length;
+  }
+
+  /** Squares (cells and slots) in shown chunks. */
+  get squaresShown(): number {
+    let squares = 0;
+    for (const chunk of this.shown) squares += chunk.squareCount;
+    return squares;
+  }
+
+  get waiting(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** Shows the built chunks the view touches, queues the missing ones and destroys those far away. */
+  cull(view: Rect, showThumbnails: boolean): void {
+    this.thumbnailLoad = showThumbnails ? grow(view, THUMBNAIL_MARGIN) : null;
+    this.thumbnailKeep = grow(view, Math.max(view.width, view.height) / 2);
+    const wanted = chunksInRange(this.index, chunkRangeOf(view, SHOW_MARGIN));
+    const wantedKeys = new Set<number>();
+    for (const entry of wanted) wantedKeys.add(entry.key);
+    for (const chunk of this.shown) if (!wantedKeys.has(chunk.entry.key)) chunk.visible = false;
+
+    const shown: ChunkView[] = [];
+    const queue: ChunkEntry[] = [];
+    for (const entry of wanted) {
+      const chunk = this.built.get(entry.key);
+      if (chunk) {
+        chunk.visible = true;
+        chunk.updateThumbnails(this.thumbnailLoad, this.thumbnailKeep);
+        shown.push(chunk);
+      } else {
+        queue.push(entry);
+      }
+    }
+    this.shown = shown;
+    this.queue = queue;
+
+    const keep = chunkRangeOf(view, KEEP_MARGIN);
+    for (const [key, chunk] of this.built) {
+      if (inRange(keep, chunk.entry.chunkRow, chunk.entry.chunkColumn)) continue;
+      chunk.destroy();
+      this.built.delete(key);
+    }
+  }
+
+  /** Builds waiting chunks within this frame's budget. */
+  buildSome(): void {
+    const started = performance.now();
+    let builtNow = 0;
+    while (this.queue.length > 0 && builtNow < BUILD_BUDGET && performance.now() - started < BUILD_BUDGET_MS) {
+      const entry = this.queue.shift()!;
+      if (this.built.has(entry.key)) continue;
+      const chunk = new ChunkView(entry, this.cells, this.slots, this.thumbnails, this.onChange);
+      this.layer.addChild(chunk.container);
+      this.built.set(entry.key, chunk);
+      chunk.updateThumbnails(this.thumbnailLoad, this.thumbnailKeep);
+      this.shown.push(chunk);
+      builtNow++;
+    }
+  }
+
+  destroy(): void {
+    for (const chunk of this.built.values()) chunk.destroy();
+    this.built.clear();
+    this.shown = [];
+    this.queue = [];
+    this.layer.destroy();
+  }
+}

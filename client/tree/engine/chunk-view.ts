@@ -1,0 +1,117 @@
+/**
+ * One chunk on the canvas: a Container holding a single Graphics for every square of the chunk (one geometry, one
+ * batch) and a layer of thumbnail Sprites. Thumbnails are asked for cell by cell, only for cells near the view, and
+ * given back once they drift well out of it, so GPU memory follows the screen rather than the chunk.
+ */
+import { Container, Graphics, Sprite } from 'pixi.js';
+import { CellStatus } from '#shared/domain.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { CELL_PITCH, CELL_SIZE, type Rect } from './camera.ts';
+import { drawBranchSlot, drawCell } from './cell-look.ts';
+import type { ChunkEntry } from './chunk-index.ts';
+import type { ThumbnailCache } from './thumbnails.ts';
+
+interface ThumbnailRequest {
+  url: string;
+  sprite: Sprite | null;
+  cancelled: boolean;
+}
+
+function touches(rect: Rect, x: number, y: number): boolean {
+  return x + CELL_SIZE > rect.x && x < rect.x + rect.width && y + CELL_SIZE > rect.y && y < rect.y + rect.height;
+}
+
+export class ChunkView {
+  readonly container = new Container();
+  private readonly thumbLayer = new Container({ label: 'thumbnails' });
+  /** Published cells with a thumbnail, by index into the snapshot. */
+  private readonly thumbCells: number[] = [];
+  private readonly requests = new Map<number, ThumbnailRequest>();
+  private alive = true;
+  /** Squares this chunk draws: cells plus branch slots. */
+  readonly squareCount: number;
+
+  constructor(
+    readonly entry: ChunkEntry,
+    private readonly cells: TreeCells,
+    slots: readonly { row: number; column: number }[],
+    private readonly thumbnails: ThumbnailCache,
+    /** Called when the chunk's picture changes outside a camera move (a thumbnail arrived). */
+    private readonly onChange: () => void,
+  ) {
+    this.container.label = `chunk ${entry.chunkRow},${entry.chunkColumn}`;
+    const body = new Graphics();
+    for (const i of entry.cells) {
+      drawCell(body, cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, cells.status[i]!, cells.color[i]!);
+      if (cells.status[i] === CellStatus.Published && cells.thumb?.[i]) this.thumbCells.push(i);
+    }
+    for (const s of entry.slots) {
+      const slot = slots[s]!;
+      drawBranchSlot(body, slot.column * CELL_PITCH, slot.row * CELL_PITCH);
+    }
+    this.squareCount = entry.cells.length + entry.slots.length;
+    this.container.addChild(body, this.thumbLayer);
+  }
+
+  get visible(): boolean {
+    return this.container.visible;
+  }
+
+  set visible(value: boolean) {
+    this.container.visible = value;
+    if (!value) this.releaseThumbnails();
+  }
+
+  get thumbnailsHeld(): number {
+    return this.requests.size;
+  }
+
+  /**
+   * Asks for the thumbnails of cells touching `load` (null: zoomed out, show none) and gives back those of cells
+   * outside `keep`.
+   */
+  updateThumbnails(load: Rect | null, keep: Rect): void {
+    this.thumbLayer.visible = load !== null;
+    for (const i of this.thumbCells) {
+      const x = this.cells.col[i]! * CELL_PITCH;
+      const y = this.cells.row[i]! * CELL_PITCH;
+      const held = this.requests.get(i);
+      if (load && touches(load, x, y)) {
+        if (!held) this.request(i, x, y);
+      } else if (held && !touches(keep, x, y)) {
+        this.release(i, held);
+      }
+    }
+  }
+
+  private request(i: number, x: number, y: number): void {
+    const request: ThumbnailRequest = { url: this.cells.thumb![i]!, sprite: null, cancelled: false };
+    this.requests.set(i, request);
+    this.thumbnails.acquire(request.url, (texture) => {
+      if (!this.alive || request.cancelled || !texture) return;
+      const sprite = new Sprite(texture);
+      sprite.position.set(x, y);
+      sprite.setSize(CELL_SIZE, CELL_SIZE);
+      request.sprite = sprite;
+      this.thumbLayer.addChild(sprite);
+      this.onChange();
+    });
+  }
+
+  private release(i: number, request: ThumbnailRequest): void {
+    request.cancelled = true;
+    request.sprite?.destroy();
+    this.requests.delete(i);
+    this.thumbnails.release(request.url);
+  }
+
+  private releaseThumbnails(): void {
+    for (const [i, request] of this.requests) this.release(i, request);
+  }
+
+  destroy(): void {
+    this.releaseThumbnails();
+    this.alive = false;
+    this.container.destroy({ children: true });
+  }
+}

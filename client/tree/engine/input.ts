@@ -1,0 +1,178 @@
+/**
+ * Pointer, wheel and key input on the canvas, as the help popup of spec §2 describes it: drag (or one finger) to
+ * pan, Ctrl+wheel to zoom about the pointer, wheel to scroll vertically, Shift+wheel horizontally; a press released
+ * without dragging is a tap. Plain DOM events: hit testing is one division, so Pixi's event system is not used.
+ */
+import type { Point } from './camera.ts';
+
+export interface InputHandlers {
+  pan(screenDx: number, screenDy: number): void;
+  /** One zoom step about a screen point: +1 in, -1 out. */
+  zoomStep(anchor: Point, direction: 1 | -1): void;
+  /** Continuous zoom (two-finger pinch) by a factor about a screen point. */
+  zoomBy(anchor: Point, factor: number): void;
+  tap(point: Point): void;
+  /** A mouse moving with no button held; null when it leaves the canvas. */
+  hover(point: Point | null): void;
+  dragging(active: boolean): void;
+}
+
+const DRAG_THRESHOLD_MOUSE = 4;
+const DRAG_THRESHOLD_TOUCH = 10;
+/** Wheel distance (pixels) that makes one zoom step, so a trackpad pinch does not race through the levels. */
+const ZOOM_WHEEL_STEP = 60;
+const LINE_HEIGHT = 16;
+const KEY_PAN = 110;
+
+interface ActivePointer {
+  x: number;
+  y: number;
+}
+
+export class CanvasInput {
+  private readonly pointers = new Map<number, ActivePointer>();
+  private start: (Point & { touch: boolean }) | null = null;
+  private isDragging = false;
+  private pinchDistance = 0;
+  private wheelZoom = 0;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly element: HTMLElement,
+    private readonly keyTarget: HTMLElement,
+    private readonly handlers: InputHandlers,
+  ) {
+    const options = { signal: this.abort.signal };
+    element.addEventListener('pointerdown', this.onPointerDown, options);
+    element.addEventListener('pointermove', this.onPointerMove, options);
+    element.addEventListener('pointerup', this.onPointerUp, options);
+    element.addEventListener('pointercancel', this.onPointerCancel, options);
+    element.addEventListener('pointerleave', () => this.handlers.hover(null), options);
+    element.addEventListener('wheel', this.onWheel, { signal: this.abort.signal, passive: false });
+    element.addEventListener('contextmenu', (e) => this.isDragging && e.preventDefault(), options);
+    keyTarget.addEventListener('keydown', this.onKeyDown, options);
+  }
+
+  destroy(): void {
+    this.abort.abort();
+    this.pointers.clear();
+  }
+
+  private local(e: { clientX: number; clientY: number }): Point {
+    const rect = this.element.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  }
+
+  private onPointerDown = (e: PointerEvent): void => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    const p = this.local(e);
+    this.pointers.set(e.pointerId, p);
+    this.element.setPointerCapture?.(e.pointerId);
+    if (this.pointers.size === 1) {
+      this.start = { ...p, touch: e.pointerType !== 'mouse' };
+      this.isDragging = false;
+    } else if (this.pointers.size === 2) {
+      this.pinchDistance = this.currentPinchDistance();
+      this.start = null; // a second finger turns the gesture into a pinch, never a tap
+    }
+  };
+
+  private onPointerMove = (e: PointerEvent): void => {
+    const previous = this.pointers.get(e.pointerId);
+    if (!previous) {
+      if (e.pointerType === 'mouse') this.handlers.hover(this.local(e));
+      return;
+    }
+    const p = this.local(e);
+    this.pointers.set(e.pointerId, p);
+    if (this.pointers.size >= 2) {
+      const distance = this.currentPinchDistance();
+      if (this.pinchDistance > 0 && distance > 0) this.handlers.zoomBy(this.pinchCentre(), distance / this.pinchDistance);
+      this.pinchDistance = distance;
+      this.setDragging(true);
+      return;
+    }
+    if (!this.isDragging && this.start) {
+      const threshold = this.start.touch ? DRAG_THRESHOLD_TOUCH : DRAG_THRESHOLD_MOUSE;
+      if (Math.hypot(p.x - this.start.x, p.y - this.start.y) < threshold) return;
+      this.setDragging(true);
+      this.handlers.pan(p.x - this.start.x, p.y - this.start.y);
+      return;
+    }
+    if (this.isDragging) this.handlers.pan(p.x - previous.x, p.y - previous.y);
+  };
+
+  private onPointerUp = (e: PointerEvent): void => {
+    if (!this.pointers.has(e.pointerId)) return;
+    const p = this.local(e);
+    const wasTap = this.pointers.size === 1 && !this.isDragging && this.start !== null;
+    this.pointers.delete(e.pointerId);
+    if (wasTap) this.handlers.tap(p);
+    if (this.pointers.size === 0) {
+      this.start = null;
+      this.setDragging(false);
+    } else {
+      this.pinchDistance = this.currentPinchDistance();
+    }
+  };
+
+  private onPointerCancel = (e: PointerEvent): void => {
+    this.pointers.delete(e.pointerId);
+    if (this.pointers.size === 0) {
+      this.start = null;
+      this.setDragging(false);
+    }
+  };
+
+  private onWheel = (e: WheelEvent): void => {
+    e.preventDefault();
+    const unit = e.deltaMode === 1 ? LINE_HEIGHT : e.deltaMode === 2 ? this.element.clientHeight : 1;
+    const dx = e.deltaX * unit;
+    const dy = e.deltaY * unit;
+    if (e.ctrlKey || e.metaKey) {
+      this.wheelZoom += dy;
+      if (Math.abs(this.wheelZoom) >= ZOOM_WHEEL_STEP) {
+        this.handlers.zoomStep(this.local(e), this.wheelZoom < 0 ? 1 : -1);
+        this.wheelZoom = 0;
+      }
+      return;
+    }
+    this.wheelZoom = 0;
+    if (e.shiftKey) this.handlers.pan(-(dy || dx), 0);
+    else this.handlers.pan(-dx, -dy);
+  };
+
+  private onKeyDown = (e: KeyboardEvent): void => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const centre = { x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 };
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [KEY_PAN, 0],
+      ArrowRight: [-KEY_PAN, 0],
+      ArrowUp: [0, KEY_PAN],
+      ArrowDown: [0, -KEY_PAN],
+    };
+    const move = moves[e.key];
+    if (move) this.handlers.pan(move[0], move[1]);
+    else if (e.key === '+' || e.key === '=') this.handlers.zoomStep(centre, 1);
+    else if (e.key === '-' || e.key === '_') this.handlers.zoomStep(centre, -1);
+    else return;
+    e.preventDefault();
+  };
+
+  private setDragging(active: boolean): void {
+    if (this.isDragging === active) return;
+    this.isDragging = active;
+    if (active) this.handlers.hover(null);
+    this.handlers.dragging(active);
+  }
+
+  private currentPinchDistance(): number {
+    const [a, b] = [...this.pointers.values()];
+    return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+  }
+
+  private pinchCentre(): Point {
+    const [a, b] = [...this.pointers.values()];
+    return a && b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } : { x: 0, y: 0 };
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The tree's WebGL canvas. @pixi/react's <Application> owns the Pixi application and its two layers (the world, a
+ * render group, and a screen-space overlay); one component creates the plain-TypeScript TreeEngine over them and
+ * hands it to the page through a ref. React never sees a cell.
+ */
+// Pixi compiles shader sync code with new Function() unless this polyfill is loaded; the site's CSP forbids eval.
+import 'pixi.js/unsafe-eval';
+import { Application, extend, useApplication } from '@pixi/react';
+import { Container, isWebGLSupported } from 'pixi.js';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
+import type { Camera } from './engine/camera.ts';
+import { PALETTE } from './engine/cell-look.ts';
+import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
+
+extend({ Container });
+
+/** Whether this browser can draw the tree at all (WebGL is off in some locked-down or very old browsers). */
+export function canDrawTree(): boolean {
+  try {
+    return isWebGLSupported();
+  } catch {
+    return false;
+  }
+}
+
+export interface TreeCanvasProps {
+  cells: TreeCells;
+  settings: TreeSettings;
+  /** A remembered camera to restore; null opens on the seed band. */
+  initialCamera: Camera | null;
+  engineRef: RefObject<TreeEngine | null>;
+  onCellTap(hit: CellHit): void;
+  onScaleChange(scale: number): void;
+}
+
+export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const [resolution] = useState(() => Math.min(2, Math.max(1, window.devicePixelRatio || 1)));
+  return (
+    <div
+      ref={hostRef}
+      className={dragging ? 'tree-canvas is-dragging' : 'tree-canvas'}
+      tabIndex={0}
+      role="application"
+      aria-roledescription="tree of artworks"
+      aria-label="The gallery tree. Drag or use the arrow keys to move, plus and minus to zoom."
+      data-tree-ready={ready ? 'true' : undefined}
+    >
+      <Application
+        className="tree-canvas__surface"
+        resizeTo={hostRef}
+        background={PALETTE.background}
+        preference="webgl"
+        antialias
+        autoDensity
+        resolution={resolution}
+        autoStart={false}
+        preserveDrawingBuffer
+      >
+        <TreeScene {...props} hostRef={hostRef} onFirstFrame={() => setReady(true)} onDraggingChange={setDragging} />
+      </Application>
+    </div>
+  );
+});
+
+interface TreeSceneProps extends TreeCanvasProps {
+  hostRef: RefObject<HTMLDivElement | null>;
+  onFirstFrame(): void;
+  onDraggingChange(dragging: boolean): void;
+}
+
+/** Lives inside <Application>: creates the engine once the app is ready and feeds it the tree. */
+function TreeScene(props: TreeSceneProps) {
+  const { app, isInitialised } = useApplication();
+  const worldRef = useRef<Container>(null);
+  const overlayRef = useRef<Container>(null);
+  const [engine, setEngine] = useState<TreeEngine | null>(null);
+  // The engine calls back through this ref, so new callback props never rebuild it.
+  const latest = useRef(props);
+  latest.current = props;
+
+  // A layout effect: its cleanup runs inside the Pixi root's unmount commit, before @pixi/react destroys the app.
+  useLayoutEffect(() => {
+    const world = worldRef.current;
+    const overlay = overlayRef.current;
+    const host = props.hostRef.current;
+    if (!isInitialised || !world || !overlay || !host) return;
+    const created = new TreeEngine({
+      app,
+      world,
+      overlay,
+      keyTarget: host,
+      onCellTap: (hit) => latest.current.onCellTap(hit),
+      onScaleChange: (scale) => latest.current.onScaleChange(scale),
+      onDraggingChange: (active) => latest.current.onDraggingChange(active),
+      onFirstFrame: () => latest.current.onFirstFrame(),
+    });
+    // The resize plugin follows the window; the host also changes size when the header reflows.
+    const observer = new ResizeObserver(() => {
+      if (app.renderer) app.queueResize();
+    });
+    observer.observe(host);
+    latest.current.engineRef.current = created;
+    setEngine(created);
+    return () => {
+      observer.disconnect();
+      if (latest.current.engineRef.current === created) latest.current.engineRef.current = null;
+      created.destroy();
+    };
+  }, [app, isInitialised, props.hostRef]);
+
+  const { cells, settings } = props;
+  const restored = useRef(false);
+  useEffect(() => {
+    if (!engine) return;
+    // The remembered camera applies to the first tree only; a refreshed tree keeps the current view.
+    engine.setTree(cells, settings, restored.current ? null : latest.current.initialCamera);
+    restored.current = true;
+  }, [engine, cells, settings]);
+
+  return (
+    <>
+      <pixiContainer ref={worldRef} label="world" isRenderGroup />
+      <pixiContainer ref={overlayRef} label="overlay" />
+    </>
+  );
+}

@@ -170,16 +170,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       .send(renderIndex(initialParams(deps), csrfToken));
   };
 
-  if (fs.existsSync(path.join(config.clientDir, 'assets'))) {
-    await server.register(fastifyStatic, {
-      root: path.join(config.clientDir, 'assets'),
-      prefix: '/assets/',
-      decorateReply: false,
-      index: false,
-      immutable: true,
-      maxAge: '365d',
-    });
-  }
+  // The folder may not exist yet: `npm start` builds the client after the app is built, just before listening.
+  const assetsDir = path.join(config.clientDir, 'assets');
+  fs.mkdirSync(assetsDir, { recursive: true });
+  await server.register(fastifyStatic, {
+    root: assetsDir,
+    prefix: '/assets/',
+    decorateReply: false,
+    index: false,
+    immutable: true,
+    maxAge: '365d',
+  });
   for (const file of ['favicon.svg', 'robots.txt']) {
     server.get(`/${file}`, (_req, reply) => {
       const full = path.join(config.clientDir, file);
@@ -189,8 +190,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
 
   // Every other GET is a client route: the app decides what to show (its own not-found page included).
+  const FILE_PREFIXES = ['/assets/', '/media/'];
   server.setNotFoundHandler((req, reply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.code(404).send(ok(new AppError(ErrorCode.NotFound).toBody()));
+    const isFile = FILE_PREFIXES.some((prefix) => req.url.startsWith(prefix));
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || isFile) {
+      return reply.code(404).send(ok(new AppError(ErrorCode.NotFound).toBody()));
+    }
     return sendPage(req, reply);
   });
 

@@ -146,3 +146,19 @@ describe('sessions', () => {
     expect(refreshed).toMatch(/HttpOnly/);
   });
 });
+
+describe('files', () => {
+  it('serves built assets with long-lived caching, and 404 (not the page) for a missing asset or medium', async () => {
+    const assets = path.join(t.deps.config.clientDir, 'assets');
+    fs.writeFileSync(path.join(assets, 'app-abc123.js'), 'console.log(1)');
+    const js = await t.server.inject({ url: '/assets/app-abc123.js' });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toMatch(/javascript/);
+    expect(js.headers['cache-control']).toMatch(/immutable/);
+    for (const url of ['/assets/missing-1.js', '/media/nothing-thumb.webp']) {
+      const missing = await t.server.inject({ url });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers['content-type']).toMatch(/json/);
+    }
+  });
+});

@@ -1,17 +1,37 @@
 /**
  * Route guards (spec §2): a guest opening a user-only route, or a signed-in user opening a guest-only route, is
- * sent to welcome. The layout waits for the current user before rendering routes, so these never flash.
+ * sent to welcome; so is everyone whose user becomes empty after having been set (a logout). Nothing guarded
+ * renders before the current user is known, so the wrong page never flashes.
  */
-import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Navigate, useNavigate } from 'react-router';
 import { useCurrentUser } from './current-user.ts';
 
 export function UserOnly({ children }: { children: ReactNode }) {
-  const { user } = useCurrentUser();
+  const { user, isLoading } = useCurrentUser();
+  if (isLoading) return null;
   return user ? children : <Navigate to="/" replace />;
 }
 
 export function GuestOnly({ children }: { children: ReactNode }) {
-  const { user } = useCurrentUser();
+  const { user, isLoading } = useCurrentUser();
+  if (isLoading) return null;
   return user ? <Navigate to="/" replace /> : children;
+}
+
+/** Mounted once around the layout: on logout (user set, then empty) the app goes to welcome. */
+export function WelcomeAfterLogout({ children }: { children: ReactNode }) {
+  const { user, isLoading } = useCurrentUser();
+  const navigate = useNavigate();
+  const hadUser = useRef(false);
+  useEffect(() => {
+    if (isLoading) return;
+    if (user) {
+      hadUser.current = true;
+    } else if (hadUser.current) {
+      hadUser.current = false;
+      void navigate('/', { replace: true });
+    }
+  }, [user, isLoading, navigate]);
+  return children;
 }

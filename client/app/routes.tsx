@@ -1,6 +1,7 @@
 /**
  * Every route of spec §2's table, in data mode. Each carries its highlight name (and the tree its fixed header) in
- * `handle`; guards wrap the user-only and guest-only pages. The tree page loads lazily, bringing PixiJS with it.
+ * `handle`; guards wrap the user-only and guest-only pages, and the layout (welcome after a logout). The tree page
+ * loads lazily, bringing PixiJS with it.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
@@ -24,7 +25,7 @@ import { RouteErrorPage } from '#client/pages/route-error-page.tsx';
 import { TermsPage } from '#client/pages/terms-page.tsx';
 import { WelcomePage } from '#client/pages/welcome-page.tsx';
 import { AppLayout } from './app-layout.tsx';
-import { GuestOnly, UserOnly } from './guards.tsx';
+import { GuestOnly, UserOnly, WelcomeAfterLogout } from './guards.tsx';
 import type { RouteHandle } from './route-handle.ts';
 
 const TreePage = lazy(() => import('#client/pages/tree-page.tsx').then((module) => ({ default: module.TreePage })));
@@ -47,7 +48,11 @@ function page(path: string, name: string, element: ReactNode, access: Access = '
 
 export const routes: RouteObject[] = [
   {
-    element: <AppLayout />,
+    element: (
+      <WelcomeAfterLogout>
+        <AppLayout />
+      </WelcomeAfterLogout>
+    ),
     errorElement: <RouteErrorPage />,
     children: [
       page('/', 'welcome', <WelcomePage />),

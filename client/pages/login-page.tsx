@@ -1,6 +1,68 @@
-/** The page titled "login." (spec §2); its content arrives in a later issue. */
-import { ComingSoon } from './coming-soon.tsx';
+/**
+ * Login ('login.', spec §2): username (an e-mail address) and password. Every error shows as one message (spec §8);
+ * on success the current user is reloaded, then the visitor goes to welcome.
+ */
+import { Link, useNavigate } from 'react-router';
+import { ACCOUNT_LIMITS } from '#shared/constants.ts';
+import { loginSchema } from '#shared/validation/account.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { useReloadCurrentUser } from '#client/app/current-user.ts';
+import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
+import { FormPage } from '#client/forms/form-page.tsx';
+import { useForm } from '#client/forms/use-form.ts';
 
 export function LoginPage() {
-  return <ComingSoon title="login." />;
+  const login = trpc.auth.login.useMutation();
+  const reloadCurrentUser = useReloadCurrentUser();
+  const navigate = useNavigate();
+  const form = useForm({
+    initialValues: { username: '', password: '' },
+    schema: loginSchema,
+    errorMode: 'single',
+    onSubmit: async (input) => {
+      await login.mutateAsync(input);
+      await reloadCurrentUser();
+      await navigate('/', { replace: true });
+    },
+  });
+  const invalid = form.notice?.kind === 'error';
+
+  return (
+    <FormPage
+      title="login."
+      lead="Welcome back. Log in to reserve a square, follow artists and keep your profile."
+      links={
+        <>
+          <Link to="/reset-password">forgot password?</Link>
+          <Link to="/registration">register.</Link>
+        </>
+      }
+    >
+      <form className="form" onSubmit={form.handleSubmit} noValidate aria-label="Log in">
+        <TextField
+          form={form}
+          name="username"
+          label="Username"
+          type="email"
+          autoComplete="username"
+          placeholder="you@example.com"
+          maxLength={ACCOUNT_LIMITS.email}
+          invalid={invalid}
+        />
+        <TextField
+          form={form}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={ACCOUNT_LIMITS.passwordMax}
+          invalid={invalid}
+        />
+        <FormMessage notice={form.notice} />
+        <SubmitButton submitting={form.submitting} busyLabel="Logging in…">
+          Log in
+        </SubmitButton>
+      </form>
+    </FormPage>
+  );
 }

@@ -1,6 +1,74 @@
-/** The page titled "restore password." (spec §2); its content arrives in a later issue. */
-import { ComingSoon } from './coming-soon.tsx';
+/**
+ * Restore password ('restore password.', spec §2): the page an e-mailed reset link opens. It asks for a new
+ * password; after success the form disappears and a success message shows. Any failure shows the one 'password
+ * cannot be updated' message (spec §8).
+ */
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import * as v from 'valibot';
+import { ACCOUNT_LIMITS } from '#shared/constants.ts';
+import { restoreSchema } from '#shared/validation/account.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
+import { FormPage } from '#client/forms/form-page.tsx';
+import { passwordRules } from '#client/forms/password-rules.ts';
+import { useForm } from '#client/forms/use-form.ts';
+import { messages } from '#client/locale/messages.ts';
+
+/** The form checks the password; the token comes from the link and is checked by the server. */
+const passwordOnly = v.object({ password: restoreSchema.entries.password });
 
 export function RestorePasswordPage() {
-  return <ComingSoon title="restore password." />;
+  const { token = '' } = useParams();
+  const restore = trpc.auth.restore.useMutation();
+  const [done, setDone] = useState(false);
+  const form = useForm({
+    initialValues: { password: '' },
+    schema: passwordOnly,
+    describeError: () => messages.passwordCannotBeUpdated,
+    onSubmit: async ({ password }) => {
+      await restore.mutateAsync({ token, password });
+      setDone(true);
+    },
+  });
+
+  return (
+    <FormPage
+      title="restore password."
+      lead={done ? undefined : 'Choose a new password for your account. Every device signed in with the old one is logged out.'}
+      links={
+        <>
+          <Link to="/login">login.</Link>
+          <Link to="/registration">register.</Link>
+        </>
+      }
+    >
+      {done ? (
+        <div className="form-page__done">
+          <p className="form-message form-message--success" role="status" data-testid="form-message">
+            {messages.restorePassword}
+          </p>
+          <Link to="/login" className="button form__submit">
+            Log in
+          </Link>
+        </div>
+      ) : (
+        <form className="form" onSubmit={form.handleSubmit} noValidate aria-label="Restore password">
+          <TextField
+            form={form}
+            name="password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            maxLength={ACCOUNT_LIMITS.passwordMax}
+            hint={passwordRules}
+          />
+          <FormMessage notice={form.notice} />
+          <SubmitButton submitting={form.submitting} busyLabel="Saving…">
+            Save the new password
+          </SubmitButton>
+        </form>
+      )}
+    </FormPage>
+  );
 }

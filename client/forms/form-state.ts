@@ -1,0 +1,83 @@
+/**
+ * The pure half of the form kit: checking values with a shared valibot schema (so the browser shows exactly the
+ * server's messages), and turning a failed call into field errors plus one form message (spec §8).
+ */
+import * as v from 'valibot';
+import { firstErrors } from '#shared/validation/rules.ts';
+import type { ErrorBody } from '#shared/errors.ts';
+import { errorMessageFor, messages } from '#client/locale/messages.ts';
+
+/** Field name to the one message shown beside it. */
+export type FieldMessages = Record<string, string>;
+
+/**
+ * How a form shows its errors: 'fields' puts each beside its field and the rest in the form message; 'single'
+ * (login, reset password) puts everything in the one form message.
+ */
+export type ErrorMode = 'fields' | 'single';
+
+/** What a form shows after a failed check or call. */
+export interface FormFailure {
+  fieldErrors: FieldMessages;
+  message: string | null;
+}
+
+export type Validation<TOutput> = { ok: true; output: TOutput } | { ok: false; failure: FormFailure };
+
+/** Checks values with a schema; on failure, one message a field (the first failing rule, spec §5). */
+export function validate<TOutput>(
+  schema: v.GenericSchema<unknown, TOutput>,
+  values: unknown,
+  fields: readonly string[],
+  mode: ErrorMode = 'fields',
+): Validation<TOutput> {
+  const result = v.safeParse(schema, values);
+  if (result.success) return { ok: true, output: result.output };
+  const errors = firstErrors(result.issues);
+  return { ok: false, failure: splitErrors(errorsAsLists(errors), fields, mode) ?? { fieldErrors: {}, message: messages.undefinedError } };
+}
+
+/**
+ * The app's error body of a failed call, read from a tRPC client error's `data.app` (or a REST answer's `r`), or
+ * null when there is none (a network failure, or an answer from something other than our server).
+ */
+export function errorBodyOf(error: unknown): ErrorBody | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const data = (error as { data?: unknown }).data;
+  const app = typeof data === 'object' && data !== null ? (data as { app?: unknown }).app : undefined;
+  const candidate = app ?? (error as { r?: unknown }).r;
+  return isErrorBody(candidate) ? candidate : null;
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  return typeof value === 'object' && value !== null && typeof (value as { error?: unknown }).error === 'string';
+}
+
+/**
+ * A failed call as the form shows it: errors of the form's own fields beside them (their messages joined by a
+ * space); errors of other fields, or every error in 'single' mode, in the form message. With no field text, the
+ * form message is the server's message, else the locale text for its code, else the 'undefined error' message.
+ */
+export function failureOf(error: unknown, fields: readonly string[], mode: ErrorMode = 'fields'): FormFailure {
+  const body = errorBodyOf(error);
+  const fallback = body?.message?.trim() || errorMessageFor(body?.error) || messages.undefinedError;
+  return splitErrors(body?.errors ?? {}, fields, mode) ?? { fieldErrors: {}, message: fallback };
+}
+
+/** Splits field errors between the fields and the form message; null when there was no text at all. */
+function splitErrors(errors: Record<string, readonly string[]>, fields: readonly string[], mode: ErrorMode): FormFailure | null {
+  const fieldErrors: FieldMessages = {};
+  const rest: string[] = [];
+  for (const [field, list] of Object.entries(errors)) {
+    const text = list.map((message) => message.trim()).filter(Boolean).join(' ');
+    if (!text) continue;
+    if (mode === 'fields' && fields.includes(field)) fieldErrors[field] = text;
+    else rest.push(text);
+  }
+  if (Object.keys(fieldErrors).length === 0 && rest.length === 0) return null;
+  return { fieldErrors, message: rest.length > 0 ? rest.join(' ') : null };
+}
+
+function errorsAsLists(errors: Record<string, string>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, [message]]));
+}

@@ -1,0 +1,39 @@
+/**
+ * The client's locale table (spec §8): a message for every error code of shared/errors.ts, and the success and
+ * fallback messages the forms show. A form prefers the text the server sent; these fill in where it sent none.
+ */
+import type { ErrorCode } from '#shared/errors.ts';
+
+export const errorMessages: Record<ErrorCode, string> = {
+  bad_request: 'Something in that request was not right. Check the form and try again.',
+  validation_failed: 'Some fields need another look.',
+  unauthenticated: 'Please log in to do that.',
+  forbidden: 'You do not have permission to do that.',
+  csrf_failed: 'Your session could not be verified. Reload the page and try again.',
+  not_found: 'We could not find what you were looking for.',
+  tree_not_found: 'We could not find this tree.',
+  cell_not_found: 'We could not find this square.',
+  conflict: 'Someone got there first. Reload the page and try again.',
+  rate_limited: 'Too many attempts in a short while. Please wait a few minutes and try again.',
+  invalid_credentials: 'That e-mail address and password do not match.',
+  invalid_reset_token: 'This link has expired or was already used. Ask for a new one.',
+  email_taken: 'This e-mail address is already registered.',
+  payload_too_large: 'That file is too large.',
+  internal_error: 'Something went wrong on our side. Please try again in a moment.',
+};
+
+export const messages = {
+  profileUpdated: 'Your profile is saved.',
+  accountUpdated: 'Your account is saved.',
+  resetPassword:
+    'If an account uses this address, a link to choose a new password is on its way. It works once, for the next hour.',
+  restorePassword: 'Your new password is set. You can log in with it now.',
+  passwordCannotBeUpdated:
+    'Your password cannot be updated with this link. It may have expired or been used already, so ask for a new one.',
+  undefinedError: 'Something went wrong. Please check your connection and try again.',
+} as const;
+
+/** The locale text for an error code, or undefined for a code this client does not know. */
+export function errorMessageFor(code: string | undefined): string | undefined {
+  return code !== undefined && Object.hasOwn(errorMessages, code) ? errorMessages[code as ErrorCode] : undefined;
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { accountSchema, loginSchema, registrationSchema } from '#shared/validation/account.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { errorBodyOf, failureOf, validate } from '#client/forms/form-state.ts';
+import { errorMessageFor, errorMessages, messages } from '#client/locale/messages.ts';
+
+/** What a failed tRPC call looks like to the client: the app's error body sits in data.app. */
+const trpcError = (app: unknown) => Object.assign(new Error('failed'), { data: { code: 'BAD_REQUEST', httpStatus: 400, app } });
+
+const REGISTRATION_FIELDS = ['firstname', 'lastname', 'email', 'password'];
+
+describe('checking a form with the shared schema', () => {
+  it('shows the first failing rule of each field beside it, with the server’s wording', () => {
+    const result = validate(
+      registrationSchema,
+      { firstname: '  ', lastname: 'Hopper', email: 'not-an-address', password: 'abc' },
+      REGISTRATION_FIELDS,
+    );
+    expect(result).toEqual({
+      ok: false,
+      failure: {
+        fieldErrors: {
+          firstname: 'First name cannot be blank.',
+          email: 'Invalid email address.',
+          password: 'Minimal length is 6 symbols.',
+        },
+        message: null,
+      },
+    });
+  });
+
+  it('asks for a number or special sign in a long enough password', () => {
+    const result = validate(
+      registrationSchema,
+      { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', password: 'abcdefgh' },
+      REGISTRATION_FIELDS,
+    );
+    expect(!result.ok && result.failure.fieldErrors).toEqual({ password: 'There must be at least one number or special sign.' });
+  });
+
+  it('gives the trimmed values to send when the form is valid', () => {
+    const result = validate(
+      registrationSchema,
+      { firstname: ' Ada ', lastname: 'Hopper', email: ' ada@example.com ', password: 'secret-1' },
+      REGISTRATION_FIELDS,
+    );
+    expect(result).toEqual({
+      ok: true,
+      output: { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', password: 'secret-1' },
+    });
+  });
+
+  it('puts every error in one message in single mode (login)', () => {
+    const result = validate(loginSchema, { username: '', password: '' }, ['username', 'password'], 'single');
+    expect(result).toEqual({
+      ok: false,
+      failure: { fieldErrors: {}, message: 'Username cannot be blank. Password cannot be blank.' },
+    });
+  });
+
+  it('shows a mismatched password confirmation beside the confirm field', () => {
+    const values = { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', show_email: false, password: 'secret-1', confirm_password: 'secret-2' };
+    const result = validate(accountSchema, values, Object.keys(values));
+    expect(!result.ok && result.failure.fieldErrors).toEqual({ confirm_password: 'The password confirmation does not match.' });
+  });
+
+  it('accepts an account form that leaves the password empty', () => {
+    const values = { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', show_email: true, password: '', confirm_password: '' };
+    expect(validate(accountSchema, values, Object.keys(values)).ok).toBe(true);
+  });
+});
+
+describe('reading a failed call', () => {
+  it('finds the app error body in a tRPC error and in a REST answer', () => {
+    const body = { error: ErrorCode.RateLimited, message: 'Too many attempts.' };
+    expect(errorBodyOf(trpcError(body))).toEqual(body);
+    expect(errorBodyOf({ r: body })).toEqual(body);
+  });
+
+  it('finds nothing in a network failure or a foreign answer', () => {
+    expect(errorBodyOf(new TypeError('Failed to fetch'))).toBeNull();
+    expect(errorBodyOf({ data: { app: { nope: true } } })).toBeNull();
+    expect(errorBodyOf(null)).toBeNull();
+    expect(errorBodyOf('boom')).toBeNull();
+  });
+});
+
+describe('showing a failed call on a form', () => {
+  it('puts the errors of the form’s fields beside them, joining each field’s messages with a space', () => {
+    const error = trpcError({
+      error: ErrorCode.ValidationFailed,
+      message: 'Some fields are not valid.',
+      errors: { email: ['Invalid email address.', 'Maximal length is 128 symbols.'], password: ['Minimal length is 6 symbols.'] },
+    });
+    expect(failureOf(error, REGISTRATION_FIELDS)).toEqual({
+      fieldErrors: { email: 'Invalid email address. Maximal length is 128 symbols.', password: 'Minimal length is 6 symbols.' },
+      message: null,
+    });
+  });
+
+  it('shows errors of fields the form does not have as the form message', () => {
+    const error = trpcError({ error: ErrorCode.ValidationFailed, errors: { token: ['Malformed token.'], email: ['Invalid email address.'] } });
+    expect(failureOf(error, REGISTRATION_FIELDS)).toEqual({
+      fieldErrors: { email: 'Invalid email address.' },
+      message: 'Malformed token.',
+    });
+  });
+
+  it('shows the server’s message when there are no field errors', () => {
+    const error = trpcError({ error: ErrorCode.InvalidCredentials, message: 'Wrong e-mail address or password.' });
+    expect(failureOf(error, ['username', 'password'])).toEqual({ fieldErrors: {}, message: 'Wrong e-mail address or password.' });
+  });
+
+  it('falls back to the locale text of the code when the server sent no message', () => {
+    const error = trpcError({ error: ErrorCode.Internal });
+    expect(failureOf(error, REGISTRATION_FIELDS)).toEqual({ fieldErrors: {}, message: errorMessages.internal_error });
+  });
+
+  it('falls back to the undefined error message when nothing is known', () => {
+    expect(failureOf(new TypeError('Failed to fetch'), REGISTRATION_FIELDS)).toEqual({ fieldErrors: {}, message: messages.undefinedError });
+    expect(failureOf(trpcError({ error: 'some_new_code' }), REGISTRATION_FIELDS).message).toBe(messages.undefinedError);
+    expect(failureOf(trpcError({ error: ErrorCode.BadRequest, message: '   ', errors: { email: [''] } }), ['email']).message).toBe(
+      errorMessages.bad_request,
+    );
+  });
+
+  it('puts every error in the one message in single mode (login, reset password)', () => {
+    const error = trpcError({
+      error: ErrorCode.ValidationFailed,
+      message: 'Some fields are not valid.',
+      errors: { username: ['Invalid email address.'], password: ['Password cannot be blank.'] },
+    });
+    expect(failureOf(error, ['username', 'password'], 'single')).toEqual({
+      fieldErrors: {},
+      message: 'Invalid email address. Password cannot be blank.',
+    });
+  });
+});
+
+describe('the locale table', () => {
+  it('has a message for every error code', () => {
+    for (const code of Object.values(ErrorCode)) expect(errorMessageFor(code)).toMatch(/\S/);
+  });
+
+  it('knows nothing of codes it was not given', () => {
+    expect(errorMessageFor('toString')).toBeUndefined();
+    expect(errorMessageFor(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Once per run: build the client if it is stale, and seed one demo database (with its media) into a template
+ * folder that every browser test copies, so each test starts from the same seeded gallery in milliseconds.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildApp } from '#server/app.ts';
+import { testConfig } from '#server/config.ts';
+import { seedDemo } from '#server/services/seed/demo.ts';
+import { ensureClientBuilt } from '../../scripts/client-build.ts';
+import { E2E_ADMIN, PROJECT_ROOT } from './paths.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDir: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  await ensureClientBuilt(PROJECT_ROOT, () => {});
+  const templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-template-'));
+  const app = await buildApp(testConfig(templateDir));
+  await seedDemo(app.deps, { adminEmail: E2E_ADMIN.email, adminPassword: E2E_ADMIN.password });
+  app.deps.db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  await app.stop();
+  project.provide('templateDir', templateDir);
+  return () => fs.rmSync(templateDir, { recursive: true, force: true });
+}

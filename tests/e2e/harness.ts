@@ -1,0 +1,66 @@
+/**
+ * Browser tests' fixtures: a real server on a free loopback port over a copy of the seeded template, and Debian's
+ * Chromium driven by playwright-core with software WebGL (PixiJS needs WebGL 2).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildApp, type App } from '#server/app.ts';
+import { testConfig } from '#server/config.ts';
+import { PROJECT_ROOT } from './paths.ts';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+];
+
+export interface Gallery {
+  url: string;
+  app: App;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/** A server over a fresh copy of the seeded demo gallery. */
+export async function startGallery(): Promise<Gallery> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-'));
+  fs.cpSync(inject('templateDir'), dir, { recursive: true });
+  const app = await buildApp(
+    testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: path.join(PROJECT_ROOT, 'dist/client') }),
+  );
+  const url = await app.start();
+  return {
+    url,
+    app,
+    dir,
+    async stop() {
+      await app.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** Collects console errors and page errors (CSP violations included) so a test can assert there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}

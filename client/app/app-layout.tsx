@@ -1,9 +1,12 @@
 /**
- * The app shell (spec §2): header, routed view, footer. Routes render only once the current user is known, so
- * guards never flash the wrong page. The tree route fixes the header and lets its view fill the screen.
+ * The app shell (spec §2): the preloader first, then header, routed view and footer. Routes render only once the
+ * current user is known, so guards never flash the wrong page. The tree route fixes the header and lets its view
+ * fill the screen. While the header's menu is open the routed view (and the footer) are hidden.
  */
-import { Outlet, ScrollRestoration } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { useCurrentUser } from './current-user.ts';
+import { Preloader } from './preloader.tsx';
 import { useRouteHandle } from './route-handle.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
@@ -12,16 +15,26 @@ export function AppLayout() {
   const { user, isLoading } = useCurrentUser();
   const handle = useRouteHandle();
   const fullBleed = handle?.fixedHeader === true;
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // Any navigation (a link, the back button) closes the menu.
+  const { pathname } = useLocation();
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [pathname]);
+
+  const classes = ['shell', fullBleed && 'shell--full-bleed', menuOpen && 'is-menu-open'].filter(Boolean).join(' ');
   return (
-    <div className={fullBleed ? 'shell shell--full-bleed' : 'shell'} data-page={handle?.page}>
+    <div className={classes} data-page={handle?.page}>
+      <Preloader initialised={!isLoading} />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <SiteHeader user={user} fixed={fullBleed} />
-      <main id="main" className="shell__main">
+      <SiteHeader user={user} fixed={fullBleed} menuOpen={menuOpen} onMenuOpenChange={setMenuOpen} />
+      <main id="main" className="shell__main" inert={menuOpen} aria-hidden={menuOpen || undefined}>
         {isLoading ? <p className="shell__loading">Loading…</p> : <Outlet />}
       </main>
-      {!fullBleed && <SiteFooter user={user} />}
+      {!fullBleed && <SiteFooter user={user} hidden={menuOpen} />}
       <ScrollRestoration />
     </div>
   );

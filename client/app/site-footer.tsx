@@ -1,31 +1,32 @@
-/** The footer (spec §2): the site's name and a short menu. */
+/** The footer (spec §2, Footer): the logo text and a short menu. The social links exist as data only (site-menu.ts). */
 import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
+import { LogoMark } from './logo-mark.tsx';
+import { FOOTER_MENU, visibleItems } from './site-menu.ts';
 
-const LINKS: { label: string; to: string; guestsOnly?: boolean }[] = [
-  { label: 'learn', to: '/learn' },
-  { label: 'observe', to: '/observe' },
-  { label: 'participate', to: '/participate', guestsOnly: true },
-  { label: 'terms', to: '/terms' },
-  { label: 'privacy', to: '/privacy' },
-  { label: 'faqs', to: '/faqs' },
-  { label: 'contact', to: '/contact' },
-];
-
-export function SiteFooter({ user }: { user: CurrentUser | null }) {
+export function SiteFooter({ user, hidden = false }: { user: CurrentUser | null; hidden?: boolean }) {
   return (
-    <footer className="site-footer">
-      <p className="site-footer__brand">gallery tree.</p>
-      <nav aria-label="Footer">
-        <ul className="site-footer__links">
-          {LINKS.filter((link) => !link.guestsOnly || user === null).map((link) => (
-            <li key={link.to}>
-              <Link to={link.to}>{link.label}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <p className="site-footer__note">A community gallery that grows one square at a time.</p>
+    <footer className="site-footer" hidden={hidden}>
+      <div className="site-footer__inner">
+        <div className="site-footer__brand">
+          <LogoMark className="site-footer__mark" variant="compact" />
+          <div>
+            <p className="site-footer__name">gallery tree.</p>
+            <p className="site-footer__note">A free community gallery that grows one square at a time.</p>
+          </div>
+        </div>
+        <nav aria-label="Footer" className="site-footer__nav">
+          <ul className="site-footer__links">
+            {visibleItems(FOOTER_MENU, user).map((item) => (
+              <li key={item.key}>
+                <Link to={item.to} data-footer-item={item.key}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
     </footer>
   );
 }

@@ -1,69 +1,161 @@
-/** The header (spec §2): the site's name and its menu, each item shown to its audience. The full menu comes later. */
-import { Link, NavLink } from 'react-router';
+/**
+ * The header (spec §2, Header): the mark, the signed-in visitor's strip, and a toggle that opens a collapsible menu
+ * of the items their audience may see (site-menu.ts). The open menu is half the page's height and hides the routed
+ * view (the layout does that); it closes on a menu-link click, on a window resize, or on Escape.
+ */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Link, NavLink, useNavigate } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
-import { isAdmin } from './current-user.ts';
+import { Avatar } from './avatar.tsx';
+import { useLogout } from './current-user.ts';
+import { LogoMark } from './logo-mark.tsx';
+import { HEADER_MENU, visibleItems } from './site-menu.ts';
 
-type Audience = 'everyone' | 'guest' | 'user' | 'admin';
-
-interface MenuItem {
-  label: string;
-  to: string;
-  audience: Audience;
-  /** A plain link outside the app's routing. */
-  external?: boolean;
+interface SiteHeaderProps {
+  user: CurrentUser | null;
+  fixed: boolean;
+  menuOpen: boolean;
+  onMenuOpenChange: (open: boolean) => void;
 }
 
-const MENU: MenuItem[] = [
-  { label: 'learn', to: '/learn', audience: 'everyone' },
-  { label: 'observe', to: '/observe', audience: 'everyone' },
-  { label: 'participate', to: '/participate', audience: 'guest' },
-  { label: 'contact', to: '/contact', audience: 'everyone' },
-  { label: 'login', to: '/login', audience: 'guest' },
-  { label: 'register', to: '/registration', audience: 'guest' },
-  { label: 'profile', to: '/profile', audience: 'user' },
-  { label: 'dashboard', to: '/admin/dashboard', audience: 'admin', external: true },
-];
-
-export function isVisibleTo(audience: Audience, user: CurrentUser | null): boolean {
-  switch (audience) {
-    case 'everyone':
-      return true;
-    case 'guest':
-      return user === null;
-    case 'user':
-      return user !== null;
-    case 'admin':
-      return isAdmin(user);
-  }
+/** Closes the menu on a window resize. A mobile browser's address bar sliding away only changes the height a little; that is not a resize worth closing for. */
+function useCloseOnResize(open: boolean, close: () => void): void {
+  useEffect(() => {
+    if (!open) return;
+    const start = { width: window.innerWidth, height: window.innerHeight };
+    const onResize = () => {
+      if (window.innerWidth !== start.width || Math.abs(window.innerHeight - start.height) > 120) close();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('resize', onResize);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('resize', onResize);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [open, close]);
 }
 
-export function SiteHeader({ user, fixed }: { user: CurrentUser | null; fixed: boolean }) {
+export function SiteHeader({ user, fixed, menuOpen, onMenuOpenChange }: SiteHeaderProps) {
+  const panelId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => onMenuOpenChange(false), [onMenuOpenChange]);
+  useCloseOnResize(menuOpen, close);
+
+  // Opening moves focus into the menu; closing it from inside returns focus to the toggle.
+  const wasOpen = useRef(menuOpen);
+  useEffect(() => {
+    if (menuOpen && !wasOpen.current) panelRef.current?.querySelector<HTMLElement>('a, button')?.focus();
+    if (!menuOpen && wasOpen.current && panelRef.current?.contains(document.activeElement)) toggleRef.current?.focus();
+    wasOpen.current = menuOpen;
+  }, [menuOpen]);
+
+  const items = visibleItems(HEADER_MENU, user);
+  const classes = ['site-header', fixed && 'is-fixed', menuOpen && 'is-open'].filter(Boolean).join(' ');
+
   return (
-    <header className={fixed ? 'site-header is-fixed' : 'site-header'}>
-      <Link to="/" className="site-header__brand" aria-label="Gallery Tree, welcome page">
-        <svg className="site-header__mark" viewBox="0 0 32 32" aria-hidden="true">
-          <rect x="13" y="3" width="6" height="6" rx="1" />
-          <rect x="6" y="10" width="6" height="6" rx="1" />
-          <rect x="13" y="10" width="6" height="6" rx="1" />
-          <rect x="20" y="10" width="6" height="6" rx="1" />
-          <rect x="13" y="17" width="6" height="6" rx="1" />
-          <rect x="13" y="24" width="6" height="5" rx="1" className="site-header__mark-root" />
-        </svg>
-        <span>gallery tree.</span>
-      </Link>
-      <nav className="site-header__nav" aria-label="Main">
-        <ul>
-          {MENU.filter((item) => isVisibleTo(item.audience, user)).map((item) => (
-            <li key={item.to}>
-              {item.external ? (
-                <a href={item.to}>{item.label}</a>
-              ) : (
-                <NavLink to={item.to}>{item.label}</NavLink>
-              )}
-            </li>
-          ))}
-        </ul>
-      </nav>
+    <header className={classes}>
+      <div className="site-header__bar">
+        <Link to="/" className="brand" aria-label="Gallery Tree, welcome page" onClick={close}>
+          <LogoMark className="brand__mark" variant="compact" />
+          <span className="brand__name">gallery tree.</span>
+        </Link>
+        {user && !menuOpen && (
+          <Link to="/profile" className="user-strip" data-testid="user-strip" title="Manage your profile">
+            <Avatar image={user.image} name={user.firstname} className="user-strip__avatar" decorative />
+            <span className="user-strip__name">{user.firstname}</span>
+          </Link>
+        )}
+        <button
+          ref={toggleRef}
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls={panelId}
+          onClick={() => onMenuOpenChange(!menuOpen)}
+        >
+          <span className="menu-toggle__label">{menuOpen ? 'close' : 'menu'}</span>
+          <span className="menu-toggle__icon" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+            <span />
+          </span>
+        </button>
+      </div>
+      <div ref={panelRef} id={panelId} className="menu-panel" hidden={!menuOpen} data-testid="menu-panel">
+        <div className="menu-panel__inner">
+          <nav className="menu-panel__nav" aria-label="Main">
+            <ul className="menu-panel__list">
+              {items.map((item, index) => (
+                <li key={item.key} className="menu-panel__item">
+                  {item.external ? (
+                    <a className="menu-link" href={item.to} data-menu-item={item.key} onClick={close}>
+                      <span className="menu-link__index" aria-hidden="true">{String(index + 1).padStart(2, '0')}</span>
+                      {item.label}
+                    </a>
+                  ) : (
+                    <NavLink className="menu-link" to={item.to} data-menu-item={item.key} onClick={close}>
+                      <span className="menu-link__index" aria-hidden="true">{String(index + 1).padStart(2, '0')}</span>
+                      {item.label}
+                    </NavLink>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <aside className="menu-panel__aside">
+            {user ? <SignedIn user={user} onDone={close} /> : <GuestNote />}
+          </aside>
+        </div>
+      </div>
     </header>
+  );
+}
+
+function GuestNote() {
+  return (
+    <>
+      <p className="menu-panel__eyebrow">a free community gallery</p>
+      <p className="menu-panel__note">One square, one piece, every piece connected. Reserving a square costs nothing.</p>
+    </>
+  );
+}
+
+function SignedIn({ user, onDone }: { user: CurrentUser; onDone: () => void }) {
+  const { logout, isPending } = useLogout();
+  const navigate = useNavigate();
+  const [failed, setFailed] = useState(false);
+  const onLogout = async () => {
+    setFailed(false);
+    try {
+      await logout();
+      onDone();
+      await navigate('/', { replace: true });
+    } catch {
+      setFailed(true);
+    }
+  };
+  return (
+    <>
+      <p className="menu-panel__eyebrow">signed in as</p>
+      <p className="menu-panel__who">
+        <Avatar image={user.image} name={user.firstname} className="menu-panel__avatar" decorative />
+        <span>
+          {user.firstname} {user.lastname}
+        </span>
+      </p>
+      <button type="button" className="button button--on-dark" data-menu-item="logout" onClick={onLogout} disabled={isPending}>
+        {isPending ? 'logging out…' : 'log out'}
+      </button>
+      {failed && (
+        <p className="menu-panel__error" role="alert">
+          We could not log you out just now. Please try again.
+        </p>
+      )}
+    </>
   );
 }

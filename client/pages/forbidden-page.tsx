@@ -1,16 +1,23 @@
-/** Forbidden (spec §2): where a visitor without the rights for a page is sent. */
+/** Forbidden (spec §2): shows 403 and Forbidden; where a visitor without the rights for a page is sent. */
 import { Link } from 'react-router';
 import { usePageTitle } from '#client/app/page-title.ts';
+import { StatusArt } from './status-art.tsx';
 
 export function ForbiddenPage() {
   usePageTitle('forbidden.');
   return (
     <section className="page page--status">
+      <StatusArt variant="locked" />
       <p className="page__code">403</p>
       <h1 className="page__title">Forbidden</h1>
-      <p className="page__lead">You do not have access to this page.</p>
-      <p>
-        <Link to="/">Back to the welcome page</Link>
+      <p className="page__lead">This square is not yours to open. If you think it should be, log in with the right account or write to us.</p>
+      <p className="page__actions">
+        <Link to="/" className="button">
+          back to welcome.
+        </Link>
+        <Link to="/contact" className="button button--quiet">
+          contact.
+        </Link>
       </p>
     </section>
   );

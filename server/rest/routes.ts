@@ -34,6 +34,9 @@ export function registerRestRoutes(api: FastifyInstance): void {
     ok(await callerFor(req, reply).user.updateAccount(input(req.body, { token: req.params.token }))),
   );
 
+  // The contact form.
+  api.post<{ Body: Body }>('/misc/contact', async (req, reply) => ok(await callerFor(req, reply).misc.contact(input(req.body))));
+
   /** For the development server, whose index.html the API server does not render. */
   api.get('/initial-params', async (req, reply) => {
     const csrfToken = ensureCsrfToken(req, reply, api.deps.config.secureCookies);

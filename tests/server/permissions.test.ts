@@ -64,6 +64,10 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
       c.user.updateAccount({ token: viewers[v]?.token ?? 'g'.repeat(22), firstname: 'A', lastname: 'B', email: `${v}-own@roles.test`, show_email: false, password: '', confirm_password: '' }),
   },
   'misc.initialParams': { allowed: ALL, call: (c) => c.misc.initialParams() },
+  'misc.contact': {
+    allowed: ALL,
+    call: (c, v) => c.misc.contact({ subject: 'Hello', reason: 'Question', email: `${v}@roles.test`, message: 'A question about the tree.' }),
+  },
 };
 
 describe('the role table (spec §6)', () => {

@@ -1,0 +1,60 @@
+/**
+ * The principles popup (spec §2, Popups): The Ground's four principles in a modal dialog. Built on the native
+ * <dialog>, so focus is trapped and Escape closes it; a click on the backdrop closes it too.
+ */
+import { useEffect, useId, useRef } from 'react';
+import { THE_GROUND, THE_GROUND_INTRO } from './copy/principles.ts';
+
+export function PrinciplesDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog principles"
+      aria-labelledby={titleId}
+      data-testid="principles-dialog"
+      onClose={onClose}
+      onClick={(event) => {
+        // The dialog element itself is only hit on its backdrop; its content sits in the inner box.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div className="dialog__box">
+        <header className="dialog__header">
+          <p className="eyebrow">our principles</p>
+          <h2 id={titleId} className="dialog__title">
+            the ground.
+          </h2>
+          <button type="button" className="dialog__close" aria-label="Close" onClick={onClose}>
+            <span aria-hidden="true">×</span>
+          </button>
+        </header>
+        <p className="dialog__lead">{THE_GROUND_INTRO}</p>
+        <ol className="principles__list">
+          {THE_GROUND.map((principle, i) => (
+            <li key={principle.name} className="principle" data-testid="principle">
+              <span className={`principle__mark principle__mark--${i}`} aria-hidden="true" />
+              <div>
+                <h3 className="principle__name">{principle.name}</h3>
+                <p className="principle__summary">
+                  {principle.summary}
+                  {principle.rule && <span className="principle__rule"> {principle.rule}.</span>}
+                </p>
+                <p className="principle__body">{principle.body}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, desc } from 'drizzle-orm';
+import { contactMessages, mailOutbox } from '#drizzle/schema.ts';
+import { CONTACT_LIMITS, CONTACT_REASONS } from '#shared/constants.ts';
+import { Role } from '#shared/domain.ts';
+import { deliverOutbox } from '#server/services/mail.ts';
+import { LIMITS } from '#server/services/rate-limit.ts';
+import { toAppError } from '#server/errors.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { BrowserLike } from '#tests/helpers/browser-like.ts';
+import { readOutbox } from '#tests/helpers/outbox.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ helpEmail: 'help@contact.test' });
+});
+afterAll(() => t.cleanup());
+
+const rows = () => t.deps.db.select({ n: count() }).from(contactMessages).get()!.n;
+const mails = () => t.deps.db.select({ n: count() }).from(mailOutbox).get()!.n;
+
+let serial = 0;
+function goodMessage(change: Record<string, unknown> = {}) {
+  serial++;
+  return {
+    subject: `A question about squares #${serial}`,
+    reason: 'Question',
+    email: `visitor${serial}@mail.test`,
+    message: 'How long may I keep a square before I upload my piece?',
+    ...change,
+  };
+}
+
+describe('the contact form (POST /api/misc/contact)', () => {
+  it('stores the message and queues one e-mail to the help address, with the sender to reply to', async () => {
+    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const sent = goodMessage({ subject: '  Where do I start?  ', reason: 'General Request' });
+    const res = await new BrowserLike(t.server).post('/api/misc/contact', sent);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ r: { ok: true } });
+    expect(rows()).toBe(rowsBefore + 1);
+    expect(mails()).toBe(mailsBefore + 1);
+
+    const row = t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)).get()!;
+    expect(row).toMatchObject({ subject: 'Where do I start?', reason: 'General Request', email: sent.email, userId: null });
+    const queued = t.deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).get()!;
+    expect(queued).toMatchObject({ toAddress: 'help@contact.test', kind: 'contact', state: 'queued' });
+    expect(queued.subject).toContain('Where do I start?');
+    expect(queued.textBody).toContain(`Reply to: ${sent.email}`);
+    expect(queued.textBody).toContain(sent.message);
+
+    await deliverOutbox(t.deps);
+    const delivered = readOutbox(t.deps.config.outboxDir).filter((mail) => mail.subject.includes('Where do I start?'));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.to).toBe('help@contact.test');
+  });
+
+  it('accepts every reason of the list', async () => {
+    for (const reason of CONTACT_REASONS) {
+      expect((await new BrowserLike(t.server).post('/api/misc/contact', goodMessage({ reason }))).status).toBe(200);
+    }
+  });
+
+  it('remembers a signed-in sender', async () => {
+    const { user, cookie } = t.addUser(Role.Observer);
+    const browser = new BrowserLike(t.server);
+    browser.setCookie('session', cookie.split('=')[1]!);
+    expect((await browser.post('/api/misc/contact', goodMessage())).status).toBe(200);
+    const row = t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)).get()!;
+    expect(row.userId).toBe(user.id);
+  });
+
+  it.each([
+    [{ subject: undefined }, 'subject', 'Subject cannot be blank.'],
+    [{ subject: '   ' }, 'subject', 'Subject cannot be blank.'],
+    [{ reason: undefined }, 'reason', 'Reason cannot be blank.'],
+    [{ reason: '' }, 'reason', 'Reason cannot be blank.'],
+    [{ reason: 'Complaint' }, 'reason', 'Invalid value.'],
+    [{ email: undefined }, 'email', 'Email cannot be blank.'],
+    [{ email: 'not-an-address' }, 'email', 'Invalid email address.'],
+    [{ email: 'two@at@mail.test' }, 'email', 'Invalid email address.'],
+    [{ message: undefined }, 'message', 'Message cannot be blank.'],
+    [{ message: ' \n ' }, 'message', 'Message cannot be blank.'],
+    [{ subject: 's'.repeat(CONTACT_LIMITS.subject + 1) }, 'subject', 'Maximal length is 255 symbols.'],
+    [{ email: `${'a'.repeat(CONTACT_LIMITS.email - 9)}@mail.test` }, 'email', 'Maximal length is 128 symbols.'],
+    [{ message: 'm'.repeat(CONTACT_LIMITS.message + 1) }, 'message', 'Maximal length is 4096 symbols.'],
+  ])('refuses %j with the message on %s, and stores nothing', async (change, field, message) => {
+    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const res = await new BrowserLike(t.server).post('/api/misc/contact', goodMessage(change));
+    expect(res.status).toBe(400);
+    expect(res.body.r.error).toBe('validation_failed');
+    expect(res.body.r.errors).toEqual({ [field]: [message] });
+    expect(rows()).toBe(rowsBefore);
+    expect(mails()).toBe(mailsBefore);
+  });
+
+  it('accepts fields exactly at their limits', async () => {
+    const res = await new BrowserLike(t.server).post(
+      '/api/misc/contact',
+      goodMessage({
+        subject: 's'.repeat(CONTACT_LIMITS.subject),
+        email: `${'a'.repeat(CONTACT_LIMITS.email - 10)}@mail.test`,
+        message: 'm'.repeat(CONTACT_LIMITS.message),
+      }),
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('lists every failing field at once', async () => {
+    const res = await new BrowserLike(t.server).post('/api/misc/contact', {});
+    expect(res.status).toBe(400);
+    expect(res.body.r.errors).toEqual({
+      subject: ['Subject cannot be blank.'],
+      reason: ['Reason cannot be blank.'],
+      email: ['Email cannot be blank.'],
+      message: ['Message cannot be blank.'],
+    });
+  });
+
+  it(`limits one address to ${LIMITS.contactPerIp.max} messages an hour, and stores nothing past it`, async () => {
+    const browser = new BrowserLike(t.server);
+    for (let i = 0; i < LIMITS.contactPerIp.max; i++) {
+      expect((await browser.post('/api/misc/contact', goodMessage())).status).toBe(200);
+    }
+    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const refused = await browser.post('/api/misc/contact', goodMessage());
+    expect(refused.status).toBe(429);
+    expect(refused.body.r.error).toBe('rate_limited');
+    expect(rows()).toBe(rowsBefore);
+    expect(mails()).toBe(mailsBefore);
+    // Another visitor is not affected, and the window opens again an hour later.
+    expect((await new BrowserLike(t.server).post('/api/misc/contact', goodMessage())).status).toBe(200);
+    t.clock.advance(LIMITS.contactPerIp.windowMs);
+    expect((await browser.post('/api/misc/contact', goodMessage())).status).toBe(200);
+  });
+
+  it('refuses a message without the CSRF token, and stores nothing', async () => {
+    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const res = await t.server.inject({ method: 'POST', url: '/api/misc/contact', payload: goodMessage() });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().r.error).toBe('csrf_failed');
+    expect(rows()).toBe(rowsBefore);
+    expect(mails()).toBe(mailsBefore);
+  });
+});
+
+describe('misc.contact through tRPC', () => {
+  it('stores and queues through the procedure as well', async () => {
+    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    t.clock.advance(LIMITS.contactPerIp.windowMs); // the caller's fixed IP starts a fresh window
+    expect(await t.caller().misc.contact(goodMessage())).toEqual({ ok: true });
+    expect(rows()).toBe(rowsBefore + 1);
+    expect(mails()).toBe(mailsBefore + 1);
+  });
+
+  it('answers the same field errors as the REST path', async () => {
+    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const error = await t.caller().misc.contact(goodMessage({ email: 'nope', reason: 'Gossip' })).catch((e: unknown) => e);
+    expect(toAppError(error).toBody()).toMatchObject({
+      error: 'validation_failed',
+      errors: { email: ['Invalid email address.'], reason: ['Invalid value.'] },
+    });
+    expect(rows()).toBe(rowsBefore);
+    expect(mails()).toBe(mailsBefore);
+  });
+});

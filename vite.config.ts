@@ -1,14 +1,15 @@
 /**
  * The client build (DESIGN.md §1): root client/, output dist/client, served by the Fastify app. In development the
- * Vite server on 5173 proxies the API, tRPC and media paths to the app on 3000. The tree canvas (PixiJS) and the
- * React libraries get chunks of their own, so a text page never downloads the renderer.
+ * Vite server on 5173 proxies the API, tRPC and media paths to the app on $PORT (3000 by default). The tree canvas
+ * (PixiJS) and the React libraries get chunks of their own, so a text page never downloads the renderer.
  */
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
-const apiServer = 'http://127.0.0.1:3000';
+// The API server's port: the same PORT variable `npm run dev` gives it.
+const apiServer = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   root: `${root}client`,

@@ -19,6 +19,7 @@ import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts
 import { AppError } from './errors.ts';
 import { csrfRefusal, ensureCsrfToken } from './http/csrf.ts';
 import { createIndexRenderer } from './http/index-html.ts';
+import { artOpenGraphTags } from './http/art-open-graph.ts';
 import { contextOf, sessionCookieJar } from './http/request-context.ts';
 import { createMediaStore } from './media-store.ts';
 import { ok, useRestEnvelope } from './rest/adapter.ts';
@@ -29,6 +30,8 @@ import { SnapshotCache } from './services/tree.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
 import { pruneRateLimits } from './services/rate-limit.ts';
+import { sweepOrphanMedia } from './services/art-media.ts';
+import { RESERVATION_JOBS } from './services/reservation-jobs.ts';
 import type { AppDeps } from './trpc.ts';
 
 export interface BuildOptions {
@@ -162,13 +165,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   const renderIndex = createIndexRenderer(config.clientDir);
-  const sendPage = (req: FastifyRequest, reply: FastifyReply) => {
+  const sendPage = (req: FastifyRequest, reply: FastifyReply, extraHead = '') => {
     const csrfToken = ensureCsrfToken(req, reply, config.secureCookies);
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderIndex(initialParams(deps), csrfToken));
+      .send(renderIndex(initialParams(deps), csrfToken, extraHead));
   };
+  // A shared art details link previews the piece (Open Graph); the page itself is the client's as everywhere else.
+  server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', (req, reply) =>
+    sendPage(req, reply, artOpenGraphTags(deps, req.params.cellToken)),
+  );
 
   // The folder may not exist yet: `npm start` builds the client after the app is built, just before listening.
   const assetsDir = path.join(config.clientDir, 'assets');
@@ -203,6 +210,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     ? startJobs(deps, [
         { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
         { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
+        { name: 'orphan-media-sweep', everyMs: 60 * 60_000, run: sweepOrphanMedia },
+        ...RESERVATION_JOBS,
       ])
     : null;
 

@@ -49,6 +49,22 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   invalid_reset_token: 'BAD_REQUEST',
   email_taken: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
+  cell_not_available: 'CONFLICT',
+  already_reserved: 'CONFLICT',
+  cell_taken: 'CONFLICT',
+  outside_branch_area: 'BAD_REQUEST',
+  slot_occupied: 'CONFLICT',
+  slot_not_connected: 'CONFLICT',
+  slot_too_connected: 'CONFLICT',
+  reservation_not_found: 'NOT_FOUND',
+  extension_not_allowed: 'CONFLICT',
+  reservation_expired: 'CONFLICT',
+  already_subscribed: 'CONFLICT',
+  already_available: 'CONFLICT',
+  art_not_found: 'NOT_FOUND',
+  main_image_locked: 'FORBIDDEN',
+  own_art: 'FORBIDDEN',
+  connection_not_allowed: 'BAD_REQUEST',
 };
 
 export function trpcCodeOf(code: ErrorCode): TRPC_ERROR_CODE_KEY {

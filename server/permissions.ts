@@ -2,7 +2,7 @@
  * Who may do what (spec §6). The one place the role table lives on the server: base procedures and services ask
  * here, never compare role numbers themselves.
  */
-import { Role } from '#shared/domain.ts';
+import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import type { SessionUser } from './auth/sessions.ts';
 
 export type Viewer = Pick<SessionUser, 'id' | 'role' | 'token'> | null;
@@ -36,4 +36,46 @@ export function mayAccess(viewer: Viewer, access: Access): boolean {
 /** Spec §7 names the account by token: only its owner may change it. */
 export function mayEditAccount(viewer: Viewer, accountToken: string): boolean {
   return viewer !== null && viewer.token === accountToken;
+}
+
+/** Spec §6: every signed-in user may reserve a square (one at a time, enforced by the reservation service). */
+export function mayReserve(viewer: Viewer): viewer is NonNullable<Viewer> {
+  return viewer !== null;
+}
+
+/** Spec §6: every signed-in user may ask to be told when a square (or any square) becomes available. */
+export function maySubscribe(viewer: Viewer): viewer is NonNullable<Viewer> {
+  return viewer !== null;
+}
+
+/** A reservation is read and extended by its holder; admins may do it for anyone (spec §6: "or admin"). */
+export function mayManageReservation(viewer: Viewer, reservation: { userId: number }): boolean {
+  return viewer !== null && (viewer.id === reservation.userId || isAdmin(viewer));
+}
+
+/** GET /api/user/{token}/reserve names the account: only its owner may read which square it holds. */
+export function mayReadReservationOf(viewer: Viewer, accountToken: string): boolean {
+  return viewer !== null && viewer.token === accountToken;
+}
+
+/**
+ * Spec §5 edit access to a square's art: an admin; the author of its current piece; or, for a square with no piece
+ * (a removed one counts as none) that is AVAILABLE, any signed-in user. Reserving creates the holder's draft, so a
+ * RESERVED square is its holder's through that draft.
+ */
+export function mayEditArt(viewer: Viewer, cell: { status: number; art: { authorId: number; status: number } | null }): boolean {
+  if (viewer === null) return false;
+  if (isAdmin(viewer)) return true;
+  if (cell.art && cell.art.status !== ArtStatus.Removed) return cell.art.authorId === viewer.id;
+  return cell.status === CellStatus.Available;
+}
+
+/** Spec §4/§6: liking art is for signed-in users, never of their own pieces. */
+export function mayLikeArt(viewer: Viewer, piece: { authorId: number }): boolean {
+  return viewer !== null && viewer.id !== piece.authorId;
+}
+
+/** DESIGN.md §4: removal of a piece is requested from its details page by its author (staff decide). */
+export function mayRequestRemoval(viewer: Viewer, piece: { authorId: number }): boolean {
+  return viewer !== null && viewer.id === piece.authorId;
 }

@@ -26,6 +26,8 @@ export interface RequestContext extends AppDeps {
   user: SessionUser | null;
   session: ValidSession | null;
   ip: string;
+  /** The request's User-Agent, when known: with the IP it keys a guest's art views (hashed). */
+  userAgent?: string;
   sessionCookie: SessionCookieJar;
 }
 

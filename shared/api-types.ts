@@ -32,3 +32,38 @@ export interface CellSummary {
   status: number;
   treeToken: string;
 }
+
+/** The viewer's held square (spec §4 "reserved cell of the user"): the answer of a reserve and of user.reservedCell. */
+export interface ReservedCell extends CellSummary {
+  /** The draft (or submitted) piece on the square; status 0 is the draft the edit-reserved-cell popup asks about. */
+  art: { token: string; status: number };
+  expiresAt: number;
+  /** The spec's reminder: how many reminder e-mails went out, and when the last one (or the extension) happened. */
+  reminderCount: number;
+  updatedAt: number;
+  extended: boolean;
+  /** Whether POST /api/cell/{cellToken}/reserve/{reminderToken} would extend it now. */
+  extensionAllowed: boolean;
+}
+
+/** The extend page's reservation (GET /api/cell/{cellToken}/reserve/{reminderToken}). */
+export interface ReservationDetails {
+  cellToken: string;
+  /** 'active', 'submitted', 'expired' or 'released'. */
+  state: string;
+  expiresAt: number;
+  reminderCount: number;
+  updatedAt: number;
+  extended: boolean;
+  extensionAllowed: boolean;
+  /** Why an extension is refused now (an error code of shared/errors.ts), or null when it is allowed. */
+  refusal: 'extension_not_allowed' | 'reservation_expired' | null;
+  /** The deadline an extension made now would give: midnight ending the day 7 days after updatedAt. */
+  extendedUntil: number;
+}
+
+/** The answer of a subscription to one square (cellToken) or to any square (null). */
+export interface Subscription {
+  cellToken: string | null;
+  createdAt: number;
+}

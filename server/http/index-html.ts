@@ -33,10 +33,12 @@ export function createIndexRenderer(clientDir: string, entry = 'index.html') {
     return cached.html;
   }
 
-  return function render(params: InitialParams, csrfToken: string): string {
+  /** `extraHead`: already escaped tags for this page (the Open Graph tags of an art details link). */
+  return function render(params: InitialParams, csrfToken: string, extraHead = ''): string {
     const head =
       `<meta name="csrf-token" content="${escapeAttribute(csrfToken)}">` +
-      `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>`;
+      `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>` +
+      extraHead;
     return template().replace('</head>', `${head}</head>`);
   };
 }

@@ -36,6 +36,7 @@ export function contextOf(req: FastifyRequest, reply: FastifyReply): RequestCont
     user: req.auth?.user ?? null,
     session: req.auth?.session ?? null,
     ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? '',
     sessionCookie: sessionCookieJar(reply, deps.config.secureCookies, deps.clock.now),
   };
 }

@@ -4,15 +4,22 @@ import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from '../errors.ts';
 import { ensureCsrfToken } from '../http/csrf.ts';
 import { callerFor, ok } from './adapter.ts';
+import { registerReservationRoutes } from './reservation-routes.ts';
 import { registerTreeRoutes } from './tree-routes.ts';
+import { registerArtRoutes } from './art-routes.ts';
 
 type Body = Record<string, unknown>;
 
 export function registerRestRoutes(api: FastifyInstance): void {
   registerTreeRoutes(api);
+  registerArtRoutes(api);
+  registerReservationRoutes(api);
 
   api.get<{ Params: { cellToken: string } }>('/cell/:cellToken', async (req, reply) =>
     ok(await callerFor(req, reply).cell.get({ token: req.params.cellToken })),
+  );
+  api.get<{ Querystring: { search?: unknown } }>('/cells/search', async (req, reply) =>
+    ok(await callerFor(req, reply).cell.search({ search: req.query.search as string })),
   );
 
   // Accounts and sessions.

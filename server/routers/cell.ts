@@ -1,9 +1,18 @@
 /** cell: one square of the tree. */
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
-import { getCellSummary } from '../services/cells.ts';
-import { publicProcedure, router } from '../trpc.ts';
+import { searchSchema } from '#shared/validation/search.ts';
+import { getCellSummary, listViewerCells } from '../services/cells.ts';
+import { searchForVisitor } from '../services/search.ts';
+import { publicProcedure, router, userProcedure } from '../trpc.ts';
+import { cellReservationProcedures } from './reservations.ts';
 
 export const cellRouter = router({
   get: publicProcedure.input(v.object({ token: tokenSchema })).query(({ ctx, input }) => getCellSummary(ctx.db, input.token)),
+  /** Published pieces matching a term (spec §2 search popup), limited per IP. */
+  search: publicProcedure.input(searchSchema).query(({ ctx, input }) => searchForVisitor(ctx, ctx.ip, input.search)),
+  /** The viewer's own squares: their reservation and their pieces (find-my-slots). */
+  mine: userProcedure.query(({ ctx }) => listViewerCells(ctx.db, ctx.user!.id)),
+  /** reserve, reserveBranch, reservation, extendReservation, subscribe, subscribeAny. */
+  ...cellReservationProcedures,
 });

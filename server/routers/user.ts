@@ -8,6 +8,7 @@ import { mayEditAccount } from '../permissions.ts';
 import { updateAccount } from '../services/accounts.ts';
 import { toCurrentUser } from '../services/users.ts';
 import { router, userProcedure } from '../trpc.ts';
+import { userReservationProcedures } from './reservations.ts';
 
 export const userRouter = router({
   updateAccount: userProcedure
@@ -19,4 +20,6 @@ export const userRouter = router({
       if (updated.session) ctx.sessionCookie.set(updated.session.token, updated.session.expiresAt);
       return toCurrentUser(updated.user);
     }),
+  /** reservedCell: the viewer's held square (GET /api/user/{token}/reserve). */
+  ...userReservationProcedures,
 });

@@ -1,7 +1,8 @@
-/** Reading cells by token. */
-import { eq } from 'drizzle-orm';
-import { cells, trees } from '#drizzle/schema.ts';
+/** Reading cells: one by token, and the viewer's own. */
+import { and, desc, eq, ne } from 'drizzle-orm';
+import { art, cells, reservations, trees } from '#drizzle/schema.ts';
 import type { CellSummary } from '#shared/api-types.ts';
+import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
@@ -24,4 +25,38 @@ export function getCellSummary(db: Db, token: string): CellSummary {
     .get();
   if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
   return found;
+}
+
+/** One of the viewer's own squares, for the tree's find-my-slots and its reserved-by-me look. */
+export interface ViewerCell {
+  token: string;
+  row: number;
+  column: number;
+  status: number;
+  treeToken: string;
+}
+
+/**
+ * The viewer's squares (spec §2, find-my-slots): the square they hold a reservation on first, then the cells of
+ * their pieces (drafts, under review, published), newest first. Removed pieces are not theirs to find.
+ */
+export function listViewerCells(db: Db, userId: number): ViewerCell[] {
+  const columns = { token: cells.token, row: cells.row, column: cells.column, status: cells.status, treeToken: trees.token };
+  const held = db
+    .select(columns)
+    .from(reservations)
+    .innerJoin(cells, eq(cells.id, reservations.cellId))
+    .innerJoin(trees, eq(trees.id, cells.treeId))
+    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+    .all();
+  const pieces = db
+    .select(columns)
+    .from(art)
+    .innerJoin(cells, and(eq(cells.id, art.cellId), eq(cells.artId, art.id)))
+    .innerJoin(trees, eq(trees.id, cells.treeId))
+    .where(and(eq(art.authorId, userId), ne(art.status, ArtStatus.Removed)))
+    .orderBy(desc(art.createdAt), desc(art.id))
+    .all();
+  const seen = new Set<string>();
+  return [...held, ...pieces].filter((cell) => !seen.has(cell.token) && seen.add(cell.token));
 }

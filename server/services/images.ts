@@ -34,13 +34,33 @@ export class ImageRejected extends Error {
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 
+/** A decoded, checked picture held in memory, not yet written: uploads check every file before writing any. */
+export interface PreparedPicture extends StoredPicture {
+  large: Buffer;
+  thumb: Buffer;
+}
+
 /** Decodes, checks, normalises and stores one picture; returns its key. Writes files only: rows are the caller's. */
 export async function storePicture(media: MediaStore, input: Buffer): Promise<StoredPicture> {
+  return writePreparedPicture(media, await preparePicture(input));
+}
+
+/** Writes both sizes of a prepared picture (content-hashed: writing the same picture twice is a no-op). */
+export async function writePreparedPicture(media: MediaStore, prepared: PreparedPicture): Promise<StoredPicture> {
+  await media.write(mediaNameOf(prepared.key, 'large'), prepared.large);
+  await media.write(mediaNameOf(prepared.key, 'thumb'), prepared.thumb);
+  const { key, width, height, dominantColor } = prepared;
+  return { key, width, height, dominantColor };
+}
+
+/** Decodes, checks and re-encodes one picture in memory (metadata dropped); throws ImageRejected. */
+export async function preparePicture(input: Buffer): Promise<PreparedPicture> {
   let metadata: sharp.Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-  } catch {
-    throw new ImageRejected('not_an_image');
+  } catch (error) {
+    // sharp refuses to read past the pixel limit: that is a bomb (or a huge image), not a broken file.
+    throw new ImageRejected(error instanceof Error && /pixel limit/i.test(error.message) ? 'too_many_pixels' : 'not_an_image');
   }
   if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) throw new ImageRejected('unsupported_type');
   if (!metadata.width || !metadata.height) throw new ImageRejected('not_an_image');
@@ -61,8 +81,6 @@ export async function storePicture(media: MediaStore, input: Buffer): Promise<St
     throw new ImageRejected('not_an_image');
   }
   const key = createHash('sha256').update(large.data).digest('hex').slice(0, 32);
-  await media.write(mediaNameOf(key, 'large'), large.data);
-  await media.write(mediaNameOf(key, 'thumb'), thumb);
   const { r, g, b } = stats.dominant;
-  return { key, width: large.info.width, height: large.info.height, dominantColor: (r << 16) | (g << 8) | b };
+  return { key, width: large.info.width, height: large.info.height, dominantColor: (r << 16) | (g << 8) | b, large: large.data, thumb };
 }

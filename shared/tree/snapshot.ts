@@ -5,7 +5,7 @@
  * fetch them per region.
  */
 import type { TreeSettings } from './geometry.ts';
-import { positionKey } from './geometry.ts';
+import { PositionIndex } from './position-index.ts';
 
 export const SNAPSHOT_FORMAT = 1;
 
@@ -104,8 +104,13 @@ export interface TreeCells {
   color: Int32Array;
   token: string[] | null;
   thumb: string[] | null;
-  /** positionKey(row, col) to the cell's index. */
-  indexOf: Map<number, number>;
+  /** Position to the cell's index: at(row, col), or get(positionKey(row, col)). */
+  indexOf: PositionIndex;
+}
+
+/** Value of one hex digit's character code. */
+function hexDigit(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
 }
 
 export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
@@ -115,18 +120,29 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
   const status = new Uint8Array(count);
   const type = new Uint8Array(count);
   const color = new Int32Array(count);
-  const indexOf = new Map<number, number>();
   let currentRow = 0;
+  let rowMin = Infinity;
+  let rowMax = -Infinity;
+  let colMin = Infinity;
+  let colMax = -Infinity;
+  const colors = wire.color;
   for (let i = 0; i < count; i++) {
     currentRow += wire.row[i]!;
     row[i] = currentRow;
-    col[i] = wire.col[i]!;
+    if (currentRow < rowMin) rowMin = currentRow;
+    if (currentRow > rowMax) rowMax = currentRow;
+    const c = wire.col[i]!;
+    col[i] = c;
+    if (c < colMin) colMin = c;
+    if (c > colMax) colMax = c;
     status[i] = wire.status.charCodeAt(i) - 48;
     type[i] = wire.type.charCodeAt(i) - 48;
-    const packed = parseInt(wire.color.substr(i * 3, 3), 16);
+    const at = i * 3;
+    const packed = (hexDigit(colors.charCodeAt(at)) << 8) | (hexDigit(colors.charCodeAt(at + 1)) << 4) | hexDigit(colors.charCodeAt(at + 2));
     color[i] = packed === 0 ? -1 : expand12Bit(packed);
-    indexOf.set(positionKey(currentRow, col[i]!), i);
   }
+  const indexOf = count > 0 ? PositionIndex.forBounds(count, rowMin, rowMax, colMin, colMax) : PositionIndex.forBounds(0, 0, -1, 0, -1);
+  for (let i = 0; i < count; i++) indexOf.set(row[i]!, col[i]!, i);
   return {
     count,
     row,

@@ -9,6 +9,11 @@ import { createTree } from '#server/services/tree.ts';
 import { appRouter } from '#server/root.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import type { RequestContext } from '#server/trpc.ts';
+import { eq } from 'drizzle-orm';
+import { cells, reservations } from '#drizzle/schema.ts';
+import { CellStatus } from '#shared/domain.ts';
+import { reserveCell } from '#server/services/reservations.ts';
+import { activeReservationOf, cellAt, publishAt, releaseHold, SEED_ROW, setCellStatus } from './support/reservation-fixtures.ts';
 
 type Viewer = 'guest' | 'observer' | 'artist' | 'admin';
 type Caller = ReturnType<TestApp['caller']>;
@@ -18,6 +23,7 @@ const USERS: Viewer[] = ['observer', 'artist', 'admin'];
 let t: TestApp;
 let treeToken: string;
 let cellToken: string;
+let treeId: number;
 const viewers = {} as Record<Viewer, RequestContext['user']>;
 
 beforeAll(async () => {
@@ -29,13 +35,51 @@ beforeAll(async () => {
   viewers.observer = t.addUser(Role.Observer).user;
   viewers.artist = t.addUser(Role.Artist).user;
   viewers.admin = t.addUser(Role.Admin).user;
+  treeId = tree.id;
+  // A published trunk square at (10, 0) makes (9..11, -1) branch slots, one for each signed-in viewer.
+  publishAt(t.deps.db, treeId, 10, 0);
 });
 afterAll(() => t.cleanup());
+
+/** Reservation rows: each viewer reserves a seed square (then lets it go), a branch slot, and extends that hold. */
+const SEAT: Record<Viewer, number> = { guest: 0, observer: 1, artist: 2, admin: 3 };
+const seedSquare = (viewer: Viewer) => cellAt(t.deps.db, treeId, SEED_ROW, SEAT[viewer])!.token;
+
+/** The viewer's held reservation (made here if an earlier row did not), 3 days from its deadline after a reminder. */
+function heldBy(viewer: Viewer): { cellToken: string; reminderToken: string } {
+  const user = viewers[viewer];
+  if (!user) return { cellToken: 'g'.repeat(22), reminderToken: 'g'.repeat(22) };
+  if (!activeReservationOf(t.deps.db, user.id)) {
+    setCellStatus(t.deps.db, treeId, 25, SEAT[viewer], CellStatus.Available);
+    reserveCell(t.deps, user, cellAt(t.deps.db, treeId, 25, SEAT[viewer])!.token);
+  }
+  const held = activeReservationOf(t.deps.db, user.id)!;
+  const now = t.clock.now();
+  t.deps.db.update(reservations).set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 }).where(eq(reservations.id, held.id)).run();
+  const cellToken = t.deps.db.select({ token: cells.token }).from(cells).where(eq(cells.id, held.cellId)).get()!.token;
+  return { cellToken, reminderToken: held.token };
+}
 
 /** Who may call each procedure, and a call that is valid apart from who makes it. */
 const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
   'tree.get': { allowed: ALL, call: (c) => c.tree.get({ token: treeToken }) },
   'cell.get': { allowed: ALL, call: (c) => c.cell.get({ token: cellToken }) },
+  'cell.reserve': {
+    allowed: USERS,
+    call: async (c, v) => {
+      const reserved = await c.cell.reserve({ token: seedSquare(v) });
+      releaseHold(t.deps.db, viewers[v]!.id);
+      return reserved;
+    },
+  },
+  'cell.reserveBranch': { allowed: USERS, call: (c, v) => c.cell.reserveBranch({ treeToken, row: 8 + SEAT[v], column: -1 }) },
+  'cell.reservation': { allowed: USERS, call: (c, v) => c.cell.reservation(heldBy(v)) },
+  'cell.extendReservation': { allowed: USERS, call: (c, v) => c.cell.extendReservation(heldBy(v)) },
+  'cell.subscribe': { allowed: USERS, call: (c) => c.cell.subscribe({ token: cellToken }) },
+  'cell.subscribeAny': { allowed: USERS, call: (c) => c.cell.subscribeAny() },
+  'cell.search': { allowed: ALL, call: (c) => c.cell.search({ search: 'tree' }) },
+  'cell.mine': { allowed: USERS, call: (c) => c.cell.mine() },
+  'user.reservedCell': { allowed: USERS, call: (c) => c.user.reservedCell() },
   'auth.current': { allowed: ALL, call: (c) => c.auth.current() },
   'auth.register': {
     allowed: ALL,
@@ -68,7 +112,26 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
     allowed: ALL,
     call: (c, v) => c.misc.contact({ subject: 'Hello', reason: 'Question', email: `${v}@roles.test`, message: 'A question about the tree.' }),
   },
+  // Art (issue 7): the piece-level rules (no piece here, or not the viewer's to edit) are tested in art.test.ts.
+  'art.forEdit': { allowed: USERS, call: (c) => c.art.forEdit({ cellToken }) },
+  'art.details': { allowed: ALL, call: (c) => beyondRole(c.art.details({ cellToken })) },
+  'art.connections': { allowed: USERS, call: (c) => beyondRole(c.art.connections({ cellToken })) },
+  'art.activeConnections': { allowed: ALL, call: (c) => c.art.activeConnections({ cellToken }) },
+  'art.saveConnections': { allowed: USERS, call: (c) => beyondRole(c.art.saveConnections({ cellToken, connections: [] })) },
+  'art.likeStatus': { allowed: USERS, call: (c) => beyondRole(c.art.likeStatus({ artToken: 'n'.repeat(22) })) },
+  'art.like': { allowed: USERS, call: (c) => beyondRole(c.art.like({ artToken: 'n'.repeat(22) })) },
+  'art.unlike': { allowed: USERS, call: (c) => beyondRole(c.art.unlike({ artToken: 'n'.repeat(22) })) },
+  'art.view': { allowed: ALL, call: (c) => beyondRole(c.art.view({ artToken: 'n'.repeat(22) })) },
+  'art.requestRemoval': { allowed: USERS, call: (c) => beyondRole(c.art.requestRemoval({ cellToken, reason: '' })) },
 };
+
+/** A refusal on the piece itself (none there, or not the viewer's to edit) is not a refusal on the role. */
+function beyondRole(call: Promise<unknown>): Promise<unknown> {
+  return call.catch((e: TRPCError) => {
+    if (e.code === 'NOT_FOUND' || e.message.startsWith('You may not edit')) return 'refused on the piece';
+    throw e;
+  });
+}
 
 describe('the role table (spec §6)', () => {
   it('has a row for every procedure', () => {
@@ -89,6 +152,21 @@ describe('the role table (spec §6)', () => {
       });
     }
   }
+
+  it("lets nobody read another person's reserved cell by token, admins included", async () => {
+    for (const viewer of USERS) {
+      const someoneElse = viewer === 'artist' ? viewers.observer! : viewers.artist!;
+      await expect(t.caller(viewers[viewer]).user.reservedCell({ token: someoneElse.token })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(t.caller(viewers[viewer]).user.reservedCell({ token: viewers[viewer]!.token })).resolves.toBeDefined();
+    }
+  });
+
+  it('lets nobody read or extend another person\'s reservation but an admin', async () => {
+    const observerHold = heldBy('observer');
+    await expect(t.caller(viewers.artist).cell.reservation(observerHold)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(t.caller(viewers.artist).cell.extendReservation(observerHold)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(t.caller(viewers.admin).cell.reservation(observerHold)).resolves.toMatchObject({ cellToken: observerHold.cellToken });
+  });
 
   it('lets nobody change another person\'s account, admins included', async () => {
     for (const viewer of USERS) {

@@ -37,6 +37,7 @@ import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
 import { openNeighboursAfterPublish } from '../growth.ts';
 import { storePicture, type StoredPicture } from '../images.ts';
+import { reindexArt } from '../search.ts';
 import { bumpTreeVersion, createTree, type TreeRow } from '../tree.ts';
 import { ARTWORK_FAMILY_COUNT, familyOf, renderArtwork, Rng, titleFor, type ArtworkFamily } from './art-generator.ts';
 
@@ -613,6 +614,7 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
 
     tx.update(cells).set({ status: CellStatus.Published, artId, updatedAt: publishedAt }).where(eq(cells.id, cellId)).run();
     openNeighboursAfterPublish(tx, tree.id, position.row, position.column, publishedAt);
+    reindexArt(tx, artId);
     published.push({ artId, authorId: author.id, publishedAt });
     publishedAtByArt.set(artId, publishedAt);
   }

@@ -1,0 +1,39 @@
+/**
+ * Open Graph tags for a shared art details link (issue 7): /observe/cell/{cellToken}/details answers the client's
+ * page with the piece's title, description and main image in its head, so a shared link shows a preview. Only
+ * published pieces are described; anything else gets the plain page.
+ */
+import { eq } from 'drizzle-orm';
+import { users } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { loadCellWithArt, readPictures } from '../services/art.ts';
+import type { ServiceContext } from '../services/context.ts';
+
+const escape = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string {
+  let piece;
+  try {
+    piece = loadCellWithArt(ctx.db, cellToken).art;
+  } catch {
+    return '';
+  }
+  if (!piece || piece.status !== ArtStatus.Published) return '';
+  const author = ctx.db.select({ firstname: users.firstname, lastname: users.lastname }).from(users).where(eq(users.id, piece.authorId)).get();
+  const main = readPictures(ctx.db, piece.id)[0];
+  const site = ctx.config.siteUrl.replace(/\/$/, '');
+  const title = `${piece.title}${piece.year ? ` (${piece.year})` : ''}${author ? ` by ${author.firstname} ${author.lastname}` : ''}`;
+  const description = piece.description.length > 200 ? `${piece.description.slice(0, 197)}...` : piece.description;
+  const tags: [string, string][] = [
+    ['og:type', 'article'],
+    ['og:title', title],
+    ['og:description', description],
+    ['og:url', `${site}/observe/cell/${cellToken}/details`],
+    ...(main ? ([['og:image', site + main.image], ['og:image:width', String(main.width)], ['og:image:height', String(main.height)]] as [string, string][]) : []),
+  ];
+  return (
+    tags.map(([property, content]) => `<meta property="${property}" content="${escape(content)}">`).join('') +
+    `<meta name="twitter:card" content="${main ? 'summary_large_image' : 'summary'}">`
+  );
+}

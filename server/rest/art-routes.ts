@@ -1,0 +1,139 @@
+/**
+ * The art paths of spec §7: the multipart save POST /api/cell/{cellToken} (its own scope, the only one that parses
+ * multipart), connections, likes and views, plus the editor's and the details page's reads. Each is a thin call of
+ * the art procedures or, for the multipart save, of the same service.
+ */
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ART_LIMITS } from '#shared/constants.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { ART_MESSAGES } from '#shared/validation/art.ts';
+import { MESSAGES } from '#shared/validation/rules.ts';
+import { AppError } from '../errors.ts';
+import { contextOf } from '../http/request-context.ts';
+import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art.ts';
+import { callerFor, ok } from './adapter.ts';
+
+type CellParams = { Params: { cellToken: string } };
+type ArtParams = { Params: { artToken: string } };
+
+/** Generous for 4095 characters of any script (up to 4 bytes each in UTF-8), still far below a flood. */
+const FIELD_BYTES = 20 * 1024;
+const LIST_FIELDS = new Set(['medium', 'materials', 'keywords']);
+const MAX_SLOTS = 10;
+
+export function registerArtRoutes(api: FastifyInstance): void {
+  api.register(async (scope) => {
+    await scope.register(fastifyMultipart, {
+      limits: { fileSize: ART_LIMITS.maxImageBytes, files: ART_LIMITS.maxImages, fields: 60, fieldSize: FIELD_BYTES, parts: 70 },
+    });
+    /**
+     * Saves the piece (spec §3 submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
+     * category, subject, style, year, medium[], materials[], width, height, depth, units, no_size, keywords[],
+     * description, ai_use, and submit=1 from the wizard's final SUBMIT (send it to review).
+     */
+    scope.post<CellParams>('/cell/:cellToken', async (req, reply) => {
+      const submission = await readArtSubmission(req);
+      return ok(await saveArt(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken, submission));
+    });
+  });
+
+  api.get<CellParams>('/cell/:cellToken/art', async (req, reply) =>
+    ok(await callerFor(req, reply).art.details({ cellToken: req.params.cellToken })),
+  );
+  api.get<CellParams>('/cell/:cellToken/art/edit', async (req, reply) =>
+    ok(await callerFor(req, reply).art.forEdit({ cellToken: req.params.cellToken })),
+  );
+  api.get<CellParams>('/cell/:cellToken/connections', async (req, reply) =>
+    ok(await callerFor(req, reply).art.connections({ cellToken: req.params.cellToken })),
+  );
+  api.get<CellParams>('/cell/:cellToken/connections/active', async (req, reply) =>
+    ok(await callerFor(req, reply).art.activeConnections({ cellToken: req.params.cellToken })),
+  );
+  api.post<CellParams & { Body: unknown }>('/cell/:cellToken/connections', async (req, reply) => {
+    const body = typeof req.body === 'object' && req.body !== null ? (req.body as { connections?: unknown }) : {};
+    return ok(
+      await callerFor(req, reply).art.saveConnections({ cellToken: req.params.cellToken, connections: body.connections as never }),
+    );
+  });
+
+  api.post<CellParams & { Body: unknown }>('/cell/:cellToken/removal', async (req, reply) => {
+    const body = typeof req.body === 'object' && req.body !== null ? (req.body as { reason?: unknown }) : {};
+    return ok(await callerFor(req, reply).art.requestRemoval({ cellToken: req.params.cellToken, reason: body.reason as string }));
+  });
+
+  api.get<ArtParams>('/art/:artToken/like', async (req, reply) => ok(await callerFor(req, reply).art.likeStatus({ artToken: req.params.artToken })));
+  api.put<ArtParams>('/art/:artToken/like', async (req, reply) => ok(await callerFor(req, reply).art.like({ artToken: req.params.artToken })));
+  api.delete<ArtParams>('/art/:artToken/like', async (req, reply) => ok(await callerFor(req, reply).art.unlike({ artToken: req.params.artToken })));
+  api.put<ArtParams>('/art/:artToken/review', async (req, reply) => ok(await callerFor(req, reply).art.view({ artToken: req.params.artToken })));
+}
+
+/** `files[1]` → 1; `files` alone takes the next free slot. */
+function slotIndex(name: string, prefix: 'files' | 'pictures', taken: readonly unknown[]): number | null {
+  if (name === prefix || name === `${prefix}[]`) {
+    const next = taken.findIndex((slot) => slot === undefined);
+    return next === -1 ? taken.length : next;
+  }
+  const match = new RegExp(`^${prefix}\\[(\\d{1,2})\\]$`).exec(name);
+  return match ? Number(match[1]) : null;
+}
+
+/** Reads the multipart body into fields and image slots, turning the parser's limits into the form's messages. */
+async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
+  if (!req.isMultipart()) throw new AppError(ErrorCode.BadRequest, 'Send the art as multipart/form-data.');
+  const fields: Record<string, unknown> = {};
+  const files: (Buffer | undefined)[] = [];
+  const kept: (string | undefined)[] = [];
+  let slot = -1;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        slot = slotIndex(part.fieldname, 'files', files) ?? -1;
+        const bytes = await part.toBuffer();
+        if (slot < 0 || slot >= MAX_SLOTS || (bytes.length === 0 && !part.filename)) continue;
+        files[slot] = bytes;
+        continue;
+      }
+      const value = typeof part.value === 'string' ? part.value : String(part.value);
+      if (part.valueTruncated) {
+        throw new AppError(ErrorCode.PayloadTooLarge, 'A field is too long.', { [part.fieldname.replace(/\[\]$/, '')]: [MESSAGES.invalid] });
+      }
+      const pictureSlot = slotIndex(part.fieldname, 'pictures', kept);
+      if (pictureSlot !== null) {
+        if (pictureSlot < MAX_SLOTS && value !== '') kept[pictureSlot] = value;
+        continue;
+      }
+      const name = part.fieldname.replace(/\[\]$/, '');
+      if (LIST_FIELDS.has(name)) ((fields[name] ??= []) as string[]).push(value);
+      else fields[name] ??= value;
+    }
+  } catch (error) {
+    throw multipartError(error, slot);
+  }
+  const length = Math.max(files.length, kept.length, 1);
+  const slots: ImageSlot[] = Array.from({ length }, (_, i) => {
+    const file = files[i];
+    const picture = kept[i];
+    return file ? { file } : picture ? { picture } : null;
+  });
+  const submit = ['1', 'true', 'on'].includes(String(fields.submit ?? ''));
+  return { fields, slots, submit };
+}
+
+function multipartError(error: unknown, slot: number): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string } | null)?.code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError(ErrorCode.PayloadTooLarge, ART_MESSAGES.imageTooBig, { [`files.${Math.max(slot, 0)}`]: [ART_MESSAGES.imageTooBig] });
+    case 'FST_FILES_LIMIT':
+      return new AppError(ErrorCode.ValidationFailed, ART_MESSAGES.tooManyImages, { files: [ART_MESSAGES.tooManyImages] });
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError(ErrorCode.PayloadTooLarge, 'The form has too many fields.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError(ErrorCode.BadRequest, 'Send the art as multipart/form-data.');
+    default:
+      return new AppError(ErrorCode.BadRequest, 'The upload could not be read.');
+  }
+}

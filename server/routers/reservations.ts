@@ -1,0 +1,44 @@
+/**
+ * The reservation procedures (spec §7: reserve, branch, reservation, subscribe calls), mounted into the cell and
+ * user routers. Thin: the schema validates, userProcedure and the services ask server/permissions.ts, the services
+ * hold the rules.
+ */
+import * as v from 'valibot';
+import { ErrorCode } from '#shared/errors.ts';
+import { tokenSchema } from '#shared/validation/common.ts';
+import { reminderSchema, reserveBranchSchema, reserveCellSchema } from '#shared/validation/reservation.ts';
+import { AppError } from '../errors.ts';
+import { mayReadReservationOf } from '../permissions.ts';
+import { extendReservation, getMyReservation, getReservation, reserveBranchSlot, reserveCell } from '../services/reservations.ts';
+import { subscribe } from '../services/subscriptions.ts';
+import { userProcedure } from '../trpc.ts';
+
+/** cell.*: reserve a square or a branch slot, read and extend a reservation, subscribe to availability. */
+export const cellReservationProcedures = {
+  reserve: userProcedure.input(reserveCellSchema).mutation(({ ctx, input }) => reserveCell(ctx, ctx.user, input.token)),
+
+  /** Creates the branch square at (row, column) and reserves it; answers the new square with its token. */
+  reserveBranch: userProcedure.input(reserveBranchSchema).mutation(({ ctx, input }) => reserveBranchSlot(ctx, ctx.user, input)),
+
+  reservation: userProcedure
+    .input(reminderSchema)
+    .query(({ ctx, input }) => getReservation(ctx, ctx.user, input.cellToken, input.reminderToken)),
+
+  extendReservation: userProcedure
+    .input(reminderSchema)
+    .mutation(({ ctx, input }) => extendReservation(ctx, ctx.user, input.cellToken, input.reminderToken)),
+
+  subscribe: userProcedure.input(v.object({ token: tokenSchema })).mutation(({ ctx, input }) => subscribe(ctx, ctx.user, input.token)),
+
+  subscribeAny: userProcedure.mutation(({ ctx }) => subscribe(ctx, ctx.user, null)),
+};
+
+/** user.*: the viewer's held square. A token, when given (the REST path names one), must be the viewer's own. */
+export const userReservationProcedures = {
+  reservedCell: userProcedure.input(v.optional(v.object({ token: v.optional(tokenSchema) }))).query(({ ctx, input }) => {
+    if (input?.token !== undefined && !mayReadReservationOf(ctx.user, input.token)) {
+      throw new AppError(ErrorCode.Forbidden, 'You can only see your own reserved square.');
+    }
+    return getMyReservation(ctx, ctx.user!);
+  }),
+};

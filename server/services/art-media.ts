@@ -1,0 +1,116 @@
+/**
+ * Art images through the media pipeline (DESIGN.md §8): magic bytes first (JPEG, PNG, GIF only, whatever the name
+ * says), then sharp's decoding and pixel limit; every file of a request is checked before any is written; files
+ * written for a save that then fails are removed; an hourly sweep removes files no row names.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { eq, inArray, isNotNull } from 'drizzle-orm';
+import { pictures, users } from '#drizzle/schema.ts';
+import { ART_LIMITS } from '#shared/constants.ts';
+import { ART_MESSAGES } from '#shared/validation/art.ts';
+import type { Db } from '../db.ts';
+import type { MediaStore } from '../media-store.ts';
+import type { ServiceContext } from './context.ts';
+import { ImageRejected, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
+
+export type SniffedType = 'jpeg' | 'png' | 'gif';
+
+/** The type the first bytes announce, or null: the only types art may be (spec §5). */
+export function sniffImageType(bytes: Buffer): SniffedType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'gif';
+  return null;
+}
+
+/** Checks and decodes one uploaded art image in memory; answers the prepared picture or the message for its slot. */
+export async function prepareArtImage(bytes: Buffer): Promise<PreparedPicture | { error: string }> {
+  if (bytes.length === 0) return { error: ART_MESSAGES.imageBlank };
+  if (bytes.length > ART_LIMITS.maxImageBytes) return { error: ART_MESSAGES.imageTooBig };
+  if (!sniffImageType(bytes)) return { error: ART_MESSAGES.imageType };
+  try {
+    return await preparePicture(bytes);
+  } catch (error) {
+    if (error instanceof ImageRejected) {
+      if (error.reason === 'too_many_pixels') return { error: ART_MESSAGES.imageTooManyPixels };
+      if (error.reason === 'unsupported_type') return { error: ART_MESSAGES.imageType };
+      return { error: ART_MESSAGES.imageUnreadable };
+    }
+    throw error;
+  }
+}
+
+const namesOf = (key: string) => [mediaNameOf(key, 'large'), mediaNameOf(key, 'thumb')];
+
+/** The files written by one save, so a failed save can take back exactly those (and nothing older). */
+export interface WrittenMedia {
+  pictures: StoredPicture[];
+  /** Names that did not exist before this save. */
+  created: string[];
+}
+
+export async function writePreparedPictures(media: MediaStore, prepared: readonly PreparedPicture[]): Promise<WrittenMedia> {
+  const created: string[] = [];
+  const stored: StoredPicture[] = [];
+  try {
+    for (const picture of prepared) {
+      for (const name of namesOf(picture.key)) if (!media.exists(name)) created.push(name);
+      stored.push(await writePreparedPicture(media, picture));
+    }
+  } catch (error) {
+    await removeUnreferenced({ media } as Pick<ServiceContext, 'media'>, null, created);
+    throw error;
+  }
+  return { pictures: stored, created };
+}
+
+const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb|large)\.webp$/;
+
+function namedKeys(db: Db): Set<string> {
+  const keys = new Set<string>();
+  for (const row of db.select({ key: pictures.mediaKey }).from(pictures).all()) keys.add(row.key);
+  for (const row of db.select({ image: users.image }).from(users).where(isNotNull(users.image)).all()) {
+    if (row.image) keys.add(row.image);
+  }
+  return keys;
+}
+
+function isNamed(db: Db, key: string, name: string): boolean {
+  return (
+    db.select({ id: pictures.id }).from(pictures).where(eq(pictures.mediaKey, key)).get() !== undefined ||
+    db.select({ id: users.id }).from(users).where(inArray(users.image, [key, name])).get() !== undefined
+  );
+}
+
+/** Removes the given files unless a picture row (or an avatar) names them: a save that failed took them back. */
+export async function removeUnreferenced(ctx: Pick<ServiceContext, 'media'>, db: Db | null, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const key = KEY_OF_NAME.exec(name)?.[1];
+    if (db && key && isNamed(db, key, name)) continue;
+    await ctx.media.remove(name).catch(() => undefined);
+  }
+}
+
+export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * The hourly job: deletes media files older than an hour that no picture row and no avatar names. The age guard
+ * leaves alone the files of a save that is between writing them and committing its rows.
+ */
+export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
+  const keys = namedKeys(ctx.db);
+  const now = ctx.clock.now();
+  const removed: string[] = [];
+  for (const name of await ctx.media.list()) {
+    // Only files named the way pictures are named: anything else is not ours to judge.
+    const key = KEY_OF_NAME.exec(name)?.[1];
+    if (!key || keys.has(key) || keys.has(name)) continue;
+    const stat = await fs.stat(path.join(ctx.media.dir, name)).catch(() => null);
+    if (!stat?.isFile() || now - stat.mtimeMs < ORPHAN_MIN_AGE_MS) continue;
+    await ctx.media.remove(name);
+    removed.push(name);
+  }
+  if (removed.length) ctx.log.info({ count: removed.length }, 'orphan media removed');
+  return removed;
+}

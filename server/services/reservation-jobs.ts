@@ -1,0 +1,141 @@
+/**
+ * The reservation timers (DESIGN.md §4, §8), run by the job runner on ctx.clock: reminder e-mails as the deadline
+ * nears, and the release of squares whose deadline passed with the piece still a draft. Each step is its own
+ * transaction that re-reads what it acts on, so running a job twice, or on two processes, or after a crash, does
+ * every step once.
+ */
+import { and, asc, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import type { Queryable } from '../db.ts';
+import type { ServiceContext } from './context.ts';
+import type { Job } from './jobs.ts';
+import { enqueueMail } from './mail.ts';
+import { DAY_MS, REMINDER_STEPS, formatDeadline, latestDueReminder } from './reservation-time.ts';
+import { extensionRefusal, IMMEDIATE } from './reservations.ts';
+import { notifyAvailable } from './subscriptions.ts';
+import { bumpTreeVersion } from './tree.ts';
+
+/** The link of spec §2's extend page, carried by every reminder that may still lead to an extension. */
+export function extendLinkOf(siteUrl: string, cellToken: string, reminderToken: string): string {
+  return `${siteUrl}/observe/cell/${encodeURIComponent(cellToken)}/reserve/${encodeURIComponent(reminderToken)}/extend`;
+}
+
+/** A draft piece (or none at all): the only kind of reservation the timers act on. A submitted piece waits for review. */
+const stillDraft = or(isNull(art.id), eq(art.status, ArtStatus.Draft));
+
+function activeDraftReservation(q: Queryable, id: number) {
+  return q
+    .select({
+      id: reservations.id,
+      token: reservations.token,
+      cellId: reservations.cellId,
+      treeId: cells.treeId,
+      cellToken: cells.token,
+      artId: art.id,
+      artStatus: art.status,
+      state: reservations.state,
+      expiresAt: reservations.expiresAt,
+      reminderCount: reservations.reminderCount,
+      updatedAt: reservations.updatedAt,
+      extended: reservations.extended,
+      email: users.email,
+      firstname: users.firstname,
+    })
+    .from(reservations)
+    .innerJoin(cells, eq(cells.id, reservations.cellId))
+    .innerJoin(users, eq(users.id, reservations.userId))
+    .leftJoin(art, eq(art.id, cells.artId))
+    .where(and(eq(reservations.id, id), eq(reservations.state, 'active'), stillDraft))
+    .get();
+}
+
+/**
+ * Sends the reminder steps that are due: 7, 3 and 1 days before the deadline and on its last day. A step is due when
+ * its time has come and the reservation's updated_at is older than it (a reminder or an extension sets updated_at);
+ * when several are overdue (the server was down) only the latest is sent. Each sent step raises reminder_count and
+ * queues one e-mail keyed by the reservation's token and the reminder's number.
+ */
+export function sendReservationReminders(ctx: ServiceContext): number {
+  const now = ctx.clock.now();
+  const candidates = ctx.db
+    .select({ id: reservations.id })
+    .from(reservations)
+    .innerJoin(cells, eq(cells.id, reservations.cellId))
+    .leftJoin(art, eq(art.id, cells.artId))
+    .where(and(eq(reservations.state, 'active'), gt(reservations.expiresAt, now), lte(reservations.expiresAt, now + 7 * DAY_MS), stillDraft))
+    .orderBy(asc(reservations.id))
+    .all();
+  let sent = 0;
+  for (const { id } of candidates) {
+    const done = ctx.db.transaction((tx) => {
+      const row = activeDraftReservation(tx, id);
+      const due = row && latestDueReminder(row.expiresAt, now);
+      if (!row || !due || row.updatedAt >= due.dueAt) return false;
+      const reminderCount = row.reminderCount + 1;
+      tx.update(reservations).set({ reminderCount, updatedAt: now }).where(eq(reservations.id, id)).run();
+      const canExtend = extensionRefusal({ ...row, reminderCount }, now) === null;
+      enqueueMail(tx, now, {
+        to: row.email,
+        kind: 'reservation-reminder',
+        dedupeKey: `reservation-reminder:${row.token}:${reminderCount}`,
+        subject: due.step === REMINDER_STEPS.length - 1 ? 'Last day for your reserved square' : `Your reserved square: ${REMINDER_STEPS[due.step]} left`,
+        text: [
+          `Hello ${row.firstname},`,
+          '',
+          `Your square on the Gallery Tree is reserved for you until ${formatDeadline(row.expiresAt)}.`,
+          'Upload your piece before then; otherwise the square is released to the community and your draft is discarded.',
+          '',
+          `Your square: ${ctx.config.siteUrl}/observe/cell/${encodeURIComponent(row.cellToken)}/edit`,
+          ...(canExtend
+            ? ['', 'Need more time? You can extend the reservation once, until midnight a week from today:', extendLinkOf(ctx.config.siteUrl, row.cellToken, row.token)]
+            : []),
+        ].join('\n'),
+      });
+      return true;
+    }, IMMEDIATE);
+    if (done) sent++;
+  }
+  return sent;
+}
+
+/**
+ * Releases every reservation whose deadline has passed while its piece is still a draft: the reservation becomes
+ * 'expired', the draft and its picture rows are deleted (their files are left to the media orphan sweep), the square
+ * is AVAILABLE again with no art, and its subscribers are told. A submitted piece is never released.
+ */
+export function expireReservations(ctx: ServiceContext): number {
+  const now = ctx.clock.now();
+  const candidates = ctx.db
+    .select({ id: reservations.id })
+    .from(reservations)
+    .innerJoin(cells, eq(cells.id, reservations.cellId))
+    .leftJoin(art, eq(art.id, cells.artId))
+    .where(and(eq(reservations.state, 'active'), lte(reservations.expiresAt, now), stillDraft))
+    .orderBy(asc(reservations.id))
+    .all();
+  let released = 0;
+  for (const { id } of candidates) {
+    const done = ctx.db.transaction((tx) => {
+      const row = activeDraftReservation(tx, id);
+      if (!row || row.expiresAt > now) return false;
+      tx.update(reservations).set({ state: 'expired', updatedAt: now }).where(eq(reservations.id, id)).run();
+      if (row.artId !== null) {
+        tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
+        tx.delete(art).where(eq(art.id, row.artId)).run();
+      }
+      tx.update(cells).set({ status: CellStatus.Available, artId: null, updatedAt: now }).where(eq(cells.id, row.cellId)).run();
+      bumpTreeVersion(tx, row.treeId);
+      notifyAvailable(tx, now, [row.cellId], ctx.config.siteUrl);
+      return true;
+    }, IMMEDIATE);
+    if (done) released++;
+  }
+  return released;
+}
+
+/** The reservation timers for the job runner of server/app.ts. */
+export const RESERVATION_JOBS: readonly Job[] = [
+  { name: 'reservation-expiry', everyMs: 60_000, run: expireReservations },
+  { name: 'reservation-reminders', everyMs: 5 * 60_000, run: sendReservationReminders },
+];

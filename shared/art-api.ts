@@ -1,0 +1,106 @@
+/** Shapes of the art answers (issue 7): the editor's form data, the details page, connections, likes. */
+import type { AiUse } from './constants.ts';
+
+export interface ArtPicture {
+  token: string;
+  /** Media URLs: the tree's thumbnail and the details page's large size. */
+  thumb: string;
+  image: string;
+  width: number;
+  height: number;
+}
+
+/** The text fields of a piece, named as the spec's submitted form fields (spec §3). */
+export interface ArtFields {
+  title: string;
+  year: number | null;
+  category: string;
+  subject: string;
+  style: string;
+  medium: string[];
+  materials: string[];
+  keywords: string[];
+  description: string;
+  width: string;
+  height: string;
+  depth: string;
+  units: string;
+  no_size: boolean;
+  ai_use: AiUse;
+}
+
+export interface ArtCellRef {
+  token: string;
+  row: number;
+  column: number;
+  status: number;
+  treeToken: string;
+}
+
+/** art.forEdit: what the wizard loads. `art` is null when the viewer may not edit or the square has no piece yet. */
+export interface ArtForEdit {
+  cell: ArtCellRef;
+  mayEdit: boolean;
+  /** True when the square has no piece of the viewer's yet: the page title is 'add.', else 'edit.'. */
+  isNew: boolean;
+  art:
+    | (ArtFields & {
+        token: string;
+        status: number;
+        /** Staff's reason, shown while the status is CHANGES_REQUESTED (3). */
+        reviewNote: string | null;
+        pictures: ArtPicture[];
+        /** A published piece's main image changes only through an admin (DESIGN.md §4). */
+        mainImageLocked: boolean;
+      })
+    | null;
+}
+
+export interface ArtAuthor {
+  token: string;
+  firstname: string;
+  lastname: string;
+  image: string | null;
+  description: string;
+}
+
+/** A connection as the spec's Connection entity: token is the neighbouring CELL's token. */
+export interface ArtConnection {
+  token: string;
+  status: 0 | 1;
+  description: string;
+  next_cell: {
+    token: string;
+    row: number;
+    column: number;
+    art: {
+      token: string;
+      title: string;
+      year: number | null;
+      picture: { thumb: string } | null;
+      author: { token: string; firstname: string; lastname: string };
+    };
+  };
+}
+
+/** art.details: the details page. Published pieces are public; the author and admins also see the others. */
+export interface ArtDetails extends ArtFields {
+  token: string;
+  status: number;
+  created_at: number;
+  cell: ArtCellRef;
+  pictures: ArtPicture[];
+  picture: { thumb: string } | null;
+  author: ArtAuthor;
+  activity: { likes: number; reviews: number };
+  connections: ArtConnection[];
+  /** Whether the EDIT button shows (author or admin). */
+  mayEdit: boolean;
+  /** The author's open removal request (null for everyone else, or when none is open). */
+  removalRequest: { token: string; state: string; createdAt: number } | null;
+}
+
+export interface LikeStatus {
+  liked: 0 | 1;
+  likes: number;
+}

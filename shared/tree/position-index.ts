@@ -1,0 +1,79 @@
+/**
+ * Where each cell of a decoded snapshot sits, by position: a dense grid of indices over the tree's rows and columns
+ * (an Int32Array, -1 for no cell), so a lookup is two subtractions and one read, and a million cells cost 4 MB
+ * rather than a Map of a million boxed keys. A tree spread thinly over a huge area falls back to a Map. Its parts are
+ * plain data, so a worker can build it and hand it over (the grid is transferable).
+ */
+import { positionKey, positionOfKey } from './geometry.ts';
+
+/** The dense grid is used while it has at most this many slots per cell (plus a floor for small trees). */
+const DENSE_SLOTS_PER_CELL = 8;
+const DENSE_FLOOR = 1 << 16;
+
+export interface PositionIndexParts {
+  rowMin: number;
+  colMin: number;
+  rows: number;
+  cols: number;
+  /** rows × cols cell indices, row-major, -1 for none; null when the index is sparse. */
+  dense: Int32Array | null;
+  /** [positionKey, index] pairs when the index is sparse. */
+  sparse: [number, number][] | null;
+}
+
+export class PositionIndex {
+  private readonly rowMin: number;
+  private readonly colMin: number;
+  private readonly rows: number;
+  private readonly cols: number;
+  private readonly dense: Int32Array | null;
+  private readonly sparse: Map<number, number> | null;
+
+  constructor(parts: PositionIndexParts) {
+    this.rowMin = parts.rowMin;
+    this.colMin = parts.colMin;
+    this.rows = parts.rows;
+    this.cols = parts.cols;
+    this.dense = parts.dense;
+    this.sparse = parts.dense ? null : new Map(parts.sparse ?? []);
+  }
+
+  /** An empty index for `count` cells within rows rowMin..rowMax and columns colMin..colMax (inclusive). */
+  static forBounds(count: number, rowMin: number, rowMax: number, colMin: number, colMax: number): PositionIndex {
+    const rows = Math.max(0, rowMax - rowMin + 1);
+    const cols = Math.max(0, colMax - colMin + 1);
+    const slots = rows * cols;
+    const dense = slots <= Math.max(DENSE_FLOOR, count * DENSE_SLOTS_PER_CELL) ? new Int32Array(slots).fill(-1) : null;
+    return new PositionIndex({ rowMin, colMin, rows, cols, dense, sparse: null });
+  }
+
+  set(row: number, column: number, index: number): void {
+    if (this.dense) this.dense[(row - this.rowMin) * this.cols + (column - this.colMin)] = index;
+    else this.sparse!.set(positionKey(row, column), index);
+  }
+
+  /** The index of the cell at (row, column), or -1. */
+  at(row: number, column: number): number {
+    if (!this.dense) return this.sparse!.get(positionKey(row, column)) ?? -1;
+    const r = row - this.rowMin;
+    const c = column - this.colMin;
+    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return -1;
+    return this.dense[r * this.cols + c]!;
+  }
+
+  /** Map-like read by positionKey. */
+  get(key: number): number | undefined {
+    const { row, column } = positionOfKey(key);
+    const index = this.at(row, column);
+    return index < 0 ? undefined : index;
+  }
+
+  has(key: number): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  toParts(): PositionIndexParts {
+    const { rowMin, colMin, rows, cols, dense } = this;
+    return { rowMin, colMin, rows, cols, dense, sparse: this.sparse ? [...this.sparse] : null };
+  }
+}

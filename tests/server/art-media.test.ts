@@ -1,0 +1,82 @@
+/**
+ * The art media pipeline (DESIGN.md §8): magic bytes decide the type, a save that fails after writing its files takes
+ * them back, and the hourly sweep removes only old files that no row names.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { ART_MESSAGES } from '#shared/validation/art.ts';
+import { Role } from '#shared/domain.ts';
+import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/art-media.ts';
+import { reserveCell } from '#server/services/reservations.ts';
+import { createTree } from '#server/services/tree.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { artForm, browserFor, cellAt, gif, jpegWithGps, png, postForm, publishedPieceAt, storedState, validFields } from './support/art-fixtures.ts';
+
+const SEED_ROW = 33;
+let t: TestApp;
+let treeId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  treeId = createTree(t.deps.db, t.clock.now(), 'Media').id;
+});
+afterAll(() => t.cleanup());
+
+describe('image types come from the bytes', () => {
+  it('knows JPEG, PNG and GIF by their first bytes, and nothing else', async () => {
+    expect(sniffImageType(await png())).toBe('png');
+    expect(sniffImageType(await jpegWithGps())).toBe('jpeg');
+    expect(sniffImageType(await gif())).toBe('gif');
+    expect(sniffImageType(await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).webp().toBuffer())).toBeNull();
+    expect(sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
+  });
+
+  it('refuses a WebP even named .png, and strips EXIF from what it accepts', async () => {
+    const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).webp().toBuffer();
+    expect(await prepareArtImage(webp)).toEqual({ error: ART_MESSAGES.imageType });
+    const prepared = await prepareArtImage(await jpegWithGps());
+    if ('error' in prepared) throw new Error(prepared.error);
+    expect((await sharp(prepared.large).metadata()).exif).toBeUndefined();
+    expect((await sharp(prepared.thumb).metadata()).exif).toBeUndefined();
+  });
+});
+
+describe('files of a failed save are taken back', () => {
+  it('removes the files it wrote when the rows cannot be committed', async () => {
+    const holder = t.addUser(Role.Observer);
+    reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, SEED_ROW, 0).token);
+    const browser = await browserFor(t, holder.cookie);
+    const before = storedState(t.deps.db, t.deps.config.mediaDir);
+    // A second, available square: the save writes its image, then the one-square rule refuses the reservation.
+    const other = cellAt(t.deps.db, treeId, SEED_ROW, 1).token;
+    const answer = await postForm(t, browser, `/api/cell/${other}`, artForm(validFields(), [{ bytes: await png(33, 33, '#123456'), name: 'a.png', type: 'image/png' }]));
+    expect(answer.status).toBe(409);
+    expect(answer.body.r.error).toBe('already_reserved');
+    expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+  });
+});
+
+describe('the orphan sweep', () => {
+  it('deletes files older than an hour that no picture or avatar names, and nothing else', async () => {
+    const dir = t.deps.config.mediaDir;
+    const owner = t.addUser(Role.Artist);
+    const namedKey = 'a'.repeat(32);
+    publishedPieceAt(t.deps.db, treeId, 10, 2, owner.user.id, namedKey);
+    const old = (t.clock.now() - 2 * 60 * 60 * 1000) / 1000;
+    const write = (name: string, mtime: number) => {
+      fs.writeFileSync(path.join(dir, name), 'x');
+      fs.utimesSync(path.join(dir, name), mtime, mtime);
+    };
+    write(`${namedKey}-thumb.webp`, old);
+    write(`${'b'.repeat(32)}-large.webp`, old); // orphan, old: goes
+    write(`${'c'.repeat(32)}-thumb.webp`, t.clock.now() / 1000); // orphan, but maybe a save in flight: stays
+    write('notes.txt', old); // not named like a picture: not ours to judge
+    const removed = await sweepOrphanMedia(t.deps);
+    expect(removed).toEqual([`${'b'.repeat(32)}-large.webp`]);
+    expect(fs.existsSync(path.join(dir, `${namedKey}-thumb.webp`))).toBe(true);
+    expect(fs.existsSync(path.join(dir, `${'c'.repeat(32)}-thumb.webp`))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);
+  });
+});

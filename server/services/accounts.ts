@@ -14,6 +14,7 @@ import { AppError } from '../errors.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from './context.ts';
 import { enqueueMail } from './mail.ts';
+import { reindexArtOfAuthor } from './search.ts';
 import { LIMITS, hitRateLimit } from './rate-limit.ts';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -180,6 +181,8 @@ export async function updateAccount(
       })
       .where(eq(users.id, user.id))
       .run();
+    // Artist names are searchable: a rename reaches the index in the same transaction.
+    reindexArtOfAuthor(tx, user.id);
     if (passwordHash) invalidateUserSessions(tx, user.id);
   });
   const updated = ctx.db.select().from(users).where(eq(users.id, user.id)).get()!;

@@ -21,6 +21,7 @@ import type { ServiceContext } from './context.ts';
 import { mediaNameOf, type PreparedPicture } from './images.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
 import { reserveCell } from './reservations.ts';
+import { reindexArt } from './search.ts';
 import { bumpTreeVersion } from './tree.ts';
 
 export type ArtRow = typeof art.$inferSelect;
@@ -251,8 +252,9 @@ function commitArt(
         .where(and(eq(reservations.cellId, found.cell.id), eq(reservations.userId, piece.authorId), eq(reservations.state, 'active')))
         .run();
     }
-    // The snapshot shows a published piece's colour and thumbnail: they may have changed.
+    // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
     if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published) bumpTreeVersion(tx, found.cell.treeId);
+    reindexArt(tx, piece.id);
   });
 }
 

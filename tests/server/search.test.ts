@@ -100,6 +100,16 @@ describe('searchCells', () => {
     expect(titles('drawing')).toEqual(['Quiet Orchard']);
   });
 
+  it('follows an artist who renames their account', async () => {
+    const renamer = t.addUser(Role.Artist).user;
+    addPiece({ title: 'Saffron Weir', authorId: renamer.id });
+    await t.caller(renamer).user.updateAccount({
+      token: renamer.token, firstname: 'Quillon', lastname: 'Marchetti', email: renamer.email, show_email: false, password: '', confirm_password: '',
+    });
+    expect(searchCells(t.deps.db, 'Quillon', 10).map((hit) => hit.title)).toEqual(['Saffron Weir']);
+    expect(searchCells(t.deps.db, renamer.firstname, 10).map((hit) => hit.title)).not.toContain('Saffron Weir');
+  });
+
   it('ranks a title match above a description match', () => {
     // "luminous" is in one title and in another piece's description.
     expect(titles('luminous')).toEqual(['Luminous Harbour', 'Quiet Orchard']);

@@ -10,6 +10,7 @@ import { Preloader } from './preloader.tsx';
 import { useRouteHandle } from './route-handle.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
+import { EditReservedCellPopup } from '#client/popups/edit-reserved-cell-popup.tsx';
 
 export function AppLayout() {
   const { user, isLoading } = useCurrentUser();
@@ -36,6 +37,7 @@ export function AppLayout() {
       </main>
       {!fullBleed && <SiteFooter user={user} hidden={menuOpen} />}
       <ScrollRestoration />
+      {!isLoading && <EditReservedCellPopup />}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-/** React Query and tRPC around the whole app: one query client, one tRPC client. */
+/** React Query and tRPC around the whole app: one query client, one tRPC client; and the user's reserved square. */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { createTrpcClient, trpc } from '#client/api/trpc.ts';
+import { ReservedCellProvider } from './reserved-cell.ts';
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
@@ -10,7 +11,9 @@ export function Providers({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(createTrpcClient);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <ReservedCellProvider>{children}</ReservedCellProvider>
+      </QueryClientProvider>
     </trpc.Provider>
   );
 }

@@ -20,6 +20,22 @@ export const errorMessages: Record<ErrorCode, string> = {
   email_taken: 'This e-mail address is already registered.',
   payload_too_large: 'That file is too large.',
   internal_error: 'Something went wrong on our side. Please try again in a moment.',
+  cell_not_available: 'This square cannot be reserved right now.',
+  already_reserved: 'You already hold a reserved square. Upload your piece there before reserving another.',
+  cell_taken: 'Someone else has just reserved this square.',
+  outside_branch_area: 'Branches cannot grow at this position.',
+  slot_occupied: 'This position already has a square.',
+  slot_not_connected: 'A new branch square must touch a published piece.',
+  slot_too_connected: 'A new branch square may touch only one published piece.',
+  reservation_not_found: 'This reservation link is not valid.',
+  extension_not_allowed: 'This reservation cannot be extended.',
+  reservation_expired: 'This reservation has already run out.',
+  already_subscribed: 'You have already asked to be told about this.',
+  already_available: 'This square is available now: you can reserve it.',
+  art_not_found: 'We could not find this piece.',
+  main_image_locked: 'The main image of a published piece can only be changed by our team. Write to us to ask.',
+  own_art: 'You cannot like your own piece.',
+  connection_not_allowed: 'A piece can only connect to published pieces right next to it.',
 };
 
 export const messages = {
@@ -31,6 +47,11 @@ export const messages = {
   passwordCannotBeUpdated:
     'Your password cannot be updated with this link. It may have expired or been used already, so ask for a new one.',
   undefinedError: 'Something went wrong. Please check your connection and try again.',
+  cellReserveError: 'This square could not be reserved just now. Please try again in a moment.',
+  cellSubscribeError: 'We could not save your request just now. Please try again in a moment.',
+  cellExtendReserveError: 'This reservation could not be extended.',
+  subscribedToCell: 'Done. We will e-mail you as soon as this square becomes available.',
+  subscribedToAny: 'Done. We will e-mail you as soon as any square becomes available.',
 } as const;
 
 /** The locale text for an error code, or undefined for a code this client does not know. */

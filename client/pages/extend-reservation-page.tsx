@@ -1,6 +1,126 @@
-/** The page titled "extend reserve." (spec §2); its content arrives in a later issue. */
-import { ComingSoon } from './coming-soon.tsx';
+/**
+ * Extend reservation ('extend reserve.', spec §2, §4, §8, §9), opened from a reminder e-mail's link
+ * /observe/cell/{cellToken}/reserve/{reminderToken}/extend. Loading, then the question with Yes/No and SUBMIT
+ * (disabled until a choice is made and while submitting), or the not-allowed message when the reservation cannot be
+ * extended (again, after four reminders, after its deadline). Yes extends once: the success text names the day at
+ * whose midnight the square is released. No just closes; closing goes back to the tree and clears the
+ * reserved-cell prompt. A failure shows the message for its code, else cellExtendReserveError, under the radios.
+ */
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { trpc } from '#client/api/trpc.ts';
+import { usePageTitle } from '#client/app/page-title.ts';
+import { useReservedCell } from '#client/app/reserved-cell.ts';
+import { errorBodyOf } from '#client/forms/form-state.ts';
+import { errorMessageFor, messages } from '#client/locale/messages.ts';
+import { ChoiceGroup, ChoiceMessage, formatLongDate, reservationErrorText } from '#client/popups/reservation-parts.tsx';
+import { CloseIcon } from '#client/tree/tree-icons.tsx';
+
+type YesNo = 'yes' | 'no';
 
 export function ExtendReservationPage() {
-  return <ComingSoon title="extend reserve." />;
+  usePageTitle('extend reserve.');
+  const { cellToken = '', reminderToken = '' } = useParams();
+  const navigate = useNavigate();
+  const { clearPrompt, refresh } = useReservedCell();
+  const input = { cellToken, reminderToken };
+  const reservation = trpc.cell.reservation.useQuery(input, { retry: false, refetchOnWindowFocus: false, staleTime: Infinity });
+  const extend = trpc.cell.extendReservation.useMutation();
+  const [choice, setChoice] = useState<YesNo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [extendedUntil, setExtendedUntil] = useState<number | null>(null);
+
+  const close = () => {
+    clearPrompt();
+    void navigate('/observe');
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (choice === null || extend.isPending) return;
+    if (choice === 'no') return close();
+    setError(null);
+    try {
+      const answer = await extend.mutateAsync(input);
+      setExtendedUntil(answer.expiresAt);
+      void refresh();
+    } catch (failure) {
+      setError(reservationErrorText(failure, messages.cellExtendReserveError));
+    }
+  };
+
+  let body;
+  if (reservation.isPending) {
+    body = (
+      <p className="extend__status" aria-busy="true">
+        Loading...
+      </p>
+    );
+  } else if (extendedUntil !== null) {
+    body = (
+      <div data-testid="extend-success">
+        <ChoiceMessage kind="success">
+          Your reservation has been extended until midnight on {formatLongDate(extendedUntil)}, after which the square is released
+          to the community.
+        </ChoiceMessage>
+        <div className="extend__actions">
+          <button type="button" className="button" onClick={close}>
+            Back to the tree
+          </button>
+        </div>
+      </div>
+    );
+  } else if (reservation.isError || !reservation.data.extensionAllowed) {
+    // The same message as a refused extension (spec §8): the code's, else cellExtendReserveError.
+    const code = reservation.isError ? errorBodyOf(reservation.error)?.error : (reservation.data.refusal ?? undefined);
+    body = (
+      <div data-testid="extend-not-allowed">
+        <ChoiceMessage kind="error">{errorMessageFor(code) ?? messages.cellExtendReserveError}</ChoiceMessage>
+        <div className="extend__actions">
+          <button type="button" className="button" onClick={close}>
+            Back to the tree
+          </button>
+        </div>
+      </div>
+    );
+  } else {
+    body = (
+      <form className="extend__form" onSubmit={(event) => void onSubmit(event)} noValidate data-testid="extend-form">
+        <ChoiceGroup
+          legend="Would you like to extend reservation of this square?"
+          options={[
+            { value: 'yes', label: 'Yes' },
+            { value: 'no', label: 'No' },
+          ]}
+          value={choice}
+          onChange={(value) => {
+            setChoice(value);
+            setError(null);
+          }}
+          disabled={extend.isPending}
+        />
+        {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
+        <p className="extend__note">
+          You can extend once. The new deadline is midnight seven days after your latest reminder, {formatLongDate(reservation.data.extendedUntil)}.
+        </p>
+        <div className="extend__actions">
+          <button type="submit" className="button form__submit" disabled={choice === null || extend.isPending} aria-busy={extend.isPending || undefined}>
+            {extend.isPending ? 'Submitting…' : 'Submit'}
+          </button>
+        </div>
+      </form>
+    );
+  }
+
+  return (
+    <section className="page extend" data-testid="extend-page">
+      <header className="extend__header">
+        <h1 className="page__title">extend reserve.</h1>
+        <button type="button" className="extend__close" aria-label="Close" onClick={close}>
+          <CloseIcon />
+        </button>
+      </header>
+      <div className="form-card extend__card">{body}</div>
+    </section>
+  );
 }

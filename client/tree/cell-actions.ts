@@ -1,31 +1,52 @@
 /**
- * What a tap on a square opens (spec §2, "Cell click"). The popups arrive in a later issue; until then the page
- * names what would open.
+ * What a tap (or Enter) on a square opens (spec §2 "Cell click", §4 "Cell clickability"): a published piece opens its
+ * details; a pending square the subscribe popup; an available square (a branch slot included) the reserve popup; a
+ * reserved square the art editor for an admin or the square's own artist, the subscribe popup for anyone else.
+ * And the words a screen reader hears for the keyboard's focus cell (DESIGN.md §6).
  */
 import { CellStatus } from '#shared/domain.ts';
 import type { CellHit } from './engine/tree-engine.ts';
 
+/** Who is looking: an admin, and which squares are their own (by token), from cell.mine. */
+export interface Viewer {
+  isAdmin: boolean;
+  ownTokens: ReadonlySet<string>;
+}
+
 export type CellAction =
   | { kind: 'navigate'; to: string }
   | { kind: 'popup'; popup: 'reserve' | 'subscribe' }
-  | { kind: 'details-unavailable' };
+  /** The square's token could not be loaded (a large tree's region failed): nothing can open yet. */
+  | { kind: 'unreachable' };
 
-export function actionForCell(hit: CellHit): CellAction {
-  if (hit.status === CellStatus.Published) {
-    return hit.token ? { kind: 'navigate', to: `/observe/cell/${encodeURIComponent(hit.token)}/details` } : { kind: 'details-unavailable' };
+const cellPath = (token: string, page: 'details' | 'edit') => `/observe/cell/${encodeURIComponent(token)}/${page}`;
+
+export function actionForCell(hit: CellHit, viewer: Viewer): CellAction {
+  switch (hit.status) {
+    case CellStatus.Published:
+      return hit.token ? { kind: 'navigate', to: cellPath(hit.token, 'details') } : { kind: 'unreachable' };
+    case CellStatus.Available:
+      return { kind: 'popup', popup: 'reserve' };
+    case CellStatus.Reserved:
+      if (hit.token && (viewer.isAdmin || viewer.ownTokens.has(hit.token))) return { kind: 'navigate', to: cellPath(hit.token, 'edit') };
+      return { kind: 'popup', popup: 'subscribe' };
+    default:
+      return { kind: 'popup', popup: 'subscribe' };
   }
-  if (hit.status === CellStatus.Available) return { kind: 'popup', popup: 'reserve' };
-  return { kind: 'popup', popup: 'subscribe' };
 }
 
-export function describeAction(action: CellAction, hit: CellHit): string {
+/** "row 34, column 2: published — Title by Artist", or the square's status when nothing more is known. */
+export function describeCell(hit: CellHit, own = false): string {
   const where = `row ${hit.row}, column ${hit.column}`;
-  switch (action.kind) {
-    case 'navigate':
-      return `Opening the piece at ${where}…`;
-    case 'details-unavailable':
-      return `The piece at ${where} would open its details — this tree is too large to name its squares yet.`;
-    case 'popup':
-      return `The square at ${where} would open the ${action.popup} popup — popups are coming soon.`;
+  switch (hit.status) {
+    case CellStatus.Published:
+      if (hit.piece) return `${where}: published — ${hit.piece.title}${hit.piece.artist ? ` by ${hit.piece.artist}` : ''}${own ? ' (yours)' : ''}`;
+      return `${where}: published piece${own ? ' (yours)' : ''}`;
+    case CellStatus.Available:
+      return `${where}: available ${hit.kind === 'slot' ? 'branch slot' : 'square'}. Press Enter to reserve it.`;
+    case CellStatus.Reserved:
+      return own ? `${where}: reserved by you. Press Enter to work on your piece.` : `${where}: reserved`;
+    default:
+      return `${where}: unavailable, not yet connected to a published piece`;
   }
 }

@@ -1,38 +1,42 @@
 /**
  * The tree's WebGL canvas. @pixi/react's <Application> owns the Pixi application and its two layers (the world, a
  * render group, and a screen-space overlay); one component creates the plain-TypeScript TreeEngine over them and
- * hands it to the page through a ref. React never sees a cell.
+ * hands it to the page through a ref. React never sees a cell. Loaded lazily by the tree view (with PixiJS), and
+ * mounted before the snapshot arrives, so the renderer starts while the tree is fetched and decoded.
  */
 // Pixi compiles shader sync code with new Function() unless this polyfill is loaded; the site's CSP forbids eval.
 import 'pixi.js/unsafe-eval';
 import { Application, extend, useApplication } from '@pixi/react';
-import { Container, isWebGLSupported } from 'pixi.js';
+import { Container } from 'pixi.js';
 import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import type { Camera } from './engine/camera.ts';
 import { PALETTE } from './engine/cell-look.ts';
+import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
 
 extend({ Container });
 
-/** Whether this browser can draw the tree at all (WebGL is off in some locked-down or very old browsers). */
-export function canDrawTree(): boolean {
-  try {
-    return isWebGLSupported();
-  } catch {
-    return false;
-  }
-}
-
 export interface TreeCanvasProps {
-  cells: TreeCells;
-  settings: TreeSettings;
+  /** Null while the snapshot is on its way: the canvas gets ready meanwhile. */
+  cells: TreeCells | null;
+  settings: TreeSettings | null;
+  /** The branch slots, when already computed with the snapshot. */
+  slots?: { row: number; column: number }[];
   /** A remembered camera to restore; null opens on the seed band. */
   initialCamera: Camera | null;
   engineRef: RefObject<TreeEngine | null>;
+  /** Loads region details of a large tree. */
+  fetchRegion?: FetchRegion;
+  /** Names the canvas's keyboard help and live description for screen readers. */
+  describedBy?: string;
   onCellTap(hit: CellHit): void;
   onScaleChange(scale: number): void;
+  onCameraChange?(camera: Camera): void;
+  onFocusChange?(hit: CellHit | null): void;
+  /** The engine exists (it is also in engineRef): the page may now apply marks and views. */
+  onEngine?(engine: TreeEngine | null): void;
 }
 
 export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
@@ -47,8 +51,15 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
       tabIndex={0}
       role="application"
       aria-roledescription="tree of artworks"
-      aria-label="The gallery tree. Drag or use the arrow keys to move, plus and minus to zoom."
+      aria-label="The gallery tree"
+      aria-describedby={props.describedBy}
       data-tree-ready={ready ? 'true' : undefined}
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) props.engineRef.current?.setFocusShown(event.currentTarget.matches(':focus-visible'));
+      }}
+      onBlur={(event) => {
+        if (event.target === event.currentTarget) props.engineRef.current?.setFocusShown(false);
+      }}
     >
       <Application
         className="tree-canvas__surface"
@@ -89,13 +100,17 @@ function TreeScene(props: TreeSceneProps) {
     const overlay = overlayRef.current;
     const host = props.hostRef.current;
     if (!isInitialised || !world || !overlay || !host) return;
+    performance.mark('tree:canvas-ready');
     const created = new TreeEngine({
       app,
       world,
       overlay,
       keyTarget: host,
+      fetchRegion: latest.current.fetchRegion,
       onCellTap: (hit) => latest.current.onCellTap(hit),
       onScaleChange: (scale) => latest.current.onScaleChange(scale),
+      onCameraChange: (camera) => latest.current.onCameraChange?.(camera),
+      onFocusChange: (hit) => latest.current.onFocusChange?.(hit),
       onDraggingChange: (active) => latest.current.onDraggingChange(active),
       onFirstFrame: () => latest.current.onFirstFrame(),
     });
@@ -108,19 +123,24 @@ function TreeScene(props: TreeSceneProps) {
     setEngine(created);
     return () => {
       observer.disconnect();
-      if (latest.current.engineRef.current === created) latest.current.engineRef.current = null;
+      if (latest.current.engineRef.current === created) {
+        latest.current.engineRef.current = null;
+        latest.current.onEngine?.(null);
+      }
       created.destroy();
     };
   }, [app, isInitialised, props.hostRef]);
 
-  const { cells, settings } = props;
+  const { cells, settings, slots } = props;
   const restored = useRef(false);
   useEffect(() => {
-    if (!engine) return;
+    if (!engine || !cells || !settings) return;
     // The remembered camera applies to the first tree only; a refreshed tree keeps the current view.
-    engine.setTree(cells, settings, restored.current ? null : latest.current.initialCamera);
+    const first = !restored.current;
+    engine.setTree(cells, settings, first ? latest.current.initialCamera : null, slots);
     restored.current = true;
-  }, [engine, cells, settings]);
+    if (first) latest.current.onEngine?.(engine);
+  }, [engine, cells, settings, slots]);
 
   return (
     <>

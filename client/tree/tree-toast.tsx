@@ -1,4 +1,4 @@
-/** A small, polite message over the tree that fades by itself (used until the popups exist). */
+/** A small, polite message over the tree that fades by itself: what a find found, or why a square could not open. */
 import { useEffect } from 'react';
 
 export interface ToastMessage {

@@ -1,55 +1,203 @@
 /**
- * The tree area of /observe: the canvas with its DOM overlays (top panel, toast) and the honest states around it
- * (loading, no tree yet, a failed fetch with Retry). Remembers the camera per tree while the app runs, so leaving
- * and coming back restores zoom and position (spec §2).
+ * The tree area of /observe: the canvas with its DOM overlays (top panel, popups, toast, the screen reader's live
+ * description) and the honest states around it (loading, no tree yet, a failed fetch with Retry).
+ *
+ * The view (spec §2): the camera is saved when a popup opens and restored when it closes; leaving the page keeps it
+ * for the next visit; and the address carries it (`?row=&col=&zoom=`, see tree-url.ts) so a shared link opens there.
  */
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { TREE_VIEW } from '#shared/constants.ts';
+import { CellStatus } from '#shared/domain.ts';
 import { initialParams } from '#client/api/initial-params.ts';
-import { actionForCell, describeAction } from './cell-actions.ts';
-import type { Camera } from './engine/camera.ts';
+import { fetchTreeRegion } from '#client/api/tree-region.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
+import { TreePopups, type TreePopup } from '#client/popups/tree-popups.tsx';
+import { actionForCell, describeCell } from './cell-actions.ts';
+import { CELL_PITCH, cameraCentre, type Camera } from './engine/camera.ts';
+import type { FetchRegion } from './engine/region-loader.ts';
 import type { CellHit, TreeEngine } from './engine/tree-engine.ts';
-import { canDrawTree, TreeCanvas } from './tree-canvas.tsx';
+import { TreePanel } from './tree-panel.tsx';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
+import { formatTreeUrl, parseTreeUrl, type UrlView } from './tree-url.ts';
 import { useTreeSnapshot } from './use-tree-snapshot.ts';
-import { ZoomPanel } from './zoom-panel.tsx';
+import { canDrawTree } from './webgl-support.ts';
 import './tree.css';
 
-const rememberedViews = new Map<string, Camera>();
+// For the benchmark's breakdown: when the tree's own code starts (everything before is the app shell's boot).
+performance.mark('tree:module');
+
+// The canvas brings PixiJS: it starts loading with this module and arrives while the snapshot is fetched.
+const canvasModule = import('./tree-canvas.tsx');
+const TreeCanvas = lazy(() => canvasModule.then((module) => ({ default: module.TreeCanvas })));
+
+/** The last camera per tree while the app runs, with the address it was written as. */
+const rememberedViews = new Map<string, { camera: Camera; search: string }>();
+
+/** How long the camera rests before the address follows it. */
+const URL_SETTLE_MS = 350;
 
 export function TreeView() {
   const token = initialParams().treeToken;
   const snapshot = useTreeSnapshot(token);
   const navigate = useNavigate();
+  const utils = trpc.useUtils();
+  const { user } = useCurrentUser();
   const engineRef = useRef<TreeEngine | null>(null);
+  const [engine, setEngine] = useState<TreeEngine | null>(null);
   const [scale, setScale] = useState<number>(TREE_VIEW.zoomDefault);
   const [toast, setToast] = useState<ToastMessage | null>(null);
-  const [initialCamera] = useState(() => (token ? (rememberedViews.get(token) ?? null) : null));
+  const [popup, setPopup] = useState<TreePopup | null>(null);
+  const [focusText, setFocusText] = useState('');
+  const savedCamera = useRef<Camera | null>(null);
   const [drawable] = useState(canDrawTree);
+
+  // The first view: the address's, else the remembered one, else the seed band (the engine's default).
+  const [urlView] = useState<UrlView>(() => parseTreeUrl(window.location.search));
+  const [initialCamera] = useState<Camera | null>(() => {
+    const remembered = token ? rememberedViews.get(token) : undefined;
+    if (!remembered) return null;
+    // Back from a piece's page the address names the remembered view: restore it exactly.
+    if (urlView.kind === 'none' || (urlView.kind === 'position' && formatTreeUrl('', urlView) === formatTreeUrl('', parseRemembered(remembered.search)))) {
+      return remembered.camera;
+    }
+    return null;
+  });
+
+  // The viewer's own squares on this tree (find-my-slots, the reserved-by-me look, and who may edit a reserved one).
+  const mine = trpc.cell.mine.useQuery(undefined, { enabled: user !== null, staleTime: 60_000, retry: false });
+  const ownCells = useMemo(() => (user ? (mine.data ?? []).filter((cell) => cell.treeToken === token) : []), [mine.data, token, user]);
+  const viewer = useMemo(() => ({ isAdmin: isAdmin(user), ownTokens: new Set(ownCells.map((cell) => cell.token)) }), [user, ownCells]);
+  const latestViewer = useRef(viewer);
+  latestViewer.current = viewer;
+  useEffect(() => engine?.setOwnCells(ownCells), [engine, ownCells]);
+
+  const say = useCallback((text: string) => setToast((previous) => ({ id: (previous?.id ?? 0) + 1, text })), []);
+
+  /**
+   * Writes the view into the address, replacing the history entry in place (no router navigation: panning must not
+   * re-render the page). While a popup is open the view is the one saved when it opened.
+   */
+  const writeUrl = useCallback(() => {
+    const current = engineRef.current;
+    if (!current || window.location.pathname !== '/observe') return;
+    const search = searchOfCamera(current, savedCamera.current ?? current.getCamera(), window.location.search);
+    if (search !== window.location.search) {
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
+    }
+  }, []);
+
+  /** Keeps the view for the next visit (and in the address, for the Back button). */
+  const remember = useCallback(() => {
+    const current = engineRef.current;
+    if (!token || !current) return;
+    writeUrl();
+    const camera = savedCamera.current ?? current.getCamera();
+    rememberedViews.set(token, { camera, search: searchOfCamera(current, camera) });
+  }, [token, writeUrl]);
+
+  const openPopup = useCallback(
+    (next: TreePopup) => {
+      savedCamera.current ??= engineRef.current?.getCamera() ?? null;
+      writeUrl();
+      setPopup(next);
+    },
+    [writeUrl],
+  );
+  const closePopup = useCallback(() => {
+    setPopup(null);
+    const saved = savedCamera.current;
+    savedCamera.current = null;
+    if (saved) engineRef.current?.setCamera(saved);
+  }, []);
 
   const onCellTap = useCallback(
     (hit: CellHit) => {
-      const action = actionForCell(hit);
+      const action = actionForCell(hit, latestViewer.current);
       if (action.kind === 'navigate') {
-        if (token && engineRef.current) rememberedViews.set(token, engineRef.current.getCamera());
-        navigate(action.to);
-        return;
+        remember();
+        void navigate(action.to);
+      } else if (action.kind === 'popup') {
+        openPopup({ kind: action.popup, cell: { token: hit.token, row: hit.row, column: hit.column, status: hit.status } });
+      } else {
+        say(`The piece at row ${hit.row}, column ${hit.column} could not be reached just now. Please try again.`);
       }
-      setToast((previous) => ({ id: (previous?.id ?? 0) + 1, text: describeAction(action, hit) }));
     },
-    [navigate, token],
+    [navigate, openPopup, remember, say],
   );
-  const onScaleChange = useCallback((next: number) => setScale(next), []);
-  const clearToast = useCallback(() => setToast(null), []);
+
+  const onFocusChange = useCallback((hit: CellHit | null) => {
+    setFocusText(hit ? describeCell(hit, hit.token !== null && latestViewer.current.ownTokens.has(hit.token)) : '');
+  }, []);
+
+  // The address follows the camera once it rests.
+  const urlTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onCameraChange = useCallback(() => {
+    if (urlTimer.current) clearTimeout(urlTimer.current);
+    urlTimer.current = setTimeout(() => {
+      urlTimer.current = null;
+      writeUrl();
+    }, URL_SETTLE_MS);
+  }, [writeUrl]);
+  useEffect(() => () => void (urlTimer.current && clearTimeout(urlTimer.current)), []);
+
+  // The engine is ready with its first tree: open the address's view, if it names one that exists.
+  const onEngine = useCallback(
+    (created: TreeEngine | null) => {
+      setEngine(created);
+      if (!created) return;
+      if (urlView.kind === 'position' && !initialCamera && created.containsPosition(urlView.row, urlView.column)) {
+        created.showCell(urlView.row, urlView.column, urlView.scale);
+      } else if (urlView.kind === 'cell') {
+        const known = created.positionOfToken(urlView.token);
+        if (known) created.showCell(known.row, known.column, urlView.scale);
+        else if (!created.tokensInSnapshot) {
+          // A large tree's snapshot has no tokens: ask where the cell is. Unknown or elsewhere: the default view stays.
+          utils.cell.get.fetch({ token: urlView.token }).then(
+            (cell) => {
+              if (cell.treeToken === token && engineRef.current === created) created.showCell(cell.row, cell.column, urlView.scale);
+            },
+            () => undefined,
+          );
+        }
+      }
+    },
+    [initialCamera, token, urlView, utils],
+  );
+
+  const fetchRegion = useMemo<FetchRegion | undefined>(
+    () => (token ? (bounds, signal) => fetchTreeRegion(token, bounds, signal) : undefined),
+    [token],
+  );
+
+  const findCycle = useRef(-1);
+  const onFindFree = useCallback(() => {
+    const current = engineRef.current;
+    const next = current?.nextAvailable();
+    if (!current) return;
+    if (!next) return say('No square is free right now. Check back soon: every new piece opens the squares around it.');
+    current.setTarget(next);
+    current.centreOnCell(next.row, next.column, { smooth: true });
+    say(`A free square: row ${next.row}, column ${next.column}.`);
+  }, [say]);
+  const onFindMine = useCallback(() => {
+    const current = engineRef.current;
+    if (!current || ownCells.length === 0) return;
+    findCycle.current = (findCycle.current + 1) % ownCells.length;
+    const cell = ownCells[findCycle.current]!;
+    current.setTarget(cell);
+    current.centreOnCell(cell.row, cell.column, { smooth: true });
+    const what = cell.status === CellStatus.Reserved ? 'Your reserved square' : cell.status === CellStatus.Published ? 'Your piece' : 'Your piece, under review';
+    say(`${what}: row ${cell.row}, column ${cell.column}.`);
+  }, [ownCells, say]);
 
   // Leaving the page keeps the camera for the next visit.
-  const rememberView = useCallback(
+  const rememberOnLeave = useCallback(
     (node: HTMLElement | null) => {
-      if (node) return;
-      if (token && engineRef.current) rememberedViews.set(token, engineRef.current.getCamera());
+      if (!node) remember();
     },
-    [token],
+    [remember],
   );
 
   if (!token) {
@@ -63,7 +211,7 @@ export function TreeView() {
   if (!drawable) {
     return (
       <TreeNotice title="The tree cannot be drawn here.">
-        This browser has WebGL turned off or does not support it, and the tree needs it to draw its squares.
+        This browser offers no canvas to draw on, and the tree needs one to draw its squares.
       </TreeNotice>
     );
   }
@@ -79,28 +227,60 @@ export function TreeView() {
     );
   }
 
-  if (!snapshot.data) {
-    return (
-      <div className="tree-area tree-area--loading" aria-busy="true">
-        <p className="tree-area__status">Loading the tree…</p>
-      </div>
-    );
-  }
-
+  const data = snapshot.data ?? null;
   return (
-    <div className="tree-area" ref={rememberView}>
-      <TreeCanvas
-        cells={snapshot.data.cells}
-        settings={snapshot.data.settings}
-        initialCamera={initialCamera}
-        engineRef={engineRef}
-        onCellTap={onCellTap}
-        onScaleChange={onScaleChange}
-      />
-      <ZoomPanel scale={scale} onZoom={(direction) => engineRef.current?.zoomStep(direction)} />
-      <TreeToast message={toast} onDone={clearToast} />
+    <div className="tree-area" ref={rememberOnLeave} aria-busy={data ? undefined : true}>
+      {drawable && (
+        <Suspense fallback={null}>
+          <TreeCanvas
+            cells={data?.cells ?? null}
+            settings={data?.settings ?? null}
+            slots={data?.slots}
+            initialCamera={initialCamera}
+            engineRef={engineRef}
+            fetchRegion={fetchRegion}
+            describedBy="tree-keyboard-help"
+            onCellTap={onCellTap}
+            onScaleChange={setScale}
+            onCameraChange={onCameraChange}
+            onFocusChange={onFocusChange}
+            onEngine={onEngine}
+          />
+        </Suspense>
+      )}
+      {!data && <p className="tree-area__status tree-area__status--over">Loading the tree…</p>}
+      <p id="tree-keyboard-help" className="visually-hidden">
+        Arrow keys move from square to square, Enter opens the square, plus and minus zoom.
+      </p>
+      <p className="visually-hidden" aria-live="polite" data-testid="tree-focus-description">
+        {focusText}
+      </p>
+      {data && (
+        <TreePanel
+          scale={scale}
+          onZoom={(direction) => engineRef.current?.zoomStep(direction)}
+          onFindFree={onFindFree}
+          onSearch={(term) => openPopup({ kind: 'search', term })}
+          onHelp={() => openPopup({ kind: 'help' })}
+          onFindMine={ownCells.length > 0 ? onFindMine : undefined}
+        />
+      )}
+      <TreeToast message={toast} onDone={() => setToast(null)} />
+      <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={closePopup} />
     </div>
   );
+}
+
+/** The address for a camera: the square at the screen's middle and the zoom. */
+function searchOfCamera(engine: TreeEngine, camera: Camera, currentSearch = ''): string {
+  const { width, height } = engine.viewportSize();
+  const centre = cameraCentre(camera, width, height);
+  return formatTreeUrl(currentSearch, { row: Math.floor(centre.y / CELL_PITCH), column: Math.floor(centre.x / CELL_PITCH), scale: camera.scale });
+}
+
+function parseRemembered(search: string): { row: number; column: number; scale: number } {
+  const view = parseTreeUrl(search);
+  return view.kind === 'position' ? view : { row: NaN, column: NaN, scale: NaN };
 }
 
 function TreeNotice({ title, children }: { title: string; children: ReactNode }) {

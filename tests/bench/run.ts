@@ -1,8 +1,10 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
+import { benchTreeCanvas } from './tree-canvas.bench.ts';
 import { benchTreeSnapshot } from './tree-snapshot.bench.ts';
 
 const BENCHES: Record<string, () => Promise<string>> = {
   snapshot: benchTreeSnapshot,
+  tree: benchTreeCanvas,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -20,6 +20,10 @@ export const PALETTE = {
   band: 0xe8e2d6,
   ground: 0xefeae1,
   bandLine: 0xb9b0a2,
+  /** The viewer's own squares (find-my-slots, reserved-by-me). */
+  mine: 0xd2a145,
+  /** The square a find just centred. */
+  target: 0x2e6b57,
 } as const;
 
 const S = CELL_SIZE;

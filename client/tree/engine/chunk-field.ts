@@ -7,6 +7,7 @@
 import { Container } from 'pixi.js';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, type Rect } from './camera.ts';
+import type { CellDetails } from './cell-details.ts';
 import { CHUNK_WORLD, type ChunkEntry, type ChunkIndex, chunkRangeOf, chunksInRange, inRange } from './chunk-index.ts';
 import { ChunkView } from './chunk-view.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
@@ -37,6 +38,7 @@ export class ChunkField {
     private readonly cells: TreeCells,
     private readonly slots: readonly { row: number; column: number }[],
     private readonly index: ChunkIndex,
+    private readonly details: CellDetails,
     private readonly thumbnails: ThumbnailCache,
     /** Asks for another frame (a thumbnail arrived). */
     private readonly onChange: () => void,
@@ -100,13 +102,18 @@ export class ChunkField {
     while (this.queue.length > 0 && builtNow < BUILD_BUDGET && performance.now() - started < BUILD_BUDGET_MS) {
       const entry = this.queue.shift()!;
       if (this.built.has(entry.key)) continue;
-      const chunk = new ChunkView(entry, this.cells, this.slots, this.thumbnails, this.onChange);
+      const chunk = new ChunkView(entry, this.cells, this.slots, this.details, this.thumbnails, this.onChange);
       this.layer.addChild(chunk.container);
       this.built.set(entry.key, chunk);
       chunk.updateThumbnails(this.thumbnailLoad, this.thumbnailKeep);
       this.shown.push(chunk);
       builtNow++;
     }
+  }
+
+  /** New details arrived (a region answer): shown chunks look for thumbnails again. */
+  refreshThumbnails(): void {
+    for (const chunk of this.shown) chunk.updateThumbnails(this.thumbnailLoad, this.thumbnailKeep);
   }
 
   destroy(): void {

@@ -48,15 +48,19 @@ export interface CellPositions {
 
 export function buildChunkIndex(cells: CellPositions, slots: readonly { row: number; column: number }[] = []): ChunkIndex {
   const chunks = new Map<number, ChunkEntry>();
+  // Cells come row by row: the run of a row inside one chunk reuses the last entry without a lookup.
+  let last: ChunkEntry | null = null;
   const entryFor = (row: number, column: number): ChunkEntry => {
     const chunkRow = chunkCoordinate(row);
     const chunkColumn = chunkCoordinate(column);
+    if (last && last.chunkRow === chunkRow && last.chunkColumn === chunkColumn) return last;
     const key = chunkKey(chunkRow, chunkColumn);
     let entry = chunks.get(key);
     if (!entry) {
       entry = { key, chunkRow, chunkColumn, cells: [], slots: [] };
       chunks.set(key, entry);
     }
+    last = entry;
     return entry;
   };
   for (let i = 0; i < cells.count; i++) entryFor(cells.row[i]!, cells.col[i]!).cells.push(i);

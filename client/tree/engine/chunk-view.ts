@@ -7,6 +7,7 @@ import { Container, Graphics, Sprite } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, CELL_SIZE, type Rect } from './camera.ts';
+import type { CellDetails } from './cell-details.ts';
 import { drawBranchSlot, drawCell } from './cell-look.ts';
 import type { ChunkEntry } from './chunk-index.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
@@ -25,7 +26,9 @@ export class ChunkView {
   readonly container = new Container();
   private readonly thumbLayer = new Container({ label: 'thumbnails' });
   /** Published cells with a thumbnail, by index into the snapshot. */
-  private readonly thumbCells: number[] = [];
+  private thumbCells: number[] = [];
+  /** The details' version thumbCells was found with (region answers add thumbnails later on large trees). */
+  private detailsVersion = -1;
   private readonly requests = new Map<number, ThumbnailRequest>();
   private alive = true;
   /** Squares this chunk draws: cells plus branch slots. */
@@ -35,6 +38,7 @@ export class ChunkView {
     readonly entry: ChunkEntry,
     private readonly cells: TreeCells,
     slots: readonly { row: number; column: number }[],
+    private readonly details: CellDetails,
     private readonly thumbnails: ThumbnailCache,
     /** Called when the chunk's picture changes outside a camera move (a thumbnail arrived). */
     private readonly onChange: () => void,
@@ -43,7 +47,6 @@ export class ChunkView {
     const body = new Graphics();
     for (const i of entry.cells) {
       drawCell(body, cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, cells.status[i]!, cells.color[i]!);
-      if (cells.status[i] === CellStatus.Published && cells.thumb?.[i]) this.thumbCells.push(i);
     }
     for (const s of entry.slots) {
       const slot = slots[s]!;
@@ -72,6 +75,10 @@ export class ChunkView {
    */
   updateThumbnails(load: Rect | null, keep: Rect): void {
     this.thumbLayer.visible = load !== null;
+    if (load === null && this.requests.size === 0) return;
+    // A small tree's snapshot carries every thumbnail; a large tree's arrive with region answers.
+    const version = this.details.inSnapshot ? 0 : this.details.version;
+    if (this.detailsVersion !== version) this.findThumbCells(version);
     for (const i of this.thumbCells) {
       const x = this.cells.col[i]! * CELL_PITCH;
       const y = this.cells.row[i]! * CELL_PITCH;
@@ -84,8 +91,19 @@ export class ChunkView {
     }
   }
 
+  private findThumbCells(version: number): void {
+    this.detailsVersion = version;
+    const found: number[] = [];
+    for (const i of this.entry.cells) {
+      if (this.cells.status[i] === CellStatus.Published && this.details.thumbOf(i)) found.push(i);
+    }
+    this.thumbCells = found;
+  }
+
   private request(i: number, x: number, y: number): void {
-    const request: ThumbnailRequest = { url: this.cells.thumb![i]!, sprite: null, cancelled: false };
+    const url = this.details.thumbOf(i);
+    if (!url) return;
+    const request: ThumbnailRequest = { url, sprite: null, cancelled: false };
     this.requests.set(i, request);
     this.thumbnails.acquire(request.url, (texture) => {
       if (!this.alive || request.cancelled || !texture) return;

@@ -1,7 +1,8 @@
 /**
  * Pointer, wheel and key input on the canvas, as the help popup of spec §2 describes it: drag (or one finger) to
  * pan, Ctrl+wheel to zoom about the pointer, wheel to scroll vertically, Shift+wheel horizontally; a press released
- * without dragging is a tap. Plain DOM events: hit testing is one division, so Pixi's event system is not used.
+ * without dragging is a tap. On the keyboard (DESIGN.md §6) the arrow keys move a focus cell, Enter opens it, and
+ * plus and minus zoom. Plain DOM events: hit testing is one division, so Pixi's event system is not used.
  */
 import type { Point } from './camera.ts';
 
@@ -15,6 +16,10 @@ export interface InputHandlers {
   /** A mouse moving with no button held; null when it leaves the canvas. */
   hover(point: Point | null): void;
   dragging(active: boolean): void;
+  /** Arrow keys: move the focus cell one square in a direction. */
+  moveFocus(dRow: number, dColumn: number): void;
+  /** Enter (or Space) on the focus cell. */
+  activate(): void;
 }
 
 const DRAG_THRESHOLD_MOUSE = 4;
@@ -22,7 +27,6 @@ const DRAG_THRESHOLD_TOUCH = 10;
 /** Wheel distance (pixels) that makes one zoom step, so a trackpad pinch does not race through the levels. */
 const ZOOM_WHEEL_STEP = 60;
 const LINE_HEIGHT = 16;
-const KEY_PAN = 110;
 
 interface ActivePointer {
   x: number;
@@ -143,16 +147,17 @@ export class CanvasInput {
   };
 
   private onKeyDown = (e: KeyboardEvent): void => {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target !== this.keyTarget) return;
     const centre = { x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 };
     const moves: Record<string, [number, number]> = {
-      ArrowLeft: [KEY_PAN, 0],
-      ArrowRight: [-KEY_PAN, 0],
-      ArrowUp: [0, KEY_PAN],
-      ArrowDown: [0, -KEY_PAN],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
     };
     const move = moves[e.key];
-    if (move) this.handlers.pan(move[0], move[1]);
+    if (move) this.handlers.moveFocus(move[0], move[1]);
+    else if (e.key === 'Enter' || e.key === ' ') this.handlers.activate();
     else if (e.key === '+' || e.key === '=') this.handlers.zoomStep(centre, 1);
     else if (e.key === '-' || e.key === '_') this.handlers.zoomStep(centre, -1);
     else return;

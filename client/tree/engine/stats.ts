@@ -1,6 +1,10 @@
 /**
  * A tiny live record of what the engine is doing, exposed as window.__treeStats for browser tests and for anyone
  * curious in the console. The engine updates the one object in place; nothing here allocates per frame.
+ *
+ * With `?bench` in the page's address the engine also keeps a ring buffer of its per-frame main-thread work
+ * (window.__treeFrames): the camera update, culling, chunk building and app.render(), which is what a frame costs our
+ * code whatever the GPU (the benchmark reads it; see tests/bench/tree-canvas.bench.ts).
  */
 export interface TreeStats {
   /** Cells in the decoded snapshot. */
@@ -13,17 +17,45 @@ export interface TreeStats {
   cellsDrawn: number;
   /** Thumbnail textures held right now. */
   thumbnailsLoaded: number;
+  /** Region blocks of details (tokens, thumbnails, titles) held, for trees whose snapshot has none. */
+  regionsLoaded: number;
   scale: number;
   /** The camera: world point at the screen's top-left corner. */
   x: number;
   y: number;
+  /** A find's glide is under way. */
+  flying: boolean;
+  /** The keyboard focus cell, or null. */
+  focusRow: number | null;
+  focusColumn: number | null;
   /** performance.now() of the first frame that showed cells, or null until then. */
   firstFrameAt: number | null;
+  /** Frames rendered so far. */
+  frames: number;
 }
+
+/** Per-frame main-thread work in milliseconds, newest last, in a ring of FRAME_LOG_SIZE. */
+export interface FrameLog {
+  /** Whole frame: update (camera, culling, chunk building) plus app.render(). */
+  total: Float32Array;
+  /** The chunk-building part of each frame. */
+  build: Float32Array;
+  /** The app.render() part of each frame. */
+  render: Float32Array;
+  /** performance.now() at each frame's start. */
+  at: Float64Array;
+  /** Frames recorded since the start (the ring holds the last FRAME_LOG_SIZE). */
+  count: number;
+  /** Forgets what was recorded (a benchmark phase starts). */
+  reset(): void;
+}
+
+export const FRAME_LOG_SIZE = 8192;
 
 declare global {
   interface Window {
     __treeStats?: TreeStats;
+    __treeFrames?: FrameLog;
   }
 }
 
@@ -34,11 +66,42 @@ export function createTreeStats(): TreeStats {
     chunksVisible: 0,
     cellsDrawn: 0,
     thumbnailsLoaded: 0,
+    regionsLoaded: 0,
     scale: 1,
     x: 0,
     y: 0,
+    flying: false,
+    focusRow: null,
+    focusColumn: null,
     firstFrameAt: null,
+    frames: 0,
   };
   if (typeof window !== 'undefined') window.__treeStats = stats;
   return stats;
+}
+
+/** The frame log, when the page was opened with `?bench`; null otherwise (no cost at all). */
+export function createFrameLog(): FrameLog | null {
+  if (typeof window === 'undefined' || !new URLSearchParams(window.location.search).has('bench')) return null;
+  const log: FrameLog = {
+    total: new Float32Array(FRAME_LOG_SIZE),
+    build: new Float32Array(FRAME_LOG_SIZE),
+    render: new Float32Array(FRAME_LOG_SIZE),
+    at: new Float64Array(FRAME_LOG_SIZE),
+    count: 0,
+    reset() {
+      log.count = 0;
+    },
+  };
+  window.__treeFrames = log;
+  return log;
+}
+
+export function recordFrame(log: FrameLog, startedAt: number, totalMs: number, buildMs: number, renderMs: number): void {
+  const at = log.count % FRAME_LOG_SIZE;
+  log.total[at] = totalMs;
+  log.build[at] = buildMs;
+  log.render[at] = renderMs;
+  log.at[at] = startedAt;
+  log.count++;
 }

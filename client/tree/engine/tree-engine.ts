@@ -1,19 +1,17 @@
 /**
  * The tree canvas engine (DESIGN.md §6): plain TypeScript, owned by one React component through a ref. It keeps the
- * camera, applies it to the world layer (a render group), asks the chunk field to cull and build, places the band
- * labels, turns taps into cell hits, and renders only when something changed (no idle frames).
+ * camera (and its smooth flights), applies it to the world layer (a render group), asks the tree on the canvas
+ * (canvas-tree.ts) to cull, build and load what the view needs, places the band labels, draws the marks (the
+ * viewer's squares, a find's target, the keyboard's focus), turns taps and Enter into cell hits, and renders only
+ * when something changed (no idle frames).
  */
 import { Graphics, type Application, type Container } from 'pixi.js';
 import { TREE_VIEW } from '#shared/constants.ts';
-import { CellStatus } from '#shared/domain.ts';
 import { computeBranchSlots, positionKey, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
-import { DividerBands } from './bands.ts';
-import { PALETTE } from './cell-look.ts';
 import {
   type Camera,
   type Point,
-  type Rect,
   CELL_PITCH,
   CELL_SIZE,
   cellCentre,
@@ -26,24 +24,24 @@ import {
   worldToCell,
   zoomAt,
 } from './camera.ts';
-import { buildChunkIndex } from './chunk-index.ts';
-import { ChunkField } from './chunk-field.ts';
+import { CameraFlight } from './camera-flight.ts';
+import { CanvasTree, type CellHit } from './canvas-tree.ts';
+import { PALETTE } from './cell-look.ts';
+import type { Position } from './focus.ts';
 import { CanvasInput } from './input.ts';
-import { createTreeStats, type TreeStats } from './stats.ts';
+import { KeyboardFocus } from './keyboard-focus.ts';
+import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
+import type { FetchRegion } from './region-loader.ts';
+import { createFrameLog, createTreeStats, recordFrame, type FrameLog, type TreeStats } from './stats.ts';
 import { ThumbnailCache } from './thumbnails.ts';
-import { gridOfTreeCells, seedViewTarget, worldBoundsOf } from './tree-layout.ts';
+import { gridOfTreeCells, seedViewTarget } from './tree-layout.ts';
+
+export type { CellHit } from './canvas-tree.ts';
 
 /** Thumbnails show from this scale up; below it a cell is its art's dominant colour. */
 export const THUMBNAIL_MIN_SCALE = 0.75;
-
-export interface CellHit {
-  /** 'slot' is a computed branch slot: an available square with no cell yet. */
-  kind: 'cell' | 'slot';
-  row: number;
-  column: number;
-  status: number;
-  token: string | null;
-}
+/** How long find-free and find-my-slots take to glide to their square. */
+const FLIGHT_MS = 480;
 
 export interface TreeEngineOptions {
   app: Application;
@@ -53,96 +51,216 @@ export interface TreeEngineOptions {
   overlay: Container;
   /** The element that receives keyboard input (the canvas's focusable wrapper). */
   keyTarget: HTMLElement;
+  /** Loads region details; without it a large tree has no tokens, thumbnails or titles. */
+  fetchRegion?: FetchRegion;
   onCellTap?(hit: CellHit): void;
   onScaleChange?(scale: number): void;
+  /** Every camera move (the page debounces what it does with it). */
+  onCameraChange?(camera: Camera): void;
   onDraggingChange?(dragging: boolean): void;
+  /** The keyboard's focus cell changed, or what is known about it did (null: no focus). */
+  onFocusChange?(hit: CellHit | null): void;
   /** Once, after the first frame that shows cells. */
   onFirstFrame?(): void;
 }
 
-interface LoadedTree {
-  cells: TreeCells;
-  settings: TreeSettings;
-  chunks: ChunkField;
-  slotKeys: Set<number>;
-  bounds: Rect;
-  bands: DividerBands;
+type PendingView = { camera: Camera } | { centre: Point; scale: number } | 'seed';
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false);
 }
 
 export class TreeEngine {
   readonly stats: TreeStats = createTreeStats();
+  private readonly frameLog: FrameLog | null = createFrameLog();
   private camera: Camera = { x: 0, y: 0, scale: TREE_VIEW.zoomDefault };
-  /** A view to apply once the canvas has a size: a camera, or the default seed view. */
-  private pendingView: Camera | 'seed' | null = null;
-  private tree: LoadedTree | null = null;
+  /** A view to apply once the canvas has a size: a camera, a point to centre at a scale, or the seed view. */
+  private pendingView: PendingView | null = null;
+  private tree: CanvasTree | null = null;
   /** Outline of the square under the mouse. */
   private readonly hoverMark = new Graphics({ label: 'hover' });
+  private readonly marks = new MarkLayer();
   private hoveredKey: number | null = null;
+  private ownCells: readonly OwnCell[] = [];
+  private target: MarkedCell | null = null;
+  private availableCursor = -1;
+  private readonly flight = new CameraFlight();
+  private readonly keyboard: KeyboardFocus;
   private readonly thumbnails = new ThumbnailCache();
   private readonly input: CanvasInput;
   private frameId = 0;
   private cullNeeded = true;
+  private buildMs = 0;
   private destroyed = false;
 
   constructor(private readonly options: TreeEngineOptions) {
     const { app, world } = options;
-    world.addChild(this.hoverMark);
+    world.addChild(this.marks.graphics, this.hoverMark);
     this.input = new CanvasInput(app.canvas, options.keyTarget, {
-      pan: (dx, dy) => this.setCamera(panBy(this.camera, dx, dy)),
-      zoomStep: (anchor, direction) => this.setCamera(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
-      zoomBy: (anchor, factor) => this.setCamera(zoomAt(this.camera, anchor, this.camera.scale * factor)),
-      tap: (point) => this.tap(point),
+      pan: (dx, dy) => this.userMove(panBy(this.camera, dx, dy)),
+      zoomStep: (anchor, direction) => this.userMove(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
+      zoomBy: (anchor, factor) => this.userMove(zoomAt(this.camera, anchor, this.camera.scale * factor)),
+      tap: (point) => this.open(this.hitAt(point)),
       hover: (point) => this.hover(point),
       dragging: (active) => options.onDraggingChange?.(active),
+      moveFocus: (dRow, dColumn) => this.tree && this.keyboard.move(dRow, dColumn),
+      activate: () => this.keyboard.activate(),
+    });
+    this.keyboard = new KeyboardFocus({
+      hasSquare: this.hasSquare,
+      camera: () => this.camera,
+      viewport: () => this.viewport(),
+      pan: (camera) => this.userMove(camera),
+      changed: () => this.focusChanged(),
+      announce: (position, fresh) => this.announceFocus(position, fresh),
+      open: (position) => this.open(this.hitAtCell(position.row, position.column)),
     });
     app.renderer.on('resize', this.onResize);
+    this.warmUp();
   }
 
   /**
    * Shows a decoded snapshot. `view` restores a remembered camera; without it a first tree opens on the seed band
-   * and a refreshed tree keeps the current view.
+   * and a refreshed tree keeps the current view. `knownSlots` are the branch slots when already computed (the
+   * snapshot worker does), else they are computed here.
    */
-  setTree(cells: TreeCells, settings: TreeSettings, view: Camera | null = null): void {
+  setTree(cells: TreeCells, settings: TreeSettings, view: Camera | null = null, knownSlots?: Position[]): void {
+    performance.mark('tree:set-tree');
     const hadTree = this.tree !== null;
     this.clearTree();
-    const slots = computeBranchSlots(settings, gridOfTreeCells(cells));
-    const bounds = worldBoundsOf(settings, cells);
-    const bands = new DividerBands(settings, bounds);
-    const chunks = new ChunkField(cells, slots, buildChunkIndex(cells, slots), this.thumbnails, () => this.requestFrame());
-    // Bottom to top: bands, chunks, the hover outline.
-    this.options.world.addChildAt(bands.strips, 0);
-    this.options.world.addChildAt(chunks.layer, 1);
-    this.options.overlay.addChild(bands.labels);
-    this.tree = { cells, settings, chunks, slotKeys: new Set(slots.map((s) => positionKey(s.row, s.column))), bounds, bands };
+    this.tree = new CanvasTree(cells, settings, knownSlots ?? computeBranchSlots(settings, gridOfTreeCells(cells)), {
+      world: this.options.world,
+      overlay: this.options.overlay,
+      thumbnails: this.thumbnails,
+      fetchRegion: this.options.fetchRegion,
+      onChange: () => this.requestFrame(),
+      onRegion: () => this.regionLoaded(),
+    });
+    this.availableCursor = -1;
     this.stats.cells = cells.count;
-    this.pendingView = view ?? (hadTree ? this.camera : 'seed');
+    this.pendingView = view ? { camera: view } : hadTree ? { camera: this.camera } : 'seed';
+    this.cullNeeded = true;
     this.requestFrame();
+    performance.mark('tree:tree-set');
   }
 
   getCamera(): Camera {
     return this.camera;
   }
 
+  /** The canvas's size in CSS pixels. */
+  viewportSize(): { width: number; height: number } {
+    return this.viewport();
+  }
+
   setCamera(next: Camera): void {
     const { width, height } = this.viewport();
     const clamped = this.tree && width > 0 ? clampToBounds(next, this.tree.bounds, width, height) : next;
     const scaleChanged = clamped.scale !== this.camera.scale;
+    const moved = scaleChanged || clamped.x !== this.camera.x || clamped.y !== this.camera.y;
     this.camera = clamped;
+    // The stats follow the camera at once (tests read them between frames, which are slow on a software renderer).
+    this.stats.scale = clamped.scale;
+    this.stats.x = clamped.x;
+    this.stats.y = clamped.y;
     this.cullNeeded = true;
     this.requestFrame();
     if (scaleChanged) this.options.onScaleChange?.(clamped.scale);
+    if (moved) this.options.onCameraChange?.(clamped);
+  }
+
+  /** Opens the view centred on a square at a scale (applied once the canvas has its size; before the first frame). */
+  showCell(row: number, column: number, scale: number): void {
+    this.flight.cancel();
+    this.pendingView = { centre: cellCentre(row, column), scale };
+    this.cullNeeded = true;
+    this.requestFrame();
   }
 
   /** One zoom step about the centre of the canvas (the top panel's + and − buttons). */
   zoomStep(direction: 1 | -1): void {
     const { width, height } = this.viewport();
-    this.setCamera(zoomAt(this.camera, { x: width / 2, y: height / 2 }, steppedScale(this.camera.scale, direction)));
+    this.userMove(zoomAt(this.camera, { x: width / 2, y: height / 2 }, steppedScale(this.camera.scale, direction)));
   }
 
-  /** Centres the view on a cell (find-free and find-my-slots use this later). */
-  centreOnCell(row: number, column: number, scale = this.camera.scale): void {
+  /** Centres the view on a cell: at once, or gliding there (find-free, find-my-slots). */
+  centreOnCell(row: number, column: number, options: { smooth?: boolean; scale?: number } = {}): void {
     const { width, height } = this.viewport();
-    this.setCamera(centredOn(cellCentre(row, column), scale, width, height));
+    const target = centredOn(cellCentre(row, column), options.scale ?? this.camera.scale, width, height);
+    if (options.smooth && !prefersReducedMotion() && width > 0) {
+      this.flight.begin(this.camera, target, FLIGHT_MS);
+      this.stats.flying = true;
+      this.requestFrame();
+    } else {
+      this.flight.cancel();
+      this.setCamera(target);
+    }
+  }
+
+  /**
+   * The next available square for find-free: the last one (in row-then-column order) on the first call, then each
+   * one before it in turn, wrapping round. Null when the tree has none.
+   */
+  nextAvailable(): Position | null {
+    const list = this.tree?.availableSquares() ?? [];
+    if (list.length === 0) return null;
+    this.availableCursor = this.availableCursor <= 0 || this.availableCursor > list.length ? list.length - 1 : this.availableCursor - 1;
+    return list[this.availableCursor]!;
+  }
+
+  /** The viewer's own squares, drawn with their own mark. */
+  setOwnCells(cells: readonly OwnCell[]): void {
+    this.ownCells = cells;
+    this.drawMarks();
+  }
+
+  /** The square a find brought into view (null: none). */
+  setTarget(cell: MarkedCell | null): void {
+    this.target = cell;
+    this.drawMarks();
+  }
+
+  /** Whether the snapshot carries every cell's token (small trees); a large tree's come per region. */
+  get tokensInSnapshot(): boolean {
+    return this.tree?.details.inSnapshot ?? false;
+  }
+
+  /** Where a cell token sits, when the snapshot carries tokens (small trees); null otherwise. */
+  positionOfToken(token: string): Position | null {
+    return this.tree?.positionOfToken(token) ?? null;
+  }
+
+  /** Whether a position lies inside the tree's world (rows and columns the camera may show). */
+  containsPosition(row: number, column: number): boolean {
+    return this.tree?.containsPosition(row, column) ?? false;
+  }
+
+  /** Whether a position holds a cell or a branch slot. */
+  hasSquare = (row: number, column: number): boolean => this.tree?.hasSquare(row, column) ?? false;
+
+  /** The cell or branch slot at a position, if any. */
+  hitAtCell(row: number, column: number): CellHit | null {
+    return this.tree?.hitAtCell(row, column) ?? null;
+  }
+
+  /** The cell or branch slot under a screen point, if any. */
+  hitAt(point: Point): CellHit | null {
+    const position = worldToCell(screenToWorld(this.camera, point));
+    return position ? this.hitAtCell(position.row, position.column) : null;
+  }
+
+  /** The keyboard's focus cell is drawn only while the canvas has keyboard focus. */
+  setFocusShown(shown: boolean): void {
+    if (this.tree) this.keyboard.setShown(shown);
+  }
+
+  /** Puts the keyboard focus on a square and brings it into view. */
+  focusCell(row: number, column: number): void {
+    this.keyboard.focus(row, column);
+  }
+
+  getFocus(): Position | null {
+    return this.keyboard.position;
   }
 
   destroy(): void {
@@ -154,6 +272,18 @@ export class TreeEngine {
     this.clearTree();
     this.thumbnails.destroy();
     this.hoverMark.destroy();
+    this.marks.destroy();
+  }
+
+  /**
+   * Renders one throwaway square (filled and stroked) before any tree is here, so the renderer compiles its shaders
+   * while the snapshot is still on its way rather than in the first real frame.
+   */
+  private warmUp(): void {
+    const probe = new Graphics().rect(0, 0, 2, 2).fill({ color: PALETTE.background }).stroke({ width: 1, color: PALETTE.background });
+    this.options.world.addChild(probe);
+    this.options.app.render();
+    probe.destroy();
   }
 
   private viewport(): { width: number; height: number } {
@@ -162,11 +292,16 @@ export class TreeEngine {
   }
 
   private clearTree(): void {
-    this.tree?.chunks.destroy();
-    this.tree?.bands.destroy();
+    this.tree?.destroy();
     this.tree = null;
     this.hoveredKey = null;
     this.hoverMark.clear();
+  }
+
+  /** A move the visitor made: it ends any flight under way. */
+  private userMove(next: Camera): void {
+    this.flight.cancel();
+    this.setCamera(next);
   }
 
   private onResize = (): void => {
@@ -184,33 +319,56 @@ export class TreeEngine {
   private frame = (): void => {
     this.frameId = 0;
     if (this.destroyed) return;
+    const started = performance.now();
+    const { width, height } = this.viewport();
+    const flying = this.flight.step(started, width, height);
+    if (flying) this.setCamera(flying);
     this.update();
+    const rendering = performance.now();
     this.options.app.render();
+    const ended = performance.now();
+    if (this.frameLog) recordFrame(this.frameLog, started, ended - started, this.buildMs, ended - rendering);
+    this.stats.frames++;
+    this.stats.flying = this.flight.active;
     if (this.stats.firstFrameAt === null && this.tree && (this.stats.cellsDrawn > 0 || this.tree.cells.count === 0)) {
       this.stats.firstFrameAt = performance.now();
       this.options.onFirstFrame?.();
     }
-    if (this.tree?.chunks.waiting) this.requestFrame();
+    if (this.tree?.chunks.waiting || this.flight.active) this.requestFrame();
   };
 
   /** Applies the camera, culls chunks when the view moved, and builds a few waiting chunks. */
   private update(): void {
     const tree = this.tree;
     const { width, height } = this.viewport();
+    this.buildMs = 0;
     if (!tree || width === 0 || height === 0) return;
     if (this.pendingView) {
-      const target = this.pendingView === 'seed' ? centredOn(seedViewTarget(tree.settings), TREE_VIEW.zoomDefault, width, height) : this.pendingView;
+      const view = this.pendingView;
       this.pendingView = null;
-      this.setCamera(target);
+      if (view === 'seed') this.setCamera(centredOn(seedViewTarget(tree.settings), TREE_VIEW.zoomDefault, width, height));
+      else if ('camera' in view) this.setCamera(view.camera);
+      else this.setCamera(centredOn(view.centre, view.scale, width, height));
     }
     if (this.cullNeeded) {
       this.cullNeeded = false;
       this.applyCamera();
-      tree.chunks.cull(viewRect(this.camera, width, height), this.camera.scale >= THUMBNAIL_MIN_SCALE);
+      const view = viewRect(this.camera, width, height);
+      tree.chunks.cull(view, this.camera.scale >= THUMBNAIL_MIN_SCALE);
       tree.bands.place(this.camera, height);
+      tree.wantRegionsAround(view);
     }
-    tree.chunks.buildSome();
-    this.updateStats(tree.chunks);
+    if (tree.chunks.waiting) {
+      const started = performance.now();
+      tree.chunks.buildSome();
+      this.buildMs = performance.now() - started;
+    }
+    const stats = this.stats;
+    stats.chunksBuilt = tree.chunks.builtCount;
+    stats.chunksVisible = tree.chunks.shownCount;
+    stats.cellsDrawn = tree.chunks.squaresShown;
+    stats.thumbnailsLoaded = this.thumbnails.loadedCount;
+    stats.regionsLoaded = tree.details.blockCount;
   }
 
   private applyCamera(): void {
@@ -222,43 +380,38 @@ export class TreeEngine {
     world.position.set(Math.round(-x * scale * resolution) / resolution, Math.round(-y * scale * resolution) / resolution);
   }
 
-  private updateStats(chunks: ChunkField): void {
-    const stats = this.stats;
-    stats.chunksBuilt = chunks.builtCount;
-    stats.chunksVisible = chunks.shownCount;
-    stats.cellsDrawn = chunks.squaresShown;
-    stats.thumbnailsLoaded = this.thumbnails.loadedCount;
-    stats.scale = this.camera.scale;
-    stats.x = this.camera.x;
-    stats.y = this.camera.y;
-  }
-
-  /** The cell or branch slot under a screen point, if any. */
-  hitAt(point: Point): CellHit | null {
+  private regionLoaded(): void {
     const tree = this.tree;
-    if (!tree) return null;
-    const position = worldToCell(screenToWorld(this.camera, point));
-    if (!position) return null;
-    const key = positionKey(position.row, position.column);
-    const index = tree.cells.indexOf.get(key);
-    if (index !== undefined) {
-      return {
-        kind: 'cell',
-        row: position.row,
-        column: position.column,
-        status: tree.cells.status[index]!,
-        token: tree.cells.token?.[index] || null,
-      };
-    }
-    if (tree.slotKeys.has(key)) {
-      return { kind: 'slot', row: position.row, column: position.column, status: CellStatus.Available, token: null };
-    }
-    return null;
+    if (!tree) return;
+    tree.chunks.refreshThumbnails();
+    this.stats.regionsLoaded = tree.details.blockCount;
+    this.keyboard.refresh();
+    this.requestFrame();
   }
 
-  private tap(point: Point): void {
-    const hit = this.hitAt(point);
-    if (hit) this.options.onCellTap?.(hit);
+  /** A tap or Enter on a square: resolved (its token loaded if need be), then handed to the page. */
+  private open(hit: CellHit | null): void {
+    const tree = this.tree;
+    if (hit && tree) void tree.resolveHit(hit).then((resolved) => !this.destroyed && this.options.onCellTap?.(resolved));
+  }
+
+  private focusChanged(): void {
+    const shown = this.keyboard.shown;
+    this.stats.focusRow = shown?.row ?? null;
+    this.stats.focusColumn = shown?.column ?? null;
+    this.drawMarks();
+  }
+
+  /** Tells the page what the focused square is; a fresh one's region is loaded for its title if need be. */
+  private announceFocus(position: Position | null, fresh: boolean): void {
+    if (!position) return this.options.onFocusChange?.(null);
+    this.options.onFocusChange?.(this.hitAtCell(position.row, position.column));
+    if (fresh) this.tree?.loadDetailsOf(position.row, position.column);
+  }
+
+  private drawMarks(): void {
+    this.marks.draw({ mine: this.ownCells, target: this.target, focus: this.keyboard.shown });
+    this.requestFrame();
   }
 
   /** Outlines the square under the mouse and shows a pointer, so what can be opened is plain to see. */

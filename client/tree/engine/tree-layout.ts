@@ -3,15 +3,15 @@
  * shared branch-slot rule), the world rectangle the camera may roam, and where the first view looks.
  */
 import { CellStatus } from '#shared/domain.ts';
-import { bandStarts, positionKey, totalRows, type CellGrid, type TreeSettings } from '#shared/tree/geometry.ts';
+import { bandStarts, totalRows, type CellGrid, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, CELL_SIZE, type Point, type Rect } from './camera.ts';
 
 export function gridOfTreeCells(cells: TreeCells): CellGrid {
   return {
     statusAt(row, column) {
-      const i = cells.indexOf.get(positionKey(row, column));
-      return i === undefined ? undefined : cells.status[i];
+      const i = cells.indexOf.at(row, column);
+      return i < 0 ? undefined : cells.status[i];
     },
     forEachPublished(visit) {
       for (let i = 0; i < cells.count; i++) {
@@ -49,4 +49,14 @@ export function seedViewTarget(settings: TreeSettings): Point {
   const seedHeight = settings.trunk.seed_rows * CELL_PITCH - (CELL_PITCH - CELL_SIZE);
   const trunkWidth = settings.trunk.columns * CELL_PITCH - (CELL_PITCH - CELL_SIZE);
   return { x: trunkWidth / 2, y: seedTop + seedHeight / 2 };
+}
+
+/** Available squares, cells and branch slots together, in row-then-column order (find-free walks them). */
+export function availableSquares(cells: Pick<TreeCells, 'count' | 'row' | 'col' | 'status'>, slots: readonly { row: number; column: number }[]): { row: number; column: number }[] {
+  const found: { row: number; column: number }[] = [];
+  for (let i = 0; i < cells.count; i++) {
+    if (cells.status[i] === CellStatus.Available) found.push({ row: cells.row[i]!, column: cells.col[i]! });
+  }
+  for (const slot of slots) found.push(slot);
+  return found.sort((a, b) => a.row - b.row || a.column - b.column);
 }

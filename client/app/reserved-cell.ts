@@ -1,0 +1,106 @@
+/**
+ * The signed-in user's reserved square (spec §4 "Reserved cell of the user"): fetched at start-up when someone is
+ * logged in and again whenever the user becomes a (different) non-guest, cleared when the user becomes a guest. A
+ * failed fetch sets it to `true` (spec §8): "something is held, we cannot say what", so nothing asks about it.
+ *
+ * It also keeps the edit-reserved-cell prompt's state: the popup asks about the held draft once per browser session
+ * (tab). Answering it, reserving a square, or closing the extend page clears it for the rest of the session.
+ */
+import { createContext, createElement, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { ArtStatus } from '#shared/domain.ts';
+import type { ReservedCell } from '#shared/api-types.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { useCurrentUser } from './current-user.ts';
+
+/** null: nothing held (or a guest); true: the fetch failed; undefined: not known yet. */
+export type ReservedCellState = ReservedCell | null | true | undefined;
+
+export interface ReservedCellContextValue {
+  reservedCell: ReservedCellState;
+  /** The square the edit-reserved-cell popup should ask about now, or null. */
+  promptCell: ReservedCell | null;
+  /** After a reserve: the new square is the user's, and since they just chose it nobody asks about it again. */
+  setReservedCell(cell: ReservedCell | null): void;
+  /** Fetches it again (after an extension, say). */
+  refresh(): Promise<void>;
+  /** Clears the prompt for the rest of the session (spec §2: either answer clears it; so does the extend page). */
+  clearPrompt(): void;
+}
+
+const ReservedCellContext = createContext<ReservedCellContextValue | null>(null);
+
+export function ReservedCellProvider({ children }: { children: ReactNode }) {
+  const value = useReservedCellState();
+  return createElement(ReservedCellContext.Provider, { value }, children);
+}
+
+export function useReservedCell(): ReservedCellContextValue {
+  const value = useContext(ReservedCellContext);
+  if (!value) throw new Error('useReservedCell needs a ReservedCellProvider above it.');
+  return value;
+}
+
+function useReservedCellState(): ReservedCellContextValue {
+  const { user } = useCurrentUser();
+  const utils = trpc.useUtils();
+  const userToken = user?.token ?? null;
+  // Keyed by the user, so logging in as someone else fetches theirs (the server checks the token is the viewer's).
+  const input = useMemo(() => ({ token: userToken ?? undefined }), [userToken]);
+  const query = trpc.user.reservedCell.useQuery(input, {
+    enabled: userToken !== null,
+    staleTime: 5 * 60_000,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  // Whether this user's prompt is done with in this browser session (answered, a square reserved just now, or the
+  // extend page closed): kept in sessionStorage, so a reload in the same tab does not ask again but a new visit does.
+  const [clearedFor, setClearedFor] = useState<string | null>(readCleared);
+  const cleared = userToken !== null && clearedFor === userToken;
+
+  let reservedCell: ReservedCellState;
+  if (userToken === null) reservedCell = null;
+  else if (query.isError) reservedCell = true;
+  else reservedCell = query.data;
+
+  const promptCell =
+    !cleared && typeof reservedCell === 'object' && reservedCell !== null && reservedCell.art.status === ArtStatus.Draft ? reservedCell : null;
+
+  const clearPrompt = useCallback(() => {
+    if (userToken === null) return;
+    writeCleared(userToken);
+    setClearedFor(userToken);
+  }, [userToken]);
+  const setReservedCell = useCallback(
+    (cell: ReservedCell | null) => {
+      // The user has just chosen this square: nobody needs to remind them of it.
+      if (cell) clearPrompt();
+      utils.user.reservedCell.setData(input, cell);
+    },
+    [clearPrompt, input, utils],
+  );
+  const refresh = useCallback(() => utils.user.reservedCell.invalidate(), [utils]);
+
+  return useMemo(
+    () => ({ reservedCell, promptCell, setReservedCell, refresh, clearPrompt }),
+    [reservedCell, promptCell, setReservedCell, refresh, clearPrompt],
+  );
+}
+
+const CLEARED_KEY = 'gallery-tree:reserved-prompt-cleared';
+
+/** Storage can throw (disabled cookies, private modes): then the prompt is simply cleared for this page only. */
+function readCleared(): string | null {
+  try {
+    return window.sessionStorage.getItem(CLEARED_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function writeCleared(userToken: string): void {
+  try {
+    window.sessionStorage.setItem(CLEARED_KEY, userToken);
+  } catch {
+    // Kept in memory only.
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Pieces shared by the reservation screens (spec §2: the reserve and subscribe popups, the edit-reserved-cell popup
+ * and the extend page): a radio choice with its question as the legend, the guest's log-in prompt, the message
+ * under the choice, and the dates they show.
+ */
+import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { errorBodyOf } from '#client/forms/form-state.ts';
+import { errorMessageFor } from '#client/locale/messages.ts';
+import './reservations.css';
+
+export interface ChoiceOption<T extends string> {
+  value: T;
+  label: ReactNode;
+  disabled?: boolean;
+}
+
+/** A question with its answers as radios; nothing is chosen at first (so submit starts disabled, spec §5). */
+export function ChoiceGroup<T extends string>({
+  legend,
+  options,
+  value,
+  onChange,
+  disabled,
+  testId,
+}: {
+  legend: ReactNode;
+  options: readonly ChoiceOption<T>[];
+  value: T | null;
+  onChange(value: T): void;
+  disabled?: boolean;
+  testId?: string;
+}) {
+  const name = useId();
+  return (
+    <fieldset className="choice" disabled={disabled} data-testid={testId}>
+      <legend className="choice__legend">{legend}</legend>
+      <div className="choice__options">
+        {options.map((option, index) => (
+          <label key={option.value} className={option.disabled ? 'choice__option is-disabled' : 'choice__option'}>
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              disabled={option.disabled}
+              onChange={() => onChange(option.value)}
+              data-autofocus={index === 0 ? true : undefined}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The failure or success line under a choice: an alert for an error, a polite status otherwise. */
+export function ChoiceMessage({ kind, children }: { kind: 'error' | 'success'; children: ReactNode }) {
+  return (
+    <p className={`form-message form-message--${kind} choice-message`} role={kind === 'error' ? 'alert' : 'status'} data-testid="choice-message">
+      {children}
+    </p>
+  );
+}
+
+/** A guest's prompt (spec §2): reserving and subscribing need an account. */
+export function GuestPrompt({ what, onClose }: { what: string; onClose(): void }) {
+  return (
+    <div className="guest-prompt" data-testid="guest-prompt">
+      <p className="popup__lead">Log in or create a free account to {what}. It takes a minute, and one account does it all.</p>
+      <div className="popup__actions">
+        <button type="button" className="button button--quiet" onClick={onClose}>
+          Close
+        </button>
+        <Link className="button button--quiet" to="/registration" onClick={onClose}>
+          Register
+        </Link>
+        <Link className="button" to="/login" onClick={onClose} data-autofocus>
+          Log in
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** The localized message for a failed call's error code (spec §8), else the screen's own fallback. */
+export function reservationErrorText(error: unknown, fallback: string): string {
+  return errorMessageFor(errorBodyOf(error)?.error) ?? fallback;
+}
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A short date in the visitor's own format, e.g. 12/6/26 (spec §2: the reserve popup's deadline). */
+export function formatShortDate(time: number): string {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'short' }).format(time);
+}
+
+/** A date written out, e.g. December 6, 2026 (the extend page's new deadline). */
+export function formatLongDate(time: number): string {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(time);
+}
+
+/** The editor of a square (spec §2 editArt). */
+export function editPathOf(cellToken: string): string {
+  return `/observe/cell/${encodeURIComponent(cellToken)}/edit`;
+}

@@ -1,0 +1,144 @@
+/**
+ * The reserve popup (spec §2 Popups, §4 "Reserve popup", §5, §8). A guest is asked to log in or register. A member
+ * goes step 0 (reserve this square? yes/no; no closes) → step 1 (upload now? yes opens the editor with the square's
+ * token, the new branch square's when a slot was reserved) → step 2 (thanks, and the date 14 days from now).
+ * A trunk square is reserved by its token, a branch slot (no cell yet) by its row and column. After a reserve the
+ * tree is fetched again and the user's reserved square is the new one. Submit waits for a choice and for the call.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import type { ReservedCell } from '#shared/api-types.ts';
+import { CellStatus } from '#shared/domain.ts';
+import { initialParams } from '#client/api/initial-params.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { useCurrentUser } from '#client/app/current-user.ts';
+import { useReservedCell } from '#client/app/reserved-cell.ts';
+import { messages } from '#client/locale/messages.ts';
+import { CellFacts } from './cell-facts.tsx';
+import type { CellPopupProps } from './cell-popup-props.ts';
+import { Popup } from './popup.tsx';
+import { ChoiceGroup, ChoiceMessage, DAY_MS, editPathOf, formatShortDate, GuestPrompt, reservationErrorText } from './reservation-parts.tsx';
+
+type YesNo = 'yes' | 'no';
+
+const YES_NO = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+] as const;
+
+export function ReservePopup({ cell, onClose }: CellPopupProps) {
+  const { user } = useCurrentUser();
+  // Once reserved, the facts say so.
+  const [reservedStatus, setReservedStatus] = useState<number | null>(null);
+  return (
+    <Popup
+      title="reserve."
+      eyebrow={reservedStatus !== null ? 'reserved for you' : cell.token === null ? 'a new branch square' : 'an available square'}
+      onClose={onClose}
+      testId="reserve-popup"
+    >
+      <CellFacts cell={reservedStatus === null ? cell : { ...cell, status: reservedStatus }} />
+      {user ? (
+        <ReserveSteps cell={cell} onClose={onClose} onReserved={() => setReservedStatus(CellStatus.Reserved)} />
+      ) : (
+        <GuestPrompt what="reserve this square" onClose={onClose} />
+      )}
+    </Popup>
+  );
+}
+
+function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserved(): void }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  const { setReservedCell } = useReservedCell();
+  const reserve = trpc.cell.reserve.useMutation();
+  const reserveBranch = trpc.cell.reserveBranch.useMutation();
+  const [step, setStep] = useState<0 | 1 | 2>(0);
+  const [choice, setChoice] = useState<YesNo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reserved, setReserved] = useState<ReservedCell | null>(null);
+  const pending = reserve.isPending || reserveBranch.isPending;
+
+  const choose = (value: YesNo) => {
+    setChoice(value);
+    setError(null);
+  };
+
+  const submitReserve = async () => {
+    if (choice === 'no') return onClose();
+    setError(null);
+    try {
+      const treeToken = initialParams().treeToken ?? undefined;
+      const answer =
+        cell.token !== null
+          ? await reserve.mutateAsync({ token: cell.token })
+          : await reserveBranch.mutateAsync({ treeToken, row: cell.row, column: cell.column });
+      setReserved(answer);
+      setReservedCell(answer);
+      onReserved();
+      // The tree changed: fetch it again (spec §4), and the viewer's own squares with it.
+      void queryClient.invalidateQueries({ queryKey: ['tree-snapshot'] });
+      void utils.cell.mine.invalidate();
+      setChoice(null);
+      setStep(1);
+    } catch (failure) {
+      setError(reservationErrorText(failure, messages.cellReserveError));
+    }
+  };
+
+  const submitUpload = () => {
+    if (!reserved) return;
+    if (choice === 'yes') {
+      onClose();
+      void navigate(editPathOf(reserved.token));
+    } else {
+      setStep(2);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (choice === null || pending) return;
+    if (step === 0) void submitReserve();
+    else if (step === 1) submitUpload();
+  };
+
+  if (step === 2) {
+    const deadline = reserved?.expiresAt ?? Date.now() + 14 * DAY_MS;
+    return (
+      <div className="reserve-thanks" data-testid="reserve-step-2">
+        <p className="reserve-thanks__title">Thank you, the square is yours.</p>
+        <p>
+          You have until <strong data-testid="reserve-deadline">{formatShortDate(deadline)}</strong> to upload your piece. Whenever
+          you are ready, come back, log in and open your square on the tree (the target button finds it for you).
+        </p>
+        <div className="popup__actions">
+          <button type="button" className="button" onClick={onClose} data-autofocus>
+            Done
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form className="reserve-form" onSubmit={onSubmit} noValidate data-testid={`reserve-step-${step}`}>
+      {step === 0 ? (
+        <ChoiceGroup legend="Would you like to reserve this square?" options={YES_NO} value={choice} onChange={choose} disabled={pending} />
+      ) : (
+        <>
+          <ChoiceMessage kind="success">Reserved. The square is held for you for the next two weeks.</ChoiceMessage>
+          <ChoiceGroup legend="Ready to upload your piece now?" options={YES_NO} value={choice} onChange={choose} />
+        </>
+      )}
+      {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
+      <div className="popup__actions">
+        <button type="submit" className="button form__submit" disabled={choice === null || pending} aria-busy={pending || undefined}>
+          {pending ? 'Reserving…' : 'Submit'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * What the canvas knows about each cell beyond its position, status and colour: its token and thumbnail (from the
+ * snapshot when the tree is small, otherwise from region answers near the view), and a published piece's title and
+ * artist (always from region answers: the snapshot never carries them). Region blocks are kept in a small LRU, so
+ * memory follows where the visitor has looked, not the tree's size.
+ */
+import { positionKey } from '#shared/tree/geometry.ts';
+import { REGION_BLOCK, blockOf, regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
+
+/** Region blocks kept at most (each up to REGION_BLOCK² cells). */
+const MAX_BLOCKS = 160;
+
+interface Block {
+  /** Index into the block's lists for each position of the block, -1 where there is no cell. */
+  slot: Int16Array;
+  token: string[];
+  thumb: (string | null)[];
+  title: (string | null)[];
+  artist: (string | null)[];
+}
+
+export function blockKey(blockRow: number, blockColumn: number): number {
+  return positionKey(blockRow, blockColumn);
+}
+
+export class CellDetails {
+  private readonly blocks = new Map<number, Block>();
+  /** Bumped whenever a block arrives, so chunks know to look again. */
+  version = 0;
+
+  constructor(private readonly cells: TreeCells) {}
+
+  /** Whether the snapshot itself carries tokens and thumbnails (small trees). */
+  get inSnapshot(): boolean {
+    return this.cells.token !== null;
+  }
+
+  get blockCount(): number {
+    return this.blocks.size;
+  }
+
+  hasBlock(key: number): boolean {
+    const block = this.blocks.get(key);
+    if (!block) return false;
+    // Touch it: recently wanted blocks stay.
+    this.blocks.delete(key);
+    this.blocks.set(key, block);
+    return true;
+  }
+
+  /** Takes in one region answer (an aligned block); returns its block key. */
+  addRegion(wire: TreeRegionWire): number {
+    const { blockRow, blockColumn } = blockOf(wire.row0, wire.col0);
+    const key = blockKey(blockRow, blockColumn);
+    const slot = new Int16Array(REGION_BLOCK * REGION_BLOCK).fill(-1);
+    const block: Block = { slot, token: [], thumb: [], title: [], artist: [] };
+    for (const cell of regionCells(wire)) {
+      const r = cell.row - blockRow * REGION_BLOCK;
+      const c = cell.column - blockColumn * REGION_BLOCK;
+      if (r < 0 || c < 0 || r >= REGION_BLOCK || c >= REGION_BLOCK) continue;
+      slot[r * REGION_BLOCK + c] = block.token.length;
+      block.token.push(cell.token);
+      block.thumb.push(cell.thumb);
+      block.title.push(cell.title);
+      block.artist.push(cell.artist);
+    }
+    this.blocks.delete(key);
+    this.blocks.set(key, block);
+    while (this.blocks.size > MAX_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
+    this.version++;
+    return key;
+  }
+
+  private lookup(i: number): { block: Block; at: number } | null {
+    const row = this.cells.row[i]!;
+    const column = this.cells.col[i]!;
+    const { blockRow, blockColumn } = blockOf(row, column);
+    const block = this.blocks.get(blockKey(blockRow, blockColumn));
+    if (!block) return null;
+    const at = block.slot[(row - blockRow * REGION_BLOCK) * REGION_BLOCK + (column - blockColumn * REGION_BLOCK)]!;
+    return at < 0 ? null : { block, at };
+  }
+
+  tokenOf(i: number): string | null {
+    if (this.cells.token) return this.cells.token[i] || null;
+    const found = this.lookup(i);
+    return found ? found.block.token[found.at]! : null;
+  }
+
+  thumbOf(i: number): string | null {
+    if (this.cells.thumb) return this.cells.thumb[i] || null;
+    const found = this.lookup(i);
+    return found ? found.block.thumb[found.at]! : null;
+  }
+
+  /** Title and artist of a published piece, once its region has been loaded. */
+  pieceOf(i: number): { title: string; artist: string } | null {
+    const found = this.lookup(i);
+    const title = found?.block.title[found.at];
+    return found && title ? { title, artist: found.block.artist[found.at] ?? '' } : null;
+  }
+
+  /** Whether the region holding cell i has been loaded (its title, if any, is then known). */
+  regionLoadedFor(i: number): boolean {
+    const { blockRow, blockColumn } = blockOf(this.cells.row[i]!, this.cells.col[i]!);
+    return this.blocks.has(blockKey(blockRow, blockColumn));
+  }
+}

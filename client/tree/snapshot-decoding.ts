@@ -1,0 +1,87 @@
+/**
+ * The tree snapshot's fetch and decode (with its branch slots), as both the worker and (without workers) the page
+ * run them, and the form the decoded tree takes to cross from the worker: typed arrays handed over, not copied.
+ */
+import { fetchTreeSnapshot, SnapshotFetchError } from '#client/api/tree-snapshot.ts';
+import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
+import { PositionIndex, type PositionIndexParts } from '#shared/tree/position-index.ts';
+import { decodeSnapshot, type TreeCells } from '#shared/tree/snapshot.ts';
+import { gridOfTreeCells } from './engine/tree-layout.ts';
+
+export interface SnapshotRequest {
+  id: number;
+  token: string;
+  etag: string | null;
+}
+
+export interface PortableCells extends Omit<TreeCells, 'indexOf'> {
+  index: PositionIndexParts;
+}
+
+export type SnapshotReply =
+  | { id: number; ok: true; status: 'not-modified' }
+  | {
+      id: number;
+      ok: true;
+      status: 'fresh';
+      etag: string | null;
+      version: number;
+      settings: TreeSettings;
+      cells: PortableCells;
+      /** The branch slots (shared/tree/geometry.ts) as row, column pairs: computed here too, off the page's thread. */
+      slots: Int32Array;
+    }
+  | { id: number; ok: false; message: string; httpStatus: number | null };
+
+/** Fetches and decodes one snapshot; never throws (a failure is a reply). */
+export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSignal): Promise<SnapshotReply> {
+  const { id } = request;
+  try {
+    const answer = await fetchTreeSnapshot(request.token, request.etag, signal);
+    if (answer.status === 'not-modified') return { id, ok: true, status: 'not-modified' };
+    const cells = decodeSnapshot(answer.wire);
+    const slotList = computeBranchSlots(answer.wire.settings, gridOfTreeCells(cells));
+    const slots = new Int32Array(slotList.length * 2);
+    slotList.forEach((slot, i) => {
+      slots[2 * i] = slot.row;
+      slots[2 * i + 1] = slot.column;
+    });
+    const { indexOf, ...columns } = cells;
+    return {
+      id,
+      ok: true,
+      status: 'fresh',
+      etag: answer.etag,
+      version: answer.wire.version,
+      settings: answer.wire.settings,
+      cells: { ...columns, index: indexOf.toParts() },
+      slots,
+    };
+  } catch (error) {
+    return {
+      id,
+      ok: false,
+      message: error instanceof Error ? error.message : 'The tree could not be loaded.',
+      httpStatus: error instanceof SnapshotFetchError ? error.httpStatus : null,
+    };
+  }
+}
+
+/** The buffers a reply can hand over without copying. */
+export function transferablesOf(reply: SnapshotReply): Transferable[] {
+  if (!reply.ok || reply.status !== 'fresh') return [];
+  const { cells } = reply;
+  const buffers = [cells.row, cells.col, cells.status, cells.type, cells.color, cells.index.dense, reply.slots].filter((a) => a !== null);
+  return buffers.map((array) => array.buffer as ArrayBuffer);
+}
+
+export function cellsFromPortable(cells: PortableCells): TreeCells {
+  const { index, ...columns } = cells;
+  return { ...columns, indexOf: new PositionIndex(index) };
+}
+
+export function slotsFromPairs(pairs: Int32Array): { row: number; column: number }[] {
+  const slots = new Array<{ row: number; column: number }>(pairs.length / 2);
+  for (let i = 0; i < slots.length; i++) slots[i] = { row: pairs[2 * i]!, column: pairs[2 * i + 1]! };
+  return slots;
+}

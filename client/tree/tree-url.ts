@@ -1,0 +1,53 @@
+/**
+ * The view in the address (spec §2: a shared link opens at that place). The page writes
+ * `/observe?row=R&col=C&zoom=Z`: the square at the middle of the screen and the zoom. It also reads
+ * `/observe?cell=TOKEN&zoom=Z`, which opens centred on that cell. Anything malformed (a zoom off the 0.5..2.5 scale,
+ * a row that is not a number) reads as "no usable view", and the tree opens at its default view.
+ */
+import { TREE_VIEW } from '#shared/constants.ts';
+
+export type UrlView =
+  | { kind: 'none' }
+  | { kind: 'invalid' }
+  | { kind: 'position'; row: number; column: number; scale: number }
+  | { kind: 'cell'; token: string; scale: number };
+
+const VIEW_PARAMS = ['row', 'col', 'zoom', 'cell'] as const;
+const MAX_POSITION = 1_000_000;
+
+function readInteger(value: string | null): number | null {
+  if (value === null || !/^-?\d{1,7}$/.test(value.trim())) return null;
+  const n = Number(value);
+  return Math.abs(n) <= MAX_POSITION ? n : null;
+}
+
+function readZoom(value: string | null): number | null | 'bad' {
+  if (value === null) return null;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < TREE_VIEW.zoomMin || n > TREE_VIEW.zoomMax) return 'bad';
+  return n;
+}
+
+export function parseTreeUrl(search: string): UrlView {
+  const params = new URLSearchParams(search);
+  if (!VIEW_PARAMS.some((name) => params.has(name))) return { kind: 'none' };
+  const zoom = readZoom(params.get('zoom'));
+  if (zoom === 'bad') return { kind: 'invalid' };
+  const scale = zoom ?? TREE_VIEW.zoomDefault;
+  const token = params.get('cell');
+  if (token !== null) return /^[A-Za-z0-9_-]{16,64}$/.test(token) ? { kind: 'cell', token, scale } : { kind: 'invalid' };
+  const row = readInteger(params.get('row'));
+  const column = readInteger(params.get('col'));
+  if (row === null || column === null) return { kind: 'invalid' };
+  return { kind: 'position', row, column, scale };
+}
+
+/** The search part for a view, keeping any other parameters the address had. */
+export function formatTreeUrl(currentSearch: string, view: { row: number; column: number; scale: number }): string {
+  const params = new URLSearchParams(currentSearch);
+  for (const name of VIEW_PARAMS) params.delete(name);
+  params.set('row', String(view.row));
+  params.set('col', String(view.column));
+  params.set('zoom', String(Math.round(view.scale * 1000) / 1000));
+  return `?${params.toString()}`;
+}

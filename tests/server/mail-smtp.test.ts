@@ -1,0 +1,96 @@
+/**
+ * The outbox over real SMTP (DESIGN.md §8): a server started here on loopback receives what the outbox sends, each
+ * message once; while it is down, messages wait and are retried with back-off.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { eq } from 'drizzle-orm';
+import { mailOutbox } from '#drizzle/schema.ts';
+import { deliverOutbox, enqueueMail } from '#server/services/mail.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+function startSmtp(port = 0): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve({ server, port: (server.server.address() as AddressInfo).port, received }));
+  });
+}
+
+const stop = (server: SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${smtp.port}` });
+});
+afterAll(async () => {
+  await t.cleanup();
+  await stop(smtp.server);
+});
+
+const row = (id: number) => t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()!;
+
+describe('the outbox over SMTP', () => {
+  it('delivers a queued message to the SMTP server once, however often the sender runs', async () => {
+    t.deps.db.transaction((tx) =>
+      enqueueMail(tx, t.clock.now(), { to: 'artist@mail.test', subject: 'Your piece is live', text: 'Hello!\nhttp://x.test/a', kind: 'test', dedupeKey: 'smtp-once' }),
+    );
+    // Enqueueing the same key again adds nothing.
+    t.deps.db.transaction((tx) =>
+      enqueueMail(tx, t.clock.now(), { to: 'artist@mail.test', subject: 'Your piece is live', text: 'Hello!', kind: 'test', dedupeKey: 'smtp-once' }),
+    );
+    expect(await deliverOutbox(t.deps)).toBe(1);
+    expect(await deliverOutbox(t.deps)).toBe(0);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.to).toEqual(['artist@mail.test']);
+    expect(smtp.received[0]!.raw).toMatch(/^Subject: Your piece is live$/m);
+    expect(smtp.received[0]!.raw).toMatch(/^Message-ID: <outbox-\d+@localhost>$/m);
+  });
+
+  it('keeps a message while the server is down and sends it, once, after the back-off', async () => {
+    const port = smtp.port;
+    await stop(smtp.server);
+    t.deps.db.transaction((tx) =>
+      enqueueMail(tx, t.clock.now(), { to: 'late@mail.test', subject: 'Reminder', text: 'Later', kind: 'test', dedupeKey: 'smtp-retry' }),
+    );
+    const id = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'smtp-retry')).get()!.id;
+    expect(await deliverOutbox(t.deps)).toBe(0);
+    expect(row(id)).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(row(id).nextAttemptAt).toBeGreaterThan(t.clock.now());
+    expect(row(id).lastError).toBeTruthy();
+
+    smtp = await startSmtp(port);
+    expect(await deliverOutbox(t.deps)).toBe(0); // not due yet
+    t.clock.advance(row(id).nextAttemptAt - t.clock.now());
+    expect(await deliverOutbox(t.deps)).toBe(1);
+    expect(row(id)).toMatchObject({ state: 'sent', attempts: 2 });
+    expect(smtp.received.map((m) => m.to[0])).toEqual(['late@mail.test']);
+  });
+});

@@ -13,7 +13,7 @@ import { readOutbox } from '#tests/helpers/outbox.ts';
 import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
 import { FAQS } from '#client/pages/copy/faqs.ts';
 import { THE_GROUND } from '#client/pages/copy/principles.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { E2E_ADMIN } from './paths.ts';
 
 let gallery: Gallery;
@@ -48,17 +48,8 @@ async function headerItems(page: Page): Promise<string[]> {
   return page.$$eval('[data-testid="menu-panel"] nav [data-menu-item]', (links) => links.map((link) => link.getAttribute('data-menu-item')!));
 }
 
-async function logInAsAdmin(page: Page): Promise<number> {
-  const status = await page.evaluate(async (credentials) => {
-    const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const response = await fetch('/api/auth/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token, 'X-Requested-With': 'XMLHttpRequest' },
-      body: JSON.stringify({ username: credentials.email, password: credentials.password }),
-    });
-    return response.status;
-  }, E2E_ADMIN);
-  return status;
+function logInAsAdmin(page: Page): Promise<number> {
+  return postFromPage(page, '/api/auth/login', { username: E2E_ADMIN.email, password: E2E_ADMIN.password });
 }
 
 describe('the preloader', () => {

@@ -20,7 +20,7 @@ import { sendReservationReminders } from '#server/services/reservation-jobs.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const DAY_MS = 86_400_000;
@@ -52,15 +52,9 @@ async function member(name: string, viewport = { width: 1280, height: 800 }): Pr
   const email = `${name}.${Date.now().toString(36)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
-  const status = await page.evaluate(async (address) => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-    const response = await fetch('/api/register', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf, 'X-Requested-With': 'XMLHttpRequest' },
-      body: JSON.stringify({ firstname: 'Test', lastname: 'Member', email: address, password: 'reserve-pass-1!' }),
-    });
-    return response.status;
-  }, email);
+  const status = await postFromPage(page, '/api/register', {
+    firstname: 'Test', lastname: 'Member', email, password: 'reserve-pass-1!',
+  });
   expect(status).toBe(200);
   await page.reload();
   await page.locator('header a[href="/profile"]').first().waitFor();

@@ -1,15 +1,132 @@
-/** The art details page (spec §2, artDetails); built in a later issue. Its close button returns to the tree. */
-import { Link } from 'react-router';
-import { ComingSoon } from './coming-soon.tsx';
+/**
+ * The art details page ('details.', spec §2 artDetails), /observe/cell/{cellToken}/details: who made the piece,
+ * its title and year, likes and views with the like toggle, its facts and dimensions, whether AI was used
+ * (honesty), the description and the artist in a collapsible block, the pictures, its connections, and EDIT for
+ * the author or an admin. The author also sees a piece under review, with its status. The close button goes back
+ * to the tree, which restores its own camera. Everything the artist wrote is rendered as text.
+ */
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { ArtDetails } from '#shared/art-api.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { ArtAbout } from '#client/art/art-about.tsx';
+import { ArtActivity } from '#client/art/art-activity.tsx';
+import { ArtConnections } from '#client/art/art-connections.tsx';
+import { ArtFacts, unpublishedStatusLabel } from '#client/art/art-facts.tsx';
+import { ArtPictures } from '#client/art/art-pictures.tsx';
+import { usePageTitle } from '#client/app/page-title.ts';
+import { errorBodyOf } from '#client/forms/form-state.ts';
+import { messages } from '#client/locale/messages.ts';
+import { CloseIcon } from '#client/tree/tree-icons.tsx';
+import '#client/art/art-details.css';
+
+/** Codes that mean "no piece a visitor may see here", answered with the friendly not-found message. */
+const NOT_FOUND_CODES: readonly string[] = [ErrorCode.ArtNotFound, ErrorCode.CellNotFound, ErrorCode.NotFound, ErrorCode.BadRequest];
 
 export function ArtDetailsPage() {
+  usePageTitle('details.');
+  const { cellToken = '' } = useParams();
+  const navigate = useNavigate();
+  const details = trpc.art.details.useQuery({ cellToken }, { retry: false, refetchOnWindowFocus: false });
+
+  // A connection's link opens another piece on this same page: start it at the top.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [cellToken]);
+
+  let body;
+  if (details.isPending) {
+    body = (
+      <p className="art-details__loading" aria-busy="true" data-testid="art-details-loading">
+        Loading...
+      </p>
+    );
+  } else if (details.isError) {
+    const code = errorBodyOf(details.error)?.error;
+    body = code !== undefined && NOT_FOUND_CODES.includes(code) ? <ArtNotFound /> : <ArtLoadFailed onRetry={() => void details.refetch()} />;
+  } else {
+    body = <ArtDetailsBody key={details.data.token} piece={details.data} />;
+  }
+
   return (
-    <ComingSoon title="details.">
+    <section className="page page--wide art-details" data-testid="art-details-page">
+      <header className="art-details__header">
+        <h1 className="page__title">details.</h1>
+        <button type="button" className="art-details__close" aria-label="Close and return to the tree" onClick={() => void navigate('/observe')}>
+          <CloseIcon />
+        </button>
+      </header>
+      {body}
+    </section>
+  );
+}
+
+function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
+  const authorName = `${piece.author.firstname} ${piece.author.lastname}`.trim() || 'An artist';
+  const title = piece.title.trim() !== '' ? piece.title : 'Untitled';
+  const status = unpublishedStatusLabel(piece.status);
+  return (
+    <>
+      {status && (
+        <p className="art-details__status" role="status" data-testid="art-status">
+          <span className="art-details__status-label">Not published</span> This piece is {status}; only you and our team can see it.
+        </p>
+      )}
+      <div className="art-details__layout">
+        <div className="art-details__media">
+          <ArtPictures pictures={piece.pictures} title={title} />
+        </div>
+        <div className="art-details__info">
+          <p className="art-details__author" data-testid="art-author">
+            <Link to={`/profile/${encodeURIComponent(piece.author.token)}`}>{authorName}</Link>
+          </p>
+          <h2 className="art-details__title" data-testid="art-title">
+            {title}
+            {piece.year !== null && <span className="art-details__year">, {piece.year}</span>}
+          </h2>
+          <ArtActivity piece={piece} />
+          <ArtFacts piece={piece} />
+          {piece.mayEdit && (
+            <p className="art-details__actions">
+              <Link to={`/observe/cell/${encodeURIComponent(piece.cell.token)}/edit`} className="button" data-testid="art-edit">
+                Edit
+              </Link>
+            </p>
+          )}
+          <ArtAbout description={piece.description} author={piece.author} />
+        </div>
+      </div>
+      <ArtConnections connections={piece.connections} />
+    </>
+  );
+}
+
+function ArtNotFound() {
+  return (
+    <div className="art-details__missing" data-testid="art-not-found">
+      <p className="page__lead">We could not find a published piece in this square. It may still be waiting for review, or the link may be mistyped.</p>
       <p>
         <Link to="/observe" className="button">
-          Back to the tree
+          back to the tree.
         </Link>
       </p>
-    </ComingSoon>
+    </div>
+  );
+}
+
+function ArtLoadFailed({ onRetry }: { onRetry(): void }) {
+  return (
+    <div className="art-details__missing" role="alert" data-testid="art-load-failed">
+      <p className="page__lead">{messages.undefinedError}</p>
+      <p className="art-details__missing-actions">
+        <button type="button" className="button" onClick={onRetry}>
+          Try again
+        </button>
+        <Link to="/observe" className="button button--quiet">
+          back to the tree.
+        </Link>
+      </p>
+    </div>
   );
 }

@@ -1,0 +1,47 @@
+/** The CONNECTIONS list of a piece: each connected neighbour's thumbnail (to its details) and why they connect. */
+import { Link } from 'react-router';
+import type { ArtConnection } from '#shared/art-api.ts';
+
+export function ArtConnections({ connections }: { connections: ArtConnection[] }) {
+  return (
+    <section className="art-connections" aria-labelledby="art-connections-title" data-testid="art-connections">
+      <h2 id="art-connections-title" className="art-section-title">
+        Connections
+      </h2>
+      {connections.length === 0 ? (
+        <p className="art-connections__empty">This piece has no connections yet.</p>
+      ) : (
+        <ul className="art-connections__list">
+          {connections.map((connection) => {
+            const next = connection.next_cell;
+            const title = next.art.title.trim() !== '' ? next.art.title : 'Untitled';
+            const artist = `${next.art.author.firstname} ${next.art.author.lastname}`.trim();
+            return (
+              <li key={connection.token} className="art-connections__item" data-testid="art-connection">
+                <Link
+                  to={`/observe/cell/${encodeURIComponent(next.token)}/details`}
+                  className="art-connections__thumb"
+                  aria-label={`Details of ${title}${artist ? ` by ${artist}` : ''}`}
+                >
+                  {next.art.picture ? (
+                    <img src={next.art.picture.thumb} alt="" width={88} height={88} loading="lazy" decoding="async" />
+                  ) : (
+                    <span className="art-connections__no-thumb" aria-hidden="true" />
+                  )}
+                </Link>
+                <div className="art-connections__text">
+                  <p className="art-connections__title">
+                    {title}
+                    {next.art.year !== null && <span className="art-connections__year">, {next.art.year}</span>}
+                    {artist && <span className="art-connections__artist"> · {artist}</span>}
+                  </p>
+                  {connection.description.trim() !== '' && <p className="art-connections__description">{connection.description}</p>}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

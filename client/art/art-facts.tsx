@@ -1,0 +1,59 @@
+/** The words a piece is described with on its details page: dimensions, AI use (honesty), review status, facts list. */
+import type { ArtDetails } from '#shared/art-api.ts';
+import type { AiUse } from '#shared/constants.ts';
+import { ArtStatus } from '#shared/domain.ts';
+
+/** 'No size' when the piece has none (a digital work), else 'W x H x D units' (spec §2, as on manage profile). */
+export function formatDimensions(piece: Pick<ArtDetails, 'width' | 'height' | 'depth' | 'units' | 'no_size'>): string {
+  if (piece.no_size) return 'No size';
+  const sides = [piece.width, piece.height, piece.depth].map((side) => side.trim()).filter((side) => side !== '');
+  return sides.length > 0 ? `${sides.join(' x ')} ${piece.units}` : 'No size';
+}
+
+/** Honesty, the first principle of The Ground: every piece says whether and how AI was used. */
+export const AI_USE_LABELS: Record<AiUse, string> = {
+  none: 'No AI used',
+  assisted: 'Made with AI assistance',
+  generated: 'AI-generated',
+};
+
+/** What the author (or staff) sees on a piece that is not public yet; null for a published piece. */
+export function unpublishedStatusLabel(status: number): string | null {
+  switch (status) {
+    case ArtStatus.Draft:
+      return 'draft';
+    case ArtStatus.Submitted:
+      return 'waiting for review';
+    case ArtStatus.ChangesRequested:
+      return 'changes requested';
+    case ArtStatus.Removed:
+      return 'removed';
+    default:
+      return null;
+  }
+}
+
+const listed = (values: readonly string[]) => (values.length > 0 ? values.join(', ') : '—');
+const plain = (value: string) => (value.trim() !== '' ? value : '—');
+
+export function ArtFacts({ piece }: { piece: ArtDetails }) {
+  const rows: [string, string, string][] = [
+    ['Category', plain(piece.category), 'category'],
+    ['Subject', plain(piece.subject), 'subject'],
+    ['Style', plain(piece.style), 'style'],
+    ['Medium', listed(piece.medium), 'medium'],
+    ['Materials', listed(piece.materials), 'materials'],
+    ['Dimensions', formatDimensions(piece), 'dimensions'],
+    ['AI use', AI_USE_LABELS[piece.ai_use] ?? AI_USE_LABELS.none, 'ai-use'],
+  ];
+  return (
+    <dl className="art-facts" data-testid="art-facts">
+      {rows.map(([label, value, id]) => (
+        <div className="art-facts__row" key={id}>
+          <dt>{label}</dt>
+          <dd data-testid={`art-${id}`}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

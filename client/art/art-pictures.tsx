@@ -1,0 +1,55 @@
+/** The main image of a piece and the thumbnail list that switches it (spec §2, artDetails). */
+import { useState } from 'react';
+import type { ArtPicture } from '#shared/art-api.ts';
+
+export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title: string }) {
+  const [selected, setSelected] = useState(0);
+  const index = selected < pictures.length ? selected : 0;
+  const current = pictures[index];
+  const name = title.trim() !== '' ? title : 'Untitled piece';
+
+  if (!current) {
+    return (
+      <div className="art-pictures">
+        <div className="art-pictures__stage art-pictures__stage--empty" data-testid="art-no-picture">
+          No picture yet
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="art-pictures">
+      <figure className="art-pictures__stage">
+        <img
+          key={current.token}
+          className="art-pictures__main"
+          src={current.image}
+          width={current.width}
+          height={current.height}
+          alt={pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name}
+          decoding="async"
+          data-testid="art-main-image"
+        />
+      </figure>
+      {pictures.length > 1 && (
+        <ul className="art-pictures__thumbs" aria-label="Pictures of this piece">
+          {pictures.map((picture, position) => (
+            <li key={picture.token}>
+              <button
+                type="button"
+                className="art-pictures__thumb"
+                aria-pressed={position === index}
+                aria-label={`Show picture ${position + 1} of ${pictures.length}`}
+                onClick={() => setSelected(position)}
+                data-testid="art-thumb"
+              >
+                <img src={picture.thumb} alt="" width={96} height={96} loading="lazy" decoding="async" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,269 @@
+/**
+ * The art details page in a real browser (spec §2 artDetails, §4 like toggle, §7 like and view calls): a visitor
+ * opens a seeded published piece and sees its title, author, dimensions, a picture and its connections, switches
+ * pictures with a thumbnail, and the visit adds one view; a signed-in member likes it, the count rises and survives
+ * a reload; an unknown square gets a friendly not-found message. No console errors along the way.
+ * With ART_DETAILS_SHOTS=<folder> set, it also saves 1280x800 and 360x740 screenshots there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { art, artLikes, artViews, cells, connections, pictures, users } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { formatDimensions } from '#client/art/art-facts.tsx';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+
+const SHOTS = process.env.ART_DETAILS_SHOTS ?? null;
+
+let gallery: Gallery;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+interface SeededPiece {
+  artId: number;
+  cellToken: string;
+  title: string;
+  year: number | null;
+  dimensions: string;
+  authorName: string;
+  authorToken: string;
+  pictureCount: number;
+}
+
+let piece: SeededPiece;
+
+/** A published piece of the seeded demo with more than one picture and at least one connection. */
+function pickPiece(): SeededPiece {
+  const { db } = gallery.app.deps;
+  const rows = db
+    .select({
+      artId: art.id,
+      cellToken: cells.token,
+      title: art.title,
+      year: art.year,
+      width: art.width,
+      height: art.height,
+      depth: art.depth,
+      units: art.units,
+      noSize: art.noSize,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      authorToken: users.token,
+    })
+    .from(cells)
+    .innerJoin(art, eq(art.id, cells.artId))
+    .innerJoin(users, eq(users.id, art.authorId))
+    .where(and(eq(cells.status, CellStatus.Published), eq(art.status, ArtStatus.Published)))
+    .orderBy(asc(cells.row), asc(cells.column))
+    .all();
+  expect(rows.length).toBeGreaterThan(0);
+  const pictureCount = (artId: number) => db.select({ n: count() }).from(pictures).where(eq(pictures.artId, artId)).get()!.n;
+  const connectionCount = (artId: number) =>
+    db.select({ n: count() }).from(connections).where(and(eq(connections.artId, artId), eq(connections.status, 1))).get()!.n;
+  const chosen = rows.find((row) => pictureCount(row.artId) > 1 && connectionCount(row.artId) > 0) ?? rows.find((row) => connectionCount(row.artId) > 0) ?? rows[0]!;
+  return {
+    artId: chosen.artId,
+    cellToken: chosen.cellToken!,
+    title: chosen.title,
+    year: chosen.year,
+    dimensions: formatDimensions({ width: chosen.width, height: chosen.height, depth: chosen.depth, units: chosen.units, no_size: chosen.noSize }),
+    authorName: `${chosen.firstname} ${chosen.lastname}`,
+    authorToken: chosen.authorToken,
+    pictureCount: pictureCount(chosen.artId),
+  };
+}
+
+const viewsOf = (artId: number) => gallery.app.deps.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()!.n;
+const likesOf = (artId: number) => gallery.app.deps.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()!.n;
+
+async function openPage(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  contexts.push(context);
+  const page = await context.newPage();
+  return { page, errors: watchErrors(page) };
+}
+
+const detailsPath = (cellToken: string) => `/observe/cell/${cellToken}/details`;
+
+async function openDetails(page: Page, cellToken: string): Promise<void> {
+  await page.goto(`${gallery.url}${detailsPath(cellToken)}`);
+  await page.getByTestId('art-title').waitFor();
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Registers a new member from the page (as the registration form does) and reloads as them. */
+async function registerOn(page: Page): Promise<string> {
+  const email = `liker.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await page.goto(`${gallery.url}/`);
+  await page.waitForFunction(() => !document.querySelector('.shell__loading'));
+  const status = await postFromPage(page, '/api/register', {
+    firstname: 'Art', lastname: 'Lover', email, password: 'liking-pass-1!',
+  });
+  expect(status).toBe(200);
+  await page.reload();
+  await page.locator('header a[href="/profile"]').first().waitFor();
+  return email;
+}
+
+/** Gives the member a piece waiting for review on an available square, as if they had just submitted it. */
+function submittedPieceOf(email: string): { cellToken: string } {
+  const { db } = gallery.app.deps;
+  const authorId = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()!.id;
+  const cell = db.select({ id: cells.id, token: cells.token }).from(cells).where(eq(cells.status, CellStatus.Available)).limit(1).get()!;
+  const now = Date.now();
+  const token = `e2eart${now.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  const { id: artId } = db
+    .insert(art)
+    .values({ token, cellId: cell.id, authorId, status: ArtStatus.Submitted, title: 'A Piece Under Review', noSize: true, submittedAt: now, createdAt: now, updatedAt: now })
+    .returning({ id: art.id })
+    .get();
+  db.update(cells).set({ status: CellStatus.Reserved, artId }).where(eq(cells.id, cell.id)).run();
+  return { cellToken: cell.token! };
+}
+
+beforeAll(async () => {
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  piece = pickPiece();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gallery?.stop();
+});
+
+describe('the art details page', () => {
+  it('shows a published piece to a visitor: title, author, dimensions, pictures, connections, and counts the view', async () => {
+    const { page, errors } = await openPage();
+    const viewsBefore = viewsOf(piece.artId);
+    await openDetails(page, piece.cellToken);
+
+    await expect(page.locator('h1.page__title').textContent()).resolves.toBe('details.');
+    const title = (await page.getByTestId('art-title').textContent())!;
+    expect(title).toContain(piece.title);
+    if (piece.year !== null) expect(title).toContain(String(piece.year));
+    const author = page.getByTestId('art-author').getByRole('link');
+    await expect(author.textContent()).resolves.toBe(piece.authorName);
+    await expect(author.getAttribute('href')).resolves.toBe(`/profile/${piece.authorToken}`);
+    await expect(page.getByTestId('art-dimensions').textContent()).resolves.toBe(piece.dimensions);
+    await expect(page.getByTestId('art-ai-use').textContent()).resolves.toMatch(/^(No AI used|Made with AI assistance|AI-generated)$/);
+
+    // A picture that really loaded.
+    const main = page.getByTestId('art-main-image');
+    await page.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>('[data-testid="art-main-image"]');
+      return image !== null && image.complete && image.naturalWidth > 0;
+    });
+
+    // Its connections link to the neighbours' details pages.
+    const connectionItems = page.getByTestId('art-connection');
+    expect(await connectionItems.count()).toBeGreaterThan(0);
+    const firstLink = await connectionItems.first().getByRole('link').getAttribute('href');
+    expect(firstLink).toMatch(/^\/observe\/cell\/[A-Za-z0-9_-]+\/details$/);
+
+    // Thumbnails switch the main picture.
+    if (piece.pictureCount > 1) {
+      const thumbs = page.getByTestId('art-thumb');
+      expect(await thumbs.count()).toBe(piece.pictureCount);
+      const firstSrc = await main.getAttribute('src');
+      await expect(thumbs.nth(0).getAttribute('aria-pressed')).resolves.toBe('true');
+      await thumbs.nth(1).click();
+      await page.waitForFunction((before) => document.querySelector('[data-testid="art-main-image"]')?.getAttribute('src') !== before, firstSrc);
+      await expect(thumbs.nth(1).getAttribute('aria-pressed')).resolves.toBe('true');
+      await thumbs.nth(0).click();
+      await page.waitForFunction((before) => document.querySelector('[data-testid="art-main-image"]')?.getAttribute('src') === before, firstSrc);
+    }
+
+    // The visit was counted once, and the page shows the new count.
+    await expect.poll(() => viewsOf(piece.artId)).toBe(viewsBefore + 1);
+    await page.waitForFunction(
+      (expected) => document.querySelector('[data-testid="art-reviews-count"]')?.textContent === String(expected),
+      viewsBefore + 1,
+    );
+
+    // A guest gets the counts but no like toggle.
+    expect(await page.getByTestId('art-like-toggle').count()).toBe(0);
+    expect(await page.getByTestId('art-edit').count()).toBe(0);
+
+    await screenshot(page, 'details-1280');
+    expect(errors).toEqual([]);
+  });
+
+  it('follows a connection to the neighbour, and the close button returns to the tree', async () => {
+    const { page, errors } = await openPage();
+    await openDetails(page, piece.cellToken);
+    const link = page.getByTestId('art-connection').first().getByRole('link');
+    const href = (await link.getAttribute('href'))!;
+    await link.click();
+    await page.waitForURL((url) => url.pathname === href);
+    await page.getByTestId('art-title').waitFor();
+    await page.getByRole('button', { name: 'Close and return to the tree' }).click();
+    await page.waitForURL((url) => url.pathname === '/observe');
+    expect(errors).toEqual([]);
+  });
+
+  it('lets a member like the piece: the count rises by one and survives a reload', async () => {
+    const { page, errors } = await openPage();
+    await registerOn(page);
+    const likesBefore = likesOf(piece.artId);
+    await openDetails(page, piece.cellToken);
+    const toggle = page.getByTestId('art-like-toggle');
+    await page.waitForSelector('[data-testid="art-like-toggle"]:not([disabled])');
+    await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(page.getByTestId('art-likes-count').textContent()).resolves.toBe(String(likesBefore));
+
+    await toggle.click();
+    await page.waitForSelector('[data-testid="art-like-toggle"][aria-pressed="true"]:not([disabled])');
+    await expect(page.getByTestId('art-likes-count').textContent()).resolves.toBe(String(likesBefore + 1));
+    await expect.poll(() => likesOf(piece.artId)).toBe(likesBefore + 1);
+    await screenshot(page, 'details-liked');
+
+    await page.reload();
+    await page.waitForSelector('[data-testid="art-like-toggle"][aria-pressed="true"]:not([disabled])');
+    await expect(page.getByTestId('art-likes-count').textContent()).resolves.toBe(String(likesBefore + 1));
+    expect(errors).toEqual([]);
+  });
+
+  it('shows its author a piece waiting for review, with its status and EDIT; a visitor gets the not-found message', async () => {
+    const { page, errors } = await openPage();
+    const email = await registerOn(page);
+    const { cellToken } = submittedPieceOf(email);
+    await openDetails(page, cellToken);
+    await expect(page.getByTestId('art-status').textContent()).resolves.toContain('waiting for review');
+    await expect(page.getByTestId('art-edit').getAttribute('href')).resolves.toBe(`/observe/cell/${cellToken}/edit`);
+    await expect(page.getByTestId('art-dimensions').textContent()).resolves.toBe('No size');
+    // No like toggle on one's own piece.
+    expect(await page.getByTestId('art-like-toggle').count()).toBe(0);
+    await screenshot(page, 'details-author');
+    expect(errors).toEqual([]);
+
+    const visitor = await openPage();
+    await visitor.page.goto(`${gallery.url}${detailsPath(cellToken)}`);
+    await visitor.page.getByTestId('art-not-found').waitFor();
+    expect(visitor.errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line))).toEqual([]);
+  });
+
+  it('fits a phone-sized window', async () => {
+    const { page, errors } = await openPage({ width: 360, height: 740 });
+    await openDetails(page, piece.cellToken);
+    await page.getByTestId('art-main-image').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'details-360');
+    expect(errors).toEqual([]);
+  });
+
+  it('answers an unknown square with a friendly message and a way back to the tree', async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${gallery.url}${detailsPath('NoSuchSquareToken0000')}`);
+    const missing = page.getByTestId('art-not-found');
+    await missing.waitFor();
+    await expect(missing.getByRole('link', { name: 'back to the tree.' }).getAttribute('href')).resolves.toBe('/observe');
+    // The only console line allowed is the browser's own note about the 404 answer.
+    expect(errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line))).toEqual([]);
+  });
+});

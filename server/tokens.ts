@@ -5,5 +5,5 @@ export function newToken(bytes = 16): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-/** Tokens are 16+ bytes of base64url; anything else is malformed before any lookup. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+/** A token that does not match is malformed, refused before any lookup. */
+export { TOKEN_PATTERN } from '#shared/validation/common.ts';

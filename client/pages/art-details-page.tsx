@@ -53,7 +53,7 @@ export function ArtDetailsPage() {
     <section className="page page--wide art-details" data-testid="art-details-page">
       <header className="art-details__header">
         <h1 className="page__title">details.</h1>
-        <button type="button" className="art-details__close" aria-label="Close and return to the tree" onClick={() => void navigate('/observe')}>
+        <button type="button" className="close-button art-details__close" aria-label="Close and return to the tree" onClick={() => void navigate('/observe')}>
           <CloseIcon />
         </button>
       </header>

@@ -116,7 +116,7 @@ export function ExtendReservationPage() {
     <section className="page extend" data-testid="extend-page">
       <header className="extend__header">
         <h1 className="page__title">extend reserve.</h1>
-        <button type="button" className="extend__close" aria-label="Close" onClick={close}>
+        <button type="button" className="close-button extend__close" aria-label="Close" onClick={close}>
           <CloseIcon />
         </button>
       </header>

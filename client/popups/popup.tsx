@@ -60,7 +60,7 @@ export function Popup({ title, eyebrow, onClose, children, wide, testId }: Popup
           <h2 id={titleId} className="popup__title">
             {title}
           </h2>
-          <button type="button" className="popup__close" aria-label="Close" onClick={() => latestClose.current()}>
+          <button type="button" className="close-button popup__close" aria-label="Close" onClick={() => latestClose.current()}>
             <CloseIcon />
           </button>
         </header>

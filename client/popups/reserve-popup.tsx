@@ -8,6 +8,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { RESERVATION_DAYS } from '#shared/constants.ts';
 import type { ReservedCell } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { initialParams } from '#client/api/initial-params.ts';
@@ -106,7 +107,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
   };
 
   if (step === 2) {
-    const deadline = reserved?.expiresAt ?? Date.now() + 14 * DAY_MS;
+    const deadline = reserved?.expiresAt ?? Date.now() + RESERVATION_DAYS * DAY_MS;
     return (
       <div className="reserve-thanks" data-testid="reserve-step-2">
         <p className="reserve-thanks__title">Thank you, the square is yours.</p>

@@ -5,6 +5,7 @@
  * a row that is not a number) reads as "no usable view", and the tree opens at its default view.
  */
 import { TREE_VIEW } from '#shared/constants.ts';
+import { TOKEN_PATTERN } from '#shared/validation/common.ts';
 
 export type UrlView =
   | { kind: 'none' }
@@ -35,7 +36,7 @@ export function parseTreeUrl(search: string): UrlView {
   if (zoom === 'bad') return { kind: 'invalid' };
   const scale = zoom ?? TREE_VIEW.zoomDefault;
   const token = params.get('cell');
-  if (token !== null) return /^[A-Za-z0-9_-]{16,64}$/.test(token) ? { kind: 'cell', token, scale } : { kind: 'invalid' };
+  if (token !== null) return TOKEN_PATTERN.test(token) ? { kind: 'cell', token, scale } : { kind: 'invalid' };
   const row = readInteger(params.get('row'));
   const column = readInteger(params.get('col'));
   if (row === null || column === null) return { kind: 'invalid' };

@@ -1,6 +1,7 @@
 /** Registration, login, password reset and restore, and the account form (spec §5), for the forms and the server. */
 import * as v from 'valibot';
 import { ACCOUNT_LIMITS as L } from '../constants.ts';
+import { TOKEN_PATTERN } from './common.ts';
 import { MESSAGES, anyPassword, flag, newPassword, requiredEmail, requiredText } from './rules.ts';
 
 const password = newPassword('Password', L.passwordMin, L.passwordMax);
@@ -24,7 +25,7 @@ export const resetRequestSchema = v.object({
 });
 
 export const restoreSchema = v.object({
-  token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/, 'This link is not valid.')),
+  token: v.pipe(v.string(), v.regex(TOKEN_PATTERN, 'This link is not valid.')),
   password,
 });
 

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import {
   AI_USE_OPTIONS, ART_LIMITS as L, CATEGORY_OPTIONS, MATERIAL_OPTIONS, MEDIUM_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS,
 } from '../constants.ts';
+import { tokenSchema } from './common.ts';
 import { MESSAGES, flag, optionalText, requiredText } from './rules.ts';
 
 export const ART_MESSAGES = {
@@ -147,7 +148,7 @@ export const descriptionStepEntries = {
 /** One proposed connection to a neighbouring square: the neighbour CELL token, selected (1) or not (0). */
 export const connectionItemSchema = v.pipe(
   v.object({
-    token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16,64}$/, 'Malformed token.')),
+    token: tokenSchema,
     status: v.pipe(
       v.optional(v.union([v.number(), v.string(), v.boolean()]), 1),
       v.transform((s) => (s === 1 || s === '1' || s === true || s === 'true' ? 1 : 0)),

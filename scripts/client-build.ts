@@ -20,18 +20,28 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-export function clientBuildIsStale(root: string): boolean {
-  const built = path.join(root, 'dist/client/index.html');
+export function clientBuildIsStale(root: string, outDir = path.join(root, 'dist/client')): boolean {
+  const built = path.join(outDir, 'index.html');
   if (!fs.existsSync(built)) return true;
   const builtAt = fs.statSync(built).mtimeMs;
   return SOURCES.some((source) => newestMtime(path.join(root, source)) > builtAt);
 }
 
-export async function ensureClientBuilt(root: string, log: (line: string) => void = console.log): Promise<void> {
-  if (!clientBuildIsStale(root)) return;
-  log('Building the client (dist/client is missing or older than its sources)...');
+/** `outDir` defaults to dist/client; browser tests may build elsewhere (E2E_CLIENT_DIR) so parallel runs never share one. */
+export async function ensureClientBuilt(
+  root: string,
+  log: (line: string) => void = console.log,
+  outDir = path.join(root, 'dist/client'),
+): Promise<void> {
+  if (!clientBuildIsStale(root, outDir)) return;
+  log(`Building the client (${path.relative(root, outDir) || outDir} is missing or older than its sources)...`);
   const started = Date.now();
   const { build } = await import('vite');
-  await build({ root: path.join(root, 'client'), configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  await build({
+    root: path.join(root, 'client'),
+    configFile: path.join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
   log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

@@ -30,7 +30,7 @@ import { openDatabase, type Db } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness.ts';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../e2e/paths.ts';
 import { writeResults, type Row } from './results.ts';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -54,7 +54,7 @@ async function serveSyntheticTree(cells: number): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-canvas-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
   const { treeToken } = generateSyntheticTree(db, { cells });
-  const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: path.join(PROJECT_ROOT, 'dist/client') }), { db });
+  const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
   const url = await app.start();
   // Warm the kept snapshot (built once per change of the tree).
   const warm = await app.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'accept-encoding': 'br' } });
@@ -371,7 +371,7 @@ async function measureGrid(url: string): Promise<FirstFrameMeasure> {
 
 export async function benchTreeCanvas(): Promise<string> {
   const started = Date.now();
-  await ensureClientBuilt(PROJECT_ROOT);
+  await ensureClientBuilt(PROJECT_ROOT, console.log, E2E_CLIENT_DIR);
   const rows: Row[] = [];
   const notes: string[] = [];
   const log = (line: string) => console.log(`[bench:tree ${((Date.now() - started) / 1000).toFixed(0)} s] ${line}`);

@@ -10,7 +10,7 @@ import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { seedDemo } from '#server/services/seed/demo.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
-import { E2E_ADMIN, PROJECT_ROOT } from './paths.ts';
+import { E2E_ADMIN, E2E_CLIENT_DIR, PROJECT_ROOT } from './paths.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +19,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  await ensureClientBuilt(PROJECT_ROOT, () => {});
+  await ensureClientBuilt(PROJECT_ROOT, () => {}, E2E_CLIENT_DIR);
   const templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-template-'));
   const app = await buildApp(testConfig(templateDir));
   await seedDemo(app.deps, { adminEmail: E2E_ADMIN.email, adminPassword: E2E_ADMIN.password });

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp, type App } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { E2E_CLIENT_DIR } from './paths.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -37,7 +37,7 @@ export async function startGallery(): Promise<Gallery> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-'));
   fs.cpSync(inject('templateDir'), dir, { recursive: true });
   const app = await buildApp(
-    testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: path.join(PROJECT_ROOT, 'dist/client') }),
+    testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }),
   );
   const url = await app.start();
   return {

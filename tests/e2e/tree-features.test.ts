@@ -22,7 +22,7 @@ import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { E2E_CLIENT_DIR } from './paths.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 
@@ -475,7 +475,7 @@ describe('a tree too large to carry its details in the snapshot', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-large-'));
     const db = openDatabase(path.join(dir, 'gallery.db'));
     generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
-    const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: path.join(PROJECT_ROOT, 'dist/client') }), { db });
+    const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
     big = { app, db, dir, url: await app.start() };
     bigPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     bigPage.on('request', (request) => {

@@ -65,6 +65,13 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   main_image_locked: 'FORBIDDEN',
   own_art: 'FORBIDDEN',
   connection_not_allowed: 'BAD_REQUEST',
+  art_not_submitted: 'CONFLICT',
+  removal_already_decided: 'CONFLICT',
+  own_account: 'FORBIDDEN',
+  user_not_found: 'NOT_FOUND',
+  own_profile: 'FORBIDDEN',
+  already_following: 'CONFLICT',
+  not_following: 'CONFLICT',
 };
 
 export function trpcCodeOf(code: ErrorCode): TRPC_ERROR_CODE_KEY {

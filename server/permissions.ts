@@ -79,3 +79,28 @@ export function mayLikeArt(viewer: Viewer, piece: { authorId: number }): boolean
 export function mayRequestRemoval(viewer: Viewer, piece: { authorId: number }): boolean {
   return viewer !== null && viewer.id === piece.authorId;
 }
+
+/** Spec §2 manage profile: the profile form (and the avatar) is changed by its owner only. */
+export function mayEditProfile(viewer: Viewer, profileToken: string): boolean {
+  return viewer !== null && viewer.token === profileToken;
+}
+
+/** The profile form's data and ATELIER (drafts included): the owner, or an admin. */
+export function mayReadPrivateProfile(viewer: Viewer, profileToken: string): boolean {
+  return viewer !== null && (viewer.token === profileToken || isAdmin(viewer));
+}
+
+/** The like and follow paths name the acting user (spec §7): that must be the viewer; nobody acts for another. */
+export function mayActAs(viewer: Viewer, userToken: string): viewer is NonNullable<Viewer> {
+  return viewer !== null && viewer.token === userToken;
+}
+
+/** Spec §6: every signed-in user may like another user, never themselves. */
+export function mayLikeUser(viewer: Viewer, other: { token: string }): boolean {
+  return viewer !== null && viewer.token !== other.token;
+}
+
+/** Spec §6: every signed-in user may follow another user, never themselves. */
+export function mayFollow(viewer: Viewer, other: { token: string }): boolean {
+  return viewer !== null && viewer.token !== other.token;
+}

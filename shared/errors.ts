@@ -37,6 +37,15 @@ export const ErrorCode = {
   MainImageLocked: 'main_image_locked',
   OwnArt: 'own_art',
   ConnectionNotAllowed: 'connection_not_allowed',
+  // Staff review and the admin dashboard (issue 8).
+  ArtNotSubmitted: 'art_not_submitted',
+  RemovalAlreadyDecided: 'removal_already_decided',
+  OwnAccount: 'own_account',
+  // Profiles, user likes and follows (issue 9).
+  UserNotFound: 'user_not_found',
+  OwnProfile: 'own_profile',
+  AlreadyFollowing: 'already_following',
+  NotFollowing: 'not_following',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -83,4 +92,11 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   main_image_locked: 403,
   own_art: 403,
   connection_not_allowed: 400,
+  art_not_submitted: 409,
+  removal_already_decided: 409,
+  own_account: 403,
+  user_not_found: 404,
+  own_profile: 403,
+  already_following: 409,
+  not_following: 409,
 };

@@ -3,6 +3,7 @@
  * fallback messages the forms show. A form prefers the text the server sent; these fill in where it sent none.
  */
 import type { ErrorCode } from '#shared/errors.ts';
+import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 
 export const errorMessages: Record<ErrorCode, string> = {
   bad_request: 'Something in that request was not right. Check the form and try again.',
@@ -36,6 +37,13 @@ export const errorMessages: Record<ErrorCode, string> = {
   main_image_locked: 'The main image of a published piece can only be changed by our team. Write to us to ask.',
   own_art: 'You cannot like your own piece.',
   connection_not_allowed: 'A piece can only connect to published pieces right next to it.',
+  art_not_submitted: 'This piece is not waiting for review any more: someone may have just reviewed it. Reload the queue.',
+  removal_already_decided: 'This removal request has already been decided.',
+  own_account: 'You cannot change the role of, or disable, your own account.',
+  user_not_found: 'There is no member with this profile.',
+  own_profile: 'You cannot like or follow yourself.',
+  already_following: 'You already follow this member.',
+  not_following: 'You do not follow this member.',
 };
 
 export const messages = {
@@ -52,6 +60,8 @@ export const messages = {
   cellExtendReserveError: 'This reservation could not be extended.',
   subscribedToCell: 'Done. We will e-mail you as soon as this square becomes available.',
   subscribedToAny: 'Done. We will e-mail you as soon as any square becomes available.',
+  avatarTooLarge: AVATAR_MESSAGES.tooBig,
+  avatarWrongType: AVATAR_MESSAGES.wrongType,
 } as const;
 
 /** The locale text for an error code, or undefined for a code this client does not know. */

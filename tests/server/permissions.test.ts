@@ -19,6 +19,7 @@ type Viewer = 'guest' | 'observer' | 'artist' | 'admin';
 type Caller = ReturnType<TestApp['caller']>;
 const ALL: Viewer[] = ['guest', 'observer', 'artist', 'admin'];
 const USERS: Viewer[] = ['observer', 'artist', 'admin'];
+const ADMIN: Viewer[] = ['admin'];
 
 let t: TestApp;
 let treeToken: string;
@@ -59,6 +60,12 @@ function heldBy(viewer: Viewer): { cellToken: string; reminderToken: string } {
   const cellToken = t.deps.db.select({ token: cells.token }).from(cells).where(eq(cells.id, held.cellId)).get()!.token;
   return { cellToken, reminderToken: held.token };
 }
+
+/** Profile rows: the viewer's own token (a well-formed stranger's for a guest), another member, a valid profile form. */
+const ownToken = (viewer: Viewer) => viewers[viewer]?.token ?? 'g'.repeat(22);
+let otherMember: NonNullable<RequestContext['user']> | undefined;
+const member = () => (otherMember ??= t.addUser(Role.Artist).user);
+const PROFILE = { zipcode: '10001', country: 'US', city: 'New York', state: 'NY', description: 'Paints rivers.', exhibitions: '', education: '', personal_url: '', fb_url: '', tw_url: '', tt_url: '', in_url: '' };
 
 /** Who may call each procedure, and a call that is valid apart from who makes it. */
 const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
@@ -123,6 +130,50 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
   'art.unlike': { allowed: USERS, call: (c) => beyondRole(c.art.unlike({ artToken: 'n'.repeat(22) })) },
   'art.view': { allowed: ALL, call: (c) => beyondRole(c.art.view({ artToken: 'n'.repeat(22) })) },
   'art.requestRemoval': { allowed: USERS, call: (c) => beyondRole(c.art.requestRemoval({ cellToken, reason: '' })) },
+  // Profiles and the social layer (issue 9): each viewer on their own profile, and with another member.
+  'user.profile': { allowed: ALL, call: (c) => c.user.profile({ token: member().token }) },
+  'user.fullProfile': { allowed: USERS, call: (c, v) => c.user.fullProfile({ token: ownToken(v) }) },
+  'user.updateProfile': { allowed: USERS, call: (c, v) => c.user.updateProfile({ token: ownToken(v), ...PROFILE }) },
+  'user.art': { allowed: USERS, call: (c, v) => c.user.art({ token: ownToken(v) }) },
+  'user.publishedArt': { allowed: ALL, call: (c) => c.user.publishedArt({ token: member().token }) },
+  'user.likeStatus': { allowed: USERS, call: (c, v) => c.user.likeStatus({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.like': { allowed: USERS, call: (c, v) => c.user.like({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.unlike': { allowed: USERS, call: (c, v) => c.user.unlike({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.following': { allowed: USERS, call: (c, v) => c.user.following({ token: ownToken(v) }) },
+  'user.followStatus': { allowed: USERS, call: (c, v) => c.user.followStatus({ token: ownToken(v), otherToken: member().token }) },
+  'user.follow': {
+    allowed: USERS,
+    call: async (c, v) => {
+      await c.user.unfollow({ token: ownToken(v), otherToken: member().token }).catch(() => 'not followed yet');
+      return c.user.follow({ token: ownToken(v), otherToken: member().token });
+    },
+  },
+  'user.unfollow': {
+    allowed: USERS,
+    call: async (c, v) => {
+      await c.user.follow({ token: ownToken(v), otherToken: member().token }).catch(() => 'followed already');
+      return c.user.unfollow({ token: ownToken(v), otherToken: member().token });
+    },
+  },
+  'misc.zip': { allowed: ALL, call: (c) => c.misc.zip({ zip: '10001' }) },
+  // Staff (issue 8): admins only. Unknown tokens and ids are refused on the subject (NOT_FOUND), past the role check.
+  'admin.overview': { allowed: ADMIN, call: (c) => c.admin.overview() },
+  'admin.queue': { allowed: ADMIN, call: (c) => c.admin.queue() },
+  'admin.reviewItem': { allowed: ADMIN, call: (c) => beyondRole(c.admin.reviewItem({ artToken: 'n'.repeat(22) })) },
+  'admin.publish': { allowed: ADMIN, call: (c) => beyondRole(c.admin.publish({ artToken: 'n'.repeat(22) })) },
+  'admin.requestChanges': { allowed: ADMIN, call: (c) => beyondRole(c.admin.requestChanges({ artToken: 'n'.repeat(22), reason: 'Why' })) },
+  'admin.removalRequests': { allowed: ADMIN, call: (c) => c.admin.removalRequests({ state: 'open' }) },
+  'admin.acceptRemoval': { allowed: ADMIN, call: (c) => beyondRole(c.admin.acceptRemoval({ token: 'n'.repeat(22) })) },
+  'admin.declineRemoval': { allowed: ADMIN, call: (c) => beyondRole(c.admin.declineRemoval({ token: 'n'.repeat(22), reason: 'Why' })) },
+  'admin.messages': { allowed: ADMIN, call: (c) => c.admin.messages({ handled: false }) },
+  'admin.markMessageHandled': { allowed: ADMIN, call: (c) => beyondRole(c.admin.markMessageHandled({ id: 999_999 })) },
+  'admin.users': { allowed: ADMIN, call: (c) => c.admin.users({ search: 'roles', page: 1 }) },
+  'admin.setRole': { allowed: ADMIN, call: (c) => beyondRole(c.admin.setRole({ userToken: 'n'.repeat(22), role: Role.Artist })) },
+  'admin.disableUser': { allowed: ADMIN, call: (c) => beyondRole(c.admin.disableUser({ userToken: 'n'.repeat(22) })) },
+  'admin.enableUser': { allowed: ADMIN, call: (c) => beyondRole(c.admin.enableUser({ userToken: 'n'.repeat(22) })) },
+  'admin.reservations': { allowed: ADMIN, call: (c) => c.admin.reservations() },
+  'admin.releaseReservation': { allowed: ADMIN, call: (c) => beyondRole(c.admin.releaseReservation({ reservationId: 999_999 })) },
+  'admin.staffLog': { allowed: ADMIN, call: (c) => c.admin.staffLog({ page: 1 }) },
 };
 
 /** A refusal on the piece itself (none there, or not the viewer's to edit) is not a refusal on the role. */
@@ -174,6 +225,24 @@ describe('the role table (spec §6)', () => {
       await expect(
         t.caller(viewers[viewer]).user.updateAccount({ token: someoneElse.token, firstname: 'X', lastname: 'Y', email: 'x@roles.test', show_email: false, password: '', confirm_password: '' }),
       ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    }
+  });
+  it("lets nobody change another person's profile, admins included, and only an admin read another's form and atelier", async () => {
+    for (const viewer of USERS) {
+      const someoneElse = member().token;
+      await expect(t.caller(viewers[viewer]).user.updateProfile({ token: someoneElse, ...PROFILE })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      const read = viewer === 'admin' ? 'resolves' : 'rejects';
+      await expect(t.caller(viewers[viewer]).user.fullProfile({ token: someoneElse }))[read].toMatchObject(viewer === 'admin' ? { token: someoneElse } : { code: 'FORBIDDEN' });
+      await expect(t.caller(viewers[viewer]).user.art({ token: someoneElse }))[read].toMatchObject(viewer === 'admin' ? [] : { code: 'FORBIDDEN' });
+    }
+  });
+
+  it('lets nobody like, follow or list follows as someone else, admins included', async () => {
+    for (const viewer of USERS) {
+      const pair = { userToken: member().token, otherToken: ownToken(viewer) };
+      await expect(t.caller(viewers[viewer]).user.like(pair)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(t.caller(viewers[viewer]).user.follow({ token: pair.userToken, otherToken: pair.otherToken })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(t.caller(viewers[viewer]).user.following({ token: member().token })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     }
   });
 });

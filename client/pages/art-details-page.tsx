@@ -2,8 +2,8 @@
  * The art details page ('details.', spec §2 artDetails), /observe/cell/{cellToken}/details: who made the piece,
  * its title and year, likes and views with the like toggle, its facts and dimensions, whether AI was used
  * (honesty), the description and the artist in a collapsible block, the pictures, its connections, and EDIT for
- * the author or an admin. The author also sees a piece under review, with its status. The close button goes back
- * to the tree, which restores its own camera. Everything the artist wrote is rendered as text.
+ * the author or an admin, and REQUEST REMOVAL for the author. The author also sees a piece under review, with its
+ * status. The close button goes back to the tree, which restores its own camera. Everything the artist wrote is rendered as text.
  */
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -15,6 +15,7 @@ import { ArtActivity } from '#client/art/art-activity.tsx';
 import { ArtConnections } from '#client/art/art-connections.tsx';
 import { ArtFacts, unpublishedStatusLabel } from '#client/art/art-facts.tsx';
 import { ArtPictures } from '#client/art/art-pictures.tsx';
+import { ArtRemoval } from '#client/art/art-removal.tsx';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { messages } from '#client/locale/messages.ts';
@@ -87,13 +88,14 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
           </h2>
           <ArtActivity piece={piece} />
           <ArtFacts piece={piece} />
-          {piece.mayEdit && (
-            <p className="art-details__actions">
+          <div className="art-details__actions">
+            {piece.mayEdit && (
               <Link to={`/observe/cell/${encodeURIComponent(piece.cell.token)}/edit`} className="button" data-testid="art-edit">
                 Edit
               </Link>
-            </p>
-          )}
+            )}
+            <ArtRemoval piece={piece} />
+          </div>
           <ArtAbout description={piece.description} author={piece.author} />
         </div>
       </div>

@@ -8,21 +8,14 @@ import path from 'node:path';
 import { eq, inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/schema.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
-import { ART_MESSAGES } from '#shared/validation/art.ts';
+import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
 import type { Db } from '../db.ts';
 import type { MediaStore } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
 import { ImageRejected, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
 
-export type SniffedType = 'jpeg' | 'png' | 'gif';
-
-/** The type the first bytes announce, or null: the only types art may be (spec §5). */
-export function sniffImageType(bytes: Buffer): SniffedType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (bytes.length >= 6 && ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1'))) return 'gif';
-  return null;
-}
+// The magic-byte check is shared with the editor, which runs it on a chosen file before sending it.
+export { sniffImageType, type SniffedType } from '#shared/validation/art.ts';
 
 /** Checks and decodes one uploaded art image in memory; answers the prepared picture or the message for its slot. */
 export async function prepareArtImage(bytes: Buffer): Promise<PreparedPicture | { error: string }> {

@@ -10,7 +10,7 @@ import type { AiUse } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import { ART_MESSAGES, artFormSchema, imageListErrors, type ArtFormValues } from '#shared/validation/art.ts';
-import type { Queryable } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import { AppError, fieldErrorsOfIssues } from '../errors.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../permissions.ts';
@@ -20,7 +20,7 @@ import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf, type PreparedPicture } from './images.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
-import { reserveCell } from './reservations.ts';
+import { IMMEDIATE, reserveCell } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { bumpTreeVersion } from './tree.ts';
 
@@ -173,10 +173,9 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
 
   const written = await writePreparedPictures(ctx.media, [...prepared.values()]);
   try {
-    // A square with no piece is taken through the reservation rules first (one square a user at a time).
-    if (!found.art) reserveCell(ctx, viewer, cellToken);
     const storedByIndex = new Map([...prepared.keys()].map((index, i) => [index, written.pictures[i]!]));
-    commitArt(ctx, viewer, cellToken, parsed.output, present.map(({ slot, index }) => (slot && 'picture' in slot ? { keep: slot.picture } : { stored: storedByIndex.get(index)! })), submission.submit);
+    const plan = present.map(({ slot, index }): PicturePlan => (slot && 'picture' in slot ? { keep: slot.picture } : { stored: storedByIndex.get(index)! }));
+    commitArt(ctx, viewer, cellToken, { values: parsed.output, plan, submit: submission.submit, reserveFirst: found.art === null });
   } catch (error) {
     await removeUnreferenced(ctx, ctx.db, written.created);
     throw error;
@@ -186,16 +185,20 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
 
 type PicturePlan = { keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number } };
 
-function commitArt(
-  ctx: ServiceContext,
-  viewer: NonNullable<Viewer>,
-  cellToken: string,
-  values: ArtFormValues,
-  plan: PicturePlan[],
-  submit: boolean,
-): void {
+interface ArtCommit {
+  values: ArtFormValues;
+  plan: PicturePlan[];
+  submit: boolean;
+  /** The square had no piece: it is reserved for the viewer in the same transaction (spec §5 edit access). */
+  reserveFirst: boolean;
+}
+
+function commitArt(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: string, { values, plan, submit, reserveFirst }: ArtCommit): void {
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
+    // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
+    // this transaction (its own becomes a savepoint), so a save that fails below leaves no reservation or draft.
+    if (reserveFirst) reserveCell({ ...ctx, db: tx as unknown as Db }, viewer, cellToken);
     // Read again inside the transaction: the reservation may have run out since the checks above.
     const found = loadCellWithArt(tx, cellToken);
     const piece = found.art;
@@ -255,7 +258,7 @@ function commitArt(
     // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
     if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published) bumpTreeVersion(tx, found.cell.treeId);
     reindexArt(tx, piece.id);
-  });
+  }, IMMEDIATE);
 }
 
 /** art.details: a published piece for everyone; the author and admins also see it before and after review. */

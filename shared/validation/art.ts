@@ -217,3 +217,19 @@ export function imageListErrors(slots: readonly unknown[]): Record<string, strin
   if (!slots[0]) return { 'files.0': ART_MESSAGES.imageBlank };
   return {};
 }
+
+/** 40 megapixels: the most an art image may have (the server's decoder refuses more; the editor says so first). */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+export type SniffedType = 'jpeg' | 'png' | 'gif';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** The type the first bytes announce, or null: the only types art may be (spec §5), whatever the file is named. */
+export function sniffImageType(bytes: Uint8Array): SniffedType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) return 'png';
+  const head = String.fromCharCode(...bytes.subarray(0, 6));
+  if (head === 'GIF87a' || head === 'GIF89a') return 'gif';
+  return null;
+}

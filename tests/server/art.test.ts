@@ -175,6 +175,41 @@ describe('edit access is the server’s to refuse (spec §5)', () => {
   });
 });
 
+describe('a save on an available square is all or nothing', () => {
+  it('leaves no reservation, draft or file when the fields are refused', async () => {
+    const someone = t.addUser(Role.Observer);
+    const browser = await browserFor(t, someone.cookie);
+    const free = cellAt(t.deps.db, treeId, SEED_ROW + 1, 0).token;
+    const before = storedState(t.deps.db, t.deps.config.mediaDir);
+    const answer = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields({ title: '' }), [pngFile(await png(21, 20, '#123456'))]));
+    expect(answer.status).toBe(400);
+    expect(answer.body.r.errors.title).toEqual([MESSAGES.blank('Title')]);
+    expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+    expect(cellAt(t.deps.db, treeId, SEED_ROW + 1, 0).status).toBe(CellStatus.Available);
+  });
+
+  it('takes the reservation back when writing the rows fails after it', async () => {
+    const someone = t.addUser(Role.Observer);
+    const browser = await browserFor(t, someone.cookie);
+    const free = cellAt(t.deps.db, treeId, SEED_ROW + 1, 1).token;
+    const before = storedState(t.deps.db, t.deps.config.mediaDir);
+    // A real failure of the database after the reservation's rows are written: the picture row is refused.
+    const sqlite = t.deps.db.$client;
+    sqlite.exec("CREATE TRIGGER refuse_pictures BEFORE INSERT ON pictures BEGIN SELECT RAISE(ABORT, 'pictures refused'); END");
+    try {
+      const answer = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields(), [pngFile(await png(22, 20, '#654321'))]));
+      expect(answer.status).toBe(500);
+    } finally {
+      sqlite.exec('DROP TRIGGER refuse_pictures');
+    }
+    expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+    expect(cellAt(t.deps.db, treeId, SEED_ROW + 1, 1).status).toBe(CellStatus.Available);
+    // The square is still free for the next try, which now succeeds.
+    const retry = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields(), [pngFile(await png(22, 20, '#654321'))]));
+    expect(retry.status).toBe(200);
+  });
+});
+
 describe('from a reserved square to a published piece', () => {
   it('uploads, submits, connects, and shows details with likes and views', async () => {
     const db = t.deps.db;

@@ -1,0 +1,66 @@
+/**
+ * Sending the piece (spec §4, §7, §8): the multipart POST /api/cell/{cellToken} with the submitted fields of spec §3
+ * and submit=1, then the connections (selected ones only; the outcome of that second call is ignored). A failure
+ * becomes the confirm step's message: the locale text for the server's code (else the undefined-error text),
+ * followed by the field errors, which also go beside their fields.
+ */
+import type { ArtForEdit } from '#shared/art-api.ts';
+import type { ErrorBody } from '#shared/errors.ts';
+import { apiHeaders } from '#client/api/initial-params.ts';
+import { errorBodyOf } from '#client/forms/form-state.ts';
+import { errorMessageFor, messages } from '#client/locale/messages.ts';
+import { slotIsFilled, type EditorState } from './editor-state.ts';
+
+const LIST_FIELDS = ['medium', 'materials', 'keywords'] as const;
+const TEXT_FIELDS = ['title', 'category', 'subject', 'style', 'year', 'width', 'height', 'depth', 'units', 'description', 'ai_use'] as const;
+
+/** The multipart body: text fields, lists as name[], each image slot as files[i] (new) or pictures[i] (kept). */
+export function artFormData(state: EditorState): FormData {
+  const form = new FormData();
+  const { values } = state;
+  for (const name of TEXT_FIELDS) form.append(name, values[name]);
+  for (const name of LIST_FIELDS) for (const item of values[name]) form.append(`${name}[]`, item);
+  form.append('no_size', values.no_size ? '1' : '0');
+  state.slots.filter(slotIsFilled).forEach((slot, index) => {
+    if (slot.file) form.append(`files[${index}]`, slot.file, slot.file.name);
+    else if (slot.picture) form.append(`pictures[${index}]`, slot.picture);
+  });
+  form.append('submit', '1');
+  return form;
+}
+
+/** A refused save, carrying the server's error body as a REST answer's `r` (read by errorBodyOf). */
+class SaveRefused extends Error {
+  constructor(readonly r: ErrorBody | null) {
+    super('The piece was not saved.');
+  }
+}
+
+export async function postArt(cellToken: string, state: EditorState): Promise<ArtForEdit> {
+  const response = await fetch(`/api/cell/${encodeURIComponent(cellToken)}`, {
+    method: 'POST',
+    headers: apiHeaders(),
+    body: artFormData(state),
+    credentials: 'same-origin',
+  });
+  const answer = (await response.json().catch(() => null)) as { r?: unknown } | null;
+  if (!response.ok) throw new SaveRefused(errorBodyOf(answer));
+  return answer!.r as ArtForEdit;
+}
+
+export interface SubmitFailure {
+  message: string;
+  fieldErrors: Record<string, string>;
+}
+
+/** The confirm step's text for a failed save: the code's message, followed by the field errors joined. */
+export function submitFailureOf(error: unknown): SubmitFailure {
+  const body = errorBodyOf(error);
+  const fieldErrors: Record<string, string> = {};
+  for (const [field, list] of Object.entries(body?.errors ?? {})) {
+    const text = list.map((m) => m.trim()).filter(Boolean).join(' ');
+    if (text) fieldErrors[field] = text;
+  }
+  const lead = errorMessageFor(body?.error) ?? messages.undefinedError;
+  return { message: [lead, ...Object.values(fieldErrors)].join(' '), fieldErrors };
+}

@@ -1,0 +1,350 @@
+/**
+ * The art editor in a real browser (issue 7; spec §2 editArt, §4 art wizard, §5 art form, §8 image errors): a new
+ * member reserves a square next to a published piece, walks the seven steps with two real image files (checking
+ * the wizard's rules on the way: next only when a step validates, Digital sets materials and presets no size,
+ * ticking no size empties the dimensions, keywords split on commas, a connection needs its description), submits
+ * and sees the final screen; the details page says 'waiting for review' to the author; once staff publish it, a
+ * second member sees it with its connection, likes it, and counts one view however often they look. The author then
+ * asks for its removal, and edits the text of the published piece, whose main image stays locked; a piece sent back
+ * for changes shows staff's reason and goes to review again. Bad inputs: a text file renamed .png, a PNG with a
+ * broken body, an 11th and a 49-character keyword, a missing connection description, a save the server refuses
+ * (its message on the confirm step), and another member's piece (sent to /forbidden). No console errors along the way.
+ * With ART_EDITOR_SHOTS=<folder> set, it also saves screenshots there.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import type { Browser } from 'playwright-core';
+import { art, artLikes, artViews, connections, pictures, removalRequests, users } from '#drizzle/schema.ts';
+import { ArtStatus, Role } from '#shared/domain.ts';
+import { ART_MESSAGES } from '#shared/validation/art.ts';
+import { MESSAGES } from '#shared/validation/rules.ts';
+import { errorMessages } from '#client/locale/messages.ts';
+import { publishArt, requestChanges } from '#server/services/review.ts';
+import {
+  THIS_YEAR, addKeywords, availableSquareNextToPublished, checkbox, chooseImage, fillCategoryStep, fillImageStep, fillSize,
+  member, next, pieceOn, reserveAndOpenEditor, screenshot, stepIs, textOf, walkToDescription, writeImageFiles, type Member,
+} from './art-editor-fixtures.ts';
+import { launchBrowser, startGallery, type Gallery } from './harness.ts';
+
+let gallery: Gallery;
+let browser: Browser;
+let files: Awaited<ReturnType<typeof writeImageFiles>>;
+
+let author: Member;
+/** The square the author fills, and the published neighbour it connects to. */
+let square: { token: string; neighbourToken: string };
+
+const file = (name: string) => files.file(name);
+const dbOf = () => gallery.app.deps.db;
+const viewsOf = (artId: number) => dbOf().select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()!.n;
+
+beforeAll(async () => {
+  [files, gallery, browser] = await Promise.all([writeImageFiles(), startGallery(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gallery?.stop();
+  if (files) fs.rmSync(files.dir, { recursive: true, force: true });
+});
+
+describe('the art editor', () => {
+  it('walks a reserved square through the seven steps, submits two images, and shows the final screen', async () => {
+    author = await member(gallery, browser, 'Author');
+    square = availableSquareNextToPublished(gallery);
+    const { page } = author;
+    await reserveAndOpenEditor(gallery, author, square.token);
+    await expect(page.locator('h1.page__title').textContent()).resolves.toBe('add.');
+    const menu = await page.locator('.editor-steps__step').allTextContents();
+    expect(menu.map((t) => t.replace(/^\d+/, ''))).toEqual(['IMAGE', 'CATEGORY', 'MEDIUM', 'SIZE', 'DESCRIPTION', 'CONNECTION', 'CONFIRM']);
+    expect(await page.getByTestId('editor-back').count()).toBe(0);
+
+    // IMAGE: CONTINUE is refused until there is a title and a main image.
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('error-title').waitFor();
+    expect(await textOf(page, 'error-title')).toBe(MESSAGES.blank('Title'));
+    expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageBlank);
+    expect(await textOf(page, 'step-title')).toBe('IMAGE');
+    await fillImageStep(page, file);
+    // Up to three images, with one empty slot kept.
+    await page.getByTestId('image-slot-2').waitFor();
+    expect(await page.getByTestId('image-preview-2').count()).toBe(0);
+    await page.getByTestId('preview-image').waitFor();
+    expect(await textOf(page, 'preview-title')).toBe('Evening by the Old Mill');
+    await screenshot(page, 'editor-image');
+    await next(page, 'CATEGORY');
+
+    // CATEGORY: years from this year back 100.
+    const years = await page.getByTestId('field-year').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(years.slice(1)).toEqual(Array.from({ length: 101 }, (_, i) => String(THIS_YEAR - i)));
+    await page.getByTestId('editor-next').click();
+    expect(await textOf(page, 'error-category')).toBe(MESSAGES.blank('Category'));
+    await fillCategoryStep(page);
+    await next(page, 'MEDIUM');
+
+    // MEDIUM: Digital sets materials to Not Applicable.
+    await checkbox(page, 'medium', 'Digital').check();
+    await expect(checkbox(page, 'materials', 'Not Applicable').isChecked()).resolves.toBe(true);
+    await next(page, 'SIZE');
+
+    // SIZE: first visit with Digital presets no size, which hides the dimensions.
+    await expect(page.getByTestId('field-no_size').isChecked()).resolves.toBe(true);
+    expect(await page.getByTestId('dimensions').count()).toBe(0);
+    await page.getByTestId('editor-back').click();
+    await stepIs(page, 'MEDIUM');
+    await checkbox(page, 'medium', 'Digital').uncheck();
+    await checkbox(page, 'medium', 'Oil').check();
+    await checkbox(page, 'materials', 'Not Applicable').uncheck();
+    await checkbox(page, 'materials', 'Canvas').check();
+    await next(page, 'SIZE');
+    // Not the first visit any more: the choice stays as it was.
+    await expect(page.getByTestId('field-no_size').isChecked()).resolves.toBe(true);
+    await page.getByTestId('field-no_size').uncheck();
+    await fillSize(page);
+    expect(await textOf(page, 'depth-note')).toBe('For flat artwork use .01 as depth.');
+    await screenshot(page, 'editor-size');
+    const rect = (await page.getByTestId('size-rect').boundingBox())!;
+    expect(rect.width / rect.height).toBeCloseTo(24 / 18, 1);
+    // Ticking no size empties the dimensions.
+    await page.getByTestId('field-no_size').check();
+    expect(await page.getByTestId('dimensions').count()).toBe(0);
+    await page.getByTestId('field-no_size').uncheck();
+    await expect(page.getByTestId('field-width').inputValue()).resolves.toBe('');
+    await page.getByTestId('editor-next').click();
+    expect(await textOf(page, 'error-width')).toBe(MESSAGES.blank('Width'));
+    await fillSize(page);
+    await next(page, 'DESCRIPTION');
+
+    // DESCRIPTION: keywords split on commas, duplicates ignored; description and AI use required.
+    await addKeywords(page, 'dusk, river, Dusk');
+    await addKeywords(page, 'mill');
+    await expect(page.getByTestId('keyword').allTextContents()).resolves.toEqual(['dusk×', 'river×', 'mill×']);
+    await page.getByTestId('editor-next').click();
+    expect(await textOf(page, 'error-description')).toBe(MESSAGES.blank('Description'));
+    expect(await textOf(page, 'error-ai_use')).toBe(MESSAGES.blank('AI use'));
+    await page.getByTestId('field-description').fill('The mill pond at dusk, painted from the bridge.');
+    await page.getByTestId('field-ai_use').getByLabel('No AI used').check();
+    await next(page, 'CONNECTION');
+
+    // CONNECTION: a ticked neighbour needs its description.
+    await page.getByTestId('connection').first().waitFor();
+    const toggles = page.getByTestId('connection-toggle');
+    expect(await toggles.count()).toBeGreaterThan(0);
+    await toggles.first().check();
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('error-connections.0.description').waitFor();
+    expect(await textOf(page, 'error-connections.0.description')).toBe(ART_MESSAGES.connectionDescription);
+    await page.getByTestId('field-connections.0.description').fill('The same river runs through both pieces.');
+    await screenshot(page, 'editor-connection');
+    await next(page, 'CONFIRM');
+
+    // CONFIRM: EDIT returns to a step; the menu brings the artist back.
+    expect(await page.getByTestId('summary-SIZE').textContent()).toContain('24 x 18 x .01 in');
+    await page.getByTestId('edit-CATEGORY').click();
+    await stepIs(page, 'CATEGORY');
+    await page.getByTestId('step-menu-CONFIRM').click();
+    await stepIs(page, 'CONFIRM');
+    await screenshot(page, 'editor-confirm');
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('editor-done').waitFor();
+    expect(await textOf(page, 'editor-done')).toContain('HUGE CONGRATS ON SHARING YOUR MASTERPIECE!');
+    await screenshot(page, 'editor-done');
+
+    const piece = pieceOn(gallery, square.token);
+    expect(piece.status).toBe(ArtStatus.Submitted);
+    expect(piece.title).toBe('Evening by the Old Mill');
+    expect(dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
+    const saved = dbOf().select().from(connections).where(eq(connections.artId, piece.id)).all();
+    expect(saved.map((c) => c.description)).toEqual(['The same river runs through both pieces.']);
+    expect(dbOf().select({ role: users.role }).from(users).where(eq(users.id, author.userId)).get()!.role).toBe(Role.Artist);
+
+    // The author sees the piece waiting for review.
+    await page.getByTestId('editor-return').click();
+    await page.goto(`${gallery.url}/observe/cell/${square.token}/details`);
+    await page.getByTestId('art-status').waitFor();
+    expect(await textOf(page, 'art-status')).toContain('waiting for review');
+    expect(author.errors).toEqual([]);
+  });
+
+  it('once published, shows a visitor the piece with its connection; they like it and their view counts once', async () => {
+    const { db } = gallery.app.deps;
+    const admin = db.select({ id: users.id, role: users.role, token: users.token }).from(users).where(eq(users.role, Role.Admin)).get()!;
+    const piece = pieceOn(gallery, square.token);
+    publishArt(gallery.app.deps, admin, piece.token);
+
+    const visitor = await member(gallery, browser, 'Visitor');
+    const { page } = visitor;
+    const viewsBefore = viewsOf(piece.id);
+    await page.goto(`${gallery.url}/observe/cell/${square.token}/details`);
+    await page.getByTestId('art-title').waitFor();
+    expect(await textOf(page, 'art-title')).toContain('Evening by the Old Mill');
+    expect(await page.getByTestId('art-status').count()).toBe(0);
+    const connection = page.getByTestId('art-connection');
+    expect(await connection.count()).toBe(1);
+    expect(await connection.textContent()).toContain('The same river runs through both pieces.');
+    await expect(connection.getByRole('link').getAttribute('href')).resolves.toBe(`/observe/cell/${square.neighbourToken}/details`);
+    expect(await page.getByTestId('art-thumb').count()).toBe(2);
+
+    await page.getByTestId('art-like-toggle').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="art-likes-count"]')?.textContent === '1');
+    await expect.poll(() => db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, piece.id)).get()!.n).toBe(1);
+
+    await expect.poll(() => viewsOf(piece.id)).toBe(viewsBefore + 1);
+    await page.reload();
+    await page.getByTestId('art-title').waitFor();
+    await page.waitForFunction((n) => document.querySelector('[data-testid="art-reviews-count"]')?.textContent === String(n), viewsBefore + 1);
+    expect(viewsOf(piece.id)).toBe(viewsBefore + 1);
+    expect(visitor.errors).toEqual([]);
+  });
+
+  it('lets the author request the removal of their piece, and then shows the request as pending', async () => {
+    const { page } = author;
+    const piece = pieceOn(gallery, square.token);
+    await page.goto(`${gallery.url}/observe/cell/${square.token}/details`);
+    await page.getByTestId('art-request-removal').click();
+    const dialog = page.getByTestId('art-removal-dialog');
+    await dialog.waitFor();
+    await page.getByTestId('art-removal-reason').fill('I am selling the original and would rather it came down.');
+    await dialog.getByRole('button', { name: 'Send request' }).click();
+    await page.getByTestId('art-removal-pending').waitFor();
+    const stored = gallery.app.deps.db.select().from(removalRequests).where(eq(removalRequests.artId, piece.id)).all();
+    expect(stored.map((r) => [r.state, r.reason])).toEqual([['open', 'I am selling the original and would rather it came down.']]);
+    await page.reload();
+    await page.getByTestId('art-removal-pending').waitFor();
+    await screenshot(page, 'details-removal');
+    expect(await page.getByTestId('art-request-removal').count()).toBe(0);
+    expect(author.errors).toEqual([]);
+  });
+});
+
+describe('editing a piece again', () => {
+  it('keeps a published piece’s main image locked for its author, and saves new text', async () => {
+    const { page } = author;
+    await page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
+    await stepIs(page, 'IMAGE');
+    await expect(page.locator('h1.page__title').textContent()).resolves.toBe('edit.');
+    await page.getByTestId('main-image-locked').waitFor();
+    expect(await page.getByTestId('image-input-0').count()).toBe(0);
+    expect(await page.getByTestId('image-remove-0').count()).toBe(0);
+    await page.getByTestId('field-title').fill('Evening by the New Mill');
+    await page.getByTestId('step-menu-CONFIRM').click();
+    await stepIs(page, 'CONFIRM');
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('editor-done').waitFor();
+    const piece = pieceOn(gallery, square.token);
+    expect([piece.title, piece.status]).toEqual(['Evening by the New Mill', ArtStatus.Published]);
+    expect(author.errors).toEqual([]);
+  });
+
+  it('shows staff’s reason at the top of a piece sent back for changes, and sends it to review again', async () => {
+    const artist = await member(gallery, browser, 'Resubmitter');
+    const { page } = artist;
+    const cellToken = availableSquareNextToPublished(gallery).token;
+    await reserveAndOpenEditor(gallery, artist, cellToken);
+    await walkToDescription(page, file);
+    await addKeywords(page, 'harbour');
+    await page.getByTestId('field-description').fill('Boats at rest.');
+    await page.getByTestId('field-ai_use').getByLabel('Made with AI assistance').check();
+    await next(page, 'CONNECTION');
+    await next(page, 'CONFIRM');
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('editor-done').waitFor();
+
+    const { db } = gallery.app.deps;
+    const admin = db.select({ id: users.id, role: users.role, token: users.token }).from(users).where(eq(users.role, Role.Admin)).get()!;
+    requestChanges(gallery.app.deps, admin, pieceOn(gallery, cellToken).token, 'Please add a picture of the whole piece, frame included.');
+
+    await page.goto(`${gallery.url}/observe/cell/${cellToken}/edit`);
+    await page.getByTestId('review-note').waitFor();
+    expect(await textOf(page, 'review-note')).toContain('Please add a picture of the whole piece, frame included.');
+    await expect(page.locator('h1.page__title').textContent()).resolves.toBe('edit.');
+    await chooseImage(page, 2, file('mill.png'));
+    await page.getByTestId('step-menu-CONFIRM').click();
+    await stepIs(page, 'CONFIRM');
+    expect(await page.getByTestId('summary-DESCRIPTION').textContent()).toContain('Made with AI assistance');
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('editor-done').waitFor();
+    const piece = pieceOn(gallery, cellToken);
+    expect(piece.status).toBe(ArtStatus.Submitted);
+    expect(db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(3);
+    expect(artist.errors).toEqual([]);
+  });
+});
+
+describe('bad input in the editor', () => {
+  it('refuses a text file renamed .png, an 11th keyword and a 49-character keyword with the server’s messages', async () => {
+    const artist = await member(gallery, browser, 'Careful');
+    const { page } = artist;
+    const cellToken = availableSquareNextToPublished(gallery).token;
+    await reserveAndOpenEditor(gallery, artist, cellToken);
+
+    await page.getByTestId('image-input-0').setInputFiles(file('notes.png'));
+    await page.getByTestId('error-files.0').waitFor();
+    expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageType);
+    expect(await page.getByTestId('image-preview-0').count()).toBe(0);
+
+    await walkToDescription(page, file);
+    await addKeywords(page, Array.from({ length: 10 }, (_, i) => `word${i + 1}`).join(','));
+    expect(await page.getByTestId('keyword').count()).toBe(10);
+    await addKeywords(page, 'word11');
+    expect(await textOf(page, 'error-keywords')).toBe(ART_MESSAGES.tooManyKeywords);
+    expect(await page.getByTestId('keyword').count()).toBe(10);
+    await page.getByTestId('keyword').first().getByRole('button').click();
+    await addKeywords(page, 'k'.repeat(49));
+    expect(await textOf(page, 'error-keywords')).toBe(ART_MESSAGES.keywordTooLong);
+    expect(await page.getByTestId('keyword').count()).toBe(9);
+
+    // Nothing was sent: the draft has no pictures and no title. The close button goes back to the tree.
+    const piece = pieceOn(gallery, cellToken);
+    expect(piece.title).toBe('');
+    expect(gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(0);
+    await page.getByTestId('editor-close').click();
+    await page.waitForURL((url) => url.pathname === '/observe');
+    expect(artist.errors).toEqual([]);
+  });
+
+  it('refuses a PNG whose body is broken, and shows a refusal of the server on the confirm step by its code', async () => {
+    const artist = await member(gallery, browser, 'Unlucky');
+    const { page } = artist;
+    const cellToken = availableSquareNextToPublished(gallery).token;
+    await reserveAndOpenEditor(gallery, artist, cellToken);
+    await page.getByTestId('image-input-0').setInputFiles(file('broken.png'));
+    await page.getByTestId('error-files.0').waitFor();
+    expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageUnreadable);
+
+    await walkToDescription(page, file);
+    await addKeywords(page, 'quay');
+    await page.getByTestId('field-description').fill('A quay in the rain.');
+    await page.getByTestId('field-ai_use').getByLabel('No AI used').check();
+    await next(page, 'CONNECTION');
+    await next(page, 'CONFIRM');
+    // Meanwhile the square stopped being theirs (its draft went to someone else): the server refuses the save.
+    const { db } = gallery.app.deps;
+    const piece = pieceOn(gallery, cellToken);
+    const admin = db.select({ id: users.id }).from(users).where(eq(users.role, Role.Admin)).get()!;
+    db.update(art).set({ authorId: admin.id }).where(eq(art.id, piece.id)).run();
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('submit-error').waitFor();
+    expect(await textOf(page, 'submit-error')).toBe(errorMessages.forbidden);
+    expect(await textOf(page, 'step-title')).toBe('CONFIRM');
+    expect(db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(0);
+    expect(artist.errors.filter((e) => !/status of 403\b/.test(e))).toEqual([]);
+  });
+
+  it("sends a member who opens another member's piece to /forbidden", async () => {
+    const stranger = await member(gallery, browser, 'Stranger');
+    await stranger.page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
+    await stranger.page.waitForURL(`${gallery.url}/forbidden`);
+    expect(await stranger.page.locator('h1.page__title').textContent()).toBe('Forbidden');
+    // The server refuses the save itself too.
+    const status = await stranger.page.evaluate(async (token) => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
+      const form = new FormData();
+      form.append('title', 'Not mine');
+      const response = await fetch(`/api/cell/${token}`, { method: 'POST', body: form, headers: { 'X-CSRF-Token': csrf, 'X-Requested-With': 'XMLHttpRequest' } });
+      return response.status;
+    }, square.token);
+    expect(status).toBe(403);
+  });
+});

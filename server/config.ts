@@ -24,6 +24,11 @@ const envSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  /** An optional external US ZIP service, e.g. https://zip.example/{zip}; unset: only the offline data is used. */
+  ZIP_LOOKUP_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => url.includes('{zip}'), 'must contain {zip}')
+    .optional(),
 });
 
 export interface AppConfig {
@@ -50,6 +55,8 @@ export interface AppConfig {
   clientDir: string;
   /** Run the in-process job runner (mail outbox, reservation timers). */
   runJobs: boolean;
+  /** The external ZIP lookup's URL template ({zip} is replaced), or null for the offline data alone. */
+  zipLookupUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -84,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     trustProxy: e.TRUST_PROXY,
     clientDir: path.resolve(root, 'dist/client'),
     runJobs: true,
+    zipLookupUrl: e.ZIP_LOOKUP_URL ?? null,
   };
 }
 

@@ -1,20 +1,18 @@
 /**
- * Manage profile ('manage profile.', spec §2): tabs by role (observers ACCOUNT and FOLLOWING; everyone else
- * PROFILE, ACCOUNT, ATELIER, FOLLOWING). The selected tab lives in the address (?tab=account) so it can be linked.
- * ACCOUNT is built; the other tabs say plainly that they are coming.
+ * Manage profile ('manage profile.', spec §2): the tab host. Tabs by role (observers ACCOUNT and FOLLOWING;
+ * everyone else PROFILE, ACCOUNT, ATELIER, FOLLOWING); each tab's panel lives in client/profile/manage. The selected
+ * tab lives in the address (?tab=account) so it can be linked.
  */
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
-import { ACCOUNT_LIMITS as L, TIMINGS } from '#shared/constants.ts';
-import { accountSchema } from '#shared/validation/account.ts';
-import { trpc } from '#client/api/trpc.ts';
-import { isObserver, useCurrentUser, useReloadCurrentUser } from '#client/app/current-user.ts';
+import { isObserver, useCurrentUser } from '#client/app/current-user.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
-import { CheckboxField, FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
-import { accountPasswordNote } from '#client/forms/password-rules.ts';
-import { useForm } from '#client/forms/use-form.ts';
-import { messages } from '#client/locale/messages.ts';
+import { AccountPanel } from '#client/profile/manage/account-panel.tsx';
+import { AtelierPanel } from '#client/profile/manage/atelier-panel.tsx';
+import { FollowingPanel } from '#client/profile/manage/following-panel.tsx';
+import { ProfilePanel } from '#client/profile/manage/profile-panel.tsx';
+import '#client/profile/manage/manage-profile.css';
 
 type TabName = 'profile' | 'account' | 'atelier' | 'following';
 
@@ -92,109 +90,13 @@ export function EditProfilePage() {
 
 function panelOf(tab: TabName, user: CurrentUser): ReactNode {
   switch (tab) {
+    case 'profile':
+      return <ProfilePanel key={user.token} user={user} />;
     case 'account':
       return <AccountPanel key={user.token} user={user} />;
-    case 'profile':
-      return (
-        <ComingSoonPanel title="Your public profile">
-          Soon you will edit here what visitors see on your profile: your picture, bio, exhibitions, education and
-          links. Your <Link to={`/profile/${user.token}`}>public profile</Link> shows your art meanwhile.
-        </ComingSoonPanel>
-      );
     case 'atelier':
-      return (
-        <ComingSoonPanel title="Your atelier">
-          Soon every piece you uploaded, and the square you reserved, will be listed here with its likes and views.
-          Until then you find them on the <Link to="/observe">tree</Link>.
-        </ComingSoonPanel>
-      );
+      return <AtelierPanel user={user} />;
     case 'following':
-      return (
-        <ComingSoonPanel title="Artists you follow">
-          Soon the artists you follow will be listed here, with the date you started following them.
-        </ComingSoonPanel>
-      );
+      return <FollowingPanel user={user} />;
   }
-}
-
-function accountValues(user: CurrentUser) {
-  return {
-    firstname: user.firstname,
-    lastname: user.lastname,
-    email: user.email,
-    show_email: user.showEmail,
-    password: '',
-    confirm_password: '',
-  };
-}
-
-/**
- * ACCOUNT (spec §2, §4): name, e-mail, whether the e-mail shows on the public profile, and a new password. On
- * success the current user is reloaded and the success message shows for a few seconds.
- */
-function AccountPanel({ user }: { user: CurrentUser }) {
-  const updateAccount = trpc.user.updateAccount.useMutation();
-  const reloadCurrentUser = useReloadCurrentUser();
-  const form = useForm({
-    initialValues: accountValues(user),
-    schema: accountSchema,
-    onSubmit: async (input, { resetValues, showSuccess }) => {
-      const saved = await updateAccount.mutateAsync({ token: user.token, ...input });
-      await reloadCurrentUser();
-      resetValues(accountValues(saved));
-      showSuccess(messages.accountUpdated, TIMINGS.successMessageMs);
-    },
-  });
-
-  return (
-    <div className="panel-card">
-      <h2 className="panel-card__title">Your account</h2>
-      <p className="panel-card__lead">The name other members see, the address we write to, and your password.</p>
-      <form className="form" onSubmit={form.handleSubmit} noValidate aria-label="Account">
-        <div className="form-grid form-grid--two">
-          <TextField form={form} name="firstname" label="First name" autoComplete="given-name" maxLength={L.name} />
-          <TextField form={form} name="lastname" label="Last name" autoComplete="family-name" maxLength={L.name} />
-        </div>
-        <TextField form={form} name="email" label="Email" type="email" autoComplete="email" maxLength={L.email} />
-        <CheckboxField form={form} name="show_email" label="Show my e-mail address on my public profile" />
-        <p className="form__note">
-          {accountPasswordNote}
-        </p>
-        <div className="form-grid form-grid--two">
-          <TextField
-            form={form}
-            name="password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            maxLength={L.passwordMax}
-          />
-          <TextField
-            form={form}
-            name="confirm_password"
-            label="Confirm password"
-            type="password"
-            autoComplete="new-password"
-            maxLength={L.passwordMax}
-          />
-        </div>
-        <FormMessage notice={form.notice} />
-        <div className="form__actions">
-          <SubmitButton submitting={form.submitting} busyLabel="Saving…">
-            Save changes
-          </SubmitButton>
-        </div>
-      </form>
-    </div>
-  );
-}
-
-function ComingSoonPanel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="panel-card panel-card--soon">
-      <h2 className="panel-card__title">{title}</h2>
-      <p className="panel-card__lead">This part of your profile is coming soon.</p>
-      <p>{children}</p>
-    </div>
-  );
 }

@@ -7,6 +7,7 @@ import { callerFor, ok } from './adapter.ts';
 import { registerReservationRoutes } from './reservation-routes.ts';
 import { registerTreeRoutes } from './tree-routes.ts';
 import { registerArtRoutes } from './art-routes.ts';
+import { registerUserRoutes } from './user-routes.ts';
 
 type Body = Record<string, unknown>;
 
@@ -14,6 +15,7 @@ export function registerRestRoutes(api: FastifyInstance): void {
   registerTreeRoutes(api);
   registerArtRoutes(api);
   registerReservationRoutes(api);
+  registerUserRoutes(api);
 
   api.get<{ Params: { cellToken: string } }>('/cell/:cellToken', async (req, reply) =>
     ok(await callerFor(req, reply).cell.get({ token: req.params.cellToken })),

@@ -1,7 +1,9 @@
-/** misc: site-wide reads (initial parameters) and the contact form (spec §2, §7). */
+/** misc: site-wide reads (initial parameters, the ZIP lookup) and the contact form (spec §2, §7). */
 import { contactSchema } from '#shared/validation/contact.ts';
+import { zipSchema } from '#shared/validation/profile.ts';
 import { sendContactMessage } from '../services/contact.ts';
 import { initialParams } from '../services/initial-params.ts';
+import { lookupZip } from '../services/zip-lookup.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 export const miscRouter = router({
@@ -12,4 +14,7 @@ export const miscRouter = router({
     sendContactMessage(ctx, input, ctx.ip, ctx.user?.id ?? null);
     return { ok: true as const };
   }),
+
+  /** A US ZIP's city and state, or null when unknown (the profile form fills them in). Rate-limited like search. */
+  zip: publicProcedure.input(zipSchema).query(({ ctx, input }) => lookupZip(ctx, input.zip, ctx.ip)),
 });

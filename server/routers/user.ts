@@ -1,4 +1,4 @@
-/** user: the account form so far; profiles, likes and follows arrive with the profile work. */
+/** user: the account form, the held square, profiles (user-profile.ts), likes and follows (user-social.ts). */
 import * as v from 'valibot';
 import { ErrorCode } from '#shared/errors.ts';
 import { accountSchema } from '#shared/validation/account.ts';
@@ -9,6 +9,8 @@ import { updateAccount } from '../services/accounts.ts';
 import { toCurrentUser } from '../services/users.ts';
 import { router, userProcedure } from '../trpc.ts';
 import { userReservationProcedures } from './reservations.ts';
+import { userProfileProcedures } from './user-profile.ts';
+import { userSocialProcedures } from './user-social.ts';
 
 export const userRouter = router({
   updateAccount: userProcedure
@@ -22,4 +24,6 @@ export const userRouter = router({
     }),
   /** reservedCell: the viewer's held square (GET /api/user/{token}/reserve). */
   ...userReservationProcedures,
+  ...userProfileProcedures,
+  ...userSocialProcedures,
 });

@@ -23,6 +23,10 @@ export const LIMITS = {
   resetPerAddress: { name: 'reset:address', max: 3, windowMs: 60 * 60_000 },
   contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
   searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000 },
+  /** Region details of a large tree: a fast pan over a big screen asks a few dozen blocks a minute; ten a second is plenty. */
+  treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000 },
+  /** The profile form's ZIP lookup: a few per form at most, so search's allowance is plenty. */
+  zipPerIp: { name: 'zip:ip', max: 120, windowMs: 60_000 },
 } as const satisfies Record<string, Limit>;
 
 /** Counts one attempt against `limit` for `subject`; throws rate_limited past the maximum. */

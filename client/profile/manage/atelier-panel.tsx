@@ -1,0 +1,126 @@
+/**
+ * ATELIER of manage profile (spec §2): the member's squares with a piece, newest first, with picture, TITLE, SIZE,
+ * CATEGORY, DATE ADDED, LIKES and VIEWS. A piece still being made (a draft, or one sent back with changes asked)
+ * offers UPLOAD ARTWORK (the editor); the others VIEW DETAILS and VIEW ON TREE. Each row also says where the piece
+ * stands (decision 015).
+ */
+import { Link } from 'react-router';
+import type { CurrentUser } from '#shared/api-types.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import type { AtelierItem } from '#shared/profile-api.ts';
+import { trpc } from '#client/api/trpc.ts';
+import { formatDimensions } from '#client/art/art-facts.tsx';
+import { atLeastZero, shortDate } from '../profile-text.ts';
+
+const cellPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cellToken)}`;
+
+/** Where a piece stands, as its author reads it. */
+export function atelierStatus(item: AtelierItem): string {
+  switch (item.status) {
+    case ArtStatus.Draft:
+      return item.reservedUntil !== null ? `Reserved until ${shortDate(item.reservedUntil)}` : 'Draft';
+    case ArtStatus.Submitted:
+      return 'Waiting for review';
+    case ArtStatus.Published:
+      return 'Published';
+    case ArtStatus.ChangesRequested:
+      return 'Changes requested';
+    default:
+      return 'Removed';
+  }
+}
+
+const isInProgress = (item: AtelierItem) => item.status === ArtStatus.Draft || item.status === ArtStatus.ChangesRequested;
+
+export function AtelierPanel({ user }: { user: CurrentUser }) {
+  const art = trpc.user.art.useQuery({ token: user.token }, { retry: false });
+  let body;
+  if (art.isPending) body = <p className="panel-status">Loading...</p>;
+  else if (art.isError)
+    body = (
+      <p className="panel-status" role="alert">
+        The pieces could not be loaded just now. Please try again in a moment.
+      </p>
+    );
+  else if (art.data.length === 0)
+    body = (
+      <p className="panel-status" data-testid="atelier-empty">
+        You currently have no uploaded pieces
+      </p>
+    );
+  else body = <AtelierTable items={art.data} />;
+  return (
+    <div className="panel-card panel-card--table">
+      <h2 className="panel-card__title">Your atelier</h2>
+      <p className="panel-card__lead">Every piece you have made or are making, newest first.</p>
+      {body}
+    </div>
+  );
+}
+
+function AtelierTable({ items }: { items: AtelierItem[] }) {
+  return (
+    <div className="profile-table-wrap">
+      <table className="profile-table" data-testid="atelier-table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">Picture</span>
+            </th>
+            <th scope="col">Title</th>
+            <th scope="col">Size</th>
+            <th scope="col">Category</th>
+            <th scope="col">Date added</th>
+            <th scope="col">Likes</th>
+            <th scope="col">Views</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.artToken} data-testid="atelier-row">
+              <td className="profile-table__picture">
+                {item.thumb ? <img src={item.thumb} alt="" width={56} height={56} loading="lazy" /> : <span className="profile-table__no-picture" />}
+              </td>
+              <td className="profile-table__title">
+                <span data-testid="atelier-title">{item.title.trim() !== '' ? item.title : 'Untitled'}</span>
+                <span className="profile-table__status" data-testid="atelier-status">
+                  {atelierStatus(item)}
+                </span>
+              </td>
+              <td data-label="Size" className="profile-table__nowrap">
+                {formatDimensions(item)}
+              </td>
+              <td data-label="Category">{item.category.trim() !== '' ? item.category : '—'}</td>
+              <td data-label="Date added" className="profile-table__nowrap">
+                {shortDate(item.created_at)}
+              </td>
+              <td data-label="Likes">{atLeastZero(item.activity.likes)}</td>
+              <td data-label="Views">{atLeastZero(item.activity.reviews)}</td>
+              <td className="profile-table__actions">
+                <span className="profile-table__buttons">
+                  {isInProgress(item) ? (
+                    <Link to={`${cellPath(item.cellToken)}/edit`} className="button" data-testid="atelier-upload">
+                      Upload artwork
+                    </Link>
+                  ) : (
+                    <>
+                      <Link to={`${cellPath(item.cellToken)}/details`} className="button" data-testid="atelier-details">
+                        View details
+                      </Link>
+                      <Link to={`/observe?cell=${encodeURIComponent(item.cellToken)}`} className="button button--quiet" data-testid="atelier-tree">
+                        View on tree
+                      </Link>
+                    </>
+                  )}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

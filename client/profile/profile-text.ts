@@ -1,0 +1,55 @@
+/**
+ * How profile values read on screen: links (only http and https ever become links, whatever was stored), the
+ * address line, MEMBER SINCE, and the short dates of the manage-profile tables.
+ */
+
+/**
+ * The href for a stored URL, or null when it must not be a link. "www.example.org" (the spec's other accepted form)
+ * opens as https; every other scheme (javascript:, data:, ...) is never a link.
+ */
+export function httpHref(url: string): string | null {
+  const trimmed = url.trim();
+  const candidate = /^www\./i.test(trimmed) ? `https://${trimmed}` : trimmed;
+  if (!/^https?:\/\//i.test(candidate)) return null;
+  try {
+    const parsed = new URL(candidate);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A link's text without the scheme and a lone trailing slash: "https://ada.example/" reads "ada.example". */
+export function displayUrl(url: string): string {
+  return url.trim().replace(/^https?:\/\//i, '').replace(/\/$/, '');
+}
+
+/** City, zipcode, state and country name joined by commas, leaving out the empty ones (spec §2). */
+export function addressLine(parts: { city: string; zipcode: string; state: string; countryName: string }): string {
+  return [parts.city, parts.zipcode, parts.state, parts.countryName].map((part) => part.trim()).filter(Boolean).join(', ');
+}
+
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+const SHORT_DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+/** MEMBER SINCE in MMMM D, YYYY, uppercase (spec §2): "NOVEMBER 22, 2026". */
+export function memberSince(epochMs: number): string {
+  return LONG_DATE.format(epochMs).toUpperCase();
+}
+
+/** DATE ADDED and DATE FOLLOWED: "Nov 22, 2026". */
+export function shortDate(epochMs: number): string {
+  return SHORT_DATE.format(epochMs);
+}
+
+export function fullName(person: { firstname: string; lastname: string }): string {
+  return `${person.firstname} ${person.lastname}`.trim();
+}
+
+/** Line breaks as one \n each: a form posted as multipart carries them as \r\n. */
+export function normalizedLines(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** Never below 0 (spec §4). */
+export const atLeastZero = (n: number) => Math.max(0, n);

@@ -1,0 +1,28 @@
+/**
+ * user.* profile procedures (issue 9, spec §2 public profile and manage profile, §7 profile calls): the public
+ * profile, the profile form's data and its update (the avatar comes through the multipart REST route, which calls
+ * the same service), the ATELIER list and the published-art cards.
+ */
+import * as v from 'valibot';
+import { tokenSchema } from '#shared/validation/common.ts';
+import { profileSchema } from '#shared/validation/profile.ts';
+import { getFullProfile, getPublicProfile, updateProfile } from '../services/profiles.ts';
+import { listAtelier, listPublishedArt } from '../services/user-art.ts';
+import { publicProcedure, userProcedure } from '../trpc.ts';
+
+const byToken = v.object({ token: tokenSchema });
+
+export const userProfileProcedures = {
+  /** Anyone: the public profile (never the e-mail unless show_email). */
+  profile: publicProcedure.input(byToken).query(({ ctx, input }) => getPublicProfile(ctx, input.token)),
+  /** The owner (or an admin): every field of the profile form. */
+  fullProfile: userProcedure.input(byToken).query(({ ctx, input }) => getFullProfile(ctx, ctx.user, input.token)),
+  /** The owner: the profile form without the avatar (POST /api/user/{token}/profile carries the avatar). */
+  updateProfile: userProcedure
+    .input(v.intersect([byToken, profileSchema]))
+    .mutation(({ ctx, input }) => updateProfile(ctx, ctx.user, input.token, input, null)),
+  /** The owner (or an admin): ATELIER, the user's squares with a piece, drafts and submitted ones included. */
+  art: userProcedure.input(byToken).query(({ ctx, input }) => listAtelier(ctx, ctx.user, input.token)),
+  /** Anyone: the ART cards of the public profile. */
+  publishedArt: publicProcedure.input(byToken).query(({ ctx, input }) => listPublishedArt(ctx, input.token)),
+};

@@ -1,0 +1,46 @@
+/**
+ * The profile form (spec §5), for the form and the server: zipcode, country, city, state and description required;
+ * the country is an ISO code of shared/reference/countries.ts; for the US the state is a code of
+ * shared/reference/us-states.ts (a dropdown), elsewhere free text. URLs are empty or http(s) (spec's "www." form is
+ * stored with https:// in front), so no other scheme (javascript:, data:, ...) is ever kept or rendered as a link.
+ */
+import * as v from 'valibot';
+import { PROFILE_LIMITS as L } from '../constants.ts';
+import { isCountryCode, US } from '../reference/countries.ts';
+import { isUsStateCode } from '../reference/us-states.ts';
+import { MESSAGES, optionalText, optionalUrl, requiredText } from './rules.ts';
+
+/** "www.example.org" becomes "https://www.example.org"; anything else is left as checked. */
+const httpUrl = () => v.pipe(optionalUrl(L.url), v.transform((s) => (/^www\./i.test(s) ? `https://${s}` : s)));
+
+export const profileSchema = v.pipe(
+  v.object({
+    zipcode: requiredText('Zipcode', L.zipcode),
+    country: v.pipe(requiredText('Country', L.place), v.check(isCountryCode, MESSAGES.invalid)),
+    city: requiredText('City', L.place),
+    state: requiredText('State', L.place),
+    description: requiredText('Description', L.longText),
+    exhibitions: optionalText(L.longText),
+    education: optionalText(L.longText),
+    personal_url: httpUrl(),
+    fb_url: httpUrl(),
+    tw_url: httpUrl(),
+    tt_url: httpUrl(),
+    in_url: httpUrl(),
+  }),
+  v.forward(
+    v.partialCheck([['country'], ['state']], (p) => p.country !== US || isUsStateCode(p.state), MESSAGES.invalid),
+    ['state'],
+  ),
+);
+export type ProfileInput = v.InferInput<typeof profileSchema>;
+export type ProfileOutput = v.InferOutput<typeof profileSchema>;
+
+/** Spec §5's avatar messages. */
+export const AVATAR_MESSAGES = {
+  tooBig: 'Your image exceeds the maximum file size of 8MB. Please check your image and upload again.',
+  wrongType: 'Your image must be in JPEG, PNG, or GIF format. Please check your image and upload again.',
+} as const;
+
+/** The ZIP lookup's input: any text up to a zipcode's length (the lookup answers null for what is not a US ZIP). */
+export const zipSchema = v.object({ zip: v.pipe(v.string(), v.trim(), v.maxLength(L.zipcode, MESSAGES.maxLength(L.zipcode))) });

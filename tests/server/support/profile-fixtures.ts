@@ -1,0 +1,44 @@
+/** Shared by the profile tests: a valid profile form, a multipart body with an avatar, and a stored-state snapshot. */
+import fs from 'node:fs';
+import { asc, eq } from 'drizzle-orm';
+import { follows, userLikes, users } from '#drizzle/schema.ts';
+import type { Db } from '#server/db.ts';
+import { artForm, type FormFile } from './art-fixtures.ts';
+
+/** Every field of a valid US profile, as the form sends them. */
+export function validProfile(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    zipcode: '10001',
+    country: 'US',
+    city: 'New York',
+    state: 'NY',
+    description: 'I paint rivers at dusk.',
+    exhibitions: 'Harbour Gallery, 2024',
+    education: 'Evening classes',
+    personal_url: 'https://rivers.example.org',
+    fb_url: '',
+    tw_url: '',
+    tt_url: '',
+    in_url: '',
+    ...overrides,
+  };
+}
+
+/** The multipart body of POST /api/user/{token}/profile: the fields, plus the avatar as `image` when given. */
+export function profileForm(fields: Record<string, string>, image?: Omit<FormFile, 'field'>): FormData {
+  return artForm(fields, image ? [{ ...image, field: 'image' }] : []);
+}
+
+/** Everything a profile, like or follow call could change, rows and files, to prove a refusal changed nothing. */
+export function profileState(db: Db, mediaDir: string) {
+  return {
+    users: db.select().from(users).orderBy(asc(users.id)).all(),
+    likes: db.select().from(userLikes).all(),
+    follows: db.select().from(follows).all(),
+    files: fs.readdirSync(mediaDir).sort(),
+  };
+}
+
+export function userRow(db: Db, id: number) {
+  return db.select().from(users).where(eq(users.id, id)).get()!;
+}

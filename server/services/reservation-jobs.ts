@@ -24,7 +24,7 @@ export function extendLinkOf(siteUrl: string, cellToken: string, reminderToken: 
 /** A draft piece (or none at all): the only kind of reservation the timers act on. A submitted piece waits for review. */
 const stillDraft = or(isNull(art.id), eq(art.status, ArtStatus.Draft));
 
-function activeDraftReservation(q: Queryable, id: number) {
+export function activeDraftReservation(q: Queryable, id: number) {
   return q
     .select({
       id: reservations.id,
@@ -100,6 +100,28 @@ export function sendReservationReminders(ctx: ServiceContext): number {
 }
 
 /**
+ * The release path, inside the caller's transaction: the reservation ends in `state`, its draft and picture rows are
+ * deleted (their files are left to the media orphan sweep), the square is AVAILABLE again with no art, the tree's
+ * version moves and the square's subscribers are told.
+ */
+export function releaseInTx(
+  tx: Queryable,
+  now: number,
+  siteUrl: string,
+  row: { id: number; cellId: number; treeId: number; artId: number | null },
+  state: 'expired' | 'released',
+): void {
+  tx.update(reservations).set({ state, updatedAt: now }).where(eq(reservations.id, row.id)).run();
+  if (row.artId !== null) {
+    tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
+    tx.delete(art).where(eq(art.id, row.artId)).run();
+  }
+  tx.update(cells).set({ status: CellStatus.Available, artId: null, updatedAt: now }).where(eq(cells.id, row.cellId)).run();
+  bumpTreeVersion(tx, row.treeId);
+  notifyAvailable(tx, now, [row.cellId], siteUrl);
+}
+
+/**
  * Releases every reservation whose deadline has passed while its piece is still a draft: the reservation becomes
  * 'expired', the draft and its picture rows are deleted (their files are left to the media orphan sweep), the square
  * is AVAILABLE again with no art, and its subscribers are told. A submitted piece is never released.
@@ -119,14 +141,7 @@ export function expireReservations(ctx: ServiceContext): number {
     const done = ctx.db.transaction((tx) => {
       const row = activeDraftReservation(tx, id);
       if (!row || row.expiresAt > now) return false;
-      tx.update(reservations).set({ state: 'expired', updatedAt: now }).where(eq(reservations.id, id)).run();
-      if (row.artId !== null) {
-        tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
-        tx.delete(art).where(eq(art.id, row.artId)).run();
-      }
-      tx.update(cells).set({ status: CellStatus.Available, artId: null, updatedAt: now }).where(eq(cells.id, row.cellId)).run();
-      bumpTreeVersion(tx, row.treeId);
-      notifyAvailable(tx, now, [row.cellId], ctx.config.siteUrl);
+      releaseInTx(tx, now, ctx.config.siteUrl, row, 'expired');
       return true;
     }, IMMEDIATE);
     if (done) released++;

@@ -4,7 +4,6 @@
  * many users fire interleaved HTTP requests at both at once. Inside one Node process a synchronous transaction can
  * never interleave with another, so only separate processes make the race real.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
@@ -17,33 +16,14 @@ import { createTree, type TreeRow } from '#server/services/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { cellAt, publishAt, setCellStatus } from './support/reservation-fixtures.ts';
+import { startRaceServer, stopRaceServers, type RaceServer } from './support/race-servers.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const CSRF = 'race-csrf-token-race-csrf-token-0123';
 
 let dir: string;
 let db: Db;
 let tree: TreeRow;
-const servers: { process: ChildProcess; url: string }[] = [];
-
-function startServer(): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['tests/server/support/race-server.ts', dir], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ process: child, url: (JSON.parse(line) as { url: string }).url });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`race server exited with ${code}: ${err}`)));
-  });
-}
+const servers: RaceServer[] = [];
 
 /** Users with sessions, written straight into the shared file. */
 function addUsers(n: number): { id: number; cookie: string }[] {
@@ -75,19 +55,11 @@ beforeAll(async () => {
   dir = tempDir('gallery-race-');
   db = openDatabase(path.join(dir, 'gallery.db'));
   tree = createTree(db, Date.now(), 'Race');
-  servers.push(...(await Promise.all([startServer(), startServer()])));
+  servers.push(...(await Promise.all([startRaceServer(dir), startRaceServer(dir)])));
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.process.once('exit', () => resolve());
-          server.process.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopRaceServers(servers);
   closeDatabase(db);
 });
 

@@ -1,0 +1,93 @@
+/**
+ * GET /feed.xml (issue 8): an Atom feed (RFC 4287) of the 50 pieces published last, each with its title, artist,
+ * details link, thumbnail and times. Every page links to it with <link rel="alternate"> (server/http/index-html.ts).
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { art, cells, pictures, users } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import type { Queryable } from '../db.ts';
+import { mainPictureOf, detailsLinkOf, thumbOf } from '../services/review.ts';
+
+export const FEED_PATH = '/feed.xml';
+export const FEED_TITLE = 'Gallery Tree: new pieces';
+export const FEED_SIZE = 50;
+
+/** Text for XML content and attribute values. */
+export function xmlEscape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+function newestPublished(db: Queryable) {
+  return db
+    .select({
+      artToken: art.token,
+      title: art.title,
+      description: art.description,
+      publishedAt: art.publishedAt,
+      updatedAt: art.updatedAt,
+      cellToken: cells.token,
+      mediaKey: pictures.mediaKey,
+      authorToken: users.token,
+      firstname: users.firstname,
+      lastname: users.lastname,
+    })
+    .from(art)
+    .innerJoin(cells, and(eq(cells.id, art.cellId), eq(cells.artId, art.id)))
+    .innerJoin(users, eq(users.id, art.authorId))
+    .leftJoin(pictures, mainPictureOf(art.id))
+    .where(eq(art.status, ArtStatus.Published))
+    .orderBy(desc(sql`coalesce(${art.publishedAt}, ${art.updatedAt})`), desc(art.id))
+    .limit(FEED_SIZE)
+    .all();
+}
+
+export function renderFeed(db: Queryable, siteUrl: string, now: number): string {
+  const entries = newestPublished(db).map((piece) => {
+    const link = detailsLinkOf(siteUrl, piece.cellToken);
+    const thumb = thumbOf(piece.mediaKey);
+    const thumbUrl = thumb && siteUrl + thumb;
+    const published = piece.publishedAt ?? piece.updatedAt;
+    const updated = Math.max(published, piece.updatedAt);
+    const title = piece.title || 'Untitled';
+    const content = thumbUrl ? `<p><img src="${xmlEscape(thumbUrl)}" alt="${xmlEscape(title)}"></p>` : '';
+    return { updated, xml: [
+      '  <entry>',
+      `    <id>urn:gallery-tree:art:${piece.artToken}</id>`,
+      `    <title type="text">${xmlEscape(title)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${xmlEscape(link)}"/>`,
+      ...(thumbUrl ? [`    <link rel="enclosure" type="image/webp" href="${xmlEscape(thumbUrl)}"/>`] : []),
+      `    <author><name>${xmlEscape(`${piece.firstname} ${piece.lastname}`.trim())}</name><uri>${xmlEscape(`${siteUrl}/profile/${piece.authorToken}`)}</uri></author>`,
+      `    <published>${isoOf(published)}</published>`,
+      `    <updated>${isoOf(updated)}</updated>`,
+      ...(piece.description ? [`    <summary type="text">${xmlEscape(piece.description)}</summary>`] : []),
+      ...(content ? [`    <content type="html">${xmlEscape(content)}</content>`] : []),
+      '  </entry>',
+    ].join('\n') };
+  });
+  const feedUpdated = entries.reduce((latest, entry) => Math.max(latest, entry.updated), 0) || now;
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>${xmlEscape(siteUrl + FEED_PATH)}</id>`,
+    `  <title type="text">${FEED_TITLE}</title>`,
+    `  <link rel="self" type="application/atom+xml" href="${xmlEscape(siteUrl + FEED_PATH)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xmlEscape(`${siteUrl}/observe`)}"/>`,
+    `  <updated>${isoOf(feedUpdated)}</updated>`,
+    ...entries.map((entry) => entry.xml),
+    '</feed>',
+    '',
+  ].join('\n');
+}
+
+export function registerFeed(server: FastifyInstance): void {
+  const { deps } = server;
+  server.get(FEED_PATH, (_req, reply) =>
+    reply
+      .header('cache-control', 'public, max-age=60')
+      .type('application/atom+xml; charset=utf-8')
+      .send(renderFeed(deps.db, deps.config.siteUrl, deps.clock.now())),
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The dashboard's overview (issue 8): the gallery's counts at a glance and, for the last OVERVIEW_WEEKS weeks (Monday
+ * 00:00 UTC to Monday), pieces published, reservations made and expired, and new users, counted in the database.
+ */
+import { and, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { art, contactMessages, removalRequests, reservations, users } from '#drizzle/schema.ts';
+import { OVERVIEW_WEEKS, type AdminCounts, type AdminOverview } from '#shared/admin-api.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import type { Queryable } from '../../db.ts';
+import type { ServiceContext } from '../context.ts';
+
+export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+/** 1970-01-05, the first Monday of unix time. */
+const FIRST_MONDAY_MS = 4 * 24 * 60 * 60 * 1000;
+
+/** Monday 00:00 UTC of the week holding `ms`. */
+export function weekStartOf(ms: number): number {
+  return Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS + FIRST_MONDAY_MS;
+}
+
+function countOf(q: Queryable, table: SQLiteTable, where?: SQL): number {
+  return q.select({ n: count() }).from(table).where(where).get()?.n ?? 0;
+}
+
+function counts(q: Queryable): AdminCounts {
+  return {
+    piecesPublished: countOf(q, art, eq(art.status, ArtStatus.Published)),
+    submittedWaiting: countOf(q, art, eq(art.status, ArtStatus.Submitted)),
+    reservationsActive: countOf(q, reservations, eq(reservations.state, 'active')),
+    users: countOf(q, users),
+    openRemovalRequests: countOf(q, removalRequests, eq(removalRequests.state, 'open')),
+    unhandledMessages: countOf(q, contactMessages, isNull(contactMessages.handledAt)),
+  };
+}
+
+/** Rows per week since `from`: index 0 is the week starting at `from`. */
+function weekly(q: Queryable, table: SQLiteTable, at: SQLiteColumn, from: number, to: number, where?: SQL): number[] {
+  const series = new Array<number>(OVERVIEW_WEEKS).fill(0);
+  const bucket = sql<number>`cast((${at} - ${from}) / ${WEEK_MS} as integer)`;
+  const rows = q
+    .select({ week: bucket, n: count() })
+    .from(table)
+    .where(and(gte(at, from), lt(at, to), where))
+    .groupBy(bucket)
+    .all();
+  for (const { week, n } of rows) if (week >= 0 && week < OVERVIEW_WEEKS) series[week] = n;
+  return series;
+}
+
+/** admin.overview: the counts, and the weeks oldest first with the current (partial) week last. */
+export function getOverview(ctx: ServiceContext): AdminOverview {
+  const to = weekStartOf(ctx.clock.now()) + WEEK_MS;
+  const from = to - OVERVIEW_WEEKS * WEEK_MS;
+  const { db } = ctx;
+  const published = weekly(db, art, art.publishedAt, from, to);
+  const reservationsMade = weekly(db, reservations, reservations.createdAt, from, to);
+  // An expiry writes the reservation's updated_at once, as it ends.
+  const reservationsExpired = weekly(db, reservations, reservations.updatedAt, from, to, eq(reservations.state, 'expired'));
+  const newUsers = weekly(db, users, users.createdAt, from, to);
+  return {
+    counts: counts(db),
+    weeks: published.map((n, i) => ({
+      weekStart: from + i * WEEK_MS,
+      published: n,
+      reservationsMade: reservationsMade[i]!,
+      reservationsExpired: reservationsExpired[i]!,
+      newUsers: newUsers[i]!,
+    })),
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Removal requests for staff (issue 8, DESIGN.md §4): the list, accepting one (the piece is REMOVED, its square
+ * AVAILABLE again with everything that implies) and declining one with a reason. Each decision is one IMMEDIATE
+ * transaction whose conditional UPDATE (WHERE state = 'open') makes deciding twice an error that changes nothing.
+ */
+import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { art, cells, connections, pictures, removalRequests, reservations, users } from '#drizzle/schema.ts';
+import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import type { Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import type { Viewer } from '../../permissions.ts';
+import type { ServiceContext } from '../context.ts';
+import { enqueueMail } from '../mail.ts';
+import { IMMEDIATE } from '../reservations.ts';
+import { mainPictureOf, thumbOf } from '../review.ts';
+import { reindexArt } from '../search.ts';
+import { notifyAvailable } from '../subscriptions.ts';
+import { bumpTreeVersion } from '../tree.ts';
+import { personRef, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
+
+const requester = alias(users, 'requester');
+const decider = alias(users, 'decider');
+
+function selectRequests(q: Queryable) {
+  return q
+    .select({
+      request: removalRequests,
+      art: { token: art.token, title: art.title, status: art.status },
+      cellToken: cells.token,
+      mediaKey: pictures.mediaKey,
+      requester: { token: requester.token, firstname: requester.firstname, lastname: requester.lastname },
+      decider: { token: decider.token, firstname: decider.firstname, lastname: decider.lastname },
+    })
+    .from(removalRequests)
+    .innerJoin(art, eq(art.id, removalRequests.artId))
+    .innerJoin(cells, eq(cells.id, art.cellId))
+    .leftJoin(pictures, mainPictureOf(art.id))
+    .leftJoin(requester, eq(requester.id, removalRequests.requesterId))
+    .leftJoin(decider, eq(decider.id, removalRequests.decidedBy))
+    .$dynamic();
+}
+
+type RequestRow = Awaited<ReturnType<ReturnType<typeof selectRequests>['all']>>[number];
+
+function answerOf(row: RequestRow): AdminRemovalRequest {
+  const { request } = row;
+  return {
+    token: request.token,
+    state: request.state as RemovalState,
+    reason: request.reason,
+    email: request.email,
+    createdAt: request.createdAt,
+    requester: row.requester && personRef(row.requester),
+    art: { ...row.art, cellToken: row.cellToken, thumb: thumbOf(row.mediaKey) },
+    decidedBy: row.decider && personRef(row.decider),
+    decisionNote: request.decisionNote,
+    decidedAt: request.decidedAt,
+  };
+}
+
+/** admin.removalRequests: open ones the longest waiting first; decided ones (or all) the newest first. */
+export function listRemovalRequests(ctx: ServiceContext, state: RemovalState | undefined): AdminRemovalRequest[] {
+  const order = state === 'open' ? asc(removalRequests.createdAt) : desc(removalRequests.createdAt);
+  return selectRequests(ctx.db)
+    .where(state ? eq(removalRequests.state, state) : undefined)
+    .orderBy(order, asc(removalRequests.id))
+    .all()
+    .map(answerOf);
+}
+
+function readRequest(q: Queryable, token: string): AdminRemovalRequest {
+  const row = selectRequests(q).where(eq(removalRequests.token, token)).get();
+  if (!row) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
+  return answerOf(row);
+}
+
+/** Moves an open request to its decision, or says it was decided already. Answers the piece and its author. */
+function decide(tx: Queryable, staff: Staff, now: number, token: string, state: 'accepted' | 'declined', note: string | null) {
+  const request = tx.select().from(removalRequests).where(eq(removalRequests.token, token)).get();
+  if (!request) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
+  const changed = tx
+    .update(removalRequests)
+    .set({ state, decidedBy: staff.id, decisionNote: note, decidedAt: now })
+    .where(and(eq(removalRequests.id, request.id), eq(removalRequests.state, 'open')))
+    .run().changes;
+  if (changed !== 1) throw new AppError(ErrorCode.RemovalAlreadyDecided, 'This removal request has already been decided.');
+  return tx
+    .select({
+      piece: { id: art.id, token: art.token, title: art.title, cellId: art.cellId },
+      cell: { token: cells.token, treeId: cells.treeId, artId: cells.artId },
+      author: { email: users.email, firstname: users.firstname },
+    })
+    .from(art)
+    .innerJoin(cells, eq(cells.id, art.cellId))
+    .innerJoin(users, eq(users.id, art.authorId))
+    .where(eq(art.id, request.artId))
+    .get()!;
+}
+
+/**
+ * admin.acceptRemoval: the piece becomes REMOVED and leaves search; its square is AVAILABLE with no piece (a
+ * reservation still on it ends), connections from and to it end, the tree's version moves, the square's
+ * subscribers are told and so is the artist.
+ */
+export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string): AdminRemovalRequest {
+  const staff = requireStaff(viewer);
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const { piece, cell, author } = decide(tx, staff, now, token, 'accepted', null);
+    tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, piece.id)).run();
+    if (cell.artId === piece.id) {
+      tx.update(cells).set({ status: CellStatus.Available, artId: null, updatedAt: now }).where(eq(cells.id, piece.cellId)).run();
+      tx.update(reservations)
+        .set({ state: 'released', updatedAt: now })
+        .where(and(eq(reservations.cellId, piece.cellId), inArray(reservations.state, ['active', 'submitted'])))
+        .run();
+    }
+    tx.update(connections)
+      .set({ status: 0, updatedAt: now })
+      .where(or(eq(connections.artId, piece.id), eq(connections.nextCellId, piece.cellId)))
+      .run();
+    reindexArt(tx, piece.id);
+    bumpTreeVersion(tx, cell.treeId);
+    notifyAvailable(tx, now, [piece.cellId], ctx.config.siteUrl);
+    const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.AcceptRemoval, subjectType: 'removal_request', subjectToken: token });
+    enqueueMail(tx, now, {
+      to: author.email,
+      kind: 'removal-accepted',
+      dedupeKey: `staff-action:${actionId}`,
+      subject: 'Your piece has been removed from the Gallery Tree',
+      text: [
+        `Hello ${author.firstname},`,
+        '',
+        `As you asked, "${piece.title}" has been taken down from the Gallery Tree. Its square is open to the community again.`,
+        '',
+        'Thank you for having been part of the tree. You are welcome back any time.',
+      ].join('\n'),
+    });
+    return readRequest(tx, token);
+  }, IMMEDIATE);
+}
+
+/** admin.declineRemoval: the piece stays; the artist hears why. */
+export function declineRemoval(ctx: ServiceContext, viewer: Viewer, token: string, reason: string): AdminRemovalRequest {
+  const staff = requireStaff(viewer);
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const { piece, author } = decide(tx, staff, now, token, 'declined', reason);
+    const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.DeclineRemoval, subjectType: 'removal_request', subjectToken: token, note: reason });
+    enqueueMail(tx, now, {
+      to: author.email,
+      kind: 'removal-declined',
+      dedupeKey: `staff-action:${actionId}`,
+      subject: 'About your removal request',
+      text: [
+        `Hello ${author.firstname},`,
+        '',
+        `We looked at your request to take "${piece.title}" down from the Gallery Tree and have decided to keep it for now:`,
+        '',
+        reason,
+        '',
+        'If you have questions, reply through the contact page of the site.',
+      ].join('\n'),
+    });
+    return readRequest(tx, token);
+  }, IMMEDIATE);
+}

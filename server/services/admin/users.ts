@@ -1,0 +1,109 @@
+/**
+ * Users for staff (issue 8, spec §6): search by name or e-mail, change a role, disable an account (which ends all
+ * its sessions; a disabled account cannot log in) and enable it again. Staff never change or disable themselves.
+ */
+import { and, asc, count, eq, or, sql } from 'drizzle-orm';
+import { sessions, users } from '#drizzle/schema.ts';
+import { ADMIN_PAGE_SIZE, StaffAction, type AdminPage, type AdminUser } from '#shared/admin-api.ts';
+import { Role } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import type { Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import type { Viewer } from '../../permissions.ts';
+import type { ServiceContext } from '../context.ts';
+import { offsetOf, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
+
+export interface UsersQuery {
+  search: string;
+  role?: Role | undefined;
+  page: number;
+}
+
+type UserRow = typeof users.$inferSelect;
+
+const answerOf = (user: UserRow): AdminUser => ({
+  token: user.token,
+  firstname: user.firstname,
+  lastname: user.lastname,
+  email: user.email,
+  role: user.role,
+  disabled: user.disabledAt !== null,
+  createdAt: user.createdAt,
+});
+
+/** LIKE pattern for "contains", with the user's % and _ taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** admin.users: the matching accounts by name, ADMIN_PAGE_SIZE a page. `search` matches e-mail, first, last or full name. */
+export function listUsers(ctx: ServiceContext, query: UsersQuery): AdminPage<AdminUser> {
+  const pattern = containing(query.search.toLowerCase());
+  const bySearch = query.search
+    ? or(
+        sql`${users.email} like ${pattern} escape '\\'`,
+        sql`lower(${users.firstname} || ' ' || ${users.lastname}) like ${pattern} escape '\\'`,
+      )
+    : undefined;
+  const filter = and(bySearch, query.role === undefined ? undefined : eq(users.role, query.role));
+  const total = ctx.db.select({ n: count() }).from(users).where(filter).get()?.n ?? 0;
+  const items = ctx.db
+    .select()
+    .from(users)
+    .where(filter)
+    .orderBy(asc(sql`lower(${users.lastname})`), asc(sql`lower(${users.firstname})`), asc(users.id))
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(offsetOf(query.page))
+    .all()
+    .map(answerOf);
+  return { items, page: query.page, pageSize: ADMIN_PAGE_SIZE, total };
+}
+
+/** The other account a token names, or not_found; one's own account is refused (own_account). */
+function otherUser(tx: Queryable, staff: Staff, userToken: string): UserRow {
+  const user = tx.select().from(users).where(eq(users.token, userToken)).get();
+  if (!user) throw new AppError(ErrorCode.NotFound, 'No user has this token.');
+  if (user.id === staff.id) throw new AppError(ErrorCode.OwnAccount, 'Staff cannot change the role of, or disable, their own account.');
+  return user;
+}
+
+function changeUser(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  userToken: string,
+  change: (tx: Queryable, user: UserRow, now: number) => { set: Partial<UserRow>; action: StaffAction; note?: string } | null,
+): AdminUser {
+  const staff = requireStaff(viewer);
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const user = otherUser(tx, staff, userToken);
+    const plan = change(tx, user, now);
+    if (!plan) return answerOf(user);
+    const updated = tx.update(users).set({ ...plan.set, updatedAt: now }).where(eq(users.id, user.id)).returning().get()!;
+    recordStaffAction(tx, staff, now, { action: plan.action, subjectType: 'user', subjectToken: user.token, note: plan.note ?? null });
+    return answerOf(updated);
+  });
+}
+
+const ROLE_NAMES: Record<number, string> = { [Role.Observer]: 'observer', [Role.Artist]: 'artist', [Role.Admin]: 'admin' };
+const roleName = (role: number) => ROLE_NAMES[role] ?? String(role);
+
+/** admin.setRole: setting the role it already has changes nothing and logs nothing. */
+export function setRole(ctx: ServiceContext, viewer: Viewer, userToken: string, role: Role): AdminUser {
+  return changeUser(ctx, viewer, userToken, (_tx, user) =>
+    user.role === role ? null : { set: { role }, action: StaffAction.SetRole, note: `${roleName(user.role)} -> ${roleName(role)}` },
+  );
+}
+
+/** admin.disableUser: the account cannot log in any more and every session it has ends now. */
+export function disableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): AdminUser {
+  return changeUser(ctx, viewer, userToken, (tx, user, now) => {
+    tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
+    return user.disabledAt === null ? { set: { disabledAt: now }, action: StaffAction.DisableUser } : null;
+  });
+}
+
+/** admin.enableUser: the account may log in again (its old sessions stay ended). */
+export function enableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): AdminUser {
+  return changeUser(ctx, viewer, userToken, (_tx, user) =>
+    user.disabledAt === null ? null : { set: { disabledAt: null }, action: StaffAction.EnableUser },
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The dashboard's overview (issue 8): the counts and the weekly growth series, drawn from the database, with weeks
+ * starting on Monday 00:00 UTC. Events are placed at known times with the manual clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OVERVIEW_WEEKS } from '#shared/admin-api.ts';
+import { Role } from '#shared/domain.ts';
+import { weekStartOf, WEEK_MS } from '#server/services/admin/overview.ts';
+import { expireReservations } from '#server/services/reservation-jobs.ts';
+import { reserveCell } from '#server/services/reservations.ts';
+import { createTree } from '#server/services/tree.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { cellAt } from './support/art-fixtures.ts';
+import { submitPieceAt } from './support/review-fixtures.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+/** Wednesday 2026-06-03 12:00 UTC: the current week starts on Monday 2026-06-01. */
+const NOW = Date.UTC(2026, 5, 3, 12);
+const THIS_WEEK = Date.UTC(2026, 5, 1);
+
+let t: TestApp;
+let admin: ReturnType<TestApp['addUser']>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const treeId = createTree(t.deps.db, t.clock.now(), 'Overview').id;
+  // Outside the window: a user from 30 weeks ago.
+  t.clock.set(THIS_WEEK - 30 * WEEK_MS);
+  t.addUser(Role.Observer);
+  // Week index 5 (20 weeks back): a new user reserves a square; 16 days on (week 7) the reservation expires.
+  t.clock.set(THIS_WEEK - 20 * WEEK_MS + 2 * DAY);
+  const early = t.addUser(Role.Observer);
+  reserveCell(t.deps, early.user, cellAt(t.deps.db, treeId, 33, 0).token);
+  t.clock.advance(16 * DAY);
+  expect(expireReservations(t.deps)).toBe(1);
+  // This week: staff, two artists; one piece published, one waiting; a removal request and a contact message.
+  t.clock.set(NOW);
+  admin = t.addUser(Role.Admin);
+  const published = await submitPieceAt(t, treeId, 33, 1, t.addUser(Role.Observer).user, 'Published');
+  await submitPieceAt(t, treeId, 33, 3, t.addUser(Role.Observer).user, 'Waiting');
+  await t.caller(admin.user).admin.publish({ artToken: published.artToken });
+  const holder = t.addUser(Role.Observer);
+  reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, 34, 4).token);
+  await t.caller().misc.contact({ subject: 'Hi', reason: 'Question', email: 'v@example.test', message: 'Hello there.' });
+}, 60_000);
+afterAll(() => t.cleanup());
+
+describe('the overview', () => {
+  it('starts weeks on Monday 00:00 UTC', () => {
+    expect(weekStartOf(NOW)).toBe(THIS_WEEK);
+    expect(weekStartOf(THIS_WEEK)).toBe(THIS_WEEK);
+    expect(weekStartOf(THIS_WEEK - 1)).toBe(THIS_WEEK - WEEK_MS);
+    expect(new Date(weekStartOf(Date.UTC(2026, 0, 1))).toISOString()).toBe('2025-12-29T00:00:00.000Z');
+  });
+
+  it('counts the gallery now and charts the last 26 weeks from the database', async () => {
+    const overview = await t.caller(admin.user).admin.overview();
+    expect(overview.counts).toEqual({
+      piecesPublished: 1,
+      submittedWaiting: 1,
+      reservationsActive: 1,
+      users: 6,
+      openRemovalRequests: 0,
+      unhandledMessages: 1,
+    });
+    expect(overview.weeks).toHaveLength(OVERVIEW_WEEKS);
+    expect(overview.weeks[0]!.weekStart).toBe(THIS_WEEK - 25 * WEEK_MS);
+    expect(overview.weeks.at(-1)!.weekStart).toBe(THIS_WEEK);
+    const nonZero = overview.weeks.flatMap((week, index) =>
+      (['published', 'reservationsMade', 'reservationsExpired', 'newUsers'] as const).filter((k) => week[k] > 0).map((k) => `${index} ${k} ${week[k]}`),
+    );
+    // This week: 4 new users (staff, two artists, the holder) and 3 reservations (the two submitted pieces', one held).
+    expect(nonZero.sort()).toEqual(['25 newUsers 4', '25 published 1', '25 reservationsMade 3', '5 newUsers 1', '5 reservationsMade 1', '7 reservationsExpired 1'].sort());
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Gallery servers in their own processes over one data folder (tests/server/support/race-server.ts), for race tests:
+ * two processes share one database file through separate better-sqlite3 connections, as a deployment's would.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export interface RaceServer {
+  process: ChildProcess;
+  url: string;
+}
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+export function startRaceServer(dataDir: string): Promise<RaceServer> {
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['tests/server/support/race-server.ts', dataDir], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ process: child, url: (JSON.parse(line) as { url: string }).url });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`race server exited with ${code}: ${err}`)));
+  });
+}
+
+export function stopRaceServers(servers: readonly RaceServer[]): Promise<void[]> {
+  return Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.process.once('exit', () => resolve());
+          server.process.kill('SIGTERM');
+        }),
+    ),
+  );
+}

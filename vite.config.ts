@@ -1,7 +1,8 @@
 /**
  * The client build (DESIGN.md §1): root client/, output dist/client, served by the Fastify app. In development the
  * Vite server on 5173 proxies the API, tRPC and media paths to the app on $PORT (3000 by default). The tree canvas
- * (PixiJS) and the React libraries get chunks of their own, so a text page never downloads the renderer.
+ * (PixiJS) and the React libraries get chunks of their own, so a text page never downloads the renderer. A second
+ * entry, client/admin/index.html, is the staff dashboard (/admin/dashboard): its own page, which never loads PixiJS.
  */
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -35,6 +36,10 @@ export default defineConfig({
     // PixiJS is about 720 kB minified (210 kB gzipped); it loads only with the tree page.
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
+      input: {
+        main: `${root}client/index.html`,
+        admin: `${root}client/admin/index.html`,
+      },
       output: {
         codeSplitting: {
           groups: [

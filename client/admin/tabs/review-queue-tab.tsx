@@ -1,0 +1,56 @@
+/** REVIEW: the pieces waiting for staff, oldest submission first; each opens the review of that piece. */
+import { Link } from 'react-router';
+import { trpc } from '#client/api/trpc.ts';
+import { titleOf } from '../format.ts';
+import { DateTime, EmptyNote, QueryView, SectionHeading, Thumb } from '../parts.tsx';
+
+export function ReviewQueueTab() {
+  const queue = trpc.admin.queue.useQuery({});
+  return (
+    <section className="admin-section">
+      <SectionHeading title="review." lead="Pieces waiting for review, the longest-waiting first. Open one to see it whole and decide." />
+      <QueryView query={queue}>
+        {(items) =>
+          items.length === 0 ? (
+            <EmptyNote>Nothing is waiting for review.</EmptyNote>
+          ) : (
+            <table className="admin-table" data-testid="review-queue">
+              <caption className="visually-hidden">Pieces waiting for review, oldest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Piece</th>
+                  <th scope="col">Artist</th>
+                  <th scope="col">Submitted</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Open</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((item) => (
+                  <tr key={item.artToken} data-testid="queue-item" data-art={item.artToken}>
+                    <td>
+                      <span className="admin-piece">
+                        <Thumb src={item.thumb} />
+                        <span>{titleOf(item.title)}</span>
+                      </span>
+                    </td>
+                    <td>{item.author.name}</td>
+                    <td>
+                      <DateTime time={item.submittedAt} />
+                    </td>
+                    <td className="admin-table__actions">
+                      <Link className="button button--small" to={`/review/${encodeURIComponent(item.artToken)}`} aria-label={`Review ${titleOf(item.title)} by ${item.author.name}`}>
+                        Review
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * The staff dashboard's page (spec §2: a plain link outside the app's routing; DESIGN.md §2: a second client entry).
+ * /admin/dashboard and its tab paths serve the built client/admin/index.html, with the same CSRF meta tag and
+ * initial parameters as the app's pages. Whether to serve it is decided here, from the session: anyone but an admin
+ * (a guest included) is sent to the app's forbidden page, so the dashboard's code never reaches them.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAdmin } from '../permissions.ts';
+import { initialParams } from '../services/initial-params.ts';
+import { ensureCsrfToken } from './csrf.ts';
+import { createIndexRenderer } from './index-html.ts';
+
+export const ADMIN_DASHBOARD_PATH = '/admin/dashboard';
+export const FORBIDDEN_PATH = '/forbidden';
+
+export function registerAdminPage(server: FastifyInstance): void {
+  const { deps } = server;
+  const render = createIndexRenderer(deps.config.clientDir, 'admin/index.html');
+
+  const sendDashboard = (req: FastifyRequest, reply: FastifyReply) => {
+    // The answer depends on who asks, so no cache may keep it (a shared one least of all).
+    reply.header('cache-control', 'no-store');
+    if (!isAdmin(req.auth?.user ?? null)) return reply.redirect(FORBIDDEN_PATH, 302);
+    const csrfToken = ensureCsrfToken(req, reply, deps.config.secureCookies);
+    return reply.type('text/html; charset=utf-8').send(render(initialParams(deps), csrfToken));
+  };
+
+  server.get(ADMIN_DASHBOARD_PATH, sendDashboard);
+  server.get(`${ADMIN_DASHBOARD_PATH}/*`, sendDashboard);
+}

@@ -13,6 +13,7 @@ import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
 import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art.ts';
 import { callerFor, ok } from './adapter.ts';
+import { formReadError, textOf } from './multipart.ts';
 
 type CellParams = { Params: { cellToken: string } };
 type ArtParams = { Params: { artToken: string } };
@@ -94,10 +95,7 @@ async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
         files[slot] = bytes;
         continue;
       }
-      const value = typeof part.value === 'string' ? part.value : String(part.value);
-      if (part.valueTruncated) {
-        throw new AppError(ErrorCode.PayloadTooLarge, 'A field is too long.', { [part.fieldname.replace(/\[\]$/, '')]: [MESSAGES.invalid] });
-      }
+      const value = textOf(part, part.fieldname.replace(/\[\]$/, ''));
       const pictureSlot = slotIndex(part.fieldname, 'pictures', kept);
       if (pictureSlot !== null) {
         if (pictureSlot < MAX_SLOTS && value !== '') kept[pictureSlot] = value;
@@ -121,19 +119,14 @@ async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
 }
 
 function multipartError(error: unknown, slot: number): AppError {
-  if (error instanceof AppError) return error;
-  const code = (error as { code?: string } | null)?.code;
-  switch (code) {
+  switch ((error as { code?: string } | null)?.code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return new AppError(ErrorCode.PayloadTooLarge, ART_MESSAGES.imageTooBig, { [`files.${Math.max(slot, 0)}`]: [ART_MESSAGES.imageTooBig] });
     case 'FST_FILES_LIMIT':
       return new AppError(ErrorCode.ValidationFailed, ART_MESSAGES.tooManyImages, { files: [ART_MESSAGES.tooManyImages] });
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return new AppError(ErrorCode.PayloadTooLarge, 'The form has too many fields.');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new AppError(ErrorCode.BadRequest, 'Send the art as multipart/form-data.');
     default:
-      return new AppError(ErrorCode.BadRequest, 'The upload could not be read.');
+      return formReadError(error, 'The upload could not be read.');
   }
 }

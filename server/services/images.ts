@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { MAX_IMAGE_PIXELS } from '#shared/validation/art.ts';
 import type { MediaStore } from '../media-store.ts';
 
-/** 40 megapixels: larger than any camera image people upload, far below a decompression bomb. */
-export const MAX_INPUT_PIXELS = 40_000_000;
+/** The pixel limit the editor also checks in the browser: larger than any camera image, far below a bomb. */
+export const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;
 export const THUMB_SIZE = 256;
 export const LARGE_SIZE = 1600;
 

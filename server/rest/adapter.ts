@@ -44,3 +44,13 @@ export function useRestEnvelope(api: FastifyInstance): void {
     return reply.code(404).send(ok(app.toBody()));
   });
 }
+
+/**
+ * Fastify answers a malformed escape or an over-long path parameter before any route or hook runs; this keeps those
+ * answers in the envelope on /api (and plain elsewhere) instead of Fastify's own error body.
+ */
+export function frameworkErrors(_error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const app = new AppError(ErrorCode.BadRequest, 'The request could not be read.');
+  if (req.url.startsWith('/api/')) reply.code(app.status).send(ok(app.toBody()));
+  else reply.code(app.status).type('text/plain; charset=utf-8').send('Bad request');
+}

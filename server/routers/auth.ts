@@ -15,8 +15,9 @@ export const authRouter = router({
   }),
 
   login: publicProcedure.input(loginSchema).mutation(async ({ ctx, input }) => {
-    if (ctx.session) invalidateSession(ctx.db, ctx.session.id);
     const opened = await login(ctx, input, ctx.ip);
+    // A wrong password leaves the current session alone; a right one replaces it (a fresh session on login).
+    if (ctx.session) invalidateSession(ctx.db, ctx.session.id);
     ctx.sessionCookie.set(opened.token, opened.expiresAt);
     return toCurrentUser(opened.user);
   }),

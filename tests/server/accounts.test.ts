@@ -91,6 +91,16 @@ describe('login and logout', () => {
     expect((await browser.get('/api/user/current')).status).toBe(401);
   });
 
+  it('keeps the current session when a login attempt fails', async () => {
+    const { email, password } = await registered();
+    const browser = new BrowserLike(t.server);
+    await browser.post('/api/auth/login', { username: email, password });
+    const signedIn = browser.cookie('session');
+    expect((await browser.post('/api/auth/login', { username: email, password: 'not-it-1' })).status).toBe(401);
+    expect(browser.cookie('session')).toBe(signedIn);
+    expect((await browser.get('/api/user/current')).status).toBe(200);
+  });
+
   it('answers a wrong password and an unknown address with the same error', async () => {
     const { email } = await registered();
     const wrong = await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'not-it-1' });

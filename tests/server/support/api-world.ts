@@ -1,0 +1,88 @@
+/**
+ * A small gallery for the API-wide tests (contract, permissions over REST, fuzz, CSRF): a tree, one person of each
+ * role, a published piece with its owner, and signed-in browsers. Each test file builds its own, so files run apart.
+ */
+import { eq } from 'drizzle-orm';
+import { art } from '#drizzle/schema.ts';
+import { Role } from '#shared/domain.ts';
+import { reindexArt } from '#server/services/search.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { reserveCell } from '#server/services/reservations.ts';
+import { createTree } from '#server/services/tree.ts';
+import type { RequestContext } from '#server/trpc.ts';
+import { BrowserLike } from '#tests/helpers/browser-like.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { browserFor, publishedPieceAt } from './art-fixtures.ts';
+import { activeReservationOf, cellAt, SEED_ROW } from './reservation-fixtures.ts';
+
+/** Who asks. The owner is the person a path names: the account in /user/{token}/…, the author of the piece. */
+export type Asker = 'guest' | 'observer' | 'artist' | 'owner' | 'admin';
+export const ASKERS: readonly Asker[] = ['guest', 'observer', 'artist', 'owner', 'admin'];
+
+export interface Person {
+  user: NonNullable<RequestContext['user']>;
+  cookie: string;
+}
+
+export interface ApiWorld {
+  t: TestApp;
+  treeId: number;
+  treeToken: string;
+  people: Record<Exclude<Asker, 'guest'>, Person>;
+  /** A published piece by the owner on the trunk at (PIECE_ROW, PIECE_COLUMN). */
+  piece: { cellToken: string; artToken: string };
+  /** The owner's held reservation, on a square of the second seed row. */
+  holding: { cellToken: string; reminderToken: string };
+  /** The artist's published piece just above it. */
+  neighbour: { cellToken: string; artToken: string };
+  /** A browser for the asker holding its CSRF cookie and a session of its own (so a logout ends only that one). */
+  browser(asker: Asker): Promise<BrowserLike>;
+  userOf(asker: Asker): RequestContext['user'];
+  /** A new observer with a signed-in browser, for calls that change what a person holds or follows. */
+  newcomer(): Promise<Person & { browser: BrowserLike }>;
+  /** A square at (row, column) of the tree. */
+  cell(row: number, column: number): { token: string; id: number; status: number };
+}
+
+/**
+ * The published piece sits on the trunk at this row and column, under a published square: (PIECE_ROW + 1, -1) then
+ * touches one published square (a branch slot) and (PIECE_ROW, -1) touches two (not a slot).
+ */
+export const PIECE_ROW = 10;
+export const PIECE_COLUMN = 0;
+
+export async function createApiWorld(): Promise<ApiWorld> {
+  const t = await createTestApp();
+  const tree = createTree(t.deps.db, t.clock.now(), 'API');
+  const people = {
+    observer: t.addUser(Role.Observer),
+    artist: t.addUser(Role.Artist),
+    owner: t.addUser(Role.Artist),
+    admin: t.addUser(Role.Admin),
+  };
+  // A neighbour above the piece, by the artist, so the piece's square has something to connect to.
+  const neighbour = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW - 1, PIECE_COLUMN, people.artist.user.id, 'd'.repeat(32));
+  const piece = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW, PIECE_COLUMN, people.owner.user.id, 'e'.repeat(32));
+  for (const made of [neighbour, piece]) reindexArt(t.deps.db, artIdOf(t, made.artToken));
+  const held = reserveCell(t.deps, people.owner.user, cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3)!.token);
+  const holding = { cellToken: held.token, reminderToken: activeReservationOf(t.deps.db, people.owner.user.id)!.token };
+  const world: ApiWorld = {
+    t,
+    treeId: tree.id,
+    treeToken: tree.token,
+    people,
+    piece,
+    neighbour,
+    holding,
+    browser: (asker) => browserFor(t, asker === 'guest' ? undefined : `session=${createSession(t.deps.db, t.clock, people[asker].user.id).token}`),
+    userOf: (asker) => (asker === 'guest' ? null : people[asker].user),
+    async newcomer() {
+      const person = t.addUser(Role.Observer);
+      return { ...person, browser: await browserFor(t, person.cookie) };
+    },
+    cell: (row, column) => cellAt(t.deps.db, tree.id, row, column)!,
+  };
+  return world;
+}
+
+const artIdOf = (t: TestApp, token: string): number => t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, token)).get()!.id;

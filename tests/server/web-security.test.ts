@@ -1,0 +1,231 @@
+/**
+ * Web security over HTTP (DESIGN.md §5): CSRF refused on every mutating route and every tRPC mutation (both
+ * enumerated at run time) without the token, with a wrong one, without X-Requested-With, from a foreign Origin or a
+ * cross-site Sec-Fetch-Site, writing nothing; the Content Security Policy and the usual headers on pages, API answers
+ * and media; cookies HttpOnly, SameSite=Lax, Path=/ and Secure when SITE_URL is https; user text escaped in the feed.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { eq } from 'drizzle-orm';
+import { art, users } from '#drizzle/schema.ts';
+import { buildApp, type App } from '#server/app.ts';
+import { loadConfig } from '#server/config.ts';
+import { storePicture } from '#server/services/images.ts';
+import { tempDir } from '#tests/helpers/test-app.ts';
+import { createApiWorld, type ApiWorld } from './support/api-world.ts';
+import { listHttpRoutes, listProcedures, MUTATING_METHODS, routeKey, type HttpRoute } from './support/route-inventory.ts';
+import { watchStore } from './support/store-fingerprint.ts';
+
+let w: ApiWorld;
+let store: ReturnType<typeof watchStore>;
+let mediaUrl: string;
+beforeAll(async () => {
+  w = await createApiWorld();
+  store = watchStore(w.t.deps.db, w.t.deps.config.mediaDir);
+  const picture = await storePicture(w.t.deps.media, await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer());
+  mediaUrl = `/media/${picture.key}-thumb.webp`;
+}, 60_000);
+afterAll(() => w.t.cleanup());
+
+/** A real value for each path parameter, so that the same request with the token would reach the route. */
+function filled(url: string): string {
+  const values: Record<string, string> = {
+    cellToken: w.piece.cellToken,
+    artToken: w.piece.artToken,
+    treeToken: w.treeToken,
+    reserveId: w.holding.reminderToken,
+    otherToken: w.people.observer.user.token,
+    zip: '10001',
+  };
+  return url.replace(/:(\w+)/g, (_m, name: string) => values[name] ?? w.people.admin.user.token);
+}
+
+const SITE = 'http://localhost:3000';
+const GOOD = 'G'.repeat(32);
+
+/** Each way a forged request can come, as headers on top of the admin's session cookie. */
+const ATTACKS: Record<string, Record<string, string>> = {
+  'no token and no X-Requested-With': { cookie: `csrf=${GOOD}` },
+  'no token header': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest' },
+  'a wrong token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': 'W'.repeat(32) },
+  'a token but no CSRF cookie': { 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD },
+  'the token without X-Requested-With': { cookie: `csrf=${GOOD}`, 'x-csrf-token': GOOD },
+  'a foreign Origin, with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, origin: 'https://evil.example' },
+  'Origin null, with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, origin: 'null' },
+  'Sec-Fetch-Site cross-site, with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, 'sec-fetch-site': 'cross-site' },
+  'Sec-Fetch-Site same-site (a sibling subdomain), with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, 'sec-fetch-site': 'same-site' },
+};
+
+/** Every mutating route but tRPC's catch-all, plus every tRPC mutation by its own path. */
+const targets: HttpRoute[] = await (async () => {
+  const { createTestApp } = await import('#tests/helpers/test-app.ts');
+  const t = await createTestApp();
+  try {
+    const rest = (await listHttpRoutes(t.server)).filter((route) => MUTATING_METHODS.has(route.method) && route.url !== '/trpc/:path');
+    const mutations = listProcedures()
+      .filter((procedure) => procedure.type === 'mutation')
+      .map((procedure) => ({ method: 'POST', url: `/trpc/${procedure.name}` }));
+    return [...rest, ...mutations];
+  } finally {
+    await t.cleanup();
+  }
+})();
+
+describe('CSRF on every mutating route (DESIGN.md §5)', () => {
+  it('finds mutating routes and tRPC mutations to check', () => {
+    expect(targets.some((route) => route.url.startsWith('/api/'))).toBe(true);
+    expect(targets.some((route) => route.url.startsWith('/trpc/'))).toBe(true);
+  });
+
+  for (const route of targets) {
+    it(`${routeKey(route)}: refused with csrf_failed however it is forged, writing nothing`, async () => {
+      const session = `session=${(await w.browser('admin')).cookie('session')}`;
+      const url = filled(route.url);
+      for (const [attack, headers] of Object.entries(ATTACKS)) {
+        const mark = store.mark();
+        const res = await w.t.server.inject({
+          method: route.method as 'POST',
+          url,
+          headers: { ...headers, cookie: [headers.cookie, session].filter(Boolean).join('; '), 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        expect(res.statusCode, `${attack}: ${res.body.slice(0, 200)}`).toBe(403);
+        const body = res.json();
+        expect(route.url.startsWith('/trpc/') ? body.error.data.app.error : body.r.error, attack).toBe('csrf_failed');
+        expect(store.changedSince(mark), attack).toEqual([]);
+      }
+      // The same request, sent as the page sends it, gets past the check: the refusals above are the CSRF check's.
+      const genuine = await w.t.server.inject({
+        method: route.method as 'POST',
+        url,
+        headers: { cookie: `csrf=${GOOD}; ${session}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, origin: SITE, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      expect(genuine.body).not.toContain('csrf_failed');
+    });
+  }
+});
+
+/** Headers every answer carries, whatever it is. */
+function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
+  const csp = String(headers['content-security-policy'] ?? '');
+  for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"]) {
+    expect(csp, `${what}: ${directive}`).toContain(directive);
+  }
+  expect(csp, what).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+  expect(headers['x-content-type-options'], what).toBe('nosniff');
+  expect(headers['x-frame-options'], what).toBeDefined();
+  expect(headers['referrer-policy'], what).toBeDefined();
+  expect(headers['cross-origin-opener-policy'], what).toBe('same-origin');
+  expect(headers['cross-origin-resource-policy'], what).toBe('same-origin');
+  expect(headers['x-powered-by'], what).toBeUndefined();
+}
+
+describe('security headers on pages, API answers and media', () => {
+  const answers: [string, () => string, number][] = [
+    ['the welcome page', () => '/', 200],
+    ['an art details page (with its Open Graph head)', () => `/observe/cell/${w.piece.cellToken}/details`, 200],
+    ['a REST answer', () => `/api/cell/${w.piece.cellToken}`, 200],
+    ['a REST refusal', () => '/api/cell/short', 400],
+    ['an unknown /api path', () => '/api/no/such/path', 404],
+    ['a tRPC answer', () => `/trpc/cell.get?input=${encodeURIComponent(JSON.stringify({ token: w.piece.cellToken }))}`, 200],
+    ['a tree snapshot', () => `/api/tree/${w.treeToken}`, 200],
+    ['a media file', () => mediaUrl, 200],
+    ['a missing media file', () => `/media/${'0'.repeat(32)}-thumb.webp`, 404],
+  ];
+  for (const [what, url, status] of answers) {
+    it(`${what} carries the CSP and the usual headers, and no HSTS over plain http`, async () => {
+      const res = await w.t.server.inject({ url: url() });
+      expect(res.statusCode).toBe(status);
+      expectSecurityHeaders(res.headers, what);
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    });
+  }
+
+  it('serves media as the image it is, cached for good, never sniffed into something else', async () => {
+    const res = await w.t.server.inject({ url: mediaUrl });
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(String(res.headers['cache-control'])).toMatch(/immutable/);
+  });
+});
+
+/** The attributes of the named cookie in a Set-Cookie answer, lower-cased, or null when it is not set. */
+function cookieAttributes(setCookie: string | string[] | undefined, name: string): { value: string; attributes: Map<string, string> } | null {
+  const line = ([] as string[]).concat(setCookie ?? []).find((c) => c.startsWith(`${name}=`));
+  if (!line) return null;
+  const [pair, ...rest] = line.split(';').map((part) => part.trim());
+  const attributes = new Map(rest.map((part) => [part.split('=')[0]!.toLowerCase(), part.split('=').slice(1).join('=')] as [string, string]));
+  return { value: pair!.slice(name.length + 1), attributes };
+}
+
+async function siteAt(siteUrl: string): Promise<{ app: App; dir: string }> {
+  const dir = tempDir('gallery-cookies-');
+  const config = { ...loadConfig({ DATA_DIR: dir, SITE_URL: siteUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }), runJobs: false };
+  return { app: await buildApp(config), dir };
+}
+
+describe('cookies (DESIGN.md §5)', () => {
+  for (const siteUrl of ['http://localhost:3000', 'https://gallery.example']) {
+    const secure = siteUrl.startsWith('https://');
+    it(`are HttpOnly, SameSite=Lax, Path=/ and ${secure ? '' : 'not '}Secure for ${siteUrl}`, async () => {
+      const { app, dir } = await siteAt(siteUrl);
+      try {
+        const page = await app.server.inject({ url: '/' });
+        const csrf = cookieAttributes(page.headers['set-cookie'], 'csrf')!;
+        const registered = await app.server.inject({
+          method: 'POST',
+          url: '/api/register',
+          headers: { cookie: `csrf=${csrf.value}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf.value, origin: siteUrl, 'content-type': 'application/json' },
+          payload: JSON.stringify({ firstname: 'Cookie', lastname: 'Test', email: 'cookie@web.test', password: 'abc&123' }),
+        });
+        expect(registered.statusCode).toBe(200);
+        const session = cookieAttributes(registered.headers['set-cookie'], 'session')!;
+        for (const [name, cookie] of [['csrf', csrf], ['session', session]] as const) {
+          expect(cookie, name).not.toBeNull();
+          expect(cookie.attributes.has('httponly'), `${name} HttpOnly`).toBe(true);
+          expect(cookie.attributes.get('samesite')?.toLowerCase(), `${name} SameSite`).toBe('lax');
+          expect(cookie.attributes.get('path'), `${name} Path`).toBe('/');
+          expect(cookie.attributes.has('secure'), `${name} Secure`).toBe(secure);
+        }
+        // The session lasts 30 days without use (DESIGN.md §5); its secret never appears in the page.
+        expect(Number(session.attributes.get('max-age'))).toBeGreaterThan(30 * 24 * 60 * 60 - 60);
+        expect(Number(session.attributes.get('max-age'))).toBeLessThanOrEqual(30 * 24 * 60 * 60);
+        expect(session.value).toMatch(/^[\w-]+\.[\w-]+$/);
+        expect(page.headers['strict-transport-security'] !== undefined).toBe(secure);
+        expect(String(page.headers['content-security-policy']).includes('upgrade-insecure-requests')).toBe(secure);
+
+        // Logging out clears the session cookie on the same path.
+        const out = await app.server.inject({
+          method: 'POST',
+          url: '/api/auth/logout',
+          headers: { cookie: `csrf=${csrf.value}; session=${session.value}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf.value, origin: siteUrl },
+        });
+        expect(out.statusCode).toBe(200);
+        const cleared = cookieAttributes(out.headers['set-cookie'], 'session')!;
+        expect(cleared.value).toBe('');
+        expect(cleared.attributes.get('path')).toBe('/');
+      } finally {
+        await app.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe('user text in the Atom feed', () => {
+  it('is escaped once in the text elements and twice inside the HTML content', async () => {
+    const title = '<img src=x onerror=alert(1)>';
+    const name = '<script>alert(2)</script>';
+    const { db } = w.t.deps;
+    db.update(art).set({ title, publishedAt: w.t.clock.now() }).where(eq(art.token, w.piece.artToken)).run();
+    db.update(users).set({ firstname: name }).where(eq(users.id, w.people.owner.user.id)).run();
+    const feed = (await w.t.server.inject({ url: '/feed.xml' })).body;
+    expect(feed).not.toContain(title);
+    expect(feed).not.toContain(name);
+    expect(feed).toContain(`<title type="text">&lt;img src=x onerror=alert(1)&gt;</title>`);
+    expect(feed).toContain('<name>&lt;script&gt;alert(2)&lt;/script&gt;');
+    // Inside type="html" content the title is an attribute of the HTML, so a reader decoding the XML still gets text.
+    expect(feed).toContain('alt=&quot;&amp;lt;img src=x onerror=alert(1)&amp;gt;&quot;');
+  });
+});

@@ -71,7 +71,8 @@ export function readPictures(q: Queryable, artId: number): ArtPicture[] {
     .map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
 }
 
-function fieldsOf(row: ArtRow): ArtFields {
+/** A piece's form fields in the API's names (the editor, details and the review screen show the same). */
+export function fieldsOf(row: ArtRow): ArtFields {
   return {
     title: row.title,
     year: row.year,

@@ -7,14 +7,13 @@ import { and, asc, desc, eq, ne, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, connections, pictures, trees, users } from '#drizzle/schema.ts';
 import { StaffAction, type ArtistPiece, type PublishResult, type QueueItem, type RequestChangesResult, type ReviewConnection, type ReviewItem } from '#shared/admin-api.ts';
-import type { AiUse } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import type { Viewer } from '../permissions.ts';
 import { personRef, recordStaffAction, requireStaff } from './admin/staff-log.ts';
-import { pictureUrls, readPictures } from './art.ts';
+import { fieldsOf, pictureUrls, readPictures } from './art.ts';
 import type { ServiceContext } from './context.ts';
 import { openNeighboursAfterPublish } from './growth.ts';
 import { enqueueMail } from './mail.ts';
@@ -149,21 +148,7 @@ export function getReviewItem(ctx: ServiceContext, artToken: string): ReviewItem
       publishedAt: piece.publishedAt,
       createdAt: piece.createdAt,
       updatedAt: piece.updatedAt,
-      title: piece.title,
-      year: piece.year,
-      category: piece.category,
-      subject: piece.subject,
-      style: piece.style,
-      medium: piece.medium,
-      materials: piece.materials,
-      keywords: piece.keywords,
-      description: piece.description,
-      width: piece.width,
-      height: piece.height,
-      depth: piece.depth,
-      units: piece.units,
-      no_size: piece.noSize,
-      ai_use: piece.aiUse as AiUse,
+      ...fieldsOf(piece),
     },
     pictures: readPictures(ctx.db, piece.id),
     connections: reviewConnections(ctx.db, piece.id),

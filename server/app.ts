@@ -10,7 +10,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { ErrorCode } from '#shared/errors.ts';
 import { SESSION_COOKIE, validateSessionToken } from './auth/sessions.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -20,11 +19,15 @@ import { AppError } from './errors.ts';
 import { csrfRefusal, ensureCsrfToken } from './http/csrf.ts';
 import { createIndexRenderer } from './http/index-html.ts';
 import { artOpenGraphTags } from './http/art-open-graph.ts';
+import { registerAdminPage } from './http/admin-page.ts';
+import { registerFeed } from './http/feed.ts';
+import { HEALTH_PATH, registerHealth } from './http/health.ts';
 import { contextOf, sessionCookieJar } from './http/request-context.ts';
+import { registerTrpcRoutes } from './http/trpc-routes.ts';
 import { createMediaStore } from './media-store.ts';
-import { ok, useRestEnvelope } from './rest/adapter.ts';
+import { frameworkErrors, ok, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
-import { appRouter, type AppRouter } from './root.ts';
+import { appRouter } from './root.ts';
 import { initialParams } from './services/initial-params.ts';
 import { SnapshotCache } from './services/tree.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
@@ -67,6 +70,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
   });
 
   const deps: AppDeps = {
@@ -106,7 +110,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
   server.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
-    if (!token) return;
+    if (!token || req.routeOptions.url === HEALTH_PATH) return;
     const valid = validateSessionToken(db, deps.clock, token);
     if (!valid) {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -134,18 +138,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return reply.code(403).send(ok(error.toBody()));
   });
 
-  await server.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req, res }) => contextOf(req, res),
-      onError: ({ error, path: procedure }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
-          server.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
-        }
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  });
+  registerHealth(server, db);
+
+  await server.register(
+    async (scope) =>
+      registerTrpcRoutes(scope, {
+        router: appRouter,
+        createContext: ({ req, res }) => contextOf(req, res),
+        onError: ({ error, path: procedure }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof AppError)) {
+            server.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+          }
+        },
+      }),
+    { prefix: '/trpc' },
+  );
 
   await server.register(
     async (api) => {
@@ -195,6 +202,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain').send(fs.createReadStream(full));
     });
   }
+
+  registerAdminPage(server);
+  registerFeed(server);
 
   // Every other GET is a client route: the app decides what to show (its own not-found page included).
   const FILE_PREFIXES = ['/assets/', '/media/'];

@@ -33,17 +33,47 @@ export async function runServer(config: AppConfig, options: RunOptions = {}): Pr
   const url = await app.start();
   console.log(`Gallery Tree is running at ${url.replace('127.0.0.1', 'localhost')} (data in ${config.dataDir}).`);
 
+  stopOnSignals(app);
+  return app;
+}
+
+/** How long in-flight requests may take to finish after SIGTERM before their connections are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+/** After the grace, how long the jobs and the database get before the process gives up and exits 1. */
+const SHUTDOWN_HARD_LIMIT_MS = SHUTDOWN_GRACE_MS + 5_000;
+
+/**
+ * SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (cutting them after the grace),
+ * wait for running jobs, checkpoint and close the database, exit 0. A second signal changes nothing; a shutdown
+ * that hangs past the hard limit exits 1.
+ */
+function stopOnSignals(app: App): void {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    app.server.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.stop();
+    const log = app.server.log;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const cut = setTimeout(() => {
+      log.warn(`requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`);
+      app.server.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    const giveUp = setTimeout(() => {
+      log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_HARD_LIMIT_MS);
+    cut.unref();
+    giveUp.unref();
+    try {
+      await app.stop();
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+    log.info('stopped: database closed');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
-  return app;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
 }
 
 function warnAboutLocalDefaults(config: AppConfig, app: App): void {

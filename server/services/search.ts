@@ -5,13 +5,15 @@
  * same transaction, and the index follows; no writer touches the table itself.
  *
  * Synthetic benchmark trees (seed/synthetic.ts) are not searchable: they write their rows in bulk, and indexing a
- * million pieces would add about 6.5 s to the 18 s it takes to generate them, for a search nobody runs there.
+ * million pieces would add about 6.5 s to the 18 s it takes to generate them, for a search nobody runs there. A
+ * benchmark that searches one calls `rebuildSearchIndex` after generating it.
  */
 import { eq, sql } from 'drizzle-orm';
 import { art, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { AiUse } from '#shared/constants.ts';
-import type { Queryable } from '../db.ts';
+import type { Statement } from 'better-sqlite3';
+import type { Db, Queryable } from '../db.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf } from './images.ts';
@@ -19,6 +21,12 @@ import { LIMITS, hitRateLimit } from './rate-limit.ts';
 
 /** Results a search answers at most: one screen of the results popup, ranked. */
 export const SEARCH_RESULT_LIMIT = 50;
+
+/**
+ * Matches a search ranks at most, the newest first: a three-letter prefix may match a large share of a big tree,
+ * and ranking all of them would hold the server (one synchronous query) for tens of milliseconds.
+ */
+export const SEARCH_CANDIDATES = 1000;
 
 /** Column weights for bm25, in the table's column order: a title match counts most, a description match least. */
 const WEIGHTS = { title: 10, keywords: 4, description: 1, category: 2, artist: 5 } as const;
@@ -69,6 +77,22 @@ export function reindexArt(db: Queryable, artId: number): void {
   `);
 }
 
+/**
+ * Indexes every published piece afresh, in one statement (the same as migration 0001_search): for rows written in
+ * bulk, such as a synthetic benchmark tree. Answers how many pieces are searchable.
+ */
+export function rebuildSearchIndex(db: Queryable): number {
+  db.run(sql`delete from art_search`);
+  db.run(sql`
+    insert into art_search (rowid, title, keywords, description, category, artist)
+    select a.id, a.title, (select coalesce(group_concat(value, ' '), '') from json_each(a.keywords)), a.description, a.category,
+           u.firstname || ' ' || u.lastname
+    from art a join users u on u.id = a.author_id
+    where a.status = ${ArtStatus.Published}
+  `);
+  return db.get<{ n: number }>(sql`select count(*) as n from art_search`).n;
+}
+
 /** Every piece of one author, after their name changed (the artist column holds it). */
 export function reindexArtOfAuthor(db: Queryable, authorId: number): void {
   for (const { id } of db.select({ id: art.id }).from(art).where(eq(art.authorId, authorId)).all()) reindexArt(db, id);
@@ -88,24 +112,49 @@ export function ftsQueryOf(term: string): string | null {
 
 type HitRow = [string, number, number, string, string, string, string, string, string, string | null, number, string];
 
+const w = WEIGHTS;
+/**
+ * Bounded work whatever the term (decision 017): only the newest SEARCH_CANDIDATES matches are ranked, and only the
+ * best few of those are joined (CROSS JOIN keeps SQLite from scanning every published piece instead). The joins
+ * re-check that the piece is live and still the cell's art, so a stale index row can never leak out.
+ * Parameters: the FTS query, how many to rank closely (twice the answer), how many to answer.
+ */
+const SEARCH_SQL = `
+  select c.token, c.row, c."column", a.token, a.title, a.category, u.firstname, u.lastname, u.token, p.media_key,
+         coalesce(a.published_at, a.created_at), a.ai_use
+  from (
+    select id, score from (
+      select rowid as id, bm25(art_search, ${w.title}, ${w.keywords}, ${w.description}, ${w.category}, ${w.artist}) as score
+      from art_search where art_search match ?
+      order by rowid desc limit ${SEARCH_CANDIDATES}
+    ) order by score, id desc limit ?
+  ) s
+  cross join art a on a.id = s.id and a.status = ${ArtStatus.Published}
+  join cells c on c.id = a.cell_id and c.art_id = a.id
+  join users u on u.id = a.author_id
+  left join pictures p on p.art_id = a.id and p.position = 0
+  order by s.score, a.id desc
+  limit ?
+`;
+
+/** The search statement, prepared once per connection: at ~100,000 pieces preparing it cost a tenth of a search. */
+const prepared = new WeakMap<Db['$client'], Statement<[string, number, number], HitRow>>();
+
+function searchStatement(db: Db): Statement<[string, number, number], HitRow> {
+  let statement = prepared.get(db.$client);
+  if (!statement) {
+    statement = db.$client.prepare<[string, number, number], HitRow>(SEARCH_SQL).raw(true);
+    prepared.set(db.$client, statement);
+  }
+  return statement;
+}
+
 /** Published pieces matching `term`, best first (bm25 with the weights above). */
-export function searchCells(db: Queryable, term: string, limit = SEARCH_RESULT_LIMIT): SearchHit[] {
+export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): SearchHit[] {
   const query = ftsQueryOf(term);
   if (!query) return [];
-  const w = WEIGHTS;
-  // The joins re-check that the piece is live and still the cell's art, so a stale index row can never leak out.
-  const rows = db.values<HitRow>(sql`
-    select c.token, c.row, c."column", a.token, a.title, a.category, u.firstname, u.lastname, u.token, p.media_key,
-           coalesce(a.published_at, a.created_at), a.ai_use
-    from art_search s
-    join art a on a.id = s.rowid and a.status = ${ArtStatus.Published}
-    join cells c on c.id = a.cell_id and c.art_id = a.id
-    join users u on u.id = a.author_id
-    left join pictures p on p.art_id = a.id and p.position = 0
-    where art_search match ${query}
-    order by bm25(art_search, ${w.title}, ${w.keywords}, ${w.description}, ${w.category}, ${w.artist}), a.id desc
-    limit ${Math.max(1, Math.min(limit, SEARCH_RESULT_LIMIT))}
-  `);
+  const wanted = Math.max(1, Math.min(limit, SEARCH_RESULT_LIMIT));
+  const rows = searchStatement(db).all(query, wanted * 2, wanted);
   return rows.map(([cellToken, row, column, artToken, title, category, firstname, lastname, artistToken, mediaKey, addedAt, aiUse]) => ({
     cellToken,
     row,

@@ -1,9 +1,12 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
+import { benchServer } from './server.bench.ts';
 import { benchTreeCanvas } from './tree-canvas.bench.ts';
 import { benchTreeSnapshot } from './tree-snapshot.bench.ts';
+import { MissingToolError } from './wrk.ts';
 
 const BENCHES: Record<string, () => Promise<string>> = {
   snapshot: benchTreeSnapshot,
+  server: benchServer,
   tree: benchTreeCanvas,
 };
 
@@ -15,5 +18,11 @@ for (const name of names) {
     console.error(`Unknown benchmark "${name}". Known: ${Object.keys(BENCHES).join(', ')}.`);
     process.exit(1);
   }
-  console.log(await bench());
+  try {
+    console.log(await bench());
+  } catch (error) {
+    if (!(error instanceof MissingToolError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }

@@ -1,0 +1,40 @@
+/**
+ * `npm run backup -- DIR`: a consistent copy of the gallery in DATA_DIR (database and media) into the new folder DIR,
+ * taken while the server keeps running (server/backup.ts). README "Backup and restore" says how to restore it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { backupData, BACKUP_DATABASE, BACKUP_MEDIA } from '#server/backup.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { StartupError } from '#server/startup-error.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = 'Usage: npm run backup -- DIR   (DIR: a new or empty folder; the data folder is DATA_DIR, ./data by default)';
+
+const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+try {
+  const dirArgument = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  if (!dirArgument || process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(USAGE);
+    process.exit(dirArgument ? 0 : 1);
+  }
+  const config = loadConfig(process.env, root);
+  const dir = path.resolve(process.cwd(), dirArgument);
+  const started = performance.now();
+  const result = backupData(config.databaseFile, config.mediaDir, dir);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const { counts } = result;
+  console.log(`Backed up ${config.dataDir} to ${dir} in ${seconds} s:`);
+  console.log(`  ${BACKUP_DATABASE}  ${megabytes(result.databaseBytes)} (${counts.users} users, ${counts.art} pieces, ${counts.pictures} pictures, ${counts.reservations} reservations)`);
+  console.log(`  ${BACKUP_MEDIA}/  ${result.mediaFiles} files, ${megabytes(result.mediaBytes)}`);
+  if (result.missing.length > 0) {
+    console.error(`Warning: ${result.missing.length} media files named by the database were already missing from ${config.mediaDir}: ${result.missing.slice(0, 5).join(', ')}${result.missing.length > 5 ? ', ...' : ''}`);
+  }
+} catch (error) {
+  if (error instanceof StartupError || error instanceof ConfigError) {
+    console.error(`Cannot back up: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,100 @@
+/**
+ * tRPC over Fastify at /trpc (decision 017). Queries sent as GET (the client's batched reads, and single ones) take a
+ * short path: the procedures are called directly and their answers written as tRPC's own adapter writes them (same
+ * body, status, error shape and onError call). Everything else, and anything unusual about a GET (an unknown path,
+ * a mutation, input that is not JSON, a streaming Accept), goes through @trpc/server's Fastify adapter unchanged.
+ *
+ * Why: the adapter turns every request into a WHATWG Request and its answer into a Response stream (AbortSignal,
+ * Headers, ReadableStream), which costs several times the work of the query itself on a small read.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
+import {
+  getErrorShape,
+  getHTTPStatusCode,
+  getTRPCErrorFromUnknown,
+  transformTRPCResponse,
+  type AnyProcedure,
+  type AnyRouter,
+} from '@trpc/server/unstable-core-do-not-import';
+
+export interface TrpcRouteOptions<TContext> {
+  router: AnyRouter;
+  createContext(opts: { req: FastifyRequest; res: FastifyReply }): TContext | Promise<TContext>;
+  onError?(opts: { error: ReturnType<typeof getTRPCErrorFromUnknown>; path: string | undefined; type: string; input: unknown; ctx: TContext | undefined; req: FastifyRequest }): void;
+}
+
+type Params = { Params: { path: string }; Querystring: Record<string, string | undefined> };
+
+/** What a GET asks for, when it is plain enough for the short path; null sends it to the adapter. */
+function plainQueries(router: AnyRouter, req: FastifyRequest<Params>): { paths: string[]; procedures: AnyProcedure[]; inputs: unknown[]; batch: boolean } | null {
+  const contentType = req.headers['content-type'];
+  if (contentType !== undefined && !contentType.startsWith('application/json')) return null;
+  if (req.headers['trpc-accept'] !== undefined || req.headers.accept?.includes('application/jsonl')) return null;
+  // A repeated parameter arrives here as a list, where tRPC would read its first value: leave those to tRPC.
+  if (Array.isArray(req.query.batch) || Array.isArray(req.query.input)) return null;
+  const batch = req.query.batch === '1';
+  let paths: string[];
+  let raw: unknown;
+  try {
+    const path = decodeURIComponent(req.params.path);
+    paths = batch ? path.split(',') : [path];
+    raw = req.query.input ? JSON.parse(req.query.input) : undefined;
+  } catch {
+    return null;
+  }
+  const procedures: AnyProcedure[] = [];
+  for (const path of paths) {
+    const procedure = router._def.procedures[path] as AnyProcedure | undefined;
+    if (!procedure || procedure._def.type !== 'query') return null;
+    procedures.push(procedure);
+  }
+  if (batch && raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) return null;
+  const { deserialize } = router._def._config.transformer.input;
+  const inputs = paths.map((_, index) => {
+    const input = batch ? (raw as Record<number, unknown> | undefined)?.[index] : raw;
+    return input === undefined ? undefined : deserialize(input);
+  });
+  return { paths, procedures, inputs, batch };
+}
+
+export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: TrpcRouteOptions<TContext>): void {
+  const { router, createContext, onError } = options;
+  const config = router._def._config;
+
+  // As @trpc/server's plugin does: bodies reach tRPC unparsed, which reads them itself.
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  scope.removeContentTypeParser('multipart/form-data');
+  scope.addContentTypeParser('multipart/form-data', {}, (_req, body, done) => done(null, body));
+
+  const adapter = (req: FastifyRequest<Params>, reply: FastifyReply) =>
+    fastifyRequestHandler({ router, createContext, onError: onError as never, req, res: reply, path: req.params.path });
+
+  scope.get<Params>('/:path', { exposeHeadRoute: false }, async (req, reply) => {
+    const plain = plainQueries(router, req);
+    if (!plain) return adapter(req, reply);
+    const ctx = await createContext({ req, res: reply });
+    const answers = await Promise.all(
+      plain.procedures.map(async (procedure, index) => {
+        const path = plain.paths[index]!;
+        const input = plain.inputs[index];
+        try {
+          const data: unknown = await procedure({ path, getRawInput: async () => input, ctx, type: 'query', signal: undefined, batchIndex: index });
+          return { result: { data } };
+        } catch (cause) {
+          const error = getTRPCErrorFromUnknown(cause);
+          onError?.({ error, path, type: 'query', input, ctx, req });
+          return { error: getErrorShape({ config, ctx, error, input, path, type: 'query' }) };
+        }
+      }),
+    );
+    const body = plain.batch ? answers : answers[0]!;
+    return reply
+      .code(getHTTPStatusCode(body as never))
+      .header('vary', 'trpc-accept, accept')
+      .header('content-type', 'application/json')
+      .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, body as never))));
+  });
+  scope.route<Params>({ method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/:path', handler: adapter });
+}

@@ -1,0 +1,21 @@
+/**
+ * The server under `npm run bench:server`, in its own process (pinned to one core by the benchmark): the real app
+ * over a prepared data folder, plus one trivial JSON route that exists only here, the ceiling the other paths are
+ * compared with. Usage: node --import tsx tests/bench/server-process.ts <dataDir>. Prints {"url": ...} once
+ * listening; stops on SIGTERM.
+ */
+import { buildApp } from '#server/app.ts';
+import { loadConfig } from '#server/config.ts';
+
+export const CEILING_PATH = '/bench/ping';
+
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('server-process needs the data folder as its argument');
+const config = { ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0' }), runJobs: false };
+const app = await buildApp(config);
+app.server.get(CEILING_PATH, async () => ({ r: { pong: true } }));
+const url = await app.start();
+process.stdout.write(`${JSON.stringify({ url: url.replace('localhost', '127.0.0.1') })}\n`);
+process.once('SIGTERM', () => {
+  void app.stop().finally(() => process.exit(0));
+});

@@ -1,0 +1,214 @@
+/**
+ * `npm run bench:server` (issue 10): the HTTP paths under wrk, the server pinned to core 0 and wrk to core 1, over a
+ * synthetic 100,000-cell tree made searchable. Each path is compared with a ceiling measured in the same run: a
+ * trivial JSON route for cell details, the REST path for tRPC, the same query run directly on SQLite for search.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { art, cells, users } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { hashPassword } from '#server/auth/passwords.ts';
+import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
+import { rebuildSearchIndex, searchCells } from '#server/services/search.ts';
+import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
+import { newToken } from '#server/tokens.ts';
+import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { ms, writeResults, type Row } from './results.ts';
+import { requireTools, runWrk, type WrkResult } from './wrk.ts';
+
+const CELLS = Number(process.env.BENCH_CELLS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARM_SECONDS = 2;
+const CONNECTIONS = 50;
+const SERVER_CORE = 0;
+const WRK_CORE = 1;
+const CSRF = 'bench-csrf-token-bench-csrf-token-0123';
+const PASSWORD = 'bench-password-1!';
+const LOGIN_USERS = 300;
+
+interface Prepared {
+  dir: string;
+  treeToken: string;
+  cellToken: string;
+  prefixes: string[];
+  emails: string[];
+  searchable: number;
+  hashMs: number;
+  directSearchMs: number;
+}
+
+/** Pins this process (and so its SQLite work) to the given cores. */
+function pinSelf(cores: string): void {
+  execFileSync('taskset', ['-pc', cores, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Average time of one search over the prefixes, directly on SQLite (no HTTP, no rate limit). */
+function timeDirectSearch(db: Db, prefixes: string[]): number {
+  for (const prefix of prefixes) searchCells(db, prefix);
+  const rounds = 5;
+  const t0 = process.hrtime.bigint();
+  for (let r = 0; r < rounds; r++) for (const prefix of prefixes) searchCells(db, prefix);
+  return ms(t0) / (rounds * prefixes.length);
+}
+
+async function prepare(): Promise<Prepared> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-server-'));
+  const db = openDatabase(path.join(dir, 'gallery.db'));
+  const { treeToken, treeId } = generateSyntheticTree(db, { cells: CELLS });
+  const searchable = rebuildSearchIndex(db);
+  const cellToken = db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Published))).get()!.token;
+  const titles = db.select({ title: art.title }).from(art).where(eq(art.status, ArtStatus.Published)).limit(2000).all();
+  const words = titles.flatMap((a) => a.title.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+  const prefixes = [...new Set(words.map((word) => word.slice(0, 3)))].slice(0, 40);
+
+  const t0 = process.hrtime.bigint();
+  const hashes: string[] = [];
+  for (let i = 0; i < 5; i++) hashes.push(await hashPassword(PASSWORD));
+  const hashMs = ms(t0) / hashes.length;
+  const now = Date.now();
+  const emails = Array.from({ length: LOGIN_USERS }, (_, i) => `bench${i}@bench.gallery-tree.local`);
+  db.insert(users)
+    .values(emails.map((email, i) => ({ token: newToken(), email, passwordHash: hashes[0]!, firstname: 'Bench', lastname: `User${i}`, role: Role.Observer, createdAt: now, updatedAt: now })))
+    .run();
+
+  pinSelf(String(SERVER_CORE));
+  const directSearchMs = timeDirectSearch(db, prefixes);
+  pinSelf(`0-${os.cpus().length - 1}`);
+  closeDatabase(db);
+  return { dir, treeToken, cellToken, prefixes, emails, searchable, hashMs, directSearchMs };
+}
+
+function startServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn('taskset', ['-c', String(SERVER_CORE), process.execPath, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', TRUST_PROXY: 'true', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
+    });
+    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
+  });
+}
+
+/** Lua for wrk: each request a different 3-letter prefix, from a different address (the per-IP limit stays out). */
+function searchScript(dir: string, prefixes: string[]): string {
+  const file = path.join(dir, 'search.lua');
+  fs.writeFileSync(
+    file,
+    `local prefixes = { ${prefixes.map((p) => `"${p}"`).join(', ')} }
+local i = 0
+request = function()
+  i = i + 1
+  local ip = string.format("10.%d.%d.%d", math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256)
+  return wrk.format("GET", "/api/cells/search?search=" .. prefixes[(i % #prefixes) + 1], { ["X-Forwarded-For"] = ip })
+end
+`,
+  );
+  return file;
+}
+
+/** Lua for wrk: logins spread over many accounts and addresses, as many visitors signing in would be. */
+function loginScript(dir: string, emails: string[]): string {
+  const file = path.join(dir, 'login.lua');
+  fs.writeFileSync(
+    file,
+    `local emails = { ${emails.map((e) => `"${e}"`).join(', ')} }
+local i = 0
+request = function()
+  i = i + 1
+  local ip = string.format("10.%d.%d.%d", math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256)
+  local body = '{"username":"' .. emails[(i % #emails) + 1] .. '","password":"${PASSWORD}"}'
+  return wrk.format("POST", "/api/auth/login", {
+    ["Content-Type"] = "application/json", ["Cookie"] = "csrf=${CSRF}", ["X-Requested-With"] = "XMLHttpRequest",
+    ["X-CSRF-Token"] = "${CSRF}", ["X-Forwarded-For"] = ip }, body)
+end
+`,
+  );
+  return file;
+}
+
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+export async function benchServer(): Promise<string> {
+  requireTools();
+  console.log(`Preparing a ${CELLS.toLocaleString('en')}-cell tree...`);
+  const p = await prepare();
+  const { child, url } = await startServer(p.dir);
+  try {
+    const trpcInput = encodeURIComponent(JSON.stringify({ token: p.cellToken }));
+    const batchInput = encodeURIComponent(JSON.stringify({ 0: { token: p.cellToken } }));
+    const snapshotUrl = `${url}/api/tree/${p.treeToken}`;
+    const warm = await fetch(snapshotUrl, { headers: { 'accept-encoding': 'br' } });
+    const etag = warm.headers.get('etag')!;
+    for (const check of [`${url}/bench/ping`, `${url}/api/cell/${p.cellToken}`, `${url}/trpc/cell.get?input=${trpcInput}`, `${url}/trpc/cell.get?batch=1&input=${batchInput}`]) {
+      const res = await fetch(check);
+      if (res.status !== 200) throw new Error(`${check} answered ${res.status}: ${await res.text()}`);
+    }
+
+    type Extra = { headers?: Record<string, string>; script?: string; connections?: number };
+    const scenarios = {
+      ceiling: [`${url}/bench/ping`, {}],
+      rest: [`${url}/api/cell/${p.cellToken}`, {}],
+      trpc: [`${url}/trpc/cell.get?input=${trpcInput}`, {}],
+      trpcBatch: [`${url}/trpc/cell.get?batch=1&input=${batchInput}`, {}],
+      search: [`${url}/api/cells/search`, { script: searchScript(p.dir, p.prefixes) }],
+      snapshot: [snapshotUrl, { headers: { 'Accept-Encoding': 'br, gzip' } }],
+      snapshotGzip: [snapshotUrl, { headers: { 'Accept-Encoding': 'gzip' } }],
+      notModified: [snapshotUrl, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': etag } }],
+      login: [`${url}/api/auth/login`, { script: loginScript(p.dir, p.emails), connections: 8 }],
+    } satisfies Record<string, [string, Extra]>;
+    const run = ([target, extra]: [string, Extra], seconds: number): WrkResult =>
+      runWrk({ url: target, connections: extra.connections ?? CONNECTIONS, core: WRK_CORE, headers: extra.headers, script: extra.script, serverPid: child.pid!, seconds });
+    // Every path is warmed before any is measured: REST and tRPC share the procedures, and whichever ran first
+    // would otherwise pay for compiling them.
+    console.log(`Warming every path for ${WARM_SECONDS} s, then measuring each for ${SECONDS} s...`);
+    for (const scenario of Object.values(scenarios)) run(scenario, WARM_SECONDS);
+    const [ceiling, rest, trpc, trpcBatch, search, snapshot, snapshotGzip, notModified, login] = Object.values(scenarios).map((scenario) => run(scenario, SECONDS)) as [
+      WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult,
+    ];
+
+    const directRps = 1000 / p.directSearchMs;
+    /** Throughput ratio, and the same ratio by server CPU per request (steadier when other work shares the core). */
+    const ratio = (r: WrkResult, base: WrkResult, name: string) =>
+      `${fixed(r.rps / base.rps)} of ${name} (by CPU: ${fixed(base.cpuUsPerRequest / r.cpuUsPerRequest)})`;
+    const row = (what: string, r: WrkResult, ratio: string, target: string): Row => ({
+      path: what,
+      'req/s': Math.round(r.rps),
+      'p50 ms': fixed(r.p50),
+      'p99 ms': fixed(r.p99),
+      'server CPU µs/req': Math.round(r.cpuUsPerRequest),
+      errors: r.errors,
+      ratio,
+      target,
+    });
+    const rows: Row[] = [
+      row('GET /bench/ping (trivial JSON route, ceiling)', ceiling, '1', '-'),
+      row('GET /api/cell/{token} (REST)', rest, ratio(rest, ceiling, 'ceiling'), '≥ 0.5 of ceiling, p99 < 10 ms'),
+      row('GET /trpc/cell.get (tRPC, unbatched)', trpc, ratio(trpc, rest, 'REST'), '≥ 0.33 of REST'),
+      row('GET /trpc/cell.get?batch=1 (tRPC as the client batches)', trpcBatch, ratio(trpcBatch, rest, 'REST'), '≥ 0.33 of REST'),
+      row(`GET /api/cells/search (3-letter prefixes, ${p.searchable.toLocaleString('en')} pieces)`, search, `${fixed(search.rps / directRps)} of direct SQLite (${fixed(directRps, 0)}/s, ${fixed(p.directSearchMs)} ms; by CPU: ${fixed((p.directSearchMs * 1000) / search.cpuUsPerRequest)})`, '≥ 0.8 of direct'),
+      row(`GET /api/tree/{token} (${CELLS.toLocaleString('en')} cells, brotli)`, snapshot, '-', '≥ 1,000 req/s'),
+      row(`GET /api/tree/{token} (${CELLS.toLocaleString('en')} cells, gzip)`, snapshotGzip, '-', '≥ 1,000 req/s'),
+      row('GET /api/tree/{token} with If-None-Match (304)', notModified, '-', '-'),
+      row('POST /api/auth/login (argon2id, 8 connections)', login, `argon2id ${fixed(p.hashMs, 1)} ms per hash`, 'report'),
+    ];
+    return writeResults('server', 'Server paths under wrk', rows, [
+      `wrk -t1 -c${CONNECTIONS} for ${SECONDS} s per path (after ${WARM_SECONDS} s of warm-up on every path), pinned to core ${WRK_CORE}; the server (LOG_LEVEL=warn, jobs off) pinned to core ${SERVER_CORE}.`,
+      '"server CPU µs/req" is the server process\'s user + system time over the run divided by its requests; "by CPU" ratios compare those, which other work on the machine disturbs far less than req/s.',
+      'Direct SQLite search: searchCells over the same prefixes in the benchmark process, pinned to the server core, no HTTP and no rate limit; the HTTP path also counts the per-IP rate limit (one write per search).',
+      'Taken on a shared, busy 2-core machine: compare the ratios, which are measured in the same run, rather than the absolute numbers.',
+    ]);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  }
+}

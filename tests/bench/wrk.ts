@@ -1,0 +1,76 @@
+/** Running wrk for the server benchmark: the command pinned to a core, and its report parsed into numbers. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Non-2xx/3xx answers plus socket errors. */
+  errors: number;
+  /** CPU time the server process spent per request (user + system), in microseconds: steadier than req/s on a busy machine. */
+  cpuUsPerRequest: number;
+}
+
+export const WRK = '/usr/bin/wrk';
+
+/** A tool the benchmark needs is not installed: told in one line, without a stack trace. */
+export class MissingToolError extends Error {}
+
+/** Stops the benchmark with one line when wrk or taskset is missing. */
+export function requireTools(): void {
+  if (!fs.existsSync(WRK)) throw new MissingToolError('wrk is not installed: install it with `sudo apt-get install wrk` (Debian/Ubuntu), then run again.');
+  if (spawnSync('taskset', ['-V']).error) throw new MissingToolError('taskset is not installed: install it with `sudo apt-get install util-linux`, then run again.');
+}
+
+function milliseconds(value: string, unit: string): number {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSecondsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  // After "pid (comm) ", utime and stime are the 12th and 13th fields.
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+export function parseWrk(out: string): Omit<WrkResult, 'cpuUsPerRequest'> {
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const requests = /(\d+) requests in/.exec(out);
+  if (!rps || !requests) throw new Error(`wrk said something unexpected:\n${out}`);
+  const percentile = (p: number) => {
+    const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(out);
+    return match ? milliseconds(match[1]!, match[2]!) : NaN;
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return { rps: Number(rps[1]), p50: percentile(50), p99: percentile(99), requests: Number(requests[1]), errors: non2xx + socketErrors };
+}
+
+export interface WrkRun {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** A Lua script file for wrk -s. */
+  script?: string;
+  core: number;
+  /** The server's process id, to measure its CPU time per request. */
+  serverPid: number;
+}
+
+export function runWrk(run: WrkRun): WrkResult {
+  const args = ['-c', String(run.core), WRK, '-t1', `-c${run.connections}`, `-d${run.seconds}s`, '--latency', '--timeout', '10s'];
+  for (const [name, value] of Object.entries(run.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (run.script) args.push('-s', run.script);
+  args.push(run.url);
+  const cpuBefore = cpuSecondsOf(run.serverPid);
+  const result = parseWrk(execFileSync('taskset', args, { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }));
+  const cpuUsPerRequest = ((cpuSecondsOf(run.serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests);
+  return { ...result, cpuUsPerRequest };
+}

@@ -16,8 +16,12 @@ export interface MediaStore {
   exists(name: string): boolean;
   remove(name: string): Promise<void>;
   list(): Promise<string[]>;
+  /** Deletes temporary files last written before `before` (ms): what a process killed mid-write left behind. */
+  removeStaleTemporaries(before: number): Promise<string[]>;
   urlOf(name: string): string;
 }
+
+const TEMPORARY = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
 const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 
@@ -41,6 +45,17 @@ export function createMediaStore(dir: string): MediaStore {
     },
     async list() {
       return (await fs.readdir(dir)).filter((name) => !name.startsWith('.'));
+    },
+    async removeStaleTemporaries(before) {
+      const removed: string[] = [];
+      for (const name of await fs.readdir(dir)) {
+        if (!TEMPORARY.test(name)) continue;
+        const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+        if (!stat?.isFile() || stat.mtimeMs >= before) continue;
+        await fs.rm(path.join(dir, name), { force: true });
+        removed.push(name);
+      }
+      return removed;
     },
     urlOf: (name) => MEDIA_URL_PREFIX + name,
   };

@@ -88,8 +88,8 @@ export async function removeUnreferenced(ctx: Pick<ServiceContext, 'media'>, db:
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * The hourly job: deletes media files older than an hour that no picture row and no avatar names. The age guard
- * leaves alone the files of a save that is between writing them and committing its rows.
+ * The hourly job: deletes media files older than an hour that no picture row and no avatar names, and temporary
+ * files a killed write left. The age guard leaves alone the files of a save between writing them and committing.
  */
 export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
   const keys = namedKeys(ctx.db);
@@ -104,6 +104,7 @@ export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
     await ctx.media.remove(name);
     removed.push(name);
   }
+  removed.push(...(await ctx.media.removeStaleTemporaries(now - ORPHAN_MIN_AGE_MS)));
   if (removed.length) ctx.log.info({ count: removed.length }, 'orphan media removed');
   return removed;
 }

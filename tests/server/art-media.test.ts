@@ -59,7 +59,7 @@ describe('files of a failed save are taken back', () => {
 });
 
 describe('the orphan sweep', () => {
-  it('deletes files older than an hour that no picture or avatar names, and nothing else', async () => {
+  it('deletes files older than an hour that no picture or avatar names, and stale temporaries, and nothing else', async () => {
     const dir = t.deps.config.mediaDir;
     const owner = t.addUser(Role.Artist);
     const namedKey = 'a'.repeat(32);
@@ -73,8 +73,11 @@ describe('the orphan sweep', () => {
     write(`${'b'.repeat(32)}-large.webp`, old); // orphan, old: goes
     write(`${'c'.repeat(32)}-thumb.webp`, t.clock.now() / 1000); // orphan, but maybe a save in flight: stays
     write('notes.txt', old); // not named like a picture: not ours to judge
+    write(`.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`, old); // a write killed mid-way: goes
+    write(`.${'e'.repeat(32)}-large.webp.0123456789ab.tmp`, t.clock.now() / 1000); // a write in progress: stays
     const removed = await sweepOrphanMedia(t.deps);
-    expect(removed).toEqual([`${'b'.repeat(32)}-large.webp`]);
+    expect(removed).toEqual([`${'b'.repeat(32)}-large.webp`, `.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`]);
+    expect(fs.existsSync(path.join(dir, `.${'e'.repeat(32)}-large.webp.0123456789ab.tmp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, `${namedKey}-thumb.webp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, `${'c'.repeat(32)}-thumb.webp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);

@@ -2,57 +2,23 @@
  * The outbox over real SMTP (DESIGN.md §8): a server started here on loopback receives what the outbox sends, each
  * message once; while it is down, messages wait and are retried with back-off.
  */
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
 import { deliverOutbox, enqueueMail } from '#server/services/mail.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-function startSmtp(port = 0): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve({ server, port: (server.server.address() as AddressInfo).port, received }));
-  });
-}
-
-const stop = (server: SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
+import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
 let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let smtp: SmtpSink;
 
 beforeAll(async () => {
-  smtp = await startSmtp();
+  smtp = await startSmtpSink();
   t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${smtp.port}` });
 });
 afterAll(async () => {
   await t.cleanup();
-  await stop(smtp.server);
+  await smtp.stop();
 });
 
 const row = (id: number) => t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()!;
@@ -76,7 +42,7 @@ describe('the outbox over SMTP', () => {
 
   it('keeps a message while the server is down and sends it, once, after the back-off', async () => {
     const port = smtp.port;
-    await stop(smtp.server);
+    await smtp.stop();
     t.deps.db.transaction((tx) =>
       enqueueMail(tx, t.clock.now(), { to: 'late@mail.test', subject: 'Reminder', text: 'Later', kind: 'test', dedupeKey: 'smtp-retry' }),
     );
@@ -86,7 +52,7 @@ describe('the outbox over SMTP', () => {
     expect(row(id).nextAttemptAt).toBeGreaterThan(t.clock.now());
     expect(row(id).lastError).toBeTruthy();
 
-    smtp = await startSmtp(port);
+    smtp = await startSmtpSink({ port });
     expect(await deliverOutbox(t.deps)).toBe(0); // not due yet
     t.clock.advance(row(id).nextAttemptAt - t.clock.now());
     expect(await deliverOutbox(t.deps)).toBe(1);

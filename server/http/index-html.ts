@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InitialParams } from '#shared/api-types.ts';
+import { FEED_PATH, FEED_TITLE } from './feed.ts';
 
 const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gallery Tree</title></head>
 <body><p>The client is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p></body></html>`;
@@ -17,6 +18,9 @@ export function jsonForScript(value: unknown): string {
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
+
+/** Every page offers the Atom feed of new pieces (server/http/feed.ts). */
+const FEED_LINK = `<link rel="alternate" type="application/atom+xml" title="${FEED_TITLE}" href="${FEED_PATH}">`;
 
 export function createIndexRenderer(clientDir: string, entry = 'index.html') {
   const file = path.join(clientDir, entry);
@@ -38,6 +42,7 @@ export function createIndexRenderer(clientDir: string, entry = 'index.html') {
     const head =
       `<meta name="csrf-token" content="${escapeAttribute(csrfToken)}">` +
       `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>` +
+      FEED_LINK +
       extraHead;
     return template().replace('</head>', `${head}</head>`);
   };

@@ -2,6 +2,8 @@
  * The client's entry: read (or, under the dev server, fetch) the page's initial parameters and CSRF token, then
  * render the app. If even that fails the page says so plainly instead of staying blank.
  */
+// First, so that on /observe the tree's snapshot is on its way before the rest is evaluated.
+import './tree/early-start.ts';
 import { createRoot } from 'react-dom/client';
 import { loadBoot } from './api/initial-params.ts';
 import { App } from './app/app.tsx';

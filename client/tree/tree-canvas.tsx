@@ -15,6 +15,7 @@ import type { Camera } from './engine/camera.ts';
 import { PALETTE } from './engine/cell-look.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
+import { warmUpRenderer } from './engine/warm-up.ts';
 
 extend({ Container });
 
@@ -93,6 +94,18 @@ function TreeScene(props: TreeSceneProps) {
   // The engine calls back through this ref, so new callback props never rebuild it.
   const latest = useRef(props);
   latest.current = props;
+  /** The cells last handed to the engine: each snapshot is set once, as soon as both it and the engine are here. */
+  const applied = useRef<TreeCells | null>(null);
+
+  /** Hands the engine the page's tree if it is new; the remembered camera applies to the first tree only. */
+  const applyTree = (target: TreeEngine): void => {
+    const { cells, settings, slots, initialCamera, onEngine } = latest.current;
+    if (!cells || !settings || applied.current === cells) return;
+    const first = applied.current === null;
+    applied.current = cells;
+    target.setTree(cells, settings, first ? initialCamera : null, slots);
+    if (first) onEngine?.(target);
+  };
 
   // A layout effect: its cleanup runs inside the Pixi root's unmount commit, before @pixi/react destroys the app.
   useLayoutEffect(() => {
@@ -120,8 +133,12 @@ function TreeScene(props: TreeSceneProps) {
     });
     observer.observe(host);
     latest.current.engineRef.current = created;
+    // A snapshot already here is drawn at once; otherwise the renderer compiles its shaders while it comes.
+    if (latest.current.cells) applyTree(created);
+    else warmUpRenderer(app, world);
     setEngine(created);
     return () => {
+      applied.current = null;
       observer.disconnect();
       if (latest.current.engineRef.current === created) {
         latest.current.engineRef.current = null;
@@ -132,14 +149,9 @@ function TreeScene(props: TreeSceneProps) {
   }, [app, isInitialised, props.hostRef]);
 
   const { cells, settings, slots } = props;
-  const restored = useRef(false);
   useEffect(() => {
-    if (!engine || !cells || !settings) return;
-    // The remembered camera applies to the first tree only; a refreshed tree keeps the current view.
-    const first = !restored.current;
-    engine.setTree(cells, settings, first ? latest.current.initialCamera : null, slots);
-    restored.current = true;
-    if (first) latest.current.onEngine?.(engine);
+    if (engine) applyTree(engine);
+    // applyTree reads the props through `latest`; these are what a new tree changes.
   }, [engine, cells, settings, slots]);
 
   return (

@@ -5,7 +5,7 @@
  * The view (spec §2): the camera is saved when a popup opens and restored when it closes; leaving the page keeps it
  * for the next visit; and the address carries it (`?row=&col=&zoom=`, see tree-url.ts) so a shared link opens there.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
@@ -29,8 +29,34 @@ import './tree.css';
 performance.mark('tree:module');
 
 // The canvas brings PixiJS: it starts loading with this module and arrives while the snapshot is fetched.
-const canvasModule = import('./tree-canvas.tsx');
-const TreeCanvas = lazy(() => canvasModule.then((module) => ({ default: module.TreeCanvas })));
+// It is rendered once here, not through lazy() and <Suspense>: React holds back a suspended boundary's content for up
+// to 300 ms after its fallback showed, which would delay the first frame for nothing.
+type TreeCanvasComponent = (typeof import('./tree-canvas.tsx'))['TreeCanvas'];
+let loadedCanvas: TreeCanvasComponent | null = null;
+const canvasModule = import('./tree-canvas.tsx').then((module) => (loadedCanvas = module.TreeCanvas));
+// A failed load is reported by the view that waits for it (below), not as an unhandled rejection.
+canvasModule.catch(() => undefined);
+
+/** The canvas component once its module has loaded; a failed load goes to the route's error page. */
+function useTreeCanvasComponent(): TreeCanvasComponent | null {
+  const [component, setComponent] = useState<TreeCanvasComponent | null>(() => loadedCanvas);
+  useEffect(() => {
+    if (component) return;
+    let live = true;
+    canvasModule.then(
+      (loaded) => live && setComponent(() => loaded),
+      (error: unknown) =>
+        live &&
+        setComponent(() => {
+          throw error;
+        }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [component]);
+  return component;
+}
 
 /** The last camera per tree while the app runs, with the address it was written as. */
 const rememberedViews = new Map<string, { camera: Camera; search: string }>();
@@ -52,6 +78,7 @@ export function TreeView() {
   const [focusText, setFocusText] = useState('');
   const savedCamera = useRef<Camera | null>(null);
   const [drawable] = useState(canDrawTree);
+  const TreeCanvas = useTreeCanvasComponent();
 
   // The first view: the address's, else the remembered one, else the seed band (the engine's default).
   const [urlView] = useState<UrlView>(() => parseTreeUrl(window.location.search));
@@ -230,23 +257,21 @@ export function TreeView() {
   const data = snapshot.data ?? null;
   return (
     <div className="tree-area" ref={rememberOnLeave} aria-busy={data ? undefined : true}>
-      {drawable && (
-        <Suspense fallback={null}>
-          <TreeCanvas
-            cells={data?.cells ?? null}
-            settings={data?.settings ?? null}
-            slots={data?.slots}
-            initialCamera={initialCamera}
-            engineRef={engineRef}
-            fetchRegion={fetchRegion}
-            describedBy="tree-keyboard-help"
-            onCellTap={onCellTap}
-            onScaleChange={setScale}
-            onCameraChange={onCameraChange}
-            onFocusChange={onFocusChange}
-            onEngine={onEngine}
-          />
-        </Suspense>
+      {drawable && TreeCanvas && (
+        <TreeCanvas
+          cells={data?.cells ?? null}
+          settings={data?.settings ?? null}
+          slots={data?.slots}
+          initialCamera={initialCamera}
+          engineRef={engineRef}
+          fetchRegion={fetchRegion}
+          describedBy="tree-keyboard-help"
+          onCellTap={onCellTap}
+          onScaleChange={setScale}
+          onCameraChange={onCameraChange}
+          onFocusChange={onFocusChange}
+          onEngine={onEngine}
+        />
       )}
       {!data && <p className="tree-area__status tree-area__status--over">Loading the tree…</p>}
       <p id="tree-keyboard-help" className="visually-hidden">

@@ -3,10 +3,12 @@
  * tRPC call: stringifying a large tree per request would cost far more than sending bytes built once.
  * GET /api/tree/{treeToken}/region: tokens, thumbnails and titles of one bounded rectangle (shared/tree/region.ts),
  * which a large tree's snapshot leaves out; ETagged by the tree's version, so an unchanged region is a 304.
+ * Regions are read from the database per request, so they are rate-limited per IP (generously: a pan asks many).
  */
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { regionQuery } from '#shared/tree/region.ts';
+import { LIMITS, hitRateLimit } from '../services/rate-limit.ts';
 import { getTreeByToken } from '../services/tree.ts';
 import { parseRegionBounds, readRegion } from '../services/tree-region.ts';
 
@@ -32,6 +34,8 @@ export function registerTreeRoutes(api: FastifyInstance): void {
   });
 
   api.get<{ Params: { treeToken: string }; Querystring: Record<string, unknown> }>('/tree/:treeToken/region', async (req, reply) => {
+    // Each answer is a database read built per request (the snapshot's bytes are kept; these are not).
+    hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeRegionPerIp, req.ip);
     const tree = getTreeByToken(api.deps.db, req.params.treeToken);
     const bounds = parseRegionBounds(req.query);
     const etag = `"t${tree.id}v${tree.version}:${regionQuery(bounds).replace(/[^\d&-]/g, '')}"`;

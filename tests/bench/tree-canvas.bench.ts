@@ -112,7 +112,7 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
 /** Rounds of the scripted pan and zoom per tree size. */
 const ROUNDS = 3;
 /** The marks of the first frame's way, in order (see the client's performance.mark calls). */
-const WAY = ['module', 'canvas-ready', 'snapshot-decoded', 'set-tree', 'tree-set', 'first-frame', 'presented'];
+const WAY = ['early', 'module', 'canvas-ready', 'snapshot-decoded', 'set-tree', 'tree-set', 'first-frame', 'presented'];
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
@@ -326,8 +326,10 @@ async function serveGrid(snapshot: Buffer): Promise<{ url: string; close(): Prom
 
 interface FirstFrameMeasure {
   presentedMs: number;
-  /** Ours: when the tree's own code started (the app shell's boot comes before). */
+  /** Ours: when the tree page's own module ran. */
   moduleMs?: number;
+  /** Ours: the marks of the first frame's way. */
+  way?: Record<string, number>;
   heap: number;
   nodes: number;
   layouts: number;
@@ -343,7 +345,7 @@ async function measureOurs(url: string): Promise<FirstFrameMeasure> {
     const m = await metrics(cdp);
     const way = await marks(page);
     const memory = await processMemory(browser);
-    return { presentedMs: way['presented']!, moduleMs: way['module'], heap: await heapAfterGc(cdp), nodes: m.Nodes ?? 0, layouts: m.LayoutCount ?? 0, ...memory };
+    return { presentedMs: way['presented']!, moduleMs: way['module'], way, heap: await heapAfterGc(cdp), nodes: m.Nodes ?? 0, layouts: m.LayoutCount ?? 0, ...memory };
   } finally {
     await browser.close();
   }
@@ -369,15 +371,21 @@ async function measureGrid(url: string): Promise<FirstFrameMeasure> {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export async function benchTreeCanvas(): Promise<string> {
-  const started = Date.now();
-  await ensureClientBuilt(PROJECT_ROOT, console.log, E2E_CLIENT_DIR);
+type Log = (line: string) => void;
+
+interface Part {
+  rows: Row[];
+  /** Notes that open the list (targets, how it was measured) and the rest. */
+  head: string[];
+  notes: string[];
+}
+
+/** 1 and 2: frames at 1k and 1M during the scripted pan and zoom, and the first frame of each. */
+async function framesPart(log: Log): Promise<Part> {
   const rows: Row[] = [];
   const notes: string[] = [];
-  const log = (line: string) => console.log(`[bench:tree ${((Date.now() - started) / 1000).toFixed(0)} s] ${line}`);
-
-  // 1 and 2: frames at 1k and 1M, in alternating rounds (so a busy moment of the machine falls on both sizes), each
-  // round on a freshly opened page; the first round's page is the visitor's first visit (a fresh browser).
+  // Alternating rounds (so a busy moment of the machine falls on both sizes), each round on a freshly opened page;
+  // the first round's page is the visitor's first visit (a fresh browser).
   const sizes = [1_000, 1_000_000];
   const trees: Record<number, Served> = {};
   const browsers: Record<number, Browser> = {};
@@ -439,34 +447,53 @@ export async function benchTreeCanvas(): Promise<string> {
       'snapshot bytes (wire)': bytes.toLocaleString('en'),
     });
     notes.push(
-      `${size.toLocaleString('en')} cells, way to the first frame on a first visit (ms after navigation): ` +
-        WAY.filter((name) => way[name] !== undefined)
-          .map((name) => `${name} ${way[name]!.toFixed(0)}`)
-          .join(', ') +
-        `; slowest frames (total/build/render ms): ` +
+      `${size.toLocaleString('en')} cells, way to the first frame on a first visit (ms after navigation): ${wayOf(way)}; slowest frames (total/build/render ms): ` +
         summary.slowest.map((f) => `${f1(f.total)}/${f1(f.build)}/${f1(f.render)}`).join(', ') +
         '.',
     );
   }
+  const k = frameResults[1_000]!;
+  const m = frameResults[1_000_000]!;
+  return {
+    rows,
+    head: [
+      `Targets: p95 at 1M ≤ 1.5 × p95 at 1k (${f1(m.p95)} vs ${f1(k.p95)} ms: ${(m.p95 / k.p95).toFixed(2)}×) and < 8 ms; no frame over 16 ms in a pan (1M: ${m.over16InPan}); 1M first frame < 2,000 ms; heap < 150 MB; snapshot ≤ 4 MB; DOM ÷ ours first frame ≥ 2 and memory > 1.`,
+      'Frame work is the engine\'s main-thread time per frame (window.__treeFrames with ?bench): camera update, culling, chunk building and app.render(). WebGL here is SwiftShader, so the GPU side of a frame is not in it.',
+      `The script: ${SCRIPT.map((s) => (s.kind === 'pan' ? `pan ${s.seconds} s` : s.kind === 'zoom' ? `zoom ${s.direction > 0 ? 'in' : 'out'}` : 'pause')).join(', ')}; pans are mouse drags at ${PAN_SPEED} px/s with a move every ${Math.round(1000 / MOVES_PER_SECOND)} ms; zooms are Ctrl+wheel steps at the centre. A small tree stops the pans at its edges, so it renders fewer frames.`,
+      '"first frame ms" of the frame rows: navigation to the engine\'s first frame with cells (snapshot fetch included), on a first visit in a fresh browser; "again" is the median of the later rounds (the browser has the code cached). Heap: after that frame and a forced GC; peak: the largest seen after a scripted run.',
+    ],
+    notes,
+  };
+}
 
-  // 3: the 100k tree, DOM grid against ours, alternating, each in a fresh browser; the medians are reported.
+/** The marks of a first frame's way, as "name ms" in order. */
+function wayOf(way: Record<string, number>): string {
+  return WAY.filter((name) => way[name] !== undefined)
+    .map((name) => `${name} ${way[name]!.toFixed(0)}`)
+    .join(', ');
+}
+
+/** 3: the 100k tree, DOM grid against ours, alternating, each in a fresh browser; the medians are reported. */
+async function domPart(log: Log, rounds: number): Promise<Part> {
   log('generating 100,000 cells for the DOM comparison');
   const served = await serveSyntheticTree(100_000);
   const grid = await serveGrid(served.snapshot);
   const oursRuns: FirstFrameMeasure[] = [];
   const domRuns: FirstFrameMeasure[] = [];
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      log(`100k: round ${round + 1}, ours then the DOM grid`);
-      oursRuns.push(await measureOurs(served.url));
-      domRuns.push(await measureGrid(grid.url));
+    for (let round = 0; round < rounds; round++) {
+      const ours = await measureOurs(served.url);
+      const dom = await measureGrid(grid.url);
+      oursRuns.push(ours);
+      domRuns.push(dom);
+      log(`100k: round ${round + 1}: DOM ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms (${wayOf(ours.way ?? {})})`);
     }
   } finally {
     await grid.close();
     await served.close();
   }
   const median = (runs: FirstFrameMeasure[]): FirstFrameMeasure => {
-    const pick = (key: keyof FirstFrameMeasure) => percentile(runs.map((r) => r[key] ?? NaN).sort((a, b) => a - b), 50);
+    const pick = (key: Exclude<keyof FirstFrameMeasure, 'way'>) => percentile(runs.map((r) => r[key] ?? NaN).sort((a, b) => a - b), 50);
     return {
       presentedMs: pick('presentedMs'),
       moduleMs: pick('moduleMs'),
@@ -490,34 +517,55 @@ export async function benchTreeCanvas(): Promise<string> {
     'layouts': m.layouts,
   });
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '—');
-  rows.push(side('DOM grid', dom), side('our canvas', ours), {
-    measure: '100,000 cells: DOM ÷ ours',
-    'first frame ms': ratio(dom.presentedMs, ours.presentedMs),
-    'JS heap MB': ratio(dom.heap, ours.heap),
-    'renderer RSS MB': ratio(dom.renderer, ours.renderer),
-    'GPU RSS MB': ratio(dom.gpu, ours.gpu),
-    'DOM nodes': ratio(dom.nodes, ours.nodes),
-  });
+  const rows = [
+    side('DOM grid', dom),
+    side('our canvas', ours),
+    {
+      measure: '100,000 cells: DOM ÷ ours',
+      'first frame ms': ratio(dom.presentedMs, ours.presentedMs),
+      'JS heap MB': ratio(dom.heap, ours.heap),
+      'renderer RSS MB': ratio(dom.renderer, ours.renderer),
+      'GPU RSS MB': ratio(dom.gpu, ours.gpu),
+      'DOM nodes': ratio(dom.nodes, ours.nodes),
+    },
+  ];
   const oursTree = ours.presentedMs - (ours.moduleMs ?? 0);
-  notes.push(
-    `100,000 cells (medians of ${ROUNDS} fresh browsers each): first frame presented, DOM grid ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms, of which ${f0(ours.moduleMs ?? NaN)} ms is the app shell's boot before the tree's code starts (scripts, the signed-in user's round trip, the lazy tree chunk) and ${f0(oursTree)} ms the tree's own way from there (ratio to the DOM grid ${ratio(dom.presentedMs, oursTree)}). ` +
-      `Renderer + GPU resident memory: DOM grid ${mb(dom.renderer + dom.gpu)} MB, ours ${mb(ours.renderer + ours.gpu)} MB (ratio ${ratio(dom.renderer + dom.gpu, ours.renderer + ours.gpu)}). ` +
-      `All runs, first frame ms: DOM ${domRuns.map((r) => f0(r.presentedMs)).join(', ')}; ours ${oursRuns.map((r) => f0(r.presentedMs)).join(', ')}.`,
-  );
+  return {
+    rows,
+    head: [
+      'First frame of the 100k comparison: the first animation frame after the frame that showed the content (for the DOM grid, the second after it was appended). Memory: resident set of the page\'s renderer process and of the GPU process from /proc, by the pids of CDP SystemInfo.getProcessInfo; heap after a forced GC.',
+    ],
+    notes: [
+      `100,000 cells (medians of ${rounds} fresh browsers each): first frame presented, DOM grid ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms, of which ${f0(ours.moduleMs ?? NaN)} ms passed before the tree page's own module ran (its snapshot is already on its way by then: see client/tree/early-start.ts) and ${f0(oursTree)} ms after it. ` +
+        `Renderer + GPU resident memory: DOM grid ${mb(dom.renderer + dom.gpu)} MB, ours ${mb(ours.renderer + ours.gpu)} MB (ratio ${ratio(dom.renderer + dom.gpu, ours.renderer + ours.gpu)}). ` +
+        `All runs, first frame ms: DOM ${domRuns.map((r) => f0(r.presentedMs)).join(', ')}; ours ${oursRuns.map((r) => f0(r.presentedMs)).join(', ')}; ratio per round ${domRuns.map((r, i) => ratio(r.presentedMs, oursRuns[i]!.presentedMs)).join(', ')}.`,
+      `The way of ours in the median round (ms after navigation): ${wayOf(oursRuns.find((r) => r.presentedMs === ours.presentedMs)?.way ?? {})}.`,
+    ],
+  };
+}
 
-  const k = frameResults[1_000]!;
-  const m = frameResults[1_000_000]!;
-  notes.unshift(
-    `Targets: p95 at 1M ≤ 1.5 × p95 at 1k (${f1(m.p95)} vs ${f1(k.p95)} ms: ${(m.p95 / k.p95).toFixed(2)}×) and < 8 ms; no frame over 16 ms in a pan (1M: ${m.over16InPan}); 1M first frame < 2,000 ms; heap < 150 MB; snapshot ≤ 4 MB; DOM ÷ ours first frame ≥ 2 and memory > 1.`,
-    'Frame work is the engine\'s main-thread time per frame (window.__treeFrames with ?bench): camera update, culling, chunk building and app.render(). WebGL here is SwiftShader, so the GPU side of a frame is not in it.',
-    `The script: ${SCRIPT.map((s) => (s.kind === 'pan' ? `pan ${s.seconds} s` : s.kind === 'zoom' ? `zoom ${s.direction > 0 ? 'in' : 'out'}` : 'pause')).join(', ')}; pans are mouse drags at ${PAN_SPEED} px/s with a move every ${Math.round(1000 / MOVES_PER_SECOND)} ms; zooms are Ctrl+wheel steps at the centre. A small tree stops the pans at its edges, so it renders fewer frames.`,
-    '"first frame ms" of the frame rows: navigation to the engine\'s first frame with cells (snapshot fetch included), on a first visit in a fresh browser; "again" is the median of the later rounds (the browser has the code cached). Heap: after that frame and a forced GC; peak: the largest seen after a scripted run.',
-    'First frame of the 100k comparison: the first animation frame after the frame that showed the content (for the DOM grid, the second after it was appended). Memory: resident set of the page\'s renderer process and of the GPU process from /proc, by the pids of CDP SystemInfo.getProcessInfo; heap after a forced GC.',
+/**
+ * Every part, written to bench/results/tree-canvas.*; `BENCH_TREE_ONLY=dom` runs only the DOM comparison (with
+ * `BENCH_TREE_ROUNDS` rounds, 3 by default) and prints its table without writing the results.
+ */
+export async function benchTreeCanvas(): Promise<string> {
+  const started = Date.now();
+  await ensureClientBuilt(PROJECT_ROOT, console.log, E2E_CLIENT_DIR);
+  const log: Log = (line) => console.log(`[bench:tree ${((Date.now() - started) / 1000).toFixed(0)} s] ${line}`);
+  const domOnly = process.env.BENCH_TREE_ONLY === 'dom';
+  const rounds = Number(process.env.BENCH_TREE_ROUNDS) || ROUNDS;
+  const parts = domOnly ? [await domPart(log, rounds)] : [await framesPart(log), await domPart(log, rounds)];
+  const rows = parts.flatMap((part) => part.rows);
+  const notes = [
+    ...parts.flatMap((part) => part.head),
     `Machine load while this ran (1-minute load average at the end): ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores; other work on the machine shows up as noise in every timing.`,
     `Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s.`,
-  );
+    ...parts.flatMap((part) => part.notes),
+  ];
   // One table: every row gets every column.
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const table = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? ''])));
-  return writeResults('tree-canvas', 'Tree canvas: frame cost, first frame, memory, and a DOM grid for comparison', table, notes);
+  const title = 'Tree canvas: frame cost, first frame, memory, and a DOM grid for comparison';
+  if (domOnly) return [title, ...table.map((row) => JSON.stringify(row)), ...notes].join('\n');
+  return writeResults('tree-canvas', title, table, notes);
 }

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { art, cells, pictures, reservations } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
+import { LIMITS } from '#server/services/rate-limit.ts';
 import { bumpTreeVersion, createTree } from '#server/services/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -82,6 +83,20 @@ describe('GET /api/tree/{treeToken}/region', () => {
     }
     const unknown = await t.server.inject({ url: `/api/tree/${'z'.repeat(22)}/region?row0=0&row1=1&col0=0&col1=1` });
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it(`allows one address ${LIMITS.treeRegionPerIp.max} regions a minute, then answers rate_limited until the window turns`, async () => {
+    const url = `/api/tree/${treeToken}/region?row0=0&row1=31&col0=0&col1=31`;
+    const ask = (remoteAddress: string) => t.server.inject({ url, remoteAddress });
+    t.clock.advance(LIMITS.treeRegionPerIp.windowMs);
+    for (let i = 0; i < LIMITS.treeRegionPerIp.max; i++) expect((await ask('10.9.8.7')).statusCode).toBe(200);
+    const refused = await ask('10.9.8.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().r.error).toBe('rate_limited');
+    // Another visitor is not affected, and the window opens again a minute later.
+    expect((await ask('10.9.8.6')).statusCode).toBe(200);
+    t.clock.advance(LIMITS.treeRegionPerIp.windowMs);
+    expect((await ask('10.9.8.7')).statusCode).toBe(200);
   });
 });
 

@@ -8,7 +8,7 @@ import { CellStatus } from '#shared/domain.ts';
 import { positionKey, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { DividerBands } from './bands.ts';
-import { CELL_PITCH, type Rect } from './camera.ts';
+import { CELL_PITCH, viewRect, type Camera, type Rect } from './camera.ts';
 import { CellDetails } from './cell-details.ts';
 import { buildChunkIndex } from './chunk-index.ts';
 import { ChunkField } from './chunk-field.ts';
@@ -16,6 +16,9 @@ import type { Position } from './focus.ts';
 import { RegionLoader, type FetchRegion } from './region-loader.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 import { availableSquares, worldBoundsOf } from './tree-layout.ts';
+
+/** Thumbnails show from this scale up; below it a cell is its art's dominant colour. */
+export const THUMBNAIL_MIN_SCALE = 0.75;
 
 export interface CellHit {
   /** 'slot' is a computed branch slot: an available square with no cell yet. */
@@ -66,6 +69,14 @@ export class CanvasTree {
     deps.overlay.addChild(this.bands.labels);
   }
 
+  /** The camera moved: shows what its view needs (chunks, the band labels, a large tree's region details). */
+  showView(camera: Camera, width: number, height: number): void {
+    const view = viewRect(camera, width, height);
+    this.chunks.cull(view, camera.scale >= THUMBNAIL_MIN_SCALE);
+    this.bands.place(camera, height);
+    this.wantRegionsAround(view);
+  }
+
   /** Whether a position holds a cell or a branch slot. */
   hasSquare(row: number, column: number): boolean {
     return this.cells.indexOf.at(row, column) >= 0 || this.slotKeys.has(positionKey(row, column));
@@ -102,7 +113,7 @@ export class CanvasTree {
   }
 
   /** A large tree: asks for the regions around the view (debounced by the loader). */
-  wantRegionsAround(view: Rect): void {
+  private wantRegionsAround(view: Rect): void {
     if (!this.regions || this.details.inSnapshot) return;
     const margin = 2;
     this.regions.wantView(

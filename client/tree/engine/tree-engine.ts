@@ -5,64 +5,38 @@
  * viewer's squares, a find's target, the keyboard's focus), turns taps and Enter into cell hits, and renders only
  * when something changed (no idle frames).
  */
-import { Graphics, type Application, type Container } from 'pixi.js';
 import { TREE_VIEW } from '#shared/constants.ts';
-import { computeBranchSlots, positionKey, type TreeSettings } from '#shared/tree/geometry.ts';
+import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import {
   type Camera,
   type Point,
-  CELL_PITCH,
-  CELL_SIZE,
   cellCentre,
   centredOn,
   clampToBounds,
   panBy,
   screenToWorld,
   steppedScale,
-  viewRect,
   worldToCell,
   zoomAt,
 } from './camera.ts';
 import { CameraFlight } from './camera-flight.ts';
 import { CanvasTree, type CellHit } from './canvas-tree.ts';
-import { PALETTE } from './cell-look.ts';
+import type { TreeEngineOptions } from './engine-options.ts';
 import type { Position } from './focus.ts';
+import { FrameLoop } from './frame-loop.ts';
+import { HoverOutline } from './hover-outline.ts';
 import { CanvasInput } from './input.ts';
 import { KeyboardFocus } from './keyboard-focus.ts';
 import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
-import type { FetchRegion } from './region-loader.ts';
-import { createFrameLog, createTreeStats, recordFrame, type FrameLog, type TreeStats } from './stats.ts';
+import { createTreeStats, type TreeStats } from './stats.ts';
 import { ThumbnailCache } from './thumbnails.ts';
 import { gridOfTreeCells, seedViewTarget } from './tree-layout.ts';
 
 export type { CellHit } from './canvas-tree.ts';
 
-/** Thumbnails show from this scale up; below it a cell is its art's dominant colour. */
-export const THUMBNAIL_MIN_SCALE = 0.75;
 /** How long find-free and find-my-slots take to glide to their square. */
 const FLIGHT_MS = 480;
-
-export interface TreeEngineOptions {
-  app: Application;
-  /** The world layer: a render group, so pan and zoom move one GPU transform. */
-  world: Container;
-  /** The screen-space layer above the world (band labels). */
-  overlay: Container;
-  /** The element that receives keyboard input (the canvas's focusable wrapper). */
-  keyTarget: HTMLElement;
-  /** Loads region details; without it a large tree has no tokens, thumbnails or titles. */
-  fetchRegion?: FetchRegion;
-  onCellTap?(hit: CellHit): void;
-  onScaleChange?(scale: number): void;
-  /** Every camera move (the page debounces what it does with it). */
-  onCameraChange?(camera: Camera): void;
-  onDraggingChange?(dragging: boolean): void;
-  /** The keyboard's focus cell changed, or what is known about it did (null: no focus). */
-  onFocusChange?(hit: CellHit | null): void;
-  /** Once, after the first frame that shows cells. */
-  onFirstFrame?(): void;
-}
 
 type PendingView = { camera: Camera } | { centre: Point; scale: number } | 'seed';
 
@@ -72,15 +46,12 @@ function prefersReducedMotion(): boolean {
 
 export class TreeEngine {
   readonly stats: TreeStats = createTreeStats();
-  private readonly frameLog: FrameLog | null = createFrameLog();
   private camera: Camera = { x: 0, y: 0, scale: TREE_VIEW.zoomDefault };
   /** A view to apply once the canvas has a size: a camera, a point to centre at a scale, or the seed view. */
   private pendingView: PendingView | null = null;
   private tree: CanvasTree | null = null;
-  /** Outline of the square under the mouse. */
-  private readonly hoverMark = new Graphics({ label: 'hover' });
+  private readonly hoverOutline = new HoverOutline();
   private readonly marks = new MarkLayer();
-  private hoveredKey: number | null = null;
   private ownCells: readonly OwnCell[] = [];
   private target: MarkedCell | null = null;
   private availableCursor = -1;
@@ -88,14 +59,17 @@ export class TreeEngine {
   private readonly keyboard: KeyboardFocus;
   private readonly thumbnails = new ThumbnailCache();
   private readonly input: CanvasInput;
-  private frameId = 0;
+  private readonly frames = new FrameLoop({
+    update: (now) => this.update(now),
+    render: () => this.options.app.render(),
+    after: () => this.afterFrame(),
+  });
   private cullNeeded = true;
-  private buildMs = 0;
   private destroyed = false;
 
   constructor(private readonly options: TreeEngineOptions) {
     const { app, world } = options;
-    world.addChild(this.marks.graphics, this.hoverMark);
+    world.addChild(this.marks.graphics, this.hoverOutline.graphics);
     this.input = new CanvasInput(app.canvas, options.keyTarget, {
       pan: (dx, dy) => this.userMove(panBy(this.camera, dx, dy)),
       zoomStep: (anchor, direction) => this.userMove(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
@@ -116,7 +90,6 @@ export class TreeEngine {
       open: (position) => this.open(this.hitAtCell(position.row, position.column)),
     });
     app.renderer.on('resize', this.onResize);
-    this.warmUp();
   }
 
   /**
@@ -141,6 +114,8 @@ export class TreeEngine {
     this.pendingView = view ? { camera: view } : hadTree ? { camera: this.camera } : 'seed';
     this.cullNeeded = true;
     this.requestFrame();
+    // A refreshed tree: the focused square may have changed (a piece published there), so say it again.
+    if (hadTree) this.keyboard.refresh();
     performance.mark('tree:tree-set');
   }
 
@@ -266,24 +241,13 @@ export class TreeEngine {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    if (this.frameId) cancelAnimationFrame(this.frameId);
+    this.frames.stop();
     this.input.destroy();
     this.options.app.renderer?.off('resize', this.onResize);
     this.clearTree();
     this.thumbnails.destroy();
-    this.hoverMark.destroy();
+    this.hoverOutline.destroy();
     this.marks.destroy();
-  }
-
-  /**
-   * Renders one throwaway square (filled and stroked) before any tree is here, so the renderer compiles its shaders
-   * while the snapshot is still on its way rather than in the first real frame.
-   */
-  private warmUp(): void {
-    const probe = new Graphics().rect(0, 0, 2, 2).fill({ color: PALETTE.background }).stroke({ width: 1, color: PALETTE.background });
-    this.options.world.addChild(probe);
-    this.options.app.render();
-    probe.destroy();
   }
 
   private viewport(): { width: number; height: number } {
@@ -294,8 +258,7 @@ export class TreeEngine {
   private clearTree(): void {
     this.tree?.destroy();
     this.tree = null;
-    this.hoveredKey = null;
-    this.hoverMark.clear();
+    this.hoverOutline.show(null);
   }
 
   /** A move the visitor made: it ends any flight under way. */
@@ -307,42 +270,38 @@ export class TreeEngine {
   private onResize = (): void => {
     this.cullNeeded = true;
     // The resize plugin renders right after this event; bring the view up to date first.
-    this.update();
+    this.updateView();
     this.requestFrame();
   };
 
   private requestFrame(): void {
-    if (this.frameId || this.destroyed) return;
-    this.frameId = requestAnimationFrame(this.frame);
+    this.frames.request();
   }
 
-  private frame = (): void => {
-    this.frameId = 0;
-    if (this.destroyed) return;
-    const started = performance.now();
+  /** A frame's update: a flight's next step, then the view; answers the milliseconds spent building chunks. */
+  private update(now: number): number {
     const { width, height } = this.viewport();
-    const flying = this.flight.step(started, width, height);
+    const flying = this.flight.step(now, width, height);
     if (flying) this.setCamera(flying);
-    this.update();
-    const rendering = performance.now();
-    this.options.app.render();
-    const ended = performance.now();
-    if (this.frameLog) recordFrame(this.frameLog, started, ended - started, this.buildMs, ended - rendering);
+    return this.updateView();
+  }
+
+  private afterFrame(): boolean {
     this.stats.frames++;
     this.stats.flying = this.flight.active;
-    if (this.stats.firstFrameAt === null && this.tree && (this.stats.cellsDrawn > 0 || this.tree.cells.count === 0)) {
+    const tree = this.tree;
+    if (this.stats.firstFrameAt === null && tree && (this.stats.cellsDrawn > 0 || tree.cells.count === 0)) {
       this.stats.firstFrameAt = performance.now();
       this.options.onFirstFrame?.();
     }
-    if (this.tree?.chunks.waiting || this.flight.active) this.requestFrame();
-  };
+    return (tree?.chunks.waiting ?? false) || this.flight.active;
+  }
 
-  /** Applies the camera, culls chunks when the view moved, and builds a few waiting chunks. */
-  private update(): void {
+  /** Applies a pending view and the camera, culls chunks when the view moved, and builds a few waiting chunks. */
+  private updateView(): number {
     const tree = this.tree;
     const { width, height } = this.viewport();
-    this.buildMs = 0;
-    if (!tree || width === 0 || height === 0) return;
+    if (!tree || width === 0 || height === 0) return 0;
     if (this.pendingView) {
       const view = this.pendingView;
       this.pendingView = null;
@@ -353,15 +312,13 @@ export class TreeEngine {
     if (this.cullNeeded) {
       this.cullNeeded = false;
       this.applyCamera();
-      const view = viewRect(this.camera, width, height);
-      tree.chunks.cull(view, this.camera.scale >= THUMBNAIL_MIN_SCALE);
-      tree.bands.place(this.camera, height);
-      tree.wantRegionsAround(view);
+      tree.showView(this.camera, width, height);
     }
+    let buildMs = 0;
     if (tree.chunks.waiting) {
       const started = performance.now();
       tree.chunks.buildSome();
-      this.buildMs = performance.now() - started;
+      buildMs = performance.now() - started;
     }
     const stats = this.stats;
     stats.chunksBuilt = tree.chunks.builtCount;
@@ -369,6 +326,7 @@ export class TreeEngine {
     stats.cellsDrawn = tree.chunks.squaresShown;
     stats.thumbnailsLoaded = this.thumbnails.loadedCount;
     stats.regionsLoaded = tree.details.blockCount;
+    return buildMs;
   }
 
   private applyCamera(): void {
@@ -417,15 +375,7 @@ export class TreeEngine {
   /** Outlines the square under the mouse and shows a pointer, so what can be opened is plain to see. */
   private hover(point: Point | null): void {
     const hit = point ? this.hitAt(point) : null;
-    const key = hit ? positionKey(hit.row, hit.column) : null;
-    if (key === this.hoveredKey) return;
-    this.hoveredKey = key;
-    this.hoverMark.clear();
-    if (hit) {
-      this.hoverMark
-        .rect(hit.column * CELL_PITCH - 3, hit.row * CELL_PITCH - 3, CELL_SIZE + 6, CELL_SIZE + 6)
-        .stroke({ width: 2, color: PALETTE.ink, alpha: 0.55 });
-    }
+    if (!this.hoverOutline.show(hit)) return;
     this.options.app.canvas.style.cursor = hit ? 'pointer' : '';
     this.requestFrame();
   }

@@ -1,0 +1,26 @@
+/** What the tree engine (tree-engine.ts) is given: the Pixi application and its layers, and the page's callbacks. */
+import type { Application, Container } from 'pixi.js';
+import type { Camera } from './camera.ts';
+import type { CellHit } from './canvas-tree.ts';
+import type { FetchRegion } from './region-loader.ts';
+
+export interface TreeEngineOptions {
+  app: Application;
+  /** The world layer: a render group, so pan and zoom move one GPU transform. */
+  world: Container;
+  /** The screen-space layer above the world (band labels). */
+  overlay: Container;
+  /** The element that receives keyboard input (the canvas's focusable wrapper). */
+  keyTarget: HTMLElement;
+  /** Loads region details; without it a large tree has no tokens, thumbnails or titles. */
+  fetchRegion?: FetchRegion;
+  onCellTap?(hit: CellHit): void;
+  onScaleChange?(scale: number): void;
+  /** Every camera move (the page debounces what it does with it). */
+  onCameraChange?(camera: Camera): void;
+  onDraggingChange?(dragging: boolean): void;
+  /** The keyboard's focus cell changed, or what is known about it did (null: no focus). */
+  onFocusChange?(hit: CellHit | null): void;
+  /** Once, after the first frame that shows cells. */
+  onFirstFrame?(): void;
+}

@@ -1,0 +1,52 @@
+/**
+ * Asks for the tree snapshot: fetched and decoded in one worker for the page (snapshot-worker.ts), started on the
+ * first request, so a million cells never freeze the page. Where the browser has no workers, or the worker cannot
+ * start, the page does the same work itself (snapshot-decoding.ts, loaded only then). Small on purpose: the app's
+ * entry imports it (early-start.ts), so a visit to the tree asks for its snapshot before the app shell boots.
+ */
+import type { SnapshotReply, SnapshotRequest } from './snapshot-decoding.ts';
+
+let worker: Worker | null | undefined;
+let nextId = 1;
+const waiting = new Map<number, (reply: SnapshotReply) => void>();
+
+function startWorker(): Worker | null {
+  if (typeof Worker === 'undefined') return null;
+  let started: Worker;
+  try {
+    started = new Worker(new URL('./snapshot-worker.ts', import.meta.url), { type: 'module', name: 'tree-snapshot' });
+  } catch {
+    return null;
+  }
+  started.onmessage = (event: MessageEvent<SnapshotReply>) => {
+    waiting.get(event.data.id)?.(event.data);
+    waiting.delete(event.data.id);
+  };
+  // A worker that cannot start (a very old browser, a blocked script): the page does the work itself.
+  started.onerror = () => {
+    worker = null;
+    for (const [id, resolve] of waiting) resolve({ id, ok: false, message: 'worker-failed', httpStatus: null });
+    waiting.clear();
+  };
+  return started;
+}
+
+async function onThePage(request: SnapshotRequest, signal?: AbortSignal): Promise<SnapshotReply> {
+  const { fetchAndDecode } = await import('./snapshot-decoding.ts');
+  return fetchAndDecode(request, signal);
+}
+
+/** Fetches and decodes the snapshot of a tree (a 304 when `etag` still matches); never throws: a failure is a reply. */
+export async function requestSnapshot(token: string, etag: string | null, signal?: AbortSignal): Promise<SnapshotReply> {
+  if (worker === undefined) worker = startWorker();
+  const request: SnapshotRequest = { id: nextId++, token, etag };
+  const current = worker;
+  if (current) {
+    const reply = await new Promise<SnapshotReply>((resolve) => {
+      waiting.set(request.id, resolve);
+      current.postMessage(request);
+    });
+    if (reply.ok || reply.message !== 'worker-failed') return reply;
+  }
+  return onThePage(request, signal);
+}

@@ -175,6 +175,8 @@ export interface AdminReservation {
   createdAt: number;
   expiresAt: number;
   extended: boolean;
+  /** The holder's piece on the square (ArtStatus: a draft, or changes requested), null when there is none. */
+  artStatus: number | null;
 }
 
 /** admin.staffLog: one staff action, newest first. */

@@ -1,13 +1,14 @@
 /**
  * The reservation timers (DESIGN.md §4, §8), run by the job runner on ctx.clock: reminder e-mails as the deadline
- * nears, and the release of squares whose deadline passed with the piece still a draft. Each step is its own
- * transaction that re-reads what it acts on, so running a job twice, or on two processes, or after a crash, does
- * every step once.
+ * nears, and the release of squares whose deadline passed with the piece still a draft or still waiting for the
+ * changes staff asked for (decision 019). Each step is its own transaction that re-reads what it acts on, so running
+ * a job twice, or on two processes, or after a crash, does every step once.
  */
-import { and, asc, eq, gt, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { Queryable } from '../db.ts';
+import { keepPieceInTx } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
 import type { Job } from './jobs.ts';
 import { enqueueMail } from './mail.ts';
@@ -21,10 +22,25 @@ export function extendLinkOf(siteUrl: string, cellToken: string, reminderToken: 
   return `${siteUrl}/observe/cell/${encodeURIComponent(cellToken)}/reserve/${encodeURIComponent(reminderToken)}/extend`;
 }
 
-/** A draft piece (or none at all): the only kind of reservation the timers act on. A submitted piece waits for review. */
-const stillDraft = or(isNull(art.id), eq(art.status, ArtStatus.Draft));
+/**
+ * The reservations whose clock runs: an active hold whose piece is a draft (or none at all) or was sent back for
+ * changes, and a piece sent back for changes whose reservation stayed 'submitted' because its artist held another
+ * square meanwhile (decision 019). A submitted piece waits for review; a published one is no longer held.
+ */
+export const onTheClock = and(
+  // Up front, so the (state, expires_at) index narrows the rows before the piece is looked at.
+  inArray(reservations.state, ['active', 'submitted']),
+  or(
+    and(eq(reservations.state, 'active'), or(isNull(art.id), inArray(art.status, [ArtStatus.Draft, ArtStatus.ChangesRequested]))),
+    and(eq(reservations.state, 'submitted'), eq(art.status, ArtStatus.ChangesRequested)),
+  ),
+);
 
-export function activeDraftReservation(q: Queryable, id: number) {
+/** The piece on a reservation's square, when it is the holder's. */
+export const holdersPiece = and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId));
+
+/** A reservation by id, with what the timers and a release need, while its clock runs; else undefined. */
+export function clockedReservation(q: Queryable, id: number) {
   return q
     .select({
       id: reservations.id,
@@ -45,9 +61,14 @@ export function activeDraftReservation(q: Queryable, id: number) {
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
     .innerJoin(users, eq(users.id, reservations.userId))
-    .leftJoin(art, eq(art.id, cells.artId))
-    .where(and(eq(reservations.id, id), eq(reservations.state, 'active'), stillDraft))
+    .leftJoin(art, holdersPiece)
+    .where(and(eq(reservations.id, id), onTheClock))
     .get();
+}
+
+/** What the holder is told becomes of the piece when the square is released. */
+export function fateOfPiece(artStatus: number | null): string {
+  return artStatus === ArtStatus.ChangesRequested ? 'your piece stays in your atelier' : 'your draft is discarded';
 }
 
 /**
@@ -62,14 +83,14 @@ export function sendReservationReminders(ctx: ServiceContext): number {
     .select({ id: reservations.id })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .leftJoin(art, eq(art.id, cells.artId))
-    .where(and(eq(reservations.state, 'active'), gt(reservations.expiresAt, now), lte(reservations.expiresAt, now + 7 * DAY_MS), stillDraft))
+    .leftJoin(art, holdersPiece)
+    .where(and(gt(reservations.expiresAt, now), lte(reservations.expiresAt, now + 7 * DAY_MS), onTheClock))
     .orderBy(asc(reservations.id))
     .all();
   let sent = 0;
   for (const { id } of candidates) {
     const done = ctx.db.transaction((tx) => {
-      const row = activeDraftReservation(tx, id);
+      const row = clockedReservation(tx, id);
       const due = row && latestDueReminder(row.expiresAt, now);
       if (!row || !due || row.updatedAt >= due.dueAt) return false;
       const reminderCount = row.reminderCount + 1;
@@ -84,7 +105,7 @@ export function sendReservationReminders(ctx: ServiceContext): number {
           `Hello ${row.firstname},`,
           '',
           `Your square on the Gallery Tree is reserved for you until ${formatDeadline(row.expiresAt)}.`,
-          'Upload your piece before then; otherwise the square is released to the community and your draft is discarded.',
+          `${row.artStatus === ArtStatus.ChangesRequested ? 'Submit your changes' : 'Upload your piece'} before then; otherwise the square is released to the community and ${fateOfPiece(row.artStatus)}.`,
           '',
           `Your square: ${ctx.config.siteUrl}/observe/cell/${encodeURIComponent(row.cellToken)}/edit`,
           ...(canExtend
@@ -100,19 +121,22 @@ export function sendReservationReminders(ctx: ServiceContext): number {
 }
 
 /**
- * The release path, inside the caller's transaction: the reservation ends in `state`, its draft and picture rows are
- * deleted (their files are left to the media orphan sweep), the square is AVAILABLE again with no art, the tree's
- * version moves and the square's subscribers are told.
+ * The release path, the one place that decides what becomes of the piece, inside the caller's transaction: the
+ * reservation ends in `state`; a draft and its picture rows are deleted (their files are left to the media orphan
+ * sweep), while a piece sent back for changes is kept, REMOVED and off the square (decision 019); the square is
+ * AVAILABLE again with no art, the tree's version moves and the square's subscribers are told.
  */
 export function releaseInTx(
   tx: Queryable,
   now: number,
   siteUrl: string,
-  row: { id: number; cellId: number; treeId: number; artId: number | null },
+  row: { id: number; cellId: number; treeId: number; artId: number | null; artStatus: number | null },
   state: 'expired' | 'released',
 ): void {
   tx.update(reservations).set({ state, updatedAt: now }).where(eq(reservations.id, row.id)).run();
-  if (row.artId !== null) {
+  if (row.artId !== null && row.artStatus === ArtStatus.ChangesRequested) {
+    keepPieceInTx(tx, now, row.artId, row.cellId);
+  } else if (row.artId !== null) {
     tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
     tx.delete(art).where(eq(art.id, row.artId)).run();
   }
@@ -122,9 +146,10 @@ export function releaseInTx(
 }
 
 /**
- * Releases every reservation whose deadline has passed while its piece is still a draft: the reservation becomes
- * 'expired', the draft and its picture rows are deleted (their files are left to the media orphan sweep), the square
- * is AVAILABLE again with no art, and its subscribers are told. A submitted piece is never released.
+ * Releases every reservation whose deadline has passed while its clock runs (a draft, or a piece still waiting for
+ * the changes staff asked for): the reservation becomes 'expired' and releaseInTx frees the square. A draft is
+ * discarded silently as the reminders said; the artist of a kept piece is told where it is. A submitted piece is
+ * never released.
  */
 export function expireReservations(ctx: ServiceContext): number {
   const now = ctx.clock.now();
@@ -132,16 +157,34 @@ export function expireReservations(ctx: ServiceContext): number {
     .select({ id: reservations.id })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .leftJoin(art, eq(art.id, cells.artId))
-    .where(and(eq(reservations.state, 'active'), lte(reservations.expiresAt, now), stillDraft))
+    .leftJoin(art, holdersPiece)
+    .where(and(lte(reservations.expiresAt, now), onTheClock))
     .orderBy(asc(reservations.id))
     .all();
   let released = 0;
   for (const { id } of candidates) {
     const done = ctx.db.transaction((tx) => {
-      const row = activeDraftReservation(tx, id);
+      const row = clockedReservation(tx, id);
       if (!row || row.expiresAt > now) return false;
       releaseInTx(tx, now, ctx.config.siteUrl, row, 'expired');
+      if (row.artStatus === ArtStatus.ChangesRequested) {
+        enqueueMail(tx, now, {
+          to: row.email,
+          kind: 'reservation-expired-kept',
+          dedupeKey: `reservation-expired:${row.token}`,
+          subject: 'Your square has been released; your piece is kept',
+          text: [
+            `Hello ${row.firstname},`,
+            '',
+            'The time to submit the changes our team asked for has run out, so the square you held on the Gallery Tree',
+            'is open to the community again. Your piece and its pictures are kept in your atelier: nothing you made is lost.',
+            '',
+            `Your atelier: ${ctx.config.siteUrl}/profile?tab=atelier`,
+            '',
+            'You are welcome to reserve a square again whenever you are ready.',
+          ].join('\n'),
+        });
+      }
       return true;
     }, IMMEDIATE);
     if (done) released++;

@@ -163,14 +163,14 @@ interface ExtensionFacts {
 
 /**
  * Why the one-time extension is refused now, or null. Spec §5/§9: once, while the reminder count is 4 or less, and
- * (ours) only after a first reminder, whose updated_at the new deadline counts from, and only for a draft: a
- * submitted piece is never released, so it has nothing to extend.
+ * (ours) only after a first reminder, whose updated_at the new deadline counts from, and only for a draft or a piece
+ * sent back for changes (decision 019): a submitted piece is never released, so it has nothing to extend.
  */
 export function extensionRefusal(facts: ExtensionFacts, now: number): 'extension_not_allowed' | 'reservation_expired' | null {
   if (facts.state === 'expired' || (facts.state === 'active' && now >= facts.expiresAt)) return ErrorCode.ReservationExpired;
   if (facts.state !== 'active' || facts.extended) return ErrorCode.ExtensionNotAllowed;
   if (facts.reminderCount < 1 || facts.reminderCount > MAX_REMINDERS_FOR_EXTENSION) return ErrorCode.ExtensionNotAllowed;
-  if (facts.artStatus !== null && facts.artStatus !== ArtStatus.Draft) return ErrorCode.ExtensionNotAllowed;
+  if (facts.artStatus !== null && facts.artStatus !== ArtStatus.Draft && facts.artStatus !== ArtStatus.ChangesRequested) return ErrorCode.ExtensionNotAllowed;
   return null;
 }
 

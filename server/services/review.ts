@@ -14,9 +14,11 @@ import { AppError } from '../errors.ts';
 import type { Viewer } from '../permissions.ts';
 import { personRef, recordStaffAction, requireStaff } from './admin/staff-log.ts';
 import { fieldsOf, pictureUrls, readPictures } from './art.ts';
+import { openChangesWindow } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
 import { openNeighboursAfterPublish } from './growth.ts';
 import { enqueueMail } from './mail.ts';
+import { formatDeadline } from './reservation-time.ts';
 import { IMMEDIATE } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { notifyAvailable } from './subscriptions.ts';
@@ -215,13 +217,17 @@ export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string
   }, IMMEDIATE);
 }
 
-/** admin.requestChanges: the piece goes back to its artist with staff's reason; resubmitting puts it in the queue again. */
+/**
+ * admin.requestChanges: the piece goes back to its artist with staff's reason and a fresh reservation window for
+ * the square (decision 019), the deadline in the e-mail; resubmitting puts it in the queue again and stops the clock.
+ */
 export function requestChanges(ctx: ServiceContext, viewer: Viewer, artToken: string, reason: string): RequestChangesResult {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const { piece, cell, author } = loadPiece(tx, artToken);
     leaveSubmitted(tx, piece.id, { status: ArtStatus.ChangesRequested, reviewNote: reason, updatedAt: now });
+    const deadline = openChangesWindow(tx, now, author.id, cell.id);
     const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.RequestChanges, subjectType: 'art', subjectToken: piece.token, note: reason });
     enqueueMail(tx, now, {
       to: author.email,
@@ -237,7 +243,8 @@ export function requestChanges(ctx: ServiceContext, viewer: Viewer, artToken: st
         '',
         `Edit your piece and submit it again: ${editLinkOf(ctx.config.siteUrl, cell.token)}`,
         '',
-        'Your square stays reserved for you meanwhile.',
+        `Your square stays reserved for you until ${formatDeadline(deadline)}. If the changes are not submitted by then,`,
+        'the square is released to the community; your piece is kept in your atelier.',
       ].join('\n'),
     });
     return { artToken: piece.token, status: ArtStatus.ChangesRequested, reviewNote: reason };

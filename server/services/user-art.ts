@@ -1,10 +1,11 @@
 /**
  * A user's pieces (spec §2): ATELIER, the owner's squares with a piece (drafts on reserved squares, submitted,
- * published, changes requested), and the public profile's ART cards (published pieces only). Both newest first by
- * the piece's created_at. Only pieces still on their square count: a released draft or a removed piece is gone.
+ * published, changes requested) and the pieces kept when a window for changes ran out (decision 019), and the
+ * public profile's ART cards (published pieces only). Both newest first by the piece's created_at. Otherwise only
+ * pieces still on their square count: a released draft or a piece removed at its artist's request is gone.
  */
-import { and, count, desc, eq, inArray, ne } from 'drizzle-orm';
-import { art, artLikes, artViews, cells, pictures, reservations, trees } from '#drizzle/schema.ts';
+import { and, count, desc, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { art, artLikes, artViews, cells, pictures, removalRequests, reservations, trees } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { AtelierItem, PublishedArtCard } from '#shared/profile-api.ts';
@@ -61,14 +62,31 @@ const pieceColumns = {
   treeToken: trees.token,
 };
 
-/** The pieces of `authorId` still on their squares, newest first; `published` keeps only published ones. */
+const onItsSquare = eq(cells.artId, art.id);
+
+/**
+ * A piece sent back for changes whose window ran out: REMOVED off its square but kept for its artist. Staff's
+ * reason is still on it (publishing clears it), and it was not taken down at the artist's own request.
+ */
+const keptAfterChangesWindow = and(
+  eq(art.status, ArtStatus.Removed),
+  isNotNull(art.reviewNote),
+  sql`not exists (select 1 from ${removalRequests} where ${removalRequests.artId} = ${art.id} and ${removalRequests.state} = 'accepted')`,
+);
+
+/** The pieces of `authorId`, newest first: the atelier's, or with `published` only the published ones. */
 function piecesOf(ctx: ServiceContext, authorId: number, published: boolean) {
   return ctx.db
     .select(pieceColumns)
     .from(art)
-    .innerJoin(cells, and(eq(cells.id, art.cellId), eq(cells.artId, art.id)))
+    .innerJoin(cells, eq(cells.id, art.cellId))
     .innerJoin(trees, eq(trees.id, cells.treeId))
-    .where(and(eq(art.authorId, authorId), published ? eq(art.status, ArtStatus.Published) : ne(art.status, ArtStatus.Removed)))
+    .where(
+      and(
+        eq(art.authorId, authorId),
+        published ? and(onItsSquare, eq(art.status, ArtStatus.Published)) : or(and(onItsSquare, ne(art.status, ArtStatus.Removed)), keptAfterChangesWindow),
+      ),
+    )
     .orderBy(desc(art.createdAt), desc(art.id))
     .all();
 }

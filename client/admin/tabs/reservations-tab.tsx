@@ -1,11 +1,11 @@
 /** RESERVATIONS: every square held right now, who holds it and until when; staff may release one (after a confirm). */
 import { useState } from 'react';
 import type { AdminReservation } from '#shared/admin-api.ts';
+import { ArtStatus } from '#shared/domain.ts';
 import { trpc } from '#client/api/trpc.ts';
-import { adminErrorText } from '../admin-errors.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { CELL_TYPE_LABELS, labelOf } from '../labels.ts';
-import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, type Notice } from '../parts.tsx';
+import { AdminTable, DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, runStaffAction, type Notice } from '../parts.tsx';
 import { treeLinkOf } from '../sections.ts';
 
 export function ReservationsTab() {
@@ -20,25 +20,11 @@ export function ReservationsTab() {
           items.length === 0 ? (
             <EmptyNote>No square is reserved right now.</EmptyNote>
           ) : (
-            <table className="admin-table" data-testid="reservations">
-              <caption className="visually-hidden">Squares reserved now</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Square</th>
-                  <th scope="col">Held by</th>
-                  <th scope="col">Reserved</th>
-                  <th scope="col">Runs out</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Release</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((reservation) => (
-                  <ReservationRow key={reservation.id} reservation={reservation} onNotice={setNotice} />
-                ))}
-              </tbody>
-            </table>
+            <AdminTable testId="reservations" caption="Squares reserved now" columns={['Square', 'Held by', 'Reserved', 'Runs out', { hidden: 'Release' }]}>
+              {items.map((reservation) => (
+                <ReservationRow key={reservation.id} reservation={reservation} onNotice={setNotice} />
+              ))}
+            </AdminTable>
           )
         }
       </QueryView>
@@ -51,22 +37,22 @@ function ReservationRow({ reservation, onNotice }: { reservation: AdminReservati
   const release = trpc.admin.releaseReservation.useMutation();
   const { cell, user } = reservation;
   const place = `row ${cell.row}, column ${cell.column}`;
+  const sentBack = reservation.artStatus === ArtStatus.ChangesRequested;
 
-  const onRelease = async () => {
-    try {
-      await release.mutateAsync({ reservationId: reservation.id });
-      onNotice({ kind: 'success', text: `The square at ${place} is released.` });
-    } catch (error) {
-      onNotice({ kind: 'error', text: adminErrorText(error) });
-    }
-    await Promise.all([utils.admin.reservations.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]);
-  };
+  const onRelease = () =>
+    runStaffAction({
+      run: () => release.mutateAsync({ reservationId: reservation.id }),
+      done: `The square at ${place} is released.`,
+      onNotice,
+      refresh: () => Promise.all([utils.admin.reservations.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]),
+    });
 
   return (
     <tr data-testid="reservation-row">
       <td>
         <a href={treeLinkOf(cell.token)}>{place[0]!.toUpperCase() + place.slice(1)}</a>
         <span className="admin-muted"> · {labelOf(CELL_TYPE_LABELS, cell.type).toLowerCase()}</span>
+        {sentBack && <span className="admin-muted"> · changes requested</span>}
       </td>
       <td>
         {user.name}
@@ -83,7 +69,7 @@ function ReservationRow({ reservation, onNotice }: { reservation: AdminReservati
       <td className="admin-table__actions">
         <ConfirmButton
           label="Release"
-          question={`Release ${place}? ${user.name} loses the square and any unsent draft in it.`}
+          question={`Release ${place}? ${user.name} loses the square${sentBack ? '; the piece sent back stays in their atelier.' : ' and any unsent draft in it.'}`}
           confirmLabel="Yes, release"
           onConfirm={() => void onRelease()}
           busy={release.isPending}

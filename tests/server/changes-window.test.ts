@@ -1,0 +1,250 @@
+/**
+ * The window of a piece sent back for changes (decision 019), on the manual clock: staff's request starts a fresh
+ * reservation window (deadline in the e-mail, reminders and the one extension anew), resubmitting stops the clock,
+ * and a window that runs out frees the square but keeps the artist's piece, REMOVED with its pictures and files, in
+ * their atelier. Staff releasing such a reservation keeps the piece too; an untouched draft is still discarded.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { connections, mailOutbox, pictures, reservations, staffActions, trees } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { sweepOrphanMedia } from '#server/services/art-media.ts';
+import { expireReservations, sendReservationReminders } from '#server/services/reservation-jobs.ts';
+import { formatDeadline } from '#server/services/reservation-time.ts';
+import { reserveCell } from '#server/services/reservations.ts';
+import { createTree } from '#server/services/tree.ts';
+import { newToken } from '#server/tokens.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { artForm, browserFor, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
+import { artRow, cellRow, mailsOf, submitPieceAt } from './support/review-fixtures.ts';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const originalTz = process.env.TZ;
+
+let t: TestApp;
+let admin: ReturnType<TestApp['addUser']>;
+
+beforeAll(async () => {
+  process.env.TZ = 'UTC';
+  t = await createTestApp();
+  // Real time, so the media sweep (which compares file ages with the clock) can tell kept files from orphans.
+  t.clock.set(Date.now());
+  admin = t.addUser(Role.Admin);
+}, 60_000);
+// Each test counts the timers' work on its own reservations: earlier tests' holds are set aside.
+beforeEach(() => {
+  t.deps.db.update(reservations).set({ state: 'released' }).where(inArray(reservations.state, ['active', 'submitted'])).run();
+});
+afterAll(async () => {
+  await t.cleanup();
+  process.env.TZ = originalTz;
+});
+
+const reservationOn = (cellId: number) => t.deps.db.select().from(reservations).where(eq(reservations.cellId, cellId)).get()!;
+const versionOf = (treeId: number) => t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.v;
+const picturesOf = (artId: number) => t.deps.db.select().from(pictures).where(eq(pictures.artId, artId)).all();
+const filesOf = (mediaKey: string) => fs.readdirSync(t.deps.media.dir).filter((name) => name.startsWith(mediaKey));
+const indexed = (artId: number) => t.deps.db.all(sql`select rowid from art_search where rowid = ${artId}`);
+const outboxOf = (kind: string, to: string) =>
+  t.deps.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.kind, kind))
+    .all()
+    .filter((mail) => mail.toAddress === to);
+
+let trees_ = 0;
+/** A fresh tree with a published neighbour, and an artist whose piece next to it (connected) waits for review. */
+async function submittedPiece() {
+  const treeId = createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`).id;
+  const artist = t.addUser(Role.Observer);
+  const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, t.addUser(Role.Artist).user.id, `neighbour${trees_}key`);
+  const piece = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
+  const artId = artRow(t.deps.db, piece.artToken).id;
+  // A connection to the neighbour, as if already live, to show that a released piece's connections end.
+  const now = t.clock.now();
+  const nextCellId = cellRow(t.deps.db, neighbour.cellToken).id;
+  t.deps.db.insert(connections).values({ token: newToken(), artId, nextCellId, status: 1, description: 'The same harbour.', createdAt: now, updatedAt: now }).run();
+  return { treeId, artist, piece, artId };
+}
+
+const reason = 'Please add a photo of the whole piece.';
+
+describe('requesting changes', () => {
+  it('puts the reservation back on the clock with a fresh 14-day window, reminders and extension anew, the deadline in the e-mail', async () => {
+    const { artist, piece } = await submittedPiece();
+    const submitted = reservationOn(piece.cellId);
+    expect(submitted.state).toBe('submitted');
+
+    t.clock.advance(3 * DAY);
+    const askedAt = t.clock.now();
+    await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
+
+    const window = reservationOn(piece.cellId);
+    expect(window).toMatchObject({ id: submitted.id, state: 'active', expiresAt: askedAt + 14 * DAY, reminderCount: 0, extended: false, updatedAt: askedAt });
+    expect(window.token).not.toBe(submitted.token);
+    const mail = (await mailsOf(t)).find((m) => m.to === artist.user.email && m.subject === 'Your piece needs a few changes')!;
+    expect(mail.text).toContain(`until ${formatDeadline(askedAt + 14 * DAY)}`);
+    expect(mail.text).toContain('kept in your atelier');
+
+    // Staff see it among the reservations, marked as a piece sent back; the artist holds it as their square.
+    const listed = (await t.caller(admin.user).admin.reservations()).find((r) => r.id === window.id);
+    expect(listed).toMatchObject({ expiresAt: window.expiresAt, artStatus: ArtStatus.ChangesRequested, cell: { token: piece.cellToken } });
+    expect(await t.caller(artist.user).user.reservedCell()).toMatchObject({ token: piece.cellToken, expiresAt: window.expiresAt });
+
+    // The usual reminder, worded for changes, with the extend link of the new window; the extension works once.
+    t.clock.set(window.expiresAt - 7 * DAY);
+    expect(sendReservationReminders(t.deps)).toBe(1);
+    const [reminder] = outboxOf('reservation-reminder', artist.user.email);
+    expect(reminder!.dedupeKey).toBe(`reservation-reminder:${window.token}:1`);
+    expect(reminder!.textBody).toContain('Submit your changes before then');
+    expect(reminder!.textBody).toContain('your piece stays in your atelier');
+    expect(reminder!.textBody).toContain(`/reserve/${window.token}/extend`);
+    const extended = await t.caller(artist.user).cell.extendReservation({ cellToken: piece.cellToken, reminderToken: window.token });
+    expect(extended).toMatchObject({ extended: true });
+    expect(extended.expiresAt).toBeGreaterThan(window.expiresAt);
+  });
+
+  it('stops the clock again on resubmission from the editor: no reminders, no expiry', async () => {
+    const { artist, piece } = await submittedPiece();
+    await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
+    const window = reservationOn(piece.cellId);
+
+    const editor = await t.caller(artist.user).art.forEdit({ cellToken: piece.cellToken });
+    const browser = await browserFor(t, artist.cookie);
+    const kept = editor.art!.pictures.map((p) => p.token);
+    const resubmitted = await postForm(t, browser, `/api/cell/${piece.cellToken}`, artForm(validFields({ submit: '1', title: 'Lantern Harbour' }), [], kept));
+    expect(resubmitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted });
+    expect(reservationOn(piece.cellId).state).toBe('submitted');
+
+    t.clock.set(window.expiresAt - 3 * DAY);
+    expect(sendReservationReminders(t.deps)).toBe(0);
+    t.clock.set(window.expiresAt + 30 * DAY);
+    expect(expireReservations(t.deps)).toBe(0);
+    expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Submitted);
+    expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Reserved });
+    expect((await t.caller(admin.user).admin.reservations()).map((r) => r.id)).not.toContain(window.id);
+  });
+});
+
+describe('a window that runs out', () => {
+  it('frees the square for its subscribers but keeps the piece, REMOVED with its pictures and files, in the atelier', async () => {
+    const { treeId, artist, piece, artId } = await submittedPiece();
+    const subscriber = t.addUser(Role.Observer);
+    await t.caller(subscriber.user).cell.subscribe({ token: piece.cellToken });
+    await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
+    const window = reservationOn(piece.cellId);
+    const [picture] = picturesOf(artId);
+    expect(filesOf(picture!.mediaKey).length).toBeGreaterThan(0);
+
+    // An untouched draft on another square runs out at the same time, to show it is still discarded.
+    const drafter = t.addUser(Role.Observer);
+    const draftSquare = reserveCell(t.deps, drafter.user, nextSquare(treeId));
+
+    t.clock.set(window.expiresAt - 1);
+    expect(expireReservations(t.deps)).toBe(0);
+    const versionBefore = versionOf(treeId);
+    t.clock.set(Math.max(window.expiresAt, draftSquare.expiresAt));
+    expect(expireReservations(t.deps)).toBe(2);
+    expect(expireReservations(t.deps)).toBe(0);
+
+    expect(reservationOn(piece.cellId).state).toBe('expired');
+    expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
+    expect(versionOf(treeId)).toBeGreaterThan(versionBefore);
+    expect(artRow(t.deps.db, piece.artToken)).toMatchObject({ status: ArtStatus.Removed, title: 'Lantern Harbour', reviewNote: reason });
+    expect(picturesOf(artId)).toEqual([picture]);
+    expect(t.deps.db.select({ status: connections.status }).from(connections).where(eq(connections.artId, artId)).all()).toEqual([{ status: 0 }]);
+    expect(indexed(artId)).toEqual([]);
+    expect(artRow(t.deps.db, draftSquare.art.token)).toBeUndefined();
+
+    // The media sweep, which takes files no picture names, leaves the kept piece's files alone.
+    t.clock.advance(2 * HOUR);
+    await sweepOrphanMedia(t.deps);
+    expect(filesOf(picture!.mediaKey).length).toBeGreaterThan(0);
+
+    const told = outboxOf('reservation-expired-kept', artist.user.email);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.textBody).toContain('kept in your atelier');
+    expect(told[0]!.textBody).toContain('/profile?tab=atelier');
+    expect(outboxOf('cell-available', subscriber.user.email)).toHaveLength(1);
+    expect(outboxOf('reservation-expired-kept', drafter.user.email)).toEqual([]);
+
+    const atelier = await t.caller(artist.user).user.art({ token: artist.user.token });
+    expect(atelier).toMatchObject([{ artToken: piece.artToken, status: ArtStatus.Removed, cellStatus: CellStatus.Available, reservedUntil: null }]);
+    // The artist holds nothing now and may reserve again; the square is anyone's.
+    expect(await t.caller(artist.user).user.reservedCell()).toBeNull();
+    await expect(t.caller(subscriber.user).cell.reserve({ token: piece.cellToken })).resolves.toMatchObject({ token: piece.cellToken });
+  });
+
+  it('runs even when the artist held another square when changes were asked: the hold stays submitted but timed', async () => {
+    const { treeId, artist, piece, artId } = await submittedPiece();
+    const other = reserveCell(t.deps, artist.user, nextSquare(treeId));
+    const otherBefore = reservationOn(cellRow(t.deps.db, other.token).id);
+    t.clock.advance(DAY);
+    await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
+    const window = reservationOn(piece.cellId);
+    expect(window).toMatchObject({ state: 'submitted', expiresAt: t.clock.now() + 14 * DAY, reminderCount: 0 });
+    expect((await t.caller(admin.user).admin.reservations()).find((r) => r.id === window.id)).toMatchObject({ artStatus: ArtStatus.ChangesRequested });
+    // The square the artist holds meanwhile keeps its own window, and stays their held square.
+    expect(reservationOn(otherBefore.cellId)).toEqual(otherBefore);
+    expect(await t.caller(artist.user).user.reservedCell()).toMatchObject({ token: other.token });
+
+    t.clock.set(window.expiresAt - 1);
+    expect(expireReservations(t.deps)).toBe(1); // the other square's draft, a day earlier
+    expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.ChangesRequested);
+    t.clock.set(window.expiresAt);
+    expect(expireReservations(t.deps)).toBe(1);
+    expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Removed);
+    expect(picturesOf(artId)).toHaveLength(1);
+    expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
+    expect(outboxOf('reservation-expired-kept', artist.user.email)).toHaveLength(1);
+  });
+});
+
+describe('staff releasing a reservation', () => {
+  it('keeps a piece sent back for changes, REMOVED and off the square, and tells the artist so', async () => {
+    const { treeId, artist, piece, artId } = await submittedPiece();
+    await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
+    const window = reservationOn(piece.cellId);
+    const versionBefore = versionOf(treeId);
+
+    await t.caller(admin.user).admin.releaseReservation({ reservationId: window.id });
+    expect(reservationOn(piece.cellId).state).toBe('released');
+    expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
+    expect(versionOf(treeId)).toBe(versionBefore + 1);
+    expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Removed);
+    expect(picturesOf(artId)).toHaveLength(1);
+    const mail = outboxOf('reservation-released', artist.user.email);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.textBody).toContain('your piece stays in your atelier');
+    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.subjectToken, piece.cellToken)).all()).toMatchObject([{ action: 'release_reservation' }]);
+    expect((await t.caller(artist.user).user.art({ token: artist.user.token })).map((item) => item.artToken)).toEqual([piece.artToken]);
+  });
+
+  it('leaves out of the atelier a piece sent back for changes that was then taken down at its artist\'s request', async () => {
+    const { artist, piece } = await submittedPiece();
+    await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
+    const request = await t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: 'I would rather not show it.' });
+    await t.caller(admin.user).admin.acceptRemoval({ token: request.token });
+    expect(artRow(t.deps.db, piece.artToken)).toMatchObject({ status: ArtStatus.Removed, reviewNote: reason });
+    expect(await t.caller(artist.user).user.art({ token: artist.user.token })).toEqual([]);
+  });
+
+  it('still discards an untouched draft', async () => {
+    const treeId = createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`).id;
+    const drafter = t.addUser(Role.Observer);
+    const held = reserveCell(t.deps, drafter.user, nextSquare(treeId));
+    const reservation = reservationOn(cellRow(t.deps.db, held.token).id);
+    await t.caller(admin.user).admin.releaseReservation({ reservationId: reservation.id });
+    expect(artRow(t.deps.db, held.art.token)).toBeUndefined();
+    expect(outboxOf('reservation-released', drafter.user.email)[0]!.textBody).toContain('your draft is discarded');
+    expect(await t.caller(drafter.user).user.art({ token: drafter.user.token })).toEqual([]);
+  });
+});
+
+/** The token of an AVAILABLE square of the tree other than (33, 0). */
+function nextSquare(treeId: number): string {
+  return t.deps.db.all<{ token: string }>(sql`select token from cells where tree_id = ${treeId} and status = ${CellStatus.Available} and not (row = 33 and "column" = 0) order by row desc, "column" limit 1`)[0]!.token;
+}

@@ -1,6 +1,6 @@
 /**
  * The app shell (spec §2): the preloader first, then header, routed view and footer. Routes render only once the
- * current user is known, so guards never flash the wrong page. The tree route fixes the header and lets its view
+ * current user is known, so guards never flash the wrong page; the tree, open to everyone, starts at once. The tree route fixes the header and lets its view
  * fill the screen. While the header's menu is open the routed view (and the footer) are hidden.
  */
 import { useEffect, useState } from 'react';
@@ -33,7 +33,7 @@ export function AppLayout() {
       </a>
       <SiteHeader user={user} fixed={fullBleed} menuOpen={menuOpen} onMenuOpenChange={setMenuOpen} />
       <main id="main" className="shell__main" inert={menuOpen} aria-hidden={menuOpen || undefined}>
-        {isLoading ? <p className="shell__loading">Loading…</p> : <Outlet />}
+        {isLoading && !handle?.beforeUser ? <p className="shell__loading">Loading…</p> : <Outlet />}
       </main>
       {!fullBleed && <SiteFooter user={user} hidden={menuOpen} />}
       <ScrollRestoration />

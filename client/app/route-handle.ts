@@ -6,6 +6,8 @@ export interface RouteHandle {
   page: string;
   /** The header stays fixed and the view fills the rest of the screen (the tree). */
   fixedHeader?: boolean;
+  /** The page renders before the signed-in user is known (the tree: its own parts wait for the user where it matters). */
+  beforeUser?: boolean;
 }
 
 export function useRouteHandle(): RouteHandle | null {

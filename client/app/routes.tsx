@@ -1,9 +1,9 @@
 /**
  * Every route of spec §2's table, in data mode. Each carries its highlight name (and the tree its fixed header) in
  * `handle`; guards wrap the user-only and guest-only pages, and the layout (welcome after a logout). The tree page
- * loads lazily, bringing PixiJS with it.
+ * loads in the background, bringing PixiJS with it.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ArtDetailsPage } from '#client/pages/art-details-page.tsx';
 import { ContactPage } from '#client/pages/contact-page.tsx';
@@ -24,13 +24,16 @@ import { RestorePasswordPage } from '#client/pages/restore-password-page.tsx';
 import { RouteErrorPage } from '#client/pages/route-error-page.tsx';
 import { TermsPage } from '#client/pages/terms-page.tsx';
 import { WelcomePage } from '#client/pages/welcome-page.tsx';
+import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import { AppLayout } from './app-layout.tsx';
 import { GuestOnly, UserOnly, WelcomeAfterLogout } from './guards.tsx';
+import { useLoaded } from './module-loader.ts';
 import type { RouteHandle } from './route-handle.ts';
 
-const TreePage = lazy(() => import('#client/pages/tree-page.tsx').then((module) => ({ default: module.TreePage })));
-
-function treeFallback(): ReactNode {
+/** The tree page once its module is in (see tree-page-loader.ts), a plain loading state until then. */
+function TreeRoute() {
+  const TreePage = useLoaded(treePageLoader);
+  if (TreePage) return <TreePage />;
   return (
     <div className="tree-area tree-area--loading" aria-busy="true">
       <p className="tree-area__status">Loading the tree…</p>
@@ -71,11 +74,9 @@ export const routes: RouteObject[] = [
       page(
         '/observe',
         'tree',
-        <Suspense fallback={treeFallback()}>
-          <TreePage />
-        </Suspense>,
+        <TreeRoute />,
         'everyone',
-        { fixedHeader: true },
+        { fixedHeader: true, beforeUser: true },
       ),
       page('/observe/cell/:cellToken/edit', 'editArt', <EditArtPage />, 'users'),
       page('/observe/cell/:cellToken/details', 'artDetails', <ArtDetailsPage />),

@@ -1,10 +1,11 @@
 /**
  * The tree page's head start. On a visit that opens at /observe, the app's entry imports this module first, so it
  * runs before the rest of the app is even evaluated (React, the routes, the signed-in user's round trip): the
- * snapshot is asked for at once, fetched and decoded in the worker, off the page's main thread, while the app shell
- * boots. The tree page then takes the snapshot already on its way instead of asking again.
+ * snapshot is asked for at once, fetched and decoded in the worker, off the page's main thread, and the tree page's
+ * module (with PixiJS) starts loading, while the app shell boots. The tree page then takes the snapshot already on its way instead of asking again.
  */
 import { readInjectedBoot } from '#client/api/initial-params.ts';
+import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import type { SnapshotReply } from './snapshot-decoding.ts';
 import { requestSnapshot } from './snapshot-requests.ts';
 
@@ -16,6 +17,7 @@ export function startTreePageEarly(treeToken: string | null, pathname = window.l
   if (pathname !== TREE_PATH) return;
   // A mark for the benchmark's breakdown of the first frame (tests/bench/tree-canvas.bench.ts).
   performance.mark('tree:early');
+  treePageLoader.start();
   if (treeToken) early = { token: treeToken, reply: requestSnapshot(treeToken, null) };
 }
 

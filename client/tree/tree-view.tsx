@@ -13,6 +13,7 @@ import { initialParams } from '#client/api/initial-params.ts';
 import { fetchTreeRegion } from '#client/api/tree-region.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
+import { moduleLoader, useLoaded } from '#client/app/module-loader.ts';
 import { TreePopups, type TreePopup } from '#client/popups/tree-popups.tsx';
 import { actionForCell, describeCell } from './cell-actions.ts';
 import { CELL_PITCH, cameraCentre, type Camera } from './engine/camera.ts';
@@ -29,34 +30,8 @@ import './tree.css';
 performance.mark('tree:module');
 
 // The canvas brings PixiJS: it starts loading with this module and arrives while the snapshot is fetched.
-// It is rendered once here, not through lazy() and <Suspense>: React holds back a suspended boundary's content for up
-// to 300 ms after its fallback showed, which would delay the first frame for nothing.
-type TreeCanvasComponent = (typeof import('./tree-canvas.tsx'))['TreeCanvas'];
-let loadedCanvas: TreeCanvasComponent | null = null;
-const canvasModule = import('./tree-canvas.tsx').then((module) => (loadedCanvas = module.TreeCanvas));
-// A failed load is reported by the view that waits for it (below), not as an unhandled rejection.
-canvasModule.catch(() => undefined);
-
-/** The canvas component once its module has loaded; a failed load goes to the route's error page. */
-function useTreeCanvasComponent(): TreeCanvasComponent | null {
-  const [component, setComponent] = useState<TreeCanvasComponent | null>(() => loadedCanvas);
-  useEffect(() => {
-    if (component) return;
-    let live = true;
-    canvasModule.then(
-      (loaded) => live && setComponent(() => loaded),
-      (error: unknown) =>
-        live &&
-        setComponent(() => {
-          throw error;
-        }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [component]);
-  return component;
-}
+const canvasLoader = moduleLoader(() => import('./tree-canvas.tsx').then((module) => module.TreeCanvas));
+canvasLoader.start();
 
 /** The last camera per tree while the app runs, with the address it was written as. */
 const rememberedViews = new Map<string, { camera: Camera; search: string }>();
@@ -69,7 +44,7 @@ export function TreeView() {
   const snapshot = useTreeSnapshot(token);
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const { user } = useCurrentUser();
+  const { user, isLoading: userLoading } = useCurrentUser();
   const engineRef = useRef<TreeEngine | null>(null);
   const [engine, setEngine] = useState<TreeEngine | null>(null);
   const [scale, setScale] = useState<number>(TREE_VIEW.zoomDefault);
@@ -78,7 +53,7 @@ export function TreeView() {
   const [focusText, setFocusText] = useState('');
   const savedCamera = useRef<Camera | null>(null);
   const [drawable] = useState(canDrawTree);
-  const TreeCanvas = useTreeCanvasComponent();
+  const TreeCanvas = useLoaded(canvasLoader);
 
   // The first view: the address's, else the remembered one, else the seed band (the engine's default).
   const [urlView] = useState<UrlView>(() => parseTreeUrl(window.location.search));
@@ -95,7 +70,10 @@ export function TreeView() {
   // The viewer's own squares on this tree (find-my-slots, the reserved-by-me look, and who may edit a reserved one).
   const mine = trpc.cell.mine.useQuery(undefined, { enabled: user !== null, staleTime: 60_000, retry: false });
   const ownCells = useMemo(() => (user ? (mine.data ?? []).filter((cell) => cell.treeToken === token) : []), [mine.data, token, user]);
-  const viewer = useMemo(() => ({ isAdmin: isAdmin(user), ownTokens: new Set(ownCells.map((cell) => cell.token)) }), [user, ownCells]);
+  const viewer = useMemo(
+    () => ({ known: !userLoading, isAdmin: isAdmin(user), ownTokens: new Set(ownCells.map((cell) => cell.token)) }),
+    [userLoading, user, ownCells],
+  );
   const latestViewer = useRef(viewer);
   latestViewer.current = viewer;
   useEffect(() => engine?.setOwnCells(ownCells), [engine, ownCells]);
@@ -141,6 +119,8 @@ export function TreeView() {
 
   const onCellTap = useCallback(
     (hit: CellHit) => {
+      // The tree draws before the signed-in user is known; what a click does depends on who clicks.
+      if (!latestViewer.current.known) return;
       const action = actionForCell(hit, latestViewer.current);
       if (action.kind === 'navigate') {
         remember();

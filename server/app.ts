@@ -32,7 +32,7 @@ import { initialParams } from './services/initial-params.ts';
 import { SnapshotCache } from './services/tree.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
-import { pruneRateLimits } from './services/rate-limit.ts';
+import { flushRateLimits, pruneRateLimits } from './services/rate-limit.ts';
 import { sweepOrphanMedia } from './services/art-media.ts';
 import { RESERVATION_JOBS } from './services/reservation-jobs.ts';
 import type { AppDeps } from './trpc.ts';
@@ -236,6 +236,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     async stop() {
       await server.close();
       await jobs?.stop();
+      flushRateLimits(db);
       if (ownsDb) closeDatabase(db);
     },
   };

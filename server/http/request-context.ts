@@ -29,14 +29,22 @@ export function sessionCookieJar(reply: FastifyReply, secure: boolean, now: () =
   };
 }
 
+/**
+ * The address (which behind a trusted proxy means parsing X-Forwarded-For) and the cookie jar are worked out only
+ * when a procedure asks for them: most reads need neither.
+ */
 export function contextOf(req: FastifyRequest, reply: FastifyReply): RequestContext {
   const { deps } = req.server;
   return {
     ...deps,
     user: req.auth?.user ?? null,
     session: req.auth?.session ?? null,
-    ip: req.ip,
+    get ip() {
+      return req.ip;
+    },
     userAgent: req.headers['user-agent'] ?? '',
-    sessionCookie: sessionCookieJar(reply, deps.config.secureCookies, deps.clock.now),
+    get sessionCookie() {
+      return sessionCookieJar(reply, deps.config.secureCookies, deps.clock.now);
+    },
   };
 }

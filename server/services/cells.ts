@@ -7,22 +7,18 @@ import { ErrorCode } from '#shared/errors.ts';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { TOKEN_PATTERN } from '../tokens.ts';
+import { preparedOnce } from './prepared.ts';
+
+/** One cell and its tree's token by the cell's token (prepared once: every square a visitor opens asks it). */
+const cellSummaryStatement = preparedOnce<[string], CellSummary>(`
+  select c.token as token, c.row as row, c."column" as "column", c.type as type, c.status as status, t.token as treeToken
+  from cells c join trees t on t.id = c.tree_id
+  where c.token = ?
+`);
 
 export function getCellSummary(db: Db, token: string): CellSummary {
   if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
-  const found = db
-    .select({
-      token: cells.token,
-      row: cells.row,
-      column: cells.column,
-      type: cells.type,
-      status: cells.status,
-      treeToken: trees.token,
-    })
-    .from(cells)
-    .innerJoin(trees, eq(trees.id, cells.treeId))
-    .where(eq(cells.token, token))
-    .get();
+  const found = cellSummaryStatement(db).get(token);
   if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
   return found;
 }

@@ -1,18 +1,27 @@
 /**
  * Fixed-window rate limits kept in the database (DESIGN.md §5), so a restart does not reset them. A refused
  * attempt answers rate_limited with the number of seconds to wait.
+ *
+ * Limits on accounts (login, registration, reset, contact) write every attempt at once. The read limits every
+ * visitor hits (search, tree regions, ZIP lookups) are `batched` (decision 006): counted in memory per connection
+ * and written in one transaction at most FLUSH_MS after a hit, and when the server stops, so a crash forgets at
+ * most that last second of them. A window's count is read from the database the first time this process sees it,
+ * so a restart carries it on.
  */
 import { lt, sql } from 'drizzle-orm';
 import { rateLimitHits } from '#drizzle/schema.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Queryable } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
+import { preparedOnce } from './prepared.ts';
 
 export interface Limit {
   /** What is limited, e.g. 'login:ip'. */
   name: string;
   max: number;
   windowMs: number;
+  /** Counted in memory and written in batches (see above); otherwise every attempt is written at once. */
+  batched?: boolean;
 }
 
 export const LIMITS = {
@@ -22,26 +31,106 @@ export const LIMITS = {
   resetPerIp: { name: 'reset:ip', max: 10, windowMs: 60 * 60_000 },
   resetPerAddress: { name: 'reset:address', max: 3, windowMs: 60 * 60_000 },
   contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
-  searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000 },
+  searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000, batched: true },
   /** Region details of a large tree: a fast pan over a big screen asks a few dozen blocks a minute; ten a second is plenty. */
-  treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000 },
+  treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000, batched: true },
   /** The profile form's ZIP lookup: a few per form at most, so search's allowance is plenty. */
-  zipPerIp: { name: 'zip:ip', max: 120, windowMs: 60_000 },
+  zipPerIp: { name: 'zip:ip', max: 120, windowMs: 60_000, batched: true },
 } as const satisfies Record<string, Limit>;
+
+/** The longest a batched hit stays in memory only: what a crash may forget. */
+export const FLUSH_MS = 1000;
 
 /** Counts one attempt against `limit` for `subject`; throws rate_limited past the maximum. */
 export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
   const windowStart = now - (now % limit.windowMs);
   const key = `${limit.name}:${subject.toLowerCase()}`;
-  const row = db
+  const count = limit.batched && isConnection(db) ? countInMemory(db, key, windowStart, windowStart + limit.windowMs) : countInDatabase(db, key, windowStart);
+  if (count > limit.max) {
+    const waitSeconds = Math.ceil((windowStart + limit.windowMs - now) / 1000);
+    throw new AppError(ErrorCode.RateLimited, `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`);
+  }
+}
+
+function countInDatabase(db: Queryable, key: string, windowStart: number): number {
+  return db
     .insert(rateLimitHits)
     .values({ key, windowStart, count: 1 })
     .onConflictDoUpdate({ target: [rateLimitHits.key, rateLimitHits.windowStart], set: { count: sql`${rateLimitHits.count} + 1` } })
     .returning({ count: rateLimitHits.count })
-    .get();
-  if (row.count > limit.max) {
-    const waitSeconds = Math.ceil((windowStart + limit.windowMs - now) / 1000);
-    throw new AppError(ErrorCode.RateLimited, `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`);
+    .get().count;
+}
+
+/** A batched limit's window for one key: its whole count, and how much of it is not written yet. */
+interface Tally {
+  windowStart: number;
+  windowEnd: number;
+  count: number;
+  unsaved: number;
+}
+
+/** One connection's batched counts. */
+interface Batch {
+  tallies: Map<string, Tally>;
+  timer: NodeJS.Timeout | null;
+}
+
+const batches = new WeakMap<Db['$client'], Batch>();
+
+const savedCount = preparedOnce<[string, number], { count: number }>('select count from rate_limit_hits where key = ? and window_start = ?');
+const addCount = preparedOnce<[string, number, number], void>(`
+  insert into rate_limit_hits (key, window_start, count) values (?, ?, ?)
+  on conflict (key, window_start) do update set count = count + excluded.count
+`);
+
+function isConnection(db: Queryable): db is Db {
+  return '$client' in db;
+}
+
+function countInMemory(db: Db, key: string, windowStart: number, windowEnd: number): number {
+  let batch = batches.get(db.$client);
+  if (!batch) {
+    batch = { tallies: new Map(), timer: null };
+    batches.set(db.$client, batch);
+  }
+  let tally = batch.tallies.get(key);
+  if (!tally || tally.windowStart !== windowStart) {
+    const saved = savedCount(db).get(key, windowStart)?.count ?? 0;
+    tally = { windowStart, windowEnd, count: saved, unsaved: 0 };
+    batch.tallies.set(key, tally);
+  }
+  tally.count++;
+  tally.unsaved++;
+  batch.timer ??= setTimeout(() => flushLater(db), FLUSH_MS).unref();
+  return tally.count;
+}
+
+/**
+ * Writes the batched counts of this connection in one transaction and forgets the windows that have ended (by
+ * `now`). Runs FLUSH_MS after the first unsaved hit, and when the server stops.
+ */
+export function flushRateLimits(db: Db, now = Date.now()): void {
+  const batch = batches.get(db.$client);
+  if (!batch) return;
+  if (batch.timer) clearTimeout(batch.timer);
+  batch.timer = null;
+  if (!db.$client.open) return;
+  const add = addCount(db);
+  db.$client.transaction(() => {
+    for (const [key, tally] of batch.tallies) if (tally.unsaved > 0) add.run(key, tally.windowStart, tally.unsaved);
+  })();
+  for (const [key, tally] of batch.tallies) {
+    tally.unsaved = 0;
+    if (tally.windowEnd <= now) batch.tallies.delete(key);
+  }
+}
+
+/** The timer's flush: a failed write (the database busy or closing) keeps the counts for the next one. */
+function flushLater(db: Db): void {
+  try {
+    flushRateLimits(db);
+  } catch {
+    // The counts stay unsaved; the next hit schedules another flush.
   }
 }
 

@@ -12,11 +12,11 @@ import { eq, sql } from 'drizzle-orm';
 import { art, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { AiUse } from '#shared/constants.ts';
-import type { Statement } from 'better-sqlite3';
 import type { Db, Queryable } from '../db.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf } from './images.ts';
+import { preparedOnce } from './prepared.ts';
 import { LIMITS, hitRateLimit } from './rate-limit.ts';
 
 /** Results a search answers at most: one screen of the results popup, ranked. */
@@ -137,17 +137,8 @@ const SEARCH_SQL = `
   limit ?
 `;
 
-/** The search statement, prepared once per connection: at ~100,000 pieces preparing it cost a tenth of a search. */
-const prepared = new WeakMap<Db['$client'], Statement<[string, number, number], HitRow>>();
-
-function searchStatement(db: Db): Statement<[string, number, number], HitRow> {
-  let statement = prepared.get(db.$client);
-  if (!statement) {
-    statement = db.$client.prepare<[string, number, number], HitRow>(SEARCH_SQL).raw(true);
-    prepared.set(db.$client, statement);
-  }
-  return statement;
-}
+/** Prepared once per connection: at ~100,000 pieces preparing the statement cost a tenth of a search. */
+const searchStatement = preparedOnce<[string, number, number], HitRow>(SEARCH_SQL, { raw: true });
 
 /** Published pieces matching `term`, best first (bm25 with the weights above). */
 export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): SearchHit[] {

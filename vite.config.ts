@@ -2,20 +2,40 @@
  * The client build (DESIGN.md §1): root client/, output dist/client, served by the Fastify app. In development the
  * Vite server on 5173 proxies the API, tRPC and media paths to the app on $PORT (3000 by default). The tree canvas
  * (PixiJS) and the React libraries get chunks of their own, so a text page never downloads the renderer. A second
- * entry, client/admin/index.html, is the staff dashboard (/admin/dashboard): its own page, which never loads PixiJS.
+ * entry, client/admin/index.html, is the staff dashboard (/admin/dashboard): its own page, which never loads PixiJS
+ * (the dev server rewrites the dashboard's paths to it).
  */
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('./', import.meta.url));
 // The API server's port: the same PORT variable `npm run dev` gives it.
 const apiServer = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
+/**
+ * Development only: the dev server answers /admin/dashboard and /admin/dashboard/* with the dashboard's own page
+ * (client/admin/index.html), as the app server does in production, instead of falling back to the app's index.html.
+ */
+function adminDashboardInDev(): Plugin {
+  const dashboardPath = /^\/admin\/dashboard(\/[^?]*)?(\?.*)?$/;
+  return {
+    name: 'admin-dashboard-in-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const match = req.url ? dashboardPath.exec(req.url) : null;
+        if (match) req.url = `/admin/index.html${match[2] ?? ''}`;
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: `${root}client`,
   publicDir: `${root}client/public`,
-  plugins: [react()],
+  plugins: [react(), adminDashboardInDev()],
   // #client/* and #shared/* resolve through package.json "imports", which Vite follows natively. The client
   // imports only types from #server; those vanish in the build.
   server: {

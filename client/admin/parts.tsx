@@ -1,4 +1,7 @@
-/** Small pieces every dashboard section uses: its heading, a query's three states, dates, thumbnails, notices. */
+/**
+ * Small pieces every dashboard section uses: its heading, a query's three states, tables, dates, thumbnails, notices,
+ * and running an action with its notice.
+ */
 import { useEffect, type ReactNode } from 'react';
 import { adminErrorText } from './admin-errors.ts';
 import { formatDateTime, isoOf } from './format.ts';
@@ -58,9 +61,60 @@ export function EmptyNote({ children }: { children: ReactNode }) {
   return <p className="admin-empty">{children}</p>;
 }
 
+/** A column heading; one given as { hidden } is read aloud only (a column of buttons). */
+export type Column = string | { hidden: string };
+
+/** A section's table: its caption (read aloud only), its column headings, then the rows it is given. */
+export function AdminTable({ testId, caption, columns, children }: { testId: string; caption: string; columns: readonly Column[]; children: ReactNode }) {
+  return (
+    <table className="admin-table" data-testid={testId}>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) =>
+            typeof column === 'string' ? (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ) : (
+              <th key={column.hidden} scope="col">
+                <span className="visually-hidden">{column.hidden}</span>
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
 export interface Notice {
   kind: 'error' | 'success';
   text: string;
+}
+
+interface StaffAction {
+  run: () => Promise<unknown>;
+  /** What is said when it worked. */
+  done: string;
+  onNotice: (notice: Notice) => void;
+  /** Called when it failed, after the failure is said. */
+  onFailure?: () => void;
+  /** Fetches again what the action touched: either way, as a failure may mean the page was out of date. */
+  refresh: () => Promise<unknown>;
+}
+
+/** Runs a staff action from a list, says how it went, then fetches the list again. */
+export async function runStaffAction({ run, done, onNotice, onFailure, refresh }: StaffAction): Promise<void> {
+  try {
+    await run();
+    onNotice({ kind: 'success', text: done });
+  } catch (error) {
+    onNotice({ kind: 'error', text: adminErrorText(error) });
+    onFailure?.();
+  }
+  await refresh();
 }
 
 /** The outcome of the last action in a section, in a live region: a success is said politely, a failure as an alert. */

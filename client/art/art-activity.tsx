@@ -10,6 +10,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
+import { HeartIcon } from './heart-icon.tsx';
 
 const atLeastZero = (n: number) => Math.max(0, n);
 
@@ -73,13 +74,13 @@ export function ArtActivity({ piece }: { piece: ArtDetails }) {
           {mayLike ? (
             <button
               type="button"
-              className={liked ? 'art-like art-like--on' : 'art-like'}
+              className={liked ? 'pill pill--button art-like art-like--on' : 'pill pill--button art-like'}
               aria-pressed={liked}
               disabled={busy || !status.data}
               onClick={() => void toggle()}
               data-testid="art-like-toggle"
             >
-              <HeartIcon filled={liked} />
+              <HeartIcon className="art-activity__icon" filled={liked} />
               <span className="art-activity__count" data-testid="art-likes-count">
                 {likes}
               </span>
@@ -87,8 +88,8 @@ export function ArtActivity({ piece }: { piece: ArtDetails }) {
               <span className="visually-hidden">{liked ? ', liked by you. Click to unlike.' : '. Click to like.'}</span>
             </button>
           ) : (
-            <span className="art-activity__stat">
-              <HeartIcon filled={false} />
+            <span className="pill art-activity__stat">
+              <HeartIcon className="art-activity__icon" filled={false} />
               <span className="art-activity__count" data-testid="art-likes-count">
                 {likes}
               </span>
@@ -97,7 +98,7 @@ export function ArtActivity({ piece }: { piece: ArtDetails }) {
           )}
         </li>
         <li data-testid="art-reviews">
-          <span className="art-activity__stat">
+          <span className="pill art-activity__stat">
             <EyeIcon />
             <span className="art-activity__count" data-testid="art-reviews-count">
               {atLeastZero(reviews)}
@@ -112,20 +113,6 @@ export function ArtActivity({ piece }: { piece: ArtDetails }) {
         </p>
       )}
     </div>
-  );
-}
-
-function HeartIcon({ filled }: { filled: boolean }) {
-  return (
-    <svg className="art-activity__icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path
-        d="M12 20.5s-7.5-4.6-7.5-10.1A4.3 4.3 0 0 1 12 7.6a4.3 4.3 0 0 1 7.5 2.8c0 5.5-7.5 10.1-7.5 10.1z"
-        fill={filled ? 'currentColor' : 'none'}
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-      />
-    </svg>
   );
 }
 

@@ -10,6 +10,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import { useForm } from '#client/forms/use-form.ts';
+import { DialogHeader } from '#client/ui/dialog-header.tsx';
 
 const shortDate = (time: number) => new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -64,14 +65,7 @@ function RemovalDialog({ cellToken, onClose, onRequested }: { cellToken: string;
   return (
     <dialog ref={ref} className="dialog art-removal" aria-labelledby={titleId} onClose={onClose} data-testid="art-removal-dialog">
       <div className="dialog__box">
-        <header className="dialog__header">
-          <h2 id={titleId} className="dialog__title">
-            request removal.
-          </h2>
-          <button type="button" className="dialog__close" aria-label="Close" onClick={onClose}>
-            <span aria-hidden="true">×</span>
-          </button>
-        </header>
+        <DialogHeader titleId={titleId} title="request removal." onClose={onClose} />
         <form className="form" onSubmit={form.handleSubmit} noValidate>
           <p className="dialog__lead">
             Our team will take your piece down from the tree and free its square. Tell us why, if you like: it helps us.

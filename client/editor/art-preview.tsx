@@ -17,7 +17,7 @@ export function ArtPreview({ state, artistName }: { state: EditorState; artistNa
   const facts = [values.category, values.subject, values.style].filter((fact) => fact !== '');
   const hasSize = values.no_size || [values.width, values.height, values.depth].some((side) => side.trim() !== '');
   return (
-    <aside className="editor-preview" aria-label="Preview of your piece" data-testid="art-preview">
+    <aside className="panel-card editor-preview" aria-label="Preview of your piece" data-testid="art-preview">
       <p className="editor-preview__label">Preview</p>
       <div className="editor-preview__stage">
         {main?.preview ? (

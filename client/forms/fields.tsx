@@ -1,6 +1,7 @@
 /**
- * The form kit's parts: a labelled text field with its hint and error beside it, a checkbox, the form message
- * (an error or a success, announced to screen readers) and the submit button. Each field is wired to a useForm.
+ * The form kit's parts: labelled text, multi-line text and dropdown fields with their hint and error beside them, a
+ * checkbox, the form message (an error or a success, announced to screen readers) and the submit button. Each field
+ * is wired to a useForm.
  */
 import { useId, type ReactNode } from 'react';
 import type { Form, FormNotice, FormValue } from './use-form.ts';
@@ -9,48 +10,47 @@ import './forms.css';
 type StringKeys<TValues> = { [K in keyof TValues]: TValues[K] extends string ? K : never }[keyof TValues] & string;
 type BooleanKeys<TValues> = { [K in keyof TValues]: TValues[K] extends boolean ? K : never }[keyof TValues] & string;
 
-export interface TextFieldProps<TValues extends Record<string, FormValue>> {
+interface FrameProps<TValues extends Record<string, FormValue>> {
   form: Form<TValues>;
   name: StringKeys<TValues>;
   label: string;
+  hint?: ReactNode;
+}
+
+export interface TextFieldProps<TValues extends Record<string, FormValue>> extends FrameProps<TValues> {
   type?: 'text' | 'email' | 'password';
   autoComplete?: string;
   placeholder?: string;
   maxLength?: number;
-  hint?: ReactNode;
   /** In a form that shows every error as one message, the field is only marked invalid. */
   invalid?: boolean;
   autoFocus?: boolean;
 }
 
-export function TextField<TValues extends Record<string, FormValue>>(props: TextFieldProps<TValues>) {
-  const { form, name, label, type = 'text', hint } = props;
+interface ControlWiring {
+  id: string;
+  invalid: true | undefined;
+  describedBy: string | undefined;
+}
+
+/** Label, control and the error and hint beside it; `control` gets the ids it must carry. */
+function FieldFrame<TValues extends Record<string, FormValue>>({
+  form,
+  name,
+  label,
+  hint,
+  control,
+}: FrameProps<TValues> & { control: (wiring: ControlWiring) => ReactNode }) {
   const id = useId();
   const error = form.fieldErrors[name];
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
     <div className={error ? 'field has-error' : 'field'}>
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <input
-        id={id}
-        className="field__input"
-        name={name}
-        type={type}
-        value={form.values[name] as string}
-        onChange={(event) => form.setValue(name, event.currentTarget.value as TValues[typeof name])}
-        autoComplete={props.autoComplete}
-        placeholder={props.placeholder}
-        maxLength={props.maxLength}
-        spellCheck={type === 'text' ? undefined : false}
-        autoCapitalize={type === 'text' ? undefined : 'none'}
-        aria-invalid={error || props.invalid ? true : undefined}
-        aria-describedby={describedBy}
-        autoFocus={props.autoFocus}
-      />
+      {control({ id, invalid: error ? true : undefined, describedBy: [errorId, hintId].filter(Boolean).join(' ') || undefined })}
       {error && (
         <p className="field__error" id={errorId} data-testid={`error-${name}`}>
           {error}
@@ -62,6 +62,96 @@ export function TextField<TValues extends Record<string, FormValue>>(props: Text
         </p>
       )}
     </div>
+  );
+}
+
+export function TextField<TValues extends Record<string, FormValue>>(props: TextFieldProps<TValues>) {
+  const { form, name, type = 'text' } = props;
+  return (
+    <FieldFrame
+      {...props}
+      control={({ id, invalid, describedBy }) => (
+        <input
+          id={id}
+          className="field__input"
+          name={name}
+          type={type}
+          value={form.values[name] as string}
+          onChange={(event) => form.setValue(name, event.currentTarget.value as TValues[typeof name])}
+          autoComplete={props.autoComplete}
+          placeholder={props.placeholder}
+          maxLength={props.maxLength}
+          spellCheck={type === 'text' ? undefined : false}
+          autoCapitalize={type === 'text' ? undefined : 'none'}
+          aria-invalid={invalid ?? (props.invalid ? true : undefined)}
+          aria-describedby={describedBy}
+          autoFocus={props.autoFocus}
+        />
+      )}
+    />
+  );
+}
+
+export function TextAreaField<TValues extends Record<string, FormValue>>(props: FrameProps<TValues> & { maxLength: number; rows?: number }) {
+  const { form, name, maxLength, rows = 5 } = props;
+  return (
+    <FieldFrame
+      {...props}
+      control={({ id, invalid, describedBy }) => (
+        <textarea
+          id={id}
+          className="field__input field__textarea"
+          name={name}
+          rows={rows}
+          value={form.values[name] as string}
+          onChange={(event) => form.setValue(name, event.currentTarget.value as TValues[typeof name])}
+          maxLength={maxLength}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+      )}
+    />
+  );
+}
+
+interface SelectOption {
+  value: string;
+  label: string;
+}
+
+export function SelectField<TValues extends Record<string, FormValue>>(
+  props: FrameProps<TValues> & { options: readonly SelectOption[]; placeholder: string; onChoose?: (value: string) => void; autoComplete?: string },
+) {
+  const { form, name, options, placeholder, onChoose, autoComplete } = props;
+  const value = form.values[name] as string;
+  return (
+    <FieldFrame
+      {...props}
+      control={({ id, invalid, describedBy }) => (
+        <select
+          id={id}
+          className="field__input field__select"
+          name={name}
+          value={value}
+          autoComplete={autoComplete}
+          onChange={(event) => (onChoose ? onChoose(event.currentTarget.value) : form.setValue(name, event.currentTarget.value as TValues[typeof name]))}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        >
+          {/* The placeholder is offered only while nothing is chosen. */}
+          {value === '' && (
+            <option value="" disabled>
+              {placeholder}
+            </option>
+          )}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 

@@ -20,6 +20,7 @@ import { usePageTitle } from '#client/app/page-title.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
+import { BackToTree } from '#client/ui/back-to-tree.tsx';
 import '#client/art/art-details.css';
 
 /** Codes that mean "no piece a visitor may see here", answered with the friendly not-found message. */
@@ -109,9 +110,7 @@ function ArtNotFound() {
     <div className="art-details__missing" data-testid="art-not-found">
       <p className="page__lead">We could not find a published piece in this square. It may still be waiting for review, or the link may be mistyped.</p>
       <p>
-        <Link to="/observe" className="button">
-          back to the tree.
-        </Link>
+        <BackToTree />
       </p>
     </div>
   );
@@ -125,9 +124,7 @@ function ArtLoadFailed({ onRetry }: { onRetry(): void }) {
         <button type="button" className="button" onClick={onRetry}>
           Try again
         </button>
-        <Link to="/observe" className="button button--quiet">
-          back to the tree.
-        </Link>
+        <BackToTree quiet />
       </p>
     </div>
   );

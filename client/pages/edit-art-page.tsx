@@ -15,6 +15,7 @@ import { ArtEditor } from '#client/editor/art-editor.tsx';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
+import { BackToTree } from '#client/ui/back-to-tree.tsx';
 
 export function EditArtPage() {
   const { cellToken = '' } = useParams();
@@ -52,9 +53,7 @@ export function EditArtPage() {
       <div role="alert" data-testid="editor-load-failed">
         <p className="page__lead">{errorMessageFor(errorCode) ?? messages.undefinedError}</p>
         <p>
-          <Link to="/observe" className="button">
-            back to the tree.
-          </Link>
+          <BackToTree />
         </p>
       </div>
     );

@@ -90,7 +90,7 @@ export function LearnPage() {
 
       <div className="learn__arrows">
         {index > 0 ? (
-          <button type="button" className="arrow-button" data-testid="learn-previous" onClick={() => go(index - 1)}>
+          <button type="button" className="pill pill--button arrow-button" data-testid="learn-previous" onClick={() => go(index - 1)}>
             <span aria-hidden="true">←</span> {LEARN_SLIDES[index - 1]!.tab.toLowerCase()}
             <span className="visually-hidden">, previous slide</span>
           </button>
@@ -98,7 +98,7 @@ export function LearnPage() {
           <span />
         )}
         {index < last ? (
-          <button type="button" className="arrow-button arrow-button--next" data-testid="learn-next" onClick={() => go(index + 1)}>
+          <button type="button" className="pill pill--button arrow-button arrow-button--next" data-testid="learn-next" onClick={() => go(index + 1)}>
             {LEARN_SLIDES[index + 1]!.tab.toLowerCase()}
             <span className="visually-hidden">, next slide</span> <span aria-hidden="true">→</span>
           </button>

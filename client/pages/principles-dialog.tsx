@@ -3,6 +3,7 @@
  * <dialog>, so focus is trapped and Escape closes it; a click on the backdrop closes it too.
  */
 import { useEffect, useId, useRef } from 'react';
+import { DialogHeader } from '#client/ui/dialog-header.tsx';
 import { THE_GROUND, THE_GROUND_INTRO } from './copy/principles.ts';
 
 export function PrinciplesDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -29,15 +30,7 @@ export function PrinciplesDialog({ open, onClose }: { open: boolean; onClose: ()
       }}
     >
       <div className="dialog__box">
-        <header className="dialog__header">
-          <p className="eyebrow">our principles</p>
-          <h2 id={titleId} className="dialog__title">
-            the ground.
-          </h2>
-          <button type="button" className="dialog__close" aria-label="Close" onClick={onClose}>
-            <span aria-hidden="true">×</span>
-          </button>
-        </header>
+        <DialogHeader titleId={titleId} eyebrow="our principles" title="the ground." onClose={onClose} />
         <p className="dialog__lead">{THE_GROUND_INTRO}</p>
         <ol className="principles__list">
           {THE_GROUND.map((principle, i) => (

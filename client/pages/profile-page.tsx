@@ -16,6 +16,7 @@ import { errorBodyOf } from '#client/forms/form-state.ts';
 import { messages } from '#client/locale/messages.ts';
 import { ProfileArt } from '#client/profile/public/profile-art.tsx';
 import { PersonalUrl, SocialLinks } from '#client/profile/public/profile-links.tsx';
+import { BackToTree } from '#client/ui/back-to-tree.tsx';
 import { ProfileSocial } from '#client/profile/public/profile-social.tsx';
 import { ReadMoreSection } from '#client/profile/public/read-more.tsx';
 import { addressLine, fullName, memberSince, normalizedLines } from '#client/profile/profile-text.ts';
@@ -53,9 +54,7 @@ export function ProfilePage() {
           {missing ? 'We could not find this member. The link may be mistyped.' : messages.undefinedError}
         </p>
         <p>
-          <Link to="/observe" className="button">
-            back to the tree.
-          </Link>
+          <BackToTree />
         </p>
       </section>
     );

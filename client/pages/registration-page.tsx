@@ -9,6 +9,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { useReloadCurrentUser } from '#client/app/current-user.ts';
 import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
 import { FormPage } from '#client/forms/form-page.tsx';
+import { NewPasswordField } from '#client/forms/new-password-field.tsx';
 import { passwordRules } from '#client/forms/password-rules.ts';
 import { useForm } from '#client/forms/use-form.ts';
 
@@ -50,15 +51,7 @@ export function RegistrationPage() {
           placeholder="you@example.com"
           maxLength={L.email}
         />
-        <TextField
-          form={form}
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={L.passwordMax}
-          hint={passwordRules}
-        />
+        <NewPasswordField form={form} name="password" label="Password" hint={passwordRules} />
         <FormMessage notice={form.notice} />
         <SubmitButton submitting={form.submitting} busyLabel="Creating your account…">
           Register

@@ -6,11 +6,11 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import * as v from 'valibot';
-import { ACCOUNT_LIMITS } from '#shared/constants.ts';
 import { restoreSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';
-import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
+import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import { FormPage } from '#client/forms/form-page.tsx';
+import { NewPasswordField } from '#client/forms/new-password-field.tsx';
 import { passwordRules } from '#client/forms/password-rules.ts';
 import { useForm } from '#client/forms/use-form.ts';
 import { messages } from '#client/locale/messages.ts';
@@ -54,15 +54,7 @@ export function RestorePasswordPage() {
         </div>
       ) : (
         <form className="form" onSubmit={form.handleSubmit} noValidate aria-label="Restore password">
-          <TextField
-            form={form}
-            name="password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            maxLength={ACCOUNT_LIMITS.passwordMax}
-            hint={passwordRules}
-          />
+          <NewPasswordField form={form} name="password" label="New password" hint={passwordRules} />
           <FormMessage notice={form.notice} />
           <SubmitButton submitting={form.submitting} busyLabel="Saving…">
             Save the new password

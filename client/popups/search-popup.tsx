@@ -91,7 +91,7 @@ function SearchResults({ hits }: { hits: SearchHit[] }) {
       <p className="search-popup__count">
         {hits.length === 1 ? '1 piece' : `${hits.length} pieces`}, best matches first
       </p>
-      <table className="search-results">
+      <table className="data-table search-results">
         <thead>
           <tr>
             <th scope="col">
@@ -112,9 +112,9 @@ function SearchResults({ hits }: { hits: SearchHit[] }) {
             <tr key={hit.cellToken} data-testid="search-result">
               <td className="search-results__cell--thumb">
                 {hit.thumb ? (
-                  <img className="search-results__thumb" src={hit.thumb} alt="" width={56} height={56} loading="lazy" />
+                  <img className="data-table__thumb" src={hit.thumb} alt="" width={56} height={56} loading="lazy" />
                 ) : (
-                  <span className="search-results__thumb" />
+                  <span className="data-table__thumb" />
                 )}
               </td>
               <td className="search-results__cell--artist">{hit.artist}</td>

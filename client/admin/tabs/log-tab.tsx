@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { trpc } from '#client/api/trpc.ts';
 import { staffActionLabel } from '../labels.ts';
-import { DateTime, EmptyNote, QueryView, SectionHeading } from '../parts.tsx';
+import { AdminTable, DateTime, EmptyNote, QueryView, SectionHeading } from '../parts.tsx';
 import { Pager } from './pager.tsx';
 
 export function LogTab() {
@@ -17,35 +17,24 @@ export function LogTab() {
             <EmptyNote>No staff action yet.</EmptyNote>
           ) : (
             <>
-              <table className="admin-table" data-testid="staff-log">
-                <caption className="visually-hidden">Staff actions, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Note</th>
+              <AdminTable testId="staff-log" caption="Staff actions, newest first" columns={['When', 'Who', 'What', 'Note']}>
+                {entries.items.map((entry) => (
+                  <tr key={entry.id} data-testid="log-entry" data-action={entry.action}>
+                    <td>
+                      <DateTime time={entry.createdAt} />
+                    </td>
+                    <td>{entry.staff.name}</td>
+                    <td>
+                      {staffActionLabel(entry.action)}
+                      <br />
+                      <span className="admin-muted admin-token">
+                        {entry.subjectType} {entry.subjectToken}
+                      </span>
+                    </td>
+                    <td className="admin-prose">{entry.note ?? '—'}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {entries.items.map((entry) => (
-                    <tr key={entry.id} data-testid="log-entry" data-action={entry.action}>
-                      <td>
-                        <DateTime time={entry.createdAt} />
-                      </td>
-                      <td>{entry.staff.name}</td>
-                      <td>
-                        {staffActionLabel(entry.action)}
-                        <br />
-                        <span className="admin-muted admin-token">
-                          {entry.subjectType} {entry.subjectToken}
-                        </span>
-                      </td>
-                      <td className="admin-prose">{entry.note ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </AdminTable>
               <Pager label="Pages of the log" page={entries.page} pageSize={entries.pageSize} total={entries.total} onPage={setPage} />
             </>
           )

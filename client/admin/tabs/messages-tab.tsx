@@ -2,8 +2,7 @@
 import { useState } from 'react';
 import type { AdminMessage } from '#shared/admin-api.ts';
 import { trpc } from '#client/api/trpc.ts';
-import { adminErrorText } from '../admin-errors.ts';
-import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, type Notice } from '../parts.tsx';
+import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, runStaffAction, type Notice } from '../parts.tsx';
 import { StateFilter } from './state-filter.tsx';
 
 type Filter = 'unhandled' | 'handled' | 'all';
@@ -46,15 +45,13 @@ export function MessagesTab() {
 function MessageCard({ message, onNotice }: { message: AdminMessage; onNotice: (notice: Notice) => void }) {
   const utils = trpc.useUtils();
   const markHandled = trpc.admin.markMessageHandled.useMutation();
-  const onMark = async () => {
-    try {
-      await markHandled.mutateAsync({ id: message.id });
-      onNotice({ kind: 'success', text: `“${message.subject}” is marked handled.` });
-    } catch (error) {
-      onNotice({ kind: 'error', text: adminErrorText(error) });
-    }
-    await Promise.all([utils.admin.messages.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]);
-  };
+  const onMark = () =>
+    runStaffAction({
+      run: () => markHandled.mutateAsync({ id: message.id }),
+      done: `“${message.subject}” is marked handled.`,
+      onNotice,
+      refresh: () => Promise.all([utils.admin.messages.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]),
+    });
   const reply = `mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`;
 
   return (

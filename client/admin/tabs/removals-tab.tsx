@@ -5,10 +5,9 @@
 import { useState } from 'react';
 import type { AdminRemovalRequest, RemovalState } from '#shared/admin-api.ts';
 import { trpc } from '#client/api/trpc.ts';
-import { adminErrorText } from '../admin-errors.ts';
 import { titleOf } from '../format.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, Thumb, type Notice } from '../parts.tsx';
+import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, Thumb, runStaffAction, type Notice } from '../parts.tsx';
 import { ReasonForm } from '../reason-form.tsx';
 import { detailsLinkOf } from '../sections.ts';
 import { StateFilter } from './state-filter.tsx';
@@ -57,15 +56,13 @@ function RemovalCard({ request, onNotice }: { request: AdminRemovalRequest; onNo
   const title = titleOf(request.art.title);
   const refresh = () => Promise.all([utils.admin.removalRequests.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]);
 
-  const onAccept = async () => {
-    try {
-      await accept.mutateAsync({ token: request.token });
-      onNotice({ kind: 'success', text: `Removal accepted: “${title}” is taken down and its artist told.` });
-    } catch (error) {
-      onNotice({ kind: 'error', text: adminErrorText(error) });
-    }
-    await refresh();
-  };
+  const onAccept = () =>
+    runStaffAction({
+      run: () => accept.mutateAsync({ token: request.token }),
+      done: `Removal accepted: “${title}” is taken down and its artist told.`,
+      onNotice,
+      refresh,
+    });
 
   const onDecline = async (reason: string) => {
     await decline.mutateAsync({ token: request.token, reason });

@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { trpc } from '#client/api/trpc.ts';
 import { titleOf } from '../format.ts';
-import { DateTime, EmptyNote, QueryView, SectionHeading, Thumb } from '../parts.tsx';
+import { AdminTable, DateTime, EmptyNote, QueryView, SectionHeading, Thumb } from '../parts.tsx';
 
 export function ReviewQueueTab() {
   const queue = trpc.admin.queue.useQuery({});
@@ -14,40 +14,27 @@ export function ReviewQueueTab() {
           items.length === 0 ? (
             <EmptyNote>Nothing is waiting for review.</EmptyNote>
           ) : (
-            <table className="admin-table" data-testid="review-queue">
-              <caption className="visually-hidden">Pieces waiting for review, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Piece</th>
-                  <th scope="col">Artist</th>
-                  <th scope="col">Submitted</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Open</span>
-                  </th>
+            <AdminTable testId="review-queue" caption="Pieces waiting for review, oldest first" columns={['Piece', 'Artist', 'Submitted', { hidden: 'Open' }]}>
+              {items.map((item) => (
+                <tr key={item.artToken} data-testid="queue-item" data-art={item.artToken}>
+                  <td>
+                    <span className="admin-piece">
+                      <Thumb src={item.thumb} />
+                      <span>{titleOf(item.title)}</span>
+                    </span>
+                  </td>
+                  <td>{item.author.name}</td>
+                  <td>
+                    <DateTime time={item.submittedAt} />
+                  </td>
+                  <td className="admin-table__actions">
+                    <Link className="button button--small" to={`/review/${encodeURIComponent(item.artToken)}`} aria-label={`Review ${titleOf(item.title)} by ${item.author.name}`}>
+                      Review
+                    </Link>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr key={item.artToken} data-testid="queue-item" data-art={item.artToken}>
-                    <td>
-                      <span className="admin-piece">
-                        <Thumb src={item.thumb} />
-                        <span>{titleOf(item.title)}</span>
-                      </span>
-                    </td>
-                    <td>{item.author.name}</td>
-                    <td>
-                      <DateTime time={item.submittedAt} />
-                    </td>
-                    <td className="admin-table__actions">
-                      <Link className="button button--small" to={`/review/${encodeURIComponent(item.artToken)}`} aria-label={`Review ${titleOf(item.title)} by ${item.author.name}`}>
-                        Review
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </AdminTable>
           )
         }
       </QueryView>

@@ -7,11 +7,10 @@ import type { AdminUser } from '#shared/admin-api.ts';
 import type { Role } from '#shared/domain.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
-import { adminErrorText } from '../admin-errors.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { fullName } from '../format.ts';
 import { ROLE_CHOICES, ROLE_LABELS, labelOf } from '../labels.ts';
-import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, type Notice } from '../parts.tsx';
+import { AdminTable, DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, runStaffAction, type Notice } from '../parts.tsx';
 import { profileLinkOf } from '../sections.ts';
 import { Pager } from './pager.tsx';
 
@@ -70,22 +69,11 @@ export function UsersTab() {
             <EmptyNote>No member matches.</EmptyNote>
           ) : (
             <>
-              <table className="admin-table" data-testid="users">
-                <caption className="visually-hidden">Members, {page.total} in all</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Member</th>
-                    <th scope="col">Joined</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Account</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((user) => (
-                    <UserRow key={user.token} user={user} onNotice={setNotice} />
-                  ))}
-                </tbody>
-              </table>
+              <AdminTable testId="users" caption={`Members, ${page.total} in all`} columns={['Member', 'Joined', 'Role', 'Account']}>
+                {page.items.map((user) => (
+                  <UserRow key={user.token} user={user} onNotice={setNotice} />
+                ))}
+              </AdminTable>
               <Pager label="Pages of members" page={page.page} pageSize={page.pageSize} total={page.total} onPage={(next) => setQuery((current) => ({ ...current, page: next }))} />
             </>
           )
@@ -106,16 +94,14 @@ function UserRow({ user, onNotice }: { user: AdminUser; onNotice: (notice: Notic
   const isMe = me?.token === user.token;
   const name = fullName(user);
 
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    try {
-      await action();
-      onNotice({ kind: 'success', text: done });
-    } catch (error) {
-      onNotice({ kind: 'error', text: adminErrorText(error) });
-      setRoleChoice(user.role);
-    }
-    await Promise.all([utils.admin.users.invalidate(), utils.admin.staffLog.invalidate()]);
-  };
+  const run = (action: () => Promise<unknown>, done: string) =>
+    runStaffAction({
+      run: action,
+      done,
+      onNotice,
+      onFailure: () => setRoleChoice(user.role),
+      refresh: () => Promise.all([utils.admin.users.invalidate(), utils.admin.staffLog.invalidate()]),
+    });
 
   return (
     <tr data-testid="user-row" data-user={user.token}>

@@ -7,10 +7,12 @@ import { ACCOUNT_LIMITS as L, TIMINGS } from '#shared/constants.ts';
 import { accountSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useReloadCurrentUser } from '#client/app/current-user.ts';
-import { CheckboxField, FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
+import { CheckboxField, TextField } from '#client/forms/fields.tsx';
+import { NewPasswordField } from '#client/forms/new-password-field.tsx';
 import { accountPasswordNote } from '#client/forms/password-rules.ts';
 import { useForm } from '#client/forms/use-form.ts';
 import { messages } from '#client/locale/messages.ts';
+import { SaveActions } from './save-actions.tsx';
 
 function accountValues(user: CurrentUser) {
   return {
@@ -52,29 +54,10 @@ export function AccountPanel({ user }: { user: CurrentUser }) {
           {accountPasswordNote}
         </p>
         <div className="form-grid form-grid--two">
-          <TextField
-            form={form}
-            name="password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            maxLength={L.passwordMax}
-          />
-          <TextField
-            form={form}
-            name="confirm_password"
-            label="Confirm password"
-            type="password"
-            autoComplete="new-password"
-            maxLength={L.passwordMax}
-          />
+          <NewPasswordField form={form} name="password" label="New password" />
+          <NewPasswordField form={form} name="confirm_password" label="Confirm password" />
         </div>
-        <FormMessage notice={form.notice} />
-        <div className="form__actions">
-          <SubmitButton submitting={form.submitting} busyLabel="Saving…">
-            Save changes
-          </SubmitButton>
-        </div>
+        <SaveActions form={form}>Save changes</SaveActions>
       </form>
     </div>
   );

@@ -11,6 +11,7 @@ import type { AtelierItem } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
 import { atLeastZero, shortDate } from '../profile-text.ts';
+import { ListPanel } from './list-panel.tsx';
 
 const cellPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cellToken)}`;
 
@@ -34,34 +35,27 @@ const isInProgress = (item: AtelierItem) => item.status === ArtStatus.Draft || i
 
 export function AtelierPanel({ user }: { user: CurrentUser }) {
   const art = trpc.user.art.useQuery({ token: user.token }, { retry: false });
-  let body;
-  if (art.isPending) body = <p className="panel-status">Loading...</p>;
-  else if (art.isError)
-    body = (
-      <p className="panel-status" role="alert">
-        The pieces could not be loaded just now. Please try again in a moment.
-      </p>
-    );
-  else if (art.data.length === 0)
-    body = (
-      <p className="panel-status" data-testid="atelier-empty">
-        You currently have no uploaded pieces
-      </p>
-    );
-  else body = <AtelierTable items={art.data} />;
   return (
-    <div className="panel-card panel-card--table">
-      <h2 className="panel-card__title">Your atelier</h2>
-      <p className="panel-card__lead">Every piece you have made or are making, newest first.</p>
-      {body}
-    </div>
+    <ListPanel
+      title="Your atelier"
+      lead="Every piece you have made or are making, newest first."
+      query={art}
+      failure="The pieces could not be loaded just now. Please try again in a moment."
+      empty={
+        <p className="panel-status" data-testid="atelier-empty">
+          You currently have no uploaded pieces
+        </p>
+      }
+    >
+      {(items) => <AtelierTable items={items} />}
+    </ListPanel>
   );
 }
 
 function AtelierTable({ items }: { items: AtelierItem[] }) {
   return (
     <div className="profile-table-wrap">
-      <table className="profile-table" data-testid="atelier-table">
+      <table className="data-table profile-table" data-testid="atelier-table">
         <thead>
           <tr>
             <th scope="col">
@@ -82,7 +76,7 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
           {items.map((item) => (
             <tr key={item.artToken} data-testid="atelier-row">
               <td className="profile-table__picture">
-                {item.thumb ? <img src={item.thumb} alt="" width={56} height={56} loading="lazy" /> : <span className="profile-table__no-picture" />}
+                {item.thumb ? <img className="data-table__thumb" src={item.thumb} alt="" width={56} height={56} loading="lazy" /> : <span className="data-table__thumb" />}
               </td>
               <td className="profile-table__title">
                 <span data-testid="atelier-title">{item.title.trim() !== '' ? item.title : 'Untitled'}</span>

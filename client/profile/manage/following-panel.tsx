@@ -12,31 +12,25 @@ import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
 import { fullName, shortDate } from '../profile-text.ts';
+import { ListPanel } from './list-panel.tsx';
 
 export function FollowingPanel({ user }: { user: CurrentUser }) {
   const following = trpc.user.following.useQuery({ token: user.token }, { retry: false });
-  let body;
-  if (following.isPending) body = <p className="panel-status">Loading...</p>;
-  else if (following.isError)
-    body = (
-      <p className="panel-status" role="alert">
-        The list could not be loaded just now. Please try again in a moment.
-      </p>
-    );
-  else if (following.data.length === 0)
-    body = (
-      <div className="panel-status" data-testid="following-empty">
-        <p>You currently have no followers</p>
-        <p className="panel-status__hint">Follow an artist from their profile page and they appear here.</p>
-      </div>
-    );
-  else body = <FollowingTable viewerToken={user.token} people={following.data} />;
   return (
-    <div className="panel-card panel-card--table">
-      <h2 className="panel-card__title">Artists you follow</h2>
-      <p className="panel-card__lead">Most recently followed first.</p>
-      {body}
-    </div>
+    <ListPanel
+      title="Artists you follow"
+      lead="Most recently followed first."
+      query={following}
+      failure="The list could not be loaded just now. Please try again in a moment."
+      empty={
+        <div className="panel-status" data-testid="following-empty">
+          <p>You currently have no followers</p>
+          <p className="panel-status__hint">Follow an artist from their profile page and they appear here.</p>
+        </div>
+      }
+    >
+      {(people) => <FollowingTable viewerToken={user.token} people={people} />}
+    </ListPanel>
   );
 }
 
@@ -65,7 +59,7 @@ function FollowingTable({ viewerToken, people }: { viewerToken: string; people: 
         </p>
       )}
       <div className="profile-table-wrap">
-        <table className="profile-table" data-testid="following-table">
+        <table className="data-table profile-table" data-testid="following-table">
           <thead>
             <tr>
               <th scope="col">Artist name</th>

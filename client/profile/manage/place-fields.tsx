@@ -9,9 +9,8 @@ import { PROFILE_LIMITS as L } from '#shared/constants.ts';
 import { COUNTRIES, US } from '#shared/reference/countries.ts';
 import { DEFAULT_US_STATE, US_STATES } from '#shared/reference/us-states.ts';
 import { trpc } from '#client/api/trpc.ts';
-import { TextField } from '#client/forms/fields.tsx';
+import { SelectField, TextField } from '#client/forms/fields.tsx';
 import type { Form } from '#client/forms/use-form.ts';
-import { SelectField } from './kit-fields.tsx';
 import type { ProfileValues } from './profile-values.ts';
 
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => ({ value: country.code, label: country.name }));

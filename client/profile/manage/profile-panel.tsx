@@ -12,14 +12,14 @@ import type { FullProfile } from '#shared/profile-api.ts';
 import { profileSchema } from '#shared/validation/profile.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useReloadCurrentUser } from '#client/app/current-user.ts';
-import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
+import { TextAreaField, TextField } from '#client/forms/fields.tsx';
 import { useForm } from '#client/forms/use-form.ts';
 import { messages } from '#client/locale/messages.ts';
 import { SOCIAL_LINKS } from '../public/profile-links.tsx';
 import { fullName } from '../profile-text.ts';
 import { AvatarField } from './avatar-field.tsx';
-import { TextAreaField } from './kit-fields.tsx';
 import { PlaceFields } from './place-fields.tsx';
+import { SaveActions } from './save-actions.tsx';
 import { profileValues } from './profile-values.ts';
 import { saveProfile } from './save-profile.ts';
 
@@ -87,12 +87,7 @@ function ProfileForm({ user, profile }: { user: CurrentUser; profile: FullProfil
             ))}
           </div>
         </fieldset>
-        <FormMessage notice={form.notice} />
-        <div className="form__actions">
-          <SubmitButton submitting={form.submitting} busyLabel="Saving…">
-            Save profile
-          </SubmitButton>
-        </div>
+        <SaveActions form={form}>Save profile</SaveActions>
       </form>
     </div>
   );

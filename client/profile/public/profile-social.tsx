@@ -10,6 +10,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
+import { HeartIcon } from '#client/art/heart-icon.tsx';
 import { atLeastZero } from '../profile-text.ts';
 
 interface Toggled {
@@ -48,11 +49,11 @@ export function ProfileSocial({ profile }: { profile: PublicProfile }) {
 function Counts({ profile }: { profile: PublicProfile }) {
   return (
     <ul className="profile-social" aria-label="Activity">
-      <li className="profile-social__stat">
-        <HeartIcon filled={false} />
+      <li className="pill profile-social__stat">
+        <HeartIcon className="profile-social__icon" filled={false} />
         <Count value={profile.activity.likes} one="like" many="likes" testId="profile-likes-count" />
       </li>
-      <li className="profile-social__stat">
+      <li className="pill profile-social__stat">
         <PersonIcon />
         <Count value={profile.activity.followers} one="follower" many="followers" testId="profile-followers-count" />
       </li>
@@ -104,13 +105,13 @@ function SocialToggles({ viewerToken, profile }: { viewerToken: string; profile:
         <li>
           <button
             type="button"
-            className={likes.on ? 'profile-toggle profile-toggle--on' : 'profile-toggle'}
+            className={likes.on ? 'pill pill--button profile-toggle profile-toggle--on' : 'pill pill--button profile-toggle'}
             aria-pressed={likes.on}
             disabled={!liked || likeToggle.busy}
             onClick={() => void likeToggle.toggle()}
             data-testid="profile-like-toggle"
           >
-            <HeartIcon filled={likes.on} />
+            <HeartIcon className="profile-social__icon" filled={likes.on} />
             <Count value={likes.count} one="like" many="likes" testId="profile-likes-count" />
             <span className="visually-hidden">{likes.on ? ', liked by you. Click to unlike.' : '. Click to like.'}</span>
           </button>
@@ -118,7 +119,7 @@ function SocialToggles({ viewerToken, profile }: { viewerToken: string; profile:
         <li>
           <button
             type="button"
-            className={follows.on ? 'profile-toggle profile-toggle--on' : 'profile-toggle'}
+            className={follows.on ? 'pill pill--button profile-toggle profile-toggle--on' : 'pill pill--button profile-toggle'}
             aria-pressed={follows.on}
             disabled={!followed || followToggle.busy}
             onClick={() => void followToggle.toggle()}
@@ -127,7 +128,7 @@ function SocialToggles({ viewerToken, profile }: { viewerToken: string; profile:
             <PersonIcon />
             <span className="profile-toggle__label">{follows.on ? 'Following' : 'Follow'}</span>
           </button>
-          <span className="profile-social__stat">
+          <span className="pill profile-social__stat">
             <Count value={follows.count} one="follower" many="followers" testId="profile-followers-count" />
           </span>
         </li>
@@ -150,20 +151,6 @@ function Count({ value, one, many, testId }: { value: number; one: string; many:
       </span>{' '}
       <span>{shown === 1 ? one : many}</span>
     </>
-  );
-}
-
-function HeartIcon({ filled }: { filled: boolean }) {
-  return (
-    <svg className="profile-social__icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path
-        d="M12 20.5s-7.5-4.6-7.5-10.1A4.3 4.3 0 0 1 12 7.6a4.3 4.3 0 0 1 7.5 2.8c0 5.5-7.5 10.1-7.5 10.1z"
-        fill={filled ? 'currentColor' : 'none'}
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-      />
-    </svg>
   );
 }
 

@@ -329,6 +329,8 @@ describe('who sees which header item', () => {
 
     await page.click('[data-menu-item="logout"]');
     await page.waitForURL(`${gallery.url}/`);
+    // Going to welcome closes the menu (the strip is hidden while it is open, so wait for the menu first).
+    await page.waitForSelector('.menu-toggle[aria-expanded="false"]');
     await page.locator('[data-testid="user-strip"]').waitFor({ state: 'detached' });
     expect(await headerItems(page)).toEqual(['learn', 'observe', 'participate', 'contact', 'login', 'register']);
   });

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { users } from '#drizzle/schema.ts';
+import { art, cells, users } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
 import { TIMINGS } from '#shared/constants.ts';
 import { messages } from '#client/locale/messages.ts';
 import { launchBrowser, startGallery, type Gallery } from './harness.ts';
@@ -334,6 +335,24 @@ describe('the atelier and the tabs by role', () => {
     await expect(submitted.textContent()).resolves.toContain('24 x 18 x .01 in');
     await screenshot('atelier');
     expect(artist.errors).toEqual([]);
+  });
+
+  it('keeps a piece whose changes window lapsed, without links to the square it left', async () => {
+    const { db } = gallery.app.deps;
+    const cell = db.select().from(cells).where(eq(cells.token, squares.submitted)).get()!;
+    const piece = db.select().from(art).where(eq(art.id, cell.artId!)).get()!;
+    // What the reservation timers leave when requested changes were never made (decision 019).
+    db.update(art).set({ status: ArtStatus.Removed, reviewNote: 'Please crop the frame.' }).where(eq(art.id, piece.id)).run();
+    try {
+      await openTab('atelier');
+      const kept = page.getByTestId('atelier-row').filter({ hasText: 'Blue Hour' });
+      await kept.getByTestId('atelier-kept').waitFor();
+      await expect(kept.getByTestId('atelier-status').textContent()).resolves.toBe('Removed');
+      expect(await kept.getByTestId('atelier-details').count()).toBe(0);
+      expect(await kept.getByTestId('atelier-tree').count()).toBe(0);
+    } finally {
+      db.update(art).set({ status: piece.status, reviewNote: piece.reviewNote }).where(eq(art.id, piece.id)).run();
+    }
   });
 
   it('fits a phone-sized window: the atelier, the profile form and the avatar popup', async () => {

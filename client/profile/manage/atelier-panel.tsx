@@ -99,6 +99,11 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
                     <Link to={`${cellPath(item.cellToken)}/edit`} className="button" data-testid="atelier-upload">
                       Upload artwork
                     </Link>
+                  ) : item.status === ArtStatus.Removed ? (
+                    // Its square was released: it may hold someone else's piece now, so no link leads there.
+                    <span className="profile-table__status" data-testid="atelier-kept">
+                      Kept here; its square was released.
+                    </span>
                   ) : (
                     <>
                       <Link to={`${cellPath(item.cellToken)}/details`} className="button" data-testid="atelier-details">

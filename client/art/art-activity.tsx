@@ -10,9 +10,9 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
+import { atLeastZero } from '#client/ui/counts.ts';
 import { HeartIcon } from './heart-icon.tsx';
 
-const atLeastZero = (n: number) => Math.max(0, n);
 
 /** Registers one view of the piece when the page opens; answers the count once the server has it. */
 function useRegisteredViews(artToken: string, published: boolean): number | null {

@@ -19,7 +19,8 @@ import { PersonalUrl, SocialLinks } from '#client/profile/public/profile-links.t
 import { BackToTree } from '#client/ui/back-to-tree.tsx';
 import { ProfileSocial } from '#client/profile/public/profile-social.tsx';
 import { ReadMoreSection } from '#client/profile/public/read-more.tsx';
-import { addressLine, fullName, memberSince, normalizedLines } from '#client/profile/profile-text.ts';
+import { addressLine, fullName, memberSince } from '#client/profile/profile-text.ts';
+import { normalizeLineBreaks } from '#shared/validation/rules.ts';
 import '#client/profile/public/public-profile.css';
 
 /** Codes that mean "no such member", answered with the friendly not-found message. */
@@ -100,7 +101,7 @@ function ProfileBody({ profile, title }: { profile: PublicProfile; title: string
       </header>
       <section className="profile-section" data-testid="profile-bio">
         <h2 className="profile-section__title">Bio</h2>
-        <p className="profile-section__text">{profile.description.trim() !== '' ? normalizedLines(profile.description) : 'This member has not written a bio yet.'}</p>
+        <p className="profile-section__text">{profile.description.trim() !== '' ? normalizeLineBreaks(profile.description) : 'This member has not written a bio yet.'}</p>
       </section>
       {profile.exhibitions.trim() !== '' && <ReadMoreSection title="Exhibitions" text={profile.exhibitions} testId="profile-exhibitions" />}
       {profile.education.trim() !== '' && <ReadMoreSection title="Education" text={profile.education} testId="profile-education" />}

@@ -2,6 +2,7 @@
  * How profile values read on screen: links (only http and https ever become links, whatever was stored), the
  * address line, MEMBER SINCE, and the short dates of the manage-profile tables.
  */
+import { withWebScheme } from '#shared/validation/rules.ts';
 
 /**
  * The href for a stored URL, or null when it must not be a link. "www.example.org" (the spec's other accepted form)
@@ -9,7 +10,7 @@
  */
 export function httpHref(url: string): string | null {
   const trimmed = url.trim();
-  const candidate = /^www\./i.test(trimmed) ? `https://${trimmed}` : trimmed;
+  const candidate = withWebScheme(trimmed);
   if (!/^https?:\/\//i.test(candidate)) return null;
   try {
     const parsed = new URL(candidate);
@@ -45,11 +46,3 @@ export function shortDate(epochMs: number): string {
 export function fullName(person: { firstname: string; lastname: string }): string {
   return `${person.firstname} ${person.lastname}`.trim();
 }
-
-/** Line breaks as one \n each: a form posted as multipart carries them as \r\n. */
-export function normalizedLines(text: string): string {
-  return text.replace(/\r\n?/g, '\n');
-}
-
-/** Never below 0 (spec §4). */
-export const atLeastZero = (n: number) => Math.max(0, n);

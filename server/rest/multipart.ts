@@ -4,7 +4,7 @@
  */
 import type { MultipartValue } from '@fastify/multipart';
 import { ErrorCode } from '#shared/errors.ts';
-import { MESSAGES } from '#shared/validation/rules.ts';
+import { MESSAGES, normalizeLineBreaks } from '#shared/validation/rules.ts';
 import { AppError } from '../errors.ts';
 
 /**
@@ -14,7 +14,7 @@ import { AppError } from '../errors.ts';
 export function textOf(part: MultipartValue, field = part.fieldname): string {
   if (part.valueTruncated) throw new AppError(ErrorCode.PayloadTooLarge, 'A field is too long.', { [field]: [MESSAGES.invalid] });
   const value = typeof part.value === 'string' ? part.value : String(part.value);
-  return value.replace(/\r\n?/g, '\n');
+  return normalizeLineBreaks(value);
 }
 
 /** The form-level answer to a parser error the caller did not map to one of its fields. */

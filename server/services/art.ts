@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { art, artLikes, artViews, cells, pictures, reservations, trees, users } from '#drizzle/schema.ts';
 import type { ArtCellRef, ArtDetails, ArtFields, ArtForEdit, ArtPicture } from '#shared/art-api.ts';
 import type { AiUse } from '#shared/constants.ts';
-import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import { ART_MESSAGES, artFormSchema, imageListErrors, type ArtFormValues } from '#shared/validation/art.ts';
 import type { Db, Queryable } from '../db.ts';
@@ -23,6 +23,7 @@ import { openRemovalRequestOf } from './removal-requests.ts';
 import { IMMEDIATE, reserveCell } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { bumpTreeVersion } from './tree.ts';
+import { promoteToArtist } from './users.ts';
 
 export type ArtRow = typeof art.$inferSelect;
 
@@ -248,8 +249,7 @@ function commitArt(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: 
       .run();
 
     if (submitting) {
-      // DESIGN.md §3: submitting a first piece makes an observer an artist.
-      tx.update(users).set({ role: Role.Artist, updatedAt: now }).where(and(eq(users.id, piece.authorId), eq(users.role, Role.Observer))).run();
+      promoteToArtist(tx, piece.authorId, now);
       // A submitted piece is never released by the reservation timer: it waits for review.
       tx.update(reservations)
         .set({ state: 'submitted', updatedAt: now })

@@ -7,7 +7,7 @@ import { and, asc, desc, eq, ne, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, connections, pictures, trees, users } from '#drizzle/schema.ts';
 import { StaffAction, type ArtistPiece, type PublishResult, type QueueItem, type RequestChangesResult, type ReviewConnection, type ReviewItem } from '#shared/admin-api.ts';
-import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
@@ -23,6 +23,7 @@ import { IMMEDIATE } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { notifyAvailable } from './subscriptions.ts';
 import { bumpTreeVersion } from './tree.ts';
+import { promoteToArtist } from './users.ts';
 
 /** The main picture's thumbnail URL of a piece, from a left join on its position-0 picture. */
 export const thumbOf = (mediaKey: string | null): string | null => (mediaKey ? pictureUrls(mediaKey).thumb : null);
@@ -194,7 +195,7 @@ export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string
     const opened = openNeighboursAfterPublish(tx, cell.treeId, cell.row, cell.column, now);
     reindexArt(tx, piece.id);
     bumpTreeVersion(tx, cell.treeId);
-    tx.update(users).set({ role: Role.Artist, updatedAt: now }).where(and(eq(users.id, author.id), eq(users.role, Role.Observer))).run();
+    promoteToArtist(tx, author.id, now);
     enqueueMail(tx, now, {
       to: author.email,
       kind: 'art-published',

@@ -1,7 +1,16 @@
-/** Reading users as the client may see them. */
+/** Reading users as the client may see them, and the one role change a piece brings. */
+import { and, eq } from 'drizzle-orm';
+import { users } from '#drizzle/schema.ts';
 import type { CurrentUser } from '#shared/api-types.ts';
+import { Role } from '#shared/domain.ts';
 import type { SessionUser } from '../auth/sessions.ts';
+import type { Queryable } from '../db.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
+
+/** DESIGN.md §3: an observer whose piece is submitted (or published by staff) becomes an artist; other roles stay. */
+export function promoteToArtist(tx: Queryable, userId: number, now: number): void {
+  tx.update(users).set({ role: Role.Artist, updatedAt: now }).where(and(eq(users.id, userId), eq(users.role, Role.Observer))).run();
+}
 
 export function toCurrentUser(user: SessionUser): CurrentUser {
   return {

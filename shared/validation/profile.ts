@@ -8,10 +8,10 @@ import * as v from 'valibot';
 import { PROFILE_LIMITS as L } from '../constants.ts';
 import { isCountryCode, US } from '../reference/countries.ts';
 import { isUsStateCode } from '../reference/us-states.ts';
-import { MESSAGES, optionalText, optionalUrl, requiredText } from './rules.ts';
+import { MESSAGES, optionalText, optionalUrl, requiredText, withWebScheme } from './rules.ts';
 
 /** "www.example.org" becomes "https://www.example.org"; anything else is left as checked. */
-const httpUrl = () => v.pipe(optionalUrl(L.url), v.transform((s) => (/^www\./i.test(s) ? `https://${s}` : s)));
+const httpUrl = () => v.pipe(optionalUrl(L.url), v.transform(withWebScheme));
 
 export const profileSchema = v.pipe(
   v.object({

@@ -59,6 +59,16 @@ export const anyPassword = (name: string, max: number) =>
   v.pipe(text(), v.check((s) => s.trim().length > 0, MESSAGES.blank(name)), v.maxLength(max, MESSAGES.maxLength(max)));
 
 /** Empty, or a URL starting with http(s):// or www. (never javascript: or another scheme). */
+/** Line breaks as one \n each: a form posted as multipart carries a textarea's as \r\n. Limits count the \n form. */
+export function normalizeLineBreaks(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** The spec's "www." form of a URL, with https:// in front; any other text as it is. */
+export function withWebScheme(url: string): string {
+  return /^www\./i.test(url) ? `https://${url}` : url;
+}
+
 export const optionalUrl = (max: number) =>
   v.pipe(
     text(),

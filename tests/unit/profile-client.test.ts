@@ -17,7 +17,8 @@ import {
   zoomRange,
   zoomView,
 } from '#client/profile/avatar/crop-geometry.ts';
-import { addressLine, displayUrl, httpHref, memberSince, normalizedLines } from '#client/profile/profile-text.ts';
+import { addressLine, displayUrl, httpHref, memberSince } from '#client/profile/profile-text.ts';
+import { normalizeLineBreaks as normalizedLines } from '#shared/validation/rules.ts';
 import { excerptOf } from '#client/profile/public/read-more.tsx';
 
 describe('links on a profile', () => {

@@ -4,19 +4,14 @@
  * decode it. Answers the decoded picture or the spec's message.
  */
 import { AVATAR_LIMITS } from '#shared/constants.ts';
+import { sniffImageType } from '#shared/validation/art.ts';
 import { messages } from '#client/locale/messages.ts';
 
 export type OpenedAvatar = { ok: true; picture: ImageBitmap } | { ok: false; message: string };
 
-const SIGNATURES: readonly (readonly number[])[] = [
-  [0xff, 0xd8, 0xff], // JPEG
-  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
-  [0x47, 0x49, 0x46, 0x38, 0x37, 0x61], // GIF87a
-  [0x47, 0x49, 0x46, 0x38, 0x39, 0x61], // GIF89a
-];
-
+/** JPEG, PNG or GIF by its first bytes: the same check the server makes (shared/validation/art.ts). */
 export function hasImageSignature(head: Uint8Array): boolean {
-  return SIGNATURES.some((signature) => signature.every((byte, index) => head[index] === byte));
+  return sniffImageType(head) !== null;
 }
 
 export async function openAvatarFile(file: File): Promise<OpenedAvatar> {

@@ -10,7 +10,8 @@ import { ArtStatus } from '#shared/domain.ts';
 import type { AtelierItem } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
-import { atLeastZero, shortDate } from '../profile-text.ts';
+import { atLeastZero } from '#client/ui/counts.ts';
+import { shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
 
 const cellPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cellToken)}`;

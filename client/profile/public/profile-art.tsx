@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import type { PublishedArtCard } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
-import { atLeastZero } from '../profile-text.ts';
+import { atLeastZero } from '#client/ui/counts.ts';
 
 const detailsPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cellToken)}/details`;
 

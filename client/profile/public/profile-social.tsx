@@ -11,7 +11,7 @@ import { useCurrentUser } from '#client/app/current-user.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { HeartIcon } from '#client/art/heart-icon.tsx';
-import { atLeastZero } from '../profile-text.ts';
+import { atLeastZero } from '#client/ui/counts.ts';
 
 interface Toggled {
   on: boolean;

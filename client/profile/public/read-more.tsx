@@ -3,7 +3,7 @@
  * 'read less' when there is more. Cut at a word, never inside one. Rendered as text, line breaks kept.
  */
 import { useId, useState } from 'react';
-import { normalizedLines } from '../profile-text.ts';
+import { normalizeLineBreaks } from '#shared/validation/rules.ts';
 
 /** Characters and lines shown before 'read more'. */
 const EXCERPT_CHARS = 320;
@@ -23,7 +23,7 @@ export function excerptOf(text: string): string | null {
 
 export function ReadMoreSection({ title, text: stored, testId }: { title: string; text: string; testId: string }) {
   const [open, setOpen] = useState(false);
-  const text = normalizedLines(stored);
+  const text = normalizeLineBreaks(stored);
   const bodyId = useId();
   const excerpt = excerptOf(text);
   return (

@@ -2,7 +2,9 @@
  * Builds the client when its build is missing or older than its sources, so `npm start` on a fresh clone and the
  * browser tests both find an up-to-date dist/client without a separate step.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const SOURCES = ['client', 'shared', 'vite.config.ts', 'package.json'];
@@ -36,12 +38,24 @@ export async function ensureClientBuilt(
   if (!clientBuildIsStale(root, outDir)) return;
   log(`Building the client (${path.relative(root, outDir) || outDir} is missing or older than its sources)...`);
   const started = Date.now();
-  const { build } = await import('vite');
-  await build({
-    root: path.join(root, 'client'),
-    configFile: path.join(root, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
+  await buildForProduction(root, outDir);
   log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+/**
+ * `vite build` in a child process with NODE_ENV=production. Vite takes NODE_ENV from the environment when it is
+ * set, and the test runner sets it to 'test': built in-process from there, the bundle would carry React's
+ * development build (about 2.5 times the code, and slower at every render).
+ */
+function buildForProduction(root: string, outDir: string): Promise<void> {
+  const vite = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+  const args = [vite, 'build', '--config', path.join(root, 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'];
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The client build failed (exit ${code}):\n${output}`))));
+  });
 }

@@ -32,10 +32,33 @@ function adminDashboardInDev(): Plugin {
   };
 }
 
+/**
+ * Build only: the tree's early start (client/tree/early-start.ts) is an entry of its own, and the app's page loads it
+ * with an async script tag ahead of the app's: a small module needs no React to run, so on a visit to /observe the snapshot
+ * is asked for, and its first sketch drawn, while the rest of the app is still arriving. (The app's entry imports it
+ * too, which is how it runs under the dev server.)
+ */
+function earlyTreeStart(): Plugin {
+  return {
+    name: 'early-tree-start',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        if (!context.bundle || context.path !== '/index.html') return;
+        const early = Object.values(context.bundle).find((file) => file.type === 'chunk' && file.isEntry && file.name === 'early');
+        if (!early) return;
+        // async: it runs as soon as it has arrived, without waiting for the page to be parsed (it waits for <body>).
+        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${early.fileName}` }, injectTo: 'head-prepend' }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: `${root}client`,
   publicDir: `${root}client/public`,
-  plugins: [react(), adminDashboardInDev()],
+  plugins: [react(), adminDashboardInDev(), earlyTreeStart()],
   // #client/* and #shared/* resolve through package.json "imports", which Vite follows natively. The client
   // imports only types from #server; those vanish in the build.
   server: {
@@ -59,13 +82,16 @@ export default defineConfig({
       input: {
         main: `${root}client/index.html`,
         admin: `${root}client/admin/index.html`,
+        early: `${root}client/tree/early-start.ts`,
       },
       output: {
         codeSplitting: {
           groups: [
             // Higher priority claims a module first. Vite's preload helper and React go first, so the groups that
             // depend on them (PixiJS loads its renderers lazily) do not absorb them and drag PixiJS into every page.
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]|vite[\\/]preload-helper/, priority: 3 },
+            // The preload helper has a chunk of its own: the tree's early start needs it, and must not wait for React.
+            { name: 'preload', test: /vite[\\/]preload-helper/, priority: 4 },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/, priority: 3 },
             { name: 'query', test: /node_modules[\\/](@tanstack|@trpc)[\\/]/, priority: 2 },
             { name: 'pixi', test: /node_modules[\\/](pixi\.js|@pixi|earcut|eventemitter3|ismobilejs|tiny-lru|its-fine|react-reconciler|parse-svg-path|gifuct-js|js-binary-schema-parser|@xmldom)[\\/]/, priority: 1 },
           ],

@@ -27,7 +27,7 @@ import { WelcomePage } from '#client/pages/welcome-page.tsx';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import { AppLayout } from './app-layout.tsx';
 import { GuestOnly, UserOnly, WelcomeAfterLogout } from './guards.tsx';
-import { useLoaded } from './module-loader.ts';
+import { useLoaded } from './use-loaded.ts';
 import type { RouteHandle } from './route-handle.ts';
 
 /** The tree page once its module is in (see tree-page-loader.ts), a plain loading state until then. */

@@ -2,12 +2,16 @@
  * The tree page's head start. On a visit that opens at /observe, the app's entry imports this module first, so it
  * runs before the rest of the app is even evaluated (React, the routes, the signed-in user's round trip): the
  * snapshot is asked for at once, fetched and decoded in the worker, off the page's main thread, and the tree page's
- * module (with PixiJS) starts loading, while the app shell boots. The tree page then takes the snapshot already on its way instead of asking again.
+ * module (with PixiJS) starts loading, while the app shell boots; the worker paints a first sketch of the tree as soon
+ * as it has decoded it (tree-sketch.ts). The tree page then takes the snapshot already on its way instead of asking
+ * again.
  */
 import { readInjectedBoot } from '#client/api/initial-params.ts';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import type { SnapshotReply } from './snapshot-decoding.ts';
 import { requestSnapshot } from './snapshot-requests.ts';
+import { placeSketch } from './tree-sketch.ts';
+import { parseTreeUrl } from './tree-url.ts';
 
 const TREE_PATH = '/observe';
 
@@ -18,7 +22,7 @@ export function startTreePageEarly(treeToken: string | null, pathname = window.l
   // A mark for the benchmark's breakdown of the first frame (tests/bench/tree-canvas.bench.ts).
   performance.mark('tree:early');
   treePageLoader.start();
-  if (treeToken) early = { token: treeToken, reply: requestSnapshot(treeToken, null) };
+  if (treeToken) early = { token: treeToken, reply: requestSnapshot(treeToken, null, undefined, placeSketch(parseTreeUrl(window.location.search)) ?? undefined) };
 }
 
 /** The snapshot asked for early, once: later loads ask afresh (with their ETag). */
@@ -29,5 +33,19 @@ export function takeEarlySnapshot(treeToken: string): Promise<SnapshotReply> | n
   return reply;
 }
 
+/**
+ * Runs `start` once the page's <body> exists: the built page loads this module with an async script, which may run
+ * while the page is still being parsed (the boot parameters sit at the end of <head>, so they are there by then).
+ */
+function onceBodyIsThere(start: () => void): void {
+  if (document.body) return start();
+  const observer = new MutationObserver(() => {
+    if (!document.body) return;
+    observer.disconnect();
+    start();
+  });
+  observer.observe(document.documentElement, { childList: true });
+}
+
 // Under the dev server the page has no injected parameters yet: the tree page then asks for its snapshot itself.
-startTreePageEarly(readInjectedBoot()?.params.treeToken ?? null);
+onceBodyIsThere(() => startTreePageEarly(readInjectedBoot()?.params.treeToken ?? null));

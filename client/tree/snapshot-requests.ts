@@ -4,7 +4,10 @@
  * start, the page does the same work itself (snapshot-decoding.ts, loaded only then). Small on purpose: the app's
  * entry imports it (early-start.ts), so a visit to the tree asks for its snapshot before the app shell boots.
  */
+import type { SketchTarget } from './sketch-drawing.ts';
 import type { SnapshotReply, SnapshotRequest } from './snapshot-decoding.ts';
+import type { SketchShown } from './snapshot-worker.ts';
+import { recordSketchShown } from './tree-sketch.ts';
 
 let worker: Worker | null | undefined;
 let nextId = 1;
@@ -18,9 +21,11 @@ function startWorker(): Worker | null {
   } catch {
     return null;
   }
-  started.onmessage = (event: MessageEvent<SnapshotReply>) => {
-    waiting.get(event.data.id)?.(event.data);
-    waiting.delete(event.data.id);
+  started.onmessage = (event: MessageEvent<SnapshotReply | SketchShown>) => {
+    const message = event.data;
+    if ('sketch' in message) return recordSketchShown(message.sketch);
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
   };
   // A worker that cannot start (a very old browser, a blocked script): the page does the work itself.
   started.onerror = () => {
@@ -36,15 +41,19 @@ async function onThePage(request: SnapshotRequest, signal?: AbortSignal): Promis
   return fetchAndDecode(request, signal);
 }
 
-/** Fetches and decodes the snapshot of a tree (a 304 when `etag` still matches); never throws: a failure is a reply. */
-export async function requestSnapshot(token: string, etag: string | null, signal?: AbortSignal): Promise<SnapshotReply> {
+/**
+ * Fetches and decodes the snapshot of a tree (a 304 when `etag` still matches); never throws: a failure is a reply.
+ * A `sketch` canvas is drawn on by the worker (tree-sketch.ts); without a worker it stays blank.
+ */
+export async function requestSnapshot(token: string, etag: string | null, signal?: AbortSignal, sketch?: SketchTarget): Promise<SnapshotReply> {
   if (worker === undefined) worker = startWorker();
   const request: SnapshotRequest = { id: nextId++, token, etag };
   const current = worker;
   if (current) {
     const reply = await new Promise<SnapshotReply>((resolve) => {
       waiting.set(request.id, resolve);
-      current.postMessage(request);
+      if (sketch) current.postMessage({ ...request, sketch }, [sketch.canvas]);
+      else current.postMessage(request);
     });
     if (reply.ok || reply.message !== 'worker-failed') return reply;
   }

@@ -16,6 +16,7 @@ import { PALETTE } from './engine/cell-look.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
 import { warmUpRenderer } from './engine/warm-up.ts';
+import { adoptSketch, removeSketch } from './tree-sketch.ts';
 
 extend({ Container });
 
@@ -45,6 +46,14 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
   const [ready, setReady] = useState(false);
   const [dragging, setDragging] = useState(false);
   const [resolution] = useState(() => Math.min(2, Math.max(1, window.devicePixelRatio || 1)));
+  // The first sketch (tree-sketch.ts), if the visit drew one, lies over the canvas until the engine's first frame.
+  useLayoutEffect(() => {
+    if (hostRef.current) adoptSketch(hostRef.current);
+  }, []);
+  const onFirstFrame = () => {
+    removeSketch();
+    setReady(true);
+  };
   return (
     <div
       ref={hostRef}
@@ -73,7 +82,7 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
         autoStart={false}
         preserveDrawingBuffer
       >
-        <TreeScene {...props} hostRef={hostRef} onFirstFrame={() => setReady(true)} onDraggingChange={setDragging} />
+        <TreeScene {...props} hostRef={hostRef} onFirstFrame={onFirstFrame} onDraggingChange={setDragging} />
       </Application>
     </div>
   );

@@ -13,13 +13,15 @@ import { initialParams } from '#client/api/initial-params.ts';
 import { fetchTreeRegion } from '#client/api/tree-region.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
-import { moduleLoader, useLoaded } from '#client/app/module-loader.ts';
+import { moduleLoader } from '#client/app/module-loader.ts';
+import { useLoaded } from '#client/app/use-loaded.ts';
 import { TreePopups, type TreePopup } from '#client/popups/tree-popups.tsx';
 import { actionForCell, describeCell } from './cell-actions.ts';
 import { CELL_PITCH, cameraCentre, type Camera } from './engine/camera.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import type { CellHit, TreeEngine } from './engine/tree-engine.ts';
 import { TreePanel } from './tree-panel.tsx';
+import { removeSketch } from './tree-sketch.ts';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
 import { formatTreeUrl, parseTreeUrl, type UrlView } from './tree-url.ts';
 import { useTreeSnapshot } from './use-tree-snapshot.ts';
@@ -148,6 +150,13 @@ export function TreeView() {
     }, URL_SETTLE_MS);
   }, [writeUrl]);
   useEffect(() => () => void (urlTimer.current && clearTimeout(urlTimer.current)), []);
+
+  // The first sketch (tree-sketch.ts) leaves with the page, and never stays over one of the notices below.
+  const showsNotice = !token || !drawable || (snapshot.isError && !snapshot.data);
+  useEffect(() => {
+    if (showsNotice) removeSketch();
+  }, [showsNotice]);
+  useEffect(() => removeSketch, []);
 
   // The engine is ready with its first tree: open the address's view, if it names one that exists.
   const onEngine = useCallback(

@@ -4,11 +4,10 @@
  * so they stay small and readable at every zoom and cling to the left edge.
  */
 import { Container, Graphics, Text } from 'pixi.js';
-import { bandStarts, dividerRows, type TreeSettings } from '#shared/tree/geometry.ts';
-import { CELL_PITCH, type Camera, type Rect, worldToScreen } from './camera.ts';
-import { PALETTE } from './cell-look.ts';
-
-const GAP = CELL_PITCH - 100;
+import type { TreeSettings } from '#shared/tree/geometry.ts';
+import { type Camera, type Rect, worldToScreen } from './camera.ts';
+import { PALETTE, STRIP_COLOURS } from './cell-look.ts';
+import { bandStrips } from './tree-layout.ts';
 
 interface BandLabel {
   worldY: number;
@@ -23,18 +22,9 @@ export class DividerBands {
   constructor(settings: TreeSettings, worldBounds: Rect) {
     this.strips.label = 'divider bands';
     this.labels.label = 'divider labels';
-    const x0 = worldBounds.x - 20 * CELL_PITCH;
-    const width = worldBounds.width + 40 * CELL_PITCH;
-    // Below the roots divider the ground is a shade darker, so the tree visibly stands on something.
-    const groundTop = bandStarts(settings).roots * CELL_PITCH - GAP;
-    const groundBottom = worldBounds.y + worldBounds.height + 20 * CELL_PITCH;
-    this.strips.rect(x0, groundTop, width, groundBottom - groundTop).fill({ color: PALETTE.ground });
-    for (const divider of dividerRows(settings)) {
-      const top = divider.row * CELL_PITCH - GAP;
-      this.strips.rect(x0, top, width, GAP).fill({ color: PALETTE.band });
-      this.strips.rect(x0, top + GAP / 2 - 0.75, width, 1.5).fill({ color: PALETTE.bandLine });
-      this.bandLabels.push({ worldY: top + GAP / 2, view: this.makeLabel(divider.name) });
-    }
+    const { strips, dividers } = bandStrips(settings, worldBounds);
+    for (const strip of strips) this.strips.rect(strip.x, strip.y, strip.width, strip.height).fill({ color: STRIP_COLOURS[strip.kind] });
+    for (const divider of dividers) this.bandLabels.push({ worldY: divider.labelY, view: this.makeLabel(divider.name) });
   }
 
   private makeLabel(name: string): Container {

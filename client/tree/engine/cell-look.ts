@@ -2,10 +2,23 @@
  * How each cell status looks on the canvas (DESIGN.md §6): published = its art's dominant colour (the thumbnail
  * covers it when zoomed in), available = light with an accent outline, reserved = muted and hatched with a marker,
  * pending = a faint outline. Branch slots are available squares with a dashed outline.
+ *
+ * The drawing goes through `Pen`, the part of PixiJS's Graphics these looks use, so the first sketch of the tree
+ * (sketch-drawing.ts, a 2D canvas in the snapshot worker) draws every square exactly as the engine later does.
  */
-import type { Graphics } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
 import { CELL_SIZE } from './camera.ts';
+
+/** A path-and-paint surface: PixiJS's Graphics is one; sketch-drawing.ts adapts a 2D canvas to it. */
+export interface Pen {
+  rect(x: number, y: number, width: number, height: number): this;
+  circle(x: number, y: number, radius: number): this;
+  moveTo(x: number, y: number): this;
+  lineTo(x: number, y: number): this;
+  fill(style: { color: number; alpha?: number }): this;
+  /** `alignment: 1` keeps the line inside the shape's edge (PixiJS's meaning). */
+  stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'round' }): this;
+}
 
 export const PALETTE = {
   background: 0xf5f2ec,
@@ -26,13 +39,16 @@ export const PALETTE = {
   target: 0x2e6b57,
 } as const;
 
+/** The divider bands' strips (tree-layout.ts bandStrips), by kind. */
+export const STRIP_COLOURS = { ground: PALETTE.ground, band: PALETTE.band, line: PALETTE.bandLine } as const;
+
 const S = CELL_SIZE;
 
-export function drawPublished(g: Graphics, x: number, y: number, color: number): void {
+export function drawPublished(g: Pen, x: number, y: number, color: number): void {
   g.rect(x, y, S, S).fill({ color: color < 0 ? PALETTE.publishedFallback : color });
 }
 
-function drawPlus(g: Graphics, x: number, y: number): void {
+function drawPlus(g: Pen, x: number, y: number): void {
   const c = S / 2;
   const arm = 9;
   g.moveTo(x + c - arm, y + c).lineTo(x + c + arm, y + c);
@@ -40,13 +56,13 @@ function drawPlus(g: Graphics, x: number, y: number): void {
   g.stroke({ width: 2, color: PALETTE.accent, alpha: 0.45, cap: 'round' });
 }
 
-export function drawAvailable(g: Graphics, x: number, y: number): void {
+export function drawAvailable(g: Pen, x: number, y: number): void {
   g.rect(x, y, S, S).fill({ color: PALETTE.availableFill }).stroke({ width: 2.5, color: PALETTE.accent, alignment: 1 });
   drawPlus(g, x, y);
 }
 
 /** A computed branch slot: available, but not yet a cell, so its outline is dashed. */
-export function drawBranchSlot(g: Graphics, x: number, y: number): void {
+export function drawBranchSlot(g: Pen, x: number, y: number): void {
   g.rect(x, y, S, S).fill({ color: PALETTE.availableFill, alpha: 0.85 });
   const dash = 10;
   const gapLength = 6.667; // 100 = 6 dashes + 6 gaps, centred on each edge
@@ -62,7 +78,7 @@ export function drawBranchSlot(g: Graphics, x: number, y: number): void {
   drawPlus(g, x, y);
 }
 
-export function drawReserved(g: Graphics, x: number, y: number): void {
+export function drawReserved(g: Pen, x: number, y: number): void {
   g.rect(x, y, S, S).fill({ color: PALETTE.reservedFill });
   // Diagonal hatching clipped to the square: each line runs from the left/bottom edge to the top/right edge.
   const spacing = 14;
@@ -73,11 +89,11 @@ export function drawReserved(g: Graphics, x: number, y: number): void {
   g.circle(x + S - 15, y + 15, 7).fill({ color: PALETTE.background }).stroke({ width: 2.5, color: PALETTE.reservedMarker });
 }
 
-export function drawPending(g: Graphics, x: number, y: number): void {
+export function drawPending(g: Pen, x: number, y: number): void {
   g.rect(x, y, S, S).stroke({ width: 1.5, color: PALETTE.pendingLine, alignment: 1 });
 }
 
-export function drawCell(g: Graphics, x: number, y: number, status: number, color: number): void {
+export function drawCell(g: Pen, x: number, y: number, status: number, color: number): void {
   switch (status) {
     case CellStatus.Published:
       drawPublished(g, x, y, color);

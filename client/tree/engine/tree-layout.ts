@@ -3,7 +3,7 @@
  * shared branch-slot rule), the world rectangle the camera may roam, and where the first view looks.
  */
 import { CellStatus } from '#shared/domain.ts';
-import { bandStarts, totalRows, type CellGrid, type TreeSettings } from '#shared/tree/geometry.ts';
+import { bandStarts, dividerRows, totalRows, type CellGrid, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, CELL_SIZE, type Point, type Rect } from './camera.ts';
 
@@ -41,6 +41,38 @@ export function worldBoundsOf(settings: TreeSettings, cells: Pick<TreeCells, 'co
     width: (maxColumn - minColumn) * CELL_PITCH + CELL_SIZE,
     height: (maxRow - minRow) * CELL_PITCH + CELL_SIZE,
   };
+}
+
+/** The divider bands' strips (DESIGN.md §4) in world pixels: what the engine and the first sketch both paint. */
+export interface BandStrip extends Rect {
+  kind: 'ground' | 'band' | 'line';
+}
+
+/** One divider of the band strips, with the world height its label sits at. */
+export interface Divider {
+  name: ReturnType<typeof dividerRows>[number]['name'];
+  labelY: number;
+}
+
+const GAP = CELL_PITCH - CELL_SIZE;
+
+/**
+ * The ground under the roots divider (a shade darker, so the tree visibly stands on something), then each divider:
+ * a strip filling the gap above its row with a thin line along its middle. They run well past the tree's sides.
+ */
+export function bandStrips(settings: TreeSettings, worldBounds: Rect): { strips: BandStrip[]; dividers: Divider[] } {
+  const x = worldBounds.x - 20 * CELL_PITCH;
+  const width = worldBounds.width + 40 * CELL_PITCH;
+  const groundTop = bandStarts(settings).roots * CELL_PITCH - GAP;
+  const groundBottom = worldBounds.y + worldBounds.height + 20 * CELL_PITCH;
+  const strips: BandStrip[] = [{ kind: 'ground', x, y: groundTop, width, height: groundBottom - groundTop }];
+  const dividers: Divider[] = [];
+  for (const divider of dividerRows(settings)) {
+    const top = divider.row * CELL_PITCH - GAP;
+    strips.push({ kind: 'band', x, y: top, width, height: GAP }, { kind: 'line', x, y: top + GAP / 2 - 0.75, width, height: 1.5 });
+    dividers.push({ name: divider.name, labelY: top + GAP / 2 });
+  }
+  return { strips, dividers };
 }
 
 /** The first view's centre: the trunk's middle, across; the seed band's middle, down (the pieces grow from there). */

@@ -1,0 +1,119 @@
+/**
+ * The tree's first sketch (client/tree/tree-sketch.ts) in a real browser: on a first visit to /observe the snapshot
+ * worker paints the opening view on a 2D canvas before the WebGL engine is ready, at the engine's own camera and in
+ * each square's colour; the engine's first frame replaces it; and it never outlives the page or covers a notice.
+ * PixiJS's chunk is held back by the test where the sketch must be seen alone.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { CellStatus } from '#shared/domain.ts';
+import { TREE_VIEW } from '#shared/constants.ts';
+import { decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import { getDefaultTree } from '#server/services/tree.ts';
+import { PALETTE } from '#client/tree/engine/cell-look.ts';
+import '#client/tree/engine/stats.ts';
+import '#client/tree/tree-sketch.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+
+const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
+const PIXI_CHUNK = /\/assets\/pixi-[^/]*\.js$/;
+
+let gallery: Gallery;
+let browser: Browser;
+
+beforeAll(async () => {
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gallery?.stop();
+});
+
+/** A fresh page whose PixiJS chunk waits until `release()`: the engine cannot start before that. */
+async function pageWithEngineHeld(): Promise<{ page: Page; errors: string[]; release(): void }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(PIXI_CHUNK, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { page, errors, release };
+}
+
+const sketchShown = (page: Page) => page.waitForFunction(() => window.__treeSketch?.shownAt != null, undefined, { timeout: 30_000 });
+const sketchCount = (page: Page) => page.locator('.tree-sketch').count();
+
+async function decodedTree() {
+  const tree = getDefaultTree(gallery.app.deps.db)!;
+  const reply = await gallery.app.server.inject({ url: `/api/tree/${tree.token}` });
+  return decodeSnapshot((reply.json() as { r: TreeSnapshotWire }).r);
+}
+
+describe('the first sketch of the tree', () => {
+  it('shows the opening view before the engine, each square where and as the engine draws it, then gives way', async () => {
+    const { page, errors, release } = await pageWithEngineHeld();
+    await page.goto(`${gallery.url}/observe`);
+    await sketchShown(page);
+    expect(await sketchCount(page)).toBe(1);
+    expect(await page.evaluate(() => window.__treeStats?.firstFrameAt ?? null)).toBeNull();
+    const sketch = await sharp(await page.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+
+    release();
+    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    expect(await sketchCount(page)).toBe(0);
+    const camera = await page.evaluate(() => ({ ...window.__treeStats! }));
+    const box = (await page.locator('.tree-canvas').boundingBox())!;
+
+    // Every square on screen, at the engine's camera: the sketch shows a published one's colour in its middle and an
+    // available one's light fill (away from its outline and plus).
+    const cells = await decodedTree();
+    const pixel = (x: number, y: number) => {
+      const at = (Math.round(y) * sketch.info.width + Math.round(x)) * sketch.info.channels;
+      return [sketch.data[at]!, sketch.data[at + 1]!, sketch.data[at + 2]!];
+    };
+    const rgb = (colour: number) => [(colour >> 16) & 0xff, (colour >> 8) & 0xff, colour & 0xff];
+    const checked = { published: 0, available: 0 };
+    for (let i = 0; i < cells.count; i++) {
+      const status = cells.status[i]!;
+      const published = status === CellStatus.Published && cells.color[i]! >= 0;
+      if (!published && status !== CellStatus.Available) continue;
+      const inset = published ? 50 : 25;
+      const x = box.x + (cells.col[i]! * PITCH + inset - camera.x) * camera.scale;
+      const y = box.y + (cells.row[i]! * PITCH + inset - camera.y) * camera.scale;
+      if (x < box.x + 2 || y < box.y + 2 || x > box.x + box.width - 2 || y > box.y + box.height - 2) continue;
+      const expected = rgb(published ? cells.color[i]! : PALETTE.availableFill);
+      pixel(x, y).forEach((channel, c) => expect(Math.abs(channel - expected[c]!)).toBeLessThanOrEqual(3));
+      checked[published ? 'published' : 'available']++;
+    }
+    expect(checked.published).toBeGreaterThanOrEqual(5);
+    expect(checked.available).toBeGreaterThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('leaves with the page when the visitor goes elsewhere before the engine is ready', async () => {
+    const { page, errors, release } = await pageWithEngineHeld();
+    await page.goto(`${gallery.url}/observe`);
+    await sketchShown(page);
+    await page.getByRole('link', { name: /gallery tree/i }).first().click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await sketchCount(page)).toBe(0);
+    release();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('never stays over the notice of a tree that could not be loaded', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.context().route(/\/api\/tree\/[^/?]+$/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"r":{"error":"internal_error"}}' }));
+    await page.goto(`${gallery.url}/observe`);
+    await page.getByRole('alert').filter({ hasText: 'The tree could not be loaded.' }).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => window.__treeSketch?.removedAt ?? null)).not.toBeNull();
+    expect(await sketchCount(page)).toBe(0);
+    await page.close();
+  });
+});

@@ -9,6 +9,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { ArtPreview } from './art-preview.tsx';
 import { CONFIRM_STEP, STEPS, goToStep, initialEditorState, type EditorState } from './editor-state.ts';
+import { useLeaveWarning } from './leave-warning.ts';
 import { StepMenu } from './step-menu.tsx';
 import { connectionsInput, firstInvalidStep, stepErrors } from './step-checks.ts';
 import { ConfirmStep } from './steps/confirm-step.tsx';
@@ -36,6 +37,9 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
   const [state, setState] = useState<EditorState>(() => initialEditorState(data));
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
+  /** Something was entered and not submitted yet: leaving asks first. */
+  const [unsaved, setUnsaved] = useState(false);
+  useLeaveWarning(unsaved);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const shownStep = useRef(state.step);
@@ -56,6 +60,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
 
   const update = (change: (s: EditorState) => EditorState) => {
     setSubmitError(null);
+    setUnsaved(true);
     setState(change);
   };
   const name = STEPS[state.step]!;
@@ -94,6 +99,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
     const selected = connectionsInput(state).filter((c) => c.status === 1);
     // Spec §4: the outcome of the connection update is ignored.
     await saveConnections.mutateAsync({ cellToken, connections: selected }).catch(() => undefined);
+    setUnsaved(false);
     onSubmitted();
   };
 

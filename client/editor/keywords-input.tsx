@@ -1,5 +1,6 @@
 /**
- * Keywords (spec §5): typed into one box and added with Enter; comma-separated entries are split, duplicates
+ * Keywords (spec §5): typed into one box and added with Enter (or by leaving the box, so a keyword typed and never
+ * entered is not lost on CONTINUE); comma-separated entries are split, duplicates
  * ignored; at most 10, each at most 48 characters. An entry that would break a limit is refused with the server's
  * message and stays in the box to be fixed. Each keyword shows as a chip with a remove button.
  */
@@ -27,15 +28,20 @@ export function KeywordsInput({ keywords, error, onChange }: KeywordsInputProps)
   const [refusal, setRefusal] = useState<string | null>(null);
   const shown = refusal ?? error;
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
+  /** Adds what the box holds: on Enter, and when the box loses focus (a keyword typed but not entered counts). */
+  const commit = () => {
     if (text.trim() === '') return;
     const added = addKeywords(keywords, text);
     if ('error' in added) return setRefusal(added.error);
     setRefusal(null);
     setText('');
     onChange(added.keywords);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    commit();
   };
 
   return (
@@ -74,6 +80,7 @@ export function KeywordsInput({ keywords, error, onChange }: KeywordsInputProps)
           setRefusal(null);
         }}
         onKeyDown={onKeyDown}
+        onBlur={commit}
         aria-invalid={shown ? true : undefined}
         aria-describedby={`${id}-hint${shown ? ` ${id}-error` : ''}`}
         data-testid="keyword-input"

@@ -92,7 +92,7 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
           <div className="art-details__actions">
             {piece.mayEdit && (
               <Link to={`/observe/cell/${encodeURIComponent(piece.cell.token)}/edit`} className="button" data-testid="art-edit">
-                Edit
+                EDIT
               </Link>
             )}
             <ArtRemoval piece={piece} />

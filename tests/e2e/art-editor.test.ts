@@ -25,6 +25,7 @@ import {
   THIS_YEAR, addKeywords, availableSquareNextToPublished, checkbox, chooseImage, fillCategoryStep, fillImageStep, fillSize,
   member, next, pieceOn, reserveAndOpenEditor, screenshot, stepIs, textOf, walkToDescription, writeImageFiles, type Member,
 } from './art-editor-fixtures.ts';
+import { LEAVE_EDITOR_QUESTION } from '#client/editor/leave-warning.ts';
 import { launchBrowser, startGallery, type Gallery } from './harness.ts';
 
 let gallery: Gallery;
@@ -120,7 +121,11 @@ describe('the art editor', () => {
     await addKeywords(page, 'dusk, river, Dusk');
     await addKeywords(page, 'mill');
     await expect(page.getByTestId('keyword').allTextContents()).resolves.toEqual(['dusk×', 'river×', 'mill×']);
+    // A keyword typed but never entered is added when the box is left (here for CONTINUE), not lost.
+    await page.getByTestId('keyword-input').fill('pond');
     await page.getByTestId('editor-next').click();
+    await expect(page.getByTestId('keyword').allTextContents()).resolves.toEqual(['dusk×', 'river×', 'mill×', 'pond×']);
+    await expect(page.getByTestId('keyword-input').inputValue()).resolves.toBe('');
     expect(await textOf(page, 'error-description')).toBe(MESSAGES.blank('Description'));
     expect(await textOf(page, 'error-ai_use')).toBe(MESSAGES.blank('AI use'));
     await page.getByTestId('field-description').fill('The mill pond at dusk, painted from the bridge.');
@@ -299,6 +304,14 @@ describe('bad input in the editor', () => {
     const piece = pieceOn(gallery, cellToken);
     expect(piece.title).toBe('');
     expect(gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(0);
+    // Leaving with entries asks first: declined, the editor stays as it was; accepted, the close button leaves.
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => void (questions.push(dialog.message()), dialog.dismiss()));
+    await page.getByTestId('editor-close').click();
+    await expect.poll(() => questions).toEqual([LEAVE_EDITOR_QUESTION]);
+    expect(new URL(page.url()).pathname).toBe(`/observe/cell/${cellToken}/edit`);
+    expect(await page.getByTestId('keyword').count()).toBe(9);
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByTestId('editor-close').click();
     await page.waitForURL((url) => url.pathname === '/observe');
     expect(artist.errors).toEqual([]);

@@ -19,16 +19,20 @@ export class SnapshotFetchError extends Error {
   }
 }
 
-export async function fetchTreeSnapshot(token: string, etag?: string | null, signal?: AbortSignal): Promise<SnapshotAnswer> {
+/** Asks for the snapshot; throws SnapshotFetchError when the server cannot be reached. */
+export async function requestTreeSnapshot(token: string, etag?: string | null, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { ...apiHeaders(), Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
-  let response: Response;
   try {
-    response = await fetch(`/api/tree/${encodeURIComponent(token)}`, { headers, credentials: 'same-origin', signal });
+    return await fetch(`/api/tree/${encodeURIComponent(token)}`, { headers, credentials: 'same-origin', signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new SnapshotFetchError('The tree could not be reached. Check your connection.', null);
   }
+}
+
+/** What an answer to requestTreeSnapshot says (`etag` is the one it was asked with). */
+export async function readTreeSnapshot(response: Response, etag?: string | null): Promise<SnapshotAnswer> {
   if (response.status === 304 && etag) return { status: 'not-modified', etag };
   if (!response.ok) {
     const message = response.status === 404 ? 'This tree does not exist.' : `The server could not send the tree just now (HTTP ${response.status}).`;
@@ -36,4 +40,8 @@ export async function fetchTreeSnapshot(token: string, etag?: string | null, sig
   }
   const body = (await response.json()) as { r: TreeSnapshotWire };
   return { status: 'fresh', wire: body.r, etag: response.headers.get('etag') };
+}
+
+export async function fetchTreeSnapshot(token: string, etag?: string | null, signal?: AbortSignal): Promise<SnapshotAnswer> {
+  return readTreeSnapshot(await requestTreeSnapshot(token, etag, signal), etag);
 }

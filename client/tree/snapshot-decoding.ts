@@ -2,7 +2,7 @@
  * The tree snapshot's fetch and decode (with its branch slots), as both the worker and (without workers) the page
  * run them, and the form the decoded tree takes to cross from the worker: typed arrays handed over, not copied.
  */
-import { fetchTreeSnapshot, SnapshotFetchError } from '#client/api/tree-snapshot.ts';
+import { fetchTreeSnapshot, readTreeSnapshot, SnapshotFetchError } from '#client/api/tree-snapshot.ts';
 import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
 import { PositionIndex, type PositionIndexParts } from '#shared/tree/position-index.ts';
 import { decodeSnapshot, type TreeCells } from '#shared/tree/snapshot.ts';
@@ -15,6 +15,21 @@ export interface SnapshotRequest {
   etag: string | null;
   /** A canvas the page placed for the first sketch (tree-sketch.ts): drawn on as soon as the tree is decoded. */
   sketch?: SketchTarget;
+  /** The page asked for the snapshot itself and hands its answer over in a second message (PageResponse). */
+  answerFromPage?: boolean;
+}
+
+/**
+ * The page's own answer to a request marked answerFromPage: the response's status, ETag and body (a stream handed
+ * over, or the bytes where streams cannot be); null when the page could not reach the server, and the worker asks.
+ */
+export interface PageResponse {
+  id: number;
+  response: { status: number; etag: string | null; body: ReadableStream<Uint8Array> | ArrayBuffer | null } | null;
+}
+
+function responseOf(answer: NonNullable<PageResponse['response']>): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.etag ? { etag: answer.etag } : {} });
 }
 
 export interface PortableCells extends Omit<TreeCells, 'indexOf'> {
@@ -38,12 +53,16 @@ export type SnapshotReply =
     }
   | { id: number; ok: false; message: string; httpStatus: number | null };
 
-/** Fetches and decodes one snapshot; never throws (a failure is a reply). */
-export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSignal): Promise<SnapshotReply> {
+/**
+ * Fetches and decodes one snapshot; never throws (a failure is a reply). `fromPage` is the page's own answer, for a
+ * request marked answerFromPage.
+ */
+export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSignal, fromPage?: Promise<PageResponse['response']>): Promise<SnapshotReply> {
   const { id } = request;
   try {
     const sketch = request.sketch ? startSketch(request.sketch) : null;
-    const answer = await fetchTreeSnapshot(request.token, request.etag, signal);
+    const pageAnswer = fromPage ? await fromPage : null;
+    const answer = pageAnswer ? await readTreeSnapshot(responseOf(pageAnswer), request.etag) : await fetchTreeSnapshot(request.token, request.etag, signal);
     if (answer.status === 'not-modified') return { id, ok: true, status: 'not-modified' };
     const cells = decodeSnapshot(answer.wire);
     const slotList = computeBranchSlots(answer.wire.settings, gridOfTreeCells(cells));

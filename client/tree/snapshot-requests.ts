@@ -5,7 +5,8 @@
  * entry imports it (early-start.ts), so a visit to the tree asks for its snapshot before the app shell boots.
  */
 import type { SketchTarget } from './sketch-drawing.ts';
-import type { SnapshotReply, SnapshotRequest } from './snapshot-decoding.ts';
+import { requestTreeSnapshot } from '#client/api/tree-snapshot.ts';
+import type { PageResponse, SnapshotReply, SnapshotRequest } from './snapshot-decoding.ts';
 import type { SketchShown } from './snapshot-worker.ts';
 import { recordSketchShown } from './tree-sketch.ts';
 
@@ -52,10 +53,34 @@ export async function requestSnapshot(token: string, etag: string | null, signal
   if (current) {
     const reply = await new Promise<SnapshotReply>((resolve) => {
       waiting.set(request.id, resolve);
-      if (sketch) current.postMessage({ ...request, sketch }, [sketch.canvas]);
-      else current.postMessage(request);
+      if (!sketch) return current.postMessage(request);
+      // A first visit: the page asks for the snapshot at once, while the worker is still starting, and hands over
+      // the answer's body as it streams in.
+      current.postMessage({ ...request, sketch, answerFromPage: true } satisfies SnapshotRequest, [sketch.canvas]);
+      void handOverAnswer(current, request);
     });
     if (reply.ok || reply.message !== 'worker-failed') return reply;
   }
   return onThePage(request, signal);
+}
+
+/** Asks for the snapshot on the page and posts the answer to the worker (PageResponse); null if it failed. */
+async function handOverAnswer(to: Worker, request: SnapshotRequest): Promise<void> {
+  const post = (response: PageResponse['response'], transfer: Transferable[] = []) => to.postMessage({ id: request.id, response } satisfies PageResponse, transfer);
+  let response: Response;
+  try {
+    response = await requestTreeSnapshot(request.token, request.etag);
+  } catch {
+    return post(null);
+  }
+  const answer = { status: response.status, etag: response.headers.get('etag') };
+  const body = response.body;
+  try {
+    post({ ...answer, body }, body ? [body as unknown as Transferable] : []);
+  } catch {
+    // A browser that cannot hand a stream over: the bytes, then.
+    const bytes = await response.arrayBuffer().catch(() => null);
+    if (bytes) post({ ...answer, body: bytes }, [bytes]);
+    else post(null);
+  }
 }

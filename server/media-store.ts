@@ -10,6 +10,13 @@ import { randomBytes } from 'node:crypto';
 
 export const MEDIA_URL_PREFIX = '/media/';
 
+const AVATAR_NAME = /^[0-9a-f]{32}-avatar\.jpg$/;
+
+/** Whether a media file is named the way avatars are (services/avatars.ts writes them; the orphan sweep judges them). */
+export function isAvatarName(name: string): boolean {
+  return AVATAR_NAME.test(name);
+}
+
 export interface MediaStore {
   readonly dir: string;
   write(name: string, bytes: Buffer): Promise<void>;

@@ -10,7 +10,7 @@ import { pictures, users } from '#drizzle/schema.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
 import type { Db } from '../db.ts';
-import type { MediaStore } from '../media-store.ts';
+import { isAvatarName, type MediaStore } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
 import { ImageRejected, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
 
@@ -88,7 +88,7 @@ export async function removeUnreferenced(ctx: Pick<ServiceContext, 'media'>, db:
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * The hourly job: deletes media files older than an hour that no picture row and no avatar names, and temporary
+ * The hourly job: deletes picture and avatar files older than an hour that no picture row and no user names, and temporary
  * files a killed write left. The age guard leaves alone the files of a save between writing them and committing.
  */
 export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
@@ -96,9 +96,10 @@ export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
   const now = ctx.clock.now();
   const removed: string[] = [];
   for (const name of await ctx.media.list()) {
-    // Only files named the way pictures are named: anything else is not ours to judge.
+    // Only files named the way pictures (by their media key) and avatars (by their whole name) are: anything else
+    // is not ours to judge.
     const key = KEY_OF_NAME.exec(name)?.[1];
-    if (!key || keys.has(key) || keys.has(name)) continue;
+    if (key ? keys.has(key) : !isAvatarName(name) || keys.has(name)) continue;
     const stat = await fs.stat(path.join(ctx.media.dir, name)).catch(() => null);
     if (!stat?.isFile() || now - stat.mtimeMs < ORPHAN_MIN_AGE_MS) continue;
     await ctx.media.remove(name);

@@ -10,7 +10,7 @@ import { users } from '#drizzle/schema.ts';
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import type { Queryable } from '../db.ts';
-import type { MediaStore } from '../media-store.ts';
+import { isAvatarName, type MediaStore } from '../media-store.ts';
 import { sniffImageType } from './art-media.ts';
 import { MAX_INPUT_PIXELS } from './images.ts';
 
@@ -19,11 +19,6 @@ export interface PreparedAvatar {
   bytes: Buffer;
 }
 
-const AVATAR_NAME = /^[0-9a-f]{32}-avatar\.jpg$/;
-
-function isAvatarName(name: string): boolean {
-  return AVATAR_NAME.test(name);
-}
 
 /** Checks and re-encodes an uploaded avatar in memory; answers it or spec §5's message for the image field. */
 export async function prepareAvatar(bytes: Buffer): Promise<PreparedAvatar | { error: string }> {

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { eq } from 'drizzle-orm';
+import { users } from '#drizzle/schema.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { Role } from '#shared/domain.ts';
 import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/art-media.ts';
@@ -72,11 +74,16 @@ describe('the orphan sweep', () => {
     write(`${namedKey}-thumb.webp`, old);
     write(`${'b'.repeat(32)}-large.webp`, old); // orphan, old: goes
     write(`${'c'.repeat(32)}-thumb.webp`, t.clock.now() / 1000); // orphan, but maybe a save in flight: stays
+    const avatar = `${'f'.repeat(32)}-avatar.jpg`;
+    t.deps.db.update(users).set({ image: avatar }).where(eq(users.id, owner.user.id)).run();
+    write(avatar, old); // a user's avatar: stays
+    write(`${'9'.repeat(32)}-avatar.jpg`, old); // an avatar nobody has (a save killed before its commit): goes
     write('notes.txt', old); // not named like a picture: not ours to judge
     write(`.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`, old); // a write killed mid-way: goes
     write(`.${'e'.repeat(32)}-large.webp.0123456789ab.tmp`, t.clock.now() / 1000); // a write in progress: stays
     const removed = await sweepOrphanMedia(t.deps);
-    expect(removed).toEqual([`${'b'.repeat(32)}-large.webp`, `.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`]);
+    expect(removed.sort()).toEqual([`${'9'.repeat(32)}-avatar.jpg`, `${'b'.repeat(32)}-large.webp`, `.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`].sort());
+    expect(fs.existsSync(path.join(dir, avatar))).toBe(true);
     expect(fs.existsSync(path.join(dir, `.${'e'.repeat(32)}-large.webp.0123456789ab.tmp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, `${namedKey}-thumb.webp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, `${'c'.repeat(32)}-thumb.webp`))).toBe(true);

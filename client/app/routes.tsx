@@ -25,6 +25,7 @@ import { RouteErrorPage } from '#client/pages/route-error-page.tsx';
 import { TermsPage } from '#client/pages/terms-page.tsx';
 import { WelcomePage } from '#client/pages/welcome-page.tsx';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';
+import { removeSketch } from '#client/tree/tree-sketch.ts';
 import { AppLayout } from './app-layout.tsx';
 import { GuestOnly, UserOnly, WelcomeAfterLogout } from './guards.tsx';
 import { useLoaded } from './use-loaded.ts';
@@ -88,5 +89,11 @@ export const routes: RouteObject[] = [
 ];
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  const router = createBrowserRouter(routes);
+  // The tree's first sketch (client/tree/tree-sketch.ts) belongs to /observe, even if the visitor leaves before the
+  // tree page has arrived to take it.
+  router.subscribe((state) => {
+    if (state.location.pathname !== '/observe') removeSketch();
+  });
+  return router;
 }

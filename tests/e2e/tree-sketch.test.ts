@@ -18,6 +18,7 @@ import { launchBrowser, startGallery, watchErrors, type Gallery } from './harnes
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const PIXI_CHUNK = /\/assets\/pixi-[^/]*\.js$/;
+const TREE_PAGE_CHUNK = /\/assets\/tree-page-[^/]*\.js$/;
 
 let gallery: Gallery;
 let browser: Browser;
@@ -31,13 +32,13 @@ afterAll(async () => {
   await gallery?.stop();
 });
 
-/** A fresh page whose PixiJS chunk waits until `release()`: the engine cannot start before that. */
-async function pageWithEngineHeld(): Promise<{ page: Page; errors: string[]; release(): void }> {
+/** A fresh page whose PixiJS chunk (or another) waits until `release()`: the engine cannot start before that. */
+async function pageWithEngineHeld(chunk = PIXI_CHUNK): Promise<{ page: Page; errors: string[]; release(): void }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(PIXI_CHUNK, async (route) => {
+  await page.route(chunk, async (route) => {
     await held;
     await route.continue();
   });
@@ -95,8 +96,11 @@ describe('the first sketch of the tree', () => {
     await page.close();
   });
 
-  it('leaves with the page when the visitor goes elsewhere before the engine is ready', async () => {
-    const { page, errors, release } = await pageWithEngineHeld();
+  it.each([
+    ['the engine is ready', PIXI_CHUNK],
+    ['the tree page has even arrived', TREE_PAGE_CHUNK],
+  ])('leaves with the page when the visitor goes elsewhere before %s', async (_, chunk) => {
+    const { page, errors, release } = await pageWithEngineHeld(chunk);
     await page.goto(`${gallery.url}/observe`);
     await sketchShown(page);
     await page.getByRole('link', { name: /gallery tree/i }).first().click();

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '#shared/errors.ts';
 import { SESSION_COOKIE, validateSessionToken } from './auth/sessions.ts';
@@ -22,6 +21,7 @@ import { artOpenGraphTags } from './http/art-open-graph.ts';
 import { registerAdminPage } from './http/admin-page.ts';
 import { registerFeed } from './http/feed.ts';
 import { HEALTH_PATH, registerHealth } from './http/health.ts';
+import { useSecurityHeaders } from './http/security-headers.ts';
 import { contextOf, sessionCookieJar } from './http/request-context.ts';
 import { registerTrpcRoutes } from './http/trpc-routes.ts';
 import { createMediaStore } from './media-store.ts';
@@ -85,27 +85,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   server.decorateRequest('auth', null);
 
   await server.register(fastifyCookie);
-  await server.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
-    strictTransportSecurity: config.secureCookies,
-    crossOriginEmbedderPolicy: false,
-  });
+  useSecurityHeaders(server, config.secureCookies);
 
   // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
   server.addHook('onRequest', async (req, reply) => {

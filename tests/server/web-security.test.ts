@@ -143,6 +143,52 @@ describe('security headers on pages, API answers and media', () => {
     });
   }
 
+  // The exact set @fastify/helmet sent with our options before the headers were built once at start (decision 021).
+  const POLICY =
+    "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;font-src 'self' data:;" +
+    "connect-src 'self';worker-src 'self' blob:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
+  const HARDENING = {
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+  for (const siteUrl of ['http://localhost:3000', 'https://gallery.example']) {
+    const https = siteUrl.startsWith('https://');
+    it(`sends exactly the same security headers on a page, an answer, a refusal and a CSRF refusal for ${siteUrl}`, async () => {
+      const { app, dir } = await siteAt(siteUrl);
+      try {
+        const expected = {
+          'content-security-policy': https ? `${POLICY};upgrade-insecure-requests` : POLICY,
+          ...HARDENING,
+          ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+        };
+        const answers = [
+          await app.server.inject({ url: '/' }),
+          await app.server.inject({ url: '/api/cell/short' }),
+          await app.server.inject({ url: '/api/no/such/path' }),
+          await app.server.inject({ method: 'POST', url: '/api/auth/logout' }),
+        ];
+        expect(answers.map((res) => res.statusCode)).toEqual([200, 400, 404, 403]);
+        for (const res of answers) {
+          const security = Object.fromEntries(
+            Object.entries(res.headers).filter(([name]) => name in expected || name === 'strict-transport-security' || name === 'x-powered-by'),
+          );
+          expect(security, res.raw.req.url).toEqual(expected);
+        }
+      } finally {
+        await app.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
   it('serves media as the image it is, cached for good, never sniffed into something else', async () => {
     const res = await w.t.server.inject({ url: mediaUrl });
     expect(res.headers['content-type']).toBe('image/webp');

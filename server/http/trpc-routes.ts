@@ -17,6 +17,7 @@ import {
   type AnyProcedure,
   type AnyRouter,
 } from '@trpc/server/unstable-core-do-not-import';
+import { invokeProcedure } from './invoke-procedure.ts';
 
 export interface TrpcRouteOptions<TContext> {
   router: AnyRouter;
@@ -80,7 +81,7 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
         const path = plain.paths[index]!;
         const input = plain.inputs[index];
         try {
-          const data: unknown = await procedure({ path, getRawInput: async () => input, ctx, type: 'query', signal: undefined, batchIndex: index });
+          const data = await invokeProcedure(procedure, { path, getRawInput: async () => input, ctx: ctx as object, type: 'query', batchIndex: index });
           return { result: { data } };
         } catch (cause) {
           const error = getTRPCErrorFromUnknown(cause);

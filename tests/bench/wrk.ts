@@ -32,7 +32,7 @@ function milliseconds(value: string, unit: string): number {
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   // After "pid (comm) ", utime and stime are the 12th and 13th fields.
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
@@ -62,6 +62,20 @@ export interface WrkRun {
   core: number;
   /** The server's process id, to measure its CPU time per request. */
   serverPid: number;
+}
+
+/**
+ * Waits until the server has been idle for a while (under 5% of a core over 250 ms, at most 5 s): work left over
+ * from the previous run (queued argon2 hashes after a login run, a collection) would otherwise land in the first
+ * second of the next one and in its p99.
+ */
+export async function waitUntilIdle(serverPid: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const before = cpuSecondsOf(serverPid);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (cpuSecondsOf(serverPid) - before < 0.0125) return;
+  }
 }
 
 export function runWrk(run: WrkRun): WrkResult {

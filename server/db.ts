@@ -19,10 +19,23 @@ export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult, typeof sc
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
+/**
+ * Creates `dir` and any missing parents, one level at a time. Node's recursive mkdirSync never returns on a path
+ * under a pseudo file system such as /proc (it retries the parent forever); a plain mkdirSync is refused at once.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); !fs.existsSync(at); at = path.dirname(at)) {
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const folder of missing) fs.mkdirSync(folder);
+}
+
 /** Makes sure `dir` exists and is a writable folder, or says plainly why not. */
 export function ensureWritableDir(dir: string, what: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (error) {
     throw new StartupError(`The ${what} ${dir} cannot be created: ${reason(error)}.`);
   }

@@ -28,6 +28,22 @@ describe('start-up problems are told in one line', () => {
     await expect(buildApp(testConfig(path.join(file, 'data')))).rejects.toThrow(`The data folder ${path.join(file, 'data')} cannot be created`);
   });
 
+  it.runIf(process.platform === 'linux')('answers at once for a data folder under /proc, where Node\'s recursive mkdir never returns', async () => {
+    const dir = '/proc/gallery-tree-no-such-folder/data';
+    await expect(buildApp(testConfig(dir))).rejects.toThrow(`The data folder ${dir} cannot be created: ENOENT`);
+    expect(fs.existsSync('/proc/gallery-tree-no-such-folder')).toBe(false);
+  });
+
+  it('creates a data folder whose parents do not exist yet', async () => {
+    const dir = path.join(tempDir(), 'a', 'b', 'data');
+    const app = await buildApp(testConfig(dir));
+    try {
+      expect(fs.statSync(dir).isDirectory()).toBe(true);
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('names a damaged database file', () => {
     const dir = tempDir();
     const file = path.join(dir, 'gallery.db');

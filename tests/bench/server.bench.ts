@@ -21,6 +21,7 @@ import { requireTools, runWrk, waitUntilIdle, type WrkResult } from './wrk.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SEARCH_PIECES = Number(process.env.BENCH_SEARCH_PIECES ?? 100_000);
 const WARM_SECONDS = 2;
 const CONNECTIONS = 50;
 const SERVER_CORE = 0;
@@ -67,7 +68,14 @@ export async function prepare(): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-server-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
   const { treeToken, treeId } = generateSyntheticTree(db, { cells: CELLS });
-  const searchable = rebuildSearchIndex(db);
+  let searchable = rebuildSearchIndex(db);
+  // Issue 10 searches over 100,000 published pieces; a tree of CELLS cells publishes only part of them, so more
+  // synthetic trees join until the index holds that many (search spans every tree).
+  const publishedShare = searchable / CELLS;
+  while (searchable < SEARCH_PIECES) {
+    generateSyntheticTree(db, { cells: Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100 });
+    searchable = rebuildSearchIndex(db);
+  }
   const cellToken = db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Published))).get()!.token;
   const titles = db.select({ title: art.title }).from(art).where(eq(art.status, ArtStatus.Published)).limit(2000).all();
   const words = titles.flatMap((a) => a.title.toLowerCase().match(/[a-z]{3,}/g) ?? []);

@@ -12,29 +12,40 @@ declare module 'fastify' {
   }
 }
 
+/** Sets and clears the session cookie on one reply (its methods live on the class: nothing is built per request). */
+class ReplySessionCookie implements SessionCookieJar {
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly secure: boolean,
+    private readonly now: () => number,
+  ) {}
+
+  set(token: string, expiresAt: number): void {
+    this.reply.setCookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: this.secure,
+      maxAge: Math.max(0, Math.floor((expiresAt - this.now()) / 1000)),
+    });
+  }
+
+  clear(): void {
+    this.reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+}
+
 export function sessionCookieJar(reply: FastifyReply, secure: boolean, now: () => number): SessionCookieJar {
-  return {
-    set(token, expiresAt) {
-      reply.setCookie(SESSION_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        secure,
-        maxAge: Math.max(0, Math.floor((expiresAt - now()) / 1000)),
-      });
-    },
-    clear() {
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    },
-  };
+  return new ReplySessionCookie(reply, secure, now);
 }
 
 /**
- * A request's context. The address (which behind a trusted proxy means parsing X-Forwarded-For) and the cookie jar
- * are worked out only when a procedure asks for them: most reads need neither. They are getters of this class, not
- * of an object literal: a literal's getters are new closures per request, which gave every context its own hidden
- * class, kept (with the request it points to) until a full collection; young collections then copied megabytes and
- * paused the server for ~10 ms every few hundred requests (issue 10's p99).
+ * A request's context: an instance of one class, whose fields are all its own data properties. Not an object literal
+ * with getters: a literal's getters are new closures per request, which gave every context its own hidden class,
+ * kept (with the request it points to) until a full collection; young collections then copied megabytes and paused
+ * the server for ~10 ms every few hundred requests (issue 10's p99). Not getters on the class either: a middleware
+ * that passes a ctx to `next` has it spread into a plain object, which keeps own properties only, so the address and
+ * the cookie jar would silently go missing downstream.
  */
 class HttpRequestContext implements RequestContext {
   readonly db: AppDeps['db'];
@@ -46,8 +57,8 @@ class HttpRequestContext implements RequestContext {
   readonly user: SessionUser | null;
   readonly session: ValidSession | null;
   readonly userAgent: string;
-  readonly #req: FastifyRequest;
-  readonly #reply: FastifyReply;
+  readonly ip: string;
+  readonly sessionCookie: SessionCookieJar;
 
   constructor(req: FastifyRequest, reply: FastifyReply, deps: AppDeps) {
     this.db = deps.db;
@@ -59,16 +70,8 @@ class HttpRequestContext implements RequestContext {
     this.user = req.auth?.user ?? null;
     this.session = req.auth?.session ?? null;
     this.userAgent = req.headers['user-agent'] ?? '';
-    this.#req = req;
-    this.#reply = reply;
-  }
-
-  get ip(): string {
-    return this.#req.ip;
-  }
-
-  get sessionCookie(): SessionCookieJar {
-    return sessionCookieJar(this.#reply, this.config.secureCookies, this.clock.now);
+    this.ip = req.ip;
+    this.sessionCookie = new ReplySessionCookie(reply, deps.config.secureCookies, deps.clock.now);
   }
 }
 

@@ -3,12 +3,15 @@
  * of tRPC's own caller, gives what tRPC's caller gives: the same answer, the same error (code, message, cause) for
  * refusals, bad input and service errors, and middlewares that pass a changed ctx or input on are honoured.
  */
+import Fastify from 'fastify';
+import fastifyCookie from '@fastify/cookie';
 import { TRPCError } from '@trpc/server';
 import type { AnyProcedure } from '@trpc/server/unstable-core-do-not-import';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { invokeProcedure } from '#server/http/invoke-procedure.ts';
+import { contextOf } from '#server/http/request-context.ts';
 import { appRouter } from '#server/root.ts';
 import { getDefaultTree, createTree } from '#server/services/tree.ts';
 import { createCallerFactory, publicProcedure, router, type RequestContext } from '#server/trpc.ts';
@@ -84,5 +87,33 @@ describe('invokeProcedure answers as tRPC\'s caller does', () => {
       expect(ours, path).toEqual(await outcome(call));
     }
     expect(await outcome(() => caller.widened({ n: 7 }))).toEqual({ data: 'from middleware 7 127.0.0.1' });
+  });
+
+  it('keeps a real request\'s address and cookie jar when a middleware passes a ctx on, both ways', async () => {
+    // tRPC and our loop both spread the ctx into a plain object at `next({ ctx })`: only own properties survive.
+    const testRouter = router({
+      signIn: publicProcedure
+        .use(({ next }) => next({ ctx: { extra: 'from middleware' } }))
+        .query(({ ctx }) => {
+          ctx.sessionCookie.set('token-from-procedure', ctx.clock.now() + 60_000);
+          return { ip: ctx.ip, extra: ctx.extra, userAgent: ctx.userAgent };
+        }),
+    });
+    const procedure = (testRouter._def.procedures as unknown as Record<string, AnyProcedure>).signIn!;
+    const server = Fastify();
+    await server.register(fastifyCookie);
+    server.decorate('deps', t.deps);
+    server.decorateRequest('auth', null);
+    server.get('/ours', (req, reply) => invokeProcedure(procedure, { ctx: contextOf(req, reply), path: 'signIn', type: 'query', getRawInput: async () => undefined }));
+    server.get('/theirs', (req, reply) => createCallerFactory(testRouter)(contextOf(req, reply)).signIn());
+    try {
+      for (const url of ['/ours', '/theirs']) {
+        const res = await server.inject({ url, headers: { 'user-agent': 'test-agent' } });
+        expect(res.json(), url).toEqual({ ip: '127.0.0.1', extra: 'from middleware', userAgent: 'test-agent' });
+        expect(res.cookies.find((c) => c.name === 'session')?.value, url).toBe('token-from-procedure');
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

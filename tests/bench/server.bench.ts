@@ -13,7 +13,7 @@ import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { hashPassword } from '#server/auth/passwords.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { rebuildSearchIndex, searchCells } from '#server/services/search.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
+import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/services/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
 import { PROJECT_ROOT } from '../e2e/paths.ts';
 import { ms, writeResults, type Row } from './results.ts';
@@ -71,9 +71,9 @@ export async function prepare(): Promise<Prepared> {
   let searchable = rebuildSearchIndex(db);
   // Issue 10 searches over 100,000 published pieces; a tree of CELLS cells publishes only part of them, so more
   // synthetic trees join until the index holds that many (search spans every tree).
-  const publishedShare = searchable / CELLS;
+  const publishedShare = Math.max(searchable, 1) / CELLS;
   while (searchable < SEARCH_PIECES) {
-    generateSyntheticTree(db, { cells: Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100 });
+    generateSyntheticTree(db, { cells: Math.min(MAX_SYNTHETIC_CELLS, Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100) });
     searchable = rebuildSearchIndex(db);
   }
   const cellToken = db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Published))).get()!.token;

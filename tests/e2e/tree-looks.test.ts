@@ -10,14 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cells, reservations } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
+import { CELL_PITCH as PITCH } from '#client/tree/engine/camera.ts';
 import { PALETTE } from '#client/tree/engine/cell-look.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-
-const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
+import { decodedTree, rgb, type Rgb } from './tree-pixels.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -31,8 +30,6 @@ afterAll(async () => {
   await gallery?.stop();
 });
 
-type Rgb = [number, number, number];
-const rgb = (colour: number): Rgb => [(colour >> 16) & 0xff, (colour >> 8) & 0xff, colour & 0xff];
 const distance = (a: Rgb, b: Rgb) => Math.max(...a.map((channel, i) => Math.abs(channel - b[i]!)));
 
 /** Opens the tree centred on a square at a zoom, and waits for the camera to rest there. */
@@ -69,9 +66,7 @@ function coloursInside(read: (x: number, y: number) => Rgb, row: number, column:
 
 describe('what a square looks like on the canvas', () => {
   it('shows a piece as its dominant colour when zoomed out, and as its picture when zoomed in', async () => {
-    const tree = getDefaultTree(gallery.app.deps.db)!;
-    const reply = await gallery.app.server.inject({ url: `/api/tree/${tree.token}` });
-    const snapshot = decodeSnapshot((reply.json() as { r: TreeSnapshotWire }).r);
+    const snapshot = await decodedTree(gallery);
     // A published piece with a colour, away from the tree's edges so the camera can centre it.
     const rows = Array.from(snapshot.row);
     const i = rows.findIndex((_, k) => snapshot.status[k] === CellStatus.Published && snapshot.color[k]! >= 0 && snapshot.col[k]! > 0 && snapshot.row[k]! > 2);

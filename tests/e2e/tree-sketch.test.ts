@@ -8,15 +8,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CellStatus } from '#shared/domain.ts';
-import { TREE_VIEW } from '#shared/constants.ts';
-import { decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { CELL_PITCH as PITCH } from '#client/tree/engine/camera.ts';
 import { PALETTE } from '#client/tree/engine/cell-look.ts';
 import '#client/tree/engine/stats.ts';
 import '#client/tree/tree-sketch.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { decodedTree, rgb } from './tree-pixels.ts';
 
-const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const PIXI_CHUNK = /\/assets\/pixi-[^/]*\.js$/;
 const TREE_PAGE_CHUNK = /\/assets\/tree-page-[^/]*\.js$/;
 
@@ -48,12 +46,6 @@ async function pageWithEngineHeld(chunk = PIXI_CHUNK): Promise<{ page: Page; err
 const sketchShown = (page: Page) => page.waitForFunction(() => window.__treeSketch?.shownAt != null, undefined, { timeout: 30_000 });
 const sketchCount = (page: Page) => page.locator('.tree-sketch').count();
 
-async function decodedTree() {
-  const tree = getDefaultTree(gallery.app.deps.db)!;
-  const reply = await gallery.app.server.inject({ url: `/api/tree/${tree.token}` });
-  return decodeSnapshot((reply.json() as { r: TreeSnapshotWire }).r);
-}
-
 describe('the first sketch of the tree', () => {
   it('shows the opening view before the engine, each square where and as the engine draws it, then gives way', async () => {
     const { page, errors, release } = await pageWithEngineHeld();
@@ -71,12 +63,11 @@ describe('the first sketch of the tree', () => {
 
     // Every square on screen, at the engine's camera: the sketch shows a published one's colour in its middle and an
     // available one's light fill (away from its outline and plus).
-    const cells = await decodedTree();
+    const cells = await decodedTree(gallery);
     const pixel = (x: number, y: number) => {
       const at = (Math.round(y) * sketch.info.width + Math.round(x)) * sketch.info.channels;
       return [sketch.data[at]!, sketch.data[at + 1]!, sketch.data[at + 2]!];
     };
-    const rgb = (colour: number) => [(colour >> 16) & 0xff, (colour >> 8) & 0xff, colour & 0xff];
     const checked = { published: 0, available: 0 };
     for (let i = 0; i < cells.count; i++) {
       const status = cells.status[i]!;

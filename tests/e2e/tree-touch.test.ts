@@ -10,11 +10,11 @@ import { cells } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
+import { CELL_PITCH as PITCH } from '#client/tree/engine/camera.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 
 const PHONE = { width: 390, height: 844 };
-const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 
 let gallery: Gallery;
 let browser: Browser;

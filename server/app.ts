@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '#shared/errors.ts';
+import { TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
 import { SESSION_COOKIE, validateSessionToken } from './auth/sessions.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
@@ -29,7 +30,8 @@ import { frameworkErrors, ok, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter } from './root.ts';
 import { initialParams } from './services/initial-params.ts';
-import { SnapshotCache } from './services/tree.ts';
+import { getDefaultTree, SnapshotCache } from './services/tree.ts';
+import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
 import { flushRateLimits, pruneRateLimits } from './services/rate-limit.ts';
@@ -152,12 +154,26 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   const renderIndex = createIndexRenderer(config.clientDir);
+  const sketches = new TreeSketches(db, deps.snapshots);
+  /** A first visit to the tree opens with its sketch already in the page (server/services/tree-sketch.ts). */
+  const sketchFor = (req: FastifyRequest): string => {
+    const [pathname, search = ''] = req.url.split('?', 2);
+    if (pathname !== TREE_PAGE_PATH) return '';
+    try {
+      const tree = getDefaultTree(db);
+      return tree ? sketches.forVisit(tree, search) : '';
+    } catch (error) {
+      // The page works without it: the engine draws the tree as it always does.
+      req.log.warn({ err: error }, 'the tree sketch could not be drawn');
+      return '';
+    }
+  };
   const sendPage = (req: FastifyRequest, reply: FastifyReply, extraHead = '') => {
     const csrfToken = ensureCsrfToken(req, reply, config.secureCookies);
     return reply
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(renderIndex(initialParams(deps), csrfToken, extraHead));
+      .send(renderIndex(initialParams(deps), csrfToken, extraHead, sketchFor(req)));
   };
   // A shared art details link previews the piece (Open Graph); the page itself is the client's as everywhere else.
   server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', (req, reply) =>

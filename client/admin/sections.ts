@@ -22,7 +22,7 @@ export const SECTIONS: readonly Section[] = [
   { key: 'log', label: 'log', path: 'log' },
 ];
 
-/** The tree page centred on a square (client/tree/tree-url.ts reads `cell`). */
+/** The tree page centred on a square (shared/tree/tree-url.ts reads `cell`). */
 export function treeLinkOf(cellToken: string): string {
   return `/observe?cell=${encodeURIComponent(cellToken)}`;
 }

@@ -26,6 +26,7 @@ import { TermsPage } from '#client/pages/terms-page.tsx';
 import { WelcomePage } from '#client/pages/welcome-page.tsx';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import { removeSketch } from '#client/tree/tree-sketch.ts';
+import { TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
 import { AppLayout } from './app-layout.tsx';
 import { GuestOnly, UserOnly, WelcomeAfterLogout } from './guards.tsx';
 import { useLoaded } from './use-loaded.ts';
@@ -93,7 +94,7 @@ export function createAppRouter() {
   // The tree's first sketch (client/tree/tree-sketch.ts) belongs to /observe, even if the visitor leaves before the
   // tree page has arrived to take it.
   router.subscribe((state) => {
-    if (state.location.pathname !== '/observe') removeSketch();
+    if (state.location.pathname !== TREE_PAGE_PATH) removeSketch();
   });
   return router;
 }

@@ -133,7 +133,7 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
   );
 }
 
-// The swatches copy the canvas's look (engine/cell-look.ts) at 40 px.
+// The swatches copy the canvas's look (shared/tree/cell-look.ts) at 40 px.
 
 function Swatch({ children }: { children: ReactNode }) {
   return (

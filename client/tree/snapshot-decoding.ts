@@ -6,15 +6,12 @@ import { fetchTreeSnapshot, readTreeSnapshot, SnapshotFetchError } from '#client
 import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
 import { PositionIndex, type PositionIndexParts } from '#shared/tree/position-index.ts';
 import { decodeSnapshot, type TreeCells } from '#shared/tree/snapshot.ts';
-import { gridOfTreeCells } from './engine/tree-layout.ts';
-import { drawSketch, startSketch, type SketchTarget } from './sketch-drawing.ts';
+import { gridOfTreeCells } from '#shared/tree/layout.ts';
 
 export interface SnapshotRequest {
   id: number;
   token: string;
   etag: string | null;
-  /** A canvas the page placed for the first sketch (tree-sketch.ts): drawn on as soon as the tree is decoded. */
-  sketch?: SketchTarget;
   /** The page asked for the snapshot itself and hands its answer over in a second message (PageResponse). */
   answerFromPage?: boolean;
 }
@@ -48,8 +45,6 @@ export type SnapshotReply =
       cells: PortableCells;
       /** The branch slots (shared/tree/geometry.ts) as row, column pairs: computed here too, off the page's thread. */
       slots: Int32Array;
-      /** The request's sketch was drawn (tree-sketch.ts). */
-      sketched: boolean;
     }
   | { id: number; ok: false; message: string; httpStatus: number | null };
 
@@ -60,13 +55,11 @@ export type SnapshotReply =
 export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSignal, fromPage?: Promise<PageResponse['response']>): Promise<SnapshotReply> {
   const { id } = request;
   try {
-    const sketch = request.sketch ? startSketch(request.sketch) : null;
     const pageAnswer = fromPage ? await fromPage : null;
     const answer = pageAnswer ? await readTreeSnapshot(responseOf(pageAnswer), request.etag) : await fetchTreeSnapshot(request.token, request.etag, signal);
     if (answer.status === 'not-modified') return { id, ok: true, status: 'not-modified' };
     const cells = decodeSnapshot(answer.wire);
     const slotList = computeBranchSlots(answer.wire.settings, gridOfTreeCells(cells));
-    if (sketch && request.sketch) drawSketch(request.sketch, sketch, cells, answer.wire.settings, slotList);
     const slots = new Int32Array(slotList.length * 2);
     slotList.forEach((slot, i) => {
       slots[2 * i] = slot.row;
@@ -82,7 +75,6 @@ export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSig
       settings: answer.wire.settings,
       cells: { ...columns, index: indexOf.toParts() },
       slots,
-      sketched: sketch !== null,
     };
   } catch (error) {
     return {

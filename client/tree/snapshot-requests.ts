@@ -4,11 +4,8 @@
  * start, the page does the same work itself (snapshot-decoding.ts, loaded only then). Small on purpose: the app's
  * entry imports it (early-start.ts), so a visit to the tree asks for its snapshot before the app shell boots.
  */
-import type { SketchTarget } from './sketch-drawing.ts';
 import { requestTreeSnapshot } from '#client/api/tree-snapshot.ts';
 import type { PageResponse, SnapshotReply, SnapshotRequest } from './snapshot-decoding.ts';
-import type { SketchShown } from './snapshot-worker.ts';
-import { recordSketchShown } from './tree-sketch.ts';
 
 let worker: Worker | null | undefined;
 let nextId = 1;
@@ -22,9 +19,8 @@ function startWorker(): Worker | null {
   } catch {
     return null;
   }
-  started.onmessage = (event: MessageEvent<SnapshotReply | SketchShown>) => {
+  started.onmessage = (event: MessageEvent<SnapshotReply>) => {
     const message = event.data;
-    if ('sketch' in message) return recordSketchShown(message.sketch);
     waiting.get(message.id)?.(message);
     waiting.delete(message.id);
   };
@@ -44,19 +40,19 @@ async function onThePage(request: SnapshotRequest, signal?: AbortSignal): Promis
 
 /**
  * Fetches and decodes the snapshot of a tree (a 304 when `etag` still matches); never throws: a failure is a reply.
- * A `sketch` canvas is drawn on by the worker (tree-sketch.ts); without a worker it stays blank.
+ * `early`: a first visit, where every moment counts (early-start.ts).
  */
-export async function requestSnapshot(token: string, etag: string | null, signal?: AbortSignal, sketch?: SketchTarget): Promise<SnapshotReply> {
+export async function requestSnapshot(token: string, etag: string | null, signal?: AbortSignal, early = false): Promise<SnapshotReply> {
   if (worker === undefined) worker = startWorker();
   const request: SnapshotRequest = { id: nextId++, token, etag };
   const current = worker;
   if (current) {
     const reply = await new Promise<SnapshotReply>((resolve) => {
       waiting.set(request.id, resolve);
-      if (!sketch) return current.postMessage(request);
-      // A first visit: the page asks for the snapshot at once, while the worker is still starting, and hands over
-      // the answer's body as it streams in.
-      current.postMessage({ ...request, sketch, answerFromPage: true } satisfies SnapshotRequest, [sketch.canvas]);
+      if (!early) return current.postMessage(request);
+      // The page asks for the snapshot at once, while the worker is still starting, and hands over the answer's
+      // body as it streams in.
+      current.postMessage({ ...request, answerFromPage: true } satisfies SnapshotRequest);
       void handOverAnswer(current, request);
     });
     if (reply.ok || reply.message !== 'worker-failed') return reply;

@@ -11,12 +11,12 @@ import { Container } from 'pixi.js';
 import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
-import type { Camera } from './engine/camera.ts';
-import { PALETTE } from './engine/cell-look.ts';
+import type { Camera } from '#shared/tree/camera.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
 import { warmUpRenderer } from './engine/warm-up.ts';
-import { adoptSketch, removeSketch } from './tree-sketch.ts';
+import { removeSketch } from './tree-sketch.ts';
 
 extend({ Container });
 
@@ -47,9 +47,6 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
   const [dragging, setDragging] = useState(false);
   const [resolution] = useState(() => Math.min(2, Math.max(1, window.devicePixelRatio || 1)));
   // The first sketch (tree-sketch.ts), if the visit drew one, lies over the canvas until the engine's first frame.
-  useLayoutEffect(() => {
-    if (hostRef.current) adoptSketch(hostRef.current);
-  }, []);
   const onFirstFrame = () => {
     removeSketch();
     setReady(true);

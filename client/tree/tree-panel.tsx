@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { SEARCH_MIN_LENGTH } from '#shared/constants.ts';
 import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
-import { canZoomIn, canZoomOut } from './engine/camera.ts';
+import { canZoomIn, canZoomOut } from '#shared/tree/camera.ts';
 import { CloseIcon, FindFreeIcon, HelpIcon, SearchIcon, TargetIcon, ZoomInIcon, ZoomOutIcon } from './tree-icons.tsx';
 
 export interface TreePanelProps {

@@ -17,13 +17,13 @@ import { moduleLoader } from '#client/app/module-loader.ts';
 import { useLoaded } from '#client/app/use-loaded.ts';
 import { TreePopups, type TreePopup } from '#client/popups/tree-popups.tsx';
 import { actionForCell, describeCell } from './cell-actions.ts';
-import { CELL_PITCH, cameraCentre, type Camera } from './engine/camera.ts';
+import { CELL_PITCH, cameraCentre, type Camera } from '#shared/tree/camera.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import type { CellHit, TreeEngine } from './engine/tree-engine.ts';
 import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
-import { formatTreeUrl, parseTreeUrl, type UrlView } from './tree-url.ts';
+import { formatTreeUrl, parseTreeUrl, TREE_PAGE_PATH, type UrlView } from '#shared/tree/tree-url.ts';
 import { useTreeSnapshot } from './use-tree-snapshot.ts';
 import { canDrawTree } from './webgl-support.ts';
 import './tree.css';
@@ -88,7 +88,7 @@ export function TreeView() {
    */
   const writeUrl = useCallback(() => {
     const current = engineRef.current;
-    if (!current || window.location.pathname !== '/observe') return;
+    if (!current || window.location.pathname !== TREE_PAGE_PATH) return;
     const search = searchOfCamera(current, savedCamera.current ?? current.getCamera(), window.location.search);
     if (search !== window.location.search) {
       window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);

@@ -37,13 +37,17 @@ export function createIndexRenderer(clientDir: string, entry = 'index.html') {
     return cached.html;
   }
 
-  /** `extraHead`: already escaped tags for this page (the Open Graph tags of an art details link). */
-  return function render(params: InitialParams, csrfToken: string, extraHead = ''): string {
+  /**
+   * `extraHead`: already escaped tags for this page (the Open Graph tags of an art details link); `bodyStart`: markup
+   * that opens the body, ahead of the app's root (the tree's first sketch).
+   */
+  return function render(params: InitialParams, csrfToken: string, extraHead = '', bodyStart = ''): string {
     const head =
       `<meta name="csrf-token" content="${escapeAttribute(csrfToken)}">` +
       `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>` +
       FEED_LINK +
       extraHead;
-    return template().replace('</head>', `${head}</head>`);
+    const page = template().replace('</head>', `${head}</head>`);
+    return bodyStart ? page.replace('<div id="root">', `${bodyStart}<div id="root">`) : page;
   };
 }

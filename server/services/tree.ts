@@ -3,11 +3,13 @@
  * compact snapshot built once per change of the tree (its version), kept with its brotli and gzip bytes.
  */
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, between, eq, sql } from 'drizzle-orm';
 import { art, cells, pictures, trees } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { DEFAULT_TREE_SETTINGS, bandOfRow, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
+import type { CellExtent } from '#shared/tree/layout.ts';
+import type { RegionBounds } from '#shared/tree/region.ts';
 import { encodeSnapshot, type SnapshotCell, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db, Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
@@ -59,10 +61,16 @@ export interface BuiltSnapshot {
   wire: TreeSnapshotWire;
   /** `{"r": wire}` as bytes: identity, brotli and gzip. */
   body: { identity: Buffer; br: Buffer; gzip: Buffer };
+  /** The rows and columns the cells reach (the first sketch's world bounds: tree-sketch.ts). */
+  extent: CellExtent | null;
 }
 
-/** Reads the cells of a tree in snapshot order: only published art lends its colour and thumbnail. */
-export function readSnapshotCells(db: Db, treeId: number): SnapshotCell[] {
+/**
+ * Reads the cells of a tree in snapshot order, or only those of one rectangle: only published art lends its colour
+ * and thumbnail.
+ */
+export function readSnapshotCells(db: Db, treeId: number, region?: RegionBounds): SnapshotCell[] {
+  const inTree = eq(cells.treeId, treeId);
   const rows = db
     .select({
       row: cells.row,
@@ -76,7 +84,7 @@ export function readSnapshotCells(db: Db, treeId: number): SnapshotCell[] {
     .from(cells)
     .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
     .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
-    .where(eq(cells.treeId, treeId))
+    .where(region ? and(inTree, between(cells.row, region.row0, region.row1), between(cells.column, region.col0, region.col1)) : inTree)
     .orderBy(asc(cells.row), asc(cells.column))
     .values();
   const out = new Array<SnapshotCell>(rows.length);
@@ -98,10 +106,8 @@ export function readSnapshotCells(db: Db, treeId: number): SnapshotCell[] {
 }
 
 export function buildSnapshot(db: Db, tree: TreeRow): BuiltSnapshot {
-  const wire = encodeSnapshot(
-    { token: tree.token, version: tree.version, settings: tree.settings as TreeSettings },
-    readSnapshotCells(db, tree.id),
-  );
+  const cellList = readSnapshotCells(db, tree.id);
+  const wire = encodeSnapshot({ token: tree.token, version: tree.version, settings: tree.settings as TreeSettings }, cellList);
   const identity = Buffer.from(`{"r":${JSON.stringify(wire)}}`);
   // Brotli's best levels take seconds on the largest trees; level 9 keeps a million cells well under a second.
   const quality = identity.length > 4_000_000 ? 9 : 11;
@@ -113,7 +119,19 @@ export function buildSnapshot(db: Db, tree: TreeRow): BuiltSnapshot {
     },
   });
   const gzip = gzipSync(identity, { level: 9 });
-  return { treeId: tree.id, version: tree.version, etag: `"t${tree.id}v${tree.version}"`, wire, body: { identity, br, gzip } };
+  return { treeId: tree.id, version: tree.version, etag: `"t${tree.id}v${tree.version}"`, wire, body: { identity, br, gzip }, extent: extentOf(cellList) };
+}
+
+/** The rows and columns a list of cells reaches; null for none. */
+function extentOf(cellList: readonly SnapshotCell[]): CellExtent | null {
+  if (cellList.length === 0) return null;
+  // In snapshot order: rows ascend.
+  const extent = { minRow: cellList[0]!.row, maxRow: cellList[cellList.length - 1]!.row, minColumn: Infinity, maxColumn: -Infinity };
+  for (const cell of cellList) {
+    if (cell.column < extent.minColumn) extent.minColumn = cell.column;
+    if (cell.column > extent.maxColumn) extent.maxColumn = cell.column;
+  }
+  return extent;
 }
 
 /** One built snapshot per tree, rebuilt when the tree's version moves. */
@@ -128,5 +146,11 @@ export class SnapshotCache {
     const fresh = buildSnapshot(this.db, tree);
     this.built.set(tree.id, fresh);
     return fresh;
+  }
+
+  /** The snapshot of the tree's current version if it is built already; never builds it. */
+  peek(tree: TreeRow): BuiltSnapshot | null {
+    const cached = this.built.get(tree.id);
+    return cached && cached.version === tree.version ? cached : null;
   }
 }

@@ -156,6 +156,11 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
   };
 }
 
+/** A piece's colour as the snapshot carries it to the canvas (12 bits, expanded again): -1 for none. */
+export function colorAsSent(rgb: number | null): number {
+  return rgb === null ? -1 : expand12Bit(parseInt(colorTo12Bit(rgb), 16));
+}
+
 function expand12Bit(packed: number): number {
   const r = (packed >> 8) & 0xf;
   const g = (packed >> 4) & 0xf;

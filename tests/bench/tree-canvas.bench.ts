@@ -80,7 +80,14 @@ function launch(): Promise<Browser> {
 /** Records, in the page, when the first frame after a mark has been presented (see the module summary). */
 const PRESENTED_SCRIPT = `(() => {
   let seen = false;
+  let sketchSeen = false;
   const tick = () => {
+    // The server's sketch (server/services/tree-sketch.ts) is in the page as it is parsed: the first frame that
+    // begins with it in the document paints it, and is presented by the next.
+    if (!sketchSeen && document.querySelector('.tree-sketch')) {
+      sketchSeen = true;
+      requestAnimationFrame(() => { window.__sketchPresentedAt = performance.now(); });
+    }
     const ours = window.__treeStats && window.__treeStats.firstFrameAt !== null;
     const grid = window.__gridBuiltAt !== undefined;
     if (!seen && (ours || grid)) {
@@ -98,6 +105,7 @@ const PRESENTED_SCRIPT = `(() => {
 declare global {
   interface Window {
     __presentedAt?: number;
+    __sketchPresentedAt?: number;
     __gridBuiltAt?: number;
   }
 }
@@ -112,7 +120,7 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
 /** Rounds of the scripted pan and zoom per tree size. */
 const ROUNDS = 3;
 /** The marks of the first frame's way, in order (see the client's performance.mark calls). */
-const WAY = ['early', 'sketch-placed', 'module', 'sketch-drawn', 'sketch-shown', 'canvas-ready', 'snapshot-decoded', 'set-tree', 'tree-set', 'first-frame', 'presented'];
+const WAY = ['response-end', 'dom-interactive', 'first-contentful-paint', 'sketch-presented', 'early', 'module', 'canvas-ready', 'snapshot-decoded', 'set-tree', 'tree-set', 'first-frame', 'presented'];
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
@@ -170,11 +178,15 @@ async function marks(page: Page): Promise<Record<string, number>> {
     }
     out['first-frame'] = window.__treeStats!.firstFrameAt!;
     out['presented'] = window.__presentedAt!;
-    // The first sketch (client/tree/tree-sketch.ts), when the visit drew one.
-    const sketch = window.__treeSketch;
-    if (sketch?.placedAt != null) out['sketch-placed'] = sketch.placedAt;
-    if (sketch?.drawnAt != null) out['sketch-drawn'] = sketch.drawnAt;
-    if (sketch?.shownAt != null) out['sketch-shown'] = sketch.shownAt;
+    // The first sketch (server/services/tree-sketch.ts), when the page had one; and the browser's own first paint.
+    if (window.__sketchPresentedAt !== undefined) out['sketch-presented'] = window.__sketchPresentedAt;
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    if (paint) out['first-contentful-paint'] = paint.startTime;
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    if (navigation) {
+      out['response-end'] = navigation.responseEnd;
+      out['dom-interactive'] = navigation.domInteractive;
+    }
     return out;
   });
 }
@@ -345,15 +357,11 @@ interface FirstFrameMeasure {
   gpu: number;
 }
 
-/**
- * When ours first showed the tree: the sketch once both its canvas had been through a rendering of the page and the
- * worker's frame after the drawing had begun (the later of the two), if that came before the engine's frame.
- */
+/** When ours first showed the tree: the server's sketch, presented, if that came before the engine's frame. */
 function firstShown(way: Record<string, number>): number {
   const engine = way['presented']!;
-  const placed = way['sketch-placed'];
-  const shown = way['sketch-shown'];
-  return placed !== undefined && shown !== undefined ? Math.min(engine, Math.max(placed, shown)) : engine;
+  const sketch = way['sketch-presented'];
+  return sketch !== undefined ? Math.min(engine, sketch) : engine;
 }
 
 async function measureOurs(url: string): Promise<FirstFrameMeasure> {
@@ -553,7 +561,7 @@ async function domPart(log: Log, rounds: number): Promise<Part> {
   return {
     rows,
     head: [
-      'First frame of the 100k comparison: the first animation frame after the frame that showed the content (for the DOM grid, the second after it was appended). Ours is the first sketch of the tree (client/tree/tree-sketch.ts: the opening view\'s bands and squares, drawn by the snapshot worker on a 2D canvas as soon as the snapshot is decoded), taken as the later of the page\'s second frame after the sketch\'s canvas was placed and the worker\'s second frame after it drew; the engine\'s own first frame (PixiJS, thumbnails and labels) follows and replaces it, and is reported beside it. Memory: resident set of the page\'s renderer process and of the GPU process from /proc, by the pids of CDP SystemInfo.getProcessInfo; heap after a forced GC.',
+      'First frame of the 100k comparison: the first animation frame after the frame that showed the content (for the DOM grid, the second after it was appended). Ours is the first sketch of the tree: the opening view\'s bands and squares, drawn by the server into the page as an inline SVG (server/services/tree-sketch.ts), taken as the frame after the first one that began with it in the document; the engine\'s own first frame (PixiJS, thumbnails and labels) follows and replaces it, and is reported beside it, as is the browser\'s first-contentful-paint. Memory: resident set of the page\'s renderer process and of the GPU process from /proc, by the pids of CDP SystemInfo.getProcessInfo; heap after a forced GC.',
     ],
     notes: [
       `100,000 cells (medians of ${rounds} fresh browsers each): first frame presented, DOM grid ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms (the sketch; the engine's own first frame ${f0(engine)} ms, DOM ÷ engine ${ratio(dom.presentedMs, engine)}); the tree page's own module ran at ${f0(ours.moduleMs ?? NaN)} ms. ` +

@@ -10,7 +10,7 @@ import { cells } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
-import { CELL_PITCH as PITCH } from '#client/tree/engine/camera.ts';
+import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 

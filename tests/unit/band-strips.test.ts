@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bandStarts, DEFAULT_TREE_SETTINGS, dividerRows } from '#shared/tree/geometry.ts';
-import { CELL_PITCH, CELL_SIZE } from '#client/tree/engine/camera.ts';
-import { bandStrips } from '#client/tree/engine/tree-layout.ts';
+import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
+import { bandStrips } from '#shared/tree/layout.ts';
 
 const settings = DEFAULT_TREE_SETTINGS;
 const bounds = { x: -5 * CELL_PITCH, y: 0, width: 30 * CELL_PITCH, height: 40 * CELL_PITCH };

@@ -15,7 +15,7 @@ import {
   worldToScreen,
   zoomAt,
   type Camera,
-} from '#client/tree/engine/camera.ts';
+} from '#shared/tree/camera.ts';
 
 const camera: Camera = { x: 100, y: -50, scale: 2 };
 

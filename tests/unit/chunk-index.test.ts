@@ -12,7 +12,7 @@ import {
   chunksInRange,
   inRange,
 } from '#client/tree/engine/chunk-index.ts';
-import { gridOfTreeCells, seedViewTarget, worldBoundsOf } from '#client/tree/engine/tree-layout.ts';
+import { gridOfTreeCells, seedViewTarget, worldBoundsOf } from '#shared/tree/layout.ts';
 
 function positions(list: [number, number][]) {
   return { count: list.length, row: list.map((p) => p[0]), col: list.map((p) => p[1]) };

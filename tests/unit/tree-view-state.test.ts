@@ -7,10 +7,10 @@ import { CellStatus } from '#shared/domain.ts';
 import { positionKey } from '#shared/tree/geometry.ts';
 import { PositionIndex } from '#shared/tree/position-index.ts';
 import { actionForCell, describeCell } from '#client/tree/cell-actions.ts';
-import { cameraCentre, interpolateCamera, type Camera } from '#client/tree/engine/camera.ts';
+import { cameraCentre, interpolateCamera, type Camera } from '#shared/tree/camera.ts';
 import { nearestSquare, stepFocus } from '#client/tree/engine/focus.ts';
 import type { CellHit } from '#client/tree/engine/tree-engine.ts';
-import { formatTreeUrl, parseTreeUrl } from '#client/tree/tree-url.ts';
+import { formatTreeUrl, parseTreeUrl } from '#shared/tree/tree-url.ts';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';
 

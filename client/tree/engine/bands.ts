@@ -5,9 +5,9 @@
  */
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
-import { type Camera, type Rect, worldToScreen } from './camera.ts';
-import { PALETTE, STRIP_COLOURS } from './cell-look.ts';
-import { bandStrips } from './tree-layout.ts';
+import { type Camera, type Rect, worldToScreen } from '#shared/tree/camera.ts';
+import { PALETTE, STRIP_COLOURS } from '#shared/tree/cell-look.ts';
+import { bandStrips } from '#shared/tree/layout.ts';
 
 interface BandLabel {
   worldY: number;

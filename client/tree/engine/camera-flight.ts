@@ -1,5 +1,5 @@
 /** A smooth glide of the camera from one view to another (find-free, find-my-slots), stepped once a frame. */
-import { interpolateCamera, type Camera } from './camera.ts';
+import { interpolateCamera, type Camera } from '#shared/tree/camera.ts';
 
 export class CameraFlight {
   private from: Camera | null = null;

@@ -8,14 +8,14 @@ import { CellStatus } from '#shared/domain.ts';
 import { positionKey, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { DividerBands } from './bands.ts';
-import { CELL_PITCH, viewRect, type Camera, type Rect } from './camera.ts';
+import { CELL_PITCH, viewRect, type Camera, type Rect } from '#shared/tree/camera.ts';
 import { CellDetails } from './cell-details.ts';
 import { buildChunkIndex } from './chunk-index.ts';
 import { ChunkField } from './chunk-field.ts';
 import type { Position } from './focus.ts';
 import { RegionLoader, type FetchRegion } from './region-loader.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
-import { availableSquares, worldBoundsOf } from './tree-layout.ts';
+import { availableSquares, holdsPosition, worldBoundsOf } from '#shared/tree/layout.ts';
 
 /** Thumbnails show from this scale up; below it a cell is its art's dominant colour. */
 export const THUMBNAIL_MIN_SCALE = 0.75;
@@ -133,9 +133,7 @@ export class CanvasTree {
 
   /** Whether a position lies inside the tree's world (rows and columns the camera may show). */
   containsPosition(row: number, column: number): boolean {
-    const x = column * CELL_PITCH;
-    const y = row * CELL_PITCH;
-    return x >= this.bounds.x && x < this.bounds.x + this.bounds.width && y >= this.bounds.y && y < this.bounds.y + this.bounds.height;
+    return holdsPosition(this.bounds, row, column);
   }
 
   /** Available squares in row-then-column order, found once (on the first find-free). */

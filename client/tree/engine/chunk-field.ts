@@ -6,7 +6,7 @@
  */
 import { Container } from 'pixi.js';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
-import { CELL_PITCH, type Rect } from './camera.ts';
+import { CELL_PITCH, type Rect } from '#shared/tree/camera.ts';
 import type { CellDetails } from './cell-details.ts';
 import { CHUNK_WORLD, type ChunkEntry, type ChunkIndex, chunkRangeOf, chunksInRange, inRange } from './chunk-index.ts';
 import { ChunkView } from './chunk-view.ts';

@@ -4,7 +4,7 @@
  * screen's size, never the tree's.
  */
 import { positionKey } from '#shared/tree/geometry.ts';
-import { CELL_PITCH, type Rect } from './camera.ts';
+import { CELL_PITCH, type Rect } from '#shared/tree/camera.ts';
 
 /** Positions per chunk side: 16 × 16 squares, 1,760 world pixels across. */
 export const CHUNK_SPAN = 16;

@@ -6,9 +6,9 @@
 import { Container, Graphics, Sprite } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
-import { CELL_PITCH, CELL_SIZE, type Rect } from './camera.ts';
+import { CELL_PITCH, CELL_SIZE, type Rect } from '#shared/tree/camera.ts';
 import type { CellDetails } from './cell-details.ts';
-import { drawBranchSlot, drawCell } from './cell-look.ts';
+import { drawBranchSlot, drawCell } from '#shared/tree/cell-look.ts';
 import type { ChunkEntry } from './chunk-index.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 

@@ -1,6 +1,6 @@
 /** What the tree engine (tree-engine.ts) is given: the Pixi application and its layers, and the page's callbacks. */
 import type { Application, Container } from 'pixi.js';
-import type { Camera } from './camera.ts';
+import type { Camera } from '#shared/tree/camera.ts';
 import type { CellHit } from './canvas-tree.ts';
 import type { FetchRegion } from './region-loader.ts';
 

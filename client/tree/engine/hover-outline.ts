@@ -1,8 +1,8 @@
 /** The outline of the square under the mouse, so what can be opened is plain to see. */
 import { Graphics } from 'pixi.js';
 import { positionKey } from '#shared/tree/geometry.ts';
-import { CELL_PITCH, CELL_SIZE } from './camera.ts';
-import { PALETTE } from './cell-look.ts';
+import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 import type { Position } from './focus.ts';
 
 export class HoverOutline {

@@ -4,7 +4,7 @@
  * without dragging is a tap. On the keyboard (DESIGN.md §6) the arrow keys move a focus cell, Enter opens it, and
  * plus and minus zoom. Plain DOM events: hit testing is one division, so Pixi's event system is not used.
  */
-import type { Point } from './camera.ts';
+import type { Point } from '#shared/tree/camera.ts';
 
 export interface InputHandlers {
   pan(screenDx: number, screenDy: number): void;

@@ -3,7 +3,7 @@
  * focus), moving it square by square (focus.ts), keeping it on screen, and telling the page what it is. The engine
  * is its host: it answers what lies where and does the panning, drawing and opening.
  */
-import { CELL_PITCH, CELL_SIZE, screenToWorld, viewRect, type Camera } from './camera.ts';
+import { CELL_PITCH, CELL_SIZE, screenToWorld, viewRect, type Camera } from '#shared/tree/camera.ts';
 import { nearestSquare, stepFocus, type Position } from './focus.ts';
 
 export interface FocusHost {

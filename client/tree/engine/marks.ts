@@ -5,8 +5,8 @@
  */
 import { Graphics } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
-import { CELL_PITCH, CELL_SIZE } from './camera.ts';
-import { PALETTE } from './cell-look.ts';
+import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 
 export interface MarkedCell {
   row: number;

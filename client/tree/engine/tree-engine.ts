@@ -19,7 +19,7 @@ import {
   steppedScale,
   worldToCell,
   zoomAt,
-} from './camera.ts';
+} from '#shared/tree/camera.ts';
 import { CameraFlight } from './camera-flight.ts';
 import { CanvasTree, type CellHit } from './canvas-tree.ts';
 import type { TreeEngineOptions } from './engine-options.ts';
@@ -31,7 +31,7 @@ import { KeyboardFocus } from './keyboard-focus.ts';
 import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
 import { createTreeStats, type TreeStats } from './stats.ts';
 import { ThumbnailCache } from './thumbnails.ts';
-import { gridOfTreeCells, seedViewTarget } from './tree-layout.ts';
+import { gridOfTreeCells, seedViewTarget } from '#shared/tree/layout.ts';
 
 export type { CellHit } from './canvas-tree.ts';
 

@@ -3,7 +3,7 @@
  * while the snapshot is still on its way rather than in the first real frame.
  */
 import { Graphics, type Application, type Container } from 'pixi.js';
-import { PALETTE } from './cell-look.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 
 export function warmUpRenderer(app: Application, world: Container): void {
   const probe = new Graphics().rect(0, 0, 2, 2).fill({ color: PALETTE.background }).stroke({ width: 1, color: PALETTE.background });

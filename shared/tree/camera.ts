@@ -1,9 +1,9 @@
 /**
  * The camera: which part of the tree's world is on screen. A plain value (x, y = the world point at the screen's
  * top-left corner; scale = screen pixels per world pixel) and pure functions over it, so every rule of panning and
- * zooming is unit-tested without a browser.
+ * zooming is unit-tested without a browser. Shared: the server draws the tree's opening view with the same rules.
  */
-import { TREE_VIEW } from '#shared/constants.ts';
+import { TREE_VIEW } from '../constants.ts';
 
 export interface Camera {
   readonly x: number;
@@ -78,13 +78,24 @@ export function viewRect(camera: Camera, viewportWidth: number, viewportHeight: 
   return { x: camera.x, y: camera.y, width: viewportWidth / camera.scale, height: viewportHeight / camera.scale };
 }
 
-/** Keeps the screen's centre inside `bounds` (world pixels), so the tree can never be scrolled out of reach. */
+/** The point of `bounds` nearest to `point`. */
+export function clampPoint(point: Point, bounds: Rect): Point {
+  return {
+    x: Math.min(bounds.x + bounds.width, Math.max(bounds.x, point.x)),
+    y: Math.min(bounds.y + bounds.height, Math.max(bounds.y, point.y)),
+  };
+}
+
+/**
+ * Keeps the screen's centre inside `bounds` (world pixels), so the tree can never be scrolled out of reach. Only the
+ * centre is kept in, so where a view centres does not depend on the window's size (the server's sketch of the
+ * opening view relies on it: server/services/tree-sketch.ts).
+ */
 export function clampToBounds(camera: Camera, bounds: Rect, viewportWidth: number, viewportHeight: number): Camera {
   const halfW = viewportWidth / 2 / camera.scale;
   const halfH = viewportHeight / 2 / camera.scale;
-  const cx = Math.min(bounds.x + bounds.width, Math.max(bounds.x, camera.x + halfW));
-  const cy = Math.min(bounds.y + bounds.height, Math.max(bounds.y, camera.y + halfH));
-  return { x: cx - halfW, y: cy - halfH, scale: camera.scale };
+  const centre = clampPoint({ x: camera.x + halfW, y: camera.y + halfH }, bounds);
+  return { x: centre.x - halfW, y: centre.y - halfH, scale: camera.scale };
 }
 
 /** World rectangle of the cell at (row, column): column × 110, row × 110, 100 wide. */

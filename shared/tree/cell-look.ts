@@ -4,12 +4,13 @@
  * pending = a faint outline. Branch slots are available squares with a dashed outline.
  *
  * The drawing goes through `Pen`, the part of PixiJS's Graphics these looks use, so the first sketch of the tree
- * (sketch-drawing.ts, a 2D canvas in the snapshot worker) draws every square exactly as the engine later does.
+ * (server/services/tree-sketch.ts, an SVG the server puts in the page) draws every square exactly as the engine
+ * later does.
  */
-import { CellStatus } from '#shared/domain.ts';
+import { CellStatus } from '../domain.ts';
 import { CELL_SIZE } from './camera.ts';
 
-/** A path-and-paint surface: PixiJS's Graphics is one; sketch-drawing.ts adapts a 2D canvas to it. */
+/** A path-and-paint surface: PixiJS's Graphics is one; server/services/tree-sketch.ts writes SVG through one. */
 export interface Pen {
   rect(x: number, y: number, width: number, height: number): this;
   circle(x: number, y: number, radius: number): this;
@@ -39,7 +40,7 @@ export const PALETTE = {
   target: 0x2e6b57,
 } as const;
 
-/** The divider bands' strips (tree-layout.ts bandStrips), by kind. */
+/** The divider bands' strips (layout.ts bandStrips), by kind. */
 export const STRIP_COLOURS = { ground: PALETTE.ground, band: PALETTE.band, line: PALETTE.bandLine } as const;
 
 const S = CELL_SIZE;

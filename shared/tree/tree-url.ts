@@ -4,8 +4,11 @@
  * `/observe?cell=TOKEN&zoom=Z`, which opens centred on that cell. Anything malformed (a zoom off the 0.5..2.5 scale,
  * a row that is not a number) reads as "no usable view", and the tree opens at its default view.
  */
-import { TREE_VIEW } from '#shared/constants.ts';
-import { TOKEN_PATTERN } from '#shared/validation/common.ts';
+import { TREE_VIEW } from '../constants.ts';
+import { TOKEN_PATTERN } from '../validation/common.ts';
+
+/** The tree page's path (spec §2). */
+export const TREE_PAGE_PATH = '/observe';
 
 export type UrlView =
   | { kind: 'none' }

@@ -1,10 +1,11 @@
 /**
- * Pure facts about a decoded tree that the engine needs once per snapshot: a CellGrid over the typed arrays (for the
- * shared branch-slot rule), the world rectangle the camera may roam, and where the first view looks.
+ * Pure facts about a tree that the engine needs once per snapshot, and the server for the tree's first sketch
+ * (server/services/tree-sketch.ts): a CellGrid over the typed arrays (for the shared branch-slot rule), the world
+ * rectangle the camera may roam, the divider bands' strips, and where the first view looks.
  */
-import { CellStatus } from '#shared/domain.ts';
-import { bandStarts, dividerRows, totalRows, type CellGrid, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { CellStatus } from '../domain.ts';
+import { bandStarts, dividerRows, totalRows, type CellGrid, type TreeSettings } from './geometry.ts';
+import type { TreeCells } from './snapshot.ts';
 import { CELL_PITCH, CELL_SIZE, type Point, type Rect } from './camera.ts';
 
 export function gridOfTreeCells(cells: TreeCells): CellGrid {
@@ -21,26 +22,52 @@ export function gridOfTreeCells(cells: TreeCells): CellGrid {
   };
 }
 
-/** The world rectangle holding every row of the tree and every column of its branch area and cells. */
-export function worldBoundsOf(settings: TreeSettings, cells: Pick<TreeCells, 'count' | 'row' | 'col'>): Rect {
-  let minColumn = Math.min(0, settings.branch.min_column);
-  let maxColumn = Math.max(settings.trunk.columns - 1, settings.branch.max_column);
-  let maxRow = totalRows(settings) - 1;
-  let minRow = 0;
+/** The rows and columns a tree's cells reach (the server reads it with one query; the client from the snapshot). */
+export interface CellExtent {
+  minRow: number;
+  maxRow: number;
+  minColumn: number;
+  maxColumn: number;
+}
+
+/** The extent of decoded cells; null for a tree without any. */
+export function extentOfCells(cells: Pick<TreeCells, 'count' | 'row' | 'col'>): CellExtent | null {
+  if (cells.count === 0) return null;
+  const extent = { minRow: Infinity, maxRow: -Infinity, minColumn: Infinity, maxColumn: -Infinity };
   for (let i = 0; i < cells.count; i++) {
     const c = cells.col[i]!;
     const r = cells.row[i]!;
-    if (c < minColumn) minColumn = c;
-    if (c > maxColumn) maxColumn = c;
-    if (r > maxRow) maxRow = r;
-    if (r < minRow) minRow = r;
+    if (c < extent.minColumn) extent.minColumn = c;
+    if (c > extent.maxColumn) extent.maxColumn = c;
+    if (r < extent.minRow) extent.minRow = r;
+    if (r > extent.maxRow) extent.maxRow = r;
   }
+  return extent;
+}
+
+/** The world rectangle holding every row of the tree and every column of its branch area and cells. */
+export function worldBounds(settings: TreeSettings, extent: CellExtent | null): Rect {
+  const minColumn = Math.min(0, settings.branch.min_column, extent?.minColumn ?? 0);
+  const maxColumn = Math.max(settings.trunk.columns - 1, settings.branch.max_column, extent?.maxColumn ?? 0);
+  const minRow = Math.min(0, extent?.minRow ?? 0);
+  const maxRow = Math.max(totalRows(settings) - 1, extent?.maxRow ?? 0);
   return {
     x: minColumn * CELL_PITCH,
     y: minRow * CELL_PITCH,
     width: (maxColumn - minColumn) * CELL_PITCH + CELL_SIZE,
     height: (maxRow - minRow) * CELL_PITCH + CELL_SIZE,
   };
+}
+
+/** Whether the square at (row, column) lies in the world rectangle (its top-left corner does). */
+export function holdsPosition(bounds: Rect, row: number, column: number): boolean {
+  const x = column * CELL_PITCH;
+  const y = row * CELL_PITCH;
+  return x >= bounds.x && x < bounds.x + bounds.width && y >= bounds.y && y < bounds.y + bounds.height;
+}
+
+export function worldBoundsOf(settings: TreeSettings, cells: Pick<TreeCells, 'count' | 'row' | 'col'>): Rect {
+  return worldBounds(settings, extentOfCells(cells));
 }
 
 /** The divider bands' strips (DESIGN.md §4) in world pixels: what the engine and the first sketch both paint. */

@@ -1,0 +1,225 @@
+/**
+ * The tree's first sketch in the /observe page (server/services/tree-sketch.ts): drawn for the view the engine will
+ * open at (the seed band, a shared position, a shared cell), with each square's look and colour as the snapshot
+ * carries it, redrawn when the tree changes, and never in the way: any other page, a bad address or a tree it cannot
+ * draw gets the page without it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { art, cells, trees } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { CELL_PITCH, cellCentre, clampPoint } from '#shared/tree/camera.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
+import { seedViewTarget, worldBoundsOf } from '#shared/tree/layout.ts';
+import { colorAsSent, decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import { SKETCH_HEIGHT, SKETCH_WIDTH } from '#server/services/tree-sketch.ts';
+import { bumpTreeVersion, createTree, type TreeRow } from '#server/services/tree.ts';
+import { newToken } from '#server/tokens.ts';
+import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
+
+let t: TestApp;
+let tree: TreeRow;
+let settings: TreeSettings;
+let authorId: number;
+
+const PAGE = '<!doctype html><html><head><title>app</title></head><body><div id="root"></div></body></html>';
+const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
+
+function cellAt(row: number, column: number) {
+  return t.deps.db.select().from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column))).get();
+}
+
+/** A piece at (row, column) with a dominant colour; a published one turns the square published. */
+function putArt(row: number, column: number, status: number, dominantColor: number): string {
+  const { db } = t.deps;
+  const now = t.clock.now();
+  const cell = cellAt(row, column)!;
+  const { id } = db
+    .insert(art)
+    .values({ token: newToken(), cellId: cell.id, authorId, status, title: `Piece ${row}:${column}`, dominantColor, createdAt: now, updatedAt: now })
+    .returning({ id: art.id })
+    .get();
+  db.update(cells)
+    .set({ artId: id, status: status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved })
+    .where(eq(cells.id, cell.id))
+    .run();
+  bumpTreeVersion(db, tree.id);
+  return cell.token;
+}
+
+async function page(url: string): Promise<{ status: number; body: string; sketch: { x: number; y: number; width: number; height: number } | null }> {
+  const res = await t.server.inject({ url });
+  const found = /<div class="tree-sketch" aria-hidden="true"><svg [^>]*width="(\d+)" height="(\d+)" viewBox="([^"]+)">/.exec(res.body);
+  if (!found) return { status: res.statusCode, body: res.body, sketch: null };
+  expect([Number(found[1]), Number(found[2])]).toEqual([SKETCH_WIDTH, SKETCH_HEIGHT]);
+  const [x, y, width, height] = found[3]!.split(' ').map(Number) as [number, number, number, number];
+  return { status: res.statusCode, body: res.body, sketch: { x, y, width, height } };
+}
+
+/** Where a sketch centres and at what zoom. */
+const viewOf = (sketch: { x: number; y: number; width: number; height: number }) => ({
+  x: sketch.x + sketch.width / 2,
+  y: sketch.y + sketch.height / 2,
+  scale: SKETCH_WIDTH / sketch.width,
+});
+
+async function bounds() {
+  const res = await t.server.inject({ url: `/api/tree/${tree.token}` });
+  return worldBoundsOf(settings, decodeSnapshot((res.json() as { r: TreeSnapshotWire }).r));
+}
+
+/** The default view, as the engine opens it. */
+async function seedView() {
+  return { ...clampPoint(seedViewTarget(settings), await bounds()), scale: 1 };
+}
+
+/** A cell of the tree near the seed band's middle: `dr` rows below it, `dc` columns right. */
+function nearSeed(dr: number, dc: number): { row: number; column: number } {
+  const target = seedViewTarget(settings);
+  const row = Math.floor(target.y / CELL_PITCH) + dr;
+  const column = Math.floor(target.x / CELL_PITCH) + dc;
+  expect(cellAt(row, column), `a cell at ${row}:${column}`).toBeDefined();
+  return { row, column };
+}
+
+beforeAll(async () => {
+  const clientDir = tempDir('gallery-client-');
+  fs.writeFileSync(path.join(clientDir, 'index.html'), PAGE);
+  t = await createTestApp({ clientDir });
+  tree = createTree(t.deps.db, t.clock.now(), 'Sketched');
+  settings = tree.settings as TreeSettings;
+  authorId = t.addUser(Role.Artist).user.id;
+});
+afterAll(() => t.cleanup());
+
+describe('the tree page arrives with its first sketch', () => {
+  it('draws the opening view around the seed band, ahead of the app, with each square as the engine draws it', async () => {
+    const published = nearSeed(0, 0);
+    const draft = nearSeed(0, 1);
+    putArt(published.row, published.column, ArtStatus.Published, 0x3a7bd5);
+    putArt(draft.row, draft.column, ArtStatus.Draft, 0xd53a3a);
+
+    const { status, body, sketch } = await page('/observe');
+    expect(status).toBe(200);
+    expect(sketch).not.toBeNull();
+    const view = viewOf(sketch!);
+    const expected = await seedView();
+    expect(view.x).toBeCloseTo(expected.x, 1);
+    expect(view.y).toBeCloseTo(expected.y, 1);
+    expect(view.scale).toBeCloseTo(1, 5);
+    // Before the app's root, so it is painted with the page, and hidden from screen readers (the engine names cells).
+    expect(body.indexOf('class="tree-sketch"')).toBeLessThan(body.indexOf('<div id="root">'));
+    // The published piece in its colour as the snapshot carries it; the draft's colour nowhere; an available
+    // square's light fill; the squares of the roots in the reserved look.
+    expect(body).toContain(`fill="${hex(colorAsSent(0x3a7bd5))}"`);
+    expect(body).not.toContain(hex(colorAsSent(0xd53a3a)));
+    expect(body).toContain(`fill="${hex(PALETTE.availableFill)}"`);
+    expect(body).toContain(`fill="${hex(PALETTE.reservedFill)}"`);
+  });
+
+  it('shows branch slots next to a published piece in the branches, as the engine computes them', async () => {
+    const first = await page('/observe');
+    const slotFill = `fill="${hex(PALETTE.availableFill)}" fill-opacity="0.85"`;
+    // The trunk's lowest row beside the branches, in the opening view: a piece there opens the slot left of it.
+    const row = settings.branch.max_row;
+    expect(first.body).not.toContain(slotFill);
+    expect(cellAt(row, 0), 'a trunk cell beside the branches').toBeDefined();
+    expect(row * CELL_PITCH + 100).toBeGreaterThan(first.sketch!.y);
+    putArt(row, 0, ArtStatus.Published, 0x2f9e44);
+    expect((await page('/observe')).body).toContain(slotFill);
+  });
+
+  it('opens a shared position at its zoom, and a shared cell where it is', async () => {
+    const position = nearSeed(-2, 1);
+    const atPosition = viewOf((await page(`/observe?row=${position.row}&col=${position.column}&zoom=1.5`)).sketch!);
+    const centre = clampPoint(cellCentre(position.row, position.column), await bounds());
+    expect(atPosition).toMatchObject({ x: expect.closeTo(centre.x, 1), y: expect.closeTo(centre.y, 1), scale: expect.closeTo(1.5, 5) });
+
+    const target = nearSeed(1, 2);
+    const token = cellAt(target.row, target.column)!.token;
+    const atCell = viewOf((await page(`/observe?cell=${token}&zoom=2`)).sketch!);
+    const cellCentreClamped = clampPoint(cellCentre(target.row, target.column), await bounds());
+    expect(atCell).toMatchObject({ x: expect.closeTo(cellCentreClamped.x, 1), y: expect.closeTo(cellCentreClamped.y, 1), scale: expect.closeTo(2, 5) });
+  });
+
+  it.each([
+    ['a zoom off the scale', '/observe?row=3&col=1&zoom=9'],
+    ['a zoom that is not a number', '/observe?zoom=abc'],
+    ['a position outside the tree', '/observe?row=900000&col=5&zoom=2'],
+    ['a malformed cell token', '/observe?cell=%3Cscript%3E'],
+    ['a cell token nobody has', `/observe?cell=${newToken()}`],
+  ])('opens the default view for %s, with no error', async (_, url) => {
+    const { status, sketch } = await page(url);
+    expect(status).toBe(200);
+    const view = viewOf(sketch!);
+    const expected = await seedView();
+    expect(view).toMatchObject({ x: expect.closeTo(expected.x, 1), y: expect.closeTo(expected.y, 1), scale: 1 });
+  });
+
+  it('redraws after the tree changes, and never mixes up views', async () => {
+    const square = nearSeed(-1, 0);
+    const before = await page('/observe');
+    putArt(square.row, square.column, ArtStatus.Published, 0x8844aa);
+    const after = await page('/observe');
+    expect(before.body).not.toContain(hex(colorAsSent(0x8844aa)));
+    expect(after.body).toContain(hex(colorAsSent(0x8844aa)));
+    const zoomed = await page(`/observe?row=${square.row}&col=${square.column}&zoom=2`);
+    expect(viewOf(zoomed.sketch!).scale).toBeCloseTo(2, 5);
+    expect(viewOf((await page('/observe')).sketch!).scale).toBeCloseTo(1, 5);
+  });
+
+  it('draws the same whether the snapshot was built first (its extent is used) or not (one query)', async () => {
+    const sketchOf = (body: string) => /<div class="tree-sketch".*?<\/div>/.exec(body)![0];
+    bumpTreeVersion(t.deps.db, tree.id);
+    tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+    const withoutSnapshot = sketchOf((await page('/observe')).body);
+    expect(t.deps.snapshots.peek(tree)).toBeNull();
+    bumpTreeVersion(t.deps.db, tree.id);
+    tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+    expect((await t.server.inject({ url: `/api/tree/${tree.token}` })).statusCode).toBe(200);
+    expect(t.deps.snapshots.peek(tree)).not.toBeNull();
+    expect(sketchOf((await page('/observe')).body)).toBe(withoutSnapshot);
+  });
+
+  it('is only in the tree page', async () => {
+    for (const url of ['/', '/about', '/observe/', '/observe/cell/abc/details', '/observed']) {
+      const { status, sketch } = await page(url);
+      expect(status, url).toBe(200);
+      expect(sketch, url).toBeNull();
+    }
+  });
+
+  it('leaves the page whole when the tree cannot be drawn', async () => {
+    const { db } = t.deps;
+    db.update(trees).set({ settings: {} as TreeSettings }).where(eq(trees.id, tree.id)).run();
+    bumpTreeVersion(db, tree.id);
+    try {
+      const { status, body, sketch } = await page('/observe');
+      expect(status).toBe(200);
+      expect(sketch).toBeNull();
+      expect(body).toContain('<div id="root">');
+    } finally {
+      db.update(trees).set({ settings }).where(eq(trees.id, tree.id)).run();
+      bumpTreeVersion(db, tree.id);
+    }
+    expect((await page('/observe')).sketch).not.toBeNull();
+  });
+});
+
+describe('a site without a tree yet', () => {
+  it('serves the tree page without a sketch', async () => {
+    const clientDir = tempDir('gallery-client-');
+    fs.writeFileSync(path.join(clientDir, 'index.html'), PAGE);
+    const empty = await createTestApp({ clientDir });
+    try {
+      const res = await empty.server.inject({ url: '/observe' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toContain('tree-sketch');
+    } finally {
+      await empty.cleanup();
+    }
+  });
+});

@@ -63,8 +63,10 @@ function pathData(shapes: readonly Shape[], inset: number): string {
 }
 
 /**
- * An SVG document as a Pen: shapes gather into a path that the next fill or stroke paints (PixiJS's rule), and each
- * paint is a <path>. Paints in a row with the same style share one element, which keeps a page of squares small.
+ * An SVG document as a Pen: shapes gather into a path that the next fill or stroke paints (PixiJS's rule). A lone
+ * rectangle or circle is painted as a <rect> or <circle>, which browsers draw with their cheapest operations (a
+ * <path> of several squares would go through their general path renderer: a slower first paint in software
+ * rendering); lines are <path>s, and line paints in a row with the same style share one element.
  */
 export class SvgPen implements Pen {
   private shapes: Shape[] = [];
@@ -100,7 +102,7 @@ export class SvgPen implements Pen {
 
   fill(style: { color: number; alpha?: number }): this {
     const alpha = style.alpha === undefined || style.alpha === 1 ? '' : ` fill-opacity="${num(style.alpha)}"`;
-    return this.paint(`fill="${hex(style.color)}"${alpha}`, pathData(this.shapes, 0));
+    return this.paint(`fill="${hex(style.color)}"${alpha}`, 0);
   }
 
   stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'round' }): this {
@@ -108,15 +110,26 @@ export class SvgPen implements Pen {
     const cap = style.cap ? ` stroke-linecap="${style.cap}"` : '';
     const attributes = `fill="none" stroke="${hex(style.color)}" stroke-width="${num(style.width)}"${alpha}${cap}`;
     // PixiJS's alignment 1 keeps the line inside the shape's edge: the same line, drawn on a shape half its width in.
-    return this.paint(attributes, pathData(this.shapes, style.alignment === 1 ? style.width / 2 : 0));
+    return this.paint(attributes, style.alignment === 1 ? style.width / 2 : 0);
   }
 
-  private paint(style: string, d: string): this {
+  private paint(style: string, inset: number): this {
     this.painted = true;
-    if (this.pending?.style === style) this.pending.d += d;
-    else {
+    const only = this.shapes.length === 1 ? this.shapes[0]! : null;
+    if (only?.kind === 'rect') {
       this.flush();
-      this.pending = { style, d };
+      const { x, y, width, height } = only;
+      this.out.push(`<rect x="${num(x + inset)}" y="${num(y + inset)}" width="${num(width - 2 * inset)}" height="${num(height - 2 * inset)}" ${style}/>`);
+    } else if (only?.kind === 'circle') {
+      this.flush();
+      this.out.push(`<circle cx="${num(only.x)}" cy="${num(only.y)}" r="${num(only.radius - inset)}" ${style}/>`);
+    } else {
+      const d = pathData(this.shapes, inset);
+      if (this.pending?.style === style) this.pending.d += d;
+      else {
+        this.flush();
+        this.pending = { style, d };
+      }
     }
     return this;
   }

@@ -17,6 +17,7 @@ import type { AppConfig } from './config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
 import { AppError } from './errors.ts';
 import { csrfRefusal, ensureCsrfToken } from './http/csrf.ts';
+import { sendCompressed } from './http/compress.ts';
 import { createIndexRenderer } from './http/index-html.ts';
 import { artOpenGraphTags } from './http/art-open-graph.ts';
 import { registerAdminPage } from './http/admin-page.ts';
@@ -170,10 +171,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   };
   const sendPage = (req: FastifyRequest, reply: FastifyReply, extraHead = '') => {
     const csrfToken = ensureCsrfToken(req, reply, config.secureCookies);
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(renderIndex(initialParams(deps), csrfToken, extraHead, sketchFor(req)));
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    return sendCompressed(req, reply, Buffer.from(renderIndex(initialParams(deps), csrfToken, extraHead, sketchFor(req))));
   };
   // A shared art details link previews the piece (Open Graph); the page itself is the client's as everywhere else.
   server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', (req, reply) =>

@@ -5,22 +5,12 @@
  * which a large tree's snapshot leaves out; ETagged by the tree's version, so an unchanged region is a 304.
  * Regions are read from the database per request, so they are rate-limited per IP (generously: a pan asks many).
  */
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { regionQuery } from '#shared/tree/region.ts';
+import { preferredEncoding, sendCompressed } from '../http/compress.ts';
 import { LIMITS, hitRateLimit } from '../services/rate-limit.ts';
 import { getTreeByToken } from '../services/tree.ts';
 import { parseRegionBounds, readRegion } from '../services/tree-region.ts';
-
-function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | 'identity' {
-  const accepted = (acceptEncoding ?? '').toLowerCase();
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return 'identity';
-}
-
-/** Answers this small are sent as they are: compressing them saves nothing worth the time. */
-const COMPRESS_FROM_BYTES = 1024;
 
 export function registerTreeRoutes(api: FastifyInstance): void {
   api.get<{ Params: { treeToken: string } }>('/tree/:treeToken', async (req, reply) => {
@@ -41,16 +31,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
     const etag = `"t${tree.id}v${tree.version}:${regionQuery(bounds).replace(/[^\d&-]/g, '')}"`;
     reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    const body = Buffer.from(JSON.stringify({ r: readRegion(api.deps.db, tree, bounds) }));
     reply.type('application/json; charset=utf-8');
-    const encoding = body.length < COMPRESS_FROM_BYTES ? 'identity' : preferredEncoding(req.headers['accept-encoding']);
-    if (encoding === 'identity') return reply.send(body);
-    reply.header('content-encoding', encoding);
-    // Built per request, so fast settings: a 32 × 32 block compresses in about a millisecond.
-    return reply.send(
-      encoding === 'br'
-        ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-        : gzipSync(body, { level: 6 }),
-    );
+    return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: readRegion(api.deps.db, tree, bounds) })));
   });
 }

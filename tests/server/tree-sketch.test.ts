@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { art, cells, trees } from '#drizzle/schema.ts';
@@ -182,6 +183,22 @@ describe('the tree page arrives with its first sketch', () => {
     expect((await t.server.inject({ url: `/api/tree/${tree.token}` })).statusCode).toBe(200);
     expect(t.deps.snapshots.peek(tree)).not.toBeNull();
     expect(sketchOf((await page('/observe')).body)).toBe(withoutSnapshot);
+  });
+
+  it('travels compressed to a browser that takes it: a zoomed-out view is about a hundred kilobytes as text', async () => {
+    const square = nearSeed(0, 0);
+    const url = `/observe?row=${square.row}&col=${square.column}&zoom=0.5`;
+    const plain = await t.server.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await t.server.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const gzip = await t.server.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect([br.headers['content-encoding'], gzip.headers['content-encoding']]).toEqual(['br', 'gzip']);
+    expect(br.headers['vary']).toContain('accept-encoding');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    // The same page but for its CSRF token (a new visitor each time).
+    const withoutToken = (body: string) => body.replace(/content="[^"]+"/, '');
+    expect(withoutToken(brotliDecompressSync(br.rawPayload).toString())).toBe(withoutToken(plain.body));
+    expect(withoutToken(gunzipSync(gzip.rawPayload).toString())).toBe(withoutToken(plain.body));
   });
 
   it('is only in the tree page', async () => {

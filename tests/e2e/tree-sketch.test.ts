@@ -47,10 +47,10 @@ async function pageWithEngineHeld(chunk = PIXI_CHUNK): Promise<{ page: Page; err
 const sketchShown = (page: Page) => page.locator('.tree-sketch').waitFor({ timeout: 30_000 });
 const sketchCount = (page: Page) => page.locator('.tree-sketch').count();
 
-/** A published square away from the seed band's middle, for the shared links below. */
+/** A published square with a colour, away from the seed band's middle, for the shared links below: it is centred. */
 async function publishedSquare(): Promise<{ row: number; column: number; token: string }> {
   const cells = await decodedTree(gallery);
-  const i = [...cells.status.keys()].reverse().find((k) => cells.status[k] === CellStatus.Published && cells.token?.[k]);
+  const i = [...cells.status.keys()].reverse().find((k) => cells.status[k] === CellStatus.Published && cells.color[k]! >= 0 && cells.token?.[k]);
   expect(i, 'the seeded tree has a published piece').toBeDefined();
   return { row: cells.row[i!]!, column: cells.col[i!]!, token: cells.token![i!]! };
 }
@@ -71,6 +71,9 @@ describe('the first sketch of the tree', () => {
     expect(await sketchCount(page)).toBe(1);
     expect(await page.evaluate(() => window.__treeStats?.firstFrameAt ?? null)).toBeNull();
     const sketch = await sharp(await page.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    // The tree's panel lies over the sketch once the tree page has rendered (tree.css), PixiJS or not.
+    const panel = await (await page.$('.tree-panel-area'))?.boundingBox() ?? null;
+    const underPanel = (x: number, y: number) => panel !== null && x >= panel.x - 2 && x <= panel.x + panel.width + 2 && y >= panel.y - 2 && y <= panel.y + panel.height + 2;
 
     release();
     await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
@@ -93,13 +96,15 @@ describe('the first sketch of the tree', () => {
       const inset = published ? 50 : 25;
       const x = box.x + (cells.col[i]! * PITCH + inset - camera.x) * camera.scale;
       const y = box.y + (cells.row[i]! * PITCH + inset - camera.y) * camera.scale;
-      if (x < box.x + 2 || y < box.y + 2 || x > box.x + box.width - 2 || y > box.y + box.height - 2) continue;
+      if (x < box.x + 2 || y < box.y + 2 || x > box.x + box.width - 2 || y > box.y + box.height - 2 || underPanel(x, y)) continue;
       const expected = rgb(published ? cells.color[i]! : PALETTE.availableFill);
       pixel(x, y).forEach((channel, c) => expect(Math.abs(channel - expected[c]!)).toBeLessThanOrEqual(3));
       checked[published ? 'published' : 'available']++;
     }
-    expect(checked.published).toBeGreaterThanOrEqual(3);
-    expect(checked.published + checked.available).toBeGreaterThanOrEqual(5);
+    // How many squares a view holds depends on the seeded tree and the zoom (at 2, a dozen or so): a shared link's
+    // own square is published and centred, so each view has at least one in its colour.
+    expect(checked.published).toBeGreaterThanOrEqual(1);
+    expect(checked.published + checked.available).toBeGreaterThanOrEqual(3);
     expect(errors).toEqual([]);
     await page.close();
   });

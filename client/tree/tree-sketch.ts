@@ -16,12 +16,29 @@ declare global {
   }
 }
 
+/** The longest the tree page's module waits for the sketch to be shown (sketchShown). */
+const SKETCH_WAIT_MS = 400;
+
 /** The sketch, once looked for: null when the page has none (any more). */
 let sketch: HTMLElement | null | undefined;
 
 function theSketch(): HTMLElement | null {
   if (sketch === undefined) sketch = document.querySelector<HTMLElement>('body > .tree-sketch');
   return sketch;
+}
+
+/**
+ * Resolves once the sketch has been on screen (two animation frames after the first one that could paint it), or at
+ * once when the page has none. The tree page's module waits for it: evaluating PixiJS is one long task, and were it
+ * to run first, the frame that shows the sketch would wait behind it.
+ */
+export function sketchShown(): Promise<void> {
+  if (!theSketch()) return Promise.resolve();
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+    // A page opened in a background tab has no frames: it does not wait for them.
+    setTimeout(resolve, SKETCH_WAIT_MS);
+  });
 }
 
 /** Removes the sketch (the engine drew, or the tree will not be drawn here). */

@@ -13,7 +13,7 @@
 import { eq, max, min } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
-import { CELL_PITCH, cellCentre, clampPoint, clampScale, type Point } from '#shared/tree/camera.ts';
+import { CELL_PITCH, cellCentre, clampPoint, clampScale, type Point, type Rect } from '#shared/tree/camera.ts';
 import { drawBranchSlot, drawCell, PALETTE, STRIP_COLOURS, type Pen } from '#shared/tree/cell-look.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import { bandStrips, holdsPosition, seedViewTarget, worldBounds, type CellExtent } from '#shared/tree/layout.ts';
@@ -156,8 +156,7 @@ export interface OpeningView {
  * The sketch's SVG of the tree's view centred on `view.centre` for a SKETCH_WIDTH × SKETCH_HEIGHT window: the
  * background, the bands, every square in it and the branch slots, as the engine draws them.
  */
-export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, extent: CellExtent | null, view: OpeningView): string {
-  const bounds = worldBounds(settings, extent);
+export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bounds: Rect, view: OpeningView): string {
   const width = SKETCH_WIDTH / view.scale;
   const height = SKETCH_HEIGHT / view.scale;
   const x = view.centre.x - width / 2;
@@ -216,8 +215,8 @@ export class TreeSketches {
 
   forVisit(tree: TreeRow, search: string): string {
     const settings = tree.settings as TreeSettings;
-    const extent = this.extentOf(tree);
-    const view = this.viewOf(tree, settings, extent, search);
+    const bounds = worldBounds(settings, this.extentOf(tree));
+    const view = this.viewOf(tree, settings, bounds, search);
     const key = `${tree.id}:${tree.version}:${view.centre.x},${view.centre.y},${view.scale}`;
     const found = this.kept.get(key);
     if (found !== undefined) {
@@ -226,7 +225,7 @@ export class TreeSketches {
       this.kept.set(key, found);
       return found;
     }
-    const drawn = drawSketchSvg(this.db, tree, settings, extent, view);
+    const drawn = drawSketchSvg(this.db, tree, settings, bounds, view);
     this.kept.set(key, drawn);
     if (this.kept.size > KEPT_SKETCHES) this.kept.delete(this.kept.keys().next().value!);
     return drawn;
@@ -250,8 +249,7 @@ export class TreeSketches {
     return this.extent.extent;
   }
 
-  private viewOf(tree: TreeRow, settings: TreeSettings, extent: CellExtent | null, search: string): OpeningView {
-    const bounds = worldBounds(settings, extent);
+  private viewOf(tree: TreeRow, settings: TreeSettings, bounds: Rect, search: string): OpeningView {
     const asked = parseTreeUrl(search);
     let target: Point | null = null;
     if (asked.kind === 'position' && holdsPosition(bounds, asked.row, asked.column)) target = cellCentre(asked.row, asked.column);

@@ -8,7 +8,7 @@ import { art, cells, pictures, trees } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { DEFAULT_TREE_SETTINGS, bandOfRow, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { CellExtent } from '#shared/tree/layout.ts';
+import { extentOf, type CellExtent } from '#shared/tree/layout.ts';
 import type { RegionBounds } from '#shared/tree/region.ts';
 import { encodeSnapshot, type SnapshotCell, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db, Queryable } from '../db.ts';
@@ -119,19 +119,7 @@ export function buildSnapshot(db: Db, tree: TreeRow): BuiltSnapshot {
     },
   });
   const gzip = gzipSync(identity, { level: 9 });
-  return { treeId: tree.id, version: tree.version, etag: `"t${tree.id}v${tree.version}"`, wire, body: { identity, br, gzip }, extent: extentOf(cellList) };
-}
-
-/** The rows and columns a list of cells reaches; null for none. */
-function extentOf(cellList: readonly SnapshotCell[]): CellExtent | null {
-  if (cellList.length === 0) return null;
-  // In snapshot order: rows ascend.
-  const extent = { minRow: cellList[0]!.row, maxRow: cellList[cellList.length - 1]!.row, minColumn: Infinity, maxColumn: -Infinity };
-  for (const cell of cellList) {
-    if (cell.column < extent.minColumn) extent.minColumn = cell.column;
-    if (cell.column > extent.maxColumn) extent.maxColumn = cell.column;
-  }
-  return extent;
+  return { treeId: tree.id, version: tree.version, etag: `"t${tree.id}v${tree.version}"`, wire, body: { identity, br, gzip }, extent: extentOf(cellList.length, (i) => cellList[i]!.row, (i) => cellList[i]!.column) };
 }
 
 /** One built snapshot per tree, rebuilt when the tree's version moves. */

@@ -30,13 +30,16 @@ export interface CellExtent {
   maxColumn: number;
 }
 
-/** The extent of decoded cells; null for a tree without any. */
-export function extentOfCells(cells: Pick<TreeCells, 'count' | 'row' | 'col'>): CellExtent | null {
-  if (cells.count === 0) return null;
+/**
+ * The extent of `count` cells, read through `rowAt` and `columnAt` (the decoded snapshot's typed arrays on the client,
+ * the snapshot's cell list on the server); null for a tree without any.
+ */
+export function extentOf(count: number, rowAt: (i: number) => number, columnAt: (i: number) => number): CellExtent | null {
+  if (count === 0) return null;
   const extent = { minRow: Infinity, maxRow: -Infinity, minColumn: Infinity, maxColumn: -Infinity };
-  for (let i = 0; i < cells.count; i++) {
-    const c = cells.col[i]!;
-    const r = cells.row[i]!;
+  for (let i = 0; i < count; i++) {
+    const c = columnAt(i);
+    const r = rowAt(i);
     if (c < extent.minColumn) extent.minColumn = c;
     if (c > extent.maxColumn) extent.maxColumn = c;
     if (r < extent.minRow) extent.minRow = r;
@@ -67,7 +70,7 @@ export function holdsPosition(bounds: Rect, row: number, column: number): boolea
 }
 
 export function worldBoundsOf(settings: TreeSettings, cells: Pick<TreeCells, 'count' | 'row' | 'col'>): Rect {
-  return worldBounds(settings, extentOfCells(cells));
+  return worldBounds(settings, extentOf(cells.count, (i) => cells.row[i]!, (i) => cells.col[i]!));
 }
 
 /** The divider bands' strips (DESIGN.md §4) in world pixels: what the engine and the first sketch both paint. */

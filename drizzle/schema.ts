@@ -77,10 +77,30 @@ export const trees = sqliteTable('trees', {
   name: text('name').notNull(),
   /** TreeSettings of shared/tree/geometry.ts as JSON. */
   settings: text('settings', { mode: 'json' }).notNull(),
-  /** Raised by every change to the tree's cells; the snapshot's ETag is built from it. */
+  /** The last sequence number of the tree's change log (tree_changes): every change to its cells moves it. */
   version: integer('version').notNull().default(1),
+  /** The oldest version the log can still bring up to date: an older one must fetch the whole snapshot again. */
+  changesFrom: integer('changes_from').notNull().default(0),
   createdAt: createdAt(),
 });
+
+/**
+ * The tree's change log (docs/decisions/023): one row per change to a cell the snapshot shows, written in the same
+ * transaction as the change. A row without a cell marks a change too large to log cell by cell (a seed, a
+ * generated tree): whoever is older than it fetches the snapshot again. Pruned by age and count.
+ */
+export const treeChanges = sqliteTable(
+  'tree_changes',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    treeId: integer('tree_id')
+      .notNull()
+      .references(() => trees.id, { onDelete: 'cascade' }),
+    cellId: integer('cell_id'),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('tree_changes_tree_seq_idx').on(t.treeId, t.seq)],
+);
 
 export const cells = sqliteTable(
   'cells',

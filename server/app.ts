@@ -26,17 +26,20 @@ import { HEALTH_PATH, registerHealth } from './http/health.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
 import { contextOf, sessionCookieJar } from './http/request-context.ts';
 import { registerTrpcRoutes } from './http/trpc-routes.ts';
+import { TreeEventFeed } from './http/tree-events.ts';
 import { createMediaStore } from './media-store.ts';
 import { frameworkErrors, ok, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter } from './root.ts';
 import { initialParams } from './services/initial-params.ts';
-import { getDefaultTree, SnapshotCache } from './services/tree.ts';
+import { getDefaultTree } from './services/tree.ts';
+import { SnapshotStore } from './services/snapshot-store.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
 import { flushRateLimits, pruneRateLimits } from './services/rate-limit.ts';
 import { sweepOrphanMedia } from './services/art-media.ts';
+import { pruneChangeLog } from './services/tree-changes.ts';
 import { RESERVATION_JOBS } from './services/reservation-jobs.ts';
 import type { AppDeps } from './trpc.ts';
 
@@ -82,8 +85,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     media: createMediaStore(config.mediaDir),
     config,
     log: server.log,
-    snapshots: new SnapshotCache(db),
+    snapshots: new SnapshotStore(db, { databaseFile: db.$client.memory ? null : db.$client.name, log: server.log }),
   };
+  deps.treeEvents = new TreeEventFeed(db, server.log);
   server.decorate('deps', deps);
   server.decorateRequest('auth', null);
 
@@ -216,6 +220,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
         { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
         { name: 'orphan-media-sweep', everyMs: 60 * 60_000, run: sweepOrphanMedia },
+        { name: 'tree-change-log-prune', everyMs: 10 * 60_000, run: (ctx) => void pruneChangeLog(ctx.db, ctx.clock.now()) },
         ...RESERVATION_JOBS,
       ])
     : null;
@@ -229,7 +234,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
+      // Live streams never end by themselves: end them first, or closing would wait for them.
+      deps.treeEvents?.close();
       await server.close();
+      await deps.snapshots.close();
       await jobs?.stop();
       flushRateLimits(db);
       if (ownsDb) closeDatabase(db);

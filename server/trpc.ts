@@ -8,11 +8,14 @@ import type { SessionUser, ValidSession } from './auth/sessions.ts';
 import { AppError, toAppError } from './errors.ts';
 import { mayAccess, type Access } from './permissions.ts';
 import type { ServiceContext } from './services/context.ts';
-import type { SnapshotCache } from './services/tree.ts';
+import type { SnapshotStore } from './services/snapshot-store.ts';
+import type { TreeEventFeed } from './http/tree-events.ts';
 
 /** Long-lived things built once by buildApp. */
 export interface AppDeps extends ServiceContext {
-  snapshots: SnapshotCache;
+  snapshots: SnapshotStore;
+  /** Live trees' event streams (absent where a caller builds deps without HTTP). */
+  treeEvents?: TreeEventFeed;
 }
 
 /** How a procedure sets or clears the session cookie without knowing about HTTP. */

@@ -1,11 +1,18 @@
-/** tree: the tree snapshot (compact form of DESIGN.md §6). */
+/**
+ * tree: the tree snapshot (compact form of DESIGN.md §6) and what changed since a version (decision 023). The
+ * snapshot may be a few versions behind the tree; `changes` since its version brings it up to date.
+ */
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { getTreeByToken } from '../services/tree.ts';
+import { readChanges } from '../services/tree-changes.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 export const treeRouter = router({
   get: publicProcedure
     .input(v.object({ token: tokenSchema }))
-    .query(({ ctx, input }) => ctx.snapshots.get(getTreeByToken(ctx.db, input.token)).wire),
+    .query(async ({ ctx, input }) => (await ctx.snapshots.get(getTreeByToken(ctx.db, input.token))).wire()),
+  changes: publicProcedure
+    .input(v.object({ token: tokenSchema, since: v.pipe(v.number('since must be a tree version.'), v.integer('since must be a whole number.'), v.minValue(0, 'since must be 0 or more.'), v.maxValue(Number.MAX_SAFE_INTEGER)) }))
+    .query(({ ctx, input }) => readChanges(ctx.db, getTreeByToken(ctx.db, input.token).id, input.since)),
 });

@@ -22,7 +22,7 @@ import { mediaNameOf, type PreparedPicture } from './images.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
 import { IMMEDIATE, reserveCell } from './reservations.ts';
 import { reindexArt } from './search.ts';
-import { bumpTreeVersion } from './tree.ts';
+import { recordCellChanges } from './tree-changes.ts';
 import { promoteToArtist } from './users.ts';
 
 export type ArtRow = typeof art.$inferSelect;
@@ -257,7 +257,7 @@ function commitArt(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: 
         .run();
     }
     // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
-    if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published) bumpTreeVersion(tx, found.cell.treeId);
+    if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published) recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
     reindexArt(tx, piece.id);
   }, IMMEDIATE);
 }

@@ -13,11 +13,9 @@ export const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;
 export const THUMB_SIZE = 256;
 export const LARGE_SIZE = 1600;
 
-export type PictureVariant = 'thumb' | 'large';
+import { mediaNameOf, type PictureVariant } from './media-names.ts';
 
-export function mediaNameOf(key: string, variant: PictureVariant): string {
-  return `${key}-${variant}.webp`;
-}
+export { mediaNameOf, type PictureVariant };
 
 export interface StoredPicture {
   key: string;

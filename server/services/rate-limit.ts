@@ -34,6 +34,8 @@ export const LIMITS = {
   searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000, batched: true },
   /** Region details of a large tree: a fast pan over a big screen asks a few dozen blocks a minute; ten a second is plenty. */
   treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000, batched: true },
+  /** A live tree's changes: a tab polls every few seconds only while its event stream is down. */
+  treeChangesPerIp: { name: 'tree-changes:ip', max: 600, windowMs: 60_000, batched: true },
   /** The profile form's ZIP lookup: a few per form at most, so search's allowance is plenty. */
   zipPerIp: { name: 'zip:ip', max: 120, windowMs: 60_000, batched: true },
 } as const satisfies Record<string, Limit>;

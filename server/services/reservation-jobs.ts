@@ -15,7 +15,7 @@ import { enqueueMail } from './mail.ts';
 import { DAY_MS, REMINDER_STEPS, formatDeadline, latestDueReminder } from './reservation-time.ts';
 import { extensionRefusal, IMMEDIATE } from './reservations.ts';
 import { notifyAvailable } from './subscriptions.ts';
-import { bumpTreeVersion } from './tree.ts';
+import { recordCellChanges } from './tree-changes.ts';
 
 /** The link of spec §2's extend page, carried by every reminder that may still lead to an extension. */
 export function extendLinkOf(siteUrl: string, cellToken: string, reminderToken: string): string {
@@ -141,7 +141,7 @@ export function releaseInTx(
     tx.delete(art).where(eq(art.id, row.artId)).run();
   }
   tx.update(cells).set({ status: CellStatus.Available, artId: null, updatedAt: now }).where(eq(cells.id, row.cellId)).run();
-  bumpTreeVersion(tx, row.treeId);
+  recordCellChanges(tx, row.treeId, [row.cellId], now);
   notifyAvailable(tx, now, [row.cellId], siteUrl);
 }
 

@@ -17,7 +17,8 @@ import { mayManageReservation, mayReserve, type Viewer } from '../permissions.ts
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from './context.ts';
 import { extensionDeadline, reservationDeadline } from './reservation-time.ts';
-import { bumpTreeVersion, getDefaultTree, getTreeByToken } from './tree.ts';
+import { getDefaultTree, getTreeByToken } from './tree.ts';
+import { recordCellChanges } from './tree-changes.ts';
 
 export type Member = NonNullable<Viewer>;
 
@@ -98,7 +99,7 @@ function reserveInTx(tx: Queryable, now: number, user: Member, cell: { id: numbe
     .where(and(eq(cells.id, cell.id), eq(cells.status, CellStatus.Available)))
     .run().changes;
   if (changed !== 1) throw refusal(ErrorCode.CellTaken);
-  bumpTreeVersion(tx, cell.treeId);
+  recordCellChanges(tx, cell.treeId, [cell.id], now);
 }
 
 /** Reserves an AVAILABLE square (POST /api/cell/{cellToken}/reserve) and answers the user's held square. */

@@ -22,7 +22,7 @@ import { formatDeadline } from './reservation-time.ts';
 import { IMMEDIATE } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { notifyAvailable } from './subscriptions.ts';
-import { bumpTreeVersion } from './tree.ts';
+import { recordCellChanges } from './tree-changes.ts';
 import { promoteToArtist } from './users.ts';
 
 /** The main picture's thumbnail URL of a piece, from a left join on its position-0 picture. */
@@ -194,7 +194,7 @@ export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string
       .run();
     const opened = openNeighboursAfterPublish(tx, cell.treeId, cell.row, cell.column, now);
     reindexArt(tx, piece.id);
-    bumpTreeVersion(tx, cell.treeId);
+    recordCellChanges(tx, cell.treeId, [cell.id, ...opened], now);
     promoteToArtist(tx, author.id, now);
     enqueueMail(tx, now, {
       to: author.email,

@@ -10,8 +10,8 @@
  * engine's own looks (cell-look.ts, through an SVG Pen) and colours (as the snapshot carries them), so the hand-over
  * changes nothing but what only the engine adds: band labels, thumbnails and the viewer's own marks.
  */
-import { eq, max, min } from 'drizzle-orm';
-import { cells } from '#drizzle/schema.ts';
+import { and, eq, gt, inArray, max, min, type SQL } from 'drizzle-orm';
+import { cells, treeChanges } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CELL_PITCH, cellCentre, clampPoint, clampScale, type Point, type Rect } from '#shared/tree/camera.ts';
 import { drawBranchSlot, drawCell, PALETTE, STRIP_COLOURS, type Pen } from '#shared/tree/cell-look.ts';
@@ -23,7 +23,8 @@ import { parseTreeUrl } from '#shared/tree/tree-url.ts';
 import type { CellSummary } from '#shared/api-types.ts';
 import type { Db } from '../db.ts';
 import { getCellSummary } from './cells.ts';
-import { readSnapshotCells, type SnapshotCache, type TreeRow } from './tree.ts';
+import type { SnapshotStore } from './snapshot-store.ts';
+import { readSnapshotCells, type TreeRow } from './tree.ts';
 
 /** The window the sketch covers, in CSS pixels: most desktop screens; a larger window sees the background beyond. */
 export const SKETCH_WIDTH = 2560;
@@ -168,7 +169,7 @@ export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bou
     col1: Math.floor((x + width) / CELL_PITCH),
   };
   // One square more on every side: a branch slot is a free position touched by exactly one published neighbour.
-  const around = readSnapshotCells(db, tree.id, { row0: region.row0 - 1, row1: region.row1 + 1, col0: region.col0 - 1, col1: region.col1 + 1 });
+  const around = readSnapshotCells(db, tree.id, { region: { row0: region.row0 - 1, row1: region.row1 + 1, col0: region.col0 - 1, col1: region.col1 + 1 } });
   const inRegion = (row: number, column: number) => row >= region.row0 && row <= region.row1 && column >= region.col0 && column <= region.col1;
 
   const pen = new SvgPen();
@@ -188,12 +189,12 @@ export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bou
   );
 }
 
-/** The rows and columns a tree's cells reach, in one query. */
-function readExtent(db: Db, treeId: number): CellExtent | null {
+/** The rows and columns a tree's cells reach (or only the cells a subquery names), in one query. */
+function readExtent(db: Db, treeId: number, only?: SQL): CellExtent | null {
   const found = db
     .select({ minRow: min(cells.row), maxRow: max(cells.row), minColumn: min(cells.column), maxColumn: max(cells.column) })
     .from(cells)
-    .where(eq(cells.treeId, treeId))
+    .where(only ? and(eq(cells.treeId, treeId), inArray(cells.id, only)) : eq(cells.treeId, treeId))
     .get();
   if (!found || found.minRow === null || found.maxRow === null || found.minColumn === null || found.maxColumn === null) return null;
   return { minRow: found.minRow, maxRow: found.maxRow, minColumn: found.minColumn, maxColumn: found.maxColumn };
@@ -206,11 +207,12 @@ function readExtent(db: Db, treeId: number): CellExtent | null {
  */
 export class TreeSketches {
   private readonly kept = new Map<string, string>();
-  private extent: { treeId: number; version: number; extent: CellExtent | null } | null = null;
+  /** Each tree's extent at a version; cells are never deleted, so a later version's only adds its new cells'. */
+  private readonly extents = new Map<number, { version: number; extent: CellExtent | null }>();
 
   constructor(
     private readonly db: Db,
-    private readonly snapshots: SnapshotCache,
+    private readonly snapshots: SnapshotStore,
   ) {}
 
   forVisit(tree: TreeRow, search: string): string {
@@ -239,14 +241,28 @@ export class TreeSketches {
     }
   }
 
-  /** From the snapshot when it is built for this version (open tree pages keep it so); else one query, kept. */
+  /**
+   * The extent at the tree's version: kept from a built snapshot or an earlier visit and widened by the cells changed
+   * since (the change log names them), or read whole when the log no longer reaches back.
+   */
   private extentOf(tree: TreeRow): CellExtent | null {
-    const built = this.snapshots.peek(tree);
-    if (built) return built.extent;
-    if (this.extent?.treeId !== tree.id || this.extent.version !== tree.version) {
-      this.extent = { treeId: tree.id, version: tree.version, extent: readExtent(this.db, tree.id) };
+    let kept = this.extents.get(tree.id);
+    const built = this.snapshots.peek(tree.id);
+    if (built && (!kept || built.version > kept.version)) kept = { version: built.version, extent: built.extent };
+    if (kept?.version === tree.version) return kept.extent;
+    let extent: CellExtent | null;
+    if (kept && kept.version >= tree.changesFrom) {
+      const changed = this.db
+        .select({ id: treeChanges.cellId })
+        .from(treeChanges)
+        .where(and(eq(treeChanges.treeId, tree.id), gt(treeChanges.seq, kept.version)))
+        .getSQL();
+      extent = widen(kept.extent, readExtent(this.db, tree.id, changed));
+    } else {
+      extent = readExtent(this.db, tree.id);
     }
-    return this.extent.extent;
+    this.extents.set(tree.id, { version: tree.version, extent });
+    return extent;
   }
 
   private viewOf(tree: TreeRow, settings: TreeSettings, bounds: Rect, search: string): OpeningView {
@@ -260,4 +276,14 @@ export class TreeSketches {
     const scale = target && (asked.kind === 'position' || asked.kind === 'cell') ? asked.scale : TREE_VIEW.zoomDefault;
     return { centre: clampPoint(target ?? seedViewTarget(settings), bounds), scale: clampScale(scale) };
   }
+}
+
+function widen(a: CellExtent | null, b: CellExtent | null): CellExtent | null {
+  if (!a || !b) return a ?? b;
+  return {
+    minRow: Math.min(a.minRow, b.minRow),
+    maxRow: Math.max(a.maxRow, b.maxRow),
+    minColumn: Math.min(a.minColumn, b.minColumn),
+    maxColumn: Math.max(a.maxColumn, b.maxColumn),
+  };
 }

@@ -2,7 +2,8 @@
  * Where each cell of a decoded snapshot sits, by position: a dense grid of indices over the tree's rows and columns
  * (an Int32Array, -1 for no cell), so a lookup is two subtractions and one read, and a million cells cost 4 MB
  * rather than a Map of a million boxed keys. A tree spread thinly over a huge area falls back to a Map. Its parts are
- * plain data, so a worker can build it and hand it over (the grid is transferable).
+ * plain data, so a worker can build it and hand it over (the grid is transferable). A cell added later outside the
+ * dense grid's bounds (a live tree grows: shared/tree/changes.ts) is kept in a small Map beside it.
  */
 import { positionKey, positionOfKey } from './geometry.ts';
 
@@ -17,7 +18,7 @@ export interface PositionIndexParts {
   cols: number;
   /** rows × cols cell indices, row-major, -1 for none; null when the index is sparse. */
   dense: Int32Array | null;
-  /** [positionKey, index] pairs when the index is sparse. */
+  /** [positionKey, index] pairs: every cell when the index is sparse, else those outside the dense grid. */
   sparse: [number, number][] | null;
 }
 
@@ -28,6 +29,8 @@ export class PositionIndex {
   private readonly cols: number;
   private readonly dense: Int32Array | null;
   private readonly sparse: Map<number, number> | null;
+  /** Cells outside the dense grid's bounds, added after it was built. */
+  private readonly outside = new Map<number, number>();
 
   constructor(parts: PositionIndexParts) {
     this.rowMin = parts.rowMin;
@@ -36,6 +39,7 @@ export class PositionIndex {
     this.cols = parts.cols;
     this.dense = parts.dense;
     this.sparse = parts.dense ? null : new Map(parts.sparse ?? []);
+    if (parts.dense) for (const [key, index] of parts.sparse ?? []) this.outside.set(key, index);
   }
 
   /** An empty index for `count` cells within rows rowMin..rowMax and columns colMin..colMax (inclusive). */
@@ -48,8 +52,11 @@ export class PositionIndex {
   }
 
   set(row: number, column: number, index: number): void {
-    if (this.dense) this.dense[(row - this.rowMin) * this.cols + (column - this.colMin)] = index;
-    else this.sparse!.set(positionKey(row, column), index);
+    if (!this.dense) return void this.sparse!.set(positionKey(row, column), index);
+    const r = row - this.rowMin;
+    const c = column - this.colMin;
+    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) this.outside.set(positionKey(row, column), index);
+    else this.dense[r * this.cols + c] = index;
   }
 
   /** The index of the cell at (row, column), or -1. */
@@ -57,7 +64,7 @@ export class PositionIndex {
     if (!this.dense) return this.sparse!.get(positionKey(row, column)) ?? -1;
     const r = row - this.rowMin;
     const c = column - this.colMin;
-    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return -1;
+    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return this.outside.size === 0 ? -1 : (this.outside.get(positionKey(row, column)) ?? -1);
     return this.dense[r * this.cols + c]!;
   }
 
@@ -74,6 +81,7 @@ export class PositionIndex {
 
   toParts(): PositionIndexParts {
     const { rowMin, colMin, rows, cols, dense } = this;
-    return { rowMin, colMin, rows, cols, dense, sparse: this.sparse ? [...this.sparse] : null };
+    const listed = this.sparse ?? (this.outside.size > 0 ? this.outside : null);
+    return { rowMin, colMin, rows, cols, dense, sparse: listed ? [...listed] : null };
   }
 }

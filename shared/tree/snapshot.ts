@@ -4,7 +4,7 @@
  * then column. Tokens and thumbnails ride along only for trees small enough that they cost little; larger trees
  * fetch them per region.
  */
-import type { TreeSettings } from './geometry.ts';
+import { totalRows, type TreeSettings } from './geometry.ts';
 import { PositionIndex } from './position-index.ts';
 
 export const SNAPSHOT_FORMAT = 1;
@@ -65,7 +65,7 @@ export function encodeSnapshot(
     col[i] = cell.column;
     status[i] = String(cell.status);
     type[i] = String(cell.type);
-    color[i] = cell.color === null ? '000' : colorTo12Bit(cell.color);
+    color[i] = encodeColor(cell.color);
     if (withDetail) {
       tokens[i] = cell.token;
       thumbs[i] = cell.thumb ?? '';
@@ -82,6 +82,18 @@ export function encodeSnapshot(
     color: color.join(''),
     ...(withDetail ? { detail: { token: tokens, thumb: thumbs } } : {}),
   };
+}
+
+/** A piece's colour as three hex digits ('000' for none). */
+export function encodeColor(rgb: number | null): string {
+  return rgb === null ? '000' : colorTo12Bit(rgb);
+}
+
+/** The colour of the `i`-th cell of a column of three hex digits a cell: 0xRRGGBB, or -1 for none. */
+export function decodeColor(colors: string, i: number): number {
+  const at = i * 3;
+  const packed = (hexDigit(colors.charCodeAt(at)) << 8) | (hexDigit(colors.charCodeAt(at + 1)) << 4) | hexDigit(colors.charCodeAt(at + 2));
+  return packed === 0 ? -1 : expand12Bit(packed);
 }
 
 function colorTo12Bit(rgb: number): string {
@@ -137,11 +149,17 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
     if (c > colMax) colMax = c;
     status[i] = wire.status.charCodeAt(i) - 48;
     type[i] = wire.type.charCodeAt(i) - 48;
-    const at = i * 3;
-    const packed = (hexDigit(colors.charCodeAt(at)) << 8) | (hexDigit(colors.charCodeAt(at + 1)) << 4) | hexDigit(colors.charCodeAt(at + 2));
-    color[i] = packed === 0 ? -1 : expand12Bit(packed);
+    color[i] = decodeColor(colors, i);
   }
-  const indexOf = count > 0 ? PositionIndex.forBounds(count, rowMin, rowMax, colMin, colMax) : PositionIndex.forBounds(0, 0, -1, 0, -1);
+  // The grid also spans the rows and columns the settings allow, so cells a live tree gains later fit in it.
+  const { settings } = wire;
+  const indexOf = PositionIndex.forBounds(
+    count,
+    Math.min(rowMin, 0),
+    Math.max(rowMax, totalRows(settings) - 1),
+    Math.min(colMin, 0, settings.branch.min_column),
+    Math.max(colMax, settings.trunk.columns - 1, settings.branch.max_column),
+  );
   for (let i = 0; i < count; i++) indexOf.set(row[i]!, col[i]!, i);
   return {
     count,

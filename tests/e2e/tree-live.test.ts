@@ -10,7 +10,8 @@ import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
-import { bumpTreeVersion, getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree.ts';
+import { recordCellChanges } from '#server/services/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 
@@ -61,7 +62,7 @@ function publishAt(cellId: number, treeId: number): void {
       .returning({ id: art.id })
       .get();
     tx.update(cells).set({ artId: id, status: CellStatus.Published, updatedAt: now }).where(eq(cells.id, cellId)).run();
-    bumpTreeVersion(tx, treeId);
+    recordCellChanges(tx, treeId, [cellId], now);
   });
 }
 

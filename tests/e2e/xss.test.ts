@@ -14,7 +14,7 @@ import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { sendContactMessage } from '#server/services/contact.ts';
 import { requestRemoval } from '#server/services/removal-requests.ts';
 import { reindexArtOfAuthor } from '#server/services/search.ts';
-import { bumpTreeVersion } from '#server/services/tree.ts';
+import { recordCellChanges } from '#server/services/tree-changes.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { E2E_ADMIN } from './paths.ts';
 
@@ -34,6 +34,7 @@ function plantPayload(): typeof piece {
   const chosen = db
     .select({
       artId: art.id,
+      cellId: cells.id,
       authorId: art.authorId,
       cellToken: cells.token,
       row: cells.row,
@@ -52,7 +53,7 @@ function plantPayload(): typeof piece {
   db.update(art).set({ title: TITLE, description: `${TITLE} ${FIRSTNAME}` }).where(eq(art.id, chosen.artId)).run();
   db.update(users).set({ firstname: FIRSTNAME, lastname: LASTNAME, description: TITLE }).where(eq(users.id, chosen.authorId)).run();
   reindexArtOfAuthor(db, chosen.authorId);
-  bumpTreeVersion(db, chosen.treeId);
+  recordCellChanges(db, chosen.treeId, [chosen.cellId], Date.now());
   // What staff read: the artist's removal request and a visitor's contact message, both hostile.
   const ctx = gallery.app.deps;
   requestRemoval(ctx, { id: chosen.authorId, role: chosen.authorRole, token: chosen.authorToken }, chosen.cellToken!, `Remove ${TITLE} ${FIRSTNAME}`);

@@ -70,6 +70,7 @@ const PROFILE = { zipcode: '10001', country: 'US', city: 'New York', state: 'NY'
 /** Who may call each procedure, and a call that is valid apart from who makes it. */
 const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
   'tree.get': { allowed: ALL, call: (c) => c.tree.get({ token: treeToken }) },
+  'tree.changes': { allowed: ALL, call: (c) => c.tree.changes({ token: treeToken, since: 0 }) },
   'cell.get': { allowed: ALL, call: (c) => c.cell.get({ token: cellToken }) },
   'cell.reserve': {
     allowed: USERS,

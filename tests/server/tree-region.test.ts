@@ -8,7 +8,8 @@ import { art, cells, pictures, reservations } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
-import { bumpTreeVersion, createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree.ts';
+import { recordCellChanges } from '#server/services/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 
@@ -70,7 +71,7 @@ describe('GET /api/tree/{treeToken}/region', () => {
     const again = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(again.statusCode).toBe(304);
     t.deps.db.update(cells).set({ status: CellStatus.Available }).where(eq(cells.id, cellAt(12, 0).id)).run();
-    bumpTreeVersion(t.deps.db, treeId);
+    recordCellChanges(t.deps.db, treeId, [cellAt(12, 0).id], t.clock.now());
     const changed = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(changed.statusCode).toBe(200);
   });

@@ -17,7 +17,8 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { seedViewTarget, worldBoundsOf } from '#shared/tree/layout.ts';
 import { colorAsSent, decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { SKETCH_HEIGHT, SKETCH_WIDTH } from '#server/services/tree-sketch.ts';
-import { bumpTreeVersion, createTree, type TreeRow } from '#server/services/tree.ts';
+import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { recordBulkChange } from '#server/services/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
 
@@ -47,7 +48,7 @@ function putArt(row: number, column: number, status: number, dominantColor: numb
     .set({ artId: id, status: status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved })
     .where(eq(cells.id, cell.id))
     .run();
-  bumpTreeVersion(db, tree.id);
+  recordBulkChange(db, tree.id, Date.now());
   return cell.token;
 }
 
@@ -174,14 +175,14 @@ describe('the tree page arrives with its first sketch', () => {
 
   it('draws the same whether the snapshot was built first (its extent is used) or not (one query)', async () => {
     const sketchOf = (body: string) => /<div class="tree-sketch".*?<\/div>/.exec(body)![0];
-    bumpTreeVersion(t.deps.db, tree.id);
+    recordBulkChange(t.deps.db, tree.id, Date.now());
     tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
     const withoutSnapshot = sketchOf((await page('/observe')).body);
-    expect(t.deps.snapshots.peek(tree)).toBeNull();
-    bumpTreeVersion(t.deps.db, tree.id);
+    expect(t.deps.snapshots.peek(tree.id)?.version ?? 0).toBeLessThan(tree.version);
+    recordBulkChange(t.deps.db, tree.id, Date.now());
     tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
     expect((await t.server.inject({ url: `/api/tree/${tree.token}` })).statusCode).toBe(200);
-    expect(t.deps.snapshots.peek(tree)).not.toBeNull();
+    expect(t.deps.snapshots.peek(tree.id)?.version).toBe(tree.version);
     expect(sketchOf((await page('/observe')).body)).toBe(withoutSnapshot);
   });
 
@@ -212,7 +213,7 @@ describe('the tree page arrives with its first sketch', () => {
   it('leaves the page whole when the tree cannot be drawn', async () => {
     const { db } = t.deps;
     db.update(trees).set({ settings: {} as TreeSettings }).where(eq(trees.id, tree.id)).run();
-    bumpTreeVersion(db, tree.id);
+    recordBulkChange(db, tree.id, Date.now());
     try {
       const { status, body, sketch } = await page('/observe');
       expect(status).toBe(200);
@@ -220,7 +221,7 @@ describe('the tree page arrives with its first sketch', () => {
       expect(body).toContain('<div id="root">');
     } finally {
       db.update(trees).set({ settings }).where(eq(trees.id, tree.id)).run();
-      bumpTreeVersion(db, tree.id);
+      recordBulkChange(db, tree.id, Date.now());
     }
     expect((await page('/observe')).sketch).not.toBeNull();
   });

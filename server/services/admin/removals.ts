@@ -18,7 +18,7 @@ import { IMMEDIATE } from '../reservations.ts';
 import { mainPictureOf, thumbOf } from '../review.ts';
 import { reindexArt } from '../search.ts';
 import { notifyAvailable } from '../subscriptions.ts';
-import { bumpTreeVersion } from '../tree.ts';
+import { recordCellChanges } from '../tree-changes.ts';
 import { personRef, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
 
 const requester = alias(users, 'requester');
@@ -123,7 +123,7 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
       .where(or(eq(connections.artId, piece.id), eq(connections.nextCellId, piece.cellId)))
       .run();
     reindexArt(tx, piece.id);
-    bumpTreeVersion(tx, cell.treeId);
+    recordCellChanges(tx, cell.treeId, [piece.cellId], now);
     notifyAvailable(tx, now, [piece.cellId], ctx.config.siteUrl);
     const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.AcceptRemoval, subjectType: 'removal_request', subjectToken: token });
     enqueueMail(tx, now, {

@@ -29,7 +29,8 @@ import type { ServiceContext } from '../context.ts';
 import { openNeighboursAfterPublish } from '../growth.ts';
 import { storePicture, type StoredPicture } from '../images.ts';
 import { reindexArt } from '../search.ts';
-import { bumpTreeVersion, createTree, type TreeRow } from '../tree.ts';
+import { createTree, type TreeRow } from '../tree.ts';
+import { recordBulkChange } from '../tree-changes.ts';
 import { generatePassword } from '../admins.ts';
 import { ARTWORK_FAMILY_COUNT, renderArtwork, Rng, titleFor } from './art-generator.ts';
 import { planArtists } from './demo-people.ts';
@@ -353,7 +354,7 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   log.info(`seed: pictures stored in ${Math.round(performance.now() - started)} ms, writing rows`);
 
   const treeToken = db.transaction((tx) => {
-    // createTree and bumpTreeVersion take the database: on this one connection they join this transaction.
+    // createTree and recordBulkChange take the database: on this one connection they join this transaction.
     const tree = createTree(db, planted, DEMO_TREE_NAME);
     const admin = tx
       .insert(users)
@@ -393,7 +394,7 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
     });
     reserveForNewcomers(tx, rng, tree.id, newcomerIds, artBase + pieceCount, now);
     addActivity(tx, rng, [{ id: admin.id, since: planted }, ...people], published, now);
-    bumpTreeVersion(db, tree.id);
+    recordBulkChange(db, tree.id, now);
     return tree.token;
   });
 

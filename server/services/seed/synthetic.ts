@@ -11,7 +11,7 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { CATEGORY_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS } from '#shared/constants.ts';
 import { bandStarts, inBranchArea, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { Db } from '../../db.ts';
-import { bumpTreeVersion } from '../tree.ts';
+import { recordBulkChange } from '../tree-changes.ts';
 import { mulberry32, titleFor } from './art-generator.ts';
 
 export const MAX_SYNTHETIC_CELLS = 1_000_000;
@@ -274,7 +274,7 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
         { behavior: 'immediate' },
       );
     }
-    bumpTreeVersion(db, treeId);
+    recordBulkChange(db, treeId, now);
   } catch (error) {
     removeSyntheticTree(db, treeId, authorId);
     throw error;

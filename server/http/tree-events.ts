@@ -1,0 +1,181 @@
+/**
+ * GET /api/tree/{treeToken}/events: a tree's changes pushed as Server-Sent Events (docs/decisions/023). The feed
+ * watches the change log's last sequence number (one indexed read every WATCH_MS, whoever wrote: this process or
+ * another on the same database), reads each tree's changes once per move and writes the same message to every
+ * stream of that tree. Each event's id is the version it brings the tree to, so a browser's reconnection (which
+ * sends Last-Event-ID) resumes where it was; a version older than the log reaches gets a `resync` event.
+ *
+ * Events: `changes` (the changes themselves, the /changes answer, when small), `version` (a new version whose
+ * changes are large: fetch /changes?since=), `resync` (fetch the snapshot). A comment line every HEARTBEAT_MS keeps
+ * proxies from closing an idle stream.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '#shared/errors.ts';
+import type { TreeChangesAnswer } from '#shared/tree/changes.ts';
+import type { Db } from '../db.ts';
+import { AppError } from '../errors.ts';
+import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree-changes.ts';
+import type { TreeRow } from '../services/tree.ts';
+
+export const WATCH_MS = 100;
+export const HEARTBEAT_MS = 20_000;
+/** Streams one address may hold (a few tabs), and the whole server. */
+export const STREAMS_PER_IP = 8;
+export const STREAMS_TOTAL = 5_000;
+/** Changes of at most this many cells ride in the event itself; more are fetched from /changes. */
+export const EVENT_CELLS_MAX = 256;
+/** A stream whose reader has fallen this far behind is closed (it reconnects and resumes from its last version). */
+const SLOW_READER_BYTES = 1 << 20;
+
+interface Stream {
+  treeId: number;
+  ip: string;
+  /** The version this stream's reader has been brought to. */
+  version: number;
+  raw: ServerResponse;
+}
+
+export interface FeedOptions {
+  watchMs?: number;
+  heartbeatMs?: number;
+  perIp?: number;
+  total?: number;
+}
+
+export class TreeEventFeed {
+  private readonly streams = new Set<Stream>();
+  private readonly perIp = new Map<string, number>();
+  private seen: number;
+  private readonly watch: NodeJS.Timeout;
+  private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
+  /** Messages written (the benchmark reads it). */
+  sent = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: FeedOptions = {},
+  ) {
+    this.seen = lastChangeSeq(db);
+    this.watch = setInterval(() => this.poll(), options.watchMs ?? WATCH_MS);
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
+    this.watch.unref();
+    this.heartbeat.unref();
+  }
+
+  get streamCount(): number {
+    return this.streams.size;
+  }
+
+  /** Opens a stream for `tree`, resuming after Last-Event-ID (or ?since=) when given. */
+  open(req: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, tree: TreeRow): void {
+    const resumeFrom = req.headers['last-event-id'] ?? req.query.since;
+    const since = resumeFrom === undefined ? null : parseSince(resumeFrom);
+    if (this.closed) throw new AppError(ErrorCode.RateLimited, 'The server is stopping. Try again in a moment.');
+    const held = this.perIp.get(req.ip) ?? 0;
+    if (held >= (this.options.perIp ?? STREAMS_PER_IP)) {
+      throw new AppError(ErrorCode.RateLimited, 'Too many live trees are open from this address. Close a tab and try again.');
+    }
+    if (this.streams.size >= (this.options.total ?? STREAMS_TOTAL)) {
+      throw new AppError(ErrorCode.RateLimited, 'The server is following as many live trees as it can. Try again in a minute.');
+    }
+    const first = since === null ? null : readChanges(this.db, tree.id, since);
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      // Proxies that buffer (nginx) pass the stream through at once.
+      'x-accel-buffering': 'no',
+    });
+    const stream: Stream = { treeId: tree.id, ip: req.ip, version: tree.version, raw };
+    this.streams.add(stream);
+    this.perIp.set(req.ip, held + 1);
+    raw.on('close', () => this.drop(stream));
+    raw.socket?.setNoDelay(true);
+    // The reconnection delay a browser waits after a break, then where this stream starts.
+    this.write(stream, `retry: 3000\n`);
+    if (first) this.deliver([stream], first);
+    else this.write(stream, message('version', tree.version, { version: tree.version }));
+  }
+
+  /** Ends every stream (at shutdown): each reader is told to come back, and does once the server is up again. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.watch);
+    clearInterval(this.heartbeat);
+    for (const stream of this.streams) stream.raw.end();
+    this.streams.clear();
+    this.perIp.clear();
+  }
+
+  /** One look at the log: trees that moved since the last look get their changes sent to their streams. */
+  poll(): void {
+    if (this.closed || this.streams.size === 0) {
+      if (!this.closed) this.seen = lastChangeSeq(this.db);
+      return;
+    }
+    const latest = lastChangeSeq(this.db);
+    if (latest === this.seen) return;
+    const moved = treesChangedAfter(this.db, this.seen);
+    this.seen = latest;
+    for (const tree of moved) {
+      // Streams of one tree are nearly always at one version: the changes are read once per version.
+      const byVersion = new Map<number, Stream[]>();
+      for (const stream of this.streams) {
+        if (stream.treeId !== tree.id || stream.version >= tree.version) continue;
+        const group = byVersion.get(stream.version);
+        if (group) group.push(stream);
+        else byVersion.set(stream.version, [stream]);
+      }
+      for (const [since, group] of byVersion) {
+        try {
+          this.deliver(group, readChanges(this.db, tree.id, since));
+        } catch (error) {
+          this.log.warn({ err: error, treeId: tree.id }, 'tree changes could not be read for live viewers');
+        }
+      }
+    }
+  }
+
+  private deliver(group: Stream[], answer: TreeChangesAnswer): void {
+    let text: string;
+    if (answer.resync) text = message('resync', answer.version, { version: answer.version });
+    else if (answer.count === 0) return;
+    else if (answer.count <= EVENT_CELLS_MAX) text = message('changes', answer.version, answer);
+    else text = message('version', answer.version, { version: answer.version, since: answer.since });
+    for (const stream of group) {
+      stream.version = answer.version;
+      this.write(stream, text);
+    }
+  }
+
+  private beat(): void {
+    for (const stream of this.streams) this.write(stream, ': ping\n\n');
+  }
+
+  private write(stream: Stream, text: string): void {
+    if (stream.raw.writableLength > SLOW_READER_BYTES) {
+      stream.raw.destroy();
+      return;
+    }
+    stream.raw.write(text);
+    this.sent++;
+  }
+
+  private drop(stream: Stream): void {
+    if (!this.streams.delete(stream)) return;
+    const held = (this.perIp.get(stream.ip) ?? 1) - 1;
+    if (held > 0) this.perIp.set(stream.ip, held);
+    else this.perIp.delete(stream.ip);
+  }
+}
+
+function message(event: string, id: number, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}

@@ -1,0 +1,99 @@
+/**
+ * Reading a tree's cells in snapshot order and turning them into the snapshot's bytes. Kept apart from the rest of
+ * the tree service so the snapshot worker (snapshot-worker.ts) loads only this and the schema.
+ */
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { and, asc, between, eq, inArray, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { art, cells, pictures } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
+import { extentOf, type CellExtent } from '#shared/tree/layout.ts';
+import type { RegionBounds } from '#shared/tree/region.ts';
+import { encodeSnapshot, type SnapshotCell } from '#shared/tree/snapshot.ts';
+import type { Queryable } from '../db.ts';
+import { MEDIA_URL_PREFIX } from '../media-store.ts';
+import { mediaNameOf } from './media-names.ts';
+
+const thumbnailOf = (mediaKey: string) => MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb');
+
+/** A snapshot's bytes and what the server keeps beside them; built here or by the worker. */
+export interface SnapshotBytes {
+  treeId: number;
+  version: number;
+  /** `{"r": wire}` as bytes: identity, brotli and gzip. */
+  body: { identity: Buffer; br: Buffer; gzip: Buffer };
+  /** The rows and columns the cells reach (the first sketch's world bounds: tree-sketch.ts). */
+  extent: CellExtent | null;
+  count: number;
+  builtMs: number;
+}
+
+/** Which cells to read: one rectangle, or the cells whose ids a subquery gives (the change log's). */
+export interface CellFilter {
+  region?: RegionBounds;
+  cellIds?: SQL | ReturnType<Queryable['select']> | { getSQL(): SQL };
+}
+
+/**
+ * Reads the cells of a tree in snapshot order (or those a filter picks): only published art lends its colour and
+ * thumbnail.
+ */
+export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFilter = {}): SnapshotCell[] {
+  const where: SQL[] = [eq(cells.treeId, treeId)];
+  const { region, cellIds } = filter;
+  if (region) where.push(between(cells.row, region.row0, region.row1), between(cells.column, region.col0, region.col1));
+  if (cellIds) where.push(inArray(cells.id as SQLiteColumn, cellIds as SQL));
+  const rows = db
+    .select({
+      row: cells.row,
+      column: cells.column,
+      status: cells.status,
+      type: cells.type,
+      token: cells.token,
+      color: art.dominantColor,
+      mediaKey: pictures.mediaKey,
+    })
+    .from(cells)
+    .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
+    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
+    .where(and(...where))
+    .orderBy(asc(cells.row), asc(cells.column))
+    .values();
+  const out = new Array<SnapshotCell>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [row, column, status, type, token, color, mediaKey] = rows[i] as [
+      number, number, number, number, string, number | null, string | null,
+    ];
+    out[i] = {
+      row,
+      column,
+      status,
+      type,
+      token,
+      color: status === CellStatus.Published ? color : null,
+      thumb: mediaKey ? thumbnailOf(mediaKey) : null,
+    };
+  }
+  return out;
+}
+
+/** The whole snapshot of a tree at the version its row gives, encoded and compressed. */
+export function buildSnapshotBytes(db: Queryable, tree: { id: number; token: string; version: number; settings: unknown }): SnapshotBytes {
+  const started = performance.now();
+  const cellList = readSnapshotCells(db, tree.id);
+  const wire = encodeSnapshot({ token: tree.token, version: tree.version, settings: tree.settings as TreeSettings }, cellList);
+  const identity = Buffer.from(`{"r":${JSON.stringify(wire)}}`);
+  // Brotli's best levels take seconds on the largest trees; level 9 keeps a million cells well under a second.
+  const quality = identity.length > 4_000_000 ? 9 : 11;
+  const br = brotliCompressSync(identity, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+    },
+  });
+  const gzip = gzipSync(identity, { level: 9 });
+  const extent = extentOf(cellList.length, (i) => cellList[i]!.row, (i) => cellList[i]!.column);
+  return { treeId: tree.id, version: tree.version, body: { identity, br, gzip }, extent, count: cellList.length, builtMs: performance.now() - started };
+}

@@ -1,0 +1,272 @@
+/**
+ * The tree's change log (issue 17): after any sequence of real changes (reserve a square or a branch slot, submit,
+ * publish with its neighbours opening, release, expiry, removal), the changes since an old version applied to the
+ * old snapshot give exactly the snapshot built from scratch now. Then: resync past the log's end and after a bulk
+ * change, every bad `since` refused with a clear 400 through REST and tRPC, ETags, and a change costing no rebuild.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { and, eq } from 'drizzle-orm';
+import { art, cells, reservations, trees } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { applyChanges, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
+import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
+import { colorAsSent, decodeColor, decodeSnapshot, type TreeCells, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import { RESERVATION_DAYS } from '#shared/constants.ts';
+import { saveArt } from '#server/services/art.ts';
+import { releaseReservationByStaff } from '#server/services/admin/reservations.ts';
+import { acceptRemoval } from '#server/services/admin/removals.ts';
+import { requestRemoval } from '#server/services/removal-requests.ts';
+import { expireReservations } from '#server/services/reservation-jobs.ts';
+import { reserveBranchSlot, reserveCell } from '#server/services/reservations.ts';
+import { publishArt } from '#server/services/review.ts';
+import { buildSnapshotBytes, readSnapshotCells } from '#server/services/snapshot-build.ts';
+import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { pruneChangeLog, readChanges, recordBulkChange } from '#server/services/tree-changes.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { png, validFields } from './support/art-fixtures.ts';
+
+let t: TestApp;
+let tree: TreeRow;
+let admin: ReturnType<TestApp['addUser']>;
+let members: ReturnType<TestApp['addUser']>[];
+let picture: Buffer;
+
+const DAY = 24 * 60 * 60 * 1000;
+const treeNow = () => t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+
+/** The snapshot of the tree as it is now: its version, and a function decoding a fresh copy each call. */
+function snapshotNow(): { version: number; cells: TreeCells; decode(): TreeCells } {
+  const built = buildSnapshotBytes(t.deps.db, treeNow());
+  const wire = (JSON.parse(built.body.identity.toString()) as { r: TreeSnapshotWire }).r;
+  return { version: wire.version, cells: decodeSnapshot(wire), decode: () => decodeSnapshot(wire) };
+}
+
+/** Every cell as one comparable line, in row-then-column order (applied changes append new cells at the end). */
+function canonical(tree: TreeCells): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < tree.count; i++) {
+    lines.push(`${tree.row[i]},${tree.col[i]} s${tree.status[i]} t${tree.type[i]} c${tree.color[i]} ${tree.token?.[i] ?? ''} ${tree.thumb?.[i] ?? ''}`);
+  }
+  const position = (line: string) => line.split(' ')[0]!.split(',').map(Number) as [number, number];
+  return lines.sort((a, b) => position(a)[0] - position(b)[0] || position(a)[1] - position(b)[1]);
+}
+
+function changesSince(since: number): TreeChangesWire {
+  const answer = readChanges(t.deps.db, tree.id, since);
+  if (answer.resync) throw new Error(`expected changes since ${since}, got resync`);
+  return answer;
+}
+
+type Member = ReturnType<TestApp['addUser']>['user'];
+
+/** What the actions may do next, read from the database as it is. */
+function heldBy(user: Member) {
+  return t.deps.db
+    .select({ cellToken: cells.token, artStatus: art.status })
+    .from(reservations)
+    .innerJoin(cells, eq(cells.id, reservations.cellId))
+    .leftJoin(art, eq(art.id, cells.artId))
+    .where(and(eq(reservations.userId, user.id), eq(reservations.state, 'active')))
+    .get();
+}
+
+const ACTIONS = ['reserve', 'reserveSlot', 'submit', 'publish', 'release', 'expire', 'removal'] as const;
+type Action = { kind: (typeof ACTIONS)[number]; who: number; pick: number };
+
+/** Runs one action through the real services; an action that does not fit the state (nothing to publish) does nothing. */
+async function run(action: Action): Promise<void> {
+  const member = members[action.who % members.length]!;
+  const ctx = t.deps;
+  const swallow = (call: () => unknown) => {
+    try {
+      call();
+    } catch {
+      // A refusal (the square was taken, the user holds one already) changes nothing: that is tested elsewhere.
+    }
+  };
+  switch (action.kind) {
+    case 'reserve': {
+      const free = t.deps.db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available))).all();
+      if (free.length) swallow(() => reserveCell(ctx, member.user, free[action.pick % free.length]!.token));
+      return;
+    }
+    case 'reserveSlot': {
+      const slots = computeBranchSlots(tree.settings as TreeSettings, gridOfCells(readSnapshotCells(t.deps.db, tree.id)));
+      const slot = slots[action.pick % Math.max(1, slots.length)];
+      if (slot) swallow(() => reserveBranchSlot(ctx, member.user, { treeToken: tree.token, ...slot }));
+      return;
+    }
+    case 'submit': {
+      const held = heldBy(member.user);
+      if (held?.artStatus === ArtStatus.Draft) {
+        await saveArt(ctx, member.user, held.cellToken, { fields: validFields({ title: `Piece ${action.pick}` }), slots: [{ file: picture }], submit: true });
+      }
+      return;
+    }
+    case 'publish': {
+      const waiting = t.deps.db.select({ token: art.token }).from(art).where(eq(art.status, ArtStatus.Submitted)).all();
+      if (waiting.length) publishArt(ctx, admin.user, waiting[action.pick % waiting.length]!.token);
+      return;
+    }
+    case 'release': {
+      const active = t.deps.db.select({ id: reservations.id }).from(reservations).where(eq(reservations.state, 'active')).all();
+      if (active.length) releaseReservationByStaff(ctx, admin.user, active[action.pick % active.length]!.id);
+      return;
+    }
+    case 'expire':
+      t.clock.advance((RESERVATION_DAYS + 1) * DAY);
+      expireReservations(ctx);
+      return;
+    case 'removal': {
+      const published = t.deps.db
+        .select({ cellToken: cells.token, authorId: art.authorId })
+        .from(art)
+        .innerJoin(cells, eq(cells.artId, art.id))
+        .where(and(eq(art.status, ArtStatus.Published), eq(cells.treeId, tree.id)))
+        .all()
+        .filter((row) => members.some((m) => m.user.id === row.authorId));
+      const chosen = published[action.pick % Math.max(1, published.length)];
+      if (!chosen) return;
+      const author = members.find((m) => m.user.id === chosen.authorId)!.user;
+      const request = requestRemoval(ctx, author, chosen.cellToken, 'Please take it down.');
+      acceptRemoval(ctx, admin.user, request.token);
+      return;
+    }
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tree = createTree(t.deps.db, t.clock.now(), 'Live');
+  admin = t.addUser(Role.Admin);
+  members = Array.from({ length: 5 }, () => t.addUser(Role.Observer));
+  picture = await png(48, 48, '#aa5522');
+}, 60_000);
+afterAll(() => t.cleanup());
+
+describe('changes since a version, applied to that version’s snapshot', () => {
+  it('give exactly the snapshot built from scratch, after any sequence of real changes', async () => {
+    const action = fc.record({ kind: fc.constantFrom(...ACTIONS), who: fc.nat(4), pick: fc.nat(1000) });
+    // A run of changes that publishes something, so the later runs have branch slots and pieces to remove.
+    for (const kind of ['reserve', 'submit', 'publish', 'reserveSlot', 'submit', 'publish'] as const) await run({ kind, who: 0, pick: 1 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 10 }), async (actions) => {
+        const start = snapshotNow();
+        let stepwise = start.cells;
+        for (const next of actions) {
+          const before = treeNow().version;
+          await run(next);
+          // One step at a time, as a viewer following the stream applies them...
+          stepwise = applyChanges(stepwise, changesSince(before)).cells;
+        }
+        // ...and all at once, as a viewer coming back after a while.
+        const atOnce = applyChanges(start.decode(), changesSince(start.version)).cells;
+        const fresh = snapshotNow();
+        expect(canonical(stepwise)).toEqual(canonical(fresh.cells));
+        expect(canonical(atOnce)).toEqual(canonical(fresh.cells));
+      }),
+      { numRuns: 12 },
+    );
+    // The runs did change the tree: published pieces, and cells that branch slots became.
+    expect(t.deps.db.select().from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Published))).all().length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('carry each changed cell once, as it is now, with its colour as the snapshot sends it', async () => {
+    const before = treeNow().version;
+    await run({ kind: 'reserve', who: 1, pick: 3 });
+    await run({ kind: 'release', who: 0, pick: 0 });
+    const answer = changesSince(before);
+    const positions = answer.row.map((row, i) => `${row},${answer.col[i]}`);
+    expect(new Set(positions).size).toBe(positions.length);
+    const now = readSnapshotCells(t.deps.db, tree.id);
+    for (let i = 0; i < answer.count; i++) {
+      const cell = now.find((c) => c.row === answer.row[i] && c.column === answer.col[i])!;
+      expect(answer.cell[i]).toBe(cell.token);
+      expect(Number(answer.status[i])).toBe(cell.status);
+      expect(answer.version).toBe(treeNow().version);
+      expect(decodeColor(answer.color, i)).toBe(colorAsSent(cell.color));
+    }
+  });
+});
+
+describe('what the log no longer reaches', () => {
+  it('answers resync for a version older than the log keeps, and after a bulk change', async () => {
+    const old = treeNow().version;
+    await run({ kind: 'reserve', who: 2, pick: 7 });
+    await run({ kind: 'release', who: 0, pick: 0 });
+    expect(readChanges(t.deps.db, tree.id, old).resync).toBe(false);
+    // Keep only the newest change: `old` is now out of reach, the version before the last change is not.
+    pruneChangeLog(t.deps.db, t.clock.now(), { ms: 365 * DAY, rows: 1 });
+    const pruned: TreeChangesAnswer = readChanges(t.deps.db, tree.id, old);
+    expect(pruned).toEqual({ format: 1, resync: true, since: old, version: treeNow().version });
+    expect(treeNow().changesFrom).toBeGreaterThan(old);
+    expect(readChanges(t.deps.db, tree.id, treeNow().changesFrom).resync).toBe(false);
+
+    const beforeBulk = treeNow().version;
+    recordBulkChange(t.deps.db, tree.id, t.clock.now());
+    expect(readChanges(t.deps.db, tree.id, beforeBulk).resync).toBe(true);
+  });
+
+  it('prunes by age too: a day old changes are dropped', async () => {
+    const before = treeNow().version;
+    await run({ kind: 'reserve', who: 3, pick: 11 });
+    t.clock.advance(2 * DAY);
+    await run({ kind: 'release', who: 0, pick: 0 });
+    const after = treeNow().version;
+    expect(pruneChangeLog(t.deps.db, t.clock.now())).toBeGreaterThan(0);
+    expect(readChanges(t.deps.db, tree.id, before).resync).toBe(true);
+    expect(readChanges(t.deps.db, tree.id, after)).toMatchObject({ resync: false, count: 0 });
+  });
+});
+
+describe('GET /api/tree/{token}/changes and tree.changes', () => {
+  it('answers the changes with an ETag, and 304 for the same question', async () => {
+    const since = treeNow().version;
+    await run({ kind: 'reserve', who: 4, pick: 5 });
+    const url = `/api/tree/${tree.token}/changes?since=${since}`;
+    const first = await t.server.inject({ url });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().r).toEqual(await t.caller().tree.changes({ token: tree.token, since }));
+    expect(first.json().r).toMatchObject({ resync: false, since, version: treeNow().version, count: 1 });
+    const again = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('refuses a malformed, negative, fractional or future since with a 400 that says why, and changes nothing', async () => {
+    const version = treeNow().version;
+    const logRows = () => t.deps.db.$client.prepare('select count(*) as n from tree_changes').get();
+    const rowsBefore = logRows();
+    for (const since of ['abc', '-1', '1.5', '', '1e3', String(version + 1), '99999999999999999999']) {
+      const res = await t.server.inject({ url: `/api/tree/${tree.token}/changes?since=${encodeURIComponent(since)}` });
+      expect(res.statusCode, since).toBe(400);
+      expect(res.json().r.error).toBe('bad_request');
+      expect(res.json().r.message).toMatch(/since/);
+    }
+    const missing = await t.server.inject({ url: `/api/tree/${tree.token}/changes` });
+    expect(missing.statusCode).toBe(400);
+    for (const since of [-1, 1.5, version + 1]) {
+      await expect(t.caller().tree.changes({ token: tree.token, since })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    }
+    expect((await t.server.inject({ url: `/api/tree/${'z'.repeat(22)}/changes?since=1` })).statusCode).toBe(404);
+    expect(logRows()).toEqual(rowsBefore);
+    expect(treeNow().version).toBe(version);
+  });
+});
+
+describe('a change costs the change', () => {
+  it('serves the kept snapshot after a change (no rebuild); its version plus the changes is the tree now', async () => {
+    const first = await t.server.inject({ url: `/api/tree/${tree.token}` });
+    const builds = t.deps.snapshots.builds;
+    const kept = (first.json() as { r: TreeSnapshotWire }).r;
+    await run({ kind: 'reserve', who: 0, pick: 9 });
+    await run({ kind: 'release', who: 0, pick: 0 });
+    const second = await t.server.inject({ url: `/api/tree/${tree.token}` });
+    expect(t.deps.snapshots.builds).toBe(builds);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    const served = (second.json() as { r: TreeSnapshotWire }).r;
+    expect(served.version).toBe(kept.version);
+    const caughtUp = applyChanges(decodeSnapshot(served), changesSince(served.version)).cells;
+    expect(canonical(caughtUp)).toEqual(canonical(snapshotNow().cells));
+  });
+});

@@ -8,13 +8,14 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { treeChanges, trees } from '#drizzle/schema.ts';
+import { trees } from '#drizzle/schema.ts';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../db.ts';
 import { buildSnapshotBytes, type SnapshotBytes } from './snapshot-build.ts';
 import type { BuildReply, BuildRequest } from './snapshot-worker.ts';
+import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
 /** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
 export const REBUILD_AFTER_CHANGES = 2_000;
@@ -61,7 +62,11 @@ export class SnapshotStore {
     const kept = this.built.get(tree.id);
     if (kept && kept.version === tree.version) return kept;
     if (kept && kept.version >= tree.changesFrom) {
-      if (this.changesAfter(tree.id, kept.version) >= (this.options.rebuildAfter ?? REBUILD_AFTER_CHANGES)) {
+      const rebuildAfter = this.options.rebuildAfter ?? REBUILD_AFTER_CHANGES;
+      const behind = changesAfter(this.db, tree.id, kept.version, CHANGES_MAX);
+      // Too far behind for /changes to bring it up to date: wait for the new one (built off the event loop).
+      if (behind > CHANGES_MAX) return this.rebuild(tree.id);
+      if (behind >= rebuildAfter) {
         this.rebuild(tree.id).catch((error: unknown) => this.options.log?.warn({ err: error, treeId: tree.id }, 'the tree snapshot could not be rebuilt'));
       }
       return kept;
@@ -82,18 +87,6 @@ export class SnapshotStore {
     for (const pending of this.waiting.values()) pending.reject(new Error('The server is stopping.'));
     this.waiting.clear();
     await worker?.terminate();
-  }
-
-  /** Changes logged after `version`, counted up to the rebuild threshold (an indexed range, never the whole log). */
-  private changesAfter(treeId: number, version: number): number {
-    const limit = this.options.rebuildAfter ?? REBUILD_AFTER_CHANGES;
-    const inner = this.db
-      .select({ one: sql`1` })
-      .from(treeChanges)
-      .where(and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, version)))
-      .limit(limit)
-      .as('recent');
-    return this.db.select({ n: sql<number>`count(*)` }).from(inner).get()!.n;
   }
 
   /** Builds the tree's snapshot once, however many ask at the same time. */

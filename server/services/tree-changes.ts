@@ -16,6 +16,23 @@ import type { TreeRow } from './tree.ts';
 export const CHANGE_LOG_KEEP_MS = 24 * 60 * 60 * 1000;
 export const CHANGE_LOG_KEEP_ROWS = 100_000;
 
+/**
+ * More changes than this since a version are not sent cell by cell: the answer is "resync", and the snapshot (built
+ * bytes, cheap to send) is fetched instead, so no answer reads thousands of cells on the event loop.
+ */
+export const CHANGES_MAX = 5_000;
+
+/** Log rows of a tree after `version`, counted up to `limit` + 1 (an indexed range, never the whole log). */
+export function changesAfter(db: Queryable, treeId: number, version: number, limit: number): number {
+  const recent = db
+    .select({ one: sql`1` })
+    .from(treeChanges)
+    .where(and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, version)))
+    .limit(limit + 1)
+    .as('recent');
+  return db.select({ n: sql<number>`count(*)` }).from(recent).get()!.n;
+}
+
 /** Logs changes to the given cells of a tree (inside the caller's transaction) and moves the tree's version. */
 export function recordCellChanges(tx: Queryable, treeId: number, cellIds: readonly number[], now: number): number {
   if (cellIds.length === 0) throw new Error('recordCellChanges needs at least one cell.');
@@ -47,7 +64,7 @@ export function parseSince(raw: unknown): number {
 
 /**
  * The cells of `tree` changed after version `since`, as they are now: 400 for a version the tree has not reached,
- * "resync" for one older than the log reaches (or than a bulk change). One read transaction, so the version and the
+ * "resync" for one older than the log reaches (or than a bulk change, or more than CHANGES_MAX changes behind). One read transaction, so the version and the
  * cells agree.
  */
 export function readChanges(db: Db, treeId: number, since: number): TreeChangesAnswer {
@@ -62,7 +79,7 @@ export function readChanges(db: Db, treeId: number, since: number): TreeChangesA
     if (since < tree.changesFrom) return resync;
     const after = and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, since));
     const bulk = tx.select({ seq: treeChanges.seq }).from(treeChanges).where(and(after, isNull(treeChanges.cellId))).limit(1).get();
-    if (bulk) return resync;
+    if (bulk || changesAfter(tx, treeId, since, CHANGES_MAX) > CHANGES_MAX) return resync;
     const changedIds = tx.selectDistinct({ id: treeChanges.cellId }).from(treeChanges).where(after);
     return encodeChanges(since, tree.version, readSnapshotCells(tx, treeId, { cellIds: changedIds }));
   });

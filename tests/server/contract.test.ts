@@ -4,6 +4,8 @@
  * documented failure with its code and error shape. Rows of the account and profile calls live in support/. The
  * routes are enumerated from the running server: a path without a row fails the coverage test, by name.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { reservations } from '#drizzle/schema.ts';
@@ -38,6 +40,37 @@ const CONTRACTS: Record<string, Contract> = {
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/tree/${MISSING}`), 'tree_not_found');
+    },
+  },
+  'GET /api/tree/:treeToken/changes': {
+    spec: false,
+    success: async () => {
+      const version = expectSuccess(await (await as('guest')).get(`/api/tree/${w.treeToken}`)) as { version: number };
+      const r = expectSuccess(await (await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=${version.version}`));
+      expect(r).toMatchObject({ format: 1, since: version.version });
+    },
+    failure: async () => {
+      expectFailure(await (await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=-1`), 'bad_request');
+      expectFailure(await (await as('guest')).get(`/api/tree/${MISSING}/changes?since=1`), 'tree_not_found');
+    },
+  },
+  'GET /api/tree/:treeToken/events': {
+    spec: false,
+    success: async () => {
+      // A stream never ends by itself: read its head over a real connection, then hang up.
+      const base = w.t.server.server.listening ? `http://127.0.0.1:${(w.t.server.server.address() as AddressInfo).port}` : await w.t.start();
+      const head = await new Promise<{ status: number; type: string }>((resolve, reject) => {
+        const req = http.get(`${base}/api/tree/${w.treeToken}/events`, (res) => {
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
+          req.destroy();
+        });
+        req.on('error', reject);
+      });
+      expect(head).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8' });
+    },
+    failure: async () => {
+      expectFailure(await (await as('guest')).get(`/api/tree/${w.treeToken}/events?since=abc`), 'bad_request');
+      expectFailure(await (await as('guest')).get(`/api/tree/${MISSING}/events`), 'tree_not_found');
     },
   },
   'GET /api/tree/:treeToken/region': {

@@ -40,11 +40,12 @@ export interface CellFilter {
  * thumbnail.
  */
 export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFilter = {}): SnapshotCell[] {
-  const where: SQL[] = [eq(cells.treeId, treeId)];
   const { region, cellIds } = filter;
+  // The cells a subquery names are found by id alone: with the tree's condition beside it, SQLite would walk the
+  // tree's position index instead (a million rows), and a few cells sort faster here than through that index.
+  const where: SQL[] = cellIds ? [inArray(cells.id as SQLiteColumn, cellIds as SQL)] : [eq(cells.treeId, treeId)];
   if (region) where.push(between(cells.row, region.row0, region.row1), between(cells.column, region.col0, region.col1));
-  if (cellIds) where.push(inArray(cells.id as SQLiteColumn, cellIds as SQL));
-  const rows = db
+  const query = db
     .select({
       row: cells.row,
       column: cells.column,
@@ -57,9 +58,8 @@ export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFil
     .from(cells)
     .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
     .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
-    .where(and(...where))
-    .orderBy(asc(cells.row), asc(cells.column))
-    .values();
+    .where(and(...where));
+  const rows = cellIds ? query.values().sort(byPosition) : query.orderBy(asc(cells.row), asc(cells.column)).values();
   const out = new Array<SnapshotCell>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const [row, column, status, type, token, color, mediaKey] = rows[i] as [
@@ -76,6 +76,10 @@ export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFil
     };
   }
   return out;
+}
+
+function byPosition(a: unknown[], b: unknown[]): number {
+  return (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number);
 }
 
 /** The whole snapshot of a tree at the version its row gives, encoded and compressed. */

@@ -19,6 +19,8 @@ import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
 /** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
 export const REBUILD_AFTER_CHANGES = 2_000;
+/** An idle worker is ended after this long: builds are rare, and its heap is worth giving back. */
+const WORKER_IDLE_MS = 30_000;
 
 export interface BuiltSnapshot extends SnapshotBytes {
   etag: string;
@@ -38,6 +40,7 @@ export class SnapshotStore {
   private readonly built = new Map<number, BuiltSnapshot>();
   private readonly building = new Map<number, Promise<BuiltSnapshot>>();
   private worker: Worker | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
   private nextRequest = 1;
   private readonly waiting = new Map<number, { resolve(built: SnapshotBytes): void; reject(error: Error): void }>();
   private closed = false;
@@ -82,6 +85,7 @@ export class SnapshotStore {
   /** Ends the worker; builds still under way are refused. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = null;
     for (const pending of this.waiting.values()) pending.reject(new Error('The server is stopping.'));
@@ -115,10 +119,24 @@ export class SnapshotStore {
     }
     const worker = this.startedWorker(this.options.databaseFile);
     const id = this.nextRequest++;
-    return new Promise<SnapshotBytes>((resolve, reject) => {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const built = new Promise<SnapshotBytes>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       worker.postMessage({ id, treeId } satisfies BuildRequest);
     });
+    return built.finally(() => this.endWhenIdle());
+  }
+
+  private endWhenIdle(): void {
+    if (this.waiting.size > 0 || !this.worker) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const idle = this.worker;
+      if (!idle || this.waiting.size > 0) return;
+      this.worker = null;
+      void idle.terminate();
+    }, WORKER_IDLE_MS);
+    this.idleTimer.unref();
   }
 
   private startedWorker(databaseFile: string): Worker {
@@ -141,7 +159,7 @@ export class SnapshotStore {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
-      if (!this.closed) fail(new Error(`The snapshot worker stopped (exit code ${code}).`));
+      if (this.worker === worker && !this.closed) fail(new Error(`The snapshot worker stopped (exit code ${code}).`));
     });
     this.worker = worker;
     return worker;

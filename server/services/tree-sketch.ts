@@ -194,7 +194,8 @@ function readExtent(db: Db, treeId: number, only?: SQL): CellExtent | null {
   const found = db
     .select({ minRow: min(cells.row), maxRow: max(cells.row), minColumn: min(cells.column), maxColumn: max(cells.column) })
     .from(cells)
-    .where(only ? and(eq(cells.treeId, treeId), inArray(cells.id, only)) : eq(cells.treeId, treeId))
+    // By id alone when a subquery names the cells (with the tree's condition SQLite would walk the whole tree).
+    .where(only ? inArray(cells.id, only) : eq(cells.treeId, treeId))
     .get();
   if (!found || found.minRow === null || found.maxRow === null || found.minColumn === null || found.maxColumn === null) return null;
   return { minRow: found.minRow, maxRow: found.maxRow, minColumn: found.minColumn, maxColumn: found.maxColumn };

@@ -2,6 +2,7 @@
  * Reading a tree's cells in snapshot order and turning them into the snapshot's bytes. Kept apart from the rest of
  * the tree service so the snapshot worker (snapshot-worker.ts) loads only this and the schema.
  */
+import { threadId } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { and, asc, between, eq, inArray, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
@@ -27,6 +28,8 @@ export interface SnapshotBytes {
   extent: CellExtent | null;
   count: number;
   builtMs: number;
+  /** The thread that built it (0: the server's own event loop). */
+  thread: number;
 }
 
 /** Which cells to read: one rectangle, or the cells whose ids a subquery gives (the change log's). */
@@ -99,5 +102,5 @@ export function buildSnapshotBytes(db: Queryable, tree: { id: number; token: str
   });
   const gzip = gzipSync(identity, { level: 9 });
   const extent = extentOf(cellList.length, (i) => cellList[i]!.row, (i) => cellList[i]!.column);
-  return { treeId: tree.id, version: tree.version, body: { identity, br, gzip }, extent, count: cellList.length, builtMs: performance.now() - started };
+  return { treeId: tree.id, version: tree.version, body: { identity, br, gzip }, extent, count: cellList.length, builtMs: performance.now() - started, thread: threadId };
 }

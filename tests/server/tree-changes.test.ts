@@ -5,6 +5,7 @@
  * change, every bad `since` refused with a clear 400 through REST and tRPC, ETags, and a change costing no rebuild.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { threadId } from 'node:worker_threads';
 import fc from 'fast-check';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { art, cells, reservations, trees } from '#drizzle/schema.ts';
@@ -269,6 +270,15 @@ describe('GET /api/tree/{token}/changes and tree.changes', () => {
 });
 
 describe('a change costs the change', () => {
+  it('builds a snapshot in a worker thread, never on the event loop that answers requests', async () => {
+    recordBulkChange(t.deps.db, tree.id, t.clock.now());
+    const res = await t.server.inject({ url: `/api/tree/${tree.token}` });
+    expect(res.statusCode).toBe(200);
+    const built = t.deps.snapshots.peek(tree.id)!;
+    expect(built.version).toBe(treeNow().version);
+    expect(built.thread).not.toBe(threadId);
+  });
+
   it('serves the kept snapshot after a change (no rebuild); its version plus the changes is the tree now', async () => {
     const first = await t.server.inject({ url: `/api/tree/${tree.token}` });
     const builds = t.deps.snapshots.builds;

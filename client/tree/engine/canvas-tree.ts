@@ -5,17 +5,21 @@
  */
 import type { Container } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
-import { positionKey, type TreeSettings } from '#shared/tree/geometry.ts';
+import type { TreeChangesWire } from '#shared/tree/changes.ts';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { DividerBands } from './bands.ts';
 import { CELL_PITCH, viewRect, type Camera, type Rect } from '#shared/tree/camera.ts';
 import { CellDetails } from './cell-details.ts';
-import { buildChunkIndex } from './chunk-index.ts';
+import { BranchSlots } from './branch-slots.ts';
+import { buildChunkIndex, type ChunkIndex } from './chunk-index.ts';
 import { ChunkField } from './chunk-field.ts';
 import type { Position } from './focus.ts';
 import { RegionLoader, type FetchRegion } from './region-loader.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 import { availableSquares, holdsPosition, worldBoundsOf } from '#shared/tree/layout.ts';
+import { presentIndexAt } from './tree-grid.ts';
+import { updateTree, type TreeState, type TreeUpdate } from './tree-update.ts';
 
 /** Thumbnails show from this scale up; below it a cell is its art's dominant colour. */
 export const THUMBNAIL_MIN_SCALE = 0.75;
@@ -42,31 +46,88 @@ export interface CanvasTreeDeps {
   onRegion(): void;
 }
 
+/** What applying a batch did, for the engine: the update itself, and whether the world rectangle grew. */
+export interface AppliedUpdate extends TreeUpdate {
+  boundsGrew: boolean;
+}
+
 export class CanvasTree {
-  readonly bounds: Rect;
+  bounds: Rect;
   readonly chunks: ChunkField;
   readonly details: CellDetails;
-  readonly bands: DividerBands;
+  bands: DividerBands;
   private readonly regions: RegionLoader | null;
-  private readonly slotKeys: Set<number>;
+  private readonly state: TreeState;
   private available: Position[] | null = null;
 
   constructor(
-    readonly cells: TreeCells,
+    cells: TreeCells,
     readonly settings: TreeSettings,
-    private readonly slots: readonly Position[],
-    deps: CanvasTreeDeps,
+    slots: readonly Position[],
+    private readonly deps: CanvasTreeDeps,
   ) {
+    const branchSlots = new BranchSlots(slots);
+    const index: ChunkIndex = buildChunkIndex(cells, branchSlots.positions);
+    this.state = { cells, settings, slots: branchSlots, index };
     this.bounds = worldBoundsOf(settings, cells);
     this.bands = new DividerBands(settings, this.bounds);
     this.details = new CellDetails(cells);
-    this.chunks = new ChunkField(cells, slots, buildChunkIndex(cells, slots), this.details, deps.thumbnails, deps.onChange);
+    this.chunks = new ChunkField(cells, branchSlots.positions, index, this.details, deps.thumbnails, deps.onChange);
     this.regions = deps.fetchRegion ? new RegionLoader(this.details, deps.fetchRegion, deps.onRegion) : null;
-    this.slotKeys = new Set(slots.map((s) => positionKey(s.row, s.column)));
     // Bottom to top: bands, chunks, then whatever the engine keeps above them (marks, the hover outline).
     deps.world.addChildAt(this.bands.strips, 0);
     deps.world.addChildAt(this.chunks.layer, 1);
     deps.overlay.addChild(this.bands.labels);
+  }
+
+  get cells(): TreeCells {
+    return this.state.cells;
+  }
+
+  /** Branch slots now, in row-then-column order. */
+  get slots(): readonly Position[] {
+    return this.state.slots.list();
+  }
+
+  /**
+   * Applies a batch of changes in place: cells, slots round them, the chunks that show them (drawn again in the next
+   * frames). `live` changes are real ones (details learn their tokens, titles reload); the replay's are not.
+   */
+  applyChanges(changes: TreeChangesWire, live: boolean): AppliedUpdate {
+    const before = this.state.cells;
+    const update = updateTree(this.state, changes);
+    const cells = this.state.cells;
+    if (cells !== before) {
+      this.details.setCells(cells);
+      this.chunks.setCells(cells);
+    }
+    if (live) this.details.noteChanged(changes);
+    this.chunks.invalidate(update.dirty);
+    this.available = null;
+    let boundsGrew = false;
+    for (const i of update.added) boundsGrew ||= !holdsPosition(this.bounds, cells.row[i]!, cells.col[i]!);
+    if (boundsGrew) this.growBounds();
+    return { ...update, boundsGrew };
+  }
+
+  /** Shows or sets aside the whole tree (the replay shows another meanwhile); set aside, it holds no chunks. */
+  setShown(shown: boolean): void {
+    this.chunks.layer.visible = shown;
+    this.bands.strips.visible = shown;
+    this.bands.labels.visible = shown;
+    if (!shown) this.chunks.releaseAll();
+  }
+
+  /** A new cell lies outside the world rectangle (rare): the rectangle and the bands drawn across it follow. */
+  private growBounds(): void {
+    this.bounds = worldBoundsOf(this.settings, this.cells);
+    const visible = this.bands.strips.visible;
+    this.bands.destroy();
+    this.bands = new DividerBands(this.settings, this.bounds);
+    this.bands.strips.visible = visible;
+    this.bands.labels.visible = visible;
+    this.deps.world.addChildAt(this.bands.strips, 0);
+    this.deps.overlay.addChild(this.bands.labels);
   }
 
   /** The camera moved: shows what its view needs (chunks, the band labels, a large tree's region details). */
@@ -79,12 +140,12 @@ export class CanvasTree {
 
   /** Whether a position holds a cell or a branch slot. */
   hasSquare(row: number, column: number): boolean {
-    return this.cells.indexOf.at(row, column) >= 0 || this.slotKeys.has(positionKey(row, column));
+    return presentIndexAt(this.cells, row, column) >= 0 || this.state.slots.has(row, column);
   }
 
   /** The cell or branch slot at a position, if any. */
   hitAtCell(row: number, column: number): CellHit | null {
-    const index = this.cells.indexOf.at(row, column);
+    const index = presentIndexAt(this.cells, row, column);
     if (index >= 0) {
       return {
         kind: 'cell',
@@ -95,7 +156,7 @@ export class CanvasTree {
         piece: this.details.pieceOf(index),
       };
     }
-    if (this.slotKeys.has(positionKey(row, column))) return { kind: 'slot', row, column, status: CellStatus.Available, token: null, piece: null };
+    if (this.state.slots.has(row, column)) return { kind: 'slot', row, column, status: CellStatus.Available, token: null, piece: null };
     return null;
   }
 
@@ -138,7 +199,7 @@ export class CanvasTree {
 
   /** Available squares in row-then-column order, found once (on the first find-free). */
   availableSquares(): Position[] {
-    this.available ??= availableSquares(this.cells, this.slots);
+    this.available ??= availableSquares(this.cells, this.state.slots.list());
     return this.available;
   }
 

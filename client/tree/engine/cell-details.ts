@@ -6,6 +6,7 @@
  */
 import { positionKey } from '#shared/tree/geometry.ts';
 import { REGION_BLOCK, blockOf, regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
+import type { TreeChangesWire } from '#shared/tree/changes.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 
 /** Region blocks kept at most (each up to REGION_BLOCK² cells). */
@@ -26,10 +27,33 @@ export function blockKey(blockRow: number, blockColumn: number): number {
 
 export class CellDetails {
   private readonly blocks = new Map<number, Block>();
+  /** Tokens and thumbnails that live changes brought, by cell index (a large tree's snapshot has none). */
+  private readonly changed = new Map<number, { token: string; thumb: string }>();
   /** Bumped whenever a block arrives, so chunks know to look again. */
   version = 0;
 
-  constructor(private readonly cells: TreeCells) {}
+  constructor(private cells: TreeCells) {}
+
+  /** The cells object changed (cells were added: its arrays grew). */
+  setCells(cells: TreeCells): void {
+    this.cells = cells;
+  }
+
+  /**
+   * Cells changed (shared/tree/changes.ts): a small tree's arrays already hold their tokens and thumbnails; a large
+   * tree keeps them here. The region blocks holding them are forgotten, so titles load again when next wanted.
+   */
+  noteChanged(changes: TreeChangesWire): void {
+    for (let k = 0; k < changes.count; k++) {
+      const row = changes.row[k]!;
+      const column = changes.col[k]!;
+      const i = this.cells.indexOf.at(row, column);
+      if (!this.cells.token && i >= 0 && changes.cell[k]) this.changed.set(i, { token: changes.cell[k]!, thumb: changes.thumb[k]! });
+      const { blockRow, blockColumn } = blockOf(row, column);
+      this.blocks.delete(blockKey(blockRow, blockColumn));
+    }
+    this.version++;
+  }
 
   /** Whether the snapshot itself carries tokens and thumbnails (small trees). */
   get inSnapshot(): boolean {
@@ -84,12 +108,16 @@ export class CellDetails {
 
   tokenOf(i: number): string | null {
     if (this.cells.token) return this.cells.token[i] || null;
+    const changed = this.changed.get(i);
+    if (changed) return changed.token;
     const found = this.lookup(i);
     return found ? found.block.token[found.at]! : null;
   }
 
   thumbOf(i: number): string | null {
     if (this.cells.thumb) return this.cells.thumb[i] || null;
+    const changed = this.changed.get(i);
+    if (changed) return changed.thumb || null;
     const found = this.lookup(i);
     return found ? found.block.thumb[found.at]! : null;
   }

@@ -28,6 +28,8 @@ function grow(rect: Rect, by: number): Rect {
 export class ChunkField {
   readonly layer = new Container({ label: 'chunks' });
   private readonly built = new Map<number, ChunkView>();
+  /** Built chunks whose picture is out of date: still shown until their rebuild, which comes first in the queue. */
+  private readonly stale = new Set<number>();
   private shown: ChunkView[] = [];
   private queue: ChunkEntry[] = [];
   /** Where thumbnails are loaded (null when zoomed out) and how far out they are kept. */
@@ -35,7 +37,7 @@ export class ChunkField {
   private thumbnailKeep: Rect = { x: 0, y: 0, width: 0, height: 0 };
 
   constructor(
-    private readonly cells: TreeCells,
+    private cells: TreeCells,
     private readonly slots: readonly { row: number; column: number }[],
     private readonly index: ChunkIndex,
     private readonly details: CellDetails,
@@ -70,7 +72,11 @@ export class ChunkField {
     const wanted = chunksInRange(this.index, chunkRangeOf(view, SHOW_MARGIN));
     const wantedKeys = new Set<number>();
     for (const entry of wanted) wantedKeys.add(entry.key);
-    for (const chunk of this.shown) if (!wantedKeys.has(chunk.entry.key)) chunk.visible = false;
+    for (const chunk of this.shown) {
+      if (wantedKeys.has(chunk.entry.key)) continue;
+      if (this.stale.has(chunk.entry.key)) this.drop(chunk.entry.key, chunk);
+      else chunk.visible = false;
+    }
 
     const shown: ChunkView[] = [];
     const queue: ChunkEntry[] = [];
@@ -90,9 +96,47 @@ export class ChunkField {
     const keep = chunkRangeOf(view, KEEP_MARGIN);
     for (const [key, chunk] of this.built) {
       if (inRange(keep, chunk.entry.chunkRow, chunk.entry.chunkColumn)) continue;
-      chunk.destroy();
-      this.built.delete(key);
+      this.drop(key, chunk);
     }
+    // Stale chunks on screen are rebuilt before new ones are built.
+    if (this.stale.size > 0) this.queue = [...shown.filter((chunk) => this.stale.has(chunk.entry.key)).map((chunk) => chunk.entry), ...queue];
+  }
+
+  /** The cells object changed (cells were added: its arrays grew). */
+  setCells(cells: TreeCells): void {
+    this.cells = cells;
+  }
+
+  /**
+   * These chunks' squares changed: a shown one is drawn again in the next frames (it stays as it was until then),
+   * a hidden one is dropped (built again when it is next in view), one never built is built with the new data.
+   */
+  invalidate(keys: Iterable<number>): void {
+    const first: ChunkEntry[] = [];
+    for (const key of keys) {
+      const chunk = this.built.get(key);
+      if (!chunk) continue;
+      if (!chunk.visible) {
+        this.drop(key, chunk);
+      } else if (!this.stale.has(key)) {
+        this.stale.add(key);
+        first.push(chunk.entry);
+      }
+    }
+    if (first.length > 0) this.queue = [...first, ...this.queue];
+  }
+
+  /** Destroys every built chunk (the tree is set aside for a while: the replay shows another). */
+  releaseAll(): void {
+    for (const [key, chunk] of this.built) this.drop(key, chunk);
+    this.shown = [];
+    this.queue = [];
+  }
+
+  private drop(key: number, chunk: ChunkView): void {
+    chunk.destroy();
+    this.built.delete(key);
+    this.stale.delete(key);
   }
 
   /** Builds waiting chunks within this frame's budget. */
@@ -101,12 +145,22 @@ export class ChunkField {
     let builtNow = 0;
     while (this.queue.length > 0 && builtNow < BUILD_BUDGET && performance.now() - started < BUILD_BUDGET_MS) {
       const entry = this.queue.shift()!;
-      if (this.built.has(entry.key)) continue;
+      const old = this.built.get(entry.key);
+      if (old && !this.stale.has(entry.key)) continue;
       const chunk = new ChunkView(entry, this.cells, this.slots, this.details, this.thumbnails, this.onChange);
       this.layer.addChild(chunk.container);
       this.built.set(entry.key, chunk);
       chunk.updateThumbnails(this.thumbnailLoad, this.thumbnailKeep);
-      this.shown.push(chunk);
+      if (old) {
+        // The new picture replaces the stale one in place (its thumbnails were asked for first, so most are held).
+        this.stale.delete(entry.key);
+        const at = this.shown.indexOf(old);
+        if (at >= 0) this.shown[at] = chunk;
+        else this.shown.push(chunk);
+        old.destroy();
+      } else {
+        this.shown.push(chunk);
+      }
       builtNow++;
     }
   }
@@ -119,6 +173,7 @@ export class ChunkField {
   destroy(): void {
     for (const chunk of this.built.values()) chunk.destroy();
     this.built.clear();
+    this.stale.clear();
     this.shown = [];
     this.queue = [];
     this.layer.destroy();

@@ -101,3 +101,20 @@ export function chunksInRange(index: ChunkIndex, range: ChunkRange): ChunkEntry[
   const distance = (e: ChunkEntry) => (e.chunkRow - midRow) ** 2 + (e.chunkColumn - midColumn) ** 2;
   return found.sort((a, b) => distance(a) - distance(b));
 }
+
+/** The chunk key holding a position. */
+export function chunkKeyOf(row: number, column: number): number {
+  return chunkKey(chunkCoordinate(row), chunkCoordinate(column));
+}
+
+/** The entry of the chunk holding a position, made (empty) if the chunk had none; `made` tells which. */
+export function entryAt(index: ChunkIndex, row: number, column: number): { entry: ChunkEntry; made: boolean } {
+  const chunkRow = chunkCoordinate(row);
+  const chunkColumn = chunkCoordinate(column);
+  const key = chunkKey(chunkRow, chunkColumn);
+  const found = index.chunks.get(key);
+  if (found) return { entry: found, made: false };
+  const entry: ChunkEntry = { key, chunkRow, chunkColumn, cells: [], slots: [] };
+  index.chunks.set(key, entry);
+  return { entry, made: true };
+}

@@ -11,6 +11,7 @@ import type { CellDetails } from './cell-details.ts';
 import { drawBranchSlot, drawCell } from '#shared/tree/cell-look.ts';
 import type { ChunkEntry } from './chunk-index.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
+import { ABSENT_STATUS } from './tree-grid.ts';
 
 interface ThumbnailRequest {
   url: string;
@@ -45,14 +46,18 @@ export class ChunkView {
   ) {
     this.container.label = `chunk ${entry.chunkRow},${entry.chunkColumn}`;
     const body = new Graphics();
+    let squares = entry.slots.length;
     for (const i of entry.cells) {
-      drawCell(body, cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, cells.status[i]!, cells.color[i]!);
+      const status = cells.status[i]!;
+      if (status === ABSENT_STATUS) continue;
+      drawCell(body, cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, status, cells.color[i]!);
+      squares++;
     }
     for (const s of entry.slots) {
       const slot = slots[s]!;
       drawBranchSlot(body, slot.column * CELL_PITCH, slot.row * CELL_PITCH);
     }
-    this.squareCount = entry.cells.length + entry.slots.length;
+    this.squareCount = squares;
     this.container.addChild(body, this.thumbLayer);
   }
 

@@ -32,6 +32,14 @@ export interface TreeStats {
   firstFrameAt: number | null;
   /** Frames rendered so far. */
   frames: number;
+  /** Main-thread milliseconds the last applyChanges took (the chunks it dirtied are drawn in the next frames). */
+  lastApplyMs: number;
+  /** Cell changes applied since the page opened (live ones; the replay's moves are not counted). */
+  changesApplied: number;
+  /** Batches of live changes applied. */
+  applyCount: number;
+  /** The growth replay shows the tree as it was (the live tree is set aside meanwhile). */
+  replaying: boolean;
 }
 
 /** Per-frame main-thread work in milliseconds, newest last, in a ring of FRAME_LOG_SIZE. */
@@ -75,6 +83,10 @@ export function createTreeStats(): TreeStats {
     focusColumn: null,
     firstFrameAt: null,
     frames: 0,
+    lastApplyMs: 0,
+    changesApplied: 0,
+    applyCount: 0,
+    replaying: false,
   };
   if (typeof window !== 'undefined') window.__treeStats = stats;
   return stats;

@@ -6,6 +6,7 @@
  * when something changed (no idle frames).
  */
 import { TREE_VIEW } from '#shared/constants.ts';
+import type { TreeChangesWire } from '#shared/tree/changes.ts';
 import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import {
@@ -13,6 +14,7 @@ import {
   type Point,
   cellCentre,
   centredOn,
+  viewRect,
   clampToBounds,
   panBy,
   screenToWorld,
@@ -21,7 +23,8 @@ import {
   zoomAt,
 } from '#shared/tree/camera.ts';
 import { CameraFlight } from './camera-flight.ts';
-import { CanvasTree, type CellHit } from './canvas-tree.ts';
+import { CanvasTree, type AppliedUpdate, type CellHit } from './canvas-tree.ts';
+import { ChangeHighlight } from './change-highlight.ts';
 import type { TreeEngineOptions } from './engine-options.ts';
 import type { Position } from './focus.ts';
 import { FrameLoop } from './frame-loop.ts';
@@ -49,8 +52,12 @@ export class TreeEngine {
   private camera: Camera = { x: 0, y: 0, scale: TREE_VIEW.zoomDefault };
   /** A view to apply once the canvas has a size: a camera, a point to centre at a scale, or the seed view. */
   private pendingView: PendingView | null = null;
+  /** The tree on screen: the live one, or the growth replay's while it plays. */
   private tree: CanvasTree | null = null;
+  /** The live tree, set aside while the replay shows its own (live changes still go to it). */
+  private liveAside: CanvasTree | null = null;
   private readonly hoverOutline = new HoverOutline();
+  private readonly highlight = new ChangeHighlight();
   private readonly marks = new MarkLayer();
   private ownCells: readonly OwnCell[] = [];
   private target: MarkedCell | null = null;
@@ -69,7 +76,7 @@ export class TreeEngine {
 
   constructor(private readonly options: TreeEngineOptions) {
     const { app, world } = options;
-    world.addChild(this.marks.graphics, this.hoverOutline.graphics);
+    world.addChild(this.marks.graphics, this.highlight.graphics, this.hoverOutline.graphics);
     this.input = new CanvasInput(app.canvas, options.keyTarget, {
       pan: (dx, dy) => this.userMove(panBy(this.camera, dx, dy)),
       zoomStep: (anchor, direction) => this.userMove(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
@@ -98,17 +105,20 @@ export class TreeEngine {
    * snapshot worker does), else they are computed here.
    */
   setTree(cells: TreeCells, settings: TreeSettings, view: Camera | null = null, knownSlots?: Position[]): void {
+    // The cells the engine already shows, changes applied in place (the page may hand the same object back).
+    if (cells === this.liveCells) return;
     performance.mark('tree:set-tree');
+    const created = this.makeTree(cells, settings, knownSlots ?? computeBranchSlots(settings, gridOfTreeCells(cells)));
+    if (this.liveAside) {
+      // The replay is on screen: the new live tree waits behind it.
+      this.liveAside.destroy();
+      this.liveAside = created;
+      created.setShown(false);
+      return;
+    }
     const hadTree = this.tree !== null;
     this.clearTree();
-    this.tree = new CanvasTree(cells, settings, knownSlots ?? computeBranchSlots(settings, gridOfTreeCells(cells)), {
-      world: this.options.world,
-      overlay: this.options.overlay,
-      thumbnails: this.thumbnails,
-      fetchRegion: this.options.fetchRegion,
-      onChange: () => this.requestFrame(),
-      onRegion: () => this.regionLoaded(),
-    });
+    this.tree = created;
     this.availableCursor = -1;
     this.stats.cells = cells.count;
     this.pendingView = view ? { camera: view } : hadTree ? { camera: this.camera } : 'seed';
@@ -117,6 +127,67 @@ export class TreeEngine {
     // A refreshed tree: the focused square may have changed (a piece published there), so say it again.
     if (hadTree) this.keyboard.refresh();
     performance.mark('tree:tree-set');
+  }
+
+  /**
+   * Applies live changes (shared/tree/changes.ts) in place: only the chunks holding changed cells or slots are drawn
+   * again, and the camera, focus, marks, hover and popups stay. `highlight` outlines the changed squares on screen
+   * for a moment. During the growth replay the changes go to the live tree set aside behind it.
+   */
+  applyChanges(changes: TreeChangesWire, options?: { highlight?: boolean }): void {
+    const started = performance.now();
+    const live = this.liveAside ?? this.tree;
+    if (!live || changes.count === 0) return;
+    const update = live.applyChanges(changes, true);
+    if (live === this.tree) this.afterUpdate(update, changes, options?.highlight ?? false);
+    this.stats.lastApplyMs = performance.now() - started;
+    this.stats.changesApplied += changes.count;
+    this.stats.applyCount++;
+  }
+
+  /** The live tree's cells (also while the replay is on screen), or null before the first snapshot. */
+  get liveCells(): TreeCells | null {
+    return (this.liveAside ?? this.tree)?.cells ?? null;
+  }
+
+  /** The live tree's branch slots, in row-then-column order. */
+  get liveSlots(): readonly Position[] {
+    return (this.liveAside ?? this.tree)?.slots ?? [];
+  }
+
+  get replaying(): boolean {
+    return this.liveAside !== null;
+  }
+
+  /**
+   * Shows a replay's tree (client/tree/replay/) in place of the live one, keeping the camera; the live tree is set
+   * aside (its chunks given back) until endReplay. `cells` must be the replay's own copy.
+   */
+  beginReplay(cells: TreeCells, slots: readonly Position[]): void {
+    const live = this.liveAside ?? this.tree;
+    if (!live) return;
+    if (this.liveAside) this.tree?.destroy();
+    else live.setShown(false);
+    this.liveAside = live;
+    this.tree = this.makeTree(cells, live.settings, slots);
+    this.afterTreeSwap();
+  }
+
+  /** Moves the replay's tree to another time: a batch of synthetic changes, applied in place like live ones. */
+  applyReplayChanges(changes: TreeChangesWire): void {
+    if (!this.liveAside || !this.tree || changes.count === 0) return;
+    this.afterUpdate(this.tree.applyChanges(changes, false), changes, false);
+  }
+
+  /** Back to the live tree, as it is now (changes that came during the replay included). */
+  endReplay(): void {
+    const live = this.liveAside;
+    if (!live) return;
+    this.tree?.destroy();
+    this.liveAside = null;
+    this.tree = live;
+    live.setShown(true);
+    this.afterTreeSwap();
   }
 
   getCamera(): Camera {
@@ -247,6 +318,7 @@ export class TreeEngine {
     this.clearTree();
     this.thumbnails.destroy();
     this.hoverOutline.destroy();
+    this.highlight.destroy();
     this.marks.destroy();
   }
 
@@ -258,7 +330,57 @@ export class TreeEngine {
   private clearTree(): void {
     this.tree?.destroy();
     this.tree = null;
+    this.liveAside?.destroy();
+    this.liveAside = null;
+    this.stats.replaying = false;
     this.hoverOutline.show(null);
+    this.highlight.clear();
+  }
+
+  private makeTree(cells: TreeCells, settings: TreeSettings, slots: readonly Position[]): CanvasTree {
+    return new CanvasTree(cells, settings, slots, {
+      world: this.options.world,
+      overlay: this.options.overlay,
+      thumbnails: this.thumbnails,
+      fetchRegion: this.options.fetchRegion,
+      onChange: () => this.requestFrame(),
+      onRegion: () => this.regionLoaded(),
+    });
+  }
+
+  /** The tree on screen changed in place: cull again if chunks or the world grew, say the focus again if it changed. */
+  private afterUpdate(update: AppliedUpdate, changes: TreeChangesWire, highlight: boolean): void {
+    const tree = this.tree!;
+    this.stats.cells = tree.cells.count;
+    if (update.newChunks || update.boundsGrew) this.cullNeeded = true;
+    const focus = this.keyboard.position;
+    if (focus) {
+      for (let k = 0; k < changes.count; k++) {
+        if (Math.abs(changes.row[k]! - focus.row) <= 1 && Math.abs(changes.col[k]! - focus.column) <= 1) {
+          // The focused square itself, or a slot beside a changed cell, may be something else now.
+          this.keyboard.refresh();
+          break;
+        }
+      }
+    }
+    if (highlight && !prefersReducedMotion()) {
+      const { width, height } = this.viewport();
+      const positions = changes.row.map((row, k) => ({ row, column: changes.col[k]! }));
+      this.highlight.show(positions, viewRect(this.camera, width, height), performance.now());
+    }
+    this.requestFrame();
+  }
+
+  /** Another tree is on screen (the replay began or ended): the view is the same, what is under it is not. */
+  private afterTreeSwap(): void {
+    this.stats.replaying = this.liveAside !== null;
+    this.stats.cells = this.tree?.cells.count ?? 0;
+    this.availableCursor = -1;
+    this.hoverOutline.show(null);
+    this.highlight.clear();
+    this.cullNeeded = true;
+    this.keyboard.refresh();
+    this.requestFrame();
   }
 
   /** A move the visitor made: it ends any flight under way. */
@@ -283,6 +405,7 @@ export class TreeEngine {
     const { width, height } = this.viewport();
     const flying = this.flight.step(now, width, height);
     if (flying) this.setCamera(flying);
+    if (this.highlight.active) this.highlight.step(now);
     return this.updateView();
   }
 
@@ -294,7 +417,7 @@ export class TreeEngine {
       this.stats.firstFrameAt = performance.now();
       this.options.onFirstFrame?.();
     }
-    return (tree?.chunks.waiting ?? false) || this.flight.active;
+    return (tree?.chunks.waiting ?? false) || this.flight.active || this.highlight.active;
   }
 
   /** Applies a pending view and the camera, culls chunks when the view moved, and builds a few waiting chunks. */

@@ -13,7 +13,7 @@ import type { TreeChangesWire } from '#shared/tree/changes.ts';
 import { buildApp, type App } from '#server/app.ts';
 import { manualClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
-import { STREAMS_PER_IP } from '#server/http/tree-events.ts';
+import { STREAMS_PER_IP, TreeEventFeed } from '#server/http/tree-events.ts';
 import { reserveCell } from '#server/services/reservations.ts';
 import { createTree, type TreeRow } from '#server/services/tree.ts';
 import { newToken } from '#server/tokens.ts';
@@ -117,7 +117,7 @@ describe('the tree event stream', () => {
   let tree: TreeRow;
 
   it('sends a change as it commits: the cells in the event, the new version as its id', async () => {
-    t = await createTestApp();
+    t = await createTestApp({ port: 0 });
     apps.push(t);
     dirs.push(t.dir);
     tree = createTree(t.deps.db, t.clock.now(), 'Live');
@@ -182,6 +182,25 @@ describe('the tree event stream', () => {
     const again = await openStream(base, `/api/tree/${tree.token}/events`);
     expect(again.status).toBe(200);
     for (const stream of [...open, again]) stream.close();
+  });
+});
+
+describe('the streams a whole server holds', () => {
+  it('are capped too: past the total, 429 whatever the address', async () => {
+    const t = await createTestApp({ port: 0 });
+    apps.push(t);
+    dirs.push(t.dir);
+    const tree = createTree(t.deps.db, t.clock.now(), 'Crowded');
+    t.deps.treeEvents?.close();
+    t.deps.treeEvents = new TreeEventFeed(t.deps.db, t.server.log, { total: 2, perIp: 10 });
+    const base = await t.start();
+    const held = [await openStream(base, `/api/tree/${tree.token}/events`), await openStream(base, `/api/tree/${tree.token}/events`)];
+    expect(held.map((s) => s.status)).toEqual([200, 200]);
+    const refused = await openStream(base, `/api/tree/${tree.token}/events`);
+    expect(refused.status).toBe(429);
+    await refused.ended;
+    expect(JSON.parse(refused.body).r).toMatchObject({ error: 'rate_limited', message: expect.stringContaining('as many live trees as it can') });
+    for (const stream of held) stream.close();
   });
 });
 

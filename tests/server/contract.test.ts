@@ -58,7 +58,8 @@ const CONTRACTS: Record<string, Contract> = {
     spec: false,
     success: async () => {
       // A stream never ends by itself: read its head over a real connection, then hang up.
-      const base = w.t.server.server.listening ? `http://127.0.0.1:${(w.t.server.server.address() as AddressInfo).port}` : await w.t.start();
+      if (!w.t.server.server.listening) await w.t.server.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(w.t.server.server.address() as AddressInfo).port}`;
       const head = await new Promise<{ status: number; type: string }>((resolve, reject) => {
         const req = http.get(`${base}/api/tree/${w.treeToken}/events`, (res) => {
           resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
@@ -71,6 +72,16 @@ const CONTRACTS: Record<string, Contract> = {
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/tree/${w.treeToken}/events?since=abc`), 'bad_request');
       expectFailure(await (await as('guest')).get(`/api/tree/${MISSING}/events`), 'tree_not_found');
+    },
+  },
+  'GET /api/tree/:treeToken/history': {
+    spec: false,
+    success: async () => {
+      const r = expectSuccess(await (await as('guest')).get(`/api/tree/${w.treeToken}/history`));
+      expect(r).toMatchObject({ format: 1, token: w.treeToken, count: expect.any(Number), step: 3_600_000 });
+    },
+    failure: async () => {
+      expectFailure(await (await as('guest')).get(`/api/tree/${MISSING}/history`), 'tree_not_found');
     },
   },
   'GET /api/tree/:treeToken/region': {

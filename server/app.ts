@@ -34,6 +34,7 @@ import { appRouter } from './root.ts';
 import { initialParams } from './services/initial-params.ts';
 import { getDefaultTree } from './services/tree.ts';
 import { SnapshotStore } from './services/snapshot-store.ts';
+import { TreeHistoryStore } from './services/tree-history.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
@@ -86,6 +87,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     config,
     log: server.log,
     snapshots: new SnapshotStore(db, { databaseFile: db.$client.memory ? null : db.$client.name, log: server.log }),
+    histories: new TreeHistoryStore(db, { databaseFile: db.$client.memory ? null : db.$client.name, log: server.log }),
   };
   deps.treeEvents = new TreeEventFeed(db, server.log);
   server.decorate('deps', deps);
@@ -238,6 +240,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       deps.treeEvents?.close();
       await server.close();
       await deps.snapshots.close();
+      await deps.histories.close();
       await jobs?.stop();
       flushRateLimits(db);
       if (ownsDb) closeDatabase(db);

@@ -9,11 +9,13 @@ import { AppError, toAppError } from './errors.ts';
 import { mayAccess, type Access } from './permissions.ts';
 import type { ServiceContext } from './services/context.ts';
 import type { SnapshotStore } from './services/snapshot-store.ts';
+import type { TreeHistoryStore } from './services/tree-history.ts';
 import type { TreeEventFeed } from './http/tree-events.ts';
 
 /** Long-lived things built once by buildApp. */
 export interface AppDeps extends ServiceContext {
   snapshots: SnapshotStore;
+  histories: TreeHistoryStore;
   /** Live trees' event streams (absent where a caller builds deps without HTTP). */
   treeEvents?: TreeEventFeed;
 }

@@ -54,6 +54,7 @@ class HttpRequestContext implements RequestContext {
   readonly config: AppDeps['config'];
   readonly log: AppDeps['log'];
   readonly snapshots: AppDeps['snapshots'];
+  readonly histories: AppDeps['histories'];
   readonly user: SessionUser | null;
   readonly session: ValidSession | null;
   readonly userAgent: string;
@@ -67,6 +68,7 @@ class HttpRequestContext implements RequestContext {
     this.config = deps.config;
     this.log = deps.log;
     this.snapshots = deps.snapshots;
+    this.histories = deps.histories;
     this.user = req.auth?.user ?? null;
     this.session = req.auth?.session ?? null;
     this.userAgent = req.headers['user-agent'] ?? '';

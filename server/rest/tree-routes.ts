@@ -4,6 +4,8 @@
  * may be a few versions behind the tree: its `version` says which, and /changes brings it up to date (decision 023).
  * GET /api/tree/{treeToken}/changes?since=: the cells changed after a version (shared/tree/changes.ts), ETagged.
  * GET /api/tree/{treeToken}/events: the same changes pushed as Server-Sent Events (http/tree-events.ts).
+ * GET /api/tree/{treeToken}/history: the published pieces in publish order (shared/tree/history.ts), precompressed and
+ * ETagged by version like the snapshot (services/tree-history.ts).
  * GET /api/tree/{treeToken}/region: tokens, thumbnails and titles of one bounded rectangle (shared/tree/region.ts),
  * which a large tree's snapshot leaves out; ETagged by the tree's version, so an unchanged region is a 304.
  * Regions and changes are read from the database per request, so they are rate-limited per IP (generously).
@@ -25,6 +27,16 @@ export function registerTreeRoutes(api: FastifyInstance): void {
     reply.type('application/json; charset=utf-8');
     if (encoding !== 'identity') reply.header('content-encoding', encoding);
     return reply.send(snapshot.body[encoding]);
+  });
+
+  api.get<{ Params: { treeToken: string } }>('/tree/:treeToken/history', async (req, reply) => {
+    const history = await api.deps.histories.get(getTreeByToken(api.deps.db, req.params.treeToken));
+    reply.header('etag', history.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    if (req.headers['if-none-match'] === history.etag) return reply.code(304).send();
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
+    reply.type('application/json; charset=utf-8');
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.send(history.body[encoding]);
   });
 
   api.get<{ Params: { treeToken: string }; Querystring: Record<string, unknown> }>('/tree/:treeToken/changes', async (req, reply) => {

@@ -15,4 +15,8 @@ export const treeRouter = router({
   changes: publicProcedure
     .input(v.object({ token: tokenSchema, since: v.pipe(v.number('since must be a tree version.'), v.integer('since must be a whole number.'), v.minValue(0, 'since must be 0 or more.'), v.maxValue(Number.MAX_SAFE_INTEGER)) }))
     .query(({ ctx, input }) => readChanges(ctx.db, getTreeByToken(ctx.db, input.token).id, input.since)),
+  /** The growth history for the replay: published pieces in publish order (shared/tree/history.ts). */
+  history: publicProcedure
+    .input(v.object({ token: tokenSchema }))
+    .query(async ({ ctx, input }) => (await ctx.histories.get(getTreeByToken(ctx.db, input.token))).wire()),
 });

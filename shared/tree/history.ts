@@ -23,3 +23,57 @@ export interface TreeHistoryWire {
   /** Steps since the previous piece (the first: steps since `start`). */
   time: number[];
 }
+
+/** An hour: the replay's finest step, and coarse enough that most pieces are 0 steps after the previous one. */
+export const HISTORY_STEP_MS = 60 * 60 * 1000;
+
+/** The published pieces in publish order, as parallel columns (what the encoder takes and the decoder gives back). */
+export interface TreeHistoryPieces {
+  count: number;
+  row: Int32Array;
+  column: Int32Array;
+  /** Unix ms: exact on the way in; the start of the piece's step on the way out. */
+  at: Float64Array;
+}
+
+/** Encodes pieces already sorted by publish time (then row, column); see TreeHistoryWire. */
+export function encodeHistory(header: { token: string; version: number }, pieces: TreeHistoryPieces, step = HISTORY_STEP_MS): TreeHistoryWire {
+  const { count } = pieces;
+  const row = new Array<number>(count);
+  const col = new Array<number>(count);
+  const time = new Array<number>(count);
+  const start = count > 0 ? Math.floor(pieces.at[0]! / step) * step : 0;
+  let previousRow = 0;
+  let previousStep = start / step;
+  for (let i = 0; i < count; i++) {
+    const current = Math.floor(pieces.at[i]! / step);
+    if (current < previousStep) throw new RangeError(`Piece ${i} was published before the piece ahead of it.`);
+    row[i] = pieces.row[i]! - previousRow;
+    col[i] = pieces.column[i]!;
+    time[i] = current - previousStep;
+    previousRow = pieces.row[i]!;
+    previousStep = current;
+  }
+  return { format: HISTORY_FORMAT, token: header.token, version: header.version, start, step, count, row, col, time };
+}
+
+/** Positions and times (each the start of its step) of the history's pieces, in publish order. */
+export function decodeHistory(wire: TreeHistoryWire): TreeHistoryPieces {
+  const { count } = wire;
+  if (wire.row.length !== count || wire.col.length !== count || wire.time.length !== count) {
+    throw new RangeError('The history\'s columns do not all hold `count` pieces.');
+  }
+  const row = new Int32Array(count);
+  const column = new Int32Array(count);
+  const at = new Float64Array(count);
+  let currentRow = 0;
+  let currentTime = wire.start;
+  for (let i = 0; i < count; i++) {
+    currentRow += wire.row[i]!;
+    currentTime += wire.time[i]! * wire.step;
+    row[i] = currentRow;
+    column[i] = wire.col[i]!;
+    at[i] = currentTime;
+  }
+  return { count, row, column, at };
+}

@@ -71,6 +71,7 @@ const PROFILE = { zipcode: '10001', country: 'US', city: 'New York', state: 'NY'
 const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
   'tree.get': { allowed: ALL, call: (c) => c.tree.get({ token: treeToken }) },
   'tree.changes': { allowed: ALL, call: (c) => c.tree.changes({ token: treeToken, since: 0 }) },
+  'tree.history': { allowed: ALL, call: (c) => c.tree.history({ token: treeToken }) },
   'cell.get': { allowed: ALL, call: (c) => c.cell.get({ token: cellToken }) },
   'cell.reserve': {
     allowed: USERS,

@@ -43,6 +43,11 @@ const ROOT_ROWS = 10;
 const BRANCH_MIN_COLUMN = -15;
 const BRANCH_MAX_COLUMN = 19;
 const BRANCH_COLUMNS = BRANCH_MAX_COLUMN - BRANCH_MIN_COLUMN + 1 - TRUNK_COLUMNS;
+/** The first piece was published this long ago, the last this long ago. */
+const FIRST_PUBLISH_AGO = 365 * DAY;
+const LAST_PUBLISH_AGO = 2 * DAY;
+/** The outermost branch squares follow the trunk beside them by this share of the trunk's growth. */
+const BRANCH_LAG = 0.15;
 
 /**
  * The smallest geometry holding N cells: trunk and branch columns as the default tree, as many trunk rows as
@@ -106,6 +111,32 @@ function planRows(settings: TreeSettings, cellCount: number): { trunk: Int32Arra
   return { trunk, branch };
 }
 
+/**
+ * When the square at (row, column) was published, in a believable growth order: outwards from the seed band (up the
+ * trunk and down into the roots), each branch square behind the trunk beside it, the further out the later; faster
+ * as the tree and its community grow (time goes as the square root of growth). Within one step of growth the
+ * squares follow column order, so the replay's history keeps a regular pattern that compresses well.
+ */
+function growthClock(settings: TreeSettings, now: number, frontierHeight: number): (row: number, column: number) => number {
+  const bands = bandStarts(settings);
+  const rows = totalRows(settings);
+  const frontierRow = Math.round((rows - 1) * (1 - frontierHeight));
+  const reach = Math.max(bands.seed - frontierRow, settings.trunk.root_rows, 1);
+  const widest = Math.max(-settings.branch.min_column, settings.branch.max_column - settings.trunk.columns + 1, 1);
+  const lag = Math.max(1, Math.round((BRANCH_LAG * reach) / widest));
+  const columns = settings.branch.max_column - settings.branch.min_column + 1;
+  const growthMax = reach + lag * widest + 1;
+  const first = now - FIRST_PUBLISH_AGO;
+  const span = FIRST_PUBLISH_AGO - LAST_PUBLISH_AGO;
+  return (row, column) => {
+    const fromSeed = row < bands.seed ? bands.seed - row : row >= bands.roots ? row - bands.roots + 1 : 0;
+    const fromTrunk = column < 0 ? -column : column >= settings.trunk.columns ? column - settings.trunk.columns + 1 : 0;
+    const within = (column - settings.branch.min_column + 0.5) / columns;
+    const growth = Math.min(1, (fromSeed + lag * fromTrunk + within) / growthMax);
+    return Math.round(first + Math.sqrt(growth) * span);
+  };
+}
+
 function hslToRgb(hue: number, saturation: number, lightness: number): number {
   const h = (((hue % 360) + 360) % 360) / 60;
   const c = (1 - Math.abs(2 * lightness - 1)) * saturation;
@@ -147,6 +178,7 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
   const authorToken = randomBytes(TOKEN_BYTES).toString('base64url');
   // Where growth has reached, as a share of the tree's height from the ground.
   const frontier = 0.86;
+  const publishedAt = growthClock(settings, now, frontier + 0.02);
 
   const { treeId, authorId } = db.transaction((tx) => {
     const author = tx
@@ -238,7 +270,7 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
                 status = CellStatus.Pending;
               }
               const id = cellId++;
-              const stamp = Math.round(now - (1 - height) * 365 * DAY);
+              const stamp = Math.min(now, publishedAt(position.row, position.column));
               let cellArtId: number | null = null;
               if (status === CellStatus.Published || status === CellStatus.Reserved) {
                 cellArtId = artId++;

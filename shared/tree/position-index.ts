@@ -79,6 +79,12 @@ export class PositionIndex {
     return this.get(key) !== undefined;
   }
 
+  /** An independent copy (the growth replay's tree must not learn the live tree's new cells). */
+  clone(): PositionIndex {
+    const parts = this.toParts();
+    return new PositionIndex({ ...parts, dense: parts.dense ? parts.dense.slice() : null });
+  }
+
   toParts(): PositionIndexParts {
     const { rowMin, colMin, rows, cols, dense } = this;
     const listed = this.sparse ?? (this.outside.size > 0 ? this.outside : null);

@@ -7,7 +7,7 @@ import { CellStatus, CellType } from '#shared/domain.ts';
 import { HISTORY_FORMAT, type TreeHistoryWire } from '#shared/tree/history.ts';
 import { bandStarts, inBranchArea, isTrunkColumn, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
 import { PositionIndex } from '#shared/tree/position-index.ts';
-import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { colorAsSent, type TreeCells } from '#shared/tree/snapshot.ts';
 import { syntheticSettings } from '#server/services/seed/synthetic.ts';
 
 export interface SyntheticTree {
@@ -40,7 +40,8 @@ export function syntheticTreeCells(count: number): SyntheticTree {
     // Every 37th square still waits (pending trunk, available branch), so slots and gaps exist.
     const waiting = (r * 31 + c * 7) % 37 === 0;
     status[n] = waiting ? (type[n] === CellType.Trunk ? CellStatus.Pending : CellStatus.Available) : CellStatus.Published;
-    color[n] = waiting ? -1 : ((r * 2654435761 + c * 40503) >>> 8) & 0xffffff;
+    // Colours as a snapshot carries them (12 bits, expanded).
+    color[n] = waiting ? -1 : colorAsSent(((r * 2654435761 + c * 40503) >>> 8) & 0xffffff);
     indexOf.set(r, c, n);
     n++;
   }

@@ -1,0 +1,116 @@
+/**
+ * The growth replay's clock (issue 17), without React: which time the tree shows, playing from the first publish to
+ * the last in about PLAY_MS, and moving the engine's replay tree there a bounded number of pieces per frame (a jump
+ * across the whole history converges over a few frames instead of stalling one).
+ */
+import type { TreeHistoryWire } from '#shared/tree/history.ts';
+import type { TreeEngine } from '../engine/tree-engine.ts';
+import { buildTimeline, deriveReplayCells, publishedBy, replayChanges, type ReplayTimeline } from './replay-timeline.ts';
+
+/** How long playing from the first publish to now takes. */
+export const PLAY_MS = 20_000;
+/** Pieces moved per frame at most (about 4 ms of main-thread work on a million-cell tree; playing needs ~850). */
+const MAX_PIECES_PER_FRAME = 4_000;
+
+export interface ReplayListener {
+  /** The time shown (the clock moved, or a seek). */
+  time(ms: number): void;
+  playing(playing: boolean): void;
+}
+
+export class GrowthReplay {
+  readonly timeline: ReplayTimeline;
+  private shown: number;
+  private target: number;
+  private timeMs: number;
+  private playingNow = false;
+  private lastTick = 0;
+  private frameId = 0;
+  private ended = false;
+
+  /** Starts showing the tree as it was at `time` (clamped to the history), paused. */
+  constructor(
+    private readonly engine: TreeEngine,
+    history: TreeHistoryWire,
+    time: number,
+    private readonly listener: ReplayListener,
+  ) {
+    const live = engine.liveCells!;
+    this.timeline = buildTimeline(history, live);
+    this.timeMs = this.clamp(time);
+    this.shown = this.target = publishedBy(this.timeline, this.timeMs);
+    engine.beginReplay(deriveReplayCells(live, this.timeline, this.shown));
+  }
+
+  get time(): number {
+    return this.timeMs;
+  }
+
+  get playing(): boolean {
+    return this.playingNow;
+  }
+
+  /** Shows the tree at `time` (a scrub); playing goes on from there if it was. */
+  seek(time: number): void {
+    this.timeMs = this.clamp(time);
+    this.target = publishedBy(this.timeline, this.timeMs);
+    this.listener.time(this.timeMs);
+    this.schedule();
+  }
+
+  play(): void {
+    if (this.ended || this.playingNow) return;
+    // At the end, playing starts again from the beginning.
+    if (this.timeMs >= this.timeline.end) this.seek(this.timeline.start);
+    this.playingNow = true;
+    this.lastTick = performance.now();
+    this.listener.playing(true);
+    this.schedule();
+  }
+
+  pause(): void {
+    if (!this.playingNow) return;
+    this.playingNow = false;
+    this.listener.playing(false);
+  }
+
+  /** Back to the live tree. */
+  exit(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.playingNow = false;
+    if (this.frameId) cancelAnimationFrame(this.frameId);
+    this.engine.endReplay();
+  }
+
+  private clamp(time: number): number {
+    return Math.min(this.timeline.end, Math.max(this.timeline.start, time));
+  }
+
+  private schedule(): void {
+    if (!this.frameId && !this.ended) this.frameId = requestAnimationFrame(this.frame);
+  }
+
+  private frame = (now: number): void => {
+    this.frameId = 0;
+    if (this.ended) return;
+    if (this.playingNow) {
+      const span = Math.max(1, this.timeline.end - this.timeline.start);
+      const elapsed = Math.min(100, now - this.lastTick);
+      this.lastTick = now;
+      this.seek(this.timeMs + (elapsed * span) / PLAY_MS);
+      if (this.timeMs >= this.timeline.end) this.pause();
+    }
+    if (this.shown !== this.target) {
+      const step = Math.max(-MAX_PIECES_PER_FRAME, Math.min(MAX_PIECES_PER_FRAME, this.target - this.shown));
+      this.engine.applyReplayChanges(replayChanges(this.timeline, this.shown, this.shown + step));
+      this.shown += step;
+    }
+    if (this.playingNow || this.shown !== this.target) this.schedule();
+  };
+
+  /** Pieces drawn as published right now (tests read it through the engine's stats instead). */
+  get piecesShown(): number {
+    return this.shown;
+  }
+}

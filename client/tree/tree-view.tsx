@@ -24,7 +24,7 @@ import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
 import { formatTreeUrl, parseTreeUrl, TREE_PAGE_PATH, type UrlView } from '#shared/tree/tree-url.ts';
-import { useTreeSnapshot } from './use-tree-snapshot.ts';
+import { useLiveTree, useTreeSnapshot } from './use-tree-snapshot.ts';
 import { canDrawTree } from './webgl-support.ts';
 import './tree.css';
 
@@ -49,6 +49,8 @@ export function TreeView() {
   const { user, isLoading: userLoading } = useCurrentUser();
   const engineRef = useRef<TreeEngine | null>(null);
   const [engine, setEngine] = useState<TreeEngine | null>(null);
+  // Once the engine shows the snapshot, changes to the tree are applied to it as they come (issue 17).
+  useLiveTree(token, snapshot.data, engine);
   const [scale, setScale] = useState<number>(TREE_VIEW.zoomDefault);
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const [popup, setPopup] = useState<TreePopup | null>(null);

@@ -12,6 +12,7 @@ const POLICY: Record<string, string[]> = {
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'", 'data:'],
+  // fetch, the snapshot worker and the live tree's EventSource (/api/tree/{token}/events) all stay on this origin.
   'connect-src': ["'self'"],
   'worker-src': ["'self'", 'blob:'],
   'object-src': ["'none'"],

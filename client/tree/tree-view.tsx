@@ -20,6 +20,7 @@ import { actionForCell, describeCell } from './cell-actions.ts';
 import { CELL_PITCH, cameraCentre, type Camera } from '#shared/tree/camera.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import type { CellHit, TreeEngine } from './engine/tree-engine.ts';
+import { ReplayControl } from './replay/replay-control.tsx';
 import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
@@ -281,6 +282,7 @@ export function TreeView() {
           onFindMine={ownCells.length > 0 ? onFindMine : undefined}
         />
       )}
+      {data && <ReplayControl token={token} engine={engine} />}
       <TreeToast message={toast} onDone={() => setToast(null)} />
       <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={closePopup} />
     </div>

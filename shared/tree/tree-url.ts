@@ -55,3 +55,34 @@ export function formatTreeUrl(currentSearch: string, view: { row: number; column
   params.set('zoom', String(Math.round(view.scale * 1000) / 1000));
   return `?${params.toString()}`;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `?at=YYYY-MM-DD`: the growth replay opens on the tree as it was at the end of that day (UTC), paused. Answers
+ * that moment in Unix ms, or null when the address has no such day (absent, malformed, or not a real date).
+ */
+export function parseReplayDay(search: string): number | null {
+  const value = new URLSearchParams(search).get('at');
+  const match = value === null ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const start = Date.UTC(year, month - 1, day);
+  // Date.UTC rolls 2025-02-30 over to March: such a day is not one.
+  if (new Date(start).getUTCDate() !== day || new Date(start).getUTCMonth() !== month - 1) return null;
+  return start + DAY_MS - 1;
+}
+
+/** The UTC day of a moment, as the address writes it: YYYY-MM-DD. */
+export function replayDayOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/** The search part with the replay's day (null: none, the live tree), keeping every other parameter. */
+export function formatReplayDay(currentSearch: string, time: number | null): string {
+  const params = new URLSearchParams(currentSearch);
+  if (time === null) params.delete('at');
+  else params.set('at', replayDayOf(time));
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}

@@ -34,6 +34,7 @@ import { KeyboardFocus } from './keyboard-focus.ts';
 import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
 import { createTreeStats, type TreeStats } from './stats.ts';
 import { ThumbnailCache } from './thumbnails.ts';
+import { engineGrid } from './tree-grid.ts';
 import { gridOfTreeCells, seedViewTarget } from '#shared/tree/layout.ts';
 
 export type { CellHit } from './canvas-tree.ts';
@@ -163,7 +164,7 @@ export class TreeEngine {
    * Shows a replay's tree (client/tree/replay/) in place of the live one, keeping the camera; the live tree is set
    * aside (its chunks given back) until endReplay. `cells` must be the replay's own copy.
    */
-  beginReplay(cells: TreeCells, slots: readonly Position[]): void {
+  beginReplay(cells: TreeCells, slots: readonly Position[] = computeBranchSlots((this.liveAside ?? this.tree)!.settings, engineGrid(cells))): void {
     const live = this.liveAside ?? this.tree;
     if (!live) return;
     if (this.liveAside) this.tree?.destroy();

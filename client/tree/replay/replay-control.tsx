@@ -1,0 +1,160 @@
+/**
+ * The growth replay's controls on the tree page (issue 17): a button that starts it, then play/pause, a scrubber with
+ * the date it shows, and a way back to the live tree. `?at=YYYY-MM-DD` opens the replay paused at the end of that
+ * day (UTC); scrubbing or pausing writes the day shown back into the address, so the link can be shared. A day the
+ * history does not reach, or one that is not a day, leaves the live tree as it is.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { TreeHistoryWire } from '#shared/tree/history.ts';
+import { formatReplayDay, parseReplayDay, TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
+import type { TreeEngine } from '../engine/tree-engine.ts';
+import { GrowthReplay } from './growth-replay.ts';
+import { fetchTreeHistory, historySpan } from './history-request.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** While playing, the controls follow the clock this often at most (the canvas follows every frame). */
+const UI_EVERY_MS = 100;
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** Writes the replay's day into the address in place (null: the live tree, no `at`). */
+function writeDay(time: number | null): void {
+  if (window.location.pathname !== TREE_PAGE_PATH) return;
+  const search = formatReplayDay(window.location.search, time);
+  if (search !== window.location.search) window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
+}
+
+type Mode = 'off' | 'loading' | 'on';
+
+export function ReplayControl({ token, engine }: { token: string; engine: TreeEngine | null }) {
+  const [addressDay] = useState(() => parseReplayDay(window.location.search));
+  const [mode, setMode] = useState<Mode>('off');
+  const [time, setTime] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [span, setSpan] = useState({ start: 0, end: 0, step: 1 });
+  const [problem, setProblem] = useState<string | null>(null);
+  const history = useRef<TreeHistoryWire | null>(null);
+  const replay = useRef<GrowthReplay | null>(null);
+  const shownAt = useRef(0);
+
+  const start = useCallback(
+    async (at: number | null, autoplay: boolean) => {
+      if (!engine || replay.current) return;
+      setMode('loading');
+      setProblem(null);
+      try {
+        history.current ??= await fetchTreeHistory(token);
+      } catch (error) {
+        setMode('off');
+        if (at === null) setProblem(error instanceof Error ? error.message : 'The history could not be loaded.');
+        return;
+      }
+      const reach = historySpan(history.current);
+      const outside = at !== null && (!reach || at < reach.start || at - DAY_MS + 1 > Date.now());
+      if (!reach || outside || !engine.liveCells || engine.replaying) {
+        setMode('off');
+        if (outside) writeDay(null);
+        else if (!reach) setProblem('No piece has been published yet: there is no growth to replay.');
+        return;
+      }
+      const created = new GrowthReplay(engine, history.current, at ?? reach.start, {
+        time(ms) {
+          const now = performance.now();
+          if (created.playing && now - shownAt.current < UI_EVERY_MS) return;
+          shownAt.current = now;
+          setTime(ms);
+        },
+        playing(on) {
+          setPlaying(on);
+          setTime(created.time);
+          if (!on) writeDay(created.time);
+        },
+      });
+      replay.current = created;
+      setSpan({ start: created.timeline.start, end: created.timeline.end, step: history.current.step });
+      setTime(created.time);
+      setMode('on');
+      if (autoplay) created.play();
+    },
+    [engine, token],
+  );
+
+  const exit = useCallback(() => {
+    replay.current?.exit();
+    replay.current = null;
+    setMode('off');
+    setPlaying(false);
+    writeDay(null);
+  }, []);
+
+  // The address names a day: open the replay there once the engine shows the live tree.
+  const openedFromAddress = useRef(false);
+  useEffect(() => {
+    if (!engine || addressDay === null || openedFromAddress.current) return;
+    openedFromAddress.current = true;
+    void start(addressDay, false);
+  }, [engine, addressDay, start]);
+
+  // A new engine (or none) ends a replay of the old one.
+  useEffect(
+    () => () => {
+      replay.current?.exit();
+      replay.current = null;
+      setMode('off');
+    },
+    [engine],
+  );
+
+  if (mode !== 'on') {
+    return (
+      <div className="tree-replay tree-replay--off">
+        <button type="button" className="tree-replay__start" onClick={() => void start(null, true)} disabled={!engine || mode === 'loading'}>
+          {mode === 'loading' ? 'Loading the history…' : 'Replay growth'}
+        </button>
+        {problem && (
+          <p className="tree-replay__problem" role="status">
+            {problem}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const day = dayFormat.format(time);
+  return (
+    <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay">
+      <button
+        type="button"
+        className="tree-replay__button"
+        onClick={() => (playing ? replay.current?.pause() : replay.current?.play())}
+        aria-label={playing ? 'Pause' : 'Play'}
+        title={playing ? 'Pause' : 'Play'}
+      >
+        <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
+      </button>
+      <input
+        type="range"
+        className="tree-replay__scrubber"
+        min={span.start}
+        max={span.end}
+        step={span.step}
+        value={Math.min(span.end, Math.max(span.start, time))}
+        aria-label="Replay date"
+        aria-valuetext={day}
+        onChange={(event) => {
+          const current = replay.current;
+          if (!current) return;
+          current.seek(Number(event.target.value));
+          setTime(current.time);
+          if (!current.playing) writeDay(current.time);
+        }}
+      />
+      <output className="tree-replay__date" data-testid="tree-replay-date">
+        {day}
+      </output>
+      <button type="button" className="tree-replay__exit" onClick={exit}>
+        Back to live
+      </button>
+    </div>
+  );
+}

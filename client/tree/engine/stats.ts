@@ -63,6 +63,8 @@ export const FRAME_LOG_SIZE = 8192;
 declare global {
   interface Window {
     __treeStats?: TreeStats;
+    /** What the tree on screen holds at a position (the replay's tree while it plays), for browser tests. */
+    __treeSquareAt?: (row: number, column: number) => { kind: 'cell' | 'slot'; status: number } | null;
     __treeFrames?: FrameLog;
   }
 }

@@ -98,6 +98,7 @@ export class TreeEngine {
       open: (position) => this.open(this.hitAtCell(position.row, position.column)),
     });
     app.renderer.on('resize', this.onResize);
+    if (typeof window !== 'undefined') window.__treeSquareAt = this.squareAt;
   }
 
   /**
@@ -285,6 +286,11 @@ export class TreeEngine {
   /** Whether a position holds a cell or a branch slot. */
   hasSquare = (row: number, column: number): boolean => this.tree?.hasSquare(row, column) ?? false;
 
+  private squareAt = (row: number, column: number): { kind: 'cell' | 'slot'; status: number } | null => {
+    const hit = this.hitAtCell(row, column);
+    return hit && { kind: hit.kind, status: hit.status };
+  };
+
   /** The cell or branch slot at a position, if any. */
   hitAtCell(row: number, column: number): CellHit | null {
     return this.tree?.hitAtCell(row, column) ?? null;
@@ -313,6 +319,7 @@ export class TreeEngine {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    if (typeof window !== 'undefined' && window.__treeSquareAt === this.squareAt) delete window.__treeSquareAt;
     this.frames.stop();
     this.input.destroy();
     this.options.app.renderer?.off('resize', this.onResize);

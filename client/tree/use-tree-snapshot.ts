@@ -87,6 +87,8 @@ export function useLiveTree(token: string | null, tree: LoadedTree | undefined, 
       },
       reloadSnapshot: async (signal) => {
         const next = await loadTree(token, signal);
+        // Left meanwhile: the engine is gone.
+        signal.throwIfAborted();
         engine.setTree(next.cells, next.settings, null, next.slots);
         onScreen = { settings: next.settings, cells: next.cells };
         return next.version;

@@ -123,13 +123,19 @@ async function watchColour(page: Page, point: Point, colour: number): Promise<vo
       seen.__colourSeenAt = null;
       seen.__versionMovedAt = null;
       const version = window.__treeLive?.version;
+      // The canvas is read back only after the engine rendered a frame: a read back every frame would slow the page.
+      let frames = -1;
       const check = () => {
-        if (seen.__versionMovedAt === null && window.__treeLive?.version !== version) seen.__versionMovedAt = Date.now();
-        context.drawImage(canvas, sx, sy, 1, 1, 0, 0, 1, 1);
-        const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-        const off = Math.max(Math.abs(r! - ((colour >> 16) & 0xff)), Math.abs(g! - ((colour >> 8) & 0xff)), Math.abs(b! - (colour & 0xff)));
-        if (off <= 32) seen.__colourSeenAt = Date.now();
-        else requestAnimationFrame(check);
+        const now = Date.now();
+        if (seen.__versionMovedAt === null && window.__treeLive?.version !== version) seen.__versionMovedAt = now;
+        if (frames !== window.__treeStats!.frames) {
+          frames = window.__treeStats!.frames;
+          context.drawImage(canvas, sx, sy, 1, 1, 0, 0, 1, 1);
+          const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+          const off = Math.max(Math.abs(r! - ((colour >> 16) & 0xff)), Math.abs(g! - ((colour >> 8) & 0xff)), Math.abs(b! - (colour & 0xff)));
+          if (off <= 32) return void (seen.__colourSeenAt = now);
+        }
+        requestAnimationFrame(check);
       };
       requestAnimationFrame(check);
     },

@@ -147,3 +147,73 @@ describe('growth replay', () => {
     expect(errors).toEqual([]);
   });
 });
+
+/**
+ * The cost on a million cells in Chromium (TREE_BENCH=1 only: generating the tree takes minutes): live batches of
+ * 100 changed cells written to the database and the log (the page applies them from its event stream; the engine's
+ * lastApplyMs), then the frames while the replay plays (the engine's frame log, `?bench`).
+ */
+describe.runIf(process.env.TREE_BENCH === '1')('on a million cells', () => {
+  const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
+  let big: { url: string; stop(): Promise<void>; db: import('#server/db.ts').Db; treeId: number };
+  let bigPage: Page;
+  const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
+
+  beforeAll(async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openDatabase } = await import('#server/db.ts');
+    const { buildApp } = await import('#server/app.ts');
+    const { testConfig } = await import('#server/config.ts');
+    const { generateSyntheticTree } = await import('#server/services/seed/synthetic.ts');
+    const { E2E_CLIENT_DIR } = await import('./paths.ts');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-replay-bench-'));
+    const db = openDatabase(path.join(dir, 'gallery.db'));
+    const { treeId } = generateSyntheticTree(db, { cells: CELLS });
+    const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
+    const url = await app.start();
+    big = { url, db, treeId, stop: async () => (await app.stop(), db.$client.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+    bigPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  }, 900_000);
+
+  afterAll(async () => {
+    await bigPage?.close();
+    await big?.stop();
+  });
+
+  it('applies 100 live changes and plays the replay within the main thread’s budgets', { timeout: 600_000 }, async () => {
+    const { and, eq, inArray } = await import('drizzle-orm');
+    const { cells } = await import('#drizzle/schema.ts');
+    const { recordCellChanges } = await import('#server/services/tree-changes.ts');
+    await bigPage.goto(`${big.url}/observe?bench`);
+    await bigPage.waitForSelector('.tree-canvas[data-tree-ready="true"]', { timeout: 300_000 });
+    await bigPage.waitForFunction(() => (window as { __treeLive?: { mode: string } }).__treeLive?.mode === 'stream', undefined, { timeout: 60_000 });
+    const waiting = big.db.select({ id: cells.id }).from(cells).where(and(eq(cells.treeId, big.treeId), inArray(cells.status, [CellStatus.Pending, CellStatus.Available]))).all();
+    const applyMs: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const ids = waiting.slice(round * 100, round * 100 + 100).map((c) => c.id);
+      const before = await bigPage.evaluate(() => window.__treeStats!.applyCount);
+      big.db.transaction((tx) => {
+        tx.update(cells).set({ status: CellStatus.Reserved }).where(inArray(cells.id, ids)).run();
+        recordCellChanges(tx, big.treeId, ids, Date.now());
+      });
+      await bigPage.waitForFunction((n) => window.__treeStats!.applyCount > n, before, { timeout: 30_000 });
+      applyMs.push(await bigPage.evaluate(() => window.__treeStats!.lastApplyMs));
+    }
+    const entered = Date.now();
+    await bigPage.getByRole('button', { name: 'Replay growth' }).click();
+    await bigPage.getByRole('button', { name: 'Play' }).waitFor({ timeout: 120_000 });
+    const enterMs = Date.now() - entered;
+    await bigPage.evaluate(() => window.__treeFrames!.reset());
+    await bigPage.getByRole('button', { name: 'Play' }).click();
+    await bigPage.waitForTimeout(8_000);
+    const frames = await bigPage.evaluate(() => Array.from(window.__treeFrames!.total.subarray(0, Math.min(window.__treeFrames!.count, 8192))));
+    await bigPage.getByRole('button', { name: 'Pause' }).click();
+    console.log(
+      `${CELLS} cells in Chromium: 100 live changes applied in median ${percentile(applyMs, 0.5).toFixed(2)} ms, max ${Math.max(...applyMs).toFixed(2)} ms; ` +
+        `replay entered in ${enterMs} ms (history fetch included); ${frames.length} frames while playing: median ${percentile(frames, 0.5).toFixed(2)} ms, p95 ${percentile(frames, 0.95).toFixed(2)} ms`,
+    );
+    expect(percentile(applyMs, 0.5)).toBeLessThan(4);
+  });
+});

@@ -74,6 +74,9 @@ export class TreeEngine {
   });
   private cullNeeded = true;
   private destroyed = false;
+  /** Work at the start of each frame (the replay's clock), and whether it wants the next frame too. */
+  private frameHook: ((now: number) => boolean) | null = null;
+  private hookWantsFrame = false;
 
   constructor(private readonly options: TreeEngineOptions) {
     const { app, world } = options;
@@ -179,6 +182,16 @@ export class TreeEngine {
   applyReplayChanges(changes: TreeChangesWire): void {
     if (!this.liveAside || !this.tree || changes.count === 0) return;
     this.afterUpdate(this.tree.applyChanges(changes, false), changes, false);
+  }
+
+  /**
+   * Runs `hook` at the start of the next frame, and of every frame after while it answers true (null: none). The
+   * replay's clock moves the tree there, so its work is part of the frame the engine times.
+   */
+  setFrameHook(hook: ((now: number) => boolean) | null): void {
+    this.frameHook = hook;
+    this.hookWantsFrame = hook !== null;
+    this.requestFrame();
   }
 
   /** Back to the live tree, as it is now (changes that came during the replay included). */
@@ -411,6 +424,7 @@ export class TreeEngine {
   /** A frame's update: a flight's next step, then the view; answers the milliseconds spent building chunks. */
   private update(now: number): number {
     const { width, height } = this.viewport();
+    if (this.frameHook) this.hookWantsFrame = this.frameHook(now);
     const flying = this.flight.step(now, width, height);
     if (flying) this.setCamera(flying);
     if (this.highlight.active) this.highlight.step(now);
@@ -425,7 +439,7 @@ export class TreeEngine {
       this.stats.firstFrameAt = performance.now();
       this.options.onFirstFrame?.();
     }
-    return (tree?.chunks.waiting ?? false) || this.flight.active || this.highlight.active;
+    return (tree?.chunks.waiting ?? false) || this.flight.active || this.highlight.active || (this.frameHook !== null && this.hookWantsFrame);
   }
 
   /** Applies a pending view and the camera, culls chunks when the view moved, and builds a few waiting chunks. */

@@ -25,7 +25,6 @@ export class GrowthReplay {
   private timeMs: number;
   private playingNow = false;
   private lastTick = 0;
-  private frameId = 0;
   private ended = false;
 
   /** Starts showing the tree as it was at `time` (clamped to the history), paused. */
@@ -79,7 +78,7 @@ export class GrowthReplay {
     if (this.ended) return;
     this.ended = true;
     this.playingNow = false;
-    if (this.frameId) cancelAnimationFrame(this.frameId);
+    this.engine.setFrameHook(null);
     this.engine.endReplay();
   }
 
@@ -87,13 +86,14 @@ export class GrowthReplay {
     return Math.min(this.timeline.end, Math.max(this.timeline.start, time));
   }
 
+  /** The clock runs in the engine's frames, so the frame log times its work too. */
   private schedule(): void {
-    if (!this.frameId && !this.ended) this.frameId = requestAnimationFrame(this.frame);
+    if (!this.ended) this.engine.setFrameHook(this.frame);
   }
 
-  private frame = (now: number): void => {
-    this.frameId = 0;
-    if (this.ended) return;
+  /** One frame: the clock moves on if playing, and the tree a bounded step towards it; true while more is to do. */
+  private frame = (now: number): boolean => {
+    if (this.ended) return false;
     if (this.playingNow) {
       const span = Math.max(1, this.timeline.end - this.timeline.start);
       const elapsed = Math.min(100, now - this.lastTick);
@@ -106,7 +106,7 @@ export class GrowthReplay {
       this.engine.applyReplayChanges(replayChanges(this.timeline, this.shown, this.shown + step));
       this.shown += step;
     }
-    if (this.playingNow || this.shown !== this.target) this.schedule();
+    return this.playingNow || this.shown !== this.target;
   };
 
   /** Pieces drawn as published right now (tests read it through the engine's stats instead). */

@@ -1,4 +1,5 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
+import { benchLive } from './live.bench.ts';
 import { benchServer } from './server.bench.ts';
 import { benchTreeCanvas } from './tree-canvas.bench.ts';
 import { benchTreeSnapshot } from './tree-snapshot.bench.ts';
@@ -8,6 +9,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   snapshot: benchTreeSnapshot,
   server: benchServer,
   tree: benchTreeCanvas,
+  live: benchLive,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -29,6 +29,8 @@ export class CellDetails {
   private readonly blocks = new Map<number, Block>();
   /** Tokens and thumbnails that live changes brought, by cell index (a large tree's snapshot has none). */
   private readonly changed = new Map<number, { token: string; thumb: string }>();
+  /** Blocks holding a changed cell: still used, but asked for again when next wanted (titles may have changed). */
+  private readonly stale = new Set<number>();
   /** Bumped whenever a block arrives, so chunks know to look again. */
   version = 0;
 
@@ -41,7 +43,8 @@ export class CellDetails {
 
   /**
    * Cells changed (shared/tree/changes.ts): a small tree's arrays already hold their tokens and thumbnails; a large
-   * tree keeps them here. The region blocks holding them are forgotten, so titles load again when next wanted.
+   * tree keeps them here and in its loaded blocks. Their titles are forgotten, and their blocks loaded again when
+   * next wanted (the rest of a block stays in use meanwhile, so no thumbnail blinks).
    */
   noteChanged(changes: TreeChangesWire): void {
     for (let k = 0; k < changes.count; k++) {
@@ -50,7 +53,16 @@ export class CellDetails {
       const i = this.cells.indexOf.at(row, column);
       if (!this.cells.token && i >= 0 && changes.cell[k]) this.changed.set(i, { token: changes.cell[k]!, thumb: changes.thumb[k]! });
       const { blockRow, blockColumn } = blockOf(row, column);
-      this.blocks.delete(blockKey(blockRow, blockColumn));
+      const key = blockKey(blockRow, blockColumn);
+      const block = this.blocks.get(key);
+      if (!block) continue;
+      this.stale.add(key);
+      const at = block.slot[(row - blockRow * REGION_BLOCK) * REGION_BLOCK + (column - blockColumn * REGION_BLOCK)]!;
+      if (at < 0) continue;
+      block.token[at] = changes.cell[k]!;
+      block.thumb[at] = changes.thumb[k] || null;
+      block.title[at] = null;
+      block.artist[at] = null;
     }
     this.version++;
   }
@@ -66,7 +78,7 @@ export class CellDetails {
 
   hasBlock(key: number): boolean {
     const block = this.blocks.get(key);
-    if (!block) return false;
+    if (!block || this.stale.has(key)) return false;
     // Touch it: recently wanted blocks stay.
     this.blocks.delete(key);
     this.blocks.set(key, block);
@@ -91,7 +103,12 @@ export class CellDetails {
     }
     this.blocks.delete(key);
     this.blocks.set(key, block);
-    while (this.blocks.size > MAX_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
+    this.stale.delete(key);
+    while (this.blocks.size > MAX_BLOCKS) {
+      const oldest = this.blocks.keys().next().value!;
+      this.blocks.delete(oldest);
+      this.stale.delete(oldest);
+    }
     this.version++;
     return key;
   }
@@ -132,6 +149,7 @@ export class CellDetails {
   /** Whether the region holding cell i has been loaded (its title, if any, is then known). */
   regionLoadedFor(i: number): boolean {
     const { blockRow, blockColumn } = blockOf(this.cells.row[i]!, this.cells.col[i]!);
-    return this.blocks.has(blockKey(blockRow, blockColumn));
+    const key = blockKey(blockRow, blockColumn);
+    return this.blocks.has(key) && !this.stale.has(key);
   }
 }

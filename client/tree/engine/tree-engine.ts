@@ -144,7 +144,11 @@ export class TreeEngine {
     const live = this.liveAside ?? this.tree;
     if (!live || changes.count === 0) return;
     const update = live.applyChanges(changes, true);
-    if (live === this.tree) this.afterUpdate(update, changes, options?.highlight ?? false);
+    if (live === this.tree) {
+      // Culling again asks for the view's region blocks the changes made stale (titles, on a large tree).
+      this.cullNeeded = true;
+      this.afterUpdate(update, changes, options?.highlight ?? false);
+    }
     this.stats.lastApplyMs = performance.now() - started;
     this.stats.changesApplied += changes.count;
     this.stats.applyCount++;

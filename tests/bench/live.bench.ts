@@ -39,7 +39,6 @@ const BENCH_CORE = 1;
 const CSRF = 'bench-csrf-token-bench-csrf-token-0123';
 /** Streams one loopback address opens (the server allows 8 an address). */
 const STREAMS_PER_ADDRESS = 5;
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
 const nowMs = () => performance.timeOrigin + performance.now();
 const percentile = (values: number[], p: number) => {
@@ -120,13 +119,22 @@ function startServer(dir: string): Promise<{ child: ChildProcess; url: string }>
   });
 }
 
-/** The server's CPU time so far (user + system, ms) and resident memory (bytes), from /proc. */
+/**
+ * The server's CPU time so far (ms, every thread: the event loop, libuv's pool, V8's helpers, the snapshot worker),
+ * from the scheduler's nanosecond count per thread rather than /proc/<pid>/stat's 10 ms ticks, and its resident
+ * memory (bytes).
+ */
 function processStats(pid: number): { cpuMs: number; rss: number } {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  let ns = 0;
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-  return { cpuMs, rss: rssKb * 1024 };
+  return { cpuMs: ns / 1e6, rss: rssKb * 1024 };
 }
 
 /** Over `seconds`: the server's CPU time used, and its median resident memory sampled every second (GC makes one sample noisy). */
@@ -461,7 +469,7 @@ export async function benchLive(): Promise<string> {
     const notes = [
       `${CELLS.toLocaleString('en-US')}-cell synthetic tree; server process pinned to core ${SERVER_CORE}, this process (writer, ${VIEWERS} viewers, probe) to core ${BENCH_CORE}; loopback only. The machine is shared: other work on it shows in the probe.`,
       `Writer: ${writer.changes} changes in ${f((writer.ended - writer.started) / 1000)} s through the HTTP API (${writer.kinds.reserve} reservations by signed-in users, ${writer.kinds.release} releases and ${writer.kinds.publish} publishes by an admin, with the session and CSRF a page sends); they changed ${changedCells} cells (a publish also opens its neighbours).`,
-      `Server CPU: user + system time of the server process from /proc over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured just before (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes. It includes the writer's own requests (the admin's reservation list before each release). By kind (CPU from one change's start to the next, minus the idle rate; 10 ms clock ticks): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
+      `Server CPU: the server's threads' time on a CPU (/proc/<pid>/task/*/schedstat) over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured just before (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes. It includes the writer's own requests (the admin's reservation list before each release). By kind (CPU from one change's start to the next, minus the idle rate): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
       `Viewers: ${VIEWERS} plain Node HTTP clients on ${Math.ceil(VIEWERS / STREAMS_PER_ADDRESS)} loopback addresses (the server allows 8 streams an address). Bytes are the stream's text (events and heartbeats) a viewer received in the window, median over viewers; HTTP chunk framing adds about 8 bytes an event. Events fewer than changes, summed over viewers (coalesced or missed): ${missed}.`,
       `One change as a viewer receives it: \`${sample.replaceAll('\n', '\\n')}\``,
       'Latency: an event\'s arrival at a viewer minus the `at` of the change-log row its id names (the server\'s clock at the commit, same machine). The feed looks at the log every 100 ms, so up to 100 ms is waiting for the next look.',

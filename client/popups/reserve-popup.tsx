@@ -3,9 +3,8 @@
  * goes step 0 (reserve this square? yes/no; no closes) → step 1 (upload now? yes opens the editor with the square's
  * token, the new branch square's when a slot was reserved) → step 2 (thanks, and the date 14 days from now).
  * A trunk square is reserved by its token, a branch slot (no cell yet) by its row and column. After a reserve the
- * tree is fetched again and the user's reserved square is the new one. Submit waits for a choice and for the call.
+ * tree on screen catches up at once and the user's reserved square is the new one. Submit waits for a choice and for the call.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
@@ -16,6 +15,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { messages } from '#client/locale/messages.ts';
+import { catchUpLiveTree } from '#client/tree/use-tree-snapshot.ts';
 import { CellFacts } from './cell-facts.tsx';
 import type { CellPopupProps } from './cell-popup-props.ts';
 import { Popup } from './popup.tsx';
@@ -51,7 +51,6 @@ export function ReservePopup({ cell, onClose }: CellPopupProps) {
 
 function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserved(): void }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const { setReservedCell } = useReservedCell();
   const reserve = trpc.cell.reserve.useMutation();
@@ -79,8 +78,8 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
       setReserved(answer);
       setReservedCell(answer);
       onReserved();
-      // The tree changed: fetch it again (spec §4), and the viewer's own squares with it.
-      void queryClient.invalidateQueries({ queryKey: ['tree-snapshot'] });
+      // The tree changed: the tree on screen asks for the change at once (spec §4), and the viewer's own squares too.
+      catchUpLiveTree(treeToken);
       void utils.cell.mine.invalidate();
       setChoice(null);
       setStep(1);

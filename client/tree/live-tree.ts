@@ -223,8 +223,12 @@ export class LiveTree {
     this.pollTimer = null;
   }
 
-  /** Asks /changes since the version on screen (once the job under way, if any, is done). */
-  private catchUp(): void {
+  /**
+   * Asks /changes since the version on screen (once the job under way, if any, is done): the page's own action just
+   * changed the tree, or an event said it moved.
+   */
+  catchUp(): void {
+    if (this.stopped) return;
     this.catchUpWanted = true;
     void this.run();
   }

@@ -2,7 +2,7 @@
  * The tree of the open page: its snapshot loaded once through React Query (fetched and decoded in a worker: see
  * snapshot-requests.ts), then kept up to date in place by a live subscription (live-tree.ts) once the engine shows it.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
@@ -59,28 +59,36 @@ export function useTreeSnapshot(token: string | null) {
     queryFn: ({ signal }) => loadTree(token!, signal),
     enabled: token !== null,
     staleTime: Infinity,
+    // A decoded tree is never compared field by field with the last one (the engine may have changed that in place).
+    structuralSharing: false,
     retry: 1,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
 }
 
+/** The subscription of each tree on screen, so an action that changed the tree can ask for its changes at once. */
+const liveTrees = new Map<string, LiveTree>();
+
+/** The page just changed the tree (a reservation): the tree on screen asks for the change now, not at the next event. */
+export function catchUpLiveTree(token: string | null | undefined): void {
+  if (token) liveTrees.get(token)?.catchUp();
+}
+
 /**
  * Follows the tree on screen once the engine shows `tree`: changes are applied in place (highlighted), a resync puts
- * a new snapshot on screen with the camera kept. On leaving, the tree as it is then becomes the cached one, so a
- * visit back shows it at once and catches up from its version.
+ * a new snapshot on screen with the camera kept. A snapshot fetched again through the query (the Retry button)
+ * starts the subscription again from its version. On leaving, the tree as it is then becomes the
+ * cached one, so a visit back shows it at once and catches up from its version.
  */
 export function useLiveTree(token: string | null, tree: LoadedTree | undefined, engine: TreeEngine | null): void {
   const queryClient = useQueryClient();
-  const latestTree = useRef(tree);
-  latestTree.current = tree;
   useEffect(() => {
-    const loaded = latestTree.current;
-    if (!token || !engine || !loaded) return;
-    let onScreen = { settings: loaded.settings, cells: loaded.cells };
+    if (!token || !engine || !tree) return;
+    let onScreen = { settings: tree.settings, cells: tree.cells };
     const live = new LiveTree({
       token,
-      version: loaded.version,
+      version: tree.version,
       applyChanges: (changes) => {
         engine.applyChanges(changes, { highlight: true });
         onScreen = { ...onScreen, cells: engine.liveCells ?? onScreen.cells };
@@ -98,12 +106,15 @@ export function useLiveTree(token: string | null, tree: LoadedTree | undefined, 
       onStatus: (status) => void (window.__treeLive = status),
     });
     live.start();
+    liveTrees.set(token, live);
     return () => {
       live.stop();
-      // The cached snapshot's cells were changed in place: cache the tree as it is now, at its version.
-      if (live.version !== loaded.version || onScreen.cells !== loaded.cells) {
-        queryClient.setQueryData<LoadedTree>(treeSnapshotKey(token), { token, version: live.version, ...onScreen });
-      }
+      if (liveTrees.get(token) === live) liveTrees.delete(token);
+      // The cached snapshot's cells were changed in place: cache the tree as it is now, at its version (unless the
+      // query holds a newer snapshot already).
+      const key = treeSnapshotKey(token);
+      const moved = live.version !== tree.version || onScreen.cells !== tree.cells;
+      if (moved && queryClient.getQueryData(key) === tree) queryClient.setQueryData<LoadedTree>(key, { token, version: live.version, ...onScreen });
     };
-  }, [token, engine, queryClient]);
+  }, [token, engine, tree, queryClient]);
 }

@@ -9,17 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
 import { sendReservationReminders } from '#server/services/reservation-jobs.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
+import type {} from '#client/tree/use-tree-snapshot.ts';
 import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
@@ -131,7 +131,7 @@ afterAll(async () => {
 });
 
 describe('reserving a trunk square', () => {
-  it('goes step 0 → 1 → no → 2 with the date 14 days ahead, and the re-fetched tree shows it reserved', async () => {
+  it('goes step 0 → 1 → no → 2 with the date 14 days ahead, and the tree on screen catches up with it', async () => {
     const { page } = first;
     trunk = cellsOf(CellStatus.Available).find((cell) => cell.type === 1)!;
     expect(trunk).toBeDefined();
@@ -147,22 +147,21 @@ describe('reserving a trunk square', () => {
     await popup.getByLabel('Yes', { exact: true }).check();
     expect(await submit.isEnabled()).toBe(true);
 
-    const snapshots: Response[] = [];
-    page.on('response', (response) => {
-      if (new URL(response.url()).pathname.startsWith('/api/tree/')) snapshots.push(response);
+    const treeRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/tree/')) treeRequests.push(new URL(request.url()).pathname);
     });
     await submit.click();
     await popup.getByTestId('reserve-step-1').waitFor();
     expect(await popup.textContent()).toContain('Ready to upload your piece now?');
 
-    // The tree was fetched again, and its fresh snapshot shows the square reserved.
-    await expect.poll(() => snapshots.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    const wire = ((await snapshots.at(-1)!.json()) as { r: TreeSnapshotWire }).r;
-    const index = wire.detail!.token.indexOf(trunk.token);
-    expect(index).toBeGreaterThanOrEqual(0);
-    expect(Number(wire.status[index])).toBe(CellStatus.Reserved);
+    // The tree on screen asks for the change at once and applies it in place (the live tree, issue 17).
     const { db } = gallery.app.deps;
     expect(db.select({ status: cells.status }).from(cells).where(eq(cells.token, trunk.token)).get()!.status).toBe(CellStatus.Reserved);
+    const { version } = defaultTree();
+    await expect.poll(() => page.evaluate(() => window.__treeLive?.version ?? 0), { timeout: 10_000 }).toBeGreaterThanOrEqual(version);
+    expect(treeRequests.some((path) => path.endsWith('/changes'))).toBe(true);
+    expect(treeRequests.filter((path) => /^\/api\/tree\/[^/]+$/.test(path))).toEqual([]);
 
     await popup.getByLabel('No', { exact: true }).check();
     await popup.getByRole('button', { name: 'Submit' }).click();

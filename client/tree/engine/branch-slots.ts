@@ -46,10 +46,16 @@ export class BranchSlots {
     return this.sorted;
   }
 
-  /** Asks the slot rule again at the nine positions round (row, column); answers the slots that came or went. */
-  recheckAround(settings: TreeSettings, grid: CellGrid, row: number, column: number, into: SlotChange[]): void {
+  /**
+   * Asks the slot rule again at the nine positions round (row, column); answers the slots that came or went. `seen`
+   * holds the positions a batch already asked about (neighbouring changes share most of their neighbourhoods).
+   */
+  recheckAround(settings: TreeSettings, grid: CellGrid, row: number, column: number, into: SlotChange[], seen: Set<number>): void {
     for (let r = row - 1; r <= row + 1; r++) {
       for (let c = column - 1; c <= column + 1; c++) {
+        const key = positionKey(r, c);
+        if (seen.has(key)) continue;
+        seen.add(key);
         const slot = branchSlotRefusal(settings, grid, r, c) === null;
         if (slot === this.has(r, c)) continue;
         into.push({ index: slot ? this.add(r, c) : this.remove(r, c), appeared: slot });

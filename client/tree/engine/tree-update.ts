@@ -45,7 +45,8 @@ export function updateTree(state: TreeState, changes: TreeChangesWire): TreeUpda
 
   const grid = engineGrid(cells);
   const slotChanges: SlotChange[] = [];
-  const recheck = (i: number) => state.slots.recheckAround(state.settings, grid, cells.row[i]!, cells.col[i]!, slotChanges);
+  const seen = new Set<number>();
+  const recheck = (i: number) => state.slots.recheckAround(state.settings, grid, cells.row[i]!, cells.col[i]!, slotChanges, seen);
   applied.changed.forEach(recheck);
   applied.added.forEach(recheck);
   for (const { index, appeared } of slotChanges) {

@@ -8,7 +8,7 @@
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { CHANGES_FORMAT, type TreeChangesWire } from '#shared/tree/changes.ts';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
-import { encodeColor, type TreeCells } from '#shared/tree/snapshot.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { ABSENT_STATUS } from '../engine/tree-grid.ts';
 
 export interface ReplayTimeline {
@@ -20,14 +20,15 @@ export interface ReplayTimeline {
   index: Int32Array;
   row: Int32Array;
   col: Int32Array;
-  /** The cell as it is now (published): status digit, type digit and colour, 3 hex digits. */
-  afterStatus: string;
-  afterColor: string;
-  type: string;
-  /** The cell before its piece: '0' (pending trunk square) or '9' (a branch square not there yet). */
-  beforeStatus: string;
-  token: string[];
-  thumb: string[];
+  /** The cell as it is now (published): its status, type and colour (12 bits packed as the snapshot sends it). */
+  afterStatus: Uint8Array;
+  afterColor: Uint16Array;
+  type: Uint8Array;
+  /** The cell before its piece: pending (a trunk square) or ABSENT_STATUS (a branch square not there yet). */
+  beforeStatus: Uint8Array;
+  /** Tokens and thumbnails, when the tree carries them (small trees). */
+  token: string[] | null;
+  thumb: string[] | null;
   /** First and last publish (0 when nothing is published). */
   start: number;
   end: number;
@@ -38,58 +39,55 @@ export function statusBefore(type: number): number {
   return type === CellType.Branch ? ABSENT_STATUS : CellStatus.Pending;
 }
 
+/** 0xRRGGBB as the snapshot's 12 bits (the decoded colours are those bits expanded, so nothing is lost); 0: none. */
+function packColor(color: number): number {
+  return color < 0 ? 0 : (((color >> 20) & 0xf) << 8) | (((color >> 12) & 0xf) << 4) | ((color >> 4) & 0xf) || 1;
+}
+
 /** Matches the history to the tree: pieces on positions the tree has, each cell once (its first publish). */
 export function buildTimeline(history: TreeHistoryWire, tree: TreeCells): ReplayTimeline {
-  const seen = new Set<number>();
-  const at: number[] = [];
-  const index: number[] = [];
+  const seen = new Uint8Array(tree.count);
+  const at = new Float64Array(history.count);
+  const index = new Int32Array(history.count);
+  let count = 0;
   let row = 0;
   let steps = 0;
   for (let k = 0; k < history.count; k++) {
     row += history.row[k]!;
     steps += history.time[k]!;
     const i = tree.indexOf.at(row, history.col[k]!);
-    if (i < 0 || seen.has(i)) continue;
-    seen.add(i);
-    at.push(history.start + steps * history.step);
-    index.push(i);
+    if (i < 0 || seen[i]) continue;
+    seen[i] = 1;
+    at[count] = history.start + steps * history.step;
+    index[count++] = i;
   }
-  const count = index.length;
-  const rows = new Int32Array(count);
-  const cols = new Int32Array(count);
-  const afterStatus: string[] = new Array(count);
-  const afterColor: string[] = new Array(count);
-  const type: string[] = new Array(count);
-  const beforeStatus: string[] = new Array(count);
-  const token: string[] = new Array(count);
-  const thumb: string[] = new Array(count);
-  for (let k = 0; k < count; k++) {
-    const i = index[k]!;
-    rows[k] = tree.row[i]!;
-    cols[k] = tree.col[i]!;
-    afterStatus[k] = String(tree.status[i]);
-    const color = tree.color[i]!;
-    afterColor[k] = color < 0 ? '000' : encodeColor(color);
-    type[k] = String(tree.type[i]);
-    beforeStatus[k] = String(statusBefore(tree.type[i]!));
-    token[k] = tree.token?.[i] ?? '';
-    thumb[k] = tree.thumb?.[i] ?? '';
-  }
-  return {
+  const timeline: ReplayTimeline = {
     count,
-    at: Float64Array.from(at),
-    index: Int32Array.from(index),
-    row: rows,
-    col: cols,
-    afterStatus: afterStatus.join(''),
-    afterColor: afterColor.join(''),
-    type: type.join(''),
-    beforeStatus: beforeStatus.join(''),
-    token,
-    thumb,
+    at: at.slice(0, count),
+    index: index.slice(0, count),
+    row: new Int32Array(count),
+    col: new Int32Array(count),
+    afterStatus: new Uint8Array(count),
+    afterColor: new Uint16Array(count),
+    type: new Uint8Array(count),
+    beforeStatus: new Uint8Array(count),
+    token: tree.token ? new Array<string>(count) : null,
+    thumb: tree.thumb ? new Array<string>(count) : null,
     start: count > 0 ? at[0]! : 0,
     end: count > 0 ? at[count - 1]! : 0,
   };
+  for (let k = 0; k < count; k++) {
+    const i = index[k]!;
+    timeline.row[k] = tree.row[i]!;
+    timeline.col[k] = tree.col[i]!;
+    timeline.afterStatus[k] = tree.status[i]!;
+    timeline.afterColor[k] = packColor(tree.color[i]!);
+    timeline.type[k] = tree.type[i]!;
+    timeline.beforeStatus[k] = statusBefore(tree.type[i]!);
+    if (timeline.token) timeline.token[k] = tree.token![i]!;
+    if (timeline.thumb) timeline.thumb[k] = tree.thumb![i]!;
+  }
+  return timeline;
 }
 
 /** How many pieces were published at or before `time`. */
@@ -119,42 +117,37 @@ export function deriveReplayCells(tree: TreeCells, timeline: ReplayTimeline, pub
   };
   for (let k = published; k < timeline.count; k++) {
     const i = timeline.index[k]!;
-    cells.status[i] = timeline.beforeStatus.charCodeAt(k) - 48;
+    cells.status[i] = timeline.beforeStatus[k]!;
     cells.color[i] = -1;
     if (cells.thumb) cells.thumb[i] = '';
   }
   return cells;
 }
 
+const HEX = '0123456789abcdef';
+
 /** The changes that move a tree shown with `from` pieces published to `to` published (either way in time). */
 export function replayChanges(timeline: ReplayTimeline, from: number, to: number): TreeChangesWire {
   const first = Math.min(from, to);
-  const last = Math.max(from, to);
-  const count = last - first;
+  const count = Math.abs(to - from);
+  const forward = to > from;
   const row = new Array<number>(count);
   const col = new Array<number>(count);
   const cell = new Array<string>(count);
   const thumb = new Array<string>(count);
-  const forward = to > from;
+  let status = '';
+  let type = '';
+  let color = '';
   for (let n = 0; n < count; n++) {
     const k = first + n;
     row[n] = timeline.row[k]!;
     col[n] = timeline.col[k]!;
-    cell[n] = timeline.token[k]!;
-    thumb[n] = forward ? timeline.thumb[k]! : '';
+    cell[n] = timeline.token?.[k] ?? '';
+    thumb[n] = forward ? (timeline.thumb?.[k] ?? '') : '';
+    status += forward ? timeline.afterStatus[k]! : timeline.beforeStatus[k]!;
+    type += timeline.type[k]!;
+    const packed = forward ? timeline.afterColor[k]! : 0;
+    color += HEX[packed >> 8]! + HEX[(packed >> 4) & 0xf]! + HEX[packed & 0xf]!;
   }
-  return {
-    format: CHANGES_FORMAT,
-    resync: false,
-    since: from,
-    version: to,
-    count,
-    row,
-    col,
-    status: forward ? timeline.afterStatus.slice(first, last) : timeline.beforeStatus.slice(first, last),
-    type: timeline.type.slice(first, last),
-    color: forward ? timeline.afterColor.slice(3 * first, 3 * last) : '000'.repeat(count),
-    cell,
-    thumb,
-  };
+  return { format: CHANGES_FORMAT, resync: false, since: from, version: to, count, row, col, status, type, color, cell, thumb };
 }

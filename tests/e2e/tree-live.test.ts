@@ -2,7 +2,8 @@
  * The live tree (issue 17): open tree pages follow the tree through its event stream and draw a piece published
  * elsewhere within a second, in place, without a reload; a page whose stream is refused polls /changes instead; the
  * camera, an open popup and the keyboard focus stay; a bulk change makes pages load the snapshot again; a hidden page
- * holds no stream and catches up once shown. Prints the commit→drawn times it measures.
+ * holds no stream and catches up once shown, and so does a tree page left for another and come back to. Prints the
+ * commit→drawn times it measures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull, ne } from 'drizzle-orm';
@@ -372,6 +373,27 @@ describe('an open tree page', () => {
     console.log(`live tree: shown again → missed change drawn in ${ms} ms`);
     await expect.poll(async () => (await live(page)).mode).toBe('stream');
     expect(feed.streamCount).toBe(1);
+  });
+
+  it('comes back from another page to the tree as it was left, and catches up from there without a new snapshot', async () => {
+    const { page } = viewer;
+    const feed = gallery.app.deps.treeEvents!;
+    const square = await freeSquareOnScreen(page);
+    const snapshots = viewer.snapshots.length;
+    await page.getByRole('button', { name: 'menu', exact: true }).click();
+    await page.locator('[data-menu-item="learn"]').click();
+    await page.waitForURL((url) => url.pathname === '/learn');
+    await page.locator('.tree-canvas').waitFor({ state: 'detached' });
+    await expect.poll(() => feed.streamCount).toBe(0);
+
+    publish(submitPieceOn(square.id));
+    await page.getByRole('button', { name: 'menu', exact: true }).click();
+    await page.locator('[data-menu-item="observe"]').click();
+    await page.waitForSelector('[data-tree-ready="true"]');
+    const point = await pointOf(page, square);
+    await expect.poll(async () => near(await colourAt(page, point), NEW_COLOUR), { timeout: 10_000 }).toBe(true);
+    expect(viewer.snapshots.length).toBe(snapshots);
+    expect(await live(page)).toMatchObject({ mode: 'stream', version: getDefaultTree(gallery.app.deps.db)!.version });
   });
 
   it('runs without console errors', () => {

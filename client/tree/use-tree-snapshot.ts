@@ -77,9 +77,9 @@ export function catchUpLiveTree(token: string | null | undefined): void {
 
 /**
  * Follows the tree on screen once the engine shows `tree`: changes are applied in place (highlighted), a resync puts
- * a new snapshot on screen with the camera kept. A snapshot fetched again through the query (the Retry button)
- * starts the subscription again from its version. On leaving, the tree as it is then becomes the
- * cached one, so a visit back shows it at once and catches up from its version.
+ * a new snapshot on screen with the camera kept. A snapshot fetched again through the query starts the subscription
+ * again from its version. On leaving, the tree as it is then becomes the cached one, so a visit back shows it at once
+ * and catches up from its version.
  */
 export function useLiveTree(token: string | null, tree: LoadedTree | undefined, engine: TreeEngine | null): void {
   const queryClient = useQueryClient();

@@ -218,7 +218,10 @@ describe.runIf(process.env.TREE_BENCH === '1')('on a million cells', () => {
     const entering = await bigPage.evaluate(() => ({
       main: performance.getEntriesByName('tree:replay-enter').at(-1)?.duration ?? -1,
       fetch: performance.getEntriesByType('resource').filter((r) => r.name.endsWith('/history')).at(-1)?.duration ?? -1,
+      asked: performance.getEntriesByName('tree:replay-asked').at(-1)?.startTime ?? -1,
+      fetched: performance.getEntriesByName('tree:replay-history').at(-1)?.startTime ?? -1,
     }));
+    console.log(`history asked for to history parsed: ${(entering.fetched - entering.asked).toFixed(0)} ms`);
     console.log(
       `${CELLS} cells in Chromium: 100 live changes applied in median ${percentile(applyMs, 0.5).toFixed(2)} ms, p95 ${percentile(applyMs, 0.95).toFixed(2)} ms, max ${Math.max(...applyMs).toFixed(2)} ms; ` +
         `replay entered after ${enterMs} ms (history fetch ${entering.fetch.toFixed(0)} ms, main thread ${entering.main.toFixed(0)} ms); ` +

@@ -42,8 +42,10 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
       if (!engine || replay.current) return;
       setMode('loading');
       setProblem(null);
+      performance.mark('tree:replay-asked');
       try {
         history.current ??= await fetchTreeHistory(token);
+        performance.mark('tree:replay-history');
       } catch (error) {
         setMode('off');
         if (at === null) setProblem(error instanceof Error ? error.message : 'The history could not be loaded.');

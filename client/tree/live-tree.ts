@@ -6,7 +6,7 @@
  * owns one per open tree.
  */
 import { ChangesFetchError, fetchTreeChanges, treeEventsUrl } from '#client/api/tree-changes.ts';
-import type { TreeChangesAnswer, TreeChangesWire } from '#shared/tree/changes.ts';
+import { fromChangesEvent, type TreeChangesAnswer, type TreeChangesEvent, type TreeChangesWire } from '#shared/tree/changes.ts';
 
 /** How often a page without a stream asks /changes. */
 export const TREE_POLL_MS = 5_000;
@@ -167,7 +167,9 @@ export class LiveTree {
       this.streamErrors++;
       if (source.readyState === STREAM_CLOSED || !this.streamOpened || this.streamErrors >= STREAM_ERRORS_MAX) this.fallBackToPolling();
     };
-    source.addEventListener('changes', (event) => this.onStreamEvent(event, (data) => this.receive(data as TreeChangesWire)));
+    source.addEventListener('changes', (event) =>
+      this.onStreamEvent(event, (data) => this.receive(fromChangesEvent(Number((event as MessageEvent<string>).lastEventId), data as TreeChangesEvent))),
+    );
     source.addEventListener('version', (event) =>
       this.onStreamEvent(event, (data) => {
         if ((data as { version: number }).version > this.versionOnScreen) this.catchUp();

@@ -5,14 +5,14 @@
  * stream of that tree. Each event's id is the version it brings the tree to, so a browser's reconnection (which
  * sends Last-Event-ID) resumes where it was; a version older than the log reaches gets a `resync` event.
  *
- * Events: `changes` (the changes themselves, the /changes answer, when small), `version` (a new version whose
+ * Events: `changes` (the changes themselves when small: the /changes answer less what the id says), `version` (a new version whose
  * changes are large: fetch /changes?since=), `resync` (fetch the snapshot). A comment line every HEARTBEAT_MS keeps
  * proxies from closing an idle stream.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#shared/errors.ts';
-import type { TreeChangesAnswer } from '#shared/tree/changes.ts';
+import { toChangesEvent, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree-changes.ts';
@@ -147,7 +147,7 @@ export class TreeEventFeed {
     let text: string;
     if (answer.resync) text = message('resync', answer.version, { version: answer.version });
     else if (answer.count === 0) return;
-    else if (answer.count <= EVENT_CELLS_MAX) text = message('changes', answer.version, answer);
+    else if (answer.count <= EVENT_CELLS_MAX) text = message('changes', answer.version, toChangesEvent(answer));
     else text = message('version', answer.version, { version: answer.version, since: answer.since });
     for (const stream of group) {
       stream.version = answer.version;

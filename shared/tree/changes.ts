@@ -38,6 +38,22 @@ export interface TreeResyncWire {
 
 export type TreeChangesAnswer = TreeChangesWire | TreeResyncWire;
 
+/**
+ * The changes as an event of the live stream carries them: without what the event already says (its id is the
+ * version) or what only /changes needs, so a one-square change stays well under 200 bytes on the wire.
+ */
+export type TreeChangesEvent = Omit<TreeChangesWire, 'format' | 'resync' | 'version'>;
+
+export function toChangesEvent(changes: TreeChangesWire): TreeChangesEvent {
+  const { format: _format, resync: _resync, version: _version, ...event } = changes;
+  return event;
+}
+
+/** The changes an event carries, whole again: `id` is the event's id (the version the changes bring the tree to). */
+export function fromChangesEvent(id: number, event: TreeChangesEvent): TreeChangesWire {
+  return { format: CHANGES_FORMAT, resync: false, version: id, ...event };
+}
+
 export function encodeChanges(since: number, version: number, cells: readonly SnapshotCell[]): TreeChangesWire {
   const count = cells.length;
   const row = new Array<number>(count);

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChangesFetchError, type ChangesReply } from '#client/api/tree-changes.ts';
 import { LiveTree, STREAM_ERRORS_MAX, type LiveTreeOptions, type VisibilitySource } from '#client/tree/live-tree.ts';
-import { encodeChanges, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
+import { encodeChanges, toChangesEvent, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
 import type { SnapshotCell } from '#shared/tree/snapshot.ts';
 
 const POLL_MS = 1_000;
@@ -34,8 +34,11 @@ class FakeStream {
     this.readyState = closed ? 2 : 0;
     this.onerror?.();
   }
+  /** Sends an event as the server does: its id is the version, and changes leave out what the id says. */
   emit(type: string, data: unknown): void {
-    const event = { type, target: this, data: JSON.stringify(data) } as unknown as Event;
+    const version = (data as { version?: number }).version;
+    const body = type === 'changes' ? toChangesEvent(data as TreeChangesWire) : data;
+    const event = { type, target: this, data: JSON.stringify(body), lastEventId: version === undefined ? '' : String(version) } as unknown as Event;
     for (const listener of this.listeners.get(type) ?? []) listener(event);
   }
 }

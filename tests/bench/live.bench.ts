@@ -6,6 +6,7 @@
  * snapshot rebuilt and refetched by every viewer per change) measured on the same tree for comparison.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -60,13 +61,38 @@ interface Prepared {
   submitted: string[];
 }
 
+/**
+ * A database holding only the synthetic tree, generated once per size and generator (a million cells take minutes on
+ * a busy machine) and kept in the temporary folder; each run works on a copy.
+ */
+function generatedTree(): string {
+  const sources = ['server/services/seed/synthetic.ts', ...fs.readdirSync(path.join(PROJECT_ROOT, 'migrations')).map((f) => `migrations/${f}`)];
+  const hash = createHash('sha256');
+  for (const source of sources.sort()) {
+    const full = path.join(PROJECT_ROOT, source);
+    if (fs.statSync(full).isFile()) hash.update(fs.readFileSync(full));
+  }
+  const template = path.join(os.tmpdir(), `gallery-bench-live-${CELLS}-${hash.digest('hex').slice(0, 12)}.db`);
+  if (fs.existsSync(template)) return template;
+  const partial = `${template}.partial`;
+  fs.rmSync(partial, { force: true });
+  const db = openDatabase(partial);
+  const started = performance.now();
+  generateSyntheticTree(db, { cells: CELLS });
+  closeDatabase(db);
+  fs.renameSync(partial, template);
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(partial + suffix, { force: true });
+  console.log(`live: ${CELLS.toLocaleString('en-US')} cells generated in ${((performance.now() - started) / 1000).toFixed(1)} s (kept as ${template})`);
+  return template;
+}
+
 /** The tree, the users with sessions, and the pieces waiting for review, written before the server starts. */
 function prepare(ops: number): Prepared {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-live-'));
-  const db = openDatabase(path.join(dir, 'gallery.db'));
-  const started = performance.now();
-  const { treeToken, treeId } = generateSyntheticTree(db, { cells: CELLS });
-  console.log(`live: ${CELLS.toLocaleString('en-US')} cells generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const file = path.join(dir, 'gallery.db');
+  fs.copyFileSync(generatedTree(), file);
+  const db = openDatabase(file);
+  const { token: treeToken, id: treeId } = db.select({ token: trees.token, id: trees.id }).from(trees).get()!;
   const now = Date.now();
   const person = (role: number, i: number) =>
     db.insert(users)
@@ -103,7 +129,9 @@ function prepare(ops: number): Prepared {
 }
 
 function startServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('taskset', ['-c', String(SERVER_CORE), process.execPath, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
+  // BENCH_PROFILE=<folder>: the server writes a CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
+  const child = spawn('taskset', ['-c', String(SERVER_CORE), process.execPath, ...profile, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -122,17 +150,20 @@ function startServer(dir: string): Promise<{ child: ChildProcess; url: string }>
 /**
  * The server's CPU time so far (ms, every thread: the event loop, libuv's pool, V8's helpers, the snapshot worker),
  * from the scheduler's nanosecond count per thread rather than /proc/<pid>/stat's 10 ms ticks, and its resident
- * memory (bytes).
+ * memory (bytes). A thread that ends (the snapshot worker, when idle) keeps the time last seen for it.
  */
+const threadNs = new Map<string, number>();
+
 function processStats(pid: number): { cpuMs: number; rss: number } {
-  let ns = 0;
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      threadNs.set(`${pid}/${task}`, Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // A thread that ended between the listing and the read.
     }
   }
+  let ns = 0;
+  for (const [key, value] of threadNs) if (key.startsWith(`${pid}/`)) ns += value;
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
   return { cpuMs: ns / 1e6, rss: rssKb * 1024 };
 }
@@ -371,7 +402,8 @@ function fullRefetch(dir: string, treeId: number): { buildMs: number; cpuMs: num
 
 export async function benchLive(): Promise<string> {
   const ops = Math.round(WRITE_SECONDS * CHANGES_PER_SECOND);
-  const prepared = prepare(ops + WARM_OPS);
+  const soloOps = Math.round(ops / 3);
+  const prepared = prepare(ops + WARM_OPS + soloOps);
   execFileSync('taskset', ['-pc', String(BENCH_CORE), String(process.pid)], { stdio: 'ignore' });
   const { child, url } = await startServer(prepared.dir);
   const pid = child.pid!;
@@ -389,16 +421,19 @@ export async function benchLive(): Promise<string> {
     const base0 = processStats(pid);
     await sleep(BASELINE_SECONDS * 1000);
     const base1 = processStats(pid);
-    const idleCpuPerMs = (base1.cpuMs - base0.cpuMs) / (BASELINE_SECONDS * 1000);
 
     console.log(`live: writing ${ops} changes over ${WRITE_SECONDS} s to ${VIEWERS} viewers`);
     const write0 = processStats(pid);
     const t0 = nowMs();
     const writer = await writing.run(ops);
-    writing.close();
     await sleep(1000);
     const t1 = nowMs();
     const write1 = processStats(pid);
+    // The idle rate (streams open, probe running, no writes) before and after the writes, so a slow patch of the
+    // shared machine in one of them weighs less.
+    await sleep(BASELINE_SECONDS * 1000);
+    const after1 = processStats(pid);
+    const idleCpuPerMs = (base1.cpuMs - base0.cpuMs + after1.cpuMs - write1.cpuMs) / (2 * BASELINE_SECONDS * 1000);
     const probed = await probe.stop();
     const probeMs = probed.filter(([at]) => at >= t0 && at <= t1).map(([, latency]) => latency);
     const probeIdleMs = probed.filter(([at]) => at >= b0 && at < t0).map(([, latency]) => latency);
@@ -430,6 +465,16 @@ export async function benchLive(): Promise<string> {
     for (const viewer of viewers) viewer.close();
     const serverCpu = write1.cpuMs - write0.cpuMs - idleCpuPerMs * (t1 - t0);
 
+    // The same changes with nobody following and no probe: what a change costs before it is sent to anyone.
+    await sleep(3000);
+    const solo0 = await sampleFor(pid, BASELINE_SECONDS);
+    const s0 = processStats(pid);
+    const solo = await writing.run(soloOps);
+    await sleep(1000);
+    const soloCpu = processStats(pid).cpuMs - s0.cpuMs - (solo0.cpuMs / (BASELINE_SECONDS * 1000)) * (solo.ended - solo.started + 1000);
+    const soloPerChange = soloCpu / solo.changes;
+    writing.close();
+
     // 1,000 idle streams: what the server holds for them, and what following them costs while nothing changes.
     await sleep(3000);
     const quiet = await sampleFor(pid, IDLE_SECONDS);
@@ -453,6 +498,8 @@ export async function benchLive(): Promise<string> {
     const f = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
     const rows: Row[] = [
       { measure: 'server CPU per change (ms)', 'change log + SSE': f(cpuPerChange, 2), 'full refetch (old)': `${f(old.cpuMs, 0)} (snapshot build alone)`, target: '≤ 5', met: cpuPerChange <= 5 ? 'yes' : 'NO' },
+      { measure: 'server CPU per change with no viewers and no probe (ms)', 'change log + SSE': f(soloPerChange, 2), 'full refetch (old)': '', target: '', met: '' },
+      { measure: `sending a change to one viewer (µs; (with ${VIEWERS} − without) ÷ ${VIEWERS})`, 'change log + SSE': f(((cpuPerChange - soloPerChange) / VIEWERS) * 1000, 0), 'full refetch (old)': '', target: '', met: '' },
       { measure: 'probe /api/health p99 (ms)', 'change log + SSE': f(probeP99), 'full refetch (old)': `— (the build takes ${f(old.buildMs, 0)} ms of the event loop unless off-thread)`, target: '≤ 20', met: probeP99 <= 20 ? 'yes' : 'NO' },
       { measure: 'probe /api/health p99 / max before the writes (ms)', 'change log + SSE': `${f(percentile(probeIdleMs, 99))} / ${f(Math.max(...probeIdleMs))}`, 'full refetch (old)': '', target: '(the machine\'s floor)', met: '' },
       { measure: 'probe /api/health max (ms)', 'change log + SSE': f(probeMax), 'full refetch (old)': '—', target: '≤ 100', met: probeMax <= 100 ? 'yes' : 'NO' },
@@ -469,7 +516,7 @@ export async function benchLive(): Promise<string> {
     const notes = [
       `${CELLS.toLocaleString('en-US')}-cell synthetic tree; server process pinned to core ${SERVER_CORE}, this process (writer, ${VIEWERS} viewers, probe) to core ${BENCH_CORE}; loopback only. The machine is shared: other work on it shows in the probe.`,
       `Writer: ${writer.changes} changes in ${f((writer.ended - writer.started) / 1000)} s through the HTTP API (${writer.kinds.reserve} reservations by signed-in users, ${writer.kinds.release} releases and ${writer.kinds.publish} publishes by an admin, with the session and CSRF a page sends); they changed ${changedCells} cells (a publish also opens its neighbours).`,
-      `Server CPU: the server's threads' time on a CPU (/proc/<pid>/task/*/schedstat) over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured just before (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes. It includes the writer's own requests (the admin's reservation list before each release). By kind (CPU from one change's start to the next, minus the idle rate): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
+      `Server CPU: the server's threads' time on a CPU (/proc/<pid>/task/*/schedstat) over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured for ${BASELINE_SECONDS} s before and ${BASELINE_SECONDS} s after (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes. It includes the writer's own requests (the admin's reservation list before each release). By kind (CPU from one change's start to the next, minus the idle rate): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
       `Viewers: ${VIEWERS} plain Node HTTP clients on ${Math.ceil(VIEWERS / STREAMS_PER_ADDRESS)} loopback addresses (the server allows 8 streams an address). Bytes are the stream's text (events and heartbeats) a viewer received in the window, median over viewers; HTTP chunk framing adds about 8 bytes an event. Events fewer than changes, summed over viewers (coalesced or missed): ${missed}.`,
       `One change as a viewer receives it: \`${sample.replaceAll('\n', '\\n')}\``,
       'Latency: an event\'s arrival at a viewer minus the `at` of the change-log row its id names (the server\'s clock at the commit, same machine). The feed looks at the log every 100 ms, so up to 100 ms is waiting for the next look.',

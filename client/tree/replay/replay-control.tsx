@@ -17,6 +17,11 @@ const UI_EVERY_MS = 100;
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
+/** The last millisecond of a moment's UTC day: what `?at=` of that day shows, so a paused view and its link agree. */
+function endOfDay(time: number): number {
+  return Math.floor(time / DAY_MS) * DAY_MS + DAY_MS - 1;
+}
+
 /** Writes the replay's day into the address in place (null: the live tree, no `at`). */
 function writeDay(time: number | null): void {
   if (window.location.pathname !== TREE_PAGE_PATH) return;
@@ -68,8 +73,12 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
         },
         playing(on) {
           setPlaying(on);
+          // Paused, the tree rests at the end of its day, as the link written for it opens it.
+          if (!on) {
+            created.seek(endOfDay(created.time));
+            writeDay(created.time);
+          }
           setTime(created.time);
-          if (!on) writeDay(created.time);
         },
       });
       replay.current = created;
@@ -146,7 +155,9 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
         onChange={(event) => {
           const current = replay.current;
           if (!current) return;
-          current.seek(Number(event.target.value));
+          const value = Number(event.target.value);
+          // Paused, the scrubber moves by whole days (see endOfDay); playing, it moves freely.
+          current.seek(current.playing ? value : endOfDay(value));
           setTime(current.time);
           if (!current.playing) writeDay(current.time);
         }}

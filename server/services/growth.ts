@@ -19,7 +19,9 @@ export function openNeighboursAfterPublish(tx: Queryable, treeId: number, row: n
       and(
         eq(cells.treeId, treeId),
         eq(cells.type, CellType.Trunk),
-        eq(cells.status, CellStatus.Pending),
+        // Unary + keeps SQLite off the (tree, status) index: on a million-cell tree it walked every PENDING cell
+        // (17 ms a publish) where the position index finds the 9 neighbours directly.
+        sql`+${cells.status} = ${CellStatus.Pending}`,
         inArray(cells.row, [row - 1, row, row + 1]),
         inArray(cells.column, [column - 1, column, column + 1]),
         // The published cell itself is never PENDING, but say so rather than rely on it.

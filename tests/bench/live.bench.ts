@@ -152,9 +152,11 @@ function startServer(dir: string): Promise<{ child: ChildProcess; url: string }>
  * from the scheduler's nanosecond count per thread rather than /proc/<pid>/stat's 10 ms ticks, and its resident
  * memory (bytes). A thread that ends (the snapshot worker, when idle) keeps the time last seen for it.
  */
+/** /proc/<pid>/stat counts user and system time in clock ticks. */
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const threadNs = new Map<string, number>();
 
-function processStats(pid: number): { cpuMs: number; rss: number } {
+function processStats(pid: number): { cpuMs: number; rss: number; userMs: number; systemMs: number } {
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       threadNs.set(`${pid}/${task}`, Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]));
@@ -164,8 +166,10 @@ function processStats(pid: number): { cpuMs: number; rss: number } {
   }
   let ns = 0;
   for (const [key, value] of threadNs) if (key.startsWith(`${pid}/`)) ns += value;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-  return { cpuMs: ns / 1e6, rss: rssKb * 1024 };
+  return { cpuMs: ns / 1e6, rss: rssKb * 1024, userMs: Number(fields[11]) * TICK_MS, systemMs: Number(fields[12]) * TICK_MS };
 }
 
 /** Over `seconds`: the server's CPU time used, and its median resident memory sampled every second (GC makes one sample noisy). */
@@ -464,6 +468,7 @@ export async function benchLive(): Promise<string> {
     const sample = viewers[0]!.arrivals.find((a) => a.event === 'changes' && a.at >= t0)?.text ?? '(none)';
     for (const viewer of viewers) viewer.close();
     const serverCpu = write1.cpuMs - write0.cpuMs - idleCpuPerMs * (t1 - t0);
+    const systemShare = (write1.systemMs - write0.systemMs) / Math.max(1, write1.userMs - write0.userMs + write1.systemMs - write0.systemMs);
 
     // The same changes with nobody following and no probe: what a change costs before it is sent to anyone.
     await sleep(3000);
@@ -471,7 +476,9 @@ export async function benchLive(): Promise<string> {
     const s0 = processStats(pid);
     const solo = await writing.run(soloOps);
     await sleep(1000);
-    const soloCpu = processStats(pid).cpuMs - s0.cpuMs - (solo0.cpuMs / (BASELINE_SECONDS * 1000)) * (solo.ended - solo.started + 1000);
+    const s1 = processStats(pid);
+    const soloSystemShare = (s1.systemMs - s0.systemMs) / Math.max(1, s1.userMs - s0.userMs + s1.systemMs - s0.systemMs);
+    const soloCpu = s1.cpuMs - s0.cpuMs - (solo0.cpuMs / (BASELINE_SECONDS * 1000)) * (solo.ended - solo.started + 1000);
     const soloPerChange = soloCpu / solo.changes;
     writing.close();
 
@@ -516,7 +523,7 @@ export async function benchLive(): Promise<string> {
     const notes = [
       `${CELLS.toLocaleString('en-US')}-cell synthetic tree; server process pinned to core ${SERVER_CORE}, this process (writer, ${VIEWERS} viewers, probe) to core ${BENCH_CORE}; loopback only. The machine is shared: other work on it shows in the probe.`,
       `Writer: ${writer.changes} changes in ${f((writer.ended - writer.started) / 1000)} s through the HTTP API (${writer.kinds.reserve} reservations by signed-in users, ${writer.kinds.release} releases and ${writer.kinds.publish} publishes by an admin, with the session and CSRF a page sends); they changed ${changedCells} cells (a publish also opens its neighbours).`,
-      `Server CPU: the server's threads' time on a CPU (/proc/<pid>/task/*/schedstat) over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured for ${BASELINE_SECONDS} s before and ${BASELINE_SECONDS} s after (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes. It includes the writer's own requests (the admin's reservation list before each release). By kind (CPU from one change's start to the next, minus the idle rate): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
+      `Server CPU: the server's threads' time on a CPU (/proc/<pid>/task/*/schedstat) over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured for ${BASELINE_SECONDS} s before and ${BASELINE_SECONDS} s after (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes (${(systemShare * 100).toFixed(0)}% of the window's CPU was in the kernel; ${(soloSystemShare * 100).toFixed(0)}% with nobody following). It includes the writer's own requests (the admin's reservation list before each release). By kind (CPU from one change's start to the next, minus the idle rate): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
       `Viewers: ${VIEWERS} plain Node HTTP clients on ${Math.ceil(VIEWERS / STREAMS_PER_ADDRESS)} loopback addresses (the server allows 8 streams an address). Bytes are the stream's text (events and heartbeats) a viewer received in the window, median over viewers; HTTP chunk framing adds about 8 bytes an event. Events fewer than changes, summed over viewers (coalesced or missed): ${missed}.`,
       `One change as a viewer receives it: \`${sample.replaceAll('\n', '\\n')}\``,
       'Latency: an event\'s arrival at a viewer minus the `at` of the change-log row its id names (the server\'s clock at the commit, same machine). The feed looks at the log every 100 ms, so up to 100 ms is waiting for the next look.',

@@ -201,10 +201,30 @@ describe.runIf(process.env.TREE_BENCH === '1')('on a million cells', () => {
       await bigPage.waitForFunction((n) => window.__treeStats!.applyCount > n, before, { timeout: 30_000 });
       applyMs.push(await bigPage.evaluate(() => window.__treeStats!.lastApplyMs));
     }
+    await bigPage.evaluate(() => {
+      const w = window as unknown as { __longTasks: number[] };
+      w.__longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(Math.round(e.duration)))).observe({ type: 'longtask' });
+      const seen = window as unknown as { __barAt?: number };
+      const observer = new MutationObserver(() => {
+        if (document.querySelector('[data-testid="tree-replay"]')) {
+          seen.__barAt = performance.timeOrigin + performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
     const entered = Date.now();
     await bigPage.getByRole('button', { name: 'Replay growth' }).click();
+    const clicked = Date.now();
+    await bigPage.waitForFunction(() => window.__treeStats!.replaying, undefined, { timeout: 120_000, polling: 50 });
+    const replaying = Date.now();
     await bigPage.getByRole('button', { name: 'Play' }).waitFor({ timeout: 120_000 });
     const enterMs = Date.now() - entered;
+    const origin = await bigPage.evaluate(() => performance.timeOrigin + (performance.getEntriesByName('tree:replay-asked').at(-1)?.startTime ?? NaN));
+    console.log('long tasks while entering:', await bigPage.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.join(', ')));
+    console.log(`bar in the DOM ${((await bigPage.evaluate(() => (window as unknown as { __barAt: number }).__barAt)) - entered).toFixed(0)} ms after the click`);
+    console.log(`click took ${clicked - entered} ms; asked ${(origin - entered).toFixed(0)} ms after; replaying after ${replaying - entered} ms; Play shown after ${enterMs} ms`);
     await bigPage.evaluate(() => window.__treeFrames!.reset());
     await bigPage.getByRole('button', { name: 'Play' }).click();
     await bigPage.waitForTimeout(8_000);

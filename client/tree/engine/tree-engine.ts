@@ -159,11 +159,6 @@ export class TreeEngine {
     return (this.liveAside ?? this.tree)?.cells ?? null;
   }
 
-  /** The live tree's branch slots, in row-then-column order. */
-  get liveSlots(): readonly Position[] {
-    return (this.liveAside ?? this.tree)?.slots ?? [];
-  }
-
   get replaying(): boolean {
     return this.liveAside !== null;
   }

@@ -13,8 +13,8 @@ export const PLAY_MS = 20_000;
  * The tree moves in slices of this many pieces until the frame's budget is spent: playing a million pieces in 20 s
  * needs about 850 a frame; a jump across the history, or a slow machine, catches up over the next frames instead.
  */
-const SLICE = 400;
-const FRAME_BUDGET_MS = 4;
+const SLICE = 200;
+const FRAME_BUDGET_MS = 3;
 
 export interface ReplayListener {
   /** The time shown (the clock moved, or a seek). */

@@ -90,7 +90,7 @@ describe('growth replay', () => {
     // Some pieces are published by then and some are not yet: the day shows a tree part-grown.
     expect(expected.filter((s) => s === `cell:${CellStatus.Published}`).length).toBeLessThan(times.length);
     expect(times.filter((t) => t <= end).length).toBeGreaterThan(0);
-    expect(await page.getByRole('button', { name: 'Play' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).isVisible()).toBe(true);
     expect(await page.getByTestId('tree-replay-date').textContent()).toBe(
       new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(end),
     );
@@ -114,11 +114,11 @@ describe('growth replay', () => {
     const date = page.getByTestId('tree-replay-date');
     const before = await date.textContent();
     // At the end, Play starts again from the first publish.
-    await page.getByRole('button', { name: 'Play' }).click();
-    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
     await expect.poll(() => date.textContent(), { timeout: 10_000 }).not.toBe(before);
-    await page.getByRole('button', { name: 'Pause' }).click();
-    await page.getByRole('button', { name: 'Play' }).waitFor();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
     const paused = await date.textContent();
     const day = addressDay();
     expect(day).not.toBeNull();
@@ -219,21 +219,21 @@ describe.runIf(process.env.TREE_BENCH === '1')('on a million cells', () => {
     const clicked = Date.now();
     await bigPage.waitForFunction(() => window.__treeStats!.replaying, undefined, { timeout: 120_000, polling: 50 });
     const replaying = Date.now();
-    await bigPage.getByRole('button', { name: 'Play' }).waitFor({ timeout: 120_000 });
+    await bigPage.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 120_000 });
     const enterMs = Date.now() - entered;
     const origin = await bigPage.evaluate(() => performance.timeOrigin + (performance.getEntriesByName('tree:replay-asked').at(-1)?.startTime ?? NaN));
     console.log('long tasks while entering:', await bigPage.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.join(', ')));
     console.log(`bar in the DOM ${((await bigPage.evaluate(() => (window as unknown as { __barAt: number }).__barAt)) - entered).toFixed(0)} ms after the click`);
     console.log(`click took ${clicked - entered} ms; asked ${(origin - entered).toFixed(0)} ms after; replaying after ${replaying - entered} ms; Play shown after ${enterMs} ms`);
     await bigPage.evaluate(() => window.__treeFrames!.reset());
-    await bigPage.getByRole('button', { name: 'Play' }).click();
+    await bigPage.getByRole('button', { name: 'Play', exact: true }).click();
     await bigPage.waitForTimeout(8_000);
     const log = await bigPage.evaluate(() => {
       const frames = window.__treeFrames!;
       const n = Math.min(frames.count, 8192);
       return { total: Array.from(frames.total.subarray(0, n)), render: Array.from(frames.render.subarray(0, n)), build: Array.from(frames.build.subarray(0, n)) };
     });
-    await bigPage.getByRole('button', { name: 'Pause' }).click();
+    await bigPage.getByRole('button', { name: 'Pause', exact: true }).click();
     const ours = log.total.map((total, i) => total - log.render[i]!);
     const entering = await bigPage.evaluate(() => ({
       main: performance.getEntriesByName('tree:replay-enter').at(-1)?.duration ?? -1,

@@ -33,8 +33,9 @@ import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter } from './root.ts';
 import { initialParams } from './services/initial-params.ts';
 import { getDefaultTree } from './services/tree.ts';
+import { BuildWorker } from './services/build-worker-client.ts';
 import { SnapshotStore } from './services/snapshot-store.ts';
-import { TreeHistoryStore } from './services/tree-history.ts';
+import { TreeHistoryStore } from './services/tree-history-store.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
@@ -80,14 +81,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     frameworkErrors,
   });
 
+  // Snapshots and histories of large trees are built by a worker thread, off the event loop.
+  const builds = new BuildWorker(db, db.$client.memory ? null : db.$client.name);
   const deps: AppDeps = {
     db,
     clock: options.clock ?? systemClock,
     media: createMediaStore(config.mediaDir),
     config,
     log: server.log,
-    snapshots: new SnapshotStore(db, { databaseFile: db.$client.memory ? null : db.$client.name, log: server.log }),
-    histories: new TreeHistoryStore(db, { databaseFile: db.$client.memory ? null : db.$client.name, log: server.log }),
+    snapshots: new SnapshotStore(db, builds, { log: server.log }),
+    histories: new TreeHistoryStore(builds),
   };
   deps.treeEvents = new TreeEventFeed(db, server.log);
   server.decorate('deps', deps);
@@ -239,8 +242,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       // Live streams never end by themselves: end them first, or closing would wait for them.
       deps.treeEvents?.close();
       await server.close();
-      await deps.snapshots.close();
-      await deps.histories.close();
+      await builds.close();
       await jobs?.stop();
       flushRateLimits(db);
       if (ownsDb) closeDatabase(db);

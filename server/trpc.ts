@@ -9,7 +9,7 @@ import { AppError, toAppError } from './errors.ts';
 import { mayAccess, type Access } from './permissions.ts';
 import type { ServiceContext } from './services/context.ts';
 import type { SnapshotStore } from './services/snapshot-store.ts';
-import type { TreeHistoryStore } from './services/tree-history.ts';
+import type { TreeHistoryStore } from './services/tree-history-store.ts';
 import type { TreeEventFeed } from './http/tree-events.ts';
 
 /** Long-lived things built once by buildApp. */

@@ -1,6 +1,6 @@
 /**
  * Reading a tree's cells in snapshot order and turning them into the snapshot's bytes. Kept apart from the rest of
- * the tree service so the snapshot worker (snapshot-worker.ts) loads only this and the schema.
+ * the tree service so the build worker (build-worker.ts) loads only what building needs.
  */
 import { threadId } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';

@@ -5,22 +5,15 @@
  * built again only when the log no longer reaches back to it (pruned, or a bulk change) or when it has fallen far
  * enough behind that a new visitor would fetch many changes after it; meanwhile the old one is still served.
  */
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { trees } from '#drizzle/schema.ts';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../db.ts';
-import { buildSnapshotBytes, type SnapshotBytes } from './snapshot-build.ts';
-import type { BuildReply, BuildRequest } from './snapshot-worker.ts';
+import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
+import type { SnapshotBytes } from './snapshot-build.ts';
 import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
 /** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
 export const REBUILD_AFTER_CHANGES = 2_000;
-/** An idle worker is ended after this long: builds are rare, and its heap is worth giving back. */
-const WORKER_IDLE_MS = 30_000;
 
 export interface BuiltSnapshot extends SnapshotBytes {
   etag: string;
@@ -34,27 +27,16 @@ interface TreeVersions {
   changesFrom: number;
 }
 
-const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'snapshot-worker.ts');
-
 export class SnapshotStore {
   private readonly built = new Map<number, BuiltSnapshot>();
   private readonly building = new Map<number, Promise<BuiltSnapshot>>();
-  private worker: Worker | null = null;
-  private idleTimer: NodeJS.Timeout | null = null;
-  private nextRequest = 1;
-  private readonly waiting = new Map<number, { resolve(built: SnapshotBytes): void; reject(error: Error): void }>();
-  private closed = false;
   /** Builds done so far (tests and the benchmark read it). */
   builds = 0;
 
   constructor(
     private readonly db: Db,
-    private readonly options: {
-      /** The database file the worker opens; null (an in-memory database) builds on the event loop instead. */
-      databaseFile: string | null;
-      log?: FastifyBaseLogger;
-      rebuildAfter?: number;
-    },
+    private readonly worker: BuildWorker,
+    private readonly options: { log?: FastifyBaseLogger; rebuildAfter?: number } = {},
   ) {}
 
   /**
@@ -82,22 +64,12 @@ export class SnapshotStore {
     return this.built.get(treeId) ?? null;
   }
 
-  /** Ends the worker; builds still under way are refused. */
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    const worker = this.worker;
-    this.worker = null;
-    for (const pending of this.waiting.values()) pending.reject(new Error('The server is stopping.'));
-    this.waiting.clear();
-    await worker?.terminate();
-  }
-
   /** Builds the tree's snapshot once, however many ask at the same time. */
   private rebuild(treeId: number): Promise<BuiltSnapshot> {
     const under = this.building.get(treeId);
     if (under) return under;
-    const done = this.buildBytes(treeId)
+    const done = this.worker
+      .build('snapshot', treeId)
       .then((bytes) => {
         this.builds++;
         const snapshot = withWire(bytes);
@@ -109,78 +81,8 @@ export class SnapshotStore {
     this.building.set(treeId, done);
     return done;
   }
-
-  private buildBytes(treeId: number): Promise<SnapshotBytes> {
-    if (this.closed) return Promise.reject(new Error('The server is stopping.'));
-    if (this.options.databaseFile === null) {
-      const tree = this.db.select().from(trees).where(eq(trees.id, treeId)).get();
-      if (!tree) return Promise.reject(new Error(`No tree ${treeId}.`));
-      return Promise.resolve(this.db.transaction((tx) => buildSnapshotBytes(tx, tree)));
-    }
-    const worker = this.startedWorker(this.options.databaseFile);
-    const id = this.nextRequest++;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    const built = new Promise<SnapshotBytes>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, treeId } satisfies BuildRequest);
-    });
-    return built.finally(() => this.endWhenIdle());
-  }
-
-  private endWhenIdle(): void {
-    if (this.waiting.size > 0 || !this.worker) return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      const idle = this.worker;
-      if (!idle || this.waiting.size > 0) return;
-      this.worker = null;
-      void idle.terminate();
-    }, WORKER_IDLE_MS);
-    this.idleTimer.unref();
-  }
-
-  private startedWorker(databaseFile: string): Worker {
-    if (this.worker) return this.worker;
-    // The server runs TypeScript through tsx: the worker registers the same loader, then loads its module.
-    const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(WORKER_FILE).href)}); })`;
-    const worker = new Worker(boot, { eval: true, workerData: { databaseFile }, name: 'tree-snapshot' });
-    worker.unref();
-    worker.on('message', (reply: BuildReply) => {
-      const pending = this.waiting.get(reply.id);
-      this.waiting.delete(reply.id);
-      if (!pending) return;
-      if (reply.ok) pending.resolve(asBuffers(reply.built));
-      else pending.reject(new Error(reply.message));
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const pending of this.waiting.values()) pending.reject(error);
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => {
-      if (this.worker === worker && !this.closed) fail(new Error(`The snapshot worker stopped (exit code ${code}).`));
-    });
-    this.worker = worker;
-    return worker;
-  }
-}
-
-/** Bytes that crossed from the worker arrive as plain Uint8Arrays: Buffers again, without copying. */
-function asBuffers(built: SnapshotBytes): SnapshotBytes {
-  const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const { identity, br, gzip } = built.body;
-  return { ...built, body: { identity: buffer(identity), br: buffer(br), gzip: buffer(gzip) } };
 }
 
 function withWire(bytes: SnapshotBytes): BuiltSnapshot {
-  let parsed: TreeSnapshotWire | null = null;
-  return {
-    ...bytes,
-    etag: `"t${bytes.treeId}v${bytes.version}"`,
-    wire() {
-      parsed ??= (JSON.parse(bytes.body.identity.toString('utf8')) as { r: TreeSnapshotWire }).r;
-      return parsed;
-    },
-  };
+  return withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, `"t${bytes.treeId}v${bytes.version}"`);
 }

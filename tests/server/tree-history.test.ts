@@ -24,7 +24,7 @@ import { seedDemo } from '#server/services/seed/demo.ts';
 import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
 import { createTree } from '#server/services/tree.ts';
 import { recordBulkChange } from '#server/services/tree-changes.ts';
-import { buildHistoryInTransaction } from '#server/services/tree-history.ts';
+import { BUILDS } from '#server/services/build-jobs.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { publishedPieceAt } from './support/art-fixtures.ts';
 import { submitPieceAt } from './support/review-fixtures.ts';
@@ -189,7 +189,7 @@ describe('the seeds grow believably', () => {
     contexts.push(ctx);
     const seeded = await seedDemo(ctx, { pieces: 16, artists: 5, seed: 17 });
     const tree = ctx.db.select().from(trees).where(eq(trees.token, seeded.treeToken)).get()!;
-    const history = decodeHistory(JSON.parse(buildHistoryInTransaction(ctx.db, tree.id).body.identity.toString()).r as TreeHistoryWire);
+    const history = decodeHistory(JSON.parse(BUILDS.history(ctx.db, tree.id).body.identity.toString()).r as TreeHistoryWire);
     expect(history.count).toBe(seeded.published);
     expect(history.at[history.count - 1]! - history.at[0]!).toBeGreaterThan(150 * DAY);
     expect(new Set(history.at).size).toBeGreaterThan(history.count * 0.9);
@@ -212,7 +212,7 @@ describe('the seeds grow believably', () => {
     const tree = ctx.db.select().from(trees).where(eq(trees.id, id)).get()!;
     const settings = tree.settings as TreeSettings;
     const seedRow = bandStarts(settings).seed;
-    const history = decodeHistory(JSON.parse(buildHistoryInTransaction(ctx.db, id).body.identity.toString()).r as TreeHistoryWire);
+    const history = decodeHistory(JSON.parse(BUILDS.history(ctx.db, id).body.identity.toString()).r as TreeHistoryWire);
     expect(history.count).toBeGreaterThan(10_000);
     expect(history.at[0]!).toBeGreaterThanOrEqual(now - 366 * DAY);
     expect(history.at[history.count - 1]!).toBeLessThan(now);

@@ -11,7 +11,10 @@ import { CellStatus, CellType } from '#shared/domain.ts';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import { parseReplayDay, replayDayOf } from '#shared/tree/tree-url.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { and, eq } from 'drizzle-orm';
+import { cells } from '#drizzle/schema.ts';
 import { getDefaultTree } from '#server/services/tree.ts';
+import { recordCellChanges } from '#server/services/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { decodedTree } from './tree-pixels.ts';
@@ -24,6 +27,8 @@ let tree: TreeCells;
 /** When each position's piece was published, by "row,column". */
 let publishedAt: Map<string, number>;
 let history: TreeHistoryWire;
+/** The live tree's squares as the test expects them now (after its own live change). */
+let liveNow: string[] = [];
 
 type Square = { kind: 'cell' | 'slot'; status: number } | null;
 
@@ -128,11 +133,27 @@ describe('growth replay', () => {
     await expect.poll(async () => described(await squaresShown())).toEqual(expectedAt(parseReplayDay(`?at=${day}`)!));
   });
 
-  it('goes back to the live tree', async () => {
+  it('keeps a live change that arrives meanwhile for the live tree, and goes back to it', async () => {
+    // A square is reserved while the replay plays: the replay's tree stays as it was, the live one takes it.
+    const waiting = Array.from({ length: tree.count }, (_, i) => i).find((i) => tree.status[i] === CellStatus.Available)!;
+    const [row, column] = [tree.row[waiting]!, tree.col[waiting]!];
+    const before = await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column });
+    const version = await page.evaluate(() => window.__treeLive!.version);
+    const { db } = gallery.app.deps;
+    const treeId = getDefaultTree(db)!.id;
+    const cell = db.select({ id: cells.id }).from(cells).where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))).get()!;
+    db.transaction((tx) => {
+      tx.update(cells).set({ status: CellStatus.Reserved }).where(eq(cells.id, cell.id)).run();
+      recordCellChanges(tx, treeId, [cell.id], Date.now());
+    });
+    await expect.poll(() => page.evaluate(() => window.__treeLive!.version), { timeout: 15_000 }).not.toBe(version);
+    expect(await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column })).toEqual(before);
+
     await page.getByRole('button', { name: 'Back to live' }).click();
     await expect.poll(() => page.evaluate(() => window.__treeStats!.replaying)).toBe(false);
     expect(addressDay()).toBeNull();
-    expect(described(await squaresShown())).toEqual(Array.from(tree.status, (s) => `cell:${s}`));
+    liveNow = Array.from(tree.status, (s, i) => `cell:${i === waiting ? CellStatus.Reserved : s}`);
+    expect(described(await squaresShown())).toEqual(liveNow);
     expect(await page.getByRole('button', { name: 'Replay growth' }).isVisible()).toBe(true);
   });
 
@@ -142,7 +163,8 @@ describe('growth replay', () => {
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => window.__treeStats!.replaying)).toBe(false);
       expect(await replayBar().count()).toBe(0);
-      expect(described(await squaresShown())).toEqual(Array.from(tree.status, (s) => `cell:${s}`));
+      // The served snapshot may be a version behind; the page catches up from the change log.
+      await expect.poll(async () => described(await squaresShown())).toEqual(liveNow);
     }
     expect(errors).toEqual([]);
   });

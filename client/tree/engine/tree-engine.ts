@@ -35,6 +35,7 @@ import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
 import { createTreeStats, type TreeStats } from './stats.ts';
 import { ThumbnailCache } from './thumbnails.ts';
 import { engineGrid } from './tree-grid.ts';
+import { TreeStage } from './tree-stage.ts';
 import { gridOfTreeCells, seedViewTarget } from '#shared/tree/layout.ts';
 
 export type { CellHit } from './canvas-tree.ts';
@@ -53,10 +54,8 @@ export class TreeEngine {
   private camera: Camera = { x: 0, y: 0, scale: TREE_VIEW.zoomDefault };
   /** A view to apply once the canvas has a size: a camera, a point to centre at a scale, or the seed view. */
   private pendingView: PendingView | null = null;
-  /** The tree on screen: the live one, or the growth replay's while it plays. */
-  private tree: CanvasTree | null = null;
-  /** The live tree, set aside while the replay shows its own (live changes still go to it). */
-  private liveAside: CanvasTree | null = null;
+  /** The tree on screen (the live one, or the growth replay's while it plays) and the live one behind it. */
+  private readonly stage = new TreeStage();
   private readonly hoverOutline = new HoverOutline();
   private readonly highlight = new ChangeHighlight();
   private readonly marks = new MarkLayer();
@@ -114,16 +113,11 @@ export class TreeEngine {
     if (cells === this.liveCells) return;
     performance.mark('tree:set-tree');
     const created = this.makeTree(cells, settings, knownSlots ?? computeBranchSlots(settings, gridOfTreeCells(cells)));
-    if (this.liveAside) {
-      // The replay is on screen: the new live tree waits behind it.
-      this.liveAside.destroy();
-      this.liveAside = created;
-      created.setShown(false);
-      return;
-    }
     const hadTree = this.tree !== null;
-    this.clearTree();
-    this.tree = created;
+    // While the replay is on screen the new live tree waits behind it.
+    if (!this.stage.setLive(created)) return;
+    this.hoverOutline.show(null);
+    this.highlight.clear();
     this.availableCursor = -1;
     this.stats.cells = cells.count;
     this.pendingView = view ? { camera: view } : hadTree ? { camera: this.camera } : 'seed';
@@ -141,7 +135,7 @@ export class TreeEngine {
    */
   applyChanges(changes: TreeChangesWire, options?: { highlight?: boolean }): void {
     const started = performance.now();
-    const live = this.liveAside ?? this.tree;
+    const live = this.stage.live;
     if (!live || changes.count === 0) return;
     const update = live.applyChanges(changes, true);
     if (live === this.tree) {
@@ -156,30 +150,27 @@ export class TreeEngine {
 
   /** The live tree's cells (also while the replay is on screen), or null before the first snapshot. */
   get liveCells(): TreeCells | null {
-    return (this.liveAside ?? this.tree)?.cells ?? null;
+    return this.stage.live?.cells ?? null;
   }
 
   get replaying(): boolean {
-    return this.liveAside !== null;
+    return this.stage.replaying;
   }
 
   /**
    * Shows a replay's tree (client/tree/replay/) in place of the live one, keeping the camera; the live tree is set
    * aside (its chunks given back) until endReplay. `cells` must be the replay's own copy.
    */
-  beginReplay(cells: TreeCells, slots: readonly Position[] = computeBranchSlots((this.liveAside ?? this.tree)!.settings, engineGrid(cells))): void {
-    const live = this.liveAside ?? this.tree;
+  beginReplay(cells: TreeCells, slots?: readonly Position[]): void {
+    const live = this.stage.live;
     if (!live) return;
-    if (this.liveAside) this.tree?.destroy();
-    else live.setShown(false);
-    this.liveAside = live;
-    this.tree = this.makeTree(cells, live.settings, slots);
+    this.stage.showReplay(this.makeTree(cells, live.settings, slots ?? computeBranchSlots(live.settings, engineGrid(cells))));
     this.afterTreeSwap();
   }
 
   /** Moves the replay's tree to another time: a batch of synthetic changes, applied in place like live ones. */
   applyReplayChanges(changes: TreeChangesWire): void {
-    if (!this.liveAside || !this.tree || changes.count === 0) return;
+    if (!this.stage.replaying || !this.tree || changes.count === 0) return;
     this.afterUpdate(this.tree.applyChanges(changes, false), changes, false);
   }
 
@@ -195,13 +186,11 @@ export class TreeEngine {
 
   /** Back to the live tree, as it is now (changes that came during the replay included). */
   endReplay(): void {
-    const live = this.liveAside;
-    if (!live) return;
-    this.tree?.destroy();
-    this.liveAside = null;
-    this.tree = live;
-    live.setShown(true);
-    this.afterTreeSwap();
+    if (this.stage.endReplay()) this.afterTreeSwap();
+  }
+
+  private get tree(): CanvasTree | null {
+    return this.stage.shown;
   }
 
   getCamera(): Camera {
@@ -348,10 +337,7 @@ export class TreeEngine {
   }
 
   private clearTree(): void {
-    this.tree?.destroy();
-    this.tree = null;
-    this.liveAside?.destroy();
-    this.liveAside = null;
+    this.stage.clear();
     this.stats.replaying = false;
     this.hoverOutline.show(null);
     this.highlight.clear();
@@ -393,7 +379,7 @@ export class TreeEngine {
 
   /** Another tree is on screen (the replay began or ended): the view is the same, what is under it is not. */
   private afterTreeSwap(): void {
-    this.stats.replaying = this.liveAside !== null;
+    this.stats.replaying = this.stage.replaying;
     this.stats.cells = this.tree?.cells.count ?? 0;
     this.availableCursor = -1;
     this.hoverOutline.show(null);

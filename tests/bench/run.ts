@@ -1,5 +1,6 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
 import { benchLive } from './live.bench.ts';
+import { benchTreeApply } from './tree-apply.bench.ts';
 import { benchServer } from './server.bench.ts';
 import { benchTreeCanvas } from './tree-canvas.bench.ts';
 import { benchTreeSnapshot } from './tree-snapshot.bench.ts';
@@ -10,6 +11,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   server: benchServer,
   tree: benchTreeCanvas,
   live: benchLive,
+  apply: benchTreeApply,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

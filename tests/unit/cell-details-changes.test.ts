@@ -7,7 +7,7 @@ import { CellStatus } from '#shared/domain.ts';
 import { encodeChanges } from '#shared/tree/changes.ts';
 import { blockOf } from '#shared/tree/region.ts';
 import { blockKey, CellDetails } from '#client/tree/engine/cell-details.ts';
-import { syntheticTreeCells } from './synthetic-tree-cells.ts';
+import { syntheticTreeCells } from '#tests/helpers/synthetic-tree-cells.ts';
 
 describe('details after live changes', () => {
   it('takes the change’s token and thumbnail, forgets the title, and keeps the rest of the block', () => {

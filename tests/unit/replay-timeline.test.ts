@@ -13,7 +13,7 @@ import { buildChunkIndex } from '#client/tree/engine/chunk-index.ts';
 import { ABSENT_STATUS, engineGrid } from '#client/tree/engine/tree-grid.ts';
 import { updateTree, type TreeState } from '#client/tree/engine/tree-update.ts';
 import { buildTimeline, deriveReplayCells, publishedBy, replayChanges } from '#client/tree/replay/replay-timeline.ts';
-import { growthHistory, syntheticTreeCells } from './synthetic-tree-cells.ts';
+import { growthHistory, syntheticTreeCells } from '#tests/helpers/synthetic-tree-cells.ts';
 
 const tree = syntheticTreeCells(3_000);
 const history = growthHistory(tree, 4);

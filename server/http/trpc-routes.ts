@@ -17,6 +17,7 @@ import {
   type AnyProcedure,
   type AnyRouter,
 } from '@trpc/server/unstable-core-do-not-import';
+import { jsonTextOf } from '../raw-json.ts';
 import { invokeProcedure } from './invoke-procedure.ts';
 
 export interface TrpcRouteOptions<TContext> {
@@ -59,6 +60,26 @@ function plainQueries(router: AnyRouter, req: FastifyRequest<Params>): { paths: 
   return { paths, procedures, inputs, batch };
 }
 
+const RESULT_OPEN = Buffer.from('{"result":{"data":');
+const RESULT_CLOSE = Buffer.from('}}');
+
+/**
+ * The answers as tRPC writes them; an answer whose JSON text the server already holds (raw-json.ts: a tree's
+ * snapshot or history) is written from those bytes, not stringified again. No data transformer is configured, so
+ * tRPC's own text of `{result: {data}}` is exactly these bytes around the data's text.
+ */
+function encodeAnswers(answers: object[], batch: boolean, stringify: (answer: object) => string): Buffer {
+  const parts = answers.map((answer) => {
+    const text = 'result' in answer ? jsonTextOf((answer.result as { data: unknown }).data) : undefined;
+    return text ? Buffer.concat([RESULT_OPEN, text, RESULT_CLOSE]) : Buffer.from(stringify(answer));
+  });
+  if (!batch) return parts[0]!;
+  const joined: Buffer[] = [Buffer.from('[')];
+  parts.forEach((part, i) => joined.push(...(i > 0 ? [Buffer.from(','), part] : [part])));
+  joined.push(Buffer.from(']'));
+  return Buffer.concat(joined);
+}
+
 export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: TrpcRouteOptions<TContext>): void {
   const { router, createContext, onError } = options;
   const config = router._def._config;
@@ -95,7 +116,7 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
       .code(getHTTPStatusCode(body as never))
       .header('vary', 'trpc-accept, accept')
       .header('content-type', 'application/json')
-      .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, body as never))));
+      .send(encodeAnswers(answers, plain.batch, (answer) => JSON.stringify(transformTRPCResponse(config, answer as never))));
   });
   scope.route<Params>({ method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/:path', handler: adapter });
 }

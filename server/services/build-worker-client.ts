@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../db.ts';
+import { keepJsonText } from '../raw-json.ts';
 import { BUILDS, type BuildJob, type BuildReply, type BuildRequest, type BuildResults, type BuiltBytes } from './build-jobs.ts';
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-worker.ts');
@@ -102,6 +103,8 @@ function asBuffers<T extends BuiltBytes>(built: T): T {
   return { ...built, body: { identity: buffer(identity), br: buffer(br), gzip: buffer(gzip) } };
 }
 
+const ENVELOPE_OPEN = '{"r":';
+
 /** Kept bytes with their ETag and, parsed from them once when first asked, the object they encode. */
 export function withParsedWire<T extends BuiltBytes, W>(bytes: T, etag: string): T & { etag: string; wire(): W } {
   let parsed: W | null = null;
@@ -109,8 +112,13 @@ export function withParsedWire<T extends BuiltBytes, W>(bytes: T, etag: string):
     ...bytes,
     etag,
     wire() {
-      parsed ??= (JSON.parse(bytes.body.identity.toString('utf8')) as { r: W }).r;
-      return parsed;
+      if (parsed) return parsed;
+      const { identity } = bytes.body;
+      const wire = (JSON.parse(identity.toString('utf8')) as { r: W }).r;
+      // `{"r":` … `}` around the wire's own text, which tRPC's short path sends as it is.
+      keepJsonText(wire as object, identity.subarray(ENVELOPE_OPEN.length, identity.length - 1));
+      parsed = wire;
+      return wire;
     },
   };
 }

@@ -8,6 +8,7 @@ import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin, type CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextOf } from '#server/http/request-context.ts';
+import { jsonTextOf } from '#server/raw-json.ts';
 import { appRouter } from '#server/root.ts';
 import { getDefaultTree, createTree } from '#server/services/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -17,11 +18,13 @@ let t: TestApp;
 /** The same router and context behind the stock adapter, for comparison. */
 let stock: FastifyInstance;
 let cellToken: string;
+let treeToken: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   const tree = getDefaultTree(t.deps.db) ?? createTree(t.deps.db, t.clock.now(), 'Tree');
   cellToken = cellAt(t.deps.db, tree.id, 33, 1)!.token;
+  treeToken = tree.token;
   stock = Fastify();
   stock.decorate('deps', t.deps);
   stock.decorateRequest('auth', null);
@@ -55,6 +58,11 @@ describe('tRPC GET queries answer as the stock adapter does', () => {
     ['a mutation asked by GET (handed to the adapter)', () => `/trpc/cell.reserve?input=${input({ token: cellToken })}`],
     ['input that is not JSON (handed to the adapter)', () => '/trpc/cell.get?input=%7Bnot-json'],
     ['a batch whose input is not an object (handed to the adapter)', () => `/trpc/cell.get?batch=1&input=${input([1])}`],
+    // A tree's snapshot and history are written from the bytes the server keeps (raw-json.ts), alone and in a batch.
+    ['the tree snapshot', () => `/trpc/tree.get?input=${input({ token: treeToken })}`],
+    ['the tree snapshot again (its kept text)', () => `/trpc/tree.get?input=${input({ token: treeToken })}`],
+    ['the growth history', () => `/trpc/tree.history?input=${input({ token: treeToken })}`],
+    ['a batch of a snapshot, a cell and a failure', () => `/trpc/tree.get,cell.get,tree.history?batch=1&input=${input({ 0: { token: treeToken }, 1: { token: cellToken }, 2: { token: 'AAAAAAAAAAAAAAAAAAAAAA' } })}`],
     ['a repeated parameter (handed to the adapter)', () => `/trpc/cell.get?batch=1&batch=0&input=${input({ 0: { token: cellToken } })}`],
   ];
   for (const [name, url] of cases) {
@@ -63,6 +71,13 @@ describe('tRPC GET queries answer as the stock adapter does', () => {
       expect(ours).toEqual(theirs);
     });
   }
+
+  it('sends a kept snapshot from its bytes: the object tree.get answers has its JSON text kept beside it', async () => {
+    const wire = await t.caller().tree.get({ token: treeToken });
+    expect(jsonTextOf(wire)?.toString()).toBe(JSON.stringify(wire));
+    const res = await t.server.inject({ url: `/trpc/tree.get?input=${input({ token: treeToken })}` });
+    expect(res.body).toBe(`{"result":{"data":${JSON.stringify(wire)}}}`);
+  });
 
   it('a streaming request (trpc-accept: application/jsonl) is handed to the adapter', async () => {
     const { ours, theirs } = await both(`/trpc/cell.get?batch=1&input=${input({ 0: { token: cellToken } })}`, { 'trpc-accept': 'application/jsonl' });

@@ -51,6 +51,10 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
   'GET /api/health': { who: 'everyone', url: () => '/api/health' },
   'GET /api/initial-params': { who: 'everyone', url: () => '/api/initial-params' },
   'GET /api/tree/:treeToken': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}` },
+  'GET /api/tree/:treeToken/history': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/history` },
+  'GET /api/tree/:treeToken/changes': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/changes?since=0` },
+  // A stream never ends, and inject waits for the end: a malformed version answers at once, past the role check.
+  'GET /api/tree/:treeToken/events': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/events?since=not-a-version` },
   'GET /api/tree/:treeToken/region': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/region?row0=0&row1=5&col0=0&col1=4` },
   'GET /api/cells/search': { who: 'everyone', url: () => '/api/cells/search?search=Neighbour' },
   'GET /api/cell/:cellToken': { who: 'everyone', url: pieceCell },

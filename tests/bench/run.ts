@@ -1,6 +1,7 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
 import { benchLive } from './live.bench.ts';
 import { benchTreeApply } from './tree-apply.bench.ts';
+import { benchTreeLiveBrowser } from './tree-live-browser.bench.ts';
 import { benchServer } from './server.bench.ts';
 import { benchTreeCanvas } from './tree-canvas.bench.ts';
 import { benchTreeSnapshot } from './tree-snapshot.bench.ts';
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   tree: benchTreeCanvas,
   live: benchLive,
   apply: benchTreeApply,
+  'browser-live': benchTreeLiveBrowser,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -2,8 +2,7 @@
  * What applying live changes and playing the growth replay cost on the main thread, without PixiJS (issue 17's
  * targets: 100 changed cells on a 1,000,000-cell tree in at most 4 ms; replay frames at most 8 ms at p95). The tree
  * is built in memory. Run: `npm run bench -- apply`; BENCH_CELLS changes the tree's size (default 1,000,000). The
- * same work with drawing included is measured in Chromium by `TREE_BENCH=1 npx vitest run --project e2e
- * tests/e2e/tree-replay.test.ts -t million`.
+ * same work with drawing included is measured in Chromium by `npm run bench -- browser-live`.
  */
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { encodeChanges } from '#shared/tree/changes.ts';

@@ -83,14 +83,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Snapshots and histories of large trees are built by a worker thread, off the event loop.
   const builds = new BuildWorker(db, db.$client.memory ? null : db.$client.name);
+  const histories = new TreeHistoryStore(builds, {
+    warn: (err, treeId) => server.log.warn({ err, treeId }, 'the growth history could not be built'),
+  });
   const deps: AppDeps = {
     db,
     clock: options.clock ?? systemClock,
     media: createMediaStore(config.mediaDir),
     config,
     log: server.log,
-    snapshots: new SnapshotStore(db, builds, { log: server.log }),
-    histories: new TreeHistoryStore(builds),
+    snapshots: new SnapshotStore(db, builds, {
+      log: server.log,
+      // With a worker, the first replay of a large tree should not wait seconds for its history: build it after
+      // the tree's first snapshot, in the same thread's spare time.
+      built: builds.offThread ? (tree) => histories.warm(tree) : undefined,
+    }),
+    histories,
   };
   deps.treeEvents = new TreeEventFeed(db, server.log);
   server.decorate('deps', deps);

@@ -26,6 +26,11 @@ export class BuildWorker {
     private readonly databaseFile: string | null,
   ) {}
 
+  /** Whether builds run on the worker thread (a database file) rather than in-process (an in-memory database). */
+  get offThread(): boolean {
+    return this.databaseFile !== null;
+  }
+
   build<J extends BuildJob>(job: J, treeId: number): Promise<BuildResults[J]> {
     if (this.closed) return Promise.reject(new Error('The server is stopping.'));
     if (this.databaseFile === null) {

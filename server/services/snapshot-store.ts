@@ -36,7 +36,12 @@ export class SnapshotStore {
   constructor(
     private readonly db: Db,
     private readonly worker: BuildWorker,
-    private readonly options: { log?: FastifyBaseLogger; rebuildAfter?: number } = {},
+    private readonly options: {
+      log?: FastifyBaseLogger;
+      rebuildAfter?: number;
+      /** Called after each build (the app warms the tree's growth history then). */
+      built?: (tree: { id: number; version: number }) => void;
+    } = {},
   ) {}
 
   /**
@@ -75,6 +80,7 @@ export class SnapshotStore {
         const snapshot = withWire(bytes);
         const kept = this.built.get(treeId);
         if (!kept || kept.version <= snapshot.version) this.built.set(treeId, snapshot);
+        this.options.built?.({ id: treeId, version: snapshot.version });
         return this.built.get(treeId)!;
       })
       .finally(() => this.building.delete(treeId));

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { eq } from 'drizzle-orm';
 import { art, trees } from '#drizzle/schema.ts';
@@ -25,6 +25,8 @@ import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
 import { createTree } from '#server/services/tree.ts';
 import { recordBulkChange } from '#server/services/tree-changes.ts';
 import { BUILDS } from '#server/services/build-jobs.ts';
+import { BuildWorker } from '#server/services/build-worker-client.ts';
+import { TreeHistoryStore } from '#server/services/tree-history-store.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { publishedPieceAt } from './support/art-fixtures.ts';
 import { submitPieceAt } from './support/review-fixtures.ts';
@@ -166,6 +168,43 @@ describe('tree.history (tRPC)', () => {
     const malformed = await t.caller().tree.history({ token: 'no good' }).catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(TRPCError);
     expect((malformed as TRPCError).code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('a history the tree has moved past', () => {
+  const treeNow = () => t.deps.db.select().from(trees).where(eq(trees.id, treeId)).get()!;
+
+  it('is served at once while the new one builds off the event loop, then gives way to it', async () => {
+    const worker = new BuildWorker(t.deps.db, t.deps.db.$client.name);
+    const store = new TreeHistoryStore(worker, { staleWaitMs: 0 });
+    try {
+      const kept = await store.get(treeNow());
+      const artist = t.addUser(Role.Artist).user;
+      const piece = await submitPieceAt(t, treeId, 35, 2, artist, 'Published While Kept');
+      await t.caller(t.addUser(Role.Admin).user).admin.publish({ artToken: piece.artToken });
+      const moved = treeNow();
+      expect(moved.version).toBeGreaterThan(kept.version);
+
+      const meanwhile = await store.get(moved);
+      expect(meanwhile).toBe(kept);
+      await vi.waitFor(async () => expect((await store.get(moved)).version).toBe(moved.version), { timeout: 20_000, interval: 20 });
+      const fresh = await store.get(moved);
+      expect(fresh.etag).not.toBe(kept.etag);
+      expect(listed(fresh.wire()).map(([row, column]) => [row, column])).toContainEqual([35, 2]);
+      expect(store.builds).toBe(2);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('is built after a tree’s first snapshot, before anyone asks for it', async () => {
+    const fresh = createTree(t.deps.db, t.clock.now(), 'Warm history');
+    const builds = t.deps.histories.builds;
+    expect((await t.server.inject({ url: `/api/tree/${fresh.token}` })).statusCode).toBe(200);
+    await vi.waitFor(() => expect(t.deps.histories.builds).toBe(builds + 1), { timeout: 20_000, interval: 20 });
+    const res = await t.server.inject({ url: `/api/tree/${fresh.token}/history` });
+    expect(res.statusCode).toBe(200);
+    expect(t.deps.histories.builds).toBe(builds + 1);
   });
 });
 

@@ -69,6 +69,21 @@ describe('growth replay', () => {
     expect(tree.cells.status).toEqual(liveStatus);
   });
 
+  it('puts a piece the history does not name yet (published after the history was built) at its end, at the time given', () => {
+    const whole = growthHistory(tree, 4);
+    // The history as the server kept it before its last 5 pieces were published.
+    const older = { ...whole, count: whole.count - 5, row: whole.row.slice(0, -5), col: whole.col.slice(0, -5), time: whole.time.slice(0, -5) };
+    const now = timeline.end + 86_400_000;
+    const filled = buildTimeline(older, tree.cells, now);
+    expect(filled.count).toBe(timeline.count);
+    expect(new Set(filled.index)).toEqual(new Set(timeline.index));
+    expect(Array.from(filled.at.subarray(filled.count - 5))).toEqual([now, now, now, now, now]);
+    expect(Array.from(filled.at.subarray(0, filled.count - 5))).toEqual(Array.from(timeline.at.subarray(0, timeline.count - 5)));
+    // Before `now` the late pieces are not shown yet; at `now` the replay's tree is the live one.
+    expect(publishedBy(filled, now - 1)).toBe(filled.count - 5);
+    expect(deriveReplayCells(tree.cells, filled, filled.count).status).toEqual(tree.cells.status.subarray(0, tree.cells.count));
+  });
+
   it('is not disturbed by cells the live tree gains meanwhile', () => {
     const live = syntheticTreeCells(500);
     const own = buildTimeline(growthHistory(live), live.cells);

@@ -44,11 +44,17 @@ function packColor(color: number): number {
   return color < 0 ? 0 : (((color >> 20) & 0xf) << 8) | (((color >> 12) & 0xf) << 4) | ((color >> 4) & 0xf) || 1;
 }
 
-/** Matches the history to the tree: pieces on positions the tree has, each cell once (its first publish). */
-export function buildTimeline(history: TreeHistoryWire, tree: TreeCells): ReplayTimeline {
+/**
+ * Matches the history to the tree: pieces on positions the tree has, each cell once (its first publish). The server
+ * may answer a history a little older than the tree (it is rebuilt in the background on a large tree): a piece the
+ * tree shows published that the history does not name was published after it, so it joins the end, at `now`.
+ */
+export function buildTimeline(history: TreeHistoryWire, tree: TreeCells, now = Date.now()): ReplayTimeline {
   const seen = new Uint8Array(tree.count);
-  const at = new Float64Array(history.count);
-  const index = new Int32Array(history.count);
+  let published = 0;
+  for (let i = 0; i < tree.count; i++) if (tree.status[i] === CellStatus.Published) published++;
+  const at = new Float64Array(history.count + published);
+  const index = new Int32Array(history.count + published);
   let count = 0;
   let row = 0;
   let steps = 0;
@@ -59,6 +65,12 @@ export function buildTimeline(history: TreeHistoryWire, tree: TreeCells): Replay
     if (i < 0 || seen[i]) continue;
     seen[i] = 1;
     at[count] = history.start + steps * history.step;
+    index[count++] = i;
+  }
+  const latest = Math.max(now, count > 0 ? at[count - 1]! : 0);
+  for (let i = 0; i < tree.count; i++) {
+    if (seen[i] || tree.status[i] !== CellStatus.Published) continue;
+    at[count] = latest;
     index[count++] = i;
   }
   const timeline: ReplayTimeline = {

@@ -4,7 +4,7 @@
  * is a change here alone.
  */
 import fs from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -20,8 +20,15 @@ export function isAvatarName(name: string): boolean {
 export interface MediaStore {
   readonly dir: string;
   write(name: string, bytes: Buffer): Promise<void>;
+  /**
+   * Writes the file now if it is missing (synchronously). A save calls it inside the transaction that names the
+   * file, so a removal that ran before it (under the same write lock) is undone before the row commits.
+   */
+  restoreSync(name: string, bytes: Buffer): void;
   exists(name: string): boolean;
   remove(name: string): Promise<void>;
+  /** Removes a file now; callers hold the database's write lock and have checked that no row names it. */
+  removeSync(name: string): void;
   list(): Promise<string[]>;
   /** Deletes temporary files last written before `before` (ms): what a process killed mid-write left behind. */
   removeStaleTemporaries(before: number): Promise<string[]>;
@@ -37,18 +44,29 @@ export function createMediaStore(dir: string): MediaStore {
     if (!SAFE_NAME.test(name)) throw new Error(`Unsafe media name: ${name}`);
     return path.join(dir, name);
   };
+  const temporaryOf = (name: string) => path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
   return {
     dir,
     async write(name, bytes) {
       const target = pathOf(name);
       if (existsSync(target)) return; // content-hashed: same name, same bytes
-      const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+      const temporary = temporaryOf(name);
       await fs.writeFile(temporary, bytes);
       await fs.rename(temporary, target);
+    },
+    restoreSync(name, bytes) {
+      const target = pathOf(name);
+      if (existsSync(target)) return;
+      const temporary = temporaryOf(name);
+      writeFileSync(temporary, bytes);
+      renameSync(temporary, target);
     },
     exists: (name) => existsSync(pathOf(name)),
     async remove(name) {
       await fs.rm(pathOf(name), { force: true });
+    },
+    removeSync(name) {
+      rmSync(pathOf(name), { force: true });
     },
     async list() {
       return (await fs.readdir(dir)).filter((name) => !name.startsWith('.'));

@@ -9,9 +9,10 @@ import { eq, inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/schema.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
-import type { Db } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import { isAvatarName, type MediaStore } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
+import { IMMEDIATE } from './reservations.ts';
 import { ImageRejected, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
 
 // The magic-byte check is shared with the editor, which runs it on a chosen file before sending it.
@@ -43,19 +44,30 @@ export interface WrittenMedia {
   created: string[];
 }
 
-export async function writePreparedPictures(media: MediaStore, prepared: readonly PreparedPicture[]): Promise<WrittenMedia> {
+export async function writePreparedPictures(ctx: Pick<ServiceContext, 'media' | 'db'>, prepared: readonly PreparedPicture[]): Promise<WrittenMedia> {
   const created: string[] = [];
   const stored: StoredPicture[] = [];
   try {
     for (const picture of prepared) {
-      for (const name of namesOf(picture.key)) if (!media.exists(name)) created.push(name);
-      stored.push(await writePreparedPicture(media, picture));
+      for (const name of namesOf(picture.key)) if (!ctx.media.exists(name)) created.push(name);
+      stored.push(await writePreparedPicture(ctx.media, picture));
     }
   } catch (error) {
-    await removeUnreferenced({ media } as Pick<ServiceContext, 'media'>, null, created);
+    removeUnnamedMedia(ctx, created);
     throw error;
   }
   return { pictures: stored, created };
+}
+
+/**
+ * Inside the transaction that names them: the files of the pictures a save stores, written again if a removal
+ * took them since they were written (another save of the same bytes failed, or the sweep ran).
+ */
+export function restorePictureFiles(media: MediaStore, prepared: readonly PreparedPicture[]): void {
+  for (const picture of prepared) {
+    media.restoreSync(mediaNameOf(picture.key, 'large'), picture.large);
+    media.restoreSync(mediaNameOf(picture.key, 'thumb'), picture.thumb);
+  }
 }
 
 const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb|large)\.webp$/;
@@ -69,23 +81,34 @@ function namedKeys(db: Db): Set<string> {
   return keys;
 }
 
-function isNamed(db: Db, key: string, name: string): boolean {
-  return (
-    db.select({ id: pictures.id }).from(pictures).where(eq(pictures.mediaKey, key)).get() !== undefined ||
-    db.select({ id: users.id }).from(users).where(inArray(users.image, [key, name])).get() !== undefined
-  );
+function isNamed(db: Queryable, name: string): boolean {
+  const key = KEY_OF_NAME.exec(name)?.[1];
+  if (key && db.select({ id: pictures.id }).from(pictures).where(eq(pictures.mediaKey, key)).get() !== undefined) return true;
+  return db.select({ id: users.id }).from(users).where(inArray(users.image, key ? [key, name] : [name])).get() !== undefined;
 }
 
-/** Removes the given files unless a picture row (or an avatar) names them: a save that failed took them back. */
-export async function removeUnreferenced(ctx: Pick<ServiceContext, 'media'>, db: Db | null, names: readonly string[]): Promise<void> {
-  for (const name of names) {
-    const key = KEY_OF_NAME.exec(name)?.[1];
-    if (db && key && isNamed(db, key, name)) continue;
-    await ctx.media.remove(name).catch(() => undefined);
-  }
+/**
+ * Removes the given media files that no committed row names. Files are shared by every row with the same bytes,
+ * so the check and the removal run under the database's write lock: a save that names one of them commits either
+ * before (the file stays) or after (its transaction writes the file again first, restorePictureFiles), whichever
+ * process it runs in.
+ */
+export function removeUnnamedMedia(ctx: Pick<ServiceContext, 'media' | 'db'>, names: readonly string[]): string[] {
+  if (names.length === 0) return [];
+  return ctx.db.transaction((tx) => {
+    const removed: string[] = [];
+    for (const name of names) {
+      if (isNamed(tx, name)) continue;
+      ctx.media.removeSync(name);
+      removed.push(name);
+    }
+    return removed;
+  }, IMMEDIATE);
 }
 
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+/** Files the sweep removes per hold of the write lock. */
+const SWEEP_BATCH = 100;
 
 /**
  * The hourly job: deletes picture and avatar files older than an hour that no picture row and no user names, and temporary
@@ -94,7 +117,7 @@ export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
   const keys = namedKeys(ctx.db);
   const now = ctx.clock.now();
-  const removed: string[] = [];
+  const candidates: string[] = [];
   for (const name of await ctx.media.list()) {
     // Only files named the way pictures (by their media key) and avatars (by their whole name) are: anything else
     // is not ours to judge.
@@ -102,9 +125,11 @@ export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
     if (key ? keys.has(key) : !isAvatarName(name) || keys.has(name)) continue;
     const stat = await fs.stat(path.join(ctx.media.dir, name)).catch(() => null);
     if (!stat?.isFile() || now - stat.mtimeMs < ORPHAN_MIN_AGE_MS) continue;
-    await ctx.media.remove(name);
-    removed.push(name);
+    candidates.push(name);
   }
+  // Checked again under the write lock, a batch at a time: a row may have come to name one since the list was read.
+  const removed: string[] = [];
+  for (let i = 0; i < candidates.length; i += SWEEP_BATCH) removed.push(...removeUnnamedMedia(ctx, candidates.slice(i, i + SWEEP_BATCH)));
   removed.push(...(await ctx.media.removeStaleTemporaries(now - ORPHAN_MIN_AGE_MS)));
   if (removed.length) ctx.log.info({ count: removed.length }, 'orphan media removed');
   return removed;

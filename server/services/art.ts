@@ -15,7 +15,7 @@ import { AppError, fieldErrorsOfIssues } from '../errors.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../permissions.ts';
 import { newToken, TOKEN_PATTERN } from '../tokens.ts';
-import { prepareArtImage, removeUnreferenced, writePreparedPictures } from './art-media.ts';
+import { prepareArtImage, removeUnnamedMedia, restorePictureFiles, writePreparedPictures } from './art-media.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf, type PreparedPicture } from './images.ts';
@@ -173,13 +173,14 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
     });
   }
 
-  const written = await writePreparedPictures(ctx.media, [...prepared.values()]);
+  const files = [...prepared.values()];
+  const written = await writePreparedPictures(ctx, files);
   try {
     const storedByIndex = new Map([...prepared.keys()].map((index, i) => [index, written.pictures[i]!]));
     const plan = present.map(({ slot, index }): PicturePlan => (slot && 'picture' in slot ? { keep: slot.picture } : { stored: storedByIndex.get(index)! }));
-    commitArt(ctx, viewer, cellToken, { values: parsed.output, plan, submit: submission.submit, reserveFirst: found.art === null });
+    commitArt(ctx, viewer, cellToken, { values: parsed.output, plan, files, submit: submission.submit, reserveFirst: found.art === null });
   } catch (error) {
-    await removeUnreferenced(ctx, ctx.db, written.created);
+    removeUnnamedMedia(ctx, written.created);
     throw error;
   }
   return getArtForEdit(ctx, viewer, cellToken);
@@ -190,14 +191,17 @@ type PicturePlan = { keep: string } | { stored: { key: string; width: number; he
 interface ArtCommit {
   values: ArtFormValues;
   plan: PicturePlan[];
+  /** The new pictures' bytes: written again inside the transaction if a removal took them meanwhile. */
+  files: readonly PreparedPicture[];
   submit: boolean;
   /** The square had no piece: it is reserved for the viewer in the same transaction (spec §5 edit access). */
   reserveFirst: boolean;
 }
 
-function commitArt(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: string, { values, plan, submit, reserveFirst }: ArtCommit): void {
+function commitArt(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: string, { values, plan, files, submit, reserveFirst }: ArtCommit): void {
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
+    restorePictureFiles(ctx.media, files);
     // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
     // this transaction (its own becomes a savepoint), so a save that fails below leaves no reservation or draft.
     if (reserveFirst) reserveCell({ ...ctx, db: tx as unknown as Db }, viewer, cellToken);

@@ -4,14 +4,12 @@
  * as a JPEG with no metadata (EXIF, GPS) under a content-hashed name. Files only: the user row is the caller's.
  */
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { users } from '#drizzle/schema.ts';
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
-import type { Queryable } from '../db.ts';
 import { isAvatarName, type MediaStore } from '../media-store.ts';
-import { sniffImageType } from './art-media.ts';
+import { removeUnnamedMedia, sniffImageType } from './art-media.ts';
+import type { ServiceContext } from './context.ts';
 import { MAX_INPUT_PIXELS } from './images.ts';
 
 export interface PreparedAvatar {
@@ -47,9 +45,11 @@ export async function writeAvatar(media: MediaStore, avatar: PreparedAvatar): Pr
   return created;
 }
 
-/** Removes an avatar file unless some user row still names it (identical pictures share one file). */
-export async function removeAvatarIfUnused(media: MediaStore, db: Queryable, name: string | null): Promise<void> {
+/**
+ * Removes an avatar file unless some user row still names it (identical pictures share one file): checked and
+ * removed under the write lock (art-media.ts removeUnnamedMedia), like pictures.
+ */
+export function removeAvatarIfUnused(ctx: Pick<ServiceContext, 'media' | 'db'>, name: string | null): void {
   if (!name || !isAvatarName(name)) return;
-  if (db.select({ id: users.id }).from(users).where(eq(users.image, name)).get()) return;
-  await media.remove(name).catch(() => undefined);
+  removeUnnamedMedia(ctx, [name]);
 }

@@ -15,6 +15,7 @@ import { AppError, fieldErrorsOfIssues } from '../errors.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { mayEditProfile, mayReadPrivateProfile, type Viewer } from '../permissions.ts';
 import { prepareAvatar, removeAvatarIfUnused, writeAvatar } from './avatars.ts';
+import { IMMEDIATE } from './reservations.ts';
 import type { ServiceContext } from './context.ts';
 import { followersOf, likesOfUser, memberByToken } from './user-social.ts';
 
@@ -97,31 +98,35 @@ export async function updateProfile(ctx: ServiceContext, viewer: Viewer, token: 
   const p = parsed.output;
   let after: UserRow;
   try {
-    after = ctx.db
-      .update(users)
-      .set({
-        zipcode: p.zipcode,
-        country: p.country,
-        city: p.city,
-        state: p.state,
-        description: p.description,
-        exhibitions: p.exhibitions,
-        education: p.education,
-        personalUrl: p.personal_url,
-        fbUrl: p.fb_url,
-        twUrl: p.tw_url,
-        ttUrl: p.tt_url,
-        inUrl: p.in_url,
-        ...(avatar ? { image: avatar.name } : {}),
-        updatedAt: ctx.clock.now(),
-      })
-      .where(eq(users.id, before.id))
-      .returning()
-      .get();
+    after = ctx.db.transaction((tx) => {
+      // The file is shared with every user of the same picture: written again if a removal took it meanwhile.
+      if (avatar) ctx.media.restoreSync(avatar.name, avatar.bytes);
+      return tx
+        .update(users)
+        .set({
+          zipcode: p.zipcode,
+          country: p.country,
+          city: p.city,
+          state: p.state,
+          description: p.description,
+          exhibitions: p.exhibitions,
+          education: p.education,
+          personalUrl: p.personal_url,
+          fbUrl: p.fb_url,
+          twUrl: p.tw_url,
+          ttUrl: p.tt_url,
+          inUrl: p.in_url,
+          ...(avatar ? { image: avatar.name } : {}),
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(users.id, before.id))
+        .returning()
+        .get();
+    }, IMMEDIATE);
   } catch (error) {
-    if (avatar && created) await removeAvatarIfUnused(ctx.media, ctx.db, avatar.name);
+    if (avatar && created) removeAvatarIfUnused(ctx, avatar.name);
     throw error;
   }
-  if (avatar && before.image !== avatar.name) await removeAvatarIfUnused(ctx.media, ctx.db, before.image);
+  if (avatar && before.image !== avatar.name) removeAvatarIfUnused(ctx, before.image);
   return fullProfileOf(after);
 }

@@ -9,11 +9,14 @@ import { ErrorCode, httpStatusOf, type ErrorBody, type FieldErrors } from '#shar
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fieldErrors: FieldErrors | undefined;
+  /** Seconds after which trying again makes sense (sent as Retry-After), for refusals that pass. */
+  readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message?: string, fieldErrors?: FieldErrors) {
+  constructor(code: ErrorCode, message?: string, fieldErrors?: FieldErrors, retryAfter?: number) {
     super(message ?? code);
     this.code = code;
     this.fieldErrors = fieldErrors;
+    this.retryAfter = retryAfter;
   }
 
   get status(): number {
@@ -49,6 +52,7 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   invalid_reset_token: 'BAD_REQUEST',
   email_taken: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
+  busy: 'SERVICE_UNAVAILABLE',
   cell_not_available: 'CONFLICT',
   already_reserved: 'CONFLICT',
   cell_taken: 'CONFLICT',
@@ -87,6 +91,7 @@ const CODE_OF_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   CONFLICT: ErrorCode.Conflict,
   TOO_MANY_REQUESTS: ErrorCode.RateLimited,
   PAYLOAD_TOO_LARGE: ErrorCode.PayloadTooLarge,
+  SERVICE_UNAVAILABLE: ErrorCode.Busy,
 };
 
 /** Field errors from a failed Standard Schema (valibot) parse: dotted path to messages. */

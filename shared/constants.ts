@@ -99,3 +99,9 @@ export const CONTACT_REASONS = [
 /** Honesty, the first principle of The Ground: every piece says whether and how AI was used. */
 export const AI_USE_OPTIONS = ['none', 'assisted', 'generated'] as const;
 export type AiUse = (typeof AI_USE_OPTIONS)[number];
+
+/**
+ * Calls one batched tRPC request may carry (the client's batch link sends no more): a batch of costly calls would
+ * otherwise multiply one request's work (decision 024). Each call still counts against its own rate limit.
+ */
+export const TRPC_MAX_BATCH = 10;

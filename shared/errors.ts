@@ -19,6 +19,8 @@ export const ErrorCode = {
   EmailTaken: 'email_taken',
   PayloadTooLarge: 'payload_too_large',
   Internal: 'internal_error',
+  /** The server is at its limit for costly work (password hashing, image decoding): try again shortly. */
+  Busy: 'busy',
   // Reservations and subscriptions (spec §8: the reserve, subscribe and extend calls answer these in r.error).
   CellNotAvailable: 'cell_not_available',
   AlreadyReserved: 'already_reserved',
@@ -76,6 +78,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   email_taken: 409,
   payload_too_large: 413,
   internal_error: 500,
+  busy: 503,
   cell_not_available: 409,
   already_reserved: 409,
   cell_taken: 409,

@@ -2,6 +2,7 @@
 import { httpBatchLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '#server/root.ts';
+import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { apiHeaders } from './initial-params.ts';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -11,6 +12,7 @@ export function createTrpcClient() {
     links: [
       httpBatchLink({
         url: '/trpc',
+        maxItems: TRPC_MAX_BATCH,
         headers: () => apiHeaders(),
         fetch: (url, options) => fetch(url, { ...options, credentials: 'same-origin' }),
       }),

@@ -17,6 +17,7 @@ import {
   type AnyProcedure,
   type AnyRouter,
 } from '@trpc/server/unstable-core-do-not-import';
+import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { jsonTextOf } from '../raw-json.ts';
 import { invokeProcedure } from './invoke-procedure.ts';
 
@@ -41,6 +42,8 @@ function plainQueries(router: AnyRouter, req: FastifyRequest<Params>): { paths: 
   try {
     const path = decodeURIComponent(req.params.path);
     paths = batch ? path.split(',') : [path];
+    // tRPC's adapter refuses an oversized batch (400) in its own error shape.
+    if (paths.length > TRPC_MAX_BATCH) return null;
     raw = req.query.input ? JSON.parse(req.query.input) : undefined;
   } catch {
     return null;
@@ -91,7 +94,7 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
   scope.addContentTypeParser('multipart/form-data', {}, (_req, body, done) => done(null, body));
 
   const adapter = (req: FastifyRequest<Params>, reply: FastifyReply) =>
-    fastifyRequestHandler({ router, createContext, onError: onError as never, req, res: reply, path: req.params.path });
+    fastifyRequestHandler({ router, createContext, onError: onError as never, req, res: reply, path: req.params.path, maxBatchSize: TRPC_MAX_BATCH });
 
   scope.get<Params>('/:path', { exposeHeadRoute: false }, async (req, reply) => {
     const plain = plainQueries(router, req);

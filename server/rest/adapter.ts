@@ -79,7 +79,8 @@ function fromFastifyError(error: FastifyError): AppError | null {
 export function useRestEnvelope(api: FastifyInstance): void {
   api.setErrorHandler((error: FastifyError, req, reply) => {
     const app = fromFastifyError(error) ?? toAppError(error);
-    if (app.status >= 500) req.log.error({ err: error }, 'request failed');
+    if (app.status >= 500 && app.code !== ErrorCode.Busy) req.log.error({ err: error }, 'request failed');
+    if (app.retryAfter !== undefined) reply.header('retry-after', String(app.retryAfter));
     return reply.code(app.status).send(ok(app.toBody()));
   });
   api.setNotFoundHandler((_req, reply) => {

@@ -34,7 +34,7 @@ export const authRouter = router({
   }),
 
   restore: publicProcedure.input(restoreSchema).mutation(async ({ ctx, input }) => {
-    await restorePassword(ctx, input);
+    await restorePassword(ctx, input, ctx.ip);
     return { ok: true as const };
   }),
 });

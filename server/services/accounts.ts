@@ -10,12 +10,13 @@ import { Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { createSession, invalidateUserSessions, type SessionUser } from '../auth/sessions.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from './context.ts';
 import { enqueueMail } from './mail.ts';
 import { reindexArtOfAuthor } from './search.ts';
-import { LIMITS, hitRateLimit } from './rate-limit.ts';
+import { LIMITS, checkRateLimit, hitRateLimit } from './rate-limit.ts';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -72,18 +73,42 @@ function emailTaken(): AppError {
   });
 }
 
+/**
+ * Signs in. Attempts are limited per network address; failures per account and address and per address
+ * (decision 024): someone guessing an account's password slows down only themselves, never its owner elsewhere.
+ */
 export async function login(ctx: ServiceContext, input: { username: string; password: string }, ip: string): Promise<NewSession> {
   const now = ctx.clock.now();
+  const accountAtIp = `${normaliseEmail(input.username)}|${ip}`;
+  checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerIp, ip);
+  checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccountIp, accountAtIp);
   hitRateLimit(ctx.db, now, LIMITS.loginPerIp, ip);
-  hitRateLimit(ctx.db, now, LIMITS.loginPerAddress, normaliseEmail(input.username));
   const user = findByEmail(ctx, input.username);
+  let valid: boolean;
   if (!user) {
-    decoyHash ??= hashPassword('decoy password for unknown addresses 1');
+    decoyHash ??= hashPassword('decoy password for unknown addresses 1', true);
     await verifyPassword(await decoyHash, input.password);
+    valid = false;
+  } else {
+    valid = (await verifyPassword(user.passwordHash, input.password)) && user.disabledAt === null;
+  }
+  if (!valid) {
+    // Counted after the answer is known; the next attempt past a limit is the one refused.
+    const failedAt = ctx.clock.now();
+    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerIp, ip));
+    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccountIp, accountAtIp));
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(user.passwordHash, input.password)) || user.disabledAt !== null) throw invalidCredentials();
-  return { user, ...createSession(ctx.db, ctx.clock, user.id) };
+  return { user: user!, ...createSession(ctx.db, ctx.clock, user!.id) };
+}
+
+/** Counts a failure; that this one went past the limit is told on the next attempt, not instead of this answer. */
+function countQuietly(count: () => void): void {
+  try {
+    count();
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === ErrorCode.RateLimited)) throw error;
+  }
 }
 
 function invalidCredentials(): AppError {
@@ -120,23 +145,31 @@ export function requestPasswordReset(ctx: ServiceContext, input: { username: str
   });
 }
 
-/** Sets a new password from a reset link; every session of the user ends. */
-export async function restorePassword(ctx: ServiceContext, input: { token: string; password: string }): Promise<void> {
+function validReset(db: Queryable, tokenHash: string, now: number) {
+  const reset = db
+    .select()
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+    .get();
+  if (!reset) throw new AppError(ErrorCode.InvalidResetToken, 'This link has expired or was already used. Ask for a new one.');
+  return reset;
+}
+
+/**
+ * Sets a new password from a reset link; every session of the user ends, and every other reset link of theirs
+ * stops working. The link is checked before the password is hashed, and attempts are limited per address and per
+ * link: a flood of made-up links costs the server a lookup each, never a hash (decision 024).
+ */
+export async function restorePassword(ctx: ServiceContext, input: { token: string; password: string }, ip: string): Promise<void> {
+  const tokenHash = hashToken(input.token);
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerIp, ip);
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
+  validReset(ctx.db, tokenHash, ctx.clock.now());
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
-    const reset = tx
-      .select()
-      .from(passwordResetTokens)
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, now),
-        ),
-      )
-      .get();
-    if (!reset) throw new AppError(ErrorCode.InvalidResetToken, 'This link has expired or was already used. Ask for a new one.');
+    // Checked again: the link may have been used or run out while the password was hashed.
+    const reset = validReset(tx, tokenHash, now);
     tx.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.userId, reset.userId)).run();
     tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, reset.userId)).run();
     invalidateUserSessions(tx, reset.userId);

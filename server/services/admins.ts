@@ -27,7 +27,7 @@ export async function createOrPromoteAdmin(db: Db, now: number, email: string, p
     return { kind: 'promoted', email: address };
   }
   const chosen = password ?? generatePassword();
-  const passwordHash = await hashPassword(chosen);
+  const passwordHash = await hashPassword(chosen, true);
   const [local] = address.split('@');
   db.insert(users)
     .values({

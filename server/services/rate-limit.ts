@@ -8,7 +8,7 @@
  * most that last second of them. A window's count is read from the database the first time this process sees it,
  * so a restart carries it on.
  */
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { rateLimitHits } from '#drizzle/schema.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Db, Queryable } from '../db.ts';
@@ -25,11 +25,20 @@ export interface Limit {
 }
 
 export const LIMITS = {
-  loginPerIp: { name: 'login:ip', max: 30, windowMs: 15 * 60_000 },
-  loginPerAddress: { name: 'login:address', max: 10, windowMs: 15 * 60_000 },
+  /** Every login attempt from one network address (each costs a password hash, right or wrong). */
+  loginPerIp: { name: 'login:ip', max: 60, windowMs: 15 * 60_000 },
+  /**
+   * Failed logins (decision 024): per account and address, so an attacker slows only their own address and the
+   * owner's right password from anywhere else still works; and per address, whatever the accounts tried.
+   */
+  loginFailuresPerAccountIp: { name: 'login-failed:account-ip', max: 10, windowMs: 15 * 60_000 },
+  loginFailuresPerIp: { name: 'login-failed:ip', max: 30, windowMs: 15 * 60_000 },
   registerPerIp: { name: 'register:ip', max: 10, windowMs: 60 * 60_000 },
   resetPerIp: { name: 'reset:ip', max: 10, windowMs: 60 * 60_000 },
   resetPerAddress: { name: 'reset:address', max: 3, windowMs: 60 * 60_000 },
+  /** Setting a new password from a link: a person needs a few tries at most; made-up links are refused cheaply. */
+  restorePerIp: { name: 'restore:ip', max: 20, windowMs: 60 * 60_000 },
+  restorePerToken: { name: 'restore:token', max: 5, windowMs: 60 * 60_000 },
   contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
   searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000, batched: true },
   /** Region details of a large tree: a fast pan over a big screen asks a few dozen blocks a minute; ten a second is plenty. */
@@ -48,10 +57,20 @@ export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: 
   const windowStart = now - (now % limit.windowMs);
   const key = `${limit.name}:${subject.toLowerCase()}`;
   const count = limit.batched && isConnection(db) ? countInMemory(db, key, windowStart, windowStart + limit.windowMs) : countInDatabase(db, key, windowStart);
-  if (count > limit.max) {
-    const waitSeconds = Math.ceil((windowStart + limit.windowMs - now) / 1000);
-    throw new AppError(ErrorCode.RateLimited, `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`);
-  }
+  if (count > limit.max) refuse(limit, windowStart, now);
+}
+
+/** Refuses (rate_limited) when `subject` has already used up `limit`, without counting anything. */
+export function checkRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
+  const windowStart = now - (now % limit.windowMs);
+  const key = `${limit.name}:${subject.toLowerCase()}`;
+  const count = db.select({ count: rateLimitHits.count }).from(rateLimitHits).where(and(eq(rateLimitHits.key, key), eq(rateLimitHits.windowStart, windowStart))).get()?.count ?? 0;
+  if (count >= limit.max) refuse(limit, windowStart, now);
+}
+
+function refuse(limit: Limit, windowStart: number, now: number): never {
+  const waitSeconds = Math.ceil((windowStart + limit.windowMs - now) / 1000);
+  throw new AppError(ErrorCode.RateLimited, `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`, undefined, waitSeconds);
 }
 
 function countInDatabase(db: Queryable, key: string, windowStart: number): number {

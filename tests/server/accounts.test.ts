@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { mailOutbox, sessions, users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
+import { passwordWork, WorkQueue } from '#server/auth/passwords.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
+import { LIMITS } from '#server/services/rate-limit.ts';
+import { TRPC_MAX_BATCH } from '#shared/constants.ts';
+import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { BrowserLike } from '#tests/helpers/browser-like.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
@@ -136,15 +140,36 @@ describe('login and logout', () => {
     expect(res.body.r.error).toBe('unauthenticated');
   });
 
-  it('rate-limits repeated attempts on one address', async () => {
-    const { email } = await registered();
-    const browser = new BrowserLike(t.server);
+  it(`slows an address after ${LIMITS.loginFailuresPerAccountIp.max} wrong passwords for one account, while its owner elsewhere still signs in`, async () => {
+    const { email, password } = await registered();
+    const attacker = new BrowserLike(t.server);
     const answers = [];
-    for (let i = 0; i < 11; i++) answers.push((await browser.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status);
-    expect(answers.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(answers[10]).toBe(429);
+    for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 1; i++) answers.push((await attacker.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status);
+    expect(answers.slice(0, -1).every((s) => s === 401)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
+    // Even the right password is refused from that address for now: the limit is not an oracle.
+    expect((await attacker.post('/api/auth/login', { username: email, password })).status).toBe(429);
+    // The owner, from an address with no failures, is not locked out; nor is that address once the window passes.
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password })).status).toBe(200);
     t.clock.advance(16 * 60_000);
-    expect((await browser.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status).toBe(401);
+    expect((await attacker.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status).toBe(401);
+  });
+
+  it(`slows an address after ${LIMITS.loginFailuresPerIp.max} wrong passwords whatever the accounts, and only that address`, async () => {
+    const { email, password } = await registered();
+    const attacker = new BrowserLike(t.server);
+    for (let i = 0; i < LIMITS.loginFailuresPerIp.max; i++) {
+      expect((await attacker.post('/api/auth/login', { username: `nobody${i}@mail.test`, password: 'wrong-pass-1' })).status).toBe(401);
+    }
+    expect((await attacker.post('/api/auth/login', { username: email, password })).status).toBe(429);
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password })).status).toBe(200);
+    t.clock.advance(16 * 60_000);
+  });
+
+  it('does not count successful logins as failures', async () => {
+    const { email, password } = await registered();
+    const browser = new BrowserLike(t.server);
+    for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 2; i++) expect((await browser.post('/api/auth/login', { username: email, password })).status).toBe(200);
   });
 });
 
@@ -204,6 +229,105 @@ describe('password reset and restore', () => {
     const res = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'short' });
     expect(res.status).toBe(400);
     expect(res.body.r.errors.password).toEqual(['Minimal length is 6 symbols.']);
+  });
+});
+
+describe('a flood of password restores', () => {
+  const madeUpLink = () => `/api/password/restore/${newToken(24)}`;
+
+  it('checks the link before hashing: made-up links cost no password hashing at all', async () => {
+    const flood = new BrowserLike(t.server);
+    const before = passwordWork.started;
+    for (let i = 0; i < 10; i++) {
+      const res = await flood.post(madeUpLink(), { password: 'new&better9' });
+      expect(res.body.r.error).toBe('invalid_reset_token');
+    }
+    expect(passwordWork.started).toBe(before);
+  });
+
+  it(`refuses an address past ${LIMITS.restorePerIp.max} tries an hour (429, Retry-After), while the owner's link works from elsewhere`, async () => {
+    const { email } = await registered();
+    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const token = /\/restore-password\/([\w-]+)/.exec(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody)![1]!;
+    const flood = new BrowserLike(t.server);
+    for (let i = 0; i < LIMITS.restorePerIp.max; i++) expect((await flood.post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe('invalid_reset_token');
+    const refused = await flood.post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.r.error).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    const owner = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    expect(owner.status).toBe(200);
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+  });
+
+  it(`refuses one link past ${LIMITS.restorePerToken.max} tries, from any addresses`, async () => {
+    const link = madeUpLink();
+    for (let i = 0; i < LIMITS.restorePerToken.max; i++) expect((await new BrowserLike(t.server).post(link, { password: 'new&better9' })).status).toBe(400);
+    const refused = await new BrowserLike(t.server).post(link, { password: 'new&better9' });
+    expect(refused.status).toBe(429);
+  });
+
+  it('voids every other reset link of the account once one is used', async () => {
+    const { email } = await registered();
+    for (let i = 0; i < 2; i++) await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const [first, second] = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().map((m) => /\/restore-password\/([\w-]+)/.exec(m.textBody)![1]!);
+    expect((await new BrowserLike(t.server).post(`/api/password/restore/${second}`, { password: 'new&better9' })).status).toBe(200);
+    const stale = await new BrowserLike(t.server).post(`/api/password/restore/${first}`, { password: 'evil&other9' });
+    expect(stale.body.r.error).toBe('invalid_reset_token');
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+  });
+});
+
+describe('a batch of costly calls', () => {
+  const batchOf = (n: number, call: (i: number) => unknown) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), call(i)]));
+  const loginBatch = (browser: BrowserLike, n: number, password: string, email: string) =>
+    browser.post(`/trpc/${Array(n).fill('auth.login').join(',')}?batch=1`, batchOf(n, () => ({ username: email, password })));
+
+  it(`is refused whole past ${TRPC_MAX_BATCH} calls (400), before any of them runs`, async () => {
+    const { email } = await registered();
+    const before = passwordWork.started;
+    const res = await loginBatch(new BrowserLike(t.server), TRPC_MAX_BATCH + 1, 'wrong&guess1', email);
+    expect(res.status).toBe(400);
+    expect(passwordWork.started).toBe(before);
+  });
+
+  it('counts each call against its own rate limit: a batch buys no extra tries', async () => {
+    const { email } = await registered();
+    const attacker = new BrowserLike(t.server);
+    const answers: { error?: { data?: { app?: { error?: string } } } }[] = [];
+    for (let sent = 0; sent < LIMITS.loginFailuresPerIp.max + TRPC_MAX_BATCH; sent += TRPC_MAX_BATCH) {
+      answers.push(...((await loginBatch(attacker, TRPC_MAX_BATCH, 'wrong&guess1', `${sent}${email}`)).body as typeof answers));
+    }
+    const codes = answers.map((a) => a.error?.data?.app?.error);
+    expect(codes.slice(0, LIMITS.loginFailuresPerIp.max).every((code) => code === 'invalid_credentials')).toBe(true);
+    expect(codes.slice(LIMITS.loginFailuresPerIp.max)).toEqual(Array(TRPC_MAX_BATCH).fill('rate_limited'));
+  });
+});
+
+describe('the queue of password work', () => {
+  it('runs a few at once, in order, and refuses (busy, Retry-After) once its waiting line is full', async () => {
+    const queue = new WorkQueue(1, 2);
+    const order: number[] = [];
+    const releases: (() => void)[] = [];
+    const job = (n: number) => () => new Promise<number>((resolve) => releases.push(() => { order.push(n); resolve(n); }));
+    const running = [queue.run(job(1)), queue.run(job(2)), queue.run(job(3))];
+    const refused = await queue.run(job(4)).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'busy', retryAfter: 2 });
+    expect(queue.started).toBe(1);
+    while (order.length < 3) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+    }
+    expect(await Promise.all(running)).toEqual([1, 2, 3]);
+    expect(order).toEqual([1, 2, 3]);
+    expect(queue.started).toBe(3);
+    // Free again: the next one runs at once.
+    const next = queue.run(job(5));
+    await new Promise((resolve) => setImmediate(resolve));
+    releases.shift()!();
+    expect(await next).toBe(5);
   });
 });
 

@@ -347,9 +347,9 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   const concurrency = Math.min(4, Math.max(2, availableParallelism()));
   const [stored, adminHash, artistHashes] = await Promise.all([
     mapConcurrently(pieces, concurrency, (piece) => renderPictures(ctx, piece)),
-    hashPassword(adminPassword),
+    hashPassword(adminPassword, true),
     // Nobody logs in as a demo artist: each gets a long random password nobody knows.
-    Promise.all(artists.map(() => hashPassword(generatePassword()))),
+    Promise.all(artists.map(() => hashPassword(generatePassword(), true))),
   ]);
   log.info(`seed: pictures stored in ${Math.round(performance.now() - started)} ms, writing rows`);
 

@@ -10,6 +10,7 @@
  * proxies from closing an idle stream.
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#shared/errors.ts';
 import { toChangesEvent, type TreeChangesAnswer } from '#shared/tree/changes.ts';
@@ -34,7 +35,31 @@ interface Stream {
   /** The version this stream's reader has been brought to. */
   version: number;
   raw: ServerResponse;
+  /**
+   * The connection, written to directly: an event goes out to hundreds of streams at once, and Node's response
+   * object would frame, cork and copy it again for each (decision 023). The response only ends the stream.
+   */
+  socket: Socket;
+  /** Whether the response uses chunked encoding (HTTP/1.1; not for an HTTP/1.0 reader): each event is one chunk. */
+  chunked: boolean;
 }
+
+/** One message's bytes, built once for all its streams: as an HTTP/1.1 chunk and as plain bytes. */
+class Outgoing {
+  private plainBytes: Buffer | null = null;
+  private chunkBytes: Buffer | null = null;
+
+  constructor(private readonly text: string) {}
+
+  for(stream: Stream): Buffer {
+    this.plainBytes ??= Buffer.from(this.text);
+    if (!stream.chunked) return this.plainBytes;
+    this.chunkBytes ??= Buffer.concat([Buffer.from(`${this.plainBytes.length.toString(16)}\r\n`), this.plainBytes, CRLF]);
+    return this.chunkBytes;
+  }
+}
+
+const CRLF = Buffer.from('\r\n');
 
 export interface FeedOptions {
   watchMs?: number;
@@ -98,15 +123,16 @@ export class TreeEventFeed {
       // Proxies that buffer (nginx) pass the stream through at once.
       'x-accel-buffering': 'no',
     });
-    const stream: Stream = { treeId: tree.id, ip: req.ip, version: tree.version, raw };
+    raw.flushHeaders();
+    const stream: Stream = { treeId: tree.id, ip: req.ip, version: tree.version, raw, socket: raw.socket!, chunked: raw.chunkedEncoding };
     this.streams.add(stream);
     this.perIp.set(req.ip, held + 1);
     raw.on('close', () => this.drop(stream));
-    raw.socket?.setNoDelay(true);
+    stream.socket.setNoDelay(true);
     // The reconnection delay a browser waits after a break, then where this stream starts.
-    this.write(stream, `retry: 3000\n`);
+    this.write(stream, new Outgoing(`retry: 3000\n`));
     if (first) this.deliver([stream], first);
-    else this.write(stream, message('version', tree.version, { version: tree.version }));
+    else this.write(stream, new Outgoing(message('version', tree.version, { version: tree.version })));
   }
 
   /** Ends every stream (at shutdown): each reader is told to come back, and does once the server is up again. */
@@ -168,22 +194,25 @@ export class TreeEventFeed {
     else if (answer.count === 0) return;
     else if (answer.count <= EVENT_CELLS_MAX) text = message('changes', answer.version, toChangesEvent(answer));
     else text = message('version', answer.version, { version: answer.version, since: answer.since });
+    const outgoing = new Outgoing(text);
     for (const stream of group) {
       stream.version = answer.version;
-      this.write(stream, text);
+      this.write(stream, outgoing);
     }
   }
 
   private beat(): void {
-    for (const stream of this.streams) this.write(stream, ': ping\n\n');
+    const ping = new Outgoing(': ping\n\n');
+    for (const stream of this.streams) this.write(stream, ping);
   }
 
-  private write(stream: Stream, text: string): void {
-    if (stream.raw.writableLength > SLOW_READER_BYTES) {
-      stream.raw.destroy();
+  private write(stream: Stream, outgoing: Outgoing): void {
+    if (stream.socket.destroyed) return;
+    if (stream.socket.writableLength > SLOW_READER_BYTES) {
+      stream.socket.destroy();
       return;
     }
-    stream.raw.write(text);
+    stream.socket.write(outgoing.for(stream));
     this.sent++;
   }
 

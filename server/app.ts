@@ -16,7 +16,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
 import { AppError } from './errors.ts';
-import { csrfRefusal, ensureCsrfToken } from './http/csrf.ts';
+import { csrfRefusal, ensureCsrfToken, servesHost } from './http/csrf.ts';
 import { sendCompressed } from './http/compress.ts';
 import { createIndexRenderer } from './http/index-html.ts';
 import { artOpenGraphTags } from './http/art-open-graph.ts';
@@ -106,6 +106,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await server.register(fastifyCookie);
   useSecurityHeaders(server, config.secureCookies);
+
+  // DNS rebinding: a request for a host name that is not the site's is refused before anything else runs.
+  const siteHostname = new URL(config.siteUrl).hostname.toLowerCase();
+  server.addHook('onRequest', async (req, reply) => {
+    if (servesHost(req.host, siteHostname)) return;
+    req.log.warn({ host: req.host }, 'request for another host refused');
+    const error = new AppError(ErrorCode.BadRequest, 'This server does not answer for that host name.');
+    if (req.url.startsWith('/api/')) return reply.code(421).send(ok(error.toBody()));
+    return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
+  });
 
   // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
   server.addHook('onRequest', async (req, reply) => {

@@ -18,7 +18,7 @@ export const userRouter = router({
     .mutation(async ({ ctx, input }) => {
       const user = ctx.user!;
       if (!mayEditAccount(user, input.token)) throw new AppError(ErrorCode.Forbidden, 'You can only change your own account.');
-      const updated = await updateAccount(ctx, user, input);
+      const updated = await updateAccount(ctx, user, input, ctx.ip);
       if (updated.session) ctx.sessionCookie.set(updated.session.token, updated.session.expiresAt);
       return toCurrentUser(updated.user);
     }),

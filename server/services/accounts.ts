@@ -182,18 +182,40 @@ export interface AccountUpdate {
   email: string;
   show_email: boolean;
   password: string;
+  current_password: string;
+}
+
+export const CURRENT_PASSWORD_MESSAGES = {
+  missing: 'Enter your current password to change your e-mail address or password.',
+  wrong: 'This is not your current password.',
+} as const;
+
+/**
+ * A new e-mail address or password needs the current password too (decision 024): a borrowed session, or one left
+ * open on a shared computer, must not be enough to take the account over. Wrong answers count as failed logins.
+ */
+async function confirmCurrentPassword(ctx: ServiceContext, user: SessionUser, given: string, ip: string): Promise<void> {
+  const fail = (message: string) => new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', { current_password: [message] });
+  if (!given) throw fail(CURRENT_PASSWORD_MESSAGES.missing);
+  const accountAtIp = `${user.email}|${ip}`;
+  checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp);
+  if (await verifyPassword(user.passwordHash, given)) return;
+  countQuietly(() => hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp));
+  throw fail(CURRENT_PASSWORD_MESSAGES.wrong);
 }
 
 /**
  * The account form. A new password ends every session of the user, then opens a fresh one for the person who
- * changed it (returned), so only they stay signed in.
+ * changed it (returned), so only they stay signed in; it also voids every reset link still out.
  */
 export async function updateAccount(
   ctx: ServiceContext,
   user: SessionUser,
   input: AccountUpdate,
+  ip: string,
 ): Promise<{ user: SessionUser; session: { token: string; expiresAt: number } | null }> {
   const email = normaliseEmail(input.email);
+  if (input.password || email !== normaliseEmail(user.email)) await confirmCurrentPassword(ctx, user, input.current_password, ip);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
@@ -216,7 +238,10 @@ export async function updateAccount(
       .run();
     // Artist names are searchable: a rename reaches the index in the same transaction.
     reindexArtOfAuthor(tx, user.id);
-    if (passwordHash) invalidateUserSessions(tx, user.id);
+    if (passwordHash) {
+      invalidateUserSessions(tx, user.id);
+      tx.update(passwordResetTokens).set({ usedAt: now }).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt))).run();
+    }
   });
   const updated = ctx.db.select().from(users).where(eq(users.id, user.id)).get()!;
   return { user: updated, session: passwordHash ? createSession(ctx.db, ctx.clock, user.id) : null };

@@ -43,6 +43,8 @@ export const accountSchema = v.pipe(
       v.check((s) => s === '' || /[0-9!-/:-@[-`{-~]/.test(s), MESSAGES.specialSymbol),
     ),
     confirm_password: v.pipe(v.optional(v.string(), ''), v.maxLength(L.passwordMax, MESSAGES.maxLength(L.passwordMax))),
+    /** Asked for (by the server) when the e-mail or the password changes: a session alone is not enough for those. */
+    current_password: v.pipe(v.optional(v.string(), ''), v.maxLength(L.passwordMax, MESSAGES.maxLength(L.passwordMax))),
   }),
   v.forward(
     v.partialCheck(

@@ -149,6 +149,10 @@ describe('accounts in the browser', () => {
     expect(mutations.filter((m) => m === 'user.updateAccount')).toEqual([]);
 
     await page.getByLabel('Confirm password').fill(passwords.second);
+    // A new password needs the current one.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.getByTestId('error-current_password').textContent()).toBe('Enter your current password to change your e-mail address or password.');
+    await page.getByLabel('Current password').fill(passwords.first);
     await page.getByRole('button', { name: 'Save changes' }).click();
     expect(await formMessage()).toBe('Your account is saved.');
     await waitForText('header a[href="/profile"]', 'Augusta');

@@ -338,17 +338,44 @@ describe('the account form', () => {
 
   it('changes names, address and show_email for the owner', async () => {
     const { browser, user } = await registered();
-    const body = account(user.token);
+    const body = account(user.token, { current_password: goodPassword });
     const res = await browser.post(`/api/user/${user.token}/account`, body);
     expect(res.status).toBe(200);
     expect(res.body.r).toMatchObject({ firstname: 'Grace', lastname: 'Hopper', email: body.email, showEmail: true });
+  });
+
+  it('changes names alone without the current password, but asks for it before a new address or password', async () => {
+    const { browser, user, email } = await registered();
+    const renamed = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email }));
+    expect(renamed.status).toBe(200);
+    const before = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
+
+    const missing = await browser.post(`/api/user/${user.token}/account`, account(user.token, { firstname: 'Mallory' }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.r.errors).toEqual({ current_password: ['Enter your current password to change your e-mail address or password.'] });
+    const wrong = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'taken&over1', confirm_password: 'taken&over1', current_password: 'a guess 1' }));
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.r.errors).toEqual({ current_password: ['This is not your current password.'] });
+    expect(t.deps.db.select().from(users).where(eq(users.token, user.token)).get()).toEqual(before);
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status).toBe(200);
+  });
+
+  it('voids every reset link still out when the password changes', async () => {
+    const { browser, user, email } = await registered();
+    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const token = /\/restore-password\/([\w-]+)/.exec(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody)![1]!;
+    const changed = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'fresh&paint1', confirm_password: 'fresh&paint1', current_password: goodPassword }));
+    expect(changed.status).toBe(200);
+    const stale = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'evil&other9' });
+    expect(stale.body.r.error).toBe('invalid_reset_token');
+    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status).toBe(200);
   });
 
   it('keeps the person who changed the password signed in and ends every other session', async () => {
     const { browser, email, user } = await registered();
     const elsewhere = new BrowserLike(t.server);
     await elsewhere.post('/api/auth/login', { username: email, password: goodPassword });
-    const res = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'fresh&paint1', confirm_password: 'fresh&paint1' }));
+    const res = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'fresh&paint1', confirm_password: 'fresh&paint1', current_password: goodPassword }));
     expect(res.status).toBe(200);
     expect((await browser.get('/api/user/current')).status).toBe(200);
     expect((await elsewhere.get('/api/user/current')).status).toBe(401);
@@ -361,7 +388,7 @@ describe('the account form', () => {
     const mismatch = await browser.post(`/api/user/${user.token}/account`, account(user.token, { password: 'fresh&paint1', confirm_password: 'fresh&paint2' }));
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.r.errors).toEqual({ confirm_password: ['The password confirmation does not match.'] });
-    const clash = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email: other.email.toUpperCase() }));
+    const clash = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email: other.email.toUpperCase(), current_password: goodPassword }));
     expect(clash.status).toBe(409);
     expect(clash.body.r.errors.email).toEqual(['This e-mail address is used by another account.']);
     const foreign = await browser.post(`/api/user/${other.user.token}/account`, account(other.user.token));

@@ -16,6 +16,8 @@ import { tempDir } from '#tests/helpers/test-app.ts';
 import { createApiWorld, type ApiWorld } from './support/api-world.ts';
 import { listHttpRoutes, listProcedures, MUTATING_METHODS, routeKey, type HttpRoute } from './support/route-inventory.ts';
 import { watchStore } from './support/store-fingerprint.ts';
+import type { FastifyRequest } from 'fastify';
+import { csrfRefusal } from '#server/http/csrf.ts';
 
 let w: ApiWorld;
 let store: ReturnType<typeof watchStore>;
@@ -121,6 +123,39 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
   expect(headers['cross-origin-resource-policy'], what).toBe('same-origin');
   expect(headers['x-powered-by'], what).toBeUndefined();
 }
+
+describe('host names (DNS rebinding)', () => {
+  it('refuses a host name that is not the site’s with 421, in the envelope on the API, before anything is read', async () => {
+    for (const host of ['evil.example', 'evil.example:3000', 'localhost.evil.example']) {
+      const api = await w.t.server.inject({ url: '/api/user/current', headers: { host, cookie: `session=${(await w.browser('admin')).cookie('session')}` } });
+      expect(api.statusCode, host).toBe(421);
+      expect(api.json(), host).toEqual({ r: { error: 'bad_request', message: 'This server does not answer for that host name.' } });
+      expectSecurityHeaders(api.headers, host);
+      const page = await w.t.server.inject({ url: '/', headers: { host } });
+      expect(page.statusCode, host).toBe(421);
+      expect(page.body).not.toContain('csrf-token');
+    }
+  });
+
+  it('takes a write’s Origin as the site’s only when it is SITE_URL’s, or an address’s own that no page elsewhere can have', () => {
+    const write = (host: string, origin: string) =>
+      csrfRefusal(
+        { method: 'POST', protocol: 'http', host, headers: { origin, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD }, cookies: { csrf: GOOD } } as unknown as FastifyRequest,
+        [SITE],
+      );
+    expect(write('localhost:3000', SITE)).toBeNull();
+    expect(write('127.0.0.1:3000', 'http://127.0.0.1:3000')).toBeNull();
+    // A page on a name made to resolve here: its Origin matches its Host, and is still foreign.
+    expect(write('rebound.example:3000', 'http://rebound.example:3000')).toBe('foreign_origin');
+    expect(write('127.0.0.1:3000', 'http://127.0.0.1:4000')).toBe('foreign_origin');
+  });
+
+  it('serves the site’s own host name, localhost and IP addresses, whatever the port', async () => {
+    for (const host of ['localhost:3000', 'LOCALHOST', '127.0.0.1:8080', '10.1.2.3', '[::1]:3000']) {
+      expect((await w.t.server.inject({ url: '/api/health', headers: { host } })).statusCode, host).toBe(200);
+    }
+  });
+});
 
 describe('security headers on pages, API answers and media', () => {
   const answers: [string, () => string, number][] = [

@@ -22,6 +22,7 @@ function accountValues(user: CurrentUser) {
     show_email: user.showEmail,
     password: '',
     confirm_password: '',
+    current_password: '',
   };
 }
 
@@ -57,6 +58,15 @@ export function AccountPanel({ user }: { user: CurrentUser }) {
           <NewPasswordField form={form} name="password" label="New password" />
           <NewPasswordField form={form} name="confirm_password" label="Confirm password" />
         </div>
+        <TextField
+          form={form}
+          name="current_password"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={L.passwordMax}
+          hint="Needed only to change your e-mail address or password."
+        />
         <SaveActions form={form}>Save changes</SaveActions>
       </form>
     </div>

@@ -92,7 +92,7 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
   'POST /api/user/:token/account': {
     who: 'owner',
     url: (w) => `/api/user/${ownerToken(w)}/account`,
-    body: () => ({ firstname: 'Owen', lastname: 'Owner', email: 'owner@rest.test', show_email: false, password: '', confirm_password: '' }),
+    body: (w) => ({ firstname: 'Owen', lastname: 'Owner', email: w.people.owner.user.email, show_email: false, password: '', confirm_password: '' }),
   },
   'GET /api/user/:token/reserve': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/reserve` },
   'GET /api/user/:id/profile': { who: 'everyone', url: (w) => `/api/user/${ownerToken(w)}/profile` },

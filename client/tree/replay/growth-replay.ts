@@ -14,7 +14,7 @@ export const PLAY_MS = 20_000;
  * needs about 850 a frame; a jump across the history, or a slow machine, catches up over the next frames instead.
  */
 const SLICE = 200;
-const FRAME_BUDGET_MS = 3;
+const FRAME_BUDGET_MS = 2;
 
 export interface ReplayListener {
   /** The time shown (the clock moved, or a seek). */

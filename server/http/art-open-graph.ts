@@ -8,9 +8,7 @@ import { users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { loadCellWithArt, readPictures } from '../services/art.ts';
 import type { ServiceContext } from '../services/context.ts';
-
-const escape = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { escapeMarkup } from './markup.ts';
 
 export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string {
   let piece;
@@ -33,7 +31,7 @@ export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string
     ...(main ? ([['og:image', site + main.image], ['og:image:width', String(main.width)], ['og:image:height', String(main.height)]] as [string, string][]) : []),
   ];
   return (
-    tags.map(([property, content]) => `<meta property="${property}" content="${escape(content)}">`).join('') +
+    tags.map(([property, content]) => `<meta property="${property}" content="${escapeMarkup(content)}">`).join('') +
     `<meta name="twitter:card" content="${main ? 'summary_large_image' : 'summary'}">`
   );
 }

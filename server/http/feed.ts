@@ -7,16 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { art, cells, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../db.ts';
+import { escapeMarkup } from './markup.ts';
 import { mainPictureOf, detailsLinkOf, thumbOf } from '../services/review.ts';
 
 export const FEED_PATH = '/feed.xml';
 export const FEED_TITLE = 'Gallery Tree: new pieces';
 export const FEED_SIZE = 50;
-
-/** Text for XML content and attribute values. */
-export function xmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
@@ -52,18 +48,18 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
     const published = piece.publishedAt ?? piece.updatedAt;
     const updated = Math.max(published, piece.updatedAt);
     const title = piece.title || 'Untitled';
-    const content = thumbUrl ? `<p><img src="${xmlEscape(thumbUrl)}" alt="${xmlEscape(title)}"></p>` : '';
+    const content = thumbUrl ? `<p><img src="${escapeMarkup(thumbUrl)}" alt="${escapeMarkup(title)}"></p>` : '';
     return { updated, xml: [
       '  <entry>',
       `    <id>urn:gallery-tree:art:${piece.artToken}</id>`,
-      `    <title type="text">${xmlEscape(title)}</title>`,
-      `    <link rel="alternate" type="text/html" href="${xmlEscape(link)}"/>`,
-      ...(thumbUrl ? [`    <link rel="enclosure" type="image/webp" href="${xmlEscape(thumbUrl)}"/>`] : []),
-      `    <author><name>${xmlEscape(`${piece.firstname} ${piece.lastname}`.trim())}</name><uri>${xmlEscape(`${siteUrl}/profile/${piece.authorToken}`)}</uri></author>`,
+      `    <title type="text">${escapeMarkup(title)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${escapeMarkup(link)}"/>`,
+      ...(thumbUrl ? [`    <link rel="enclosure" type="image/webp" href="${escapeMarkup(thumbUrl)}"/>`] : []),
+      `    <author><name>${escapeMarkup(`${piece.firstname} ${piece.lastname}`.trim())}</name><uri>${escapeMarkup(`${siteUrl}/profile/${piece.authorToken}`)}</uri></author>`,
       `    <published>${isoOf(published)}</published>`,
       `    <updated>${isoOf(updated)}</updated>`,
-      ...(piece.description ? [`    <summary type="text">${xmlEscape(piece.description)}</summary>`] : []),
-      ...(content ? [`    <content type="html">${xmlEscape(content)}</content>`] : []),
+      ...(piece.description ? [`    <summary type="text">${escapeMarkup(piece.description)}</summary>`] : []),
+      ...(content ? [`    <content type="html">${escapeMarkup(content)}</content>`] : []),
       '  </entry>',
     ].join('\n') };
   });
@@ -71,10 +67,10 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
-    `  <id>${xmlEscape(siteUrl + FEED_PATH)}</id>`,
+    `  <id>${escapeMarkup(siteUrl + FEED_PATH)}</id>`,
     `  <title type="text">${FEED_TITLE}</title>`,
-    `  <link rel="self" type="application/atom+xml" href="${xmlEscape(siteUrl + FEED_PATH)}"/>`,
-    `  <link rel="alternate" type="text/html" href="${xmlEscape(`${siteUrl}/observe`)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${escapeMarkup(siteUrl + FEED_PATH)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${escapeMarkup(`${siteUrl}/observe`)}"/>`,
     `  <updated>${isoOf(feedUpdated)}</updated>`,
     ...entries.map((entry) => entry.xml),
     '</feed>',

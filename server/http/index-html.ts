@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { InitialParams } from '#shared/api-types.ts';
 import { FEED_PATH, FEED_TITLE } from './feed.ts';
+import { escapeMarkup } from './markup.ts';
 
 const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gallery Tree</title></head>
 <body><p>The client is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p></body></html>`;
@@ -13,10 +14,6 @@ const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 /** JSON safe to place inside a <script> element: no '<' can close it. */
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 /** Every page offers the Atom feed of new pieces (server/http/feed.ts). */
@@ -43,7 +40,7 @@ export function createIndexRenderer(clientDir: string, entry = 'index.html') {
    */
   return function render(params: InitialParams, csrfToken: string, extraHead = '', bodyStart = ''): string {
     const head =
-      `<meta name="csrf-token" content="${escapeAttribute(csrfToken)}">` +
+      `<meta name="csrf-token" content="${escapeMarkup(csrfToken)}">` +
       `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>` +
       FEED_LINK +
       extraHead;

@@ -8,7 +8,7 @@ import {
   AI_USE_OPTIONS, ART_LIMITS as L, CATEGORY_OPTIONS, MATERIAL_OPTIONS, MEDIUM_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS,
 } from '../constants.ts';
 import { tokenSchema } from './common.ts';
-import { MESSAGES, flag, optionalText, requiredText } from './rules.ts';
+import { MESSAGES, flag, hasNoControlCharacters, optionalText, requiredText, text } from './rules.ts';
 
 export const ART_MESSAGES = {
   imageBlank: 'Image cannot be blank.',
@@ -26,9 +26,6 @@ export const ART_MESSAGES = {
   connectionDescription: 'You must add a description of the connection with each piece to which you wish to connect.',
 } as const;
 
-/** Text from a form or a multipart field; null and undefined read as empty. */
-const text = () => v.pipe(v.optional(v.nullable(v.string(MESSAGES.invalid)), ''), v.transform((s) => s ?? ''));
-
 const requiredChoice = (name: string, options: readonly string[]) =>
   v.pipe(text(), v.trim(), v.nonEmpty(MESSAGES.blank(name)), v.check((s) => options.includes(s), MESSAGES.invalid));
 
@@ -37,6 +34,7 @@ const stringList = () =>
   v.pipe(
     v.optional(v.nullable(v.union([v.array(v.string(MESSAGES.invalid)), v.string(MESSAGES.invalid)])), []),
     v.transform((value) => uniqueTrimmed(value == null ? [] : Array.isArray(value) ? value : [value])),
+    v.check((items) => items.every(hasNoControlCharacters), MESSAGES.controlCharacters),
   );
 
 function uniqueTrimmed(items: readonly string[]): string[] {

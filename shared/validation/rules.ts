@@ -15,15 +15,34 @@ export const MESSAGES = {
   invalid: 'Invalid value.',
   format: 'Format is invalid.',
   passwordConfirmation: 'The password confirmation does not match.',
+  controlCharacters: 'This text contains control characters; remove them and try again.',
 } as const;
+
+/**
+ * Characters no text field may hold: C0 controls other than tab and line breaks, and U+FFFE and U+FFFF. XML 1.0
+ * forbids them, so one in a title would make the Atom feed ill-formed for every reader (server/http/markup.ts drops
+ * them on output as well). Global: use with replace, or reset lastIndex before test.
+ */
+export const FORBIDDEN_TEXT_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** Whether a text is free of FORBIDDEN_TEXT_CHARACTERS. */
+export function hasNoControlCharacters(s: string): boolean {
+  FORBIDDEN_TEXT_CHARACTERS.lastIndex = 0;
+  return !FORBIDDEN_TEXT_CHARACTERS.test(s);
+}
 
 /** A standard address pattern: something@something.tld, no spaces. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const SPECIAL_SYMBOL = /[0-9!-/:-@[-`{-~]/;
 const URL_PATTERN = /^(https?:\/\/|www\.)[^\s<>"]+$/i;
 
-/** Any text; null and undefined read as empty. */
-const text = () => v.pipe(v.optional(v.nullable(v.string(MESSAGES.invalid)), ''), v.transform((s) => s ?? ''));
+/** Any text without control characters; null and undefined read as empty. */
+export const text = () =>
+  v.pipe(
+    v.optional(v.nullable(v.string(MESSAGES.invalid)), ''),
+    v.transform((s) => s ?? ''),
+    v.check(hasNoControlCharacters, MESSAGES.controlCharacters),
+  );
 
 /** Not empty after trimming; the value itself is trimmed. */
 export const requiredText = (name: string, max: number) =>

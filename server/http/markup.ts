@@ -1,0 +1,13 @@
+/**
+ * Text placed in markup the server writes (the Atom feed, page heads, Open Graph tags): escaped for XML and HTML
+ * alike, and without the characters XML 1.0 forbids (C0 controls other than tab and line breaks, U+FFFE, U+FFFF),
+ * which would make the whole document ill-formed for every reader. Input refuses them too
+ * (shared/validation/rules.ts); this keeps output right for text stored before that rule.
+ */
+import { FORBIDDEN_TEXT_CHARACTERS } from '#shared/validation/rules.ts';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+export function escapeMarkup(text: string): string {
+  return text.replace(FORBIDDEN_TEXT_CHARACTERS, '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}

@@ -52,6 +52,8 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   invalid_reset_token: 'BAD_REQUEST',
   email_taken: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
+  method_not_allowed: 'METHOD_NOT_SUPPORTED',
+  unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   busy: 'SERVICE_UNAVAILABLE',
   cell_not_available: 'CONFLICT',
   already_reserved: 'CONFLICT',
@@ -92,6 +94,20 @@ const CODE_OF_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   TOO_MANY_REQUESTS: ErrorCode.RateLimited,
   PAYLOAD_TOO_LARGE: ErrorCode.PayloadTooLarge,
   SERVICE_UNAVAILABLE: ErrorCode.Busy,
+  METHOD_NOT_SUPPORTED: ErrorCode.MethodNotAllowed,
+  UNSUPPORTED_MEDIA_TYPE: ErrorCode.UnsupportedMediaType,
+};
+
+/**
+ * What a refusal by tRPC itself says (a malformed body, the wrong method, a batch too large): our own words, since a
+ * parser's message describes its internals and can echo what was sent.
+ */
+const MESSAGE_OF_TRPC_REFUSAL: Partial<Record<ErrorCode, string>> = {
+  bad_request: 'The request could not be read.',
+  not_found: 'No such procedure.',
+  method_not_allowed: 'Call queries with GET and mutations with POST.',
+  unsupported_media_type: 'Send the input as JSON.',
+  payload_too_large: 'The request is too large.',
 };
 
 /** Field errors from a failed Standard Schema (valibot) parse: dotted path to messages. */
@@ -117,7 +133,7 @@ export function toAppError(error: unknown): AppError {
       return new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', fieldErrorsOfIssues(error.cause.issues));
     }
     const code = CODE_OF_TRPC[error.code];
-    return code ? new AppError(code, error.code === 'INTERNAL_SERVER_ERROR' ? undefined : error.message) : new AppError(ErrorCode.Internal);
+    return code ? new AppError(code, MESSAGE_OF_TRPC_REFUSAL[code]) : new AppError(ErrorCode.Internal);
   }
   if (error instanceof StandardSchemaV1Error) {
     return new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', fieldErrorsOfIssues(error.issues));

@@ -18,6 +18,10 @@ export const ErrorCode = {
   InvalidResetToken: 'invalid_reset_token',
   EmailTaken: 'email_taken',
   PayloadTooLarge: 'payload_too_large',
+  /** A tRPC query sent as POST, or a mutation as GET. */
+  MethodNotAllowed: 'method_not_allowed',
+  /** A body in a type the route does not read (not JSON where JSON is expected). */
+  UnsupportedMediaType: 'unsupported_media_type',
   Internal: 'internal_error',
   /** The server is at its limit for costly work (password hashing, image decoding): try again shortly. */
   Busy: 'busy',
@@ -77,6 +81,8 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   invalid_reset_token: 400,
   email_taken: 409,
   payload_too_large: 413,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
   internal_error: 500,
   busy: 503,
   cell_not_available: 409,

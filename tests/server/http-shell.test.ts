@@ -162,3 +162,32 @@ describe('files', () => {
     }
   });
 });
+
+describe('tRPC misused', () => {
+  const csrf = 'm'.repeat(32);
+  const writer = { cookie: `csrf=${csrf}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf };
+  const cases: [string, Parameters<TestApp['server']['inject']>[0] & object, number, string][] = [
+    ['a mutation called with GET', { url: '/trpc/auth.logout' }, 405, 'method_not_allowed'],
+    ['a query called with POST', { method: 'POST', url: '/trpc/misc.initialParams', headers: { ...writer, 'content-type': 'application/json' }, payload: '{}' }, 405, 'method_not_allowed'],
+    ['a body that is not JSON', { method: 'POST', url: '/trpc/auth.login', headers: { ...writer, 'content-type': 'text/plain' }, payload: 'username=a' }, 415, 'unsupported_media_type'],
+    ['JSON that does not parse', { method: 'POST', url: '/trpc/auth.login', headers: { ...writer, 'content-type': 'application/json' }, payload: '{"username": <script>' }, 400, 'bad_request'],
+    ['a batch that is not an object', { method: 'POST', url: '/trpc/auth.login,auth.login?batch=1', headers: { ...writer, 'content-type': 'application/json' }, payload: '"<b>x</b>"' }, 400, 'bad_request'],
+    ['a batch whose input does not parse', { url: '/trpc/tree.get,tree.get?batch=1&input=%7B%3Cscript%3E' }, 400, 'bad_request'],
+  ];
+  for (const [what, request, status, code] of cases) {
+    it(`answers ${what} with ${status} in tRPC's error shape, in our words, with the security headers`, async () => {
+      const res = await t.server.inject(request);
+      expect(res.statusCode).toBe(status);
+      const body = res.json();
+      const errors = (Array.isArray(body) ? body : [body]) as { error: { message: string; data: { httpStatus: number; app: { error: string } } } }[];
+      for (const { error } of errors) {
+        expect(error.data.httpStatus).toBe(status);
+        expect(error.data.app.error).toBe(code);
+        // No parser's own words, and nothing of what was sent, comes back.
+        expect(error.message).not.toMatch(/position|Expected|script|<b>|Unsupported|procedure at path|needs to be/);
+      }
+      expect(res.headers['content-security-policy']).toBeDefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    });
+  }
+});

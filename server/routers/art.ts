@@ -37,5 +37,5 @@ export const artRouter = router({
   /** Registers a view (once per viewer per day) and answers the count. */
   view: publicProcedure
     .input(byArt)
-    .mutation(({ ctx, input }) => registerArtView(ctx, ctx.user, input.artToken, { ip: ctx.ip, userAgent: ctx.userAgent ?? '' })),
+    .mutation(({ ctx, input }) => registerArtView(ctx, ctx.user, input.artToken, { ip: ctx.ip })),
 });

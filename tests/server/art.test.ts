@@ -358,3 +358,29 @@ describe('from a reserved square to a published piece', () => {
     expect((await t.server.inject({ url: '/observe/cell/not-a-token/details' })).body).not.toContain('og:title');
   });
 });
+
+describe('views of a piece', () => {
+  it('count a guest once a day by their address, whatever User-Agent they send; an IPv6 guest by their /64', async () => {
+    const piece = publishedPieceAt(t.deps.db, treeId, SEED_ROW - 12, 4, author.user.id, 'v'.repeat(32));
+    const csrf = 'v'.repeat(32);
+    const view = async (remoteAddress: string, userAgent: string) =>
+      (
+        await t.server.inject({
+          method: 'PUT',
+          url: `/api/art/${piece.artToken}/review`,
+          remoteAddress,
+          headers: { cookie: `csrf=${csrf}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf, 'user-agent': userAgent },
+        })
+      ).json().r.reviews as number;
+    for (let i = 0; i < 50; i++) await view('198.51.100.7', `Agent/${i}`);
+    expect(await view('198.51.100.7', 'Agent/50')).toBe(1);
+    expect(await view('::ffff:198.51.100.7', 'Another')).toBe(1);
+    expect(await view('198.51.100.8', 'Agent/0')).toBe(2);
+    expect(await view('2001:db8:1:2::1', 'Six')).toBe(3);
+    expect(await view('2001:db8:1:2:ffff::9', 'Six again')).toBe(3);
+    expect(await view('2001:db8:1:3::1', 'Six')).toBe(4);
+    // The next day counts again.
+    t.clock.advance(24 * 60 * 60_000);
+    expect(await view('198.51.100.7', 'Agent/0')).toBe(5);
+  });
+});

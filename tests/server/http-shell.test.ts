@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree.ts';
@@ -166,7 +167,7 @@ describe('files', () => {
 describe('tRPC misused', () => {
   const csrf = 'm'.repeat(32);
   const writer = { cookie: `csrf=${csrf}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf };
-  const cases: [string, Parameters<TestApp['server']['inject']>[0] & object, number, string][] = [
+  const cases: [string, InjectOptions, number, string][] = [
     ['a mutation called with GET', { url: '/trpc/auth.logout' }, 405, 'method_not_allowed'],
     ['a query called with POST', { method: 'POST', url: '/trpc/misc.initialParams', headers: { ...writer, 'content-type': 'application/json' }, payload: '{}' }, 405, 'method_not_allowed'],
     ['a body that is not JSON', { method: 'POST', url: '/trpc/auth.login', headers: { ...writer, 'content-type': 'text/plain' }, payload: 'username=a' }, 415, 'unsupported_media_type'],

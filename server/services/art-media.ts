@@ -13,7 +13,7 @@ import type { Db, Queryable } from '../db.ts';
 import { isAvatarName, type MediaStore } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
 import { IMMEDIATE } from './reservations.ts';
-import { ImageRejected, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
+import { ImageRejected, imageWork, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
 
 // The magic-byte check is shared with the editor, which runs it on a chosen file before sending it.
 export { sniffImageType, type SniffedType } from '#shared/validation/art.ts';
@@ -24,7 +24,7 @@ export async function prepareArtImage(bytes: Buffer): Promise<PreparedPicture | 
   if (bytes.length > ART_LIMITS.maxImageBytes) return { error: ART_MESSAGES.imageTooBig };
   if (!sniffImageType(bytes)) return { error: ART_MESSAGES.imageType };
   try {
-    return await preparePicture(bytes);
+    return await imageWork.run(() => preparePicture(bytes));
   } catch (error) {
     if (error instanceof ImageRejected) {
       if (error.reason === 'too_many_pixels') return { error: ART_MESSAGES.imageTooManyPixels };

@@ -21,6 +21,7 @@ import type { ServiceContext } from './context.ts';
 import { mediaNameOf, type PreparedPicture } from './images.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
 import { IMMEDIATE, reserveCell } from './reservations.ts';
+import { LIMITS, hitRateLimit } from './rate-limit.ts';
 import { reindexArt } from './search.ts';
 import { recordCellChanges } from './tree-changes.ts';
 import { promoteToArtist } from './users.ts';
@@ -137,6 +138,7 @@ export interface ArtSubmission {
  */
 export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: string, submission: ArtSubmission): Promise<ArtForEdit> {
   if (!viewer) throw new AppError(ErrorCode.Unauthenticated, 'Log in to upload art.');
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
   const found = loadCellWithArt(ctx.db, cellToken);
   if (!mayEditArt(viewer, editFacts(found))) throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
 

@@ -10,7 +10,8 @@ import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { isAvatarName, type MediaStore } from '../media-store.ts';
 import { removeUnnamedMedia, sniffImageType } from './art-media.ts';
 import type { ServiceContext } from './context.ts';
-import { MAX_INPUT_PIXELS } from './images.ts';
+import { AppError } from '../errors.ts';
+import { imageWork, MAX_INPUT_PIXELS } from './images.ts';
 
 export interface PreparedAvatar {
   name: string;
@@ -24,13 +25,16 @@ export async function prepareAvatar(bytes: Buffer): Promise<PreparedAvatar | { e
   if (!sniffImageType(bytes)) return { error: AVATAR_MESSAGES.wrongType };
   let jpeg: Buffer;
   try {
-    jpeg = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize(AVATAR_LIMITS.size, AVATAR_LIMITS.size, { fit: 'cover' })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 88 })
-      .toBuffer();
-  } catch {
+    jpeg = await imageWork.run(() =>
+      sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+        .rotate()
+        .resize(AVATAR_LIMITS.size, AVATAR_LIMITS.size, { fit: 'cover' })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 88 })
+        .toBuffer(),
+    );
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     // Right magic bytes, but not a picture sharp can read (or one past the pixel limit).
     return { error: AVATAR_MESSAGES.wrongType };
   }

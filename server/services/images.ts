@@ -7,6 +7,15 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS } from '#shared/validation/art.ts';
 import type { MediaStore } from '../media-store.ts';
+import { WorkQueue } from '../work-queue.ts';
+
+/**
+ * Uploaded images decoded at once, and waiting: decoding a 40-megapixel picture holds well over 100 MB, so a burst
+ * of large uploads waits its turn (or is told busy) instead of taking the server's memory (decision 024).
+ */
+export const IMAGE_WORK_AT_ONCE = 2;
+export const IMAGE_WORK_WAITING = 16;
+export const imageWork = new WorkQueue(IMAGE_WORK_AT_ONCE, IMAGE_WORK_WAITING, 5);
 
 /** The pixel limit the editor also checks in the browser: larger than any camera image, far below a bomb. */
 export const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;

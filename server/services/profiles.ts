@@ -15,6 +15,7 @@ import { AppError, fieldErrorsOfIssues } from '../errors.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { mayEditProfile, mayReadPrivateProfile, type Viewer } from '../permissions.ts';
 import { prepareAvatar, removeAvatarIfUnused, writeAvatar } from './avatars.ts';
+import { LIMITS, hitRateLimit } from './rate-limit.ts';
 import { IMMEDIATE } from './reservations.ts';
 import type { ServiceContext } from './context.ts';
 import { followersOf, likesOfUser, memberByToken } from './user-social.ts';
@@ -83,6 +84,7 @@ export function getFullProfile(ctx: ServiceContext, viewer: Viewer, token: strin
 export async function updateProfile(ctx: ServiceContext, viewer: Viewer, token: string, fields: unknown, image: Buffer | null): Promise<FullProfile> {
   if (!viewer) throw new AppError(ErrorCode.Unauthenticated, 'Log in to change your profile.');
   if (!mayEditProfile(viewer, token)) throw new AppError(ErrorCode.Forbidden, 'You can only change your own profile.');
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(viewer.id));
   const before = memberByToken(ctx, token);
 
   const errors: FieldErrors = {};

@@ -40,6 +40,10 @@ export const LIMITS = {
   restorePerIp: { name: 'restore:ip', max: 20, windowMs: 60 * 60_000 },
   restorePerToken: { name: 'restore:token', max: 5, windowMs: 60 * 60_000 },
   contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
+  /** Saves of a piece (each may decode three images) and of a profile (an avatar), per account: generous for a
+   * person editing, a ceiling for a script. */
+  artSavesPerUser: { name: 'art-save:user', max: 150, windowMs: 60 * 60_000 },
+  profileSavesPerUser: { name: 'profile-save:user', max: 60, windowMs: 60 * 60_000 },
   searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000, batched: true },
   /** Region details of a large tree: a fast pan over a big screen asks a few dozen blocks a minute; ten a second is plenty. */
   treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000, batched: true },

@@ -17,6 +17,7 @@ import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf } from './images.ts';
 import { preparedOnce } from './prepared.ts';
+import { Turns } from '../turns.ts';
 import { LIMITS, hitRateLimit } from './rate-limit.ts';
 
 /** Results a search answers at most: one screen of the results popup, ranked. */
@@ -162,7 +163,15 @@ export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): 
 }
 
 /** A visitor's search: limited per IP (DESIGN.md §5), then searchCells. `term` is already validated. */
-export function searchForVisitor(ctx: Pick<ServiceContext, 'db' | 'clock'>, ip: string, term: string): SearchHit[] {
+/** Searches waiting for their turn at most; past that, busy. About 60 ms of queries at a millisecond each. */
+export const SEARCHES_WAITING = 64;
+const searchTurns = new Turns(SEARCHES_WAITING);
+
+/**
+ * A visitor's search: limited per address, then run in its turn (server/turns.ts), so a flood of searches leaves
+ * room between them for everything else.
+ */
+export function searchForVisitor(ctx: Pick<ServiceContext, 'db' | 'clock'>, ip: string, term: string): Promise<SearchHit[]> {
   hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.searchPerIp, ip);
-  return searchCells(ctx.db, term);
+  return searchTurns.take(() => searchCells(ctx.db, term));
 }

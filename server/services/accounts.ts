@@ -163,8 +163,8 @@ function validReset(db: Queryable, tokenHash: string, now: number) {
 export async function restorePassword(ctx: ServiceContext, input: { token: string; password: string }, ip: string): Promise<void> {
   const tokenHash = hashToken(input.token);
   hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerIp, ip);
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
   validReset(ctx.db, tokenHash, ctx.clock.now());
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {

@@ -36,9 +36,12 @@ export const LIMITS = {
   registerPerIp: { name: 'register:ip', max: 10, windowMs: 60 * 60_000 },
   resetPerIp: { name: 'reset:ip', max: 10, windowMs: 60 * 60_000 },
   resetPerAddress: { name: 'reset:address', max: 3, windowMs: 60 * 60_000 },
-  /** Setting a new password from a link: a person needs a few tries at most; made-up links are refused cheaply. */
-  restorePerIp: { name: 'restore:ip', max: 20, windowMs: 60 * 60_000 },
-  restorePerToken: { name: 'restore:token', max: 5, windowMs: 60 * 60_000 },
+  /**
+   * Setting a new password from a link: a person needs a few tries at most. Counted in memory (batched), so that a
+   * flood of made-up links costs a lookup each and no write; a link is counted only once it is found to be real.
+   */
+  restorePerIp: { name: 'restore:ip', max: 20, windowMs: 60 * 60_000, batched: true },
+  restorePerToken: { name: 'restore:token', max: 5, windowMs: 60 * 60_000, batched: true },
   contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
   /** Saves of a piece (each may decode three images) and of a profile (an avatar), per account: generous for a
    * person editing, a ceiling for a script. */

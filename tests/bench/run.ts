@@ -1,4 +1,5 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
+import { benchHardening } from './hardening.bench.ts';
 import { benchLive } from './live.bench.ts';
 import { benchTreeApply } from './tree-apply.bench.ts';
 import { benchTreeLiveBrowser } from './tree-live-browser.bench.ts';
@@ -14,6 +15,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   live: benchLive,
   apply: benchTreeApply,
   'browser-live': benchTreeLiveBrowser,
+  hardening: benchHardening,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

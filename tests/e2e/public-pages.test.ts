@@ -68,7 +68,7 @@ describe('the preloader', () => {
     expect(iterations).toEqual(['1']);
 
     // The end of the animation is signalled (animationend), not guessed from a timer.
-    await page.waitForSelector('.preloader[data-animation="done"]', { timeout: 15_000 });
+    await page.waitForSelector('.preloader[data-animation="done"]', { timeout: 30_000 });
     await preloader.waitFor({ state: 'detached', timeout: 5_000 });
     expect(Date.now() - started).toBeGreaterThan(6_000);
     expect(await page.evaluate(() => document.documentElement.dataset.preloader)).toBe('done');
@@ -275,6 +275,8 @@ describe('the header menu on a 360 × 740 phone', () => {
 
     await page.click('[data-testid="menu-panel"] [data-menu-item="learn"]');
     await page.waitForURL(`${gallery.url}/learn`);
+    // The address changes first; the page's own module may still be loading (slow on a busy machine).
+    await page.locator('h1', { hasText: /^learn\.$/ }).waitFor();
     expect(await panel.isVisible()).toBe(false);
     expect(await page.locator('main#main').isVisible()).toBe(true);
     expect(await page.textContent('h1')).toBe('learn.');

@@ -39,7 +39,7 @@ import { TreeHistoryStore } from './services/tree-history-store.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
-import { flushRateLimits, pruneRateLimits } from './services/rate-limit.ts';
+import { flushRateLimits, isPastBatchedLimit, LIMITS, pruneRateLimits } from './services/rate-limit.ts';
 import { sweepOrphanMedia } from './services/art-media.ts';
 import { pruneChangeLog } from './services/tree-changes.ts';
 import { RESERVATION_JOBS } from './services/reservation-jobs.ts';
@@ -115,6 +115,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const error = new AppError(ErrorCode.BadRequest, 'This server does not answer for that host name.');
     if (req.url.startsWith('/api/')) return reply.code(421).send(ok(error.toBody()));
     return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
+  });
+
+  // An address already past its limit for setting passwords from links is refused before anything is read: a flood
+  // of them would otherwise cost a session lookup, a body parse and a procedure call each (decision 024).
+  server.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'POST' || !(req.url.startsWith('/api/password/restore/') || req.url.startsWith('/trpc/auth.restore'))) return;
+    if (!isPastBatchedLimit(db, deps.clock.now(), LIMITS.restorePerIp, req.ip)) return;
+    const error = new AppError(ErrorCode.RateLimited, 'Too many attempts. Try again later.');
+    reply.header('retry-after', '60');
+    if (req.url.startsWith('/trpc')) {
+      return reply.code(429).send({ error: { message: error.message, code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, app: error.toBody() } } });
+    }
+    return reply.code(429).send(ok(error.toBody()));
   });
 
   // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.

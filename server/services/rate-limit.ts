@@ -67,6 +67,15 @@ export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: 
   if (count > limit.max) refuse(limit, windowStart, now);
 }
 
+/**
+ * For a batched limit: whether `subject` has already gone past it in this window, from the counts in memory alone
+ * (no database read, nothing counted). Lets a request be refused before its body is read (app.ts).
+ */
+export function isPastBatchedLimit(db: Db, now: number, limit: Limit, subject: string): boolean {
+  const tally = batches.get(db.$client)?.tallies.get(`${limit.name}:${subject.toLowerCase()}`);
+  return tally !== undefined && tally.windowStart === now - (now % limit.windowMs) && tally.count > limit.max;
+}
+
 /** Refuses (rate_limited) when `subject` has already used up `limit`, without counting anything. */
 export function checkRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
   const windowStart = now - (now % limit.windowMs);

@@ -100,6 +100,18 @@ function startServer(dir: string): Promise<{ child: ChildProcess; url: string }>
   });
 }
 
+/** A measuring client in its own process (probe-process.ts), pinned to the benchmark's core. */
+function probeProcess(url: string, args: string[]): { output: Promise<string>; stop(): void } {
+  const child = spawn('taskset', ['-c', String(BENCH_CORE), process.execPath, '--import', 'tsx', 'tests/bench/probe-process.ts', url, ...args], {
+    cwd: PROJECT_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const output = new Promise<string>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`the probe exited with ${code}`)))));
+  return { output, stop: () => child.stdin!.end('stop\n') };
+}
+
 /** Resident memory of a process (bytes). */
 function rssOf(pid: number): number {
   const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
@@ -120,16 +132,8 @@ export async function benchHardening(): Promise<string> {
     return { status: res.status, ms: performance.now() - started };
   };
   try {
-    // A real login, idle, then while made-up restore links arrive from 16 loops.
-    const logins = async () => {
-      const times: number[] = [];
-      for (let i = 0; i < LOGINS; i++) {
-        const answer = await send('POST', '/api/auth/login', { json: { username: prepared.email, password: PASSWORD } });
-        if (answer.status !== 200) throw new Error(`login answered ${answer.status}`);
-        times.push(answer.ms);
-      }
-      return times;
-    };
+    // A real login, idle, then while made-up restore links arrive from 16 loops (the logins from their own process).
+    const logins = async () => JSON.parse(await probeProcess(url, ['logins', String(LOGINS), prepared.email, PASSWORD]).output) as number[];
     await logins();
     const idle = await logins();
     let flooding = true;
@@ -154,19 +158,12 @@ export async function benchHardening(): Promise<string> {
       let n = i;
       while (searching) searches.push(await send('GET', `/api/cells/search?search=${prefixes[n++ % prefixes.length]}`));
     });
-    const probes = { cell: [] as number[], health: [] as number[] };
-    const probe = (async () => {
-      let turn = 0;
-      while (searching) {
-        const cell = turn++ % 2 === 0;
-        const answer = await send('GET', cell ? `/api/cell/${prepared.cellToken}` : '/api/health');
-        (cell ? probes.cell : probes.health).push(answer.ms);
-        await sleep(PROBE_MS);
-      }
-    })();
+    const probe = probeProcess(url, ['reads', prepared.cellToken, String(PROBE_MS)]);
     await sleep(SEARCH_SECONDS * 1000);
+    probe.stop();
+    const probes = JSON.parse(await probe.output) as { cell: number[]; health: number[] };
     searching = false;
-    await Promise.all([...searchers, probe]);
+    await Promise.all(searchers);
     const answered = searches.filter((s) => s.status === 200).map((s) => s.ms);
     const busy = searches.filter((s) => s.status === 503).length;
 
@@ -210,7 +207,7 @@ export async function benchHardening(): Promise<string> {
       [
         `${CELLS.toLocaleString('en-US')}-cell synthetic tree, searchable; the server (npm start's app, TRUST_PROXY on, each request from its own address) pinned to core ${SERVER_CORE}, this process to core ${BENCH_CORE}; loopback only.`,
         `Logins: ${LOGINS} one after another, the right password each time. The flood: ${restores.sent} restores from ${FLOOD_ADDRESSES === 1 ? "one address" : `${FLOOD_ADDRESSES} addresses`} answered (${list(restores.statuses)}); a made-up link is refused before any hashing, and past ${'20'} tries an hour an address is refused before any lookup.`,
-        `Search: ${SEARCH_SECONDS} s; the probe alternates a cell read and /api/health every ${PROBE_MS} ms (${probes.cell.length} and ${probes.health.length} answers).`,
+        `Search: ${SEARCH_SECONDS} s; the probe (its own process, like the logins) alternates a cell read and /api/health every ${PROBE_MS} ms (${probes.cell.length} and ${probes.health.length} answers).`,
         `Uploads: ${list(uploadStatuses)} (200 saved, 503 busy past the decoding queue's line, 429 limited).`,
       ],
     );

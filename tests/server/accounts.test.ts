@@ -257,6 +257,10 @@ describe('a flood of password restores', () => {
     expect(refused.body.r.error).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
+    // Past the limit, the address is refused before its request is even read: a body that does not parse is no 400.
+    const unread = await t.server.inject({ method: 'POST', url: `/api/password/restore/${token}`, remoteAddress: flood.ip, headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    expect(unread.statusCode).toBe(429);
+    expect(unread.headers['retry-after']).toBeDefined();
     const owner = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
     expect(owner.status).toBe(200);
     expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);

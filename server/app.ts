@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/unstable-core-do-not-import';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '#shared/errors.ts';
@@ -15,7 +16,7 @@ import { SESSION_COOKIE, validateSessionToken } from './auth/sessions.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
-import { AppError } from './errors.ts';
+import { AppError, trpcCodeOf } from './errors.ts';
 import { csrfRefusal, ensureCsrfToken, servesHost } from './http/csrf.ts';
 import { sendCompressed } from './http/compress.ts';
 import { createIndexRenderer } from './http/index-html.ts';
@@ -39,7 +40,7 @@ import { TreeHistoryStore } from './services/tree-history-store.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { deliverOutbox } from './services/mail.ts';
-import { flushRateLimits, isPastBatchedLimit, LIMITS, pruneRateLimits } from './services/rate-limit.ts';
+import { flushRateLimits, LIMITS, pruneRateLimits, secondsPastBatchedLimit } from './services/rate-limit.ts';
 import { sweepOrphanMedia } from './services/art-media.ts';
 import { pruneChangeLog } from './services/tree-changes.ts';
 import { RESERVATION_JOBS } from './services/reservation-jobs.ts';
@@ -62,6 +63,18 @@ export interface App {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A refusal from a hook, before any route has run: in tRPC's error shape on /trpc (as its adapter writes one), in
+ * the {r: …} envelope elsewhere, with Retry-After when the error has one.
+ */
+function sendRefusal(req: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  reply.code(error.status);
+  if (!req.url.startsWith('/trpc')) return reply.send(ok(error.toBody()));
+  const code = trpcCodeOf(error.code);
+  return reply.send({ error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: error.status, app: error.toBody() } } });
+}
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
   ensureWritableDir(config.dataDir, 'data folder');
@@ -112,22 +125,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   server.addHook('onRequest', async (req, reply) => {
     if (servesHost(req.host, siteHostname)) return;
     req.log.warn({ host: req.host }, 'request for another host refused');
-    const error = new AppError(ErrorCode.BadRequest, 'This server does not answer for that host name.');
-    if (req.url.startsWith('/api/')) return reply.code(421).send(ok(error.toBody()));
-    return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
+    if (!req.url.startsWith('/api/')) return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
+    return reply.code(421).send(ok(new AppError(ErrorCode.BadRequest, 'This server does not answer for that host name.').toBody()));
   });
 
   // An address already past its limit for setting passwords from links is refused before anything is read: a flood
   // of them would otherwise cost a session lookup, a body parse and a procedure call each (decision 024).
   server.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'POST' || !(req.url.startsWith('/api/password/restore/') || req.url.startsWith('/trpc/auth.restore'))) return;
-    if (!isPastBatchedLimit(db, deps.clock.now(), LIMITS.restorePerIp, req.ip)) return;
-    const error = new AppError(ErrorCode.RateLimited, 'Too many attempts. Try again later.');
-    reply.header('retry-after', '60');
-    if (req.url.startsWith('/trpc')) {
-      return reply.code(429).send({ error: { message: error.message, code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, app: error.toBody() } } });
-    }
-    return reply.code(429).send(ok(error.toBody()));
+    const waitSeconds = secondsPastBatchedLimit(db, deps.clock.now(), LIMITS.restorePerIp, req.ip);
+    if (waitSeconds === null) return;
+    return sendRefusal(req, reply, new AppError(ErrorCode.RateLimited, 'Too many attempts. Try again later.', undefined, waitSeconds));
   });
 
   // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
@@ -152,13 +160,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const refusal = csrfRefusal(req, [siteOrigin]);
     if (!refusal) return;
     req.log.warn({ refusal }, 'csrf refused');
-    const error = new AppError(ErrorCode.CsrfFailed, 'This request could not be verified. Reload the page and try again.');
-    if (req.url.startsWith('/trpc')) {
-      return reply.code(403).send({
-        error: { message: error.message, code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, app: error.toBody() } },
-      });
-    }
-    return reply.code(403).send(ok(error.toBody()));
+    return sendRefusal(req, reply, new AppError(ErrorCode.CsrfFailed, 'This request could not be verified. Reload the page and try again.'));
   });
 
   registerHealth(server, db);

@@ -1,5 +1,5 @@
 /**
- * Password hashing with argon2id (DESIGN.md §5), at the parameters OWASP recommends for interactive logins. Each
+ * Password hashing with argon2id (decision 001), at the parameters OWASP recommends for interactive logins. Each
  * hash costs about 19 MB and tens of milliseconds of a core, so the work goes through one bounded queue
  * (work-queue.ts): a few at once, a limited number waiting, then busy (decision 024).
  */

@@ -61,31 +61,39 @@ export const FLUSH_MS = 1000;
 
 /** Counts one attempt against `limit` for `subject`; throws rate_limited past the maximum. */
 export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
-  const windowStart = now - (now % limit.windowMs);
-  const key = `${limit.name}:${subject.toLowerCase()}`;
+  const windowStart = windowStartOf(limit, now);
+  const key = keyOf(limit, subject);
   const count = limit.batched && isConnection(db) ? countInMemory(db, key, windowStart, windowStart + limit.windowMs) : countInDatabase(db, key, windowStart);
-  if (count > limit.max) refuse(limit, windowStart, now);
+  if (count > limit.max) refuse(limit, now);
 }
 
+const windowStartOf = (limit: Limit, now: number) => now - (now % limit.windowMs);
+const keyOf = (limit: Limit, subject: string) => `${limit.name}:${subject.toLowerCase()}`;
+const secondsLeft = (limit: Limit, now: number) => Math.ceil((windowStartOf(limit, now) + limit.windowMs - now) / 1000);
+
 /**
- * For a batched limit: whether `subject` has already gone past it in this window, from the counts in memory alone
- * (no database read, nothing counted). Lets a request be refused before its body is read (app.ts).
+ * For a batched limit: the seconds left in the window when `subject` has already gone past it, from the counts in
+ * memory alone (no database read, nothing counted); null otherwise. Lets a request be refused before its body is
+ * read (app.ts).
  */
-export function isPastBatchedLimit(db: Db, now: number, limit: Limit, subject: string): boolean {
-  const tally = batches.get(db.$client)?.tallies.get(`${limit.name}:${subject.toLowerCase()}`);
-  return tally !== undefined && tally.windowStart === now - (now % limit.windowMs) && tally.count > limit.max;
+export function secondsPastBatchedLimit(db: Db, now: number, limit: Limit, subject: string): number | null {
+  const tally = batches.get(db.$client)?.tallies.get(keyOf(limit, subject));
+  const past = tally !== undefined && tally.windowStart === windowStartOf(limit, now) && tally.count > limit.max;
+  return past ? secondsLeft(limit, now) : null;
 }
 
 /** Refuses (rate_limited) when `subject` has already used up `limit`, without counting anything. */
 export function checkRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
-  const windowStart = now - (now % limit.windowMs);
-  const key = `${limit.name}:${subject.toLowerCase()}`;
-  const count = db.select({ count: rateLimitHits.count }).from(rateLimitHits).where(and(eq(rateLimitHits.key, key), eq(rateLimitHits.windowStart, windowStart))).get()?.count ?? 0;
-  if (count >= limit.max) refuse(limit, windowStart, now);
+  const count = db
+    .select({ count: rateLimitHits.count })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.key, keyOf(limit, subject)), eq(rateLimitHits.windowStart, windowStartOf(limit, now))))
+    .get()?.count ?? 0;
+  if (count >= limit.max) refuse(limit, now);
 }
 
-function refuse(limit: Limit, windowStart: number, now: number): never {
-  const waitSeconds = Math.ceil((windowStart + limit.windowMs - now) / 1000);
+function refuse(limit: Limit, now: number): never {
+  const waitSeconds = secondsLeft(limit, now);
   throw new AppError(ErrorCode.RateLimited, `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`, undefined, waitSeconds);
 }
 

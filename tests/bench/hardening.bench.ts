@@ -6,7 +6,7 @@
  * - cell reads and /api/health while 50 connections search without pause, and the searches' own latency;
  * - the server's memory while 20 large uploads arrive at once.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import { rebuildSearchIndex } from '#server/services/search.ts';
 import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
 import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { startBenchServer } from './bench-server.ts';
 import { writeResults } from './results.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 100_000);
@@ -83,22 +84,6 @@ function prepare(): Promise<Prepared> {
   });
 }
 
-function startServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('taskset', ['-c', String(SERVER_CORE), process.execPath, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', TRUST_PROXY: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
-    });
-    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
-  });
-}
 
 /** A measuring client in its own process (probe-process.ts), pinned to the benchmark's core. */
 function probeProcess(url: string, args: string[]): { output: Promise<string>; stop(): void } {
@@ -121,7 +106,7 @@ function rssOf(pid: number): number {
 export async function benchHardening(): Promise<string> {
   const prepared = await prepare();
   execFileSync('taskset', ['-pc', String(BENCH_CORE), String(process.pid)], { stdio: 'ignore' });
-  const { child, url } = await startServer(prepared.dir);
+  const { child, url } = await startBenchServer(prepared.dir, SERVER_CORE, { TRUST_PROXY: 'true' });
   const pid = child.pid!;
   const send = async (method: string, route: string, init: { body?: BodyInit; json?: unknown; cookie?: string; from?: string } = {}) => {
     const started = performance.now();

@@ -5,7 +5,7 @@
  * stream and a probe asks /api/health every 20 ms. Then 1,000 idle streams, and the old design's cost (a whole
  * snapshot rebuilt and refetched by every viewer per change) measured on the same tree for comparison.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -22,6 +22,7 @@ import { buildSnapshotBytes } from '#server/services/snapshot-build.ts';
 import { recordBulkChange, recordCellChanges } from '#server/services/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { startBenchServer } from './bench-server.ts';
 import { writeResults, type Row } from './results.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
@@ -131,24 +132,6 @@ function prepare(ops: number): Prepared {
   return { dir, treeToken, treeId, reservers, admin, freeCells: available.slice(0, reservations).map((c) => c.token), submitted };
 }
 
-function startServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  // BENCH_PROFILE=<folder>: the server writes a CPU profile there when it stops (node --cpu-prof).
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
-  const child = spawn('taskset', ['-c', String(SERVER_CORE), process.execPath, ...profile, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
-    });
-    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
-  });
-}
 
 /**
  * The server's CPU time so far (ms, every thread: the event loop, libuv's pool, V8's helpers, the snapshot worker),
@@ -448,7 +431,7 @@ export async function benchLive(): Promise<string> {
   const soloOps = Math.round(ops / 2);
   const prepared = prepare(ops + WARM_OPS + soloOps);
   execFileSync('taskset', ['-pc', String(BENCH_CORE), String(process.pid)], { stdio: 'ignore' });
-  const { child, url } = await startServer(prepared.dir);
+  const { child, url } = await startBenchServer(prepared.dir, SERVER_CORE);
   const pid = child.pid!;
   try {
     const events = `${url}/api/tree/${prepared.treeToken}/events`;

@@ -3,7 +3,7 @@
  * synthetic 100,000-cell tree made searchable. Each path is compared with a ceiling measured in the same run: a
  * trivial JSON route for cell details, the REST path for tRPC, the same query run directly on SQLite for search.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { rebuildSearchIndex, searchCells } from '#server/services/search.ts';
 import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/services/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { startBenchServer } from './bench-server.ts';
 import { ms, writeResults, type Row } from './results.ts';
 import { requireTools, runWrk, waitUntilIdle, type WrkResult } from './wrk.ts';
 
@@ -95,22 +95,6 @@ export async function prepare(): Promise<Prepared> {
   return { dir, treeToken, cellToken, prefixes, emails, searchable, hashMs };
 }
 
-function startServer(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('taskset', ['-c', String(SERVER_CORE), process.execPath, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', TRUST_PROXY: 'true', NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url });
-    });
-    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
-  });
-}
 
 /** Lua for wrk: each request a different 3-letter prefix, from a different address (the per-IP limit stays out). */
 function searchScript(dir: string, prefixes: string[]): string {
@@ -155,7 +139,7 @@ export async function benchServer(): Promise<string> {
   requireTools();
   console.log(`Preparing a ${CELLS.toLocaleString('en')}-cell tree...`);
   const p = await prepare();
-  const { child, url } = await startServer(p.dir);
+  const { child, url } = await startBenchServer(p.dir, SERVER_CORE, { TRUST_PROXY: 'true' });
   try {
     const trpcInput = encodeURIComponent(JSON.stringify({ token: p.cellToken }));
     const batchInput = encodeURIComponent(JSON.stringify({ 0: { token: p.cellToken } }));

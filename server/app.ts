@@ -23,6 +23,7 @@ import { createIndexRenderer } from './http/index-html.ts';
 import { artOpenGraphTags } from './http/art-open-graph.ts';
 import { registerAdminPage } from './http/admin-page.ts';
 import { registerFeed } from './http/feed.ts';
+import { RefusalHold, type RefusalHoldOptions } from './http/refusal-hold.ts';
 import { HEALTH_PATH, registerHealth } from './http/health.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
 import { contextOf, sessionCookieJar } from './http/request-context.ts';
@@ -50,6 +51,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** An already open database (tests share one); otherwise the config's file is opened and migrated. */
   db?: Db;
+  /** How refusals of an address past its limit are held (tests shorten the wait). */
+  refusalHold?: RefusalHoldOptions;
 }
 
 export interface App {
@@ -130,11 +133,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   // An address already past its limit for setting passwords from links is refused before anything is read: a flood
-  // of them would otherwise cost a session lookup, a body parse and a procedure call each (decision 024).
+  // of them would otherwise cost a session lookup, a body parse and a procedure call each; and the refusal is held
+  // a moment, so a flooding script waits instead of keeping the event loop busy (decision 024).
+  const refusals = new RefusalHold(options.refusalHold);
   server.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'POST' || !(req.url.startsWith('/api/password/restore/') || req.url.startsWith('/trpc/auth.restore'))) return;
     const waitSeconds = secondsPastBatchedLimit(db, deps.clock.now(), LIMITS.restorePerIp, req.ip);
     if (waitSeconds === null) return;
+    if (!(await refusals.hold(req.ip))) reply.header('connection', 'close');
     return sendRefusal(req, reply, new AppError(ErrorCode.RateLimited, 'Too many attempts. Try again later.', undefined, waitSeconds));
   });
 

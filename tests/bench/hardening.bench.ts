@@ -21,6 +21,8 @@ import { closeDatabase, openDatabase } from '#server/db.ts';
 import { rebuildSearchIndex } from '#server/services/search.ts';
 import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
+import { REFUSAL_HOLD } from '#server/http/refusal-hold.ts';
+import { LIMITS } from '#server/services/rate-limit.ts';
 import { PROJECT_ROOT } from '../e2e/paths.ts';
 import { startBenchServer } from './bench-server.ts';
 import { writeResults } from './results.ts';
@@ -191,7 +193,7 @@ export async function benchHardening(): Promise<string> {
       ],
       [
         `${CELLS.toLocaleString('en-US')}-cell synthetic tree, searchable; the server (npm start's app, TRUST_PROXY on, each request from its own address) pinned to core ${SERVER_CORE}, this process to core ${BENCH_CORE}; loopback only.`,
-        `Logins: ${LOGINS} one after another, the right password each time. The flood: ${restores.sent} restores from ${FLOOD_ADDRESSES === 1 ? "one address" : `${FLOOD_ADDRESSES} addresses`} answered (${list(restores.statuses)}); a made-up link is refused before any hashing, and past ${'20'} tries an hour an address is refused before any lookup.`,
+        `Logins: ${LOGINS} one after another, the right password each time. The flood: ${restores.sent} restores from ${FLOOD_ADDRESSES === 1 ? "one address" : `${FLOOD_ADDRESSES} addresses`} answered (${list(restores.statuses)}); a made-up link is refused before any hashing, and past ${LIMITS.restorePerIp.max} tries an hour an address is refused before any lookup, each refusal held ${REFUSAL_HOLD.holdMs} ms (at most ${REFUSAL_HOLD.perAddress} at once per address).`,
         `Search: ${SEARCH_SECONDS} s; the probe (its own process, like the logins) alternates a cell read and /api/health every ${PROBE_MS} ms (${probes.cell.length} and ${probes.health.length} answers).`,
         `Uploads: ${list(uploadStatuses)} (200 saved, 503 busy past the decoding queue's line, 429 limited).`,
       ],

@@ -6,6 +6,7 @@ import { passwordWork } from '#server/auth/passwords.ts';
 import { WorkQueue } from '#server/work-queue.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
+import { REFUSAL_HOLD } from '#server/http/refusal-hold.ts';
 import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -264,6 +265,27 @@ describe('a flood of password restores', () => {
     const owner = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
     expect(owner.status).toBe(200);
     expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+  });
+
+  it(`holds the refusals of an address past its limit a moment, at most ${REFUSAL_HOLD.perAddress} at once; past that, refuses at once and closes`, async () => {
+    const flood = new BrowserLike(t.server);
+    for (let i = 0; i < LIMITS.restorePerIp.max; i++) await flood.post(madeUpLink(), { password: 'new&better9' });
+    expect((await flood.post(madeUpLink(), { password: 'new&better9' })).status).toBe(429);
+    const order: string[] = [];
+    const send = (i: number) =>
+      t.server
+        .inject({ method: 'POST', url: madeUpLink(), remoteAddress: flood.ip, headers: { 'content-type': 'application/json' }, payload: '{}' })
+        .then((res) => {
+          order.push(res.headers.connection === 'close' ? `closed ${i}` : `held ${i}`);
+          return res;
+        });
+    const answers = await Promise.all(Array.from({ length: REFUSAL_HOLD.perAddress + 3 }, (_, i) => send(i)));
+    expect(answers.every((a) => a.statusCode === 429 && a.json().r.error === 'rate_limited')).toBe(true);
+    // The three past the holds are answered first, while the others still wait.
+    expect(order.slice(0, 3).every((o) => o.startsWith('closed'))).toBe(true);
+    expect(order.slice(3).every((o) => o.startsWith('held'))).toBe(true);
+    // Another address is not held behind them.
+    expect((await new BrowserLike(t.server).post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe('invalid_reset_token');
   });
 
   it(`hashes at most ${LIMITS.restorePerToken.max} passwords for one real link, however many arrive at once; one of them wins`, async () => {

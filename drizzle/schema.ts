@@ -364,9 +364,24 @@ export const mailOutbox = sqliteTable(
     nextAttemptAt: integer('next_attempt_at').notNull(),
     createdAt: createdAt(),
     sentAt: integer('sent_at'),
+    /** The process sending it while state is 'sending' (decision 025); another may take it over after claim_until. */
+    claimedBy: text('claimed_by'),
+    claimUntil: integer('claim_until'),
   },
   (t) => [index('mail_outbox_state_idx').on(t.state, t.nextAttemptAt)],
 );
+
+/**
+ * One row per background job (decision 025): the process running it now and until when its claim holds, and when
+ * the job is next due, so that however many processes share the database each run happens once.
+ */
+export const jobLeases = sqliteTable('job_leases', {
+  name: text('name').primaryKey(),
+  owner: text('owner'),
+  leaseUntil: integer('lease_until').notNull().default(0),
+  nextRunAt: integer('next_run_at').notNull().default(0),
+  lastRunAt: integer('last_run_at'),
+});
 
 /** Who on the staff did what, and when (the admin dashboard shows it). */
 export const staffActions = sqliteTable(

@@ -40,6 +40,7 @@ import { SnapshotStore } from './services/snapshot-store.ts';
 import { TreeHistoryStore } from './services/tree-history-store.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
+import { newOwnerId } from './services/leases.ts';
 import { deliverOutbox } from './services/mail.ts';
 import { flushRateLimits, LIMITS, pruneRateLimits, secondsPastBatchedLimit } from './services/rate-limit.ts';
 import { sweepOrphanMedia } from './services/art-media.ts';
@@ -260,13 +261,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   const jobs = config.runJobs
-    ? startJobs(deps, [
-        { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
-        { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
-        { name: 'orphan-media-sweep', everyMs: 60 * 60_000, run: sweepOrphanMedia },
-        { name: 'tree-change-log-prune', everyMs: 10 * 60_000, run: (ctx) => void pruneChangeLog(ctx.db, ctx.clock.now()) },
-        ...RESERVATION_JOBS,
-      ])
+    ? startJobs(
+        deps,
+        [
+          { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
+          { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
+          { name: 'orphan-media-sweep', everyMs: 60 * 60_000, run: sweepOrphanMedia },
+          { name: 'tree-change-log-prune', everyMs: 10 * 60_000, run: (ctx) => void pruneChangeLog(ctx.db, ctx.clock.now()) },
+          ...RESERVATION_JOBS,
+        ],
+        { owner: newOwnerId(), leaseMs: config.jobLeaseMs },
+      )
     : null;
 
   return {

@@ -23,6 +23,8 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** How long a process's claim on a background job or an e-mail holds without renewal (decision 025). */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   /** An optional external US ZIP service, e.g. https://zip.example/{zip}; unset: only the offline data is used. */
   ZIP_LOOKUP_URL: z
@@ -55,6 +57,8 @@ export interface AppConfig {
   clientDir: string;
   /** Run the in-process job runner (mail outbox, reservation timers). */
   runJobs: boolean;
+  /** How long a claim on a job run or an e-mail holds without renewal (ms): how soon another process takes over. */
+  jobLeaseMs: number;
   /** The external ZIP lookup's URL template ({zip} is replaced), or null for the offline data alone. */
   zipLookupUrl: string | null;
 }
@@ -91,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     trustProxy: e.TRUST_PROXY,
     clientDir: path.resolve(root, 'dist/client'),
     runJobs: true,
+    jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     zipLookupUrl: e.ZIP_LOOKUP_URL ?? null,
   };
 }

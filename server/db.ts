@@ -47,6 +47,22 @@ export function ensureWritableDir(dir: string, what: string): void {
   }
 }
 
+/**
+ * Applies the migrations not applied yet. Several processes starting together on a new data folder may each find
+ * a migration missing; the one that gets the write lock applies it, and the others' attempts then fail (the table
+ * exists): they look again, find nothing left to do, and carry on (decision 025).
+ */
+function migrateOnce(db: Db): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
 /** Opens (creating if needed) and migrates the database file; ':memory:' gives a private in-memory database. */
 export function openDatabase(file: string): Db {
   let client: Database.Database;
@@ -61,7 +77,7 @@ export function openDatabase(file: string): Db {
     client.pragma('synchronous = NORMAL');
     client.pragma('busy_timeout = 5000');
     const db = drizzle(client, { schema }) as Db;
-    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    migrateOnce(db);
     return db;
   } catch (error) {
     client.close();

@@ -2,10 +2,12 @@
  * Running the gallery for real: migrate, seed a new database, serve, and shut down gracefully. Used by
  * `npm start`; every problem that stops start-up is told as one line.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppConfig } from './config.ts';
 import { buildApp, type App } from './app.ts';
 import { createTree, getDefaultTree } from './services/tree.ts';
 import { seedDemo, printSeedSummary } from './services/seed/demo.ts';
+import { claimJob, finishJob, keepRenewing, newOwnerId, renewJob } from './services/leases.ts';
 
 export interface RunOptions {
   /** Work to finish after the database is ready and before the server listens (the client build). */
@@ -14,20 +16,7 @@ export interface RunOptions {
 
 export async function runServer(config: AppConfig, options: RunOptions = {}): Promise<App> {
   const app = await buildApp(config);
-  const { db } = app.deps;
-
-  if (!getDefaultTree(db) && config.seed === 'demo') {
-    console.log('New database: seeding the demo tree (a few seconds)...');
-    const result = await seedDemo(
-      app.deps,
-      { adminEmail: config.adminEmail, adminPassword: config.adminPassword },
-    );
-    printSeedSummary(result);
-  } else if (!getDefaultTree(db)) {
-    createTree(db, Date.now(), 'The Gallery Tree');
-    console.log('New database: created an empty tree (SEED=none).');
-  }
-
+  await seedNewDatabase(app, config);
   await options.beforeListen?.();
   warnAboutLocalDefaults(config, app);
   const url = await app.start();
@@ -36,6 +25,41 @@ export async function runServer(config: AppConfig, options: RunOptions = {}): Pr
   stopOnSignals(app);
   return app;
 }
+
+/**
+ * A new database gets its tree: the demo, or an empty tree with SEED=none. When several processes start together
+ * on a new data folder, one claims the seeding (server/services/leases.ts) and the others wait for its tree; if
+ * the one seeding dies, its claim runs out and another seeds (decision 025).
+ */
+async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
+  const { db } = app.deps;
+  const owner = newOwnerId();
+  let told = false;
+  while (!getDefaultTree(db)) {
+    if (!claimJob(db, SEED_CLAIM, owner, Date.now(), { anyTime: true })) {
+      if (!told) console.log('New database: another process is preparing it; waiting...');
+      told = true;
+      await sleep(250);
+      continue;
+    }
+    const stopRenewing = keepRenewing(() => renewJob(db, SEED_CLAIM, owner, Date.now()));
+    try {
+      if (getDefaultTree(db)) return;
+      if (config.seed === 'demo') {
+        console.log('New database: seeding the demo tree (a few seconds)...');
+        printSeedSummary(await seedDemo(app.deps, { adminEmail: config.adminEmail, adminPassword: config.adminPassword }));
+      } else {
+        createTree(db, Date.now(), 'The Gallery Tree');
+        console.log('New database: created an empty tree (SEED=none).');
+      }
+    } finally {
+      stopRenewing();
+      finishJob(db, SEED_CLAIM, owner, Date.now(), 0);
+    }
+  }
+}
+
+const SEED_CLAIM = 'seed-new-database';
 
 /** How long in-flight requests may take to finish after SIGTERM before their connections are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,34 +1,65 @@
 /**
- * The in-process job runner (DESIGN.md §8): each job runs on its own interval, never overlapping itself, and is
- * idempotent, so a restart simply picks up where the last run stopped.
+ * The in-process job runner (decision 025): each job runs on its own interval, never overlapping itself, and is
+ * idempotent, so a restart simply picks up where the last run stopped. However many processes share the database,
+ * each run is claimed there first (server/services/leases.ts): one process runs a job at a time, once per interval,
+ * and a process that dies mid-run leaves the job to another once its lease has run out.
  */
 import type { ServiceContext } from './context.ts';
+import { claimJob, finishJob, keepRenewing, LEASE_MS, newOwnerId, renewJob } from './leases.ts';
+
+/** Who runs a job now, for work inside it that claims more (the outbox claims each message). */
+export interface JobClaim {
+  owner: string;
+  leaseMs: number;
+}
 
 export interface Job {
   name: string;
   everyMs: number;
-  run(ctx: ServiceContext): Promise<unknown> | unknown;
+  run(ctx: ServiceContext, claim: JobClaim): Promise<unknown> | unknown;
 }
 
 export interface JobRunner {
   stop(): Promise<void>;
-  /** Runs every job once now (tests and start-up). */
+  /** Runs every job once now, due or not, unless another process is running it (tests and start-up). */
   runAll(): Promise<void>;
 }
 
-export function startJobs(ctx: ServiceContext, jobs: readonly Job[]): JobRunner {
+export function startJobs(ctx: ServiceContext, jobs: readonly Job[], claim: JobClaim = { owner: newOwnerId(), leaseMs: LEASE_MS }): JobRunner {
   const running = new Map<string, Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
+  const { owner, leaseMs } = claim;
 
-  const runOnce = (job: Job): Promise<void> => {
+  const claimed = (job: Job, now: number, anyTime: boolean): boolean => {
+    try {
+      return claimJob(ctx.db, job.name, owner, now, { leaseMs, anyTime });
+    } catch (error) {
+      // The database busy for longer than its timeout: this tick is skipped, the next one tries again.
+      ctx.log.warn({ err: error, job: job.name }, 'job not claimed');
+      return false;
+    }
+  };
+
+  const runOnce = (job: Job, anyTime = false): Promise<void> => {
     const current = running.get(job.name);
     if (current) return current;
+    const claimedAt = ctx.clock.now();
+    if (!claimed(job, claimedAt, anyTime)) return Promise.resolve();
     const work = (async () => {
+      const stopRenewing = keepRenewing(() => renewJob(ctx.db, job.name, owner, ctx.clock.now(), leaseMs), leaseMs);
       try {
-        await job.run(ctx);
+        await job.run(ctx, claim);
       } catch (error) {
         ctx.log.error({ err: error, job: job.name }, 'job failed');
       } finally {
+        stopRenewing();
+        try {
+          // Due again a little before this process's next tick, so that its timer never finds it not yet due.
+          finishJob(ctx.db, job.name, owner, ctx.clock.now(), claimedAt + Math.floor(job.everyMs * 0.9));
+        } catch (error) {
+          // The claim then runs out by itself, and the job is due again at once.
+          ctx.log.warn({ err: error, job: job.name }, 'job claim not released');
+        }
         running.delete(job.name);
       }
     })();
@@ -44,7 +75,7 @@ export function startJobs(ctx: ServiceContext, jobs: readonly Job[]): JobRunner 
 
   return {
     async runAll() {
-      await Promise.all(jobs.map(runOnce));
+      await Promise.all(jobs.map((job) => runOnce(job, true)));
     },
     async stop() {
       for (const timer of timers) clearInterval(timer);

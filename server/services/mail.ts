@@ -1,15 +1,18 @@
 /**
- * E-mail through the outbox (DESIGN.md §8). Services enqueue inside their own transaction, so a message exists
+ * E-mail through the outbox (decision 025). Services enqueue inside their own transaction, so a message exists
  * exactly when the change that caused it does; the job runner delivers: over SMTP when SMTP_URL is set, otherwise as
  * an .eml file in the outbox folder with its links logged, so a local user can still follow a reset link.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
 import type { Queryable } from '../db.ts';
 import type { ServiceContext } from './context.ts';
+import type { JobClaim } from './jobs.ts';
+import { keepRenewing, LEASE_MS, newOwnerId } from './leases.ts';
+import { preparedOnce } from './prepared.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -37,11 +40,25 @@ export function enqueueMail(db: Queryable, now: number, mail: OutgoingMail): voi
 }
 
 const MAX_ATTEMPTS = 8;
-const BATCH = 20;
+/** One run sends at most this many, or for at most this long, and leaves the rest to the next run. */
+const RUN_MAX_MESSAGES = 500;
+const RUN_MAX_MS = 60_000;
+/**
+ * Timeouts of an SMTP connection, kept well inside a message's claim: a send still waiting when its claim could
+ * run out would let another process send the same message.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: '10000', greetingTimeout: '10000', socketTimeout: '15000' };
 
 type Transport = nodemailer.Transporter<{ message?: unknown }>;
 
 const transports = new Map<string, Transport>();
+
+/** The SMTP URL with our timeouts added (a query parameter the operator set wins). */
+function smtpUrlWithTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [name, value] of Object.entries(SMTP_TIMEOUTS)) if (!url.searchParams.has(name)) url.searchParams.set(name, value);
+  return url.toString();
+}
 
 function transportFor(ctx: ServiceContext): Transport {
   const key = ctx.config.smtpUrl ?? 'file';
@@ -49,7 +66,7 @@ function transportFor(ctx: ServiceContext): Transport {
   if (!transport) {
     transport = (
       ctx.config.smtpUrl
-        ? nodemailer.createTransport(ctx.config.smtpUrl)
+        ? nodemailer.createTransport(smtpUrlWithTimeouts(ctx.config.smtpUrl))
         : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
     ) as Transport;
     transports.set(key, transport);
@@ -59,24 +76,44 @@ function transportFor(ctx: ServiceContext): Transport {
 
 const LINK = /https?:\/\/[^\s<>"]+/g;
 
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
 /**
- * Sends what is due. A row is marked 'sending' before the attempt and 'sent' after it; a row left 'sending' by a
- * crash is tried again on the next run (its file name and Message-ID are fixed by its id, so a retry overwrites
- * the same file and an SMTP server can recognise the duplicate).
+ * Claims the oldest message that is due, in one statement (decision 025): a queued one whose time has come, or
+ * one left 'sending' by an owner whose claim ran out (it died, or lost its database for longer than the lease).
  */
-export async function deliverOutbox(ctx: ServiceContext): Promise<number> {
+const claimNextStatement = preparedOnce<[{ owner: string; until: number; now: number }], OutboxRow>(`
+  update mail_outbox set state = 'sending', claimed_by = :owner, claim_until = :until, attempts = attempts + 1
+  where id = (
+    select id from mail_outbox
+    where (state = 'queued' and next_attempt_at <= :now) or (state = 'sending' and coalesce(claim_until, 0) <= :now)
+    order by id limit 1
+  )
+  returning id, dedupe_key as dedupeKey, to_address as toAddress, subject, text_body as textBody, html_body as htmlBody,
+    kind, state, attempts, last_error as lastError, next_attempt_at as nextAttemptAt, created_at as createdAt,
+    sent_at as sentAt, claimed_by as claimedBy, claim_until as claimUntil
+`);
+
+/**
+ * Sends what is due, one message at a time, each claimed first (its owner and a lease that is renewed while it is
+ * sent), so that any number of processes deliver every message once. A message left 'sending' by an owner that
+ * died is taken over once its claim runs out; its Message-ID and file name are fixed by its id, so in the one case
+ * that may still repeat it (the owner died after the SMTP server accepted it and before marking it sent) the
+ * receiving server can recognise the duplicate.
+ */
+export async function deliverOutbox(ctx: ServiceContext, claim: JobClaim = { owner: newOwnerId(), leaseMs: LEASE_MS }): Promise<number> {
   const { db } = ctx;
-  const now = ctx.clock.now();
-  const due = db
-    .select()
-    .from(mailOutbox)
-    .where(and(inArray(mailOutbox.state, ['queued', 'sending']), lte(mailOutbox.nextAttemptAt, now)))
-    .orderBy(asc(mailOutbox.id))
-    .limit(BATCH)
-    .all();
+  const started = Date.now();
   let sent = 0;
-  for (const mail of due) {
-    db.update(mailOutbox).set({ state: 'sending', attempts: mail.attempts + 1 }).where(eq(mailOutbox.id, mail.id)).run();
+  for (let tried = 0; tried < RUN_MAX_MESSAGES && Date.now() - started < RUN_MAX_MS; tried++) {
+    const now = ctx.clock.now();
+    const mail = claimNextStatement(db).get({ owner: claim.owner, until: now + claim.leaseMs, now });
+    if (!mail) break;
+    const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.claimedBy, claim.owner));
+    const stopRenewing = keepRenewing(
+      () => db.update(mailOutbox).set({ claimUntil: ctx.clock.now() + claim.leaseMs }).where(and(mine, eq(mailOutbox.state, 'sending'))).run(),
+      claim.leaseMs,
+    );
     try {
       const messageId = `<outbox-${mail.id}@${new URL(ctx.config.siteUrl).hostname}>`;
       const result = await transportFor(ctx).sendMail({
@@ -93,20 +130,24 @@ export async function deliverOutbox(ctx: ServiceContext): Promise<number> {
         const links = mail.textBody.match(LINK) ?? [];
         ctx.log.info({ to: mail.toAddress, subject: mail.subject, file, links }, 'e-mail written to the outbox folder');
       }
-      db.update(mailOutbox).set({ state: 'sent', sentAt: ctx.clock.now(), lastError: null }).where(eq(mailOutbox.id, mail.id)).run();
+      stopRenewing();
+      // Marked sent whoever holds the claim now: it has been sent, and must not be sent again.
+      db.update(mailOutbox).set({ state: 'sent', sentAt: ctx.clock.now(), lastError: null, claimedBy: null, claimUntil: null }).where(eq(mailOutbox.id, mail.id)).run();
       sent++;
     } catch (error) {
-      const attempts = mail.attempts + 1;
-      const failed = attempts >= MAX_ATTEMPTS;
+      stopRenewing();
+      const failed = mail.attempts >= MAX_ATTEMPTS;
       db.update(mailOutbox)
         .set({
           state: failed ? 'failed' : 'queued',
           lastError: error instanceof Error ? error.message : String(error),
-          nextAttemptAt: now + Math.min(2 ** attempts * 30_000, 6 * 60 * 60 * 1000),
+          nextAttemptAt: now + Math.min(2 ** mail.attempts * 30_000, 6 * 60 * 60 * 1000),
+          claimedBy: null,
+          claimUntil: null,
         })
-        .where(eq(mailOutbox.id, mail.id))
+        .where(mine)
         .run();
-      ctx.log.warn({ err: error, mailId: mail.id, attempts }, failed ? 'e-mail given up' : 'e-mail will be retried');
+      ctx.log.warn({ err: error, mailId: mail.id, attempts: mail.attempts }, failed ? 'e-mail given up' : 'e-mail will be retried');
     }
   }
   return sent;

@@ -6,7 +6,8 @@
  * visitor hits (search, tree regions, ZIP lookups) are `batched` (decision 006): counted in memory per connection
  * and written in one transaction at most FLUSH_MS after a hit, and when the server stops, so a crash forgets at
  * most that last second of them. A window's count is read from the database the first time this process sees it,
- * so a restart carries it on.
+ * so a restart carries it on, and each write reads the total back, so that processes sharing the database count
+ * each other's hits within about a second (decision 025).
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { rateLimitHits } from '#drizzle/schema.ts';
@@ -123,9 +124,10 @@ interface Batch {
 const batches = new WeakMap<Db['$client'], Batch>();
 
 const savedCount = preparedOnce<[string, number], { count: number }>('select count from rate_limit_hits where key = ? and window_start = ?');
-const addCount = preparedOnce<[string, number, number], void>(`
+const addCount = preparedOnce<[string, number, number], { count: number }>(`
   insert into rate_limit_hits (key, window_start, count) values (?, ?, ?)
   on conflict (key, window_start) do update set count = count + excluded.count
+  returning count
 `);
 
 function isConnection(db: Queryable): db is Db {
@@ -161,8 +163,9 @@ export function flushRateLimits(db: Db, now = Date.now()): void {
   batch.timer = null;
   if (!db.$client.open) return;
   const add = addCount(db);
+  // The total written back is every process's (decision 025): this process's count catches up with the others'.
   db.$client.transaction(() => {
-    for (const [key, tally] of batch.tallies) if (tally.unsaved > 0) add.run(key, tally.windowStart, tally.unsaved);
+    for (const [key, tally] of batch.tallies) if (tally.unsaved > 0) tally.count = add.get(key, tally.windowStart, tally.unsaved)!.count;
   })();
   for (const [key, tally] of batch.tallies) {
     tally.unsaved = 0;

@@ -1,0 +1,63 @@
+/**
+ * Claims in the database for work that must happen once however many processes share the data folder (decision
+ * 025). A claim names its owner (one per running app) and holds until `lease_until`; the owner renews it while it
+ * works, and when the owner dies the claim simply runs out and another process takes the work over. Every claim
+ * is one SQL statement, so two processes can never both win it.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Db } from '../db.ts';
+import { preparedOnce } from './prepared.ts';
+
+/** How long a claim holds without renewal; the owner renews it every third of that while it works. */
+export const LEASE_MS = 30_000;
+
+/** A name for this running app, unique across processes and restarts: host, process id and a random part. */
+export function newOwnerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+const claimStatement = preparedOnce<[{ name: string; owner: string; until: number; now: number; dueBy: number }], void>(`
+  insert into job_leases (name, owner, lease_until, next_run_at) values (:name, :owner, :until, 0)
+  on conflict (name) do update set owner = excluded.owner, lease_until = excluded.lease_until
+  where job_leases.lease_until <= :now and job_leases.next_run_at <= :dueBy
+`);
+const renewStatement = preparedOnce<[number, string, string], void>('update job_leases set lease_until = ? where name = ? and owner = ?');
+const finishStatement = preparedOnce<[number, number, string, string], void>(
+  'update job_leases set owner = null, lease_until = 0, last_run_at = ?, next_run_at = ? where name = ? and owner = ?',
+);
+
+/**
+ * Claims the job `name` for `owner` when nobody holds it (or its holder's lease ran out) and it is due; `anyTime`
+ * ignores when it is next due (a run asked for by hand). True when the claim is this owner's.
+ */
+export function claimJob(db: Db, name: string, owner: string, now: number, options: { leaseMs?: number; anyTime?: boolean } = {}): boolean {
+  const dueBy = options.anyTime ? Number.MAX_SAFE_INTEGER : now;
+  return claimStatement(db).run({ name, owner, until: now + (options.leaseMs ?? LEASE_MS), now, dueBy }).changes === 1;
+}
+
+/** Moves the owner's lease on; false when the claim is no longer this owner's (it ran out and was taken over). */
+export function renewJob(db: Db, name: string, owner: string, now: number, leaseMs = LEASE_MS): boolean {
+  return renewStatement(db).run(now + leaseMs, name, owner).changes === 1;
+}
+
+/** Ends the owner's claim and sets when the job is next due. */
+export function finishJob(db: Db, name: string, owner: string, now: number, nextRunAt: number): void {
+  finishStatement(db).run(now, nextRunAt, name, owner);
+}
+
+/**
+ * Calls `renew` every third of the lease until the returned function is called: the owner's claim keeps holding
+ * while its work runs. A renewal that fails (the database busy) is tried again at the next tick.
+ */
+export function keepRenewing(renew: () => void, leaseMs = LEASE_MS): () => void {
+  const timer = setInterval(() => {
+    try {
+      renew();
+    } catch {
+      // The lease still holds for two more thirds: the next tick tries again.
+    }
+  }, Math.max(10, Math.floor(leaseMs / 3)));
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -2,6 +2,7 @@
  * `npm run bench:server` (issue 10): the HTTP paths under wrk, the server pinned to core 0 and wrk to core 1, over a
  * synthetic 100,000-cell tree made searchable. Each path is compared with a ceiling measured in the same run: a
  * trivial JSON route for cell details, the REST path for tRPC, the same query run directly on SQLite for search.
+ * Then REST reads and the snapshot again, from two server processes on the same data folder against one.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +16,8 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { rebuildSearchIndex, searchCells } from '#server/services/search.ts';
 import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/services/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
-import { startBenchServer } from './bench-server.ts';
+import { startBenchServer, stopBenchServer } from './bench-server.ts';
+import { benchProcesses, EVERY_CORE, type OneAndTwo } from './processes.bench.ts';
 import { ms, writeResults, type Row } from './results.ts';
 import { requireTools, runWrk, waitUntilIdle, type WrkResult } from './wrk.ts';
 
@@ -183,6 +185,17 @@ export async function benchServer(): Promise<string> {
       if (name === 'search') direct.push(timeDirectSearch(db, p.prefixes));
     }
     closeDatabase(db);
+    await stopBenchServer(child);
+    console.log(`Comparing two server processes on the data folder with one (${WARM_SECONDS} s of warm-up, ${SECONDS} s per run)...`);
+    const processes = await benchProcesses({
+      dir: p.dir,
+      cellToken: p.cellToken,
+      treeToken: p.treeToken,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      warmSeconds: WARM_SECONDS,
+      env: { TRUST_PROXY: 'true' },
+    });
     const [ceiling, rest, trpc, trpcBatch, search, snapshot, snapshotGzip, notModified, login] = measured as [
       WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult,
     ];
@@ -203,6 +216,8 @@ export async function benchServer(): Promise<string> {
       ratio,
       target,
     });
+    /** Two processes against one: throughput, and server CPU per request (near 1 when each process serves as cheaply as one alone). */
+    const scaling = ({ one, two }: OneAndTwo) => `${fixed(two.rps / one.rps)} × one (by CPU: ${fixed(one.cpuUsPerRequest / two.cpuUsPerRequest)})`;
     const rows: Row[] = [
       row('GET /bench/ping (trivial JSON route, ceiling)', ceiling, '1', '-'),
       row('GET /api/cell/{token} (REST)', rest, ratio(rest, ceiling, 'ceiling'), '≥ 0.5 of ceiling, p99 < 10 ms'),
@@ -213,16 +228,20 @@ export async function benchServer(): Promise<string> {
       row(`GET /api/tree/{token} (${CELLS.toLocaleString('en')} cells, gzip)`, snapshotGzip, '-', '≥ 1,000 req/s'),
       row('GET /api/tree/{token} with If-None-Match (304)', notModified, '-', '-'),
       row('POST /api/auth/login (argon2id, 8 connections)', login, `argon2id ${fixed(p.hashMs, 1)} ms per hash`, 'report'),
+      row('REST reads, one process', processes.rest.one, '1', '-'),
+      row('REST reads, two processes on one data folder', processes.rest.two, scaling(processes.rest), 'approach 2× (2 cores)'),
+      row('Tree snapshot (brotli), one process', processes.snapshot.one, '1', '-'),
+      row('Tree snapshot (brotli), two processes on one data folder', processes.snapshot.two, scaling(processes.snapshot), 'approach 2× (2 cores)'),
     ];
     return writeResults('server', 'Server paths under wrk', rows, [
       `wrk -t1 -c${CONNECTIONS} for ${SECONDS} s per path (after ${WARM_SECONDS} s of warm-up on every path), pinned to core ${WRK_CORE}; the server (LOG_LEVEL=warn, jobs off) pinned to core ${SERVER_CORE}. Before each run the benchmark waits until the server is idle, so that work left from the previous run (argon2 hashes still queued after the login warm-up) does not land in the next run's first second and its p99.`,
       '"server CPU µs/req" is the server process\'s user + system time over the run divided by its requests; "by CPU" ratios compare those, which other work on the machine disturbs far less than req/s.',
       'Direct SQLite search: searchCells over the same prefixes in the benchmark process, pinned to the server core, no HTTP and no rate limit, timed just before and just after the HTTP search run and averaged (its wall time gives the req/s ratio, its CPU time the by-CPU ratio); the HTTP path also counts the per-IP rate limit (counted in memory, written in batches). Until 2026-11-22 it was timed while preparing, minutes away from the HTTP run: on this shared machine the same query took 0.9 ms at one moment and 1.7 ms a few minutes later.',
+      `One process against two: after the pinned server has stopped, GET /api/cell/{token} and GET /api/tree/{token} (Accept-Encoding: br, gzip) on the same data folder, from server processes on every core (taskset -c ${EVERY_CORE}), each path warmed for ${WARM_SECONDS} s on both processes, then ${SECONDS} s with one process, then ${SECONDS} s with two. The load is always two wrk -t1 runs of ${CONNECTIONS / 2} connections at the same time (${CONNECTIONS} in all), also on every core: with two processes one run per process, with one process both runs against it. req/s and server CPU are summed over the runs and the processes, p50 and p99 are the worse of the two runs. Both servers and both wrk share the machine's ${os.cpus().length} cores, so wrk's own CPU is what keeps two processes below 2×; "by CPU" is one process's CPU per request over two processes' (summed), near 1 when the processes scale per CPU.`,
       'Taken on a shared, busy 2-core machine: compare the ratios, which are measured in the same run, rather than the absolute numbers.',
     ]);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stopBenchServer(child);
     fs.rmSync(p.dir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
 /** Running wrk for the server benchmark: the command pinned to a core, and its report parsed into numbers. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 
 export interface WrkResult {
   rps: number;
@@ -59,7 +60,8 @@ export interface WrkRun {
   headers?: Record<string, string>;
   /** A Lua script file for wrk -s. */
   script?: string;
-  core: number;
+  /** The core wrk runs on, or cores as taskset takes them ('0-1'). */
+  core: number | string;
   /** The server's process id, to measure its CPU time per request. */
   serverPid: number;
 }
@@ -78,13 +80,48 @@ export async function waitUntilIdle(serverPid: number): Promise<void> {
   }
 }
 
-export function runWrk(run: WrkRun): WrkResult {
+const execFileAsync = promisify(execFile);
+
+/** Seconds a wrk run may overrun its duration before it is killed (its requests time out after 10 s). */
+const WRK_GRACE_SECONDS = 30;
+
+async function wrkReport(run: WrkRun): Promise<string> {
   const args = ['-c', String(run.core), WRK, '-t1', `-c${run.connections}`, `-d${run.seconds}s`, '--latency', '--timeout', '10s'];
   for (const [name, value] of Object.entries(run.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (run.script) args.push('-s', run.script);
   args.push(run.url);
-  const cpuBefore = cpuSecondsOf(run.serverPid);
-  const result = parseWrk(execFileSync('taskset', args, { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }));
-  const cpuUsPerRequest = ((cpuSecondsOf(run.serverPid) - cpuBefore) * 1e6) / Math.max(1, result.requests);
-  return { ...result, cpuUsPerRequest };
+  const { stdout } = await execFileAsync('taskset', args, {
+    encoding: 'utf8',
+    maxBuffer: 16 * 2 ** 20,
+    timeout: (run.seconds + WRK_GRACE_SECONDS) * 1000,
+    killSignal: 'SIGKILL',
+  });
+  return stdout;
+}
+
+export function runWrk(run: WrkRun): Promise<WrkResult> {
+  return runWrkTogether([run]);
+}
+
+/**
+ * Several wrk runs at the same time, counted as one load: req/s, requests and errors summed, the worse p50 and p99
+ * of the runs, and server CPU summed over the distinct server processes (two runs against one server count its CPU
+ * once).
+ */
+export async function runWrkTogether(runs: WrkRun[]): Promise<WrkResult> {
+  const pids = [...new Set(runs.map((run) => run.serverPid))];
+  const serverCpuSeconds = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const cpuBefore = serverCpuSeconds();
+  const results = (await Promise.all(runs.map(wrkReport))).map(parseWrk);
+  const cpuSeconds = serverCpuSeconds() - cpuBefore;
+  const total = (pick: (r: (typeof results)[number]) => number) => results.reduce((sum, r) => sum + pick(r), 0);
+  const requests = total((r) => r.requests);
+  return {
+    rps: total((r) => r.rps),
+    p50: Math.max(...results.map((r) => r.p50)),
+    p99: Math.max(...results.map((r) => r.p99)),
+    requests,
+    errors: total((r) => r.errors),
+    cpuUsPerRequest: (cpuSeconds * 1e6) / Math.max(1, requests),
+  };
 }

@@ -5,7 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/unstable-core-do-not-import';
 import fastifyCookie from '@fastify/cookie';
@@ -41,7 +44,7 @@ import { TreeHistoryStore } from './services/tree-history-store.ts';
 import { TreeSketches } from './services/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { newOwnerId } from './services/leases.ts';
-import { deliverOutbox } from './services/mail.ts';
+import { closeMailTransports, deliverOutbox } from './services/mail.ts';
 import { flushRateLimits, LIMITS, pruneRateLimits, secondsPastBatchedLimit } from './services/rate-limit.ts';
 import { sweepOrphanMedia } from './services/art-media.ts';
 import { pruneChangeLog } from './services/tree-changes.ts';
@@ -63,10 +66,17 @@ export interface App {
   jobs: JobRunner | null;
   /** Listens on config.host:config.port (port 0 picks a free one) and returns the base URL. */
   start(): Promise<string>;
-  stop(): Promise<void>;
+  /**
+   * Stops: refuses new requests (503, Retry-After) while those running finish, and closes everything. `drainMs`
+   * keeps listening (and refusing) that long first, so that a proxy in front learns to send elsewhere before
+   * connections are refused outright (npm start's SIGTERM uses it).
+   */
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** While stopping, how often connections with no request in flight are closed (the first time after this long). */
+const IDLE_CONNECTIONS_SWEEP_MS = 250;
 
 /**
  * A refusal from a hook, before any route has run: in tRPC's error shape on /trpc (as its adapter writes one), in
@@ -78,6 +88,22 @@ function sendRefusal(req: FastifyRequest, reply: FastifyReply, error: AppError):
   if (!req.url.startsWith('/trpc')) return reply.send(ok(error.toBody()));
   const code = trpcCodeOf(error.code);
   return reply.send({ error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: error.status, app: error.toBody() } } });
+}
+
+/**
+ * Stops accepting connections and resolves once every open one has ended. Node's own close() also closes at once
+ * every connection with no request in flight, among them one accepted a moment ago whose request has not been read
+ * yet, and its client would see ECONNRESET for a request that was never looked at. Here idle connections are closed
+ * only after IDLE_CONNECTIONS_SWEEP_MS, and again each time it passes; answers sent while stopping close theirs.
+ */
+function stopListening(http: HttpServer): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => http.closeIdleConnections(), IDLE_CONNECTIONS_SWEEP_MS);
+    net.Server.prototype.close.call(http, () => {
+      clearInterval(sweep);
+      resolve();
+    });
+  });
 }
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
@@ -96,6 +122,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
+    // Requests that arrive while the server stops are refused by the hook below, in our envelope; idle connections
+    // are closed by stopListening() once requests sent just before the stop have had time to arrive.
+    return503OnClosing: false,
+    forceCloseConnections: false,
   });
 
   // Snapshots and histories of large trees are built by a worker thread, off the event loop.
@@ -123,6 +153,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await server.register(fastifyCookie);
   useSecurityHeaders(server, config.secureCookies);
+
+  // Stopping (SIGTERM): a request that arrives on a connection still open is refused before anything runs, with
+  // Retry-After, so that a proxy can send it to another process; requests already running finish (decision 025).
+  let closing = false;
+  server.addHook('onRequest', async (req, reply) => {
+    if (!closing) return;
+    return sendRefusal(req, reply, new AppError(ErrorCode.Busy, 'The server is restarting. Try again in a moment.', undefined, 1));
+  });
+  // Every answer sent while stopping closes its connection, so that no connection outlives the stop.
+  server.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   // DNS rebinding: a request for a host name that is not the site's is refused before anything else runs.
   const siteHostname = new URL(config.siteUrl).hostname.toLowerCase();
@@ -282,12 +324,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const address = await server.listen({ port: config.port, host: config.host });
       return address.replace('[::1]', 'localhost');
     },
-    async stop() {
+    async stop({ drainMs = 0 } = {}) {
+      closing = true;
       // Live streams never end by themselves: end them first, or closing would wait for them.
       deps.treeEvents?.close();
-      await server.close();
+      // A running job is told to stop at its next step (the outbox after the message it is sending).
+      const jobsStopped = jobs?.stop();
+      if (drainMs > 0) await sleep(drainMs);
+      await stopListening(server.server);
+      await Promise.all([server.close(), jobsStopped]);
       await builds.close();
-      await jobs?.stop();
+      closeMailTransports();
       flushRateLimits(db);
       if (ownsDb) closeDatabase(db);
     },

@@ -61,6 +61,11 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
 
 const SEED_CLAIM = 'seed-new-database';
 
+/**
+ * After SIGTERM, how long the server keeps listening while it refuses new requests (503, Retry-After), so that a
+ * proxy sends them to another process before this one refuses connections (decision 025).
+ */
+export const SHUTDOWN_DRAIN_MS = 1000;
 /** How long in-flight requests may take to finish after SIGTERM before their connections are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 /** After the grace, how long the jobs and the database get before the process gives up and exits 1. */
@@ -89,7 +94,7 @@ function stopOnSignals(app: App): void {
     cut.unref();
     giveUp.unref();
     try {
-      await app.stop();
+      await app.stop({ drainMs: SHUTDOWN_DRAIN_MS });
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
       process.exit(1);

@@ -11,6 +11,8 @@ import { claimJob, finishJob, keepRenewing, LEASE_MS, newOwnerId, renewJob } fro
 export interface JobClaim {
   owner: string;
   leaseMs: number;
+  /** True once the runner is stopping: a long job ends after its current step and leaves the rest. */
+  stopping?: () => boolean;
 }
 
 export interface Job {
@@ -28,7 +30,9 @@ export interface JobRunner {
 export function startJobs(ctx: ServiceContext, jobs: readonly Job[], claim: JobClaim = { owner: newOwnerId(), leaseMs: LEASE_MS }): JobRunner {
   const running = new Map<string, Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
+  let stopping = false;
   const { owner, leaseMs } = claim;
+  const claimOfRun: JobClaim = { owner, leaseMs, stopping: () => stopping };
 
   const claimed = (job: Job, now: number, anyTime: boolean): boolean => {
     try {
@@ -43,12 +47,13 @@ export function startJobs(ctx: ServiceContext, jobs: readonly Job[], claim: JobC
   const runOnce = (job: Job, anyTime = false): Promise<void> => {
     const current = running.get(job.name);
     if (current) return current;
+    if (stopping) return Promise.resolve();
     const claimedAt = ctx.clock.now();
     if (!claimed(job, claimedAt, anyTime)) return Promise.resolve();
     const work = (async () => {
       const stopRenewing = keepRenewing(() => renewJob(ctx.db, job.name, owner, ctx.clock.now(), leaseMs), leaseMs);
       try {
-        await job.run(ctx, claim);
+        await job.run(ctx, claimOfRun);
       } catch (error) {
         ctx.log.error({ err: error, job: job.name }, 'job failed');
       } finally {
@@ -78,6 +83,7 @@ export function startJobs(ctx: ServiceContext, jobs: readonly Job[], claim: JobC
       await Promise.all(jobs.map((job) => runOnce(job, true)));
     },
     async stop() {
+      stopping = true;
       for (const timer of timers) clearInterval(timer);
       await Promise.all(running.values());
     },

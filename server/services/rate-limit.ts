@@ -6,8 +6,8 @@
  * visitor hits (search, tree regions, ZIP lookups) are `batched` (decision 006): counted in memory per connection
  * and written in one transaction at most FLUSH_MS after a hit, and when the server stops, so a crash forgets at
  * most that last second of them. A window's count is read from the database the first time this process sees it,
- * so a restart carries it on, and each write reads the total back, so that processes sharing the database count
- * each other's hits within about a second (decision 025).
+ * so a restart carries it on; it is read again at most once a FLUSH_MS and each write reads the total back, so that
+ * processes sharing the database count each other's hits within about a second (decision 025).
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { rateLimitHits } from '#drizzle/schema.ts';
@@ -64,7 +64,7 @@ export const FLUSH_MS = 1000;
 export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
   const windowStart = windowStartOf(limit, now);
   const key = keyOf(limit, subject);
-  const count = limit.batched && isConnection(db) ? countInMemory(db, key, windowStart, windowStart + limit.windowMs) : countInDatabase(db, key, windowStart);
+  const count = limit.batched && isConnection(db) ? countInMemory(db, key, now, windowStart, windowStart + limit.windowMs) : countInDatabase(db, key, windowStart);
   if (count > limit.max) refuse(limit, now);
 }
 
@@ -113,6 +113,8 @@ interface Tally {
   windowEnd: number;
   count: number;
   unsaved: number;
+  /** When the saved count was last read (by the limit's clock). */
+  readAt: number;
 }
 
 /** One connection's batched counts. */
@@ -134,7 +136,7 @@ function isConnection(db: Queryable): db is Db {
   return '$client' in db;
 }
 
-function countInMemory(db: Db, key: string, windowStart: number, windowEnd: number): number {
+function countInMemory(db: Db, key: string, now: number, windowStart: number, windowEnd: number): number {
   let batch = batches.get(db.$client);
   if (!batch) {
     batch = { tallies: new Map(), timer: null };
@@ -142,9 +144,13 @@ function countInMemory(db: Db, key: string, windowStart: number, windowEnd: numb
   }
   let tally = batch.tallies.get(key);
   if (!tally || tally.windowStart !== windowStart) {
-    const saved = savedCount(db).get(key, windowStart)?.count ?? 0;
-    tally = { windowStart, windowEnd, count: saved, unsaved: 0 };
+    tally = { windowStart, windowEnd, count: 0, unsaved: 0, readAt: -Infinity };
     batch.tallies.set(key, tally);
+  }
+  // The saved count is read again at most once a FLUSH_MS: it holds the other processes' hits (decision 025).
+  if (now - tally.readAt >= FLUSH_MS) {
+    tally.count = (savedCount(db).get(key, windowStart)?.count ?? 0) + tally.unsaved;
+    tally.readAt = now;
   }
   tally.count++;
   tally.unsaved++;

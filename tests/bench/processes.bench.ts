@@ -5,6 +5,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import { cells } from '#drizzle/schema.ts';
+import { closeDatabase, openDatabase } from '#server/db.ts';
+import { getTreeByToken } from '#server/services/tree.ts';
+import { recordCellChanges } from '#server/services/tree-changes.ts';
+import { openStream, type OpenStream } from '../server/support/event-stream.ts';
 import { startBenchServer, stopBenchServer } from './bench-server.ts';
 import { runWrkTogether, waitUntilIdle, type WrkResult } from './wrk.ts';
 
@@ -26,7 +34,7 @@ export interface OneAndTwo {
   two: WrkResult;
 }
 
-export async function benchProcesses(run: ProcessesRun): Promise<{ rest: OneAndTwo; snapshot: OneAndTwo }> {
+export async function benchProcesses(run: ProcessesRun): Promise<{ rest: OneAndTwo; snapshot: OneAndTwo; freshness: number[] }> {
   const children: ChildProcess[] = [];
   try {
     // One after the other: each opens (and would migrate) the same database at start-up.
@@ -57,8 +65,42 @@ export async function benchProcesses(run: ProcessesRun): Promise<{ rest: OneAndT
     };
     const rest = await measure(`/api/cell/${run.cellToken}`, {});
     const snapshot = await measure(`/api/tree/${run.treeToken}`, { 'Accept-Encoding': 'br, gzip' });
-    return { rest, snapshot };
+    const freshness = await measureFreshness(run, [first.url, second.url]);
+    return { rest, snapshot, freshness };
   } finally {
     await Promise.all(children.map(stopBenchServer));
+  }
+}
+
+const FRESHNESS_CHANGES = 30;
+
+/**
+ * How soon a change written by another process reaches the event streams of both servers: this process writes a
+ * cell change into the shared database (as a third server would), and times its arrival on a stream of each.
+ * Answers every arrival's delay (ms).
+ */
+async function measureFreshness(run: ProcessesRun, urls: string[]): Promise<number[]> {
+  const db = openDatabase(path.join(run.dir, 'gallery.db'));
+  const streams: OpenStream[] = [];
+  try {
+    const tree = getTreeByToken(db, run.treeToken);
+    const cellIds = db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(FRESHNESS_CHANGES).all();
+    for (const url of urls) streams.push(await openStream(url, `/api/tree/${run.treeToken}/events`));
+    const delays: number[] = [];
+    for (const { id } of cellIds) {
+      const started = performance.now();
+      const version = db.transaction((tx) => recordCellChanges(tx, tree.id, [id], Date.now()));
+      await Promise.all(
+        streams.map(async (stream) => {
+          await stream.next((event) => Number(event.id) >= version, 5000);
+          delays.push(performance.now() - started);
+        }),
+      );
+      await sleep(150);
+    }
+    return delays;
+  } finally {
+    for (const stream of streams) stream.close();
+    closeDatabase(db);
   }
 }

@@ -19,6 +19,7 @@ import { SESSION_COOKIE, validateSessionToken } from './auth/sessions.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
+import { standardOutput } from './log-output.ts';
 import { AppError, trpcCodeOf } from './errors.ts';
 import { csrfRefusal, ensureCsrfToken, servesHost } from './http/csrf.ts';
 import { sendCompressed } from './http/compress.ts';
@@ -55,6 +56,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** An already open database (tests share one); otherwise the config's file is opened and migrated. */
   db?: Db;
+  /** Where log lines go (standard output unless given). */
+  logOutput?: { write(line: string): unknown };
   /** How refusals of an address past its limit are held (tests shorten the wait). */
   refusalHold?: RefusalHoldOptions;
 }
@@ -71,7 +74,7 @@ export interface App {
    * keeps listening (and refusing) that long first, so that a proxy in front learns to send elsewhere before
    * connections are refused outright (npm start's SIGTERM uses it).
    */
-  stop(options?: { drainMs?: number }): Promise<void>;
+  stop(options?: { drainMs?: number; step?: (what: string) => void }): Promise<void>;
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -113,7 +116,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const db = options.db ?? openDatabase(config.databaseFile);
 
   const server = Fastify({
-    logger: { level: config.logLevel },
+    // Written without ever blocking: a log reader that stalls or goes away does not stop the server (decision 026).
+    logger: { level: config.logLevel, stream: options.logOutput ?? standardOutput },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
@@ -324,17 +328,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const address = await server.listen({ port: config.port, host: config.host });
       return address.replace('[::1]', 'localhost');
     },
-    async stop({ drainMs = 0 } = {}) {
+    async stop({ drainMs = 0, step = () => {} } = {}) {
       closing = true;
       // Live streams never end by themselves: end them first, or closing would wait for them.
       deps.treeEvents?.close();
       // A running job is told to stop at its next step (the outbox after the message it is sending).
       const jobsStopped = jobs?.stop();
+      step('refusing new requests while a proxy moves on');
       if (drainMs > 0) await sleep(drainMs);
+      step('waiting for requests in flight');
       await stopListening(server.server);
+      step('waiting for running jobs');
       await Promise.all([server.close(), jobsStopped]);
+      step('stopping the build worker');
       await builds.close();
       closeMailTransports();
+      step('closing the database');
       flushRateLimits(db);
       if (ownsDb) closeDatabase(db);
     },

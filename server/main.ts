@@ -3,7 +3,9 @@
  * `npm start`; every problem that stops start-up is told as one line.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import type { AppConfig } from './config.ts';
+import { say, standardOutput } from './log-output.ts';
 import { buildApp, type App } from './app.ts';
 import { createTree, getDefaultTree } from './services/tree.ts';
 import { seedDemo, printSeedSummary } from './services/seed/demo.ts';
@@ -15,12 +17,15 @@ export interface RunOptions {
 }
 
 export async function runServer(config: AppConfig, options: RunOptions = {}): Promise<App> {
+  // Anything still written through Node's own streams (a warning, a stray write) must not end the process when
+  // its reader has gone: the loss is told by the log output (server/log-output.ts).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const app = await buildApp(config);
   await seedNewDatabase(app, config);
   await options.beforeListen?.();
   warnAboutLocalDefaults(config, app);
   const url = await app.start();
-  console.log(`Gallery Tree is running at ${url.replace('127.0.0.1', 'localhost')} (data in ${config.dataDir}).`);
+  say(`Gallery Tree is running at ${url.replace('127.0.0.1', 'localhost')} (data in ${config.dataDir}).`);
 
   stopOnSignals(app);
   return app;
@@ -37,7 +42,7 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
   let told = false;
   while (!getDefaultTree(db)) {
     if (!claimJob(db, SEED_CLAIM, owner, Date.now(), { anyTime: true })) {
-      if (!told) console.log('New database: another process is preparing it; waiting...');
+      if (!told) say('New database: another process is preparing it; waiting...');
       told = true;
       await sleep(250);
       continue;
@@ -46,11 +51,11 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
     try {
       if (getDefaultTree(db)) return;
       if (config.seed === 'demo') {
-        console.log('New database: seeding the demo tree (a few seconds)...');
-        printSeedSummary(await seedDemo(app.deps, { adminEmail: config.adminEmail, adminPassword: config.adminPassword }));
+        say('New database: seeding the demo tree (a few seconds)...');
+        printSeedSummary(await seedDemo(app.deps, { adminEmail: config.adminEmail, adminPassword: config.adminPassword }), say);
       } else {
         createTree(db, Date.now(), 'The Gallery Tree');
-        console.log('New database: created an empty tree (SEED=none).');
+        say('New database: created an empty tree (SEED=none).');
       }
     } finally {
       stopRenewing();
@@ -69,40 +74,60 @@ export const SHUTDOWN_DRAIN_MS = 1000;
 /** How long in-flight requests may take to finish after SIGTERM before their connections are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 /** After the grace, how long the jobs and the database get before the process gives up and exits 1. */
-const SHUTDOWN_HARD_LIMIT_MS = SHUTDOWN_GRACE_MS + 5_000;
+export const SHUTDOWN_HARD_LIMIT_MS = SHUTDOWN_GRACE_MS + 5_000;
+/**
+ * The last resort, from a thread of its own: if even the hard limit's timer cannot run (the event loop stuck in
+ * synchronous work), the process is killed this long after the signal.
+ */
+const SHUTDOWN_BACKSTOP_MS = SHUTDOWN_HARD_LIMIT_MS + 2_000;
+/** How long the last log lines get to be written before the process exits. */
+const LOG_FLUSH_MS = 500;
 
 /**
- * SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (cutting them after the grace),
- * wait for running jobs, checkpoint and close the database, exit 0. A second signal changes nothing; a shutdown
- * that hangs past the hard limit exits 1.
+ * SIGTERM or SIGINT: refuse new requests for a moment, stop accepting connections, let in-flight requests finish
+ * (cutting them after the grace), stop running jobs, checkpoint and close the database, exit 0. A second signal
+ * changes nothing; a shutdown that hangs past the hard limit says which step hangs and exits 1 (decision 026).
  */
 function stopOnSignals(app: App): void {
   let stopping = false;
+  const exit = (code: number) => void standardOutput.flush(LOG_FLUSH_MS).finally(() => process.exit(code));
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     const log = app.server.log;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
+    startBackstop(SHUTDOWN_BACKSTOP_MS);
+    let current = 'starting';
     const cut = setTimeout(() => {
       log.warn(`requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`);
       app.server.server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     const giveUp = setTimeout(() => {
-      log.error('shutdown did not finish in time: exiting');
-      process.exit(1);
+      log.error({ step: current }, `shutdown did not finish in ${SHUTDOWN_HARD_LIMIT_MS / 1000} s (still ${current}): exiting`);
+      exit(1);
     }, SHUTDOWN_HARD_LIMIT_MS);
     cut.unref();
     giveUp.unref();
     try {
-      await app.stop({ drainMs: SHUTDOWN_DRAIN_MS });
+      await app.stop({ drainMs: SHUTDOWN_DRAIN_MS, step: (what) => (current = what) });
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
+      return exit(1);
     }
     log.info('stopped: database closed');
-    process.exit(0);
+    exit(0);
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void stop(signal));
+}
+
+/** Kills the process after `ms` from a worker thread, which runs even when the main thread is stuck. */
+function startBackstop(ms: number): void {
+  const source = `
+    const { workerData } = require('node:worker_threads');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms);
+    process.kill(workerData.pid, 'SIGKILL');
+  `;
+  new Worker(source, { eval: true, workerData: { ms, pid: process.pid } }).unref();
 }
 
 function warnAboutLocalDefaults(config: AppConfig, app: App): void {

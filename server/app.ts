@@ -216,7 +216,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return sendRefusal(req, reply, new AppError(ErrorCode.CsrfFailed, 'This request could not be verified. Reload the page and try again.'));
   });
 
-  registerHealth(server, db);
+  registerHealth(server, db, config);
 
   await server.register(
     async (scope) =>

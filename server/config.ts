@@ -23,6 +23,8 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** Uploads are refused while the data folder has less free space than this (decision 026). */
+  MIN_FREE_SPACE_MB: z.coerce.number().int().min(0).max(1_000_000).default(200),
   /** How long a process's claim on a background job or an e-mail holds without renewal (decision 025). */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -57,6 +59,8 @@ export interface AppConfig {
   clientDir: string;
   /** Run the in-process job runner (mail outbox, reservation timers). */
   runJobs: boolean;
+  /** Uploads are refused while the data folder has less free space than this (bytes). */
+  minFreeBytes: number;
   /** How long a claim on a job run or an e-mail holds without renewal (ms): how soon another process takes over. */
   jobLeaseMs: number;
   /** The external ZIP lookup's URL template ({zip} is replaced), or null for the offline data alone. */
@@ -96,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     clientDir: path.resolve(root, 'dist/client'),
     runJobs: true,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+    minFreeBytes: e.MIN_FREE_SPACE_MB * 1024 * 1024,
     zipLookupUrl: e.ZIP_LOOKUP_URL ?? null,
   };
 }

@@ -124,9 +124,16 @@ export function fieldErrorsOfIssues(issues: readonly { message: string; path?: r
   return errors;
 }
 
-/** Any thrown value as an AppError; unknown failures become a bare internal error (no stack, no message leak). */
+/**
+ * Any thrown value as an AppError; a write that failed for lack of disk space becomes insufficient_storage (507);
+ * other unknown failures become a bare internal error (no stack, no message leak).
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isOutOfSpace(error)) {
+    outOfSpaceAt = Date.now();
+    return new AppError(ErrorCode.InsufficientStorage, 'The gallery has run out of storage space, so nothing was saved. Please try again later.');
+  }
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return error.cause;
     if (error.cause instanceof StandardSchemaV1Error) {
@@ -139,4 +146,22 @@ export function toAppError(error: unknown): AppError {
     return new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', fieldErrorsOfIssues(error.issues));
   }
   return new AppError(ErrorCode.Internal);
+}
+
+/** What SQLite and the file system call a full disk (or a quota reached). */
+const OUT_OF_SPACE = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+let outOfSpaceAt = Number.NEGATIVE_INFINITY;
+
+/** Whether `error` (or an error it was caused by) is a write that failed for lack of space. */
+export function isOutOfSpace(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && OUT_OF_SPACE.has(code)) return true;
+  }
+  return false;
+}
+
+/** When a write last failed for lack of space in this process (ms; -Infinity if never): server/storage.ts. */
+export function lastOutOfSpaceAt(): number {
+  return outOfSpaceAt;
 }

@@ -51,15 +51,26 @@ export function createMediaStore(dir: string): MediaStore {
       const target = pathOf(name);
       if (existsSync(target)) return; // content-hashed: same name, same bytes
       const temporary = temporaryOf(name);
-      await fs.writeFile(temporary, bytes);
-      await fs.rename(temporary, target);
+      try {
+        await fs.writeFile(temporary, bytes);
+        await fs.rename(temporary, target);
+      } catch (error) {
+        // A full disk leaves part of the file written: it goes at once, not at the next sweep.
+        await fs.rm(temporary, { force: true }).catch(() => {});
+        throw error;
+      }
     },
     restoreSync(name, bytes) {
       const target = pathOf(name);
       if (existsSync(target)) return;
       const temporary = temporaryOf(name);
-      writeFileSync(temporary, bytes);
-      renameSync(temporary, target);
+      try {
+        writeFileSync(temporary, bytes);
+        renameSync(temporary, target);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw error;
+      }
     },
     exists: (name) => existsSync(pathOf(name)),
     async remove(name) {

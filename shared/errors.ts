@@ -25,6 +25,8 @@ export const ErrorCode = {
   Internal: 'internal_error',
   /** The server is at its limit for costly work (password hashing, image decoding): try again shortly. */
   Busy: 'busy',
+  /** A write failed, or an upload was refused, for lack of disk space. */
+  InsufficientStorage: 'insufficient_storage',
   // Reservations and subscriptions (spec §8: the reserve, subscribe and extend calls answer these in r.error).
   CellNotAvailable: 'cell_not_available',
   AlreadyReserved: 'already_reserved',
@@ -85,6 +87,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   internal_error: 500,
   busy: 503,
+  insufficient_storage: 507,
   cell_not_available: 409,
   already_reserved: 409,
   cell_taken: 409,

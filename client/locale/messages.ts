@@ -17,6 +17,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   conflict: 'Someone got there first. Reload the page and try again.',
   rate_limited: 'Too many attempts in a short while. Please wait a few minutes and try again.',
   busy: 'The gallery is very busy right now. Please try again in a few seconds.',
+  insufficient_storage: 'The gallery is out of storage space right now, so nothing was saved. Please try again later.',
   method_not_allowed: 'Something in that request was not right. Reload the page and try again.',
   unsupported_media_type: 'Something in that request was not right. Reload the page and try again.',
   invalid_credentials: 'That e-mail address and password do not match.',

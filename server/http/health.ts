@@ -1,6 +1,7 @@
 /**
- * GET /api/health, for a load balancer or a monitor (decision 017): 200 `{"r":{"ok":true,"db":"ok","version"}}`
- * after a trivial query, 503 with `ok: false, db: "unavailable"` when the database cannot answer. No session, no
+ * GET /api/health, for a load balancer or a monitor (decision 017): 200 `{"r":{"ok":true,"db":"ok","storage":"ok",…}}`
+ * after a trivial query, 503 with `ok: false, db: "unavailable"` when the database cannot answer; 200 with
+ * `ok: false, storage: "full"` when it is up but writes fail for lack of space (decision 026). No session, no
  * CSRF, no rate limit, and logged only when something is wrong, so a probe every second stays cheap and quiet.
  */
 import fs from 'node:fs';
@@ -8,19 +9,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LogLevel } from 'fastify';
 import type { Db } from '../db.ts';
+import { storageState, type StorageState } from '../storage.ts';
 
 export const HEALTH_PATH = '/api/health';
 
 export interface Health {
+  /** The database answers and writes can be stored (false: down, or up but unable to write). */
   ok: boolean;
   db: 'ok' | 'unavailable';
+  /** The data folder's space: `low` refuses uploads, `full` means writes are failing (decision 026). */
+  storage: StorageState;
+  freeMegabytes: number;
   version: string;
 }
 
 const packageFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
 const VERSION = (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { version: string }).version;
 
-export function registerHealth(server: FastifyInstance, db: Db): void {
+export function registerHealth(server: FastifyInstance, db: Db, storage: { dataDir: string; minFreeBytes: number }): void {
   const probe = db.$client.prepare('select 1 as one');
   const databaseAnswers = () => {
     try {
@@ -34,7 +40,15 @@ export function registerHealth(server: FastifyInstance, db: Db): void {
   server.get(HEALTH_PATH, { logLevel }, async (req, reply) => {
     const dbOk = databaseAnswers();
     if (!dbOk) req.log.error('health check: the database does not answer');
-    const health: Health = { ok: dbOk, db: dbOk ? 'ok' : 'unavailable', version: VERSION };
+    const space = storageState(storage.dataDir, storage.minFreeBytes);
+    if (space.state === 'full') req.log.error({ freeBytes: space.freeBytes }, 'health check: the data folder is out of space');
+    const health: Health = {
+      ok: dbOk && space.state !== 'full',
+      db: dbOk ? 'ok' : 'unavailable',
+      storage: space.state,
+      freeMegabytes: Math.floor(space.freeBytes / 2 ** 20),
+      version: VERSION,
+    };
     return reply.code(dbOk ? 200 : 503).header('cache-control', 'no-store').send({ r: health });
   });
 }

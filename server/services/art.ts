@@ -25,6 +25,7 @@ import { LIMITS, hitRateLimit } from './rate-limit.ts';
 import { reindexArt } from './search.ts';
 import { recordCellChanges } from './tree-changes.ts';
 import { promoteToArtist } from './users.ts';
+import { ensureRoomForUpload } from '../storage.ts';
 
 export type ArtRow = typeof art.$inferSelect;
 
@@ -154,6 +155,7 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
     if ('picture' in slot && !existing.some((p) => p.token === slot.picture)) errors[`files.${index}`] ??= [ART_MESSAGES.imageBlank];
   }
   const prepared = new Map<number, PreparedPicture>();
+  if (present.some(({ slot }) => 'file' in slot)) ensureRoomForUpload(ctx.config.dataDir, ctx.config.minFreeBytes);
   if (present.length <= 3) {
     for (const { slot, index } of present) {
       if (!('file' in slot)) continue;

@@ -19,6 +19,7 @@ import { LIMITS, hitRateLimit } from './rate-limit.ts';
 import { IMMEDIATE } from './reservations.ts';
 import type { ServiceContext } from './context.ts';
 import { followersOf, likesOfUser, memberByToken } from './user-social.ts';
+import { ensureRoomForUpload } from '../storage.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -90,6 +91,7 @@ export async function updateProfile(ctx: ServiceContext, viewer: Viewer, token: 
   const errors: FieldErrors = {};
   const parsed = v.safeParse(profileSchema, fields);
   if (!parsed.success) Object.assign(errors, fieldErrorsOfIssues(parsed.issues));
+  if (image) ensureRoomForUpload(ctx.config.dataDir, ctx.config.minFreeBytes);
   const avatar = image ? await prepareAvatar(image) : null;
   if (avatar && 'error' in avatar) errors.image = [avatar.error];
   if (!parsed.success || (avatar && 'error' in avatar)) {

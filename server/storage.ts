@@ -1,0 +1,36 @@
+/**
+ * Running out of disk space is its own answer (decision 026): a write that fails for lack of space, in the database
+ * or the media folder, answers `insufficient_storage` (507) instead of an internal error; uploads are refused before
+ * any image is decoded when the data folder's free space is below MIN_FREE_SPACE_MB; /api/health tells the storage
+ * state, so a monitor can tell "up" from "up but cannot write".
+ */
+import fs from 'node:fs';
+import { ErrorCode } from '#shared/errors.ts';
+import { AppError, lastOutOfSpaceAt } from './errors.ts';
+
+/** After a write failed for lack of space, the storage counts as full for this long (unless space is seen again). */
+const FULL_FOR_MS = 60_000;
+
+export type StorageState = 'ok' | 'low' | 'full';
+
+/**
+ * The data folder's free space and what it means: `full` when a write has just failed for lack of space (and free
+ * space has not come back above the threshold since) or almost nothing is left, `low` under the threshold, where
+ * uploads are refused, else `ok`.
+ */
+export function storageState(dataDir: string, minFreeBytes: number): { state: StorageState; freeBytes: number } {
+  const stats = fs.statfsSync(dataDir);
+  const freeBytes = stats.bavail * stats.bsize;
+  const recentlyFull = Date.now() - lastOutOfSpaceAt() < FULL_FOR_MS && freeBytes < minFreeBytes;
+  const state = recentlyFull || freeBytes < 1024 * 1024 ? 'full' : freeBytes < minFreeBytes ? 'low' : 'ok';
+  return { state, freeBytes };
+}
+
+/** Refuses an upload (507) before its images are decoded when the data folder is low on space. */
+export function ensureRoomForUpload(dataDir: string, minFreeBytes: number): void {
+  if (storageState(dataDir, minFreeBytes).state === 'ok') return;
+  throw new AppError(
+    ErrorCode.InsufficientStorage,
+    'The gallery is running out of storage space, so new pictures cannot be accepted right now. Nothing was saved; please try again later.',
+  );
+}

@@ -24,8 +24,9 @@ export interface BuildResults {
 export type BuildJob = keyof BuildResults;
 
 export const BUILDS: { [J in BuildJob]: (db: Db, treeId: number) => BuildResults[J] } = {
-  snapshot: (db, treeId) => db.transaction((tx) => buildSnapshotBytes(tx, treeRow(tx, treeId))),
-  history: (db, treeId) => db.transaction((tx) => buildHistoryBytes(tx, treeRow(tx, treeId))),
+  // One read transaction; the snapshot reads through the connection itself, which is inside it.
+  snapshot: (db, treeId) => db.transaction(() => buildSnapshotBytes(db, treeRow(db, treeId))),
+  history: (db, treeId) => db.transaction(() => buildHistoryBytes(db, treeRow(db, treeId))),
 };
 
 function treeRow(db: Pick<Db, 'select'>, treeId: number) {

@@ -416,7 +416,7 @@ function fullRefetch(dir: string, treeId: number): { buildMs: number; cpuMs: num
   let bytes = 0;
   for (let i = 0; i < REBUILDS; i++) {
     const cpu = process.cpuUsage();
-    const built = db.transaction((tx) => buildSnapshotBytes(tx, tree));
+    const built = db.transaction(() => buildSnapshotBytes(db, tree));
     const used = process.cpuUsage(cpu);
     walls.push(built.builtMs);
     cpus.push((used.user + used.system) / 1000);

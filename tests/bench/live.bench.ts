@@ -69,7 +69,7 @@ interface Prepared {
  * A database holding only the synthetic tree, generated once per size and generator (a million cells take minutes on
  * a busy machine) and kept in the temporary folder; each run works on a copy.
  */
-function generatedTree(): string {
+export function generatedTree(): string {
   const sources = ['server/services/seed/synthetic.ts', ...fs.readdirSync(path.join(PROJECT_ROOT, 'migrations')).map((f) => `migrations/${f}`)];
   const hash = createHash('sha256');
   for (const source of sources.sort()) {

@@ -1,6 +1,7 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
 import { benchHardening } from './hardening.bench.ts';
 import { benchLive } from './live.bench.ts';
+import { benchMemory } from './memory.bench.ts';
 import { benchTreeApply } from './tree-apply.bench.ts';
 import { benchTreeLiveBrowser } from './tree-live-browser.bench.ts';
 import { benchServer } from './server.bench.ts';
@@ -16,6 +17,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   apply: benchTreeApply,
   'browser-live': benchTreeLiveBrowser,
   hardening: benchHardening,
+  memory: benchMemory,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

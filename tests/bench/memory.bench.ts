@@ -1,0 +1,112 @@
+/**
+ * `npm run bench -- memory` (issue 23): the resident memory of the real server (`npm start`'s, worker threads
+ * counted) over a 1,000,000-cell tree (`BENCH_CELLS` shrinks it), sampled from /proc every 20 ms from launch:
+ * start-up, a first visitor's snapshot, the opening page (its sketch), the growth history, then steady state once
+ * the build worker has ended after its idle time.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { trees } from '#drizzle/schema.ts';
+import { closeDatabase, openDatabase } from '#server/db.ts';
+import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { generatedTree } from './live.bench.ts';
+import { writeResults } from './results.ts';
+
+const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
+const SAMPLE_MS = 20;
+/** The build worker ends 30 s after its last build; steady state is read after that. */
+const SETTLE_MS = 40_000;
+const STEADY_TARGET_MB = 256;
+const PEAK_TARGET_MB = 384;
+
+const rssMb = (pid: number): number => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  } catch {
+    return 0;
+  }
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const mb = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+
+export async function benchMemory(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-memory-'));
+  fs.copyFileSync(generatedTree(), path.join(dir, 'gallery.db'));
+  const db = openDatabase(path.join(dir, 'gallery.db'));
+  const tree = db.select({ token: trees.token }).from(trees).get()!;
+  closeDatabase(db);
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--no-build'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: dir, PORT: '0', SEED: 'none', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const pid = child.pid!;
+  const phases: { name: string; peak: number; end: number }[] = [];
+  let current = { name: 'start-up (migrations, listening)', peak: 0, end: 0 };
+  const sampler = setInterval(() => {
+    const now = rssMb(pid);
+    current.peak = Math.max(current.peak, now);
+    current.end = now;
+  }, SAMPLE_MS);
+  const phase = async (name: string, work: () => Promise<unknown>) => {
+    phases.push(current);
+    current = { name, peak: 0, end: 0 };
+    await work();
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /is running at (http:\/\/\S+) /.exec(out);
+        if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+    });
+    const get = async (route: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(url + route, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
+    };
+    await phase('first snapshot (built by the worker)', () => get(`/api/tree/${tree.token}`, { 'accept-encoding': 'br' }));
+    await phase('the opening page (its sketch) and the growth history', async () => {
+      await get(`/observe`);
+      await get(`/api/tree/${tree.token}/history`, { 'accept-encoding': 'br' });
+      await sleep(5000);
+    });
+    const steadySamples: number[] = [];
+    await phase('idle until the worker has ended', () => sleep(SETTLE_MS));
+    await phase('steady state (median of 5 s)', async () => {
+      for (let i = 0; i < 50; i++) {
+        steadySamples.push(rssMb(pid));
+        await sleep(100);
+      }
+    });
+    phases.push(current);
+    clearInterval(sampler);
+    const peak = Math.max(...phases.map((p) => p.peak));
+    const steady = median(steadySamples);
+    return writeResults(
+      'memory',
+      `Server memory over a ${CELLS.toLocaleString('en-US')}-cell tree`,
+      [
+        ...phases.map((p) => ({ measure: `${p.name}: peak / at its end (MB)`, result: `${mb(p.peak)} / ${mb(p.end)}`, target: '', met: '' })),
+        { measure: 'peak resident memory, worker threads counted (MB)', result: mb(peak), target: `≤ ${PEAK_TARGET_MB}`, met: peak <= PEAK_TARGET_MB ? 'yes' : 'NO' },
+        { measure: 'steady resident memory (MB)', result: mb(steady), target: `≤ ${STEADY_TARGET_MB}`, met: steady <= STEADY_TARGET_MB ? 'yes' : 'NO' },
+      ],
+      [
+        `The real server (scripts/start.ts --no-build, SEED=none, LOG_LEVEL=warn) over a copy of a generated ${CELLS.toLocaleString('en-US')}-cell tree, its VmRSS read from /proc every ${SAMPLE_MS} ms (the process's whole resident memory: the main thread, the build worker while it lives, native memory).`,
+        'Before 2026-11-25 the builds read every cell as an object: the same run peaked at about 800 MB (a history build alone took its process to 423 MB) and stayed near 240 MB.',
+      ],
+    );
+  } finally {
+    clearInterval(sampler);
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -8,7 +8,8 @@ import { ensureWritableDir, openDatabase } from '#server/db.ts';
 import { createOrPromoteAdmin } from '#server/services/admins.ts';
 import { StartupError } from '#server/startup-error.ts';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
-import { newPassword, requiredEmail } from '#shared/validation/rules.ts';
+import { passwordSchema } from '#shared/validation/account.ts';
+import { requiredEmail } from '#shared/validation/rules.ts';
 
 const USAGE = 'Usage: npm run admin -- create EMAIL [--password PASSWORD]';
 
@@ -26,7 +27,7 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   if (password !== undefined) {
-    const checked = v.safeParse(newPassword('Password', ACCOUNT_LIMITS.passwordMin, ACCOUNT_LIMITS.passwordMax), password);
+    const checked = v.safeParse(passwordSchema, password);
     if (!checked.success) {
       console.error(`Cannot create the admin: ${checked.issues[0].message}`);
       return 1;

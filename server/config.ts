@@ -3,7 +3,9 @@
  * process with one clear line; every default is safe for a laptop and says so where it is only that.
  */
 import path from 'node:path';
+import * as v from 'valibot';
 import { z } from 'zod';
+import { PASSWORD_RULE_TEXT, passwordSchema } from '#shared/validation/account.ts';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -17,7 +19,11 @@ const envSchema = z.object({
   CONTACT_PHONE: z.string().default(''),
   SEED: z.enum(['demo', 'none']).default('demo'),
   ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(8).optional(),
+  /** The same rule as every password the site accepts (shared/validation/account.ts). */
+  ADMIN_PASSWORD: z
+    .string()
+    .refine((password) => v.is(passwordSchema, password), `must have ${PASSWORD_RULE_TEXT}`)
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false'])

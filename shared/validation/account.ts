@@ -4,7 +4,15 @@ import { ACCOUNT_LIMITS as L } from '../constants.ts';
 import { TOKEN_PATTERN } from './common.ts';
 import { MESSAGES, anyPassword, flag, newPassword, requiredEmail, requiredText } from './rules.ts';
 
-const password = newPassword('Password', L.passwordMin, L.passwordMax);
+/**
+ * The one password rule (spec §5): registration, restore, the account form (when a new password is given),
+ * `npm run admin` and ADMIN_PASSWORD accept exactly these.
+ */
+export const passwordSchema = newPassword('Password', L.passwordMin, L.passwordMax);
+const password = passwordSchema;
+
+/** The rule in words, for the forms' notes and the start-up error. */
+export const PASSWORD_RULE_TEXT = `${L.passwordMin}–${L.passwordMax} characters, with at least one number or special sign`;
 
 export const registrationSchema = v.object({
   firstname: requiredText('First name', L.name),
@@ -36,11 +44,14 @@ export const accountSchema = v.pipe(
     lastname: requiredText('Last name', L.name),
     email: requiredEmail('Email', L.email),
     show_email: flag(),
+    // Empty keeps the current password; anything else must pass the one rule, with its own messages.
     password: v.pipe(
       v.optional(v.string(), ''),
-      v.check((s) => s === '' || s.length >= L.passwordMin, MESSAGES.minLength(L.passwordMin)),
-      v.maxLength(L.passwordMax, MESSAGES.maxLength(L.passwordMax)),
-      v.check((s) => s === '' || /[0-9!-/:-@[-`{-~]/.test(s), MESSAGES.specialSymbol),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed || dataset.value === '') return;
+        const checked = v.safeParse(passwordSchema, dataset.value);
+        if (!checked.success) addIssue({ message: checked.issues[0].message });
+      }),
     ),
     confirm_password: v.pipe(v.optional(v.string(), ''), v.maxLength(L.passwordMax, MESSAGES.maxLength(L.passwordMax))),
     /** Asked for (by the server) when the e-mail or the password changes: a session alone is not enough for those. */

@@ -58,7 +58,7 @@ export interface ReservationDetails {
   extensionAllowed: boolean;
   /** Why an extension is refused now (an error code of shared/errors.ts), or null when it is allowed. */
   refusal: 'extension_not_allowed' | 'reservation_expired' | null;
-  /** The deadline an extension made now would give: midnight ending the day 7 days after updatedAt. */
+  /** The deadline the extension gives: midnight ending the day 7 days after the current deadline (decision 027). */
   extendedUntil: number;
 }
 

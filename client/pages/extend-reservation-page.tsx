@@ -101,7 +101,7 @@ export function ExtendReservationPage() {
         />
         {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
         <p className="extend__note">
-          You can extend once. The new deadline is midnight seven days after your latest reminder, {formatLongDate(reservation.data.extendedUntil)}.
+          You can extend once, by a week: the new deadline is midnight seven days after the current one, {formatLongDate(reservation.data.extendedUntil)}.
         </p>
         <div className="extend__actions">
           <button type="submit" className="button form__submit" disabled={choice === null || extend.isPending} aria-busy={extend.isPending || undefined}>

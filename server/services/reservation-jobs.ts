@@ -12,7 +12,7 @@ import { keepPieceInTx } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
 import type { Job } from './jobs.ts';
 import { enqueueMail } from './mail.ts';
-import { DAY_MS, REMINDER_STEPS, formatDeadline, latestDueReminder } from './reservation-time.ts';
+import { DAY_MS, REMINDER_STEPS, extensionDeadline, formatDeadline, latestDueReminder } from './reservation-time.ts';
 import { extensionRefusal, IMMEDIATE } from './reservations.ts';
 import { notifyAvailable } from './subscriptions.ts';
 import { recordCellChanges } from './tree-changes.ts';
@@ -109,7 +109,11 @@ export function sendReservationReminders(ctx: ServiceContext): number {
           '',
           `Your square: ${ctx.config.siteUrl}/observe/cell/${encodeURIComponent(row.cellToken)}/edit`,
           ...(canExtend
-            ? ['', 'Need more time? You can extend the reservation once, until midnight a week from today:', extendLinkOf(ctx.config.siteUrl, row.cellToken, row.token)]
+            ? [
+                '',
+                `Need more time? You can extend the reservation once, by a week: until ${formatDeadline(extensionDeadline(row.expiresAt))}.`,
+                extendLinkOf(ctx.config.siteUrl, row.cellToken, row.token),
+              ]
             : []),
         ].join('\n'),
       });

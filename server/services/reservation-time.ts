@@ -1,6 +1,6 @@
 /**
- * The reservation calendar (spec §9, DESIGN.md §4): the 14-day deadline, the reminder steps before it, and the
- * extension's "7 days after the reminder's updated_at, until midnight". Days and midnights are those of the server's
+ * The reservation calendar (spec §9, decision 008): the 14-day deadline, the reminder steps before it, and the
+ * extension's week, until midnight (decision 027). Days and midnights are those of the server's
  * timezone (the process's TZ, e.g. TZ=America/New_York), so "until midnight" means the operator's midnight and
  * calendar arithmetic stays right across daylight-saving changes.
  */
@@ -35,11 +35,12 @@ export function endOfLocalDay(ms: number): number {
 }
 
 /**
- * Spec §9: the extended deadline is midnight ending the day 7 days after the reminder's updated_at. It never moves
- * a deadline earlier than the one the reservation already has.
+ * The extended deadline (decision 027): midnight ending the day 7 calendar days after the current deadline, so the
+ * one extension always adds a full week, whenever it is asked for. (Counted from the reminder, as the spec's formula
+ * reads, an extension asked for after the first reminder, sent 7 days before the deadline, added only hours.)
  */
-export function extensionDeadline(reminderUpdatedAt: number, currentExpiresAt: number): number {
-  return Math.max(currentExpiresAt, endOfLocalDay(addLocalDays(reminderUpdatedAt, EXTENSION_DAYS)));
+export function extensionDeadline(currentExpiresAt: number): number {
+  return endOfLocalDay(addLocalDays(currentExpiresAt, EXTENSION_DAYS));
 }
 
 /** The reminder steps, in order: 7, 3 and 1 days before the deadline, and once more on its last day. */

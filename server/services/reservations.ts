@@ -254,7 +254,7 @@ function detailsOf(found: FoundReservation, now: number): ReservationDetails {
     extended: found.extended,
     extensionAllowed: refused === null,
     refusal: refused,
-    extendedUntil: extensionDeadline(found.updatedAt, found.expiresAt),
+    extendedUntil: extensionDeadline(found.expiresAt),
   };
 }
 
@@ -265,7 +265,7 @@ export function getReservation(ctx: ServiceContext, user: Viewer, cellToken: str
 
 /**
  * Extends once (POST /api/cell/{cellToken}/reserve/{reminderToken}): the new deadline is midnight ending the day
- * 7 days after the reminder's updated_at (server timezone). updated_at moves to now, so the reminder steps of the new
+ * 7 days after the current deadline (server timezone; decision 027). updated_at moves to now, so the reminder steps of the new
  * deadline that fall before now are not sent.
  */
 export function extendReservation(ctx: ServiceContext, user: Viewer, cellToken: string, reminderToken: string): ReservationDetails {
@@ -274,7 +274,7 @@ export function extendReservation(ctx: ServiceContext, user: Viewer, cellToken: 
     const found = authorised(user, findByReminder(tx, cellToken, reminderToken));
     const refused = extensionRefusal(found, now);
     if (refused) throw refusal(refused);
-    const expiresAt = extensionDeadline(found.updatedAt, found.expiresAt);
+    const expiresAt = extensionDeadline(found.expiresAt);
     const changed = tx
       .update(reservations)
       .set({ expiresAt, extended: true, updatedAt: now })

@@ -10,6 +10,7 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { startJobs } from '#server/services/jobs.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
 import { expireReservations, RESERVATION_JOBS, sendReservationReminders } from '#server/services/reservation-jobs.ts';
+import { formatDeadline } from '#server/services/reservation-time.ts';
 import { createTree, type TreeRow } from '#server/services/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -111,7 +112,7 @@ describe('reminders', () => {
 });
 
 describe('the extension from the e-mailed link', () => {
-  it('extends until midnight 7 days after the reminder, once; later reminders count toward the new deadline without the link', async () => {
+  it('extends until midnight 7 days after the deadline, once, as the reminder says; later reminders count toward the new deadline without the link', async () => {
     t.clock.set(START);
     const { held, browser, cell } = await holder();
     const reminderAt = held.expiresAt - 3 * DAY;
@@ -126,8 +127,10 @@ describe('the extension from the e-mailed link', () => {
 
     t.clock.advance(HOUR);
     const asked = await browser.get(apiPath);
-    // reminderAt is 2026-06-12 12:00 UTC: 7 days later, until midnight, is the end of 2026-06-19 (UTC here).
-    const until = Date.UTC(2026, 5, 19, 23, 59, 59, 999);
+    // The deadline is 2026-06-15 12:00 UTC: a week later, until midnight, is the end of 2026-06-22 (UTC here).
+    expect(held.expiresAt).toBe(Date.UTC(2026, 5, 15, 12));
+    const until = Date.UTC(2026, 5, 22, 23, 59, 59, 999);
+    expect(mail.text).toContain(`until ${formatDeadline(until)}`);
     expect(asked.body.r).toMatchObject({ extensionAllowed: true, reminderCount: 1, extendedUntil: until });
     const extended = await browser.post(apiPath);
     expect(extended.status).toBe(200);
@@ -158,8 +161,10 @@ describe('the extension from the e-mailed link', () => {
     expect(sendReservationReminders(t.deps)).toBe(1);
     const res = await browser.post(`/api/cell/${cell.token}/reserve/${held.token}`);
     expect(res.status).toBe(200);
-    // March 9, 23:59:59.999 EDT (UTC-4). Adding 7 × 24 hours instead would have reached March 10.
-    expect(res.body.r.expiresAt).toBe(Date.UTC(2026, 2, 10, 3, 59, 59, 999));
+    // The deadline is March 5, 23:30 EST; a week later, until midnight, is March 12, 23:59:59.999 EDT (UTC-4).
+    // Adding 7 × 24 hours instead would have reached March 13 (00:30 EDT).
+    expect(held.expiresAt).toBe(Date.UTC(2026, 2, 6, 4, 30));
+    expect(res.body.r.expiresAt).toBe(Date.UTC(2026, 2, 13, 3, 59, 59, 999));
   });
 });
 

@@ -288,23 +288,32 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     return { ...holder, cellToken, reminderToken: held.token, path: `/api/cell/${cellToken}/reserve/${held.token}`, held };
   }
 
+  it('adds a full week even when asked for right after the first reminder, 7 days before the deadline', async () => {
+    const { browser, path, held } = await heldWithReminders(1);
+    const deadline = t.clock.now() + 7 * DAY;
+    t.deps.db.update(reservations).set({ expiresAt: deadline }).where(eq(reservations.id, held.id)).run();
+    const res = await browser.post(path);
+    expect(res.status).toBe(200);
+    expect(res.body.r.expiresAt).toBe(sevenDaysAfterUntilMidnight(deadline));
+    expect(res.body.r.expiresAt - deadline).toBeGreaterThanOrEqual(7 * DAY);
+  });
+
   /** Midnight ending the local day 7 calendar days after `ms` (the server's timezone). */
   const sevenDaysAfterUntilMidnight = (ms: number) => {
     const d = new Date(ms);
     return new Date(d.getFullYear(), d.getMonth(), d.getDate() + 7, 23, 59, 59, 999).getTime();
   };
 
-  it('asks, then extends once until midnight 7 days after the reminder, then refuses a second time', async () => {
-    const { browser, path, user } = await heldWithReminders(2);
-    const reminderAt = t.clock.now();
+  it('asks, then extends once until midnight 7 days after the current deadline, then refuses a second time', async () => {
+    const { browser, path, user, held } = await heldWithReminders(2);
     const asked = await browser.get(path);
     expect(asked.status).toBe(200);
-    expect(asked.body.r).toMatchObject({ extensionAllowed: true, refusal: null, reminderCount: 2, extended: false, extendedUntil: sevenDaysAfterUntilMidnight(reminderAt) });
+    expect(asked.body.r).toMatchObject({ extensionAllowed: true, refusal: null, reminderCount: 2, extended: false, extendedUntil: sevenDaysAfterUntilMidnight(held.expiresAt) });
 
     t.clock.advance(3 * 60 * 60 * 1000);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
-    const until = sevenDaysAfterUntilMidnight(reminderAt);
+    const until = sevenDaysAfterUntilMidnight(held.expiresAt);
     expect(res.body.r).toMatchObject({ expiresAt: until, extended: true, extensionAllowed: false, refusal: 'extension_not_allowed' });
     expect(activeReservationOf(t.deps.db, user.id)).toMatchObject({ expiresAt: until, extended: true, updatedAt: t.clock.now() });
     expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r).toMatchObject({ expiresAt: until, extended: true });
@@ -359,12 +368,11 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     await expectRefused(() => browser.post(`/api/cell/${elsewhere}/reserve/${reminderToken}`), 404, 'reservation_not_found');
   });
 
-  it('never moves a deadline earlier than it is', async () => {
-    // An old reminder time would give an earlier date than the one held: the held one stays.
+  it('counts the week from the deadline, however long ago the reminder was', async () => {
     const { browser, path, held } = await heldWithReminders(1, 10 * DAY);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
-    expect(res.body.r.expiresAt).toBe(held.expiresAt);
+    expect(res.body.r.expiresAt).toBe(sevenDaysAfterUntilMidnight(held.expiresAt));
   });
 });
 

@@ -20,7 +20,7 @@ const CASES: [password: string, accepted: boolean][] = [
   [`${'x'.repeat(63)}9`, true], // 64 characters
 ];
 
-const firstMessage = (result: { success: boolean; issues?: readonly { message: string }[] }) => (result.success ? null : result.issues![0].message);
+const firstMessage = (result: { success: boolean; issues?: readonly { message: string }[] }) => (result.success ? null : result.issues![0]!.message);
 const TOKEN = 'A'.repeat(22);
 
 describe('one password rule', () => {

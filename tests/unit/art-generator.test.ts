@@ -55,3 +55,12 @@ describe('the artwork generator', () => {
     }
   });
 });
+
+describe('seeded titles read as English', () => {
+  it('use "an" before a vowel and "a" before a consonant, over 5,000 titles', () => {
+    const titles = Array.from({ length: 5000 }, (_, seed) => titleFor(seed));
+    expect(titles.filter((title) => /\ba [AEIOU]/.test(title))).toEqual([]);
+    expect(titles.filter((title) => /\ban [^AEIOU]/.test(title))).toEqual([]);
+    expect(titles.some((title) => /\ban [AEIOU]/.test(title))).toBe(true);
+  });
+});

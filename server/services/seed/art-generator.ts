@@ -90,6 +90,11 @@ const TIMES = ['Late September', 'After Rain', 'Before Noon', 'First Frost', 'Lo
 const VERBS = ['Bends', 'Waits', 'Turns', 'Listens', 'Returns', 'Sleeps', 'Opens', 'Burns'];
 
 /** An evocative title for a seed, always the same for the same seed. */
+/** "a" or "an" before a word, by its first sound as far as its spelling tells ("an Unfinished", "a Half-Remembered"). */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
 export function titleFor(seed: number): string {
   const rng = new Rng(hashSeed(seed, 0x7171e));
   switch (rng.int(0, 7)) {
@@ -108,6 +113,6 @@ export function titleFor(seed: number): string {
     case 6:
       return `${rng.pick(COLOURS)} ${rng.pick(NOUNS)} (${rng.pick(TIMES)})`;
     default:
-      return `${rng.pick(PLURALS)} for a ${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`;
+      return `${rng.pick(PLURALS)} for ${withArticle(rng.pick(ADJECTIVES))} ${rng.pick(NOUNS)}`;
   }
 }

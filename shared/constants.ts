@@ -69,6 +69,9 @@ export const MEDIUM_OPTIONS = [
   'Tempera', 'Watercolor', 'Wax', 'Wood', 'Other',
 ] as const;
 
+/** The material of a piece that has none (a digital piece); never chosen together with a material. */
+export const NOT_APPLICABLE = 'Not Applicable';
+
 export const MATERIAL_OPTIONS = [
   'Aluminum', 'Bronze', 'Canvas', 'Carbon Fiber', 'Ceramic', 'Glass', 'Iron', 'Marble', 'Not Applicable',
   'Paper', 'Plastic', 'Wood', 'Soft (Cotton, yarn, etc)', 'Steel', 'Stone',

@@ -5,7 +5,7 @@
  * dimensions, and the image list keeps one empty slot (up to 3 images).
  */
 import type { ArtConnection, ArtForEdit } from '#shared/art-api.ts';
-import { ART_LIMITS } from '#shared/constants.ts';
+import { ART_LIMITS, NOT_APPLICABLE } from '#shared/constants.ts';
 
 export const STEPS = ['IMAGE', 'CATEGORY', 'MEDIUM', 'SIZE', 'DESCRIPTION', 'CONNECTION', 'CONFIRM'] as const;
 export type StepName = (typeof STEPS)[number];
@@ -13,7 +13,6 @@ export const CONFIRM_STEP = STEPS.indexOf('CONFIRM');
 const SIZE_STEP = STEPS.indexOf('SIZE');
 
 const DIGITAL = 'Digital';
-const NOT_APPLICABLE = 'Not Applicable';
 
 /** One image slot (spec §3): a chosen file with its preview, or a picture already stored, with its own error. */
 export interface ImageSlot {
@@ -117,10 +116,16 @@ export function setValues(state: EditorState, patch: Partial<ArtValues>): Editor
   return { ...state, values: { ...state.values, ...patch }, errors };
 }
 
-/** The medium list after a tick or untick; choosing Digital sets materials to 'Not Applicable' (spec §4). */
+/**
+ * The medium list after a tick or untick: choosing Digital sets materials to 'Not Applicable' (spec §4), and
+ * unticking it takes that 'Not Applicable' away again, so a painting is not left with no material.
+ */
 export function setMedium(state: EditorState, medium: string[]): EditorState {
-  const choseDigital = medium.includes(DIGITAL) && !state.values.medium.includes(DIGITAL);
-  return setValues(state, choseDigital ? { medium, materials: [NOT_APPLICABLE] } : { medium });
+  const hadDigital = state.values.medium.includes(DIGITAL);
+  const hasDigital = medium.includes(DIGITAL);
+  if (hasDigital && !hadDigital) return setValues(state, { medium, materials: [NOT_APPLICABLE] });
+  if (hadDigital && !hasDigital) return setValues(state, { medium, materials: state.values.materials.filter((m) => m !== NOT_APPLICABLE) });
+  return setValues(state, { medium });
 }
 
 /** Ticking no_size hides the dimensions and sends them empty with units 'in' (spec §4). */

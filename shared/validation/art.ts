@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import {
-  AI_USE_OPTIONS, ART_LIMITS as L, CATEGORY_OPTIONS, MATERIAL_OPTIONS, MEDIUM_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS,
+  AI_USE_OPTIONS, ART_LIMITS as L, CATEGORY_OPTIONS, MATERIAL_OPTIONS, MEDIUM_OPTIONS, NOT_APPLICABLE, STYLE_OPTIONS, SUBJECT_OPTIONS,
 } from '../constants.ts';
 import { tokenSchema } from './common.ts';
 import { MESSAGES, flag, hasNoControlCharacters, optionalText, requiredText, text } from './rules.ts';
@@ -24,6 +24,7 @@ export const ART_MESSAGES = {
   units: 'Units must be in or cm.',
   dimension: 'Enter a positive number.',
   connectionDescription: 'You must add a description of the connection with each piece to which you wish to connect.',
+  notApplicableAlone: `"${NOT_APPLICABLE}" cannot be chosen together with a material: untick one of them.`,
 } as const;
 
 const requiredChoice = (name: string, options: readonly string[]) =>
@@ -95,6 +96,7 @@ export const mediumStepEntries = {
     stringList(),
     v.minLength(1, MESSAGES.blank('Materials')),
     v.check((list) => list.every((item) => (MATERIAL_OPTIONS as readonly string[]).includes(item)), MESSAGES.invalid),
+    v.check((list) => !list.includes(NOT_APPLICABLE) || list.length === 1, ART_MESSAGES.notApplicableAlone),
   ),
 };
 

@@ -94,9 +94,10 @@ describe('the art editor', () => {
     expect(await page.getByTestId('dimensions').count()).toBe(0);
     await page.getByTestId('editor-back').click();
     await stepIs(page, 'MEDIUM');
+    // Unticking Digital takes back the Not Applicable it ticked.
     await checkbox(page, 'medium', 'Digital').uncheck();
+    await expect(checkbox(page, 'materials', 'Not Applicable').isChecked()).resolves.toBe(false);
     await checkbox(page, 'medium', 'Oil').check();
-    await checkbox(page, 'materials', 'Not Applicable').uncheck();
     await checkbox(page, 'materials', 'Canvas').check();
     await next(page, 'SIZE');
     // Not the first visit any more: the choice stays as it was.

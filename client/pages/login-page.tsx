@@ -1,12 +1,14 @@
 /**
  * Login ('login.', spec §2): username (an e-mail address) and password. Every error shows as one message (spec §8);
- * on success the current user is reloaded, then the visitor goes to welcome.
+ * on success the current user is reloaded, then the visitor goes back to the page that asked them to log in
+ * (`?next=`, a path of this site) or to welcome.
  */
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
 import { loginSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useReloadCurrentUser } from '#client/app/current-user.ts';
+import { returnPathOf } from '#client/app/return-path.ts';
 import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
 import { FormPage } from '#client/forms/form-page.tsx';
 import { useForm } from '#client/forms/use-form.ts';
@@ -15,6 +17,7 @@ export function LoginPage() {
   const login = trpc.auth.login.useMutation();
   const reloadCurrentUser = useReloadCurrentUser();
   const navigate = useNavigate();
+  const location = useLocation();
   const form = useForm({
     initialValues: { username: '', password: '' },
     schema: loginSchema,
@@ -22,7 +25,7 @@ export function LoginPage() {
     onSubmit: async (input) => {
       await login.mutateAsync(input);
       await reloadCurrentUser();
-      await navigate('/', { replace: true });
+      await navigate(returnPathOf(location.search), { replace: true });
     },
   });
   const invalid = form.notice?.kind === 'error';
@@ -34,7 +37,7 @@ export function LoginPage() {
       links={
         <>
           <Link to="/reset-password">forgot password?</Link>
-          <Link to="/registration">register.</Link>
+          <Link to={{ pathname: '/registration', search: location.search }}>register.</Link>
         </>
       }
     >

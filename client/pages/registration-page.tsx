@@ -2,11 +2,12 @@
  * Register ('register.', spec §2): first name, last name, e-mail and password, each with its error beside it. On
  * success the new account is signed in: the current user is reloaded, then the visitor goes to welcome.
  */
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_LIMITS as L } from '#shared/constants.ts';
 import { registrationSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useReloadCurrentUser } from '#client/app/current-user.ts';
+import { returnPathOf } from '#client/app/return-path.ts';
 import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
 import { FormPage } from '#client/forms/form-page.tsx';
 import { NewPasswordField } from '#client/forms/new-password-field.tsx';
@@ -17,13 +18,14 @@ export function RegistrationPage() {
   const register = trpc.auth.register.useMutation();
   const reloadCurrentUser = useReloadCurrentUser();
   const navigate = useNavigate();
+  const location = useLocation();
   const form = useForm({
     initialValues: { firstname: '', lastname: '', email: '', password: '' },
     schema: registrationSchema,
     onSubmit: async (input) => {
       await register.mutateAsync(input);
       await reloadCurrentUser();
-      await navigate('/', { replace: true });
+      await navigate(returnPathOf(location.search), { replace: true });
     },
   });
 
@@ -33,7 +35,7 @@ export function RegistrationPage() {
       lead="Join the gallery: it is free. Observe and follow artists, then reserve a square when you are ready to create."
       links={
         <span>
-          Already have an account? <Link to="/login">Log in.</Link>
+          Already have an account? <Link to={{ pathname: '/login', search: location.search }}>Log in.</Link>
         </span>
       }
     >

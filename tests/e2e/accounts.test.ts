@@ -221,11 +221,25 @@ describe('accounts in the browser', () => {
     await waitForText('header a[href="/profile"]', 'Augusta');
   });
 
-  it('sends a guest opening manage profile to welcome', async () => {
+  it('asks a guest opening a members’ page (as from an e-mail’s link) to log in, then brings them to it', async () => {
     await logOut();
-    await open('/profile');
-    await page.waitForURL((url) => url.pathname === '/');
+    await open('/profile?tab=atelier');
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/profile?tab=atelier');
     expect(await userStrip().count()).toBe(0);
+    await page.getByLabel('Username').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(passwords.restored);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((url) => url.pathname === '/profile' && url.searchParams.get('tab') === 'atelier');
+    await userStrip().waitFor();
+  });
+
+  it('never follows a return address that leaves the site', async () => {
+    await logOut();
+    await open(`/login?next=${encodeURIComponent('//elsewhere.example/phish')}`);
+    await page.getByLabel('Username').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(passwords.restored);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((url) => url.origin === new URL(gallery.url).origin && url.pathname === '/');
   });
 
   it('runs without page errors (failed logins aside, which the browser logs as 4xx loads)', () => {

@@ -1,6 +1,10 @@
-/** The footer (spec §2, Footer): the logo text and a short menu. The social links exist as data only (site-menu.ts). */
+/**
+ * The footer (spec §2, Footer): the logo text, the gallery's addresses and a short menu. The social links exist as
+ * data only (site-menu.ts).
+ */
 import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
+import { ContactDetails } from './contact-details.tsx';
 import { LogoMark } from './logo-mark.tsx';
 import { FOOTER_MENU, visibleItems } from './site-menu.ts';
 
@@ -13,6 +17,7 @@ export function SiteFooter({ user, hidden = false }: { user: CurrentUser | null;
           <div>
             <p className="site-footer__name">gallery tree.</p>
             <p className="site-footer__note">A free community gallery that grows one square at a time.</p>
+            <ContactDetails className="site-footer__contact" />
           </div>
         </div>
         <nav aria-label="Footer" className="site-footer__nav">

@@ -8,6 +8,7 @@ import { useId } from 'react';
 import { CONTACT_LIMITS, CONTACT_REASONS } from '#shared/constants.ts';
 import { contactSchema, type ContactMessage } from '#shared/validation/contact.ts';
 import { trpc } from '#client/api/trpc.ts';
+import { ContactDetails } from '#client/app/contact-details.tsx';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { FormMessage, SubmitButton, TextField } from '#client/forms/fields.tsx';
 import { useForm, type Form } from '#client/forms/use-form.ts';
@@ -48,6 +49,7 @@ export function ContactPage() {
           <p>
             <RichInline text={CONTACT_COPY.aside} />
           </p>
+          <ContactDetails className="contact-aside__details" />
         </aside>
       </div>
     </StaticPage>

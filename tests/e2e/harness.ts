@@ -8,7 +8,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp, type App } from '#server/app.ts';
-import { testConfig } from '#server/config.ts';
+import { testConfig, type AppConfig } from '#server/config.ts';
 import { E2E_CLIENT_DIR } from './paths.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -33,11 +33,11 @@ export interface Gallery {
 }
 
 /** A server over a fresh copy of the seeded demo gallery. */
-export async function startGallery(): Promise<Gallery> {
+export async function startGallery(overrides: Partial<AppConfig> = {}): Promise<Gallery> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-'));
   fs.cpSync(inject('templateDir'), dir, { recursive: true });
   const app = await buildApp(
-    testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }),
+    testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR, ...overrides }),
   );
   const url = await app.start();
   return {

@@ -14,6 +14,9 @@ import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
 import { FAQS } from '#client/pages/copy/faqs.ts';
 import { THE_GROUND } from '#client/pages/copy/principles.ts';
 import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+
+/** A phone number set by the operator (CONTACT_PHONE): shown on the contact page and in the footer. */
+const PHONE = '+1 (555) 010-0199';
 import { E2E_ADMIN } from './paths.ts';
 
 let gallery: Gallery;
@@ -21,7 +24,7 @@ let browser: Browser;
 const pages: { page: Page; errors: string[] }[] = [];
 
 beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser()]);
 });
 
 afterAll(async () => {
@@ -223,6 +226,13 @@ describe('the public pages', () => {
     expect(await page.getAttribute('input[name="email"]', 'maxlength')).toBe('128');
     expect(await page.getAttribute('textarea[name="message"]', 'maxlength')).toBe('4096');
     expect(await page.getAttribute('[data-side-nav="contact"]', 'aria-current')).toBe('page');
+    // The gallery's addresses and phone, beside the form and in the footer.
+    for (const where of ['.contact-aside', '.site-footer']) {
+      const details = page.locator(`${where} [data-testid="contact-details"]`);
+      expect(await details.locator('a[href="mailto:hello@gallery-tree.local"]').count()).toBe(1);
+      expect(await details.locator('a[href="mailto:help@gallery-tree.local"]').count()).toBe(1);
+      expect(await details.locator('a[href="tel:+15550100199"]').textContent()).toBe(PHONE);
+    }
   });
 
   it('forbidden shows 403 and Forbidden; an unknown path shows not found', async () => {

@@ -1,5 +1,5 @@
 /**
- * Route guards (spec §2): a guest opening a user-only route is asked to log in and comes back to it afterwards (a
+ * Route guards (decision 007): a guest opening a user-only route is asked to log in and comes back to it afterwards (a
  * link from an e-mail survives the login); a signed-in user opening a guest-only route goes where `?next=` says, or
  * to welcome; so does everyone whose user becomes empty after having been set (a logout). Nothing guarded
  * renders before the current user is known, so the wrong page never flashes.

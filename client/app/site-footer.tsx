@@ -1,5 +1,5 @@
 /**
- * The footer (spec §2, Footer): the logo text, the gallery's addresses and a short menu. The social links exist as
+ * The footer: the logo text, the gallery's addresses and a short menu. The social links exist as
  * data only (site-menu.ts).
  */
 import { Link } from 'react-router';

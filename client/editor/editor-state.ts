@@ -117,7 +117,7 @@ export function setValues(state: EditorState, patch: Partial<ArtValues>): Editor
 }
 
 /**
- * The medium list after a tick or untick: choosing Digital sets materials to 'Not Applicable' (spec §4), and
+ * The medium list after a tick or untick: choosing Digital sets materials to 'Not Applicable' (decision 011), and
  * unticking it takes that 'Not Applicable' away again, so a painting is not left with no material.
  */
 export function setMedium(state: EditorState, medium: string[]): EditorState {

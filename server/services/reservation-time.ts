@@ -1,5 +1,5 @@
 /**
- * The reservation calendar (spec §9, decision 008): the 14-day deadline, the reminder steps before it, and the
+ * The reservation calendar (decision 008): the 14-day deadline, the reminder steps before it, and the
  * extension's week, until midnight (decision 027). Days and midnights are those of the server's
  * timezone (the process's TZ, e.g. TZ=America/New_York), so "until midnight" means the operator's midnight and
  * calendar arithmetic stays right across daylight-saving changes.

@@ -5,7 +5,7 @@ import { TOKEN_PATTERN } from './common.ts';
 import { MESSAGES, anyPassword, flag, newPassword, requiredEmail, requiredText } from './rules.ts';
 
 /**
- * The one password rule (spec §5): registration, restore, the account form (when a new password is given),
+ * The one password rule (6 to 64 characters, at least one number or sign): registration, restore, the account form (when a new password is given),
  * `npm run admin` and ADMIN_PASSWORD accept exactly these.
  */
 export const passwordSchema = newPassword('Password', L.passwordMin, L.passwordMax);

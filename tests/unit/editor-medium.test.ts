@@ -1,4 +1,4 @@
-/** The editor's medium step and the server's rule about "Not Applicable" (spec §4). */
+/** The editor's medium step and the server's rule about "Not Applicable" (decision 011). */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { ArtForEdit } from '#shared/art-api.ts';

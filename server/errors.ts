@@ -153,7 +153,7 @@ const OUT_OF_SPACE = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
 let outOfSpaceAt = Number.NEGATIVE_INFINITY;
 
 /** Whether `error` (or an error it was caused by) is a write that failed for lack of space. */
-export function isOutOfSpace(error: unknown): boolean {
+function isOutOfSpace(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && OUT_OF_SPACE.has(code)) return true;

@@ -21,9 +21,7 @@ export class LogOutput {
   private droppedSinceLastWrite = 0;
   private readonly idle: (() => void)[] = [];
   /** Set once the output can no longer be written at all; every line after is dropped. */
-  lost: Error | null = null;
-  /** Lines dropped so far (a full queue or a lost output). */
-  dropped = 0;
+  private lost: Error | null = null;
 
   constructor(
     private readonly fd: number,
@@ -33,13 +31,9 @@ export class LogOutput {
 
   /** Queues one line (pino calls it with each JSON line, its newline included). */
   write(line: string): boolean {
-    if (this.lost) {
-      this.dropped++;
-      return true;
-    }
+    if (this.lost) return true;
     const bytes = Buffer.from(line);
     if (this.queuedBytes + bytes.length > this.maxQueuedBytes) {
-      this.dropped++;
       this.droppedSinceLastWrite++;
       return true;
     }
@@ -101,7 +95,6 @@ export class LogOutput {
 
   private loseOutput(error: NodeJS.ErrnoException): void {
     this.lost = error;
-    this.dropped += this.queue.length;
     this.queue = [];
     this.queuedBytes = 0;
     this.writeNext();

@@ -4,7 +4,8 @@
  */
 import { initialParams } from '#client/api/initial-params.ts';
 
-function settings(): { email: string; helpEmail: string; phone: string } {
+/** The gallery's addresses from the page's initial parameters; empty where they could not be loaded. */
+export function contactSettings(): { email: string; helpEmail: string; phone: string } {
   try {
     const { email, helpEmail, phone } = initialParams().settings;
     return { email, helpEmail, phone };
@@ -14,7 +15,7 @@ function settings(): { email: string; helpEmail: string; phone: string } {
 }
 
 export function ContactDetails({ className }: { className?: string }) {
-  const { email, helpEmail, phone } = settings();
+  const { email, helpEmail, phone } = contactSettings();
   if (!email && !helpEmail && !phone) return null;
   return (
     <ul className={className} data-testid="contact-details">

@@ -40,9 +40,4 @@ export class RefusalHold {
     }
     return true;
   }
-
-  /** Refusals being held now (tests read it). */
-  get held(): number {
-    return this.heldNow;
-  }
 }

@@ -6,13 +6,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
-import type { Queryable } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import type { ServiceContext } from './context.ts';
 import type { JobClaim } from './jobs.ts';
 import { keepRenewing, LEASE_MS, newOwnerId } from './leases.ts';
-import { preparedOnce } from './prepared.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -89,23 +88,21 @@ function transportFor(ctx: ServiceContext): Transport {
 
 const LINK = /https?:\/\/[^\s<>"]+/g;
 
-type OutboxRow = typeof mailOutbox.$inferSelect;
-
 /**
  * Claims the oldest message that is due, in one statement (decision 025): a queued one whose time has come, or
  * one left 'sending' by an owner whose claim ran out (it died, or lost its database for longer than the lease).
  */
-const claimNextStatement = preparedOnce<[{ owner: string; until: number; now: number }], OutboxRow>(`
-  update mail_outbox set state = 'sending', claimed_by = :owner, claim_until = :until, attempts = attempts + 1
-  where id = (
-    select id from mail_outbox
-    where (state = 'queued' and next_attempt_at <= :now) or (state = 'sending' and coalesce(claim_until, 0) <= :now)
-    order by id limit 1
-  )
-  returning id, dedupe_key as dedupeKey, to_address as toAddress, subject, text_body as textBody, html_body as htmlBody,
-    kind, state, attempts, last_error as lastError, next_attempt_at as nextAttemptAt, created_at as createdAt,
-    sent_at as sentAt, claimed_by as claimedBy, claim_until as claimUntil
-`);
+function claimNext(db: Db, owner: string, now: number, leaseMs: number) {
+  const oldestDue = sql`(select id from ${mailOutbox}
+    where (state = 'queued' and next_attempt_at <= ${now}) or (state = 'sending' and coalesce(claim_until, 0) <= ${now})
+    order by id limit 1)`;
+  return db
+    .update(mailOutbox)
+    .set({ state: 'sending', claimedBy: owner, claimUntil: now + leaseMs, attempts: sql`${mailOutbox.attempts} + 1` })
+    .where(eq(mailOutbox.id, oldestDue))
+    .returning()
+    .get();
+}
 
 /**
  * Sends what is due, one message at a time, each claimed first (its owner and a lease that is renewed while it is
@@ -120,7 +117,7 @@ export async function deliverOutbox(ctx: ServiceContext, claim: JobClaim = { own
   let sent = 0;
   for (let tried = 0; tried < RUN_MAX_MESSAGES && Date.now() - started < RUN_MAX_MS && !claim.stopping?.(); tried++) {
     const now = ctx.clock.now();
-    const mail = claimNextStatement(db).get({ owner: claim.owner, until: now + claim.leaseMs, now });
+    const mail = claimNext(db, claim.owner, now, claim.leaseMs);
     if (!mail) break;
     const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.claimedBy, claim.owner));
     const stopRenewing = keepRenewing(

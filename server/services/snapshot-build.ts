@@ -9,9 +9,9 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { art, cells, pictures } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
-import { extentOf, type CellExtent } from '#shared/tree/layout.ts';
+import type { CellExtent } from '#shared/tree/layout.ts';
 import type { RegionBounds } from '#shared/tree/region.ts';
-import { encodeColor, encodeSnapshot, SNAPSHOT_DETAIL_LIMIT, SNAPSHOT_FORMAT, type SnapshotCell, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import { SnapshotEncoder, type SnapshotCell } from '#shared/tree/snapshot.ts';
 import type { Db, Queryable } from '../db.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { mediaNameOf } from './media-names.ts';
@@ -88,22 +88,20 @@ function byPosition(a: unknown[], b: unknown[]): number {
 
 /**
  * The whole snapshot of a tree at the version its row gives, encoded and compressed. A tree past the detail limit
- * (whose snapshot carries no tokens or thumbnails) is read row by row straight into its columns, so a million
- * cells never exist as a million objects at once (decision 026); a smaller one goes through the cell list.
+ * (whose snapshot carries no tokens or thumbnails) is read row by row straight into the encoder, so a million cells
+ * never exist as a million objects at once (decision 026); a smaller one goes through the cell list.
  */
 export function buildSnapshotBytes(db: Db, tree: { id: number; token: string; version: number; settings: unknown }): SnapshotBytes {
   const started = performance.now();
   const header = { token: tree.token, version: tree.version, settings: tree.settings as TreeSettings };
-  const count = countCells(db).get(tree.id)!.n;
-  let wire: TreeSnapshotWire;
-  let extent: CellExtent | null;
-  if (count > SNAPSHOT_DETAIL_LIMIT) {
-    ({ wire, extent } = streamLargeSnapshot(db, tree.id, header, count));
+  const encoder = new SnapshotEncoder(countCells(db).get(tree.id)!.n);
+  if (encoder.carriesDetail) {
+    for (const cell of readSnapshotCells(db, tree.id)) encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
   } else {
-    const cellList = readSnapshotCells(db, tree.id);
-    wire = encodeSnapshot(header, cellList);
-    extent = extentOf(cellList.length, (i) => cellList[i]!.row, (i) => cellList[i]!.column);
+    for (const [row, column, status, type, color] of largeSnapshotRows(db).iterate(tree.id)) encoder.add(row, column, status, type, color);
   }
+  const wire = encoder.finish(header);
+  const extent = encoder.extent();
   const identity = Buffer.from(`{"r":${JSON.stringify(wire)}}`);
   // Brotli's best levels take seconds on the largest trees; level 9 keeps a million cells well under a second.
   const quality = identity.length > 4_000_000 ? 9 : 11;
@@ -126,49 +124,3 @@ const largeSnapshotRows = preparedOnce<[number], [number, number, number, number
    where c.tree_id = ? order by c.row, c."column"`,
   { raw: true },
 );
-
-/** A status or type (one decimal digit) as the byte of its digit. */
-const ASCII_DIGITS = [...'0123456789'].map((digit) => digit.charCodeAt(0));
-
-/**
- * The wire of a tree past the detail limit, written row by row into preallocated columns (numbers in packed arrays,
- * digits in byte buffers): the same wire encodeSnapshot gives for the same cells, with its extent.
- */
-function streamLargeSnapshot(
-  db: Db,
-  treeId: number,
-  header: { token: string; version: number; settings: TreeSettings },
-  expected: number,
-): { wire: TreeSnapshotWire; extent: CellExtent | null } {
-  const rowDeltas = new Array<number>(expected);
-  const columns = new Array<number>(expected);
-  const statuses = Buffer.allocUnsafe(expected);
-  const types = Buffer.allocUnsafe(expected);
-  const colors = Buffer.allocUnsafe(expected * 3);
-  const rows = new Int32Array(expected);
-  let count = 0;
-  let previousRow = 0;
-  for (const [row, column, status, type, color] of largeSnapshotRows(db).iterate(treeId)) {
-    if (count === expected) throw new Error('The tree gained cells while its snapshot was read.');
-    rows[count] = row;
-    rowDeltas[count] = row - previousRow;
-    previousRow = row;
-    columns[count] = column;
-    statuses[count] = ASCII_DIGITS[status]!;
-    types[count] = ASCII_DIGITS[type]!;
-    colors.write(encodeColor(color), count * 3, 'latin1');
-    count++;
-  }
-  if (count !== expected) throw new Error('The tree lost cells while its snapshot was read.');
-  const wire: TreeSnapshotWire = {
-    format: SNAPSHOT_FORMAT,
-    ...header,
-    count,
-    row: rowDeltas,
-    col: columns,
-    status: statuses.toString('latin1'),
-    type: types.toString('latin1'),
-    color: colors.toString('latin1'),
-  };
-  return { wire, extent: extentOf(count, (i) => rows[i]!, (i) => columns[i]!) };
-}

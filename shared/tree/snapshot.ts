@@ -1,10 +1,11 @@
 /**
- * The compact tree snapshot (DESIGN.md §6): columns of small numbers and digit strings instead of one object per
+ * The compact tree snapshot (decision 002): columns of small numbers and digit strings instead of one object per
  * cell, so a million cells stay a few megabytes on the wire and decode in milliseconds. Cells are sorted by row,
  * then column. Tokens and thumbnails ride along only for trees small enough that they cost little; larger trees
  * fetch them per region.
  */
 import { totalRows, type TreeSettings } from './geometry.ts';
+import { extentOf, type CellExtent } from './layout.ts';
 import { PositionIndex } from './position-index.ts';
 
 export const SNAPSHOT_FORMAT = 1;
@@ -48,40 +49,82 @@ export function encodeSnapshot(
   header: { token: string; version: number; settings: TreeSettings },
   cells: readonly SnapshotCell[],
 ): TreeSnapshotWire {
-  const count = cells.length;
-  const row = new Array<number>(count);
-  const col = new Array<number>(count);
-  const status: string[] = new Array(count);
-  const type: string[] = new Array(count);
-  const color: string[] = new Array(count);
-  const withDetail = count <= SNAPSHOT_DETAIL_LIMIT;
-  const tokens: string[] = withDetail ? new Array(count) : [];
-  const thumbs: string[] = withDetail ? new Array(count) : [];
-  let previousRow = 0;
-  for (let i = 0; i < count; i++) {
-    const cell = cells[i]!;
-    row[i] = cell.row - previousRow;
-    previousRow = cell.row;
-    col[i] = cell.column;
-    status[i] = String(cell.status);
-    type[i] = String(cell.type);
-    color[i] = encodeColor(cell.color);
-    if (withDetail) {
-      tokens[i] = cell.token;
-      thumbs[i] = cell.thumb ?? '';
-    }
+  const encoder = new SnapshotEncoder(cells.length);
+  for (const cell of cells) encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
+  return encoder.finish(header);
+}
+
+/** The byte of a single decimal or hex digit. */
+const DIGIT_BYTES = [...'0123456789abcdef'].map((digit) => digit.charCodeAt(0));
+const asText = new TextDecoder('latin1');
+
+/**
+ * Writes a snapshot's columns one cell at a time, in row-then-column order, without an object per cell: the one
+ * place the format is written, for a list of cells (encodeSnapshot) and for the server's row-by-row read of a large
+ * tree. `count` cells are announced up front: it decides whether tokens and thumbnails ride along.
+ */
+export class SnapshotEncoder {
+  private readonly rows: Int32Array;
+  private readonly rowDeltas: number[];
+  private readonly columns: number[];
+  private readonly statuses: Uint8Array;
+  private readonly types: Uint8Array;
+  private readonly colors: Uint8Array;
+  private readonly tokens: string[];
+  private readonly thumbs: string[];
+  /** Whether tokens and thumbnails ride along (trees up to SNAPSHOT_DETAIL_LIMIT cells). */
+  readonly carriesDetail: boolean;
+  private added = 0;
+
+  constructor(private readonly count: number) {
+    this.rows = new Int32Array(count);
+    this.rowDeltas = new Array<number>(count);
+    this.columns = new Array<number>(count);
+    this.statuses = new Uint8Array(count);
+    this.types = new Uint8Array(count);
+    this.colors = new Uint8Array(count * 3);
+    this.carriesDetail = count <= SNAPSHOT_DETAIL_LIMIT;
+    this.tokens = this.carriesDetail ? new Array<string>(count) : [];
+    this.thumbs = this.carriesDetail ? new Array<string>(count) : [];
   }
-  return {
-    format: SNAPSHOT_FORMAT,
-    ...header,
-    count,
-    row,
-    col,
-    status: status.join(''),
-    type: type.join(''),
-    color: color.join(''),
-    ...(withDetail ? { detail: { token: tokens, thumb: thumbs } } : {}),
-  };
+
+  add(row: number, column: number, status: number, type: number, color: number | null, token = '', thumb: string | null = null): void {
+    const i = this.added;
+    if (i === this.count) throw new RangeError(`More cells than the ${this.count} announced.`);
+    if (status < 0 || status > 9 || type < 0 || type > 9) throw new RangeError(`A status or type of one digit, not ${status} / ${type}.`);
+    this.rows[i] = row;
+    this.rowDeltas[i] = i === 0 ? row : row - this.rows[i - 1]!;
+    this.columns[i] = column;
+    this.statuses[i] = DIGIT_BYTES[status]!;
+    this.types[i] = DIGIT_BYTES[type]!;
+    const hex = encodeColor(color);
+    for (let d = 0; d < 3; d++) this.colors[i * 3 + d] = hex.charCodeAt(d);
+    if (this.carriesDetail) {
+      this.tokens[i] = token;
+      this.thumbs[i] = thumb ?? '';
+    }
+    this.added++;
+  }
+
+  finish(header: { token: string; version: number; settings: TreeSettings }): TreeSnapshotWire {
+    if (this.added !== this.count) throw new RangeError(`${this.added} cells of the ${this.count} announced.`);
+    return {
+      format: SNAPSHOT_FORMAT,
+      ...header,
+      count: this.count,
+      row: this.rowDeltas,
+      col: this.columns,
+      status: asText.decode(this.statuses),
+      type: asText.decode(this.types),
+      color: asText.decode(this.colors),
+      ...(this.carriesDetail ? { detail: { token: this.tokens, thumb: this.thumbs } } : {}),
+    };
+  }
+
+  /** The rows and columns the cells added so far reach. */
+  extent(): CellExtent | null {
+    return extentOf(this.added, (i) => this.rows[i]!, (i) => this.columns[i]!);
+  }
 }
 
 /** A piece's colour as three hex digits ('000' for none). */

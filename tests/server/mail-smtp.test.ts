@@ -1,10 +1,12 @@
 /**
- * The outbox over real SMTP (DESIGN.md §8): a server started here on loopback receives what the outbox sends, each
- * message once; while it is down, messages wait and are retried with back-off.
+ * The outbox over real SMTP (decision 006): a server started here on loopback receives what the outbox sends, each
+ * message once; while it is down, messages wait and are retried with back-off; a message claimed by a sender that
+ * died goes out once, after its claim, and two senders on one queue send each message once (decision 025).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
+import { LEASE_MS } from '#server/services/leases.ts';
 import { deliverOutbox, enqueueMail } from '#server/services/mail.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -58,5 +60,37 @@ describe('the outbox over SMTP', () => {
     expect(await deliverOutbox(t.deps)).toBe(1);
     expect(row(id)).toMatchObject({ state: 'sent', attempts: 2 });
     expect(smtp.received.map((m) => m.to[0])).toEqual(['late@mail.test']);
+  });
+});
+
+describe('e-mail claims', () => {
+  it('a message claimed by a sender that died goes out once, after its claim runs out', async () => {
+    const db = t.deps.db;
+    db.transaction((tx) => enqueueMail(tx, t.clock.now(), { to: 'claimed@mail.test', subject: 'Claimed', text: 'Hello', kind: 'test', dedupeKey: 'claimed-by-dead' }));
+    const id = db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'claimed-by-dead')).get()!.id;
+    // A sender claimed it and died before answering.
+    db.update(mailOutbox).set({ state: 'sending', attempts: 1, claimedBy: 'dead-owner', claimUntil: t.clock.now() + LEASE_MS }).where(eq(mailOutbox.id, id)).run();
+
+    expect(await deliverOutbox(t.deps, { owner: 'live-owner', leaseMs: LEASE_MS })).toBe(0);
+    expect(smtp.received.filter((m) => m.to[0] === 'claimed@mail.test')).toHaveLength(0);
+
+    t.clock.advance(LEASE_MS);
+    expect(await deliverOutbox(t.deps, { owner: 'live-owner', leaseMs: LEASE_MS })).toBe(1);
+    expect(await deliverOutbox(t.deps, { owner: 'other-owner', leaseMs: LEASE_MS })).toBe(0);
+    expect(smtp.received.filter((m) => m.to[0] === 'claimed@mail.test')).toHaveLength(1);
+    expect(db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()).toMatchObject({ state: 'sent', attempts: 2, claimedBy: null });
+  });
+
+  it('two senders at once on the same queue: every message once', async () => {
+    const db = t.deps.db;
+    const before = smtp.received.length;
+    db.transaction((tx) => {
+      for (let i = 0; i < 30; i++) enqueueMail(tx, t.clock.now(), { to: `twice${i}@mail.test`, subject: `Message ${i}`, text: 'Hello', kind: 'test' });
+    });
+    const sent = await Promise.all(['sender-a', 'sender-b'].map((owner) => deliverOutbox(t.deps, { owner, leaseMs: LEASE_MS })));
+    expect(sent[0]! + sent[1]!).toBe(30);
+    const ids = smtp.received.slice(before).map((m) => m.messageId);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
   });
 });

@@ -5,23 +5,15 @@
  */
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { initialParams } from '#client/api/initial-params.ts';
+import { contactSettings } from '#client/app/contact-details.tsx';
 
 export type RichBlock = string | { list: readonly string[] };
 
 const TOKEN = /\{(help-email|privacy|terms|contact|faqs)\}/g;
 
-function helpEmail(): string {
-  try {
-    return initialParams().settings.helpEmail;
-  } catch {
-    return '';
-  }
-}
-
 /** The help address as a mailto link. */
 export function HelpEmailLink() {
-  const address = helpEmail();
+  const address = contactSettings().helpEmail;
   return (
     <a href={`mailto:${address}`} data-testid="help-email">
       {address}

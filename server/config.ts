@@ -5,6 +5,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
 import { z } from 'zod';
+import { isTimeZone } from '#shared/time-zone.ts';
 import { PASSWORD_RULE_TEXT, passwordSchema } from '#shared/validation/account.ts';
 
 const envSchema = z.object({
@@ -17,6 +18,11 @@ const envSchema = z.object({
   HELP_EMAIL: z.email().default('help@gallery-tree.local'),
   CONTACT_EMAIL: z.email().default('hello@gallery-tree.local'),
   CONTACT_PHONE: z.string().default(''),
+  /** The zone whose days and midnights reservation deadlines use, e.g. Europe/Paris (decision 027). */
+  SITE_TIMEZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, 'must be a time zone name such as UTC or Europe/Paris'),
   SEED: z.enum(['demo', 'none']).default('demo'),
   ADMIN_EMAIL: z.email().optional(),
   /** The same rule as every password the site accepts (shared/validation/account.ts). */
@@ -56,6 +62,8 @@ export interface AppConfig {
   helpEmail: string;
   contactEmail: string;
   contactPhone: string;
+  /** The site's time zone (IANA name): the days and midnights of reservation deadlines. */
+  siteTimezone: string;
   seed: 'demo' | 'none';
   adminEmail: string | null;
   adminPassword: string | null;
@@ -98,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     helpEmail: e.HELP_EMAIL,
     contactEmail: e.CONTACT_EMAIL,
     contactPhone: e.CONTACT_PHONE,
+    siteTimezone: e.SITE_TIMEZONE,
     seed: e.SEED,
     adminEmail: e.ADMIN_EMAIL ?? null,
     adminPassword: e.ADMIN_PASSWORD ?? null,

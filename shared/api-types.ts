@@ -9,6 +9,8 @@ export interface InitialParams {
     helpEmail: string;
     siteUrl: string;
     phone: string;
+    /** The site's time zone: reservation deadlines are midnights there. */
+    timeZone: string;
   };
 }
 
@@ -44,6 +46,10 @@ export interface ReservedCell extends CellSummary {
   extended: boolean;
   /** Whether POST /api/cell/{cellToken}/reserve/{reminderToken} would extend it now. */
   extensionAllowed: boolean;
+  /** The reservation's own token (the reminder links' id): the holder's way to the extend page from the square. */
+  reminderToken: string;
+  /** The deadline an extension would give (decision 027). */
+  extendedUntil: number;
 }
 
 /** The extend page's reservation (GET /api/cell/{cellToken}/reserve/{reminderToken}). */

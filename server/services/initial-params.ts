@@ -13,6 +13,7 @@ export function initialParams(ctx: Pick<ServiceContext, 'db' | 'config'>): Initi
       helpEmail: ctx.config.helpEmail,
       siteUrl: ctx.config.siteUrl,
       phone: ctx.config.contactPhone,
+      timeZone: ctx.config.siteTimezone,
     },
   };
 }

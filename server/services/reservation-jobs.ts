@@ -12,7 +12,8 @@ import { keepPieceInTx } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
 import type { Job } from './jobs.ts';
 import { enqueueMail } from './mail.ts';
-import { DAY_MS, REMINDER_STEPS, extensionDeadline, formatDeadline, latestDueReminder } from './reservation-time.ts';
+import { formatDeadline } from '#shared/time-zone.ts';
+import { DAY_MS, REMINDER_STEPS, extensionDeadline, latestDueReminder } from './reservation-time.ts';
 import { extensionRefusal, IMMEDIATE } from './reservations.ts';
 import { notifyAvailable } from './subscriptions.ts';
 import { recordCellChanges } from './tree-changes.ts';
@@ -79,6 +80,7 @@ export function fateOfPiece(artStatus: number | null): string {
  */
 export function sendReservationReminders(ctx: ServiceContext): number {
   const now = ctx.clock.now();
+  const zone = ctx.config.siteTimezone;
   const candidates = ctx.db
     .select({ id: reservations.id })
     .from(reservations)
@@ -91,7 +93,7 @@ export function sendReservationReminders(ctx: ServiceContext): number {
   for (const { id } of candidates) {
     const done = ctx.db.transaction((tx) => {
       const row = clockedReservation(tx, id);
-      const due = row && latestDueReminder(row.expiresAt, now);
+      const due = row && latestDueReminder(row.expiresAt, now, zone);
       if (!row || !due || row.updatedAt >= due.dueAt) return false;
       const reminderCount = row.reminderCount + 1;
       tx.update(reservations).set({ reminderCount, updatedAt: now }).where(eq(reservations.id, id)).run();
@@ -104,14 +106,14 @@ export function sendReservationReminders(ctx: ServiceContext): number {
         text: [
           `Hello ${row.firstname},`,
           '',
-          `Your square on the Gallery Tree is reserved for you until ${formatDeadline(row.expiresAt)}.`,
+          `Your square on the Gallery Tree is reserved for you until ${formatDeadline(row.expiresAt, zone)}.`,
           `${row.artStatus === ArtStatus.ChangesRequested ? 'Submit your changes' : 'Upload your piece'} before then; otherwise the square is released to the community and ${fateOfPiece(row.artStatus)}.`,
           '',
           `Your square: ${ctx.config.siteUrl}/observe/cell/${encodeURIComponent(row.cellToken)}/edit`,
           ...(canExtend
             ? [
                 '',
-                `Need more time? You can extend the reservation once, by a week: until ${formatDeadline(extensionDeadline(row.expiresAt))}.`,
+                `Need more time? You can extend the reservation once, by a week: until ${formatDeadline(extensionDeadline(row.expiresAt, zone), zone)}.`,
                 extendLinkOf(ctx.config.siteUrl, row.cellToken, row.token),
               ]
             : []),

@@ -111,7 +111,7 @@ export function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: string
       const cell = tx.select({ id: cells.id, treeId: cells.treeId, status: cells.status }).from(cells).where(eq(cells.token, cellToken)).get();
       if (!cell) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
       reserveInTx(tx, now, user, cell);
-      return readReservedCell(tx, user.id, now)!;
+      return readReservedCell(tx, user.id, now, ctx.config.siteTimezone)!;
     }, IMMEDIATE),
   );
 }
@@ -149,7 +149,7 @@ export function reserveBranchSlot(ctx: ServiceContext, user: Viewer, position: B
         .returning({ id: cells.id, treeId: cells.treeId, status: cells.status })
         .get();
       reserveInTx(tx, now, user, cell);
-      return readReservedCell(tx, user.id, now)!;
+      return readReservedCell(tx, user.id, now, ctx.config.siteTimezone)!;
     }, IMMEDIATE),
   );
 }
@@ -163,20 +163,21 @@ interface ExtensionFacts {
 }
 
 /**
- * Why the one-time extension is refused now, or null. Spec §5/§9: once, while the reminder count is 4 or less, and
- * (ours) only after a first reminder, whose updated_at the new deadline counts from, and only for a draft or a piece
- * sent back for changes (decision 019): a submitted piece is never released, so it has nothing to extend.
+ * Why the one-time extension is refused now, or null (decisions 008, 027): once, at any time before the deadline
+ * (from the square itself or from a reminder's link), while no more than four reminders have gone out, and only for
+ * a draft or a piece sent back for changes (decision 019): a submitted piece is never released, so it has nothing
+ * to extend.
  */
 export function extensionRefusal(facts: ExtensionFacts, now: number): 'extension_not_allowed' | 'reservation_expired' | null {
   if (facts.state === 'expired' || (facts.state === 'active' && now >= facts.expiresAt)) return ErrorCode.ReservationExpired;
   if (facts.state !== 'active' || facts.extended) return ErrorCode.ExtensionNotAllowed;
-  if (facts.reminderCount < 1 || facts.reminderCount > MAX_REMINDERS_FOR_EXTENSION) return ErrorCode.ExtensionNotAllowed;
+  if (facts.reminderCount > MAX_REMINDERS_FOR_EXTENSION) return ErrorCode.ExtensionNotAllowed;
   if (facts.artStatus !== null && facts.artStatus !== ArtStatus.Draft && facts.artStatus !== ArtStatus.ChangesRequested) return ErrorCode.ExtensionNotAllowed;
   return null;
 }
 
 /** The user's active reservation as the client shows it, or null. */
-export function readReservedCell(q: Queryable, userId: number, now: number): ReservedCell | null {
+export function readReservedCell(q: Queryable, userId: number, now: number, zone: string): ReservedCell | null {
   const found = q
     .select({
       token: cells.token,
@@ -192,6 +193,7 @@ export function readReservedCell(q: Queryable, userId: number, now: number): Res
       reminderCount: reservations.reminderCount,
       updatedAt: reservations.updatedAt,
       extended: reservations.extended,
+      reminderToken: reservations.token,
     })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
@@ -205,12 +207,13 @@ export function readReservedCell(q: Queryable, userId: number, now: number): Res
     ...rest,
     art: { token: artToken ?? '', status: artStatus ?? ArtStatus.Draft },
     extensionAllowed: extensionRefusal(found, now) === null,
+    extendedUntil: extensionDeadline(found.expiresAt, zone),
   };
 }
 
 /** GET /api/user/{token}/reserve and user.reservedCell: the viewer's held square, or null. */
 export function getMyReservation(ctx: ServiceContext, user: Member): ReservedCell | null {
-  return readReservedCell(ctx.db, user.id, ctx.clock.now());
+  return readReservedCell(ctx.db, user.id, ctx.clock.now(), ctx.config.siteTimezone);
 }
 
 /** The reservation a reminder link names: its token and its square's token must belong together. */
@@ -243,7 +246,7 @@ function authorised(user: Viewer, found: FoundReservation): FoundReservation {
   return found;
 }
 
-function detailsOf(found: FoundReservation, now: number): ReservationDetails {
+function detailsOf(found: FoundReservation, now: number, zone: string): ReservationDetails {
   const refused = extensionRefusal(found, now);
   return {
     cellToken: found.cellToken,
@@ -254,19 +257,19 @@ function detailsOf(found: FoundReservation, now: number): ReservationDetails {
     extended: found.extended,
     extensionAllowed: refused === null,
     refusal: refused,
-    extendedUntil: extensionDeadline(found.expiresAt),
+    extendedUntil: extensionDeadline(found.expiresAt, zone),
   };
 }
 
 /** The extend page's question (GET /api/cell/{cellToken}/reserve/{reminderToken}): whether and until when. */
 export function getReservation(ctx: ServiceContext, user: Viewer, cellToken: string, reminderToken: string): ReservationDetails {
-  return detailsOf(authorised(user, findByReminder(ctx.db, cellToken, reminderToken)), ctx.clock.now());
+  return detailsOf(authorised(user, findByReminder(ctx.db, cellToken, reminderToken)), ctx.clock.now(), ctx.config.siteTimezone);
 }
 
 /**
- * Extends once (POST /api/cell/{cellToken}/reserve/{reminderToken}): the new deadline is midnight ending the day
- * 7 days after the current deadline (server timezone; decision 027). updated_at moves to now, so the reminder steps of the new
- * deadline that fall before now are not sent.
+ * Extends once (POST /api/cell/{cellToken}/reserve/{reminderToken}): the new deadline is midnight in the site's zone
+ * ending the day 7 days after the current deadline (decision 027). updated_at moves to now, so the reminder steps of
+ * the new deadline that fall before now are not sent.
  */
 export function extendReservation(ctx: ServiceContext, user: Viewer, cellToken: string, reminderToken: string): ReservationDetails {
   const now = ctx.clock.now();
@@ -274,13 +277,14 @@ export function extendReservation(ctx: ServiceContext, user: Viewer, cellToken: 
     const found = authorised(user, findByReminder(tx, cellToken, reminderToken));
     const refused = extensionRefusal(found, now);
     if (refused) throw refusal(refused);
-    const expiresAt = extensionDeadline(found.expiresAt);
+    const zone = ctx.config.siteTimezone;
+    const expiresAt = extensionDeadline(found.expiresAt, zone);
     const changed = tx
       .update(reservations)
       .set({ expiresAt, extended: true, updatedAt: now })
       .where(and(eq(reservations.id, found.id), eq(reservations.state, 'active'), eq(reservations.extended, false)))
       .run().changes;
     if (changed !== 1) throw refusal(ErrorCode.ExtensionNotAllowed);
-    return detailsOf(findByReminder(tx, cellToken, reminderToken), now);
+    return detailsOf(findByReminder(tx, cellToken, reminderToken), now, zone);
   }, IMMEDIATE);
 }

@@ -18,7 +18,7 @@ import { openChangesWindow } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
 import { openNeighboursAfterPublish } from './growth.ts';
 import { enqueueMail } from './mail.ts';
-import { formatDeadline } from './reservation-time.ts';
+import { formatDeadline } from '#shared/time-zone.ts';
 import { IMMEDIATE } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { notifyAvailable } from './subscriptions.ts';
@@ -244,7 +244,7 @@ export function requestChanges(ctx: ServiceContext, viewer: Viewer, artToken: st
         '',
         `Edit your piece and submit it again: ${editLinkOf(ctx.config.siteUrl, cell.token)}`,
         '',
-        `Your square stays reserved for you until ${formatDeadline(deadline)}. If the changes are not submitted by then,`,
+        `Your square stays reserved for you until ${formatDeadline(deadline, ctx.config.siteTimezone)}. If the changes are not submitted by then,`,
         'the square is released to the community; your piece is kept in your atelier.',
       ].join('\n'),
     });

@@ -162,7 +162,7 @@ const CONTRACTS: Record<string, Contract> = {
       reserveCell(w.t.deps, user, seed(3));
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       const r = expectSuccess(await browser.get(`/api/cell/${seed(3)}/reserve/${held.token}`));
-      expect(r).toMatchObject({ cellToken: seed(3), state: 'active', reminderCount: 0, extensionAllowed: false, refusal: 'extension_not_allowed' });
+      expect(r).toMatchObject({ cellToken: seed(3), state: 'active', reminderCount: 0, extensionAllowed: true, refusal: null });
     },
     failure: async () => {
       expectFailure(await (await newcomer()).browser.get(`/api/cell/${seed(3)}/reserve/${MISSING}`), 'reservation_not_found');
@@ -185,7 +185,8 @@ const CONTRACTS: Record<string, Contract> = {
       const { browser, user } = await newcomer();
       reserveCell(w.t.deps, user, w.cell(SEED_ROW + 1, 0).token);
       const held = activeReservationOf(w.t.deps.db, user.id)!;
-      // No reminder yet: the new deadline counts from one, so there is nothing to extend.
+      // The one extension has been used already.
+      w.t.deps.db.update(reservations).set({ extended: true }).where(eq(reservations.id, held.id)).run();
       expectFailure(await browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 0).token}/reserve/${held.token}`), 'extension_not_allowed');
     },
   },

@@ -10,7 +10,7 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { startJobs } from '#server/services/jobs.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
 import { expireReservations, RESERVATION_JOBS, sendReservationReminders } from '#server/services/reservation-jobs.ts';
-import { formatDeadline } from '#server/services/reservation-time.ts';
+import { formatDeadline } from '#shared/time-zone.ts';
 import { createTree, type TreeRow } from '#server/services/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -40,6 +40,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   process.env.TZ = 'UTC';
+  t.deps.config.siteTimezone = 'UTC';
 });
 
 let opened = 0;
@@ -130,7 +131,7 @@ describe('the extension from the e-mailed link', () => {
     // The deadline is 2026-06-15 12:00 UTC: a week later, until midnight, is the end of 2026-06-22 (UTC here).
     expect(held.expiresAt).toBe(Date.UTC(2026, 5, 15, 12));
     const until = Date.UTC(2026, 5, 22, 23, 59, 59, 999);
-    expect(mail.text).toContain(`until ${formatDeadline(until)}`);
+    expect(mail.text).toContain(`until ${formatDeadline(until, 'UTC')}`);
     expect(asked.body.r).toMatchObject({ extensionAllowed: true, reminderCount: 1, extendedUntil: until });
     const extended = await browser.post(apiPath);
     expect(extended.status).toBe(200);
@@ -151,8 +152,10 @@ describe('the extension from the e-mailed link', () => {
     expect(expireReservations(t.deps)).toBe(1);
   });
 
-  it('counts calendar days in the server timezone, across a daylight-saving change', async () => {
-    process.env.TZ = 'America/New_York';
+  it("counts calendar days in the site's time zone, whatever the process's, across a daylight-saving change", async () => {
+    // The site is in New York (SITE_TIMEZONE); the process runs on Tokyo time, which must not matter.
+    t.deps.config.siteTimezone = 'America/New_York';
+    process.env.TZ = 'Asia/Tokyo';
     // The 3-day reminder at 2026-03-03 04:30 UTC is 23:30 on March 2 in New York; clocks spring forward on March 8.
     const reminderAt = Date.UTC(2026, 2, 3, 4, 30);
     t.clock.set(reminderAt + 3 * DAY - 14 * DAY);

@@ -82,7 +82,7 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       expiresAt: now + RESERVATION_DAYS * DAY,
       reminderCount: 0,
       extended: false,
-      extensionAllowed: false,
+      extensionAllowed: true,
     });
 
     const cell = cellAt(t.deps.db, tree.id, SEED_ROW, 0)!;
@@ -298,10 +298,10 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     expect(res.body.r.expiresAt - deadline).toBeGreaterThanOrEqual(7 * DAY);
   });
 
-  /** Midnight ending the local day 7 calendar days after `ms` (the server's timezone). */
+  /** Midnight ending the day 7 calendar days after `ms` in the site's zone (UTC unless SITE_TIMEZONE is set). */
   const sevenDaysAfterUntilMidnight = (ms: number) => {
     const d = new Date(ms);
-    return new Date(d.getFullYear(), d.getMonth(), d.getDate() + 7, 23, 59, 59, 999).getTime();
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 7, 23, 59, 59, 999);
   };
 
   it('asks, then extends once until midnight 7 days after the current deadline, then refuses a second time', async () => {
@@ -331,9 +331,11 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     expect((await four.browser.post(four.path)).status).toBe(200);
   });
 
-  it('refuses before any reminder was sent: the new deadline counts from a reminder', async () => {
-    const { browser, path } = await heldWithReminders(0);
-    await expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
+  it('extends before any reminder was sent: the week is there from the start (decision 027)', async () => {
+    const { browser, path, held } = await heldWithReminders(0);
+    const res = await browser.post(path);
+    expect(res.status).toBe(200);
+    expect(res.body.r.expiresAt).toBe(sevenDaysAfterUntilMidnight(held.expiresAt));
   });
 
   it('refuses after the deadline has passed', async () => {

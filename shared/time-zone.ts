@@ -1,0 +1,139 @@
+/**
+ * Calendar arithmetic in one named time zone (decision 027): the site's days and midnights, the same on the server,
+ * in e-mails and in every visitor's browser, whatever zone the process or the visitor is in.
+ */
+
+/** A wall-clock reading: month 1–12. */
+interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+}
+
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(zone: string): Intl.DateTimeFormat {
+  let formatter = partFormatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    partFormatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** Whether `zone` is an IANA time zone name this runtime knows (e.g. "UTC", "Europe/Paris"). */
+export function isTimeZone(zone: string): boolean {
+  if (zone.trim() === '') return false;
+  try {
+    partsFormatter(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The visitor's (or the process's) own zone. */
+export function localTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+function wallTimeIn(ms: number, zone: string): WallTime {
+  const read: Record<string, number> = {};
+  for (const part of partsFormatter(zone).formatToParts(ms)) {
+    if (part.type !== 'literal') read[part.type] = Number(part.value);
+  }
+  return {
+    year: read.year!,
+    month: read.month!,
+    day: read.day!,
+    hour: read.hour!,
+    minute: read.minute!,
+    second: read.second!,
+    millisecond: ((ms % 1000) + 1000) % 1000,
+  };
+}
+
+function asUtc(wall: WallTime): number {
+  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond);
+}
+
+/** How far the zone's wall clock is ahead of UTC at `ms`. */
+export function zoneOffsetAt(ms: number, zone: string): number {
+  return asUtc(wallTimeIn(ms, zone)) - ms;
+}
+
+/**
+ * The instant at which the zone's clock reads `wall` (days and hours may overflow: Date.UTC normalises them). In a
+ * daylight-saving gap the reading does not exist and the instant just after the gap is given.
+ */
+function instantOf(wall: WallTime, zone: string): number {
+  const target = asUtc(wall);
+  let instant = target - zoneOffsetAt(target, zone);
+  const settled = target - zoneOffsetAt(instant, zone);
+  if (settled !== instant) instant = Math.max(instant, settled);
+  return instant;
+}
+
+/** The same wall-clock time `days` calendar days later in the zone (so 23 or 25 hours across a clock change). */
+export function addDaysIn(ms: number, days: number, zone: string): number {
+  const wall = wallTimeIn(ms, zone);
+  return instantOf({ ...wall, day: wall.day + days }, zone);
+}
+
+/** The first millisecond of the zone's calendar day holding `ms`. */
+export function startOfDayIn(ms: number, zone: string): number {
+  return instantOf({ ...wallTimeIn(ms, zone), hour: 0, minute: 0, second: 0, millisecond: 0 }, zone);
+}
+
+/** The last millisecond (23:59:59.999) of the zone's calendar day holding `ms`: "until midnight". */
+export function endOfDayIn(ms: number, zone: string): number {
+  return instantOf({ ...wallTimeIn(ms, zone), hour: 23, minute: 59, second: 59, millisecond: 999 }, zone);
+}
+
+/** The zone's short name at `ms` ("UTC", "CET", "GMT+9"), as people read it after a time. */
+export function zoneLabel(ms: number, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(ms);
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? zone;
+}
+
+/**
+ * A deadline written in the site's zone, e.g. "December 6, 2026" or "12/6/26", followed by the zone's name
+ * ("December 6, 2026 (UTC)") when the reader's own clock would put the moment at another time.
+ */
+export function formatDateIn(
+  ms: number,
+  siteZone: string,
+  style: 'short' | 'long' | 'full',
+  options: { readerZone?: string; locale?: string } = {},
+): string {
+  const readerZone = options.readerZone ?? localTimeZone();
+  const text = new Intl.DateTimeFormat(options.locale, { dateStyle: style, timeZone: siteZone }).format(ms);
+  return zoneOffsetAt(ms, siteZone) === zoneOffsetAt(ms, readerZone) ? text : `${text} (${zoneLabel(ms, siteZone)})`;
+}
+
+/** A deadline as an e-mail states it: "Friday, June 19, 2026, 11:59 PM UTC", always with the zone's name. */
+export function formatDeadline(ms: number, zone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(ms);
+}

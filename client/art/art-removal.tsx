@@ -1,10 +1,12 @@
 /**
- * REQUEST REMOVAL on the details page (DESIGN.md §4): the author asks staff to take the piece down, with a reason
- * in a small dialog. While a request is open the page says it is waiting for our team instead of offering the action.
+ * REQUEST REMOVAL on the details page (decision 011): the author of a published piece asks staff to take it down,
+ * with a reason in a small dialog. While a request is open the page says it is waiting for our team instead of
+ * offering the action. A piece that is not published (waiting for review, changes requested) offers neither.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ArtDetails } from '#shared/art-api.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
+import { ArtStatus } from '#shared/domain.ts';
 import { removalRequestSchema } from '#shared/validation/art.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
@@ -19,6 +21,8 @@ export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   const [pendingSince, setPendingSince] = useState<number | null>(piece.removalRequest?.createdAt ?? null);
   const [open, setOpen] = useState(false);
   if (!user || user.token !== piece.author.token) return null;
+  // Only a published piece can be taken down; the server refuses the request for any other.
+  if (piece.status !== ArtStatus.Published) return null;
 
   if (pendingSince !== null) {
     return (

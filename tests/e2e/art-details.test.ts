@@ -1,8 +1,9 @@
 /**
- * The art details page in a real browser (spec §2 artDetails, §4 like toggle, §7 like and view calls): a visitor
- * opens a seeded published piece and sees its title, author, dimensions, a picture and its connections, switches
- * pictures with a thumbnail, and the visit adds one view; a signed-in member likes it, the count rises and survives
- * a reload; an unknown square gets a friendly not-found message. No console errors along the way.
+ * The art details page in a real browser (the like toggle, the like and view calls): a visitor opens a seeded
+ * published piece and sees its title, author, dimensions, a picture and its connections, switches pictures with a
+ * thumbnail, and the visit adds one view; a signed-in member likes it, the count rises and survives a reload; the
+ * author of a piece that is not published gets EDIT but no REQUEST REMOVAL (decision 011); an unknown square gets a
+ * friendly not-found message. No console errors along the way.
  * With ART_DETAILS_SHOTS=<folder> set, it also saves 1280x800 and 360x740 screenshots there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,8 +111,8 @@ async function registerOn(page: Page): Promise<string> {
   return email;
 }
 
-/** Gives the member a piece waiting for review on an available square, as if they had just submitted it. */
-function submittedPieceOf(email: string): { cellToken: string } {
+/** Gives the member a piece on an available square, waiting for review as if just submitted (or in `status`). */
+function submittedPieceOf(email: string, status: ArtStatus = ArtStatus.Submitted): { cellToken: string } {
   const { db } = gallery.app.deps;
   const authorId = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()!.id;
   const cell = db.select({ id: cells.id, token: cells.token }).from(cells).where(eq(cells.status, CellStatus.Available)).limit(1).get()!;
@@ -119,7 +120,7 @@ function submittedPieceOf(email: string): { cellToken: string } {
   const token = `e2eart${now.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const { id: artId } = db
     .insert(art)
-    .values({ token, cellId: cell.id, authorId, status: ArtStatus.Submitted, title: 'A Piece Under Review', noSize: true, submittedAt: now, createdAt: now, updatedAt: now })
+    .values({ token, cellId: cell.id, authorId, status, title: 'A Piece Under Review', noSize: true, submittedAt: now, createdAt: now, updatedAt: now })
     .returning({ id: art.id })
     .get();
   db.update(cells).set({ status: CellStatus.Reserved, artId }).where(eq(cells.id, cell.id)).run();
@@ -228,13 +229,17 @@ describe('the art details page', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows its author a piece waiting for review, with its status and EDIT; a visitor gets the not-found message', async () => {
+  it('shows its author a piece waiting for review, with its status and EDIT but no REQUEST REMOVAL; a visitor gets the not-found message', async () => {
     const { page, errors } = await openPage();
     const email = await registerOn(page);
     const { cellToken } = submittedPieceOf(email);
     await openDetails(page, cellToken);
     await expect(page.getByTestId('art-status').textContent()).resolves.toContain('waiting for review');
     await expect(page.getByTestId('art-edit').getAttribute('href')).resolves.toBe(`/observe/cell/${cellToken}/edit`);
+    await expect(page.getByTestId('art-edit').textContent()).resolves.toBe('EDIT');
+    // Only a published piece can be taken down at its artist's request.
+    expect(await page.getByTestId('art-request-removal').count()).toBe(0);
+    expect(await page.getByTestId('art-removal-pending').count()).toBe(0);
     await expect(page.getByTestId('art-dimensions').textContent()).resolves.toBe('No size');
     // No like toggle on one's own piece.
     expect(await page.getByTestId('art-like-toggle').count()).toBe(0);
@@ -245,6 +250,26 @@ describe('the art details page', () => {
     await visitor.page.goto(`${gallery.url}${detailsPath(cellToken)}`);
     await visitor.page.getByTestId('art-not-found').waitFor();
     expect(visitor.errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line))).toEqual([]);
+  });
+
+  it('offers its author no REQUEST REMOVAL on a piece sent back for changes, and offers it once the piece is published', async () => {
+    const { page, errors } = await openPage();
+    const email = await registerOn(page);
+    const { cellToken } = submittedPieceOf(email, ArtStatus.ChangesRequested);
+    await openDetails(page, cellToken);
+    await expect(page.getByTestId('art-status').textContent()).resolves.toContain('changes requested');
+    await page.getByTestId('art-edit').waitFor();
+    expect(await page.getByTestId('art-request-removal').count()).toBe(0);
+
+    const { db } = gallery.app.deps;
+    const artId = db.select({ artId: cells.artId }).from(cells).where(eq(cells.token, cellToken)).get()!.artId!;
+    db.update(art).set({ status: ArtStatus.Published, publishedAt: Date.now() }).where(eq(art.id, artId)).run();
+    db.update(cells).set({ status: CellStatus.Published }).where(eq(cells.token, cellToken)).run();
+    await page.reload();
+    await page.getByTestId('art-title').waitFor();
+    expect(await page.getByTestId('art-status').count()).toBe(0);
+    await expect(page.getByTestId('art-request-removal').textContent()).resolves.toBe('REQUEST REMOVAL');
+    expect(errors).toEqual([]);
   });
 
   it('fits a phone-sized window', async () => {

@@ -1,6 +1,6 @@
 /**
  * The pure half of the form kit: checking values with a shared valibot schema (so the browser shows exactly the
- * server's messages), and turning a failed call into field errors plus one form message (spec §8).
+ * server's messages), and turning a failed call into field errors plus one form message (decision 007).
  */
 import * as v from 'valibot';
 import { firstErrors } from '#shared/validation/rules.ts';
@@ -12,9 +12,10 @@ export type FieldMessages = Record<string, string>;
 
 /**
  * How a form shows its errors: 'fields' puts each beside its field and the rest in the form message; 'single'
- * (login, reset password) puts everything in the one form message.
+ * (login, reset password) puts everything in the one form message; 'fields-and-message' (contact) is 'fields' with
+ * the server's own message in the form message as well, even when field errors came with it.
  */
-export type ErrorMode = 'fields' | 'single';
+export type ErrorMode = 'fields' | 'single' | 'fields-and-message';
 
 /** What a form shows after a failed check or call. */
 export interface FormFailure {
@@ -24,7 +25,7 @@ export interface FormFailure {
 
 export type Validation<TOutput> = { ok: true; output: TOutput } | { ok: false; failure: FormFailure };
 
-/** Checks values with a schema; on failure, one message a field (the first failing rule, spec §5). */
+/** Checks values with a schema; on failure, one message a field (the first failing rule). */
 export function validate<TOutput>(
   schema: v.GenericSchema<unknown, TOutput>,
   values: unknown,
@@ -57,11 +58,15 @@ function isErrorBody(value: unknown): value is ErrorBody {
  * A failed call as the form shows it: errors of the form's own fields beside them (their messages joined by a
  * space); errors of other fields, or every error in 'single' mode, in the form message. With no field text, the
  * form message is the server's message, else the locale text for its code, else the 'undefined error' message.
+ * In 'fields-and-message' mode the server's message (or its code's text) leads the form message in any case.
  */
 export function failureOf(error: unknown, fields: readonly string[], mode: ErrorMode = 'fields'): FormFailure {
   const body = errorBodyOf(error);
-  const fallback = body?.message?.trim() || errorMessageFor(body?.error) || messages.undefinedError;
-  return splitErrors(body?.errors ?? {}, fields, mode) ?? { fieldErrors: {}, message: fallback };
+  const told = body?.message?.trim() || errorMessageFor(body?.error);
+  const split = splitErrors(body?.errors ?? {}, fields, mode);
+  if (!split) return { fieldErrors: {}, message: told || messages.undefinedError };
+  if (mode !== 'fields-and-message' || !told) return split;
+  return { fieldErrors: split.fieldErrors, message: [told, split.message].filter(Boolean).join(' ') };
 }
 
 /** Splits field errors between the fields and the form message; null when there was no text at all. */
@@ -71,7 +76,7 @@ function splitErrors(errors: Record<string, readonly string[]>, fields: readonly
   for (const [field, list] of Object.entries(errors)) {
     const text = list.map((message) => message.trim()).filter(Boolean).join(' ');
     if (!text) continue;
-    if (mode === 'fields' && fields.includes(field)) fieldErrors[field] = text;
+    if (mode !== 'single' && fields.includes(field)) fieldErrors[field] = text;
     else rest.push(text);
   }
   if (Object.keys(fieldErrors).length === 0 && rest.length === 0) return null;

@@ -1,6 +1,6 @@
 /**
  * The form kit's hook: values, the shared schema check before any request, field errors and one form message
- * (an error or a success), and the in-progress flag that disables submit (spec §4, §8). Editing a field clears its
+ * (an error or a success), and the in-progress flag that disables submit (decision 007). Editing a field clears its
  * error and the messages.
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
@@ -16,7 +16,7 @@ export interface FormNotice {
 
 export interface UseFormOptions<TValues extends Record<string, FormValue>, TOutput> {
   initialValues: TValues;
-  /** The shared valibot schema of spec §5; what it outputs (trimmed values) is what gets sent. */
+  /** The form's shared valibot schema; what it outputs (trimmed values) is what gets sent. */
   schema: v.GenericSchema<unknown, TOutput>;
   /** Sends the checked values; a thrown error is shown (see failureOf), unless describeError says otherwise. */
   onSubmit: (output: TOutput, actions: FormActions<TValues>) => Promise<void>;

@@ -1,8 +1,8 @@
 /**
- * Contact ('contact.', spec §2, §5, §8): e-mail, reason, subject and message, checked in the browser with the
- * shared contact schema (the server checks the same). Field errors show under their fields; anything else, or the
- * server's message, in the banner; with nothing to show, the 'undefined error' text. Editing a field clears its
- * error and both banners. A signed-in visitor's address is filled in for them.
+ * Contact ('contact.'): e-mail, reason, subject and message, checked in the browser with the shared contact schema
+ * (the server checks the same). A refusal shows each field's errors under its field and the server's message, with
+ * any other errors, in the banner, both at once (decision 007); with nothing to show, the 'undefined error' text.
+ * Editing a field clears its error and both banners. A signed-in visitor's address is filled in for them.
  */
 import { useId } from 'react';
 import { CONTACT_LIMITS, CONTACT_REASONS } from '#shared/constants.ts';
@@ -24,6 +24,7 @@ export function ContactPage() {
   const form = useForm<ContactValues, ContactMessage>({
     initialValues: { email: user?.email ?? '', reason: '', subject: '', message: '' },
     schema: contactSchema,
+    errorMode: 'fields-and-message',
     onSubmit: async (input, actions) => {
       await send.mutateAsync(input);
       actions.resetValues({ email: user?.email ?? '', reason: '', subject: '', message: '' });

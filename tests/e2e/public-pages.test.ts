@@ -1,13 +1,14 @@
 /**
- * The public pages and the app shell in a real browser (spec §2): the preloader, every public page, the header
- * menu on a phone-sized window, who sees which menu item, and a message sent through the contact form all the way
- * to the outbox. Browsers driven by Playwright skip the preloader (navigator.webdriver); its own tests force it
- * with `?preload`.
+ * The public pages and the app shell in a real browser: the preloader, every public page, the header menu on a
+ * phone-sized window, who sees which menu item, a refusal of the contact form shown with its message and its field
+ * errors together, and a message sent through the contact form all the way to the outbox. Browsers driven by
+ * Playwright skip the preloader (navigator.webdriver); its own tests force it with `?preload`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { contactMessages, users } from '#drizzle/schema.ts';
+import { CONTACT_LIMITS } from '#shared/constants.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
@@ -376,6 +377,42 @@ describe('the contact form', () => {
     await page.click('form button[type="submit"]');
     expect(await page.textContent('[data-testid="error-email"]')).toBe('Invalid email address.');
     expect(rows()).toBe(before);
+  });
+
+  it('shows a refusal of the server with its message in the banner and each field error under its field, both at once', async () => {
+    // Its own page, outside the console check below: the browser logs the server's 400 answer.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = watchErrors(page);
+    await visit(page, '/contact');
+    const before = rows();
+    // Entries the browser's check accepts, changed on the way to a real server into ones it refuses: an address it
+    // finds invalid and a message one character over the limit.
+    await page.route('**/trpc/misc.contact**', async (route) => {
+      const body = JSON.parse(route.request().postData()!) as Record<string, Record<string, string>>;
+      for (const input of Object.values(body)) Object.assign(input, { email: 'two@at@mail.test', message: 'm'.repeat(CONTACT_LIMITS.message + 1) });
+      await route.continue({ postData: JSON.stringify(body) });
+    });
+    await page.fill('input[name="email"]', 'visitor@example.test');
+    await page.selectOption('select[name="reason"]', 'Question');
+    await page.fill('input[name="subject"]', 'Refused on the way');
+    await page.fill('textarea[name="message"]', 'This text is replaced before it reaches the server.');
+    await page.click('form button[type="submit"]');
+    await page.waitForSelector('[data-testid="form-message"]');
+    expect(await page.textContent('[data-testid="form-message"]')).toBe('Some fields are not valid.');
+    expect(await page.getAttribute('[data-testid="form-message"]', 'role')).toBe('alert');
+    expect(await page.textContent('[data-testid="error-email"]')).toBe('Invalid email address.');
+    expect(await page.textContent('[data-testid="error-message"]')).toBe(`Maximal length is ${CONTACT_LIMITS.message} symbols.`);
+    expect(await page.getAttribute('input[name="email"]', 'aria-invalid')).toBe('true');
+    expect(await page.locator('[data-testid="error-subject"]').count()).toBe(0);
+    expect(rows()).toBe(before);
+
+    // Editing a field clears its own error and the banner; the other field's error stays until it is edited.
+    await page.fill('input[name="email"]', 'visitor@example.org');
+    expect(await page.locator('[data-testid="error-email"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="form-message"]').count()).toBe(0);
+    expect(await page.textContent('[data-testid="error-message"]')).toBe(`Maximal length is ${CONTACT_LIMITS.message} symbols.`);
+    expect(errors.filter((line) => !/^Failed to load resource: the server responded with a status of 400\b/.test(line))).toEqual([]);
+    await page.close();
   });
 
   it('sends a message that reaches the help address through the outbox', async () => {

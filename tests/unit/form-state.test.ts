@@ -98,6 +98,23 @@ describe('showing a failed call on a form', () => {
     });
   });
 
+  it('keeps the server’s message beside the field errors in fields-and-message mode (contact), other errors after it', () => {
+    const error = trpcError({
+      error: ErrorCode.ValidationFailed,
+      message: 'Some fields are not valid.',
+      errors: { email: ['Invalid email address.'], message: ['Maximal length is 4096 symbols.'], token: ['Malformed token.'] },
+    });
+    expect(failureOf(error, ['email', 'reason', 'subject', 'message'], 'fields-and-message')).toEqual({
+      fieldErrors: { email: 'Invalid email address.', message: 'Maximal length is 4096 symbols.' },
+      message: 'Some fields are not valid. Malformed token.',
+    });
+    // Without a message of its own, the code's locale text stands in for it.
+    expect(failureOf(trpcError({ error: ErrorCode.ValidationFailed, errors: { email: ['Invalid email address.'] } }), ['email'], 'fields-and-message')).toEqual({
+      fieldErrors: { email: 'Invalid email address.' },
+      message: errorMessages.validation_failed,
+    });
+  });
+
   it('shows errors of fields the form does not have as the form message', () => {
     const error = trpcError({ error: ErrorCode.ValidationFailed, errors: { token: ['Malformed token.'], email: ['Invalid email address.'] } });
     expect(failureOf(error, REGISTRATION_FIELDS)).toEqual({

@@ -12,6 +12,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { ArtEditor } from '#client/editor/art-editor.tsx';
+import { ExtendOffer, formatLongDate, heldCellOf } from '#client/popups/reservation-parts.tsx';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
@@ -21,7 +22,8 @@ export function EditArtPage() {
   const { cellToken = '' } = useParams();
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const { refresh: refreshReservedCell, clearPrompt } = useReservedCell();
+  const { reservedCell, refresh: refreshReservedCell, clearPrompt } = useReservedCell();
+  const held = heldCellOf(reservedCell, cellToken);
   const forEdit = trpc.art.forEdit.useQuery({ cellToken }, { retry: false, refetchOnWindowFocus: false, staleTime: Infinity, gcTime: 0 });
   const [submitted, setSubmitted] = useState(false);
   const errorCode = forEdit.isError ? errorBodyOf(forEdit.error)?.error : undefined;
@@ -65,6 +67,12 @@ export function EditArtPage() {
           <div className="editor__review-note" role="note" data-testid="review-note">
             <p className="editor__review-note-label">Our team asked for changes</p>
             <p className="editor__review-note-text">{piece.reviewNote}</p>
+          </div>
+        )}
+        {held && held.art.status !== ArtStatus.Submitted && (
+          <div className="editor__held" data-testid="editor-held">
+            <p>This square is held for you until {formatLongDate(held.expiresAt)}.</p>
+            <ExtendOffer cell={held} />
           </div>
         )}
         <ArtEditor data={forEdit.data} onSubmitted={onSubmitted} />

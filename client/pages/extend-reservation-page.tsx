@@ -105,7 +105,7 @@ export function ExtendReservationPage() {
         </p>
         <div className="extend__actions">
           <button type="submit" className="button form__submit" disabled={choice === null || extend.isPending} aria-busy={extend.isPending || undefined}>
-            {extend.isPending ? 'Submitting…' : 'Submit'}
+            {extend.isPending ? 'Submitting…' : 'SUBMIT'}
           </button>
         </div>
       </form>

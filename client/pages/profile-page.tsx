@@ -93,7 +93,7 @@ function ProfileBody({ profile, title }: { profile: PublicProfile; title: string
           {user?.token === profile.token && (
             <p className="profile-hero__actions">
               <Link to="/profile?tab=profile" className="button" data-testid="profile-edit">
-                Edit
+                EDIT
               </Link>
             </p>
           )}

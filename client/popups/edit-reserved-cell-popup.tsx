@@ -8,7 +8,7 @@ import { useSyncExternalStore } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { Popup } from './popup.tsx';
-import { editPathOf, formatShortDate } from './reservation-parts.tsx';
+import { editPathOf, ExtendOffer, formatShortDate } from './reservation-parts.tsx';
 
 export function EditReservedCellPopup() {
   const { promptCell, clearPrompt } = useReservedCell();
@@ -32,6 +32,7 @@ export function EditReservedCellPopup() {
       <p className="reserve-note">
         Row {promptCell.row}, column {promptCell.column}: held for you until {formatShortDate(promptCell.expiresAt)}.
       </p>
+      <ExtendOffer cell={promptCell} onFollow={clearPrompt} />
       <div className="popup__actions">
         <button type="button" className="button button--quiet" onClick={() => answer(false)}>
           No, later

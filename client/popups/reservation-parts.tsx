@@ -5,6 +5,8 @@
  */
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { ReservedCell } from '#shared/api-types.ts';
+import { formatSiteDate } from '#client/app/site-time.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor } from '#client/locale/messages.ts';
 import './reservations.css';
@@ -91,14 +93,41 @@ export function reservationErrorText(error: unknown, fallback: string): string {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A short date in the visitor's own format, e.g. 12/6/26 (spec §2: the reserve popup's deadline). */
+/** A deadline's short date, e.g. 12/6/26, in the site's time zone (the reserve popup's deadline). */
 export function formatShortDate(time: number): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'short' }).format(time);
+  return formatSiteDate(time, 'short');
 }
 
-/** A date written out, e.g. December 6, 2026 (the extend page's new deadline). */
+/** A deadline's date written out, e.g. December 6, 2026, in the site's time zone (the extend page's new deadline). */
 export function formatLongDate(time: number): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(time);
+  return formatSiteDate(time, 'long');
+}
+
+/** The extend page of a reservation: the reminder e-mails' link, and the holder's way there from the square. */
+export function extendPathOf(cellToken: string, reminderToken: string): string {
+  return `/observe/cell/${encodeURIComponent(cellToken)}/reserve/${encodeURIComponent(reminderToken)}/extend`;
+}
+
+/** The viewer's held square when it is `cellToken` (or any, without one); null when nothing (known) is held. */
+export function heldCellOf(state: ReservedCell | null | true | undefined, cellToken?: string): ReservedCell | null {
+  if (typeof state !== 'object' || state === null) return null;
+  return cellToken === undefined || state.token === cellToken ? state : null;
+}
+
+/**
+ * The one-week extension offered beside a held square (the edit-reserved popup, the editor, the atelier) while it
+ * may still be asked for; nothing once it has been used or cannot be.
+ */
+export function ExtendOffer({ cell, onFollow }: { cell: ReservedCell | null; onFollow?: () => void }) {
+  if (!cell?.extensionAllowed) return null;
+  return (
+    <p className="extend-offer" data-testid="extend-offer">
+      Need more time? You can extend once, by a week, until {formatLongDate(cell.extendedUntil)}.{' '}
+      <Link to={extendPathOf(cell.token, cell.reminderToken)} onClick={onFollow} data-testid="extend-link">
+        EXTEND RESERVATION
+      </Link>
+    </p>
+  );
 }
 
 /** The editor of a square (spec §2 editArt). */

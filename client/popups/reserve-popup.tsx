@@ -136,7 +136,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
       {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
       <div className="popup__actions">
         <button type="submit" className="button form__submit" disabled={choice === null || pending} aria-busy={pending || undefined}>
-          {pending ? 'Reserving…' : 'Submit'}
+          {pending ? 'Reserving…' : 'SUBMIT'}
         </button>
       </div>
     </form>

@@ -136,7 +136,7 @@ function SearchResults({ hits }: { hits: SearchHit[] }) {
                   to={`/observe/cell/${encodeURIComponent(hit.cellToken)}/details`}
                   aria-label={`View details of ${hit.title} by ${hit.artist}`}
                 >
-                  view details
+                  VIEW DETAILS
                 </Link>
               </td>
             </tr>

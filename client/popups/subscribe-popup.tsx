@@ -86,7 +86,7 @@ function SubscribeForm({ cell, onClose }: CellPopupProps) {
           Cancel
         </button>
         <button type="submit" className="button form__submit" disabled={target === null || sending} aria-busy={sending || undefined}>
-          {sending ? 'Sending…' : 'Submit'}
+          {sending ? 'Sending…' : 'SUBMIT'}
         </button>
       </div>
     </form>

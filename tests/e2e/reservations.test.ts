@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
-import { CellStatus } from '#shared/domain.ts';
+import { CellStatus, Role } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import { deliverOutbox } from '#server/services/mail.ts';
@@ -180,7 +180,7 @@ describe('reserving a trunk square', () => {
 
   it('answers a second reservation with the localized already-reserved message', async () => {
     const { page } = first;
-    const other = cellsOf(CellStatus.Available).find((cell) => cell.type === 1 && cell.token !== trunk.token)!;
+    const other = cellsOf(CellStatus.Available).find((cell) => cell.type === 1 && cell.token !== trunk?.token)!;
     await clickSquare(page, other.row, other.column);
     const popup = page.getByTestId('reserve-popup');
     await popup.getByLabel('Yes', { exact: true }).check();
@@ -349,6 +349,68 @@ describe('the edit-reserved-cell popup', () => {
     await again.context.close();
     expect(again.errors).toEqual([]);
     expect(first.errors).toEqual([]);
+  });
+});
+
+describe('extending from the square itself', () => {
+  it("offers the week on the edit-reserved popup, the atelier and the editor, dated in the site's zone for a visitor far east", async () => {
+    // The site keeps UTC; this visitor's clock is in Auckland, where a UTC midnight is already the next day.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Pacific/Auckland' });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${gallery.url}/`);
+    await page.waitForFunction(() => !document.querySelector('.shell__loading'));
+    const email = `far.east.${Date.now().toString(36)}@example.com`;
+    expect(await postFromPage(page, '/api/register', { firstname: 'Far', lastname: 'East', email, password: 'reserve-pass-1!' })).toBe(200);
+    const square = cellsOf(CellStatus.Available).find((cell) => cell.type === 1 && cell.token !== trunk?.token)!;
+    expect(await postFromPage(page, `/api/cell/${square.token}/reserve`, {})).toBe(200);
+
+    const { db } = gallery.app.deps;
+    const userId = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()!.id;
+    // An artist already (the atelier is an artist's tab), holding a new square.
+    db.update(users).set({ role: Role.Artist }).where(eq(users.id, userId)).run();
+    const heldNow = () =>
+      db.select().from(reservations).where(and(eq(reservations.userId, userId), eq(reservations.state, 'active'))).get()!;
+    const deadline = new Date(heldNow().expiresAt);
+    const until = Date.UTC(deadline.getUTCFullYear(), deadline.getUTCMonth(), deadline.getUTCDate() + 7, 23, 59, 59, 999);
+    const untilText = `${new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(until)} (UTC)`;
+
+    // The edit-reserved popup, on the first page of the visit.
+    await page.goto(`${gallery.url}/`);
+    const popup = page.getByTestId('edit-reserved-cell-popup');
+    await popup.waitFor();
+    expect(await popup.getByTestId('extend-offer').textContent()).toContain(`You can extend once, by a week, until ${untilText}.`);
+    await popup.getByRole('button', { name: 'No, later' }).click();
+
+    // The atelier's row of the held square.
+    await page.goto(`${gallery.url}/profile?tab=atelier`);
+    const row = page.getByTestId('atelier-row').filter({ has: page.getByTestId('atelier-upload') });
+    await row.waitFor();
+    expect(await row.getByTestId('atelier-upload').textContent()).toBe('UPLOAD ARTWORK');
+    expect(await row.getByTestId('extend-link').getAttribute('href')).toBe(`/observe/cell/${square.token}/reserve/${heldNow().token}/extend`);
+
+    // The editor of the square: the deadline, and the way to the extend page.
+    await page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
+    const held = page.getByTestId('editor-held');
+    await held.waitFor();
+    expect(await held.textContent()).toContain('This square is held for you until');
+    await screenshot(page, 'editor-extend-offer-1280');
+    await held.getByTestId('extend-link').click();
+    await page.waitForURL((url) => url.pathname.endsWith('/extend'));
+    await page.getByLabel('Yes', { exact: true }).check();
+    await page.getByRole('button', { name: 'SUBMIT' }).click();
+    await page.getByTestId('extend-success').waitFor();
+    expect(await page.getByTestId('extend-success').textContent()).toContain(`extended until midnight on ${untilText}`);
+    expect(heldNow()).toMatchObject({ extended: true, expiresAt: until });
+
+    // Used once: the editor no longer offers it.
+    await page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
+    await held.waitFor();
+    await page.waitForTimeout(300);
+    expect(await held.getByTestId('extend-offer').count()).toBe(0);
+    await screenshot(page, 'editor-held-1280');
+    await context.close();
+    expect(errors).toEqual([]);
   });
 });
 

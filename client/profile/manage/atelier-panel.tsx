@@ -1,8 +1,7 @@
 /**
- * ATELIER of manage profile (spec §2): the member's squares with a piece, newest first, with picture, TITLE, SIZE,
- * CATEGORY, DATE ADDED, LIKES and VIEWS. A piece still being made (a draft, or one sent back with changes asked)
- * offers UPLOAD ARTWORK (the editor); the others VIEW DETAILS and VIEW ON TREE. Each row also says where the piece
- * stands (decision 015).
+ * ATELIER of manage profile: the member's squares with a piece, newest first. A piece not yet submitted offers
+ * UPLOAD ARTWORK (and, on a held square, the one-week extension); the others VIEW DETAILS and VIEW ON TREE. Each
+ * row says where the piece stands (decision 015).
  */
 import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
@@ -10,6 +9,8 @@ import { ArtStatus } from '#shared/domain.ts';
 import type { AtelierItem } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
+import { useReservedCell } from '#client/app/reserved-cell.ts';
+import { ExtendOffer, formatShortDate, heldCellOf } from '#client/popups/reservation-parts.tsx';
 import { atLeastZero } from '#client/ui/counts.ts';
 import { shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
@@ -20,7 +21,7 @@ const cellPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cell
 export function atelierStatus(item: AtelierItem): string {
   switch (item.status) {
     case ArtStatus.Draft:
-      return item.reservedUntil !== null ? `Reserved until ${shortDate(item.reservedUntil)}` : 'Draft';
+      return item.reservedUntil !== null ? `Reserved until ${formatShortDate(item.reservedUntil)}` : 'Draft';
     case ArtStatus.Submitted:
       return 'Waiting for review';
     case ArtStatus.Published:
@@ -54,6 +55,7 @@ export function AtelierPanel({ user }: { user: CurrentUser }) {
 }
 
 function AtelierTable({ items }: { items: AtelierItem[] }) {
+  const { reservedCell } = useReservedCell();
   return (
     <div className="profile-table-wrap">
       <table className="data-table profile-table" data-testid="atelier-table">
@@ -97,9 +99,12 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
               <td className="profile-table__actions">
                 <span className="profile-table__buttons">
                   {isInProgress(item) ? (
-                    <Link to={`${cellPath(item.cellToken)}/edit`} className="button" data-testid="atelier-upload">
-                      Upload artwork
-                    </Link>
+                    <>
+                      <Link to={`${cellPath(item.cellToken)}/edit`} className="button" data-testid="atelier-upload">
+                        UPLOAD ARTWORK
+                      </Link>
+                      <ExtendOffer cell={heldCellOf(reservedCell, item.cellToken)} />
+                    </>
                   ) : item.status === ArtStatus.Removed ? (
                     // Its square was released: it may hold someone else's piece now, so no link leads there.
                     <span className="profile-table__status" data-testid="atelier-kept">
@@ -108,10 +113,10 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
                   ) : (
                     <>
                       <Link to={`${cellPath(item.cellToken)}/details`} className="button" data-testid="atelier-details">
-                        View details
+                        VIEW DETAILS
                       </Link>
                       <Link to={`/observe?cell=${encodeURIComponent(item.cellToken)}`} className="button button--quiet" data-testid="atelier-tree">
-                        View on tree
+                        VIEW ON TREE
                       </Link>
                     </>
                   )}

@@ -86,7 +86,7 @@ function FollowingTable({ viewerToken, people }: { viewerToken: string; people: 
                   <td className="profile-table__actions">
                     <span className="profile-table__buttons">
                       <Link to={`/profile/${encodeURIComponent(person.token)}`} className="button" data-testid="following-view">
-                        View profile
+                        VIEW PROFILE
                       </Link>
                       <button
                         type="button"

@@ -63,7 +63,7 @@ function ProfileForm({ user, profile }: { user: CurrentUser; profile: FullProfil
           <p className="panel-card__lead">What visitors see when they open your name.</p>
         </div>
         <Link to={`/profile/${encodeURIComponent(user.token)}`} className="button button--quiet" data-testid="preview-profile">
-          Preview profile
+          PREVIEW PROFILE
         </Link>
       </div>
       <form className="form" onSubmit={form.handleSubmit} noValidate aria-label="Profile">

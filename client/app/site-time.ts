@@ -1,0 +1,17 @@
+/** Reservation deadlines as every page writes them: dates of the site's time zone, named when the reader's differs. */
+import { initialParams } from '#client/api/initial-params.ts';
+import { formatDateIn } from '#shared/time-zone.ts';
+
+/** The site's time zone from the page's initial parameters (UTC where they could not be read). */
+export function siteTimeZone(): string {
+  try {
+    return initialParams().settings.timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** A deadline's date in the site's zone: "12/6/26", "December 6, 2026", with "(UTC)" when the reader's clock differs. */
+export function formatSiteDate(time: number, style: 'short' | 'long'): string {
+  return formatDateIn(time, siteTimeZone(), style);
+}

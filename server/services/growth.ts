@@ -2,9 +2,10 @@
  * Growth of the trunk (DESIGN.md §4): publishing a piece opens the PENDING trunk cells around it. Runs inside the
  * caller's transaction; telling subscribers is the caller's job.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, between, eq, inArray, sql } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';
 import { CellStatus, CellType } from '#shared/domain.ts';
+import { branchSlotRefusal, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { Queryable } from '../db.ts';
 
 /**
@@ -31,4 +32,25 @@ export function openNeighboursAfterPublish(tx: Queryable, treeId: number, row: n
     .returning({ id: cells.id })
     .all();
   return opened.map((cell) => cell.id).sort((a, b) => a - b);
+}
+
+/**
+ * The branch slots a piece just published at (row, column) opened: free positions among its 8 neighbours in the
+ * branch area that now touch exactly one published piece, this one (so none of them was a slot before). Slots have
+ * no cell until someone reserves one; the caller tells the "any square" subscribers of them.
+ */
+export function branchSlotsOpenedBy(tx: Queryable, treeId: number, settings: TreeSettings, row: number, column: number): { row: number; column: number }[] {
+  const around = tx
+    .select({ row: cells.row, column: cells.column, status: cells.status })
+    .from(cells)
+    .where(and(eq(cells.treeId, treeId), between(cells.row, row - 2, row + 2), between(cells.column, column - 2, column + 2)))
+    .all();
+  const grid = gridOfCells(around);
+  const slots: { row: number; column: number }[] = [];
+  for (let r = row - 1; r <= row + 1; r++) {
+    for (let c = column - 1; c <= column + 1; c++) {
+      if (branchSlotRefusal(settings, grid, r, c) === null) slots.push({ row: r, column: c });
+    }
+  }
+  return slots;
 }

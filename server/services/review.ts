@@ -9,6 +9,8 @@ import { art, cells, connections, pictures, trees, users } from '#drizzle/schema
 import { StaffAction, type ArtistPiece, type PublishResult, type QueueItem, type RequestChangesResult, type ReviewConnection, type ReviewItem } from '#shared/admin-api.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
+import { formatDeadline } from '#shared/time-zone.ts';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import type { Viewer } from '../permissions.ts';
@@ -16,9 +18,8 @@ import { personRef, recordStaffAction, requireStaff } from './admin/staff-log.ts
 import { fieldsOf, pictureUrls, readPictures } from './art.ts';
 import { openChangesWindow } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
-import { openNeighboursAfterPublish } from './growth.ts';
+import { branchSlotsOpenedBy, openNeighboursAfterPublish } from './growth.ts';
 import { enqueueMail } from './mail.ts';
-import { formatDeadline } from '#shared/time-zone.ts';
 import { IMMEDIATE } from './reservations.ts';
 import { reindexArt } from './search.ts';
 import { notifyAvailable } from './subscriptions.ts';
@@ -72,6 +73,7 @@ function loadPiece(q: Queryable, artToken: string) {
       piece: art,
       cell: { id: cells.id, token: cells.token, treeId: cells.treeId, row: cells.row, column: cells.column, type: cells.type, status: cells.status },
       treeToken: trees.token,
+      treeSettings: trees.settings,
       author: { id: users.id, token: users.token, firstname: users.firstname, lastname: users.lastname, email: users.email, role: users.role },
     })
     .from(art)
@@ -174,14 +176,15 @@ function leaveSubmitted(tx: Queryable, artId: number, set: Partial<typeof art.$i
 /**
  * admin.publish, in one transaction: the piece and its square become PUBLISHED, its connections to published
  * neighbours active (the others inactive), the trunk grows around it, search finds it, the tree's version moves,
- * the author is an artist, the author hears that it is live and subscribers of the squares that opened are told.
+ * the author is an artist, the author hears that it is live and subscribers of the squares that opened (new branch
+ * slots included, for "any square") are told.
  */
 export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string): PublishResult {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   const { siteUrl } = ctx.config;
   return ctx.db.transaction((tx) => {
-    const { piece, cell, author } = loadPiece(tx, artToken);
+    const { piece, cell, author, treeSettings } = loadPiece(tx, artToken);
     leaveSubmitted(tx, piece.id, { status: ArtStatus.Published, publishedAt: now, reviewNote: null, updatedAt: now });
     tx.update(cells).set({ status: CellStatus.Published, artId: piece.id, updatedAt: now }).where(eq(cells.id, cell.id)).run();
     tx.update(connections)
@@ -193,6 +196,8 @@ export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string
       .where(eq(connections.artId, piece.id))
       .run();
     const opened = openNeighboursAfterPublish(tx, cell.treeId, cell.row, cell.column, now);
+    // A square already published (an edit reviewed again) opens no new branch slot.
+    const openedSlots = cell.status === CellStatus.Published ? [] : branchSlotsOpenedBy(tx, cell.treeId, treeSettings as TreeSettings, cell.row, cell.column);
     reindexArt(tx, piece.id);
     recordCellChanges(tx, cell.treeId, [cell.id, ...opened], now);
     promoteToArtist(tx, author.id, now);
@@ -211,7 +216,7 @@ export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string
         'Share the link with anyone you like. Thank you for growing the tree with us.',
       ].join('\n'),
     });
-    notifyAvailable(tx, now, opened, siteUrl);
+    notifyAvailable(tx, now, opened, siteUrl, openedSlots);
     recordStaffAction(tx, staff, now, { action: StaffAction.Publish, subjectType: 'art', subjectToken: piece.token });
     const openedCellTokens = opened.map((id) => tx.select({ token: cells.token }).from(cells).where(eq(cells.id, id)).get()!.token);
     return { artToken: piece.token, cellToken: cell.token, openedCellTokens };

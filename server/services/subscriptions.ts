@@ -64,25 +64,40 @@ interface Recipient {
   firstname: string;
   disabled: boolean;
   subscriptionIds: number[];
-  cellTokens: string[];
+  links: string[];
+}
+
+/** Where an e-mail sends someone to see a new branch slot (a position without a cell yet): the tree, centred there. */
+export function slotLinkOf(siteUrl: string, slot: { row: number; column: number }): string {
+  return `${siteUrl}/observe?row=${slot.row}&col=${slot.column}`;
 }
 
 /**
  * Tells the subscribers of squares that have just become AVAILABLE, inside the caller's transaction: everyone with an
- * open subscription to one of them, and everyone with an open "any" subscription (told of the first). One e-mail a
+ * open subscription to one of them, and everyone with an open "any" subscription (told of the first). New branch
+ * slots a publish opened (`slots`, positions without a cell yet) count for "any" subscriptions too. One e-mail a
  * person per call, whatever number of their subscriptions it uses up; the dedupe key is a used-up subscription's id,
  * so a retried call queues nothing twice. Squares not AVAILABLE any more are skipped. Returns the e-mails queued.
  */
-export function notifyAvailable(tx: Queryable, now: number, cellIds: readonly number[], siteUrl: string): number {
-  if (cellIds.length === 0) return 0;
-  const opened = tx
-    .select({ id: cells.id, token: cells.token })
-    .from(cells)
-    .where(and(inArray(cells.id, [...cellIds]), eq(cells.status, CellStatus.Available)))
-    .orderBy(asc(cells.row), asc(cells.column))
-    .all();
-  if (opened.length === 0) return 0;
-  const tokenOf = new Map(opened.map((cell) => [cell.id, cell.token]));
+export function notifyAvailable(
+  tx: Queryable,
+  now: number,
+  cellIds: readonly number[],
+  siteUrl: string,
+  slots: readonly { row: number; column: number }[] = [],
+): number {
+  const opened =
+    cellIds.length === 0
+      ? []
+      : tx
+          .select({ id: cells.id, token: cells.token })
+          .from(cells)
+          .where(and(inArray(cells.id, [...cellIds]), eq(cells.status, CellStatus.Available)))
+          .orderBy(asc(cells.row), asc(cells.column))
+          .all();
+  const anyLinks = [...opened.map((cell) => treeLinkOf(siteUrl, cell.token)), ...slots.map((slot) => slotLinkOf(siteUrl, slot))];
+  if (anyLinks.length === 0) return 0;
+  const linkOfCell = new Map(opened.map((cell) => [cell.id, treeLinkOf(siteUrl, cell.token)]));
   const columns = {
     id: subscriptions.id,
     userId: subscriptions.userId,
@@ -91,13 +106,16 @@ export function notifyAvailable(tx: Queryable, now: number, cellIds: readonly nu
     firstname: users.firstname,
     disabledAt: users.disabledAt,
   };
-  const forCells = tx
-    .select(columns)
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(and(inArray(subscriptions.cellId, [...tokenOf.keys()]), isNull(subscriptions.notifiedAt)))
-    .orderBy(asc(subscriptions.id))
-    .all();
+  const forCells =
+    linkOfCell.size === 0
+      ? []
+      : tx
+          .select(columns)
+          .from(subscriptions)
+          .innerJoin(users, eq(users.id, subscriptions.userId))
+          .where(and(inArray(subscriptions.cellId, [...linkOfCell.keys()]), isNull(subscriptions.notifiedAt)))
+          .orderBy(asc(subscriptions.id))
+          .all();
   const forAny = tx
     .select(columns)
     .from(subscriptions)
@@ -110,19 +128,19 @@ export function notifyAvailable(tx: Queryable, now: number, cellIds: readonly nu
   for (const sub of [...forCells, ...forAny]) {
     let recipient = recipients.get(sub.userId);
     if (!recipient) {
-      recipient = { email: sub.email, firstname: sub.firstname, disabled: sub.disabledAt !== null, subscriptionIds: [], cellTokens: [] };
+      recipient = { email: sub.email, firstname: sub.firstname, disabled: sub.disabledAt !== null, subscriptionIds: [], links: [] };
       recipients.set(sub.userId, recipient);
     }
     recipient.subscriptionIds.push(sub.id);
-    const token = sub.cellId === null ? (recipient.cellTokens[0] ?? opened[0]!.token) : tokenOf.get(sub.cellId)!;
-    if (!recipient.cellTokens.includes(token)) recipient.cellTokens.push(token);
+    const link = sub.cellId === null ? (recipient.links[0] ?? anyLinks[0]!) : linkOfCell.get(sub.cellId)!;
+    if (!recipient.links.includes(link)) recipient.links.push(link);
   }
 
   let queued = 0;
   for (const recipient of recipients.values()) {
     tx.update(subscriptions).set({ notifiedAt: now }).where(inArray(subscriptions.id, recipient.subscriptionIds)).run();
     if (recipient.disabled) continue;
-    const many = recipient.cellTokens.length > 1;
+    const many = recipient.links.length > 1;
     enqueueMail(tx, now, {
       to: recipient.email,
       kind: 'cell-available',
@@ -135,7 +153,7 @@ export function notifyAvailable(tx: Queryable, now: number, cellIds: readonly nu
           ? 'You asked to be told when a square becomes available. These are free now; the first to reserve one holds it:'
           : 'You asked to be told when a square becomes available. This one is free now; the first to reserve it holds it:',
         '',
-        ...recipient.cellTokens.map((token) => treeLinkOf(siteUrl, token)),
+        ...recipient.links,
         '',
         'This was a one-time alert. Ask again from the tree if you would like to hear about the next one.',
       ].join('\n'),

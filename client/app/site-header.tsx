@@ -18,14 +18,14 @@ interface SiteHeaderProps {
   onMenuOpenChange: (open: boolean) => void;
 }
 
-/** Closes the menu on a window resize. A mobile browser's address bar sliding away only changes the height a little; that is not a resize worth closing for. */
+/**
+ * Closes the menu on every window resize, a change of height alone included. While it is open the routed view is
+ * hidden and the page is too short to scroll, so a phone's sliding address bar does not close it under a finger.
+ */
 function useCloseOnResize(open: boolean, close: () => void): void {
   useEffect(() => {
     if (!open) return;
-    const start = { width: window.innerWidth, height: window.innerHeight };
-    const onResize = () => {
-      if (window.innerWidth !== start.width || Math.abs(window.innerHeight - start.height) > 120) close();
-    };
+    const onResize = () => close();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') close();
     };

@@ -308,6 +308,13 @@ describe('the header menu on a 360 × 740 phone', () => {
     expect(await page.getAttribute('.menu-toggle', 'aria-expanded')).toBe('false');
     expect(await page.locator('main#main').isVisible()).toBe(true);
     await page.setViewportSize({ width: 360, height: 740 });
+
+    // Every resize closes it, a small change of height alone too.
+    await page.click('.menu-toggle');
+    await panel.waitFor({ state: 'visible' });
+    await page.setViewportSize({ width: 360, height: 700 });
+    await panel.waitFor({ state: 'hidden' });
+    await page.setViewportSize({ width: 360, height: 740 });
   });
 });
 

@@ -13,7 +13,8 @@ const POLICY: Record<string, string[]> = {
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'", 'data:'],
   // fetch, the snapshot worker and the live tree's EventSource (/api/tree/{token}/events) all stay on this origin.
-  'connect-src': ["'self'"],
+  // data: lets PixiJS's image worker read its built-in 1-pixel test picture (a data: URL sends nothing anywhere).
+  'connect-src': ["'self'", 'data:'],
   'worker-src': ["'self'", 'blob:'],
   'object-src': ["'none'"],
   'base-uri': ["'self'"],

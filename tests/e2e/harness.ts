@@ -62,6 +62,18 @@ export function watchErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
+  // A worker's own refusals (a Content Security Policy violation inside it, say) reach only the browser's log.
+  // Log.enable replays what was logged before it, so nothing is lost while the session starts.
+  void page
+    .context()
+    .newCDPSession(page)
+    .then(async (cdp) => {
+      cdp.on('Log.entryAdded', ({ entry }) => {
+        if (entry.level === 'error' && entry.source === 'worker') errors.push(`worker: ${entry.text}`);
+      });
+      await cdp.send('Log.enable');
+    })
+    .catch(() => errors.push('The browser log could not be watched.'));
   return errors;
 }
 

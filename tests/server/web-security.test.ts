@@ -181,7 +181,7 @@ describe('security headers on pages, API answers and media', () => {
   // The exact set @fastify/helmet sent with our options before the headers were built once at start (decision 021).
   const POLICY =
     "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;font-src 'self' data:;" +
-    "connect-src 'self';worker-src 'self' blob:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
+    "connect-src 'self' data:;worker-src 'self' blob:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'";
   const HARDENING = {
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',

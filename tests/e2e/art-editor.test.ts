@@ -60,6 +60,7 @@ describe('the art editor', () => {
     const menu = await page.locator('.editor-steps__step').allTextContents();
     expect(menu.map((t) => t.replace(/^\d+/, ''))).toEqual(['IMAGE', 'CATEGORY', 'MEDIUM', 'SIZE', 'DESCRIPTION', 'CONNECTION', 'CONFIRM']);
     expect(await page.getByTestId('editor-back').count()).toBe(0);
+    expect(await textOf(page, 'editor-next')).toBe('CONTINUE');
 
     // IMAGE: CONTINUE is refused until there is a title and a main image.
     await page.getByTestId('editor-next').click();
@@ -145,8 +146,13 @@ describe('the art editor', () => {
     await screenshot(page, 'editor-connection');
     await next(page, 'CONFIRM');
 
-    // CONFIRM: EDIT returns to a step; the menu brings the artist back.
+    // CONFIRM: EDIT returns to a step; the menu brings the artist back. The buttons' capitals are in their text.
     expect(await page.getByTestId('summary-SIZE').textContent()).toContain('24 x 18 x .01 in');
+    const editButtons = page.locator('button[data-testid^="edit-"]');
+    await expect(editButtons.evaluateAll((buttons) => buttons.map((b) => b.firstChild?.textContent))).resolves.toEqual(Array(6).fill('EDIT'));
+    await expect(page.getByRole('button', { name: 'EDIT category', exact: true }).count()).resolves.toBe(1);
+    expect(await textOf(page, 'editor-next')).toBe('SUBMIT');
+    expect(await textOf(page, 'editor-back')).toBe('< BACK');
     await page.getByTestId('edit-CATEGORY').click();
     await stepIs(page, 'CATEGORY');
     await page.getByTestId('step-menu-CONFIRM').click();

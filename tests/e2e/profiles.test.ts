@@ -132,7 +132,10 @@ describe('the profile form', () => {
     await page.getByTestId('avatar-edit').click();
     const popup = page.getByTestId('avatar-popup');
     await popup.getByRole('heading', { name: 'profile picture.' }).waitFor();
-    const apply = popup.getByRole('button', { name: 'Apply' });
+    const apply = popup.getByRole('button', { name: 'APPLY', exact: true });
+    // The capitals are in the buttons' text, not only in their style.
+    await expect(popup.getByRole('button', { name: 'BROWSE', exact: true }).textContent()).resolves.toBe('BROWSE');
+    await expect(apply.textContent()).resolves.toBe('APPLY');
 
     await popup.getByTestId('avatar-file').setInputFiles(files.textAsPng);
     await expect(popup.getByTestId('avatar-error').textContent()).resolves.toBe(messages.avatarWrongType);
@@ -165,7 +168,7 @@ describe('the profile form', () => {
     await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 3 });
     await page.mouse.up();
     await screenshot('avatar-popup');
-    await popup.getByRole('button', { name: 'Apply' }).click();
+    await popup.getByRole('button', { name: 'APPLY', exact: true }).click();
     await popup.waitFor({ state: 'detached' });
     await expect(page.getByTestId('avatar-note').textContent()).resolves.toContain('saved with the profile');
 

@@ -1,6 +1,6 @@
 /**
- * The CONFIRM step (spec §2, §8): a summary block per step, each with EDIT returning to it, the submit error (the
- * message for the server's code, then its field errors) and SUBMIT.
+ * The CONFIRM step: a summary block per step, each with EDIT returning to it, the submit error (the message for the
+ * server's code, then its field errors) and SUBMIT (decision 011).
  */
 import type { ReactNode } from 'react';
 import { AI_USE_LABELS, formatDimensions } from '#client/art/art-facts.tsx';
@@ -18,7 +18,7 @@ export function ConfirmStep({ state, onEdit }: StepProps & { onEdit(step: number
       <header className="editor-summary__header">
         <h3 className="editor-summary__title">{step}</h3>
         <button type="button" className="button button--quiet" onClick={() => onEdit(STEPS.indexOf(step))} data-testid={`edit-${step}`}>
-          Edit<span className="visually-hidden"> {step.toLowerCase()}</span>
+          EDIT<span className="visually-hidden"> {step.toLowerCase()}</span>
         </button>
       </header>
       <dl className="editor-summary__rows">

@@ -1,5 +1,5 @@
 /**
- * The avatar popup 'profile picture.' (spec §2, §5): the guidelines, BROWSE to choose a picture (checked for size
+ * The avatar popup 'profile picture.' (decision 015): the guidelines, BROWSE to choose a picture (checked for size
  * and real type before anything else), the cropper, and APPLY, which hands the 300x300 JPEG to the profile form.
  * The picture is saved with the rest of the profile when the form is submitted.
  */
@@ -95,10 +95,10 @@ export function AvatarPopup({ currentImage, name, onApply, onClose }: AvatarPopu
       />
       <div className="popup__actions avatar-popup__actions">
         <button type="button" className="button button--quiet" onClick={() => input.current?.click()} disabled={busy} data-autofocus>
-          Browse
+          BROWSE
         </button>
         <button type="button" className="button" onClick={() => void apply()} disabled={busy || !picture}>
-          Apply
+          APPLY
         </button>
       </div>
     </Popup>

@@ -71,7 +71,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
       const errors = stepErrors(name, state, currentYear);
       if (Object.keys(errors).length > 0) {
         setState((s) => ({ ...s, errors: { ...s.errors, ...errors } }));
-        requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .has-error input')?.focus());
+        requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .has-error input:not([type="file"])')?.focus());
         return;
       }
     }

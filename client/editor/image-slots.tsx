@@ -1,9 +1,10 @@
 /**
- * The image list of the IMAGE step (spec §4, §5): up to 3 images, the first the main one, always one empty slot
- * while there is room; each slot shows its picture, its error, and buttons to replace or remove it. A published
- * piece's main image is locked for its author, with a note to contact us.
+ * The image list of the IMAGE step (decision 011): up to 3 images, the first the main one, always one empty slot
+ * while there is room. Each slot is one tile: a click, Enter or Space on it opens the file picker, and an image file
+ * dropped on it (highlighted while dragged over) goes through the same checks; a Remove button sits below a filled
+ * one. A published piece's main image is locked for its author, with a note to contact us.
  */
-import { useId } from 'react';
+import { useId, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { EMPTY_SLOT, slotIsFilled, type ImageSlot } from './editor-state.ts';
@@ -77,53 +78,111 @@ interface SlotViewProps {
   onRemove(): void;
 }
 
+/** Whether a drag carries files (not text or a link dragged from the page). */
+const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
+
 function SlotView({ index, slot, locked, error, onChoose, onRemove }: SlotViewProps) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [dropping, setDropping] = useState(false);
+  // dragenter and dragleave also fire for the tile's children: the highlight goes when the count is back to 0.
+  const dragDepth = useRef(0);
   const name = index === 0 ? 'Main image' : `Image ${index + 1}`;
   const filled = slotIsFilled(slot);
+  const errorId = error ? `${id}-error` : undefined;
+  // In the tile the picture needs no text of its own: the tile's caption names it.
+  const pictureOf = (alt: string) =>
+    filled && slot.preview ? (
+      <img className="editor-slot__image" src={slot.preview} alt={alt} data-testid={`image-preview-${index}`} />
+    ) : (
+      <span className="editor-slot__empty" aria-hidden="true">
+        +
+      </span>
+    );
+  const errorText = error && (
+    <p className="field__error" id={errorId} data-testid={`error-files.${index}`}>
+      {error}
+    </p>
+  );
+
+  if (locked) {
+    return (
+      <li className={error ? 'editor-slot has-error' : 'editor-slot'} data-testid={`image-slot-${index}`}>
+        <div className="editor-slot__frame">{pictureOf(name)}</div>
+        <p className="editor-slot__name">{name}</p>
+        {errorText}
+      </li>
+    );
+  }
+
+  const endDrag = () => {
+    dragDepth.current = 0;
+    setDropping(false);
+  };
+  const classes = ['editor-slot', error && 'has-error', dropping && 'is-drop-target'].filter(Boolean).join(' ');
+  const hint = dropping ? (filled ? 'Drop to replace it' : 'Drop to add it') : filled ? 'Click or drop to replace' : 'Click or drop an image';
   return (
-    <li className={error ? 'editor-slot has-error' : 'editor-slot'} data-testid={`image-slot-${index}`}>
-      <div className="editor-slot__frame">
-        {filled && slot.preview ? (
-          <img className="editor-slot__image" src={slot.preview} alt={name} data-testid={`image-preview-${index}`} />
-        ) : (
-          <span className="editor-slot__empty" aria-hidden="true">
-            +
-          </span>
-        )}
-      </div>
-      <p className="editor-slot__name">{name}</p>
-      {!locked && (
+    <li
+      className={classes}
+      data-testid={`image-slot-${index}`}
+      onDragEnter={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        dragDepth.current += 1;
+        setDropping(true);
+      }}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        // Without this the browser would not offer the drop here (and would open the file in the tab instead).
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={() => {
+        dragDepth.current = Math.max(0, dragDepth.current - 1);
+        if (dragDepth.current === 0) setDropping(false);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        endDrag();
+        onChoose(event.dataTransfer.files[0]);
+      }}
+    >
+      <button
+        type="button"
+        className="editor-slot__tile"
+        onClick={() => input.current?.click()}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={errorId}
+        data-testid={`image-tile-${index}`}
+      >
+        <span className="editor-slot__frame">{pictureOf('')}</span>
+        <span className="editor-slot__name">{name}</span>
+        <span className="editor-slot__hint" data-testid={`image-hint-${index}`}>
+          {hint}
+        </span>
+      </button>
+      <input
+        ref={input}
+        id={id}
+        className="visually-hidden"
+        type="file"
+        accept={ACCEPT}
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid={`image-input-${index}`}
+        onChange={(event) => {
+          onChoose(event.currentTarget.files?.[0]);
+          event.currentTarget.value = '';
+        }}
+      />
+      {filled && (
         <div className="editor-slot__actions">
-          <label className="button button--quiet editor-slot__choose" htmlFor={id}>
-            {filled ? 'Replace' : 'Choose'}
-            <span className="visually-hidden"> {name.toLowerCase()}</span>
-          </label>
-          <input
-            id={id}
-            className="visually-hidden"
-            type="file"
-            accept={ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            data-testid={`image-input-${index}`}
-            onChange={(event) => {
-              onChoose(event.currentTarget.files?.[0]);
-              event.currentTarget.value = '';
-            }}
-          />
-          {filled && (
-            <button type="button" className="button button--quiet" onClick={onRemove} data-testid={`image-remove-${index}`}>
-              Remove<span className="visually-hidden"> {name.toLowerCase()}</span>
-            </button>
-          )}
+          <button type="button" className="button button--quiet" onClick={onRemove} data-testid={`image-remove-${index}`}>
+            Remove<span className="visually-hidden"> {name.toLowerCase()}</span>
+          </button>
         </div>
       )}
-      {error && (
-        <p className="field__error" id={`${id}-error`} data-testid={`error-files.${index}`}>
-          {error}
-        </p>
-      )}
+      {errorText}
     </li>
   );
 }

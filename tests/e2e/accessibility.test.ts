@@ -1,0 +1,204 @@
+/**
+ * Every page for everyone: axe's WCAG 2.2 A/AA rules find nothing on any route (logged out, as an artist, as an
+ * admin) nor with the popups open, and no page logs an error while it is looked at.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { art, cells, reservations, users } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
+import { axeViolations } from './axe.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { E2E_ADMIN } from './paths.ts';
+import { seededArtist, signUp, type Member } from './profile-fixtures.ts';
+
+let gallery: Gallery;
+let browser: Browser;
+
+beforeAll(async () => {
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await gallery?.stop();
+});
+
+/** Opens a path and waits until the page has drawn what it is about. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(`${gallery.url}${path}`);
+  await page.waitForFunction(() => !document.querySelector('.shell__loading, [aria-busy="true"]'));
+  if (path.startsWith('/observe') && !path.includes('/cell/')) await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  await page.waitForTimeout(300);
+}
+
+/** axe's verdict on the page as it stands, labelled, so a failure names the page. */
+async function verdict(page: Page, label: string) {
+  return { page: label, violations: await axeViolations(page) };
+}
+
+const clean = (label: string) => ({ page: label, violations: [] });
+
+function publishedCellToken(): string {
+  const { db } = gallery.app.deps;
+  return db
+    .select({ token: cells.token })
+    .from(cells)
+    .innerJoin(art, eq(art.id, cells.artId))
+    .where(and(eq(art.status, ArtStatus.Published), isNotNull(cells.token)))
+    .limit(1)
+    .get()!.token;
+}
+
+function availableTrunkSquare(): { token: string; row: number; column: number } {
+  const { db } = gallery.app.deps;
+  return db
+    .select({ token: cells.token, row: cells.row, column: cells.column })
+    .from(cells)
+    .where(and(eq(cells.status, CellStatus.Available), eq(cells.type, CellType.Trunk)))
+    .limit(1)
+    .get()!;
+}
+
+describe('logged out', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    page = await context.newPage();
+    errors = watchErrors(page);
+  });
+  afterAll(() => context.close());
+
+  it('finds nothing on any public page', async () => {
+    const paths = [
+      '/',
+      '/learn',
+      '/participate',
+      '/faqs',
+      '/contact',
+      '/terms',
+      '/privacy',
+      '/login',
+      '/registration',
+      '/reset-password',
+      `/restore-password/${'r'.repeat(22)}`,
+      '/forbidden',
+      '/no-such-page',
+      `/observe/cell/${publishedCellToken()}/details`,
+      `/profile/${seededArtist(gallery).token}`,
+      '/observe',
+    ];
+    const found = [];
+    for (const path of paths) {
+      await open(page, path);
+      found.push(await verdict(page, path));
+    }
+    expect(found).toEqual(paths.map(clean));
+  }, 180_000);
+
+  it('finds nothing with the header menu, the help popup, the search results or the guest prompt open', async () => {
+    await open(page, '/observe');
+    await page.getByRole('button', { name: 'Help' }).click();
+    await page.getByRole('dialog').waitFor();
+    const help = await verdict(page, 'help popup');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.keyboard.type('the');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await page.getByRole('dialog').getByRole('table').waitFor();
+    const search = await verdict(page, 'search results');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    const square = availableTrunkSquare();
+    await open(page, `/observe?cell=${square.token}`);
+    await page.locator('canvas').first().focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('guest-prompt').waitFor();
+    const guest = await verdict(page, 'guest prompt');
+    await page.keyboard.press('Escape');
+
+    await open(page, '/');
+    await page.click('.menu-toggle');
+    await page.getByTestId('menu-panel').waitFor({ state: 'visible' });
+    const menu = await verdict(page, 'header menu');
+
+    expect([help, search, guest, menu]).toEqual(['help popup', 'search results', 'guest prompt', 'header menu'].map(clean));
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('as an artist', () => {
+  let artist: Member;
+  let held: { token: string; reminderToken: string };
+
+  beforeAll(async () => {
+    artist = await signUp(gallery, browser, 'Able', 'Reader');
+    const { db } = gallery.app.deps;
+    db.update(users).set({ role: Role.Artist }).where(eq(users.id, artist.id)).run();
+    const square = availableTrunkSquare();
+    expect(await postFromPage(artist.page, `/api/cell/${square.token}/reserve`, {})).toBe(200);
+    const reservation = db.select({ token: reservations.token }).from(reservations).where(eq(reservations.userId, artist.id)).get()!;
+    held = { token: square.token, reminderToken: reservation.token };
+  });
+  afterAll(() => artist.context.close());
+
+  it("finds nothing on the member's pages, the editor, the extend page and the popups", async () => {
+    const { page } = artist;
+    const found = [];
+    // The first page of the visit greets the artist with the edit-reserved popup.
+    await open(page, '/');
+    await page.getByTestId('edit-reserved-cell-popup').waitFor();
+    found.push(await verdict(page, 'edit-reserved popup'));
+    await page.getByRole('button', { name: 'No, later' }).click();
+
+    const paths = [
+      '/profile?tab=profile',
+      '/profile?tab=account',
+      '/profile?tab=atelier',
+      '/profile?tab=following',
+      `/profile/${artist.token}`,
+      `/observe/cell/${held.token}/edit`,
+      `/observe/cell/${held.token}/reserve/${held.reminderToken}/extend`,
+      '/observe',
+    ];
+    for (const path of paths) {
+      await open(page, path);
+      found.push(await verdict(page, path));
+    }
+
+    await open(page, '/profile?tab=profile');
+    await page.getByTestId('avatar-edit').click();
+    await page.getByTestId('avatar-popup').waitFor();
+    found.push(await verdict(page, 'avatar popup'));
+
+    expect(found).toEqual(['edit-reserved popup', ...paths, 'avatar popup'].map(clean));
+    expect(artist.errors).toEqual([]);
+  });
+});
+
+describe('as an admin', () => {
+  it("finds nothing on the dashboard's sections", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await open(page, '/');
+    expect(await postFromPage(page, '/api/auth/login', { username: E2E_ADMIN.email, password: E2E_ADMIN.password })).toBe(200);
+    const sections = ['', '/review', '/removals', '/messages', '/users', '/reservations', '/log'];
+    const found = [];
+    for (const section of sections) {
+      await page.goto(`${gallery.url}/admin/dashboard${section}`);
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && document.querySelector('h1, h2'));
+      await page.waitForTimeout(300);
+      found.push(await verdict(page, `/admin/dashboard${section}`));
+    }
+    expect(found).toEqual(sections.map((section) => clean(`/admin/dashboard${section}`)));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

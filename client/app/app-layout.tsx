@@ -1,12 +1,14 @@
 /**
  * The app shell (spec §2): the preloader first, then header, routed view and footer. Routes render only once the
- * current user is known, so guards never flash the wrong page; the tree, open to everyone, starts at once. The tree route fixes the header and lets its view
- * fill the screen. While the header's menu is open the routed view (and the footer) are hidden.
+ * current user is known, so guards never flash the wrong page; the tree, open to everyone, starts at once. The tree
+ * route fixes the header and lets its view fill the screen. While the header's menu is open the routed view (and
+ * the footer) are hidden. After a move to another page, focus goes to its main heading and the page is announced.
  */
 import { useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { useCurrentUser } from './current-user.ts';
 import { Preloader } from './preloader.tsx';
+import { useRouteFocus } from './route-focus.ts';
 import { useRouteHandle } from './route-handle.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
@@ -24,6 +26,8 @@ export function AppLayout() {
     setMenuOpen(false);
   }, [pathname]);
 
+  const pageAnnouncement = useRouteFocus();
+
   const classes = ['shell', fullBleed && 'shell--full-bleed', menuOpen && 'is-menu-open'].filter(Boolean).join(' ');
   return (
     <div className={classes} data-page={handle?.page}>
@@ -36,6 +40,9 @@ export function AppLayout() {
         {isLoading && !handle?.beforeUser ? <p className="shell__loading">Loading…</p> : <Outlet />}
       </main>
       {!fullBleed && <SiteFooter user={user} hidden={menuOpen} />}
+      <p className="visually-hidden" role="status" data-testid="page-announcement">
+        {pageAnnouncement}
+      </p>
       <ScrollRestoration />
       {!isLoading && <EditReservedCellPopup />}
     </div>

@@ -202,3 +202,31 @@ describe('as an admin', () => {
     await context.close();
   });
 });
+
+describe('focus after a move', () => {
+  it('starts the keyboard at the new page\'s main heading and announces the page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await open(page, '/');
+    const focused = () => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent?.trim() }));
+
+    // A header link: the link stays in the header, yet the keyboard moves on to the new page.
+    await page.click('.menu-toggle');
+    await page.locator('a[data-menu-item="learn"]').click();
+    await page.waitForURL((url) => url.pathname === '/learn');
+    await expect.poll(focused).toEqual({ tag: 'H1', text: 'learn.' });
+    await expect.poll(() => page.getByTestId('page-announcement').textContent()).toBe('learn., page loaded');
+
+    // A link inside the page, to a page that loads its content first.
+    await open(page, '/participate');
+    await page.locator('main a[href="/registration"]').first().click();
+    await page.waitForURL((url) => url.pathname === '/registration');
+    await expect.poll(focused).toEqual({ tag: 'H1', text: 'register.' });
+    // Tab from there reaches the form's first field, not the top of the page.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

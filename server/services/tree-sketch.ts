@@ -16,7 +16,7 @@ import { TREE_VIEW } from '#shared/constants.ts';
 import { CELL_PITCH, cellCentre, clampPoint, clampScale, type Point, type Rect } from '#shared/tree/camera.ts';
 import { drawBranchSlot, drawCell, PALETTE, STRIP_COLOURS, type Pen } from '#shared/tree/cell-look.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
-import { bandStrips, holdsPosition, seedViewTarget, worldBounds, type CellExtent } from '#shared/tree/layout.ts';
+import { bandStrips, holdsPosition, seedViewTarget, TRUNK_FIT_MARGIN, trunkWidth, worldBounds, type CellExtent } from '#shared/tree/layout.ts';
 import type { RegionBounds } from '#shared/tree/region.ts';
 import { colorAsSent } from '#shared/tree/snapshot.ts';
 import { parseTreeUrl } from '#shared/tree/tree-url.ts';
@@ -151,6 +151,18 @@ export class SvgPen implements Pen {
 export interface OpeningView {
   centre: Point;
   scale: number;
+  /**
+   * The default view's: the trunk's width in world pixels. A screen too narrow for it opens at a smaller zoom, just
+   * enough for it to fit (layout.ts openingScale), and the sketch shrinks to match in CSS, which knows the width.
+   */
+  fitsTrunk?: number;
+}
+
+/** The sketch's CSS size for a default view: openingScale's rule, with the window's width for the canvas's. */
+function fittedSize(trunk: number, scale: number): string {
+  const at = (zoom: number) => num((SKETCH_WIDTH * zoom) / scale);
+  const perPixel = Math.round((SKETCH_WIDTH / scale / trunk) * 1e5) / 1e5;
+  return `width:clamp(${at(TREE_VIEW.zoomMin)}px,calc((100vw - ${2 * TRUNK_FIT_MARGIN}px) * ${perPixel}),${at(TREE_VIEW.zoomDefault)}px);height:auto`;
 }
 
 /**
@@ -182,9 +194,10 @@ export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bou
     if (inRegion(slot.row, slot.column)) drawBranchSlot(pen, slot.column * CELL_PITCH, slot.row * CELL_PITCH);
   }
   const viewBox = [x, y, width, height].map(num).join(' ');
+  const fitted = view.fitsTrunk ? ` style="${fittedSize(view.fitsTrunk, view.scale)}"` : '';
   return (
     `<div class="tree-sketch" aria-hidden="true">` +
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${SKETCH_WIDTH}" height="${SKETCH_HEIGHT}" viewBox="${viewBox}">${pen.markup()}</svg>` +
+    `<svg xmlns="http://www.w3.org/2000/svg"${fitted} width="${SKETCH_WIDTH}" height="${SKETCH_HEIGHT}" viewBox="${viewBox}">${pen.markup()}</svg>` +
     `</div>`
   );
 }
@@ -274,8 +287,8 @@ export class TreeSketches {
       const cell = this.cellOf(asked.token);
       if (cell?.treeToken === tree.token) target = cellCentre(cell.row, cell.column);
     }
-    const scale = target && (asked.kind === 'position' || asked.kind === 'cell') ? asked.scale : TREE_VIEW.zoomDefault;
-    return { centre: clampPoint(target ?? seedViewTarget(settings), bounds), scale: clampScale(scale) };
+    if (target && (asked.kind === 'position' || asked.kind === 'cell')) return { centre: clampPoint(target, bounds), scale: clampScale(asked.scale) };
+    return { centre: clampPoint(seedViewTarget(settings), bounds), scale: TREE_VIEW.zoomDefault, fitsTrunk: trunkWidth(settings) };
   }
 }
 

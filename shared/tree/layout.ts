@@ -6,7 +6,8 @@
 import { CellStatus } from '../domain.ts';
 import { bandStarts, dividerRows, totalRows, type CellGrid, type TreeSettings } from './geometry.ts';
 import type { TreeCells } from './snapshot.ts';
-import { CELL_PITCH, CELL_SIZE, type Point, type Rect } from './camera.ts';
+import { TREE_VIEW } from '../constants.ts';
+import { CELL_PITCH, CELL_SIZE, clampScale, type Point, type Rect } from './camera.ts';
 
 export function gridOfTreeCells(cells: TreeCells): CellGrid {
   return {
@@ -109,8 +110,25 @@ export function bandStrips(settings: TreeSettings, worldBounds: Rect): { strips:
 export function seedViewTarget(settings: TreeSettings): Point {
   const seedTop = bandStarts(settings).seed * CELL_PITCH;
   const seedHeight = settings.trunk.seed_rows * CELL_PITCH - (CELL_PITCH - CELL_SIZE);
-  const trunkWidth = settings.trunk.columns * CELL_PITCH - (CELL_PITCH - CELL_SIZE);
-  return { x: trunkWidth / 2, y: seedTop + seedHeight / 2 };
+  return { x: trunkWidth(settings) / 2, y: seedTop + seedHeight / 2 };
+}
+
+/** The trunk's width in world pixels: its columns, without the gap after the last. */
+export function trunkWidth(settings: TreeSettings): number {
+  return settings.trunk.columns * CELL_PITCH - (CELL_PITCH - CELL_SIZE);
+}
+
+/** Screen pixels left on each side of the trunk when the first view shrinks to fit it (a phone). */
+export const TRUNK_FIT_MARGIN = 12;
+
+/**
+ * The first view's zoom on a screen `viewportWidth` CSS pixels wide: the usual zoom when the trunk's whole width fits
+ * in it, else the zoom at which it just fits (a phone), never below the smallest zoom. The server's sketch of that
+ * view follows the same rule in CSS (server/services/tree-sketch.ts), since only the browser knows the width.
+ */
+export function openingScale(settings: TreeSettings, viewportWidth: number): number {
+  const fit = (viewportWidth - 2 * TRUNK_FIT_MARGIN) / trunkWidth(settings);
+  return clampScale(Math.min(TREE_VIEW.zoomDefault, fit));
 }
 
 /** Available squares, cells and branch slots together, in row-then-column order (find-free walks them). */

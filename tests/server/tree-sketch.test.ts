@@ -10,11 +10,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { art, cells, trees } from '#drizzle/schema.ts';
+import { TREE_VIEW } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { CELL_PITCH, cellCentre, clampPoint } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
-import { seedViewTarget, worldBoundsOf } from '#shared/tree/layout.ts';
+import { openingScale, seedViewTarget, TRUNK_FIT_MARGIN, trunkWidth, worldBoundsOf } from '#shared/tree/layout.ts';
 import { colorAsSent, decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { SKETCH_HEIGHT, SKETCH_WIDTH } from '#server/services/tree-sketch.ts';
 import { createTree, type TreeRow } from '#server/services/tree.ts';
@@ -145,6 +146,19 @@ describe('the tree page arrives with its first sketch', () => {
     const atCell = viewOf((await page(`/observe?cell=${token}&zoom=2`)).sketch!);
     const cellCentreClamped = clampPoint(cellCentre(target.row, target.column), await bounds());
     expect(atCell).toMatchObject({ x: expect.closeTo(cellCentreClamped.x, 1), y: expect.closeTo(cellCentreClamped.y, 1), scale: expect.closeTo(2, 5) });
+  });
+
+  it("shrinks the default view's sketch on a narrow screen as the engine does (the trunk's width fits), and no other", async () => {
+    const fitted = /<svg [^>]*style="width:clamp\((\d+)px,calc\(\(100vw - (\d+)px\) \* ([\d.]+)\),(\d+)px\);height:auto"/;
+    const found = fitted.exec((await page('/observe')).body);
+    expect(found, 'the default view is sized in CSS').not.toBeNull();
+    const [min, margins, perPixel, max] = found!.slice(1).map(Number) as [number, number, number, number];
+    expect({ min, max, margins }).toEqual({ min: SKETCH_WIDTH * TREE_VIEW.zoomMin, max: SKETCH_WIDTH * TREE_VIEW.zoomDefault, margins: 2 * TRUNK_FIT_MARGIN });
+    // On a 390-pixel phone the sketch is as wide as the engine's opening zoom makes SKETCH_WIDTH CSS pixels.
+    expect(((390 - margins) * perPixel) / SKETCH_WIDTH).toBeCloseTo(openingScale(settings, 390), 4);
+    expect(perPixel).toBeCloseTo(SKETCH_WIDTH / trunkWidth(settings), 4);
+    const position = nearSeed(0, 1);
+    expect((await page(`/observe?row=${position.row}&col=${position.column}&zoom=1`)).body).not.toMatch(fitted);
   });
 
   it.each([

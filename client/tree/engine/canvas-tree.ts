@@ -17,12 +17,10 @@ import { ChunkField } from './chunk-field.ts';
 import type { Position } from './focus.ts';
 import { RegionLoader, type FetchRegion } from './region-loader.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
+import { showsThumbnails } from './thumbnail-size.ts';
 import { availableSquares, holdsPosition, worldBoundsOf } from '#shared/tree/layout.ts';
 import { presentIndexAt } from './tree-grid.ts';
 import { updateTree, type TreeState, type TreeUpdate } from './tree-update.ts';
-
-/** Thumbnails show from this scale up; below it a cell is its art's dominant colour. */
-export const THUMBNAIL_MIN_SCALE = 0.75;
 
 export interface CellHit {
   /** 'slot' is a computed branch slot: an available square with no cell yet. */
@@ -130,10 +128,14 @@ export class CanvasTree {
     this.deps.overlay.addChild(this.bands.labels);
   }
 
-  /** The camera moved: shows what its view needs (chunks, the band labels, a large tree's region details). */
-  showView(camera: Camera, width: number, height: number): void {
+  /**
+   * The camera moved: shows what its view needs (chunks, the band labels, a large tree's region details). Squares
+   * show their pictures once big enough in device pixels (`pixelRatio` per CSS pixel; thumbnail-size.ts), else their
+   * art's dominant colour.
+   */
+  showView(camera: Camera, width: number, height: number, pixelRatio: number): void {
     const view = viewRect(camera, width, height);
-    this.chunks.cull(view, camera.scale >= THUMBNAIL_MIN_SCALE);
+    this.chunks.cull(view, showsThumbnails(camera.scale, pixelRatio));
     this.bands.place(camera, height);
     this.wantRegionsAround(view);
   }

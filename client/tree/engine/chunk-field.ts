@@ -61,6 +61,13 @@ export class ChunkField {
     return squares;
   }
 
+  /** Thumbnails drawn in shown chunks. */
+  get thumbnailsShown(): number {
+    let drawn = 0;
+    for (const chunk of this.shown) drawn += chunk.thumbnailsDrawn;
+    return drawn;
+  }
+
   get waiting(): boolean {
     return this.queue.length > 0;
   }

@@ -74,6 +74,11 @@ export class ChunkView {
     return this.requests.size;
   }
 
+  /** Thumbnails on screen: the sprites of arrived pictures, while the layer shows. */
+  get thumbnailsDrawn(): number {
+    return this.thumbLayer.visible ? this.thumbLayer.children.length : 0;
+  }
+
   /**
    * Asks for the thumbnails of cells touching `load` (null: zoomed out, show none) and gives back those of cells
    * outside `keep`.

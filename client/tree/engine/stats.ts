@@ -17,6 +17,8 @@ export interface TreeStats {
   cellsDrawn: number;
   /** Thumbnail textures held right now. */
   thumbnailsLoaded: number;
+  /** Thumbnails drawn in the chunks on screen (none while the squares are too small for pictures). */
+  thumbnailsDrawn: number;
   /** Region blocks of details (tokens, thumbnails, titles) held, for trees whose snapshot has none. */
   regionsLoaded: number;
   scale: number;
@@ -76,6 +78,7 @@ export function createTreeStats(): TreeStats {
     chunksVisible: 0,
     cellsDrawn: 0,
     thumbnailsLoaded: 0,
+    thumbnailsDrawn: 0,
     regionsLoaded: 0,
     scale: 1,
     x: 0,

@@ -36,7 +36,7 @@ import { createTreeStats, type TreeStats } from './stats.ts';
 import { ThumbnailCache } from './thumbnails.ts';
 import { engineGrid } from './tree-grid.ts';
 import { TreeStage } from './tree-stage.ts';
-import { gridOfTreeCells, seedViewTarget } from '#shared/tree/layout.ts';
+import { gridOfTreeCells, openingScale, seedViewTarget } from '#shared/tree/layout.ts';
 
 export type { CellHit } from './canvas-tree.ts';
 
@@ -435,14 +435,14 @@ export class TreeEngine {
     if (this.pendingView) {
       const view = this.pendingView;
       this.pendingView = null;
-      if (view === 'seed') this.setCamera(centredOn(seedViewTarget(tree.settings), TREE_VIEW.zoomDefault, width, height));
+      if (view === 'seed') this.setCamera(centredOn(seedViewTarget(tree.settings), openingScale(tree.settings, width), width, height));
       else if ('camera' in view) this.setCamera(view.camera);
       else this.setCamera(centredOn(view.centre, view.scale, width, height));
     }
     if (this.cullNeeded) {
       this.cullNeeded = false;
       this.applyCamera();
-      tree.showView(this.camera, width, height);
+      tree.showView(this.camera, width, height, this.options.app.renderer.resolution || 1);
     }
     let buildMs = 0;
     if (tree.chunks.waiting) {
@@ -455,6 +455,7 @@ export class TreeEngine {
     stats.chunksVisible = tree.chunks.shownCount;
     stats.cellsDrawn = tree.chunks.squaresShown;
     stats.thumbnailsLoaded = this.thumbnails.loadedCount;
+    stats.thumbnailsDrawn = tree.chunks.thumbnailsShown;
     stats.regionsLoaded = tree.details.blockCount;
     return buildMs;
   }

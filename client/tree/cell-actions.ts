@@ -2,7 +2,7 @@
  * What a tap (or Enter) on a square opens (spec §2 "Cell click", §4 "Cell clickability"): a published piece opens its
  * details; a pending square the subscribe popup; an available square (a branch slot included) the reserve popup; a
  * reserved square the art editor for an admin or the square's own artist, the subscribe popup for anyone else.
- * And the words a screen reader hears for the keyboard's focus cell (DESIGN.md §6).
+ * And the words a screen reader hears for the keyboard's focus cell, and the toast naming a square a link opened.
  */
 import { CellStatus } from '#shared/domain.ts';
 import type { CellHit } from './engine/tree-engine.ts';
@@ -48,5 +48,20 @@ export function describeCell(hit: CellHit, own = false): string {
       return own ? `${where}: reserved by you. Press Enter to work on your piece.` : `${where}: reserved`;
     default:
       return `${where}: unavailable, not yet connected to a published piece`;
+  }
+}
+
+/** The toast naming the square a link opened: "Row 12, column 3: available", or the piece's title and artist. */
+export function linkedSquareText(hit: CellHit): string {
+  const where = `Row ${hit.row}, column ${hit.column}`;
+  switch (hit.status) {
+    case CellStatus.Published:
+      return hit.piece ? `${where}: ${hit.piece.title}${hit.piece.artist ? ` by ${hit.piece.artist}` : ''}` : `${where}: a published piece`;
+    case CellStatus.Available:
+      return `${where}: available`;
+    case CellStatus.Reserved:
+      return `${where}: reserved`;
+    default:
+      return `${where}: not open yet`;
   }
 }

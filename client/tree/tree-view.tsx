@@ -9,14 +9,17 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useNavigate } from 'react-router';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { TOKEN_PATTERN } from '#shared/validation/common.ts';
 import { initialParams } from '#client/api/initial-params.ts';
 import { fetchTreeRegion } from '#client/api/tree-region.ts';
 import { trpc } from '#client/api/trpc.ts';
+import { errorBodyOf } from '#client/forms/form-state.ts';
 import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
 import { moduleLoader } from '#client/app/module-loader.ts';
 import { useLoaded } from '#client/app/use-loaded.ts';
 import { TreePopups, type TreePopup } from '#client/popups/tree-popups.tsx';
-import { actionForCell, describeCell } from './cell-actions.ts';
+import { actionForCell, describeCell, linkedSquareText } from './cell-actions.ts';
 import { CELL_PITCH, cameraCentre, type Camera } from '#shared/tree/camera.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import type { CellHit, TreeEngine } from './engine/tree-engine.ts';
@@ -42,6 +45,8 @@ const rememberedViews = new Map<string, { camera: Camera; search: string }>();
 /** How long the camera rests before the address follows it. */
 const URL_SETTLE_MS = 350;
 
+const NOT_ON_TREE = 'That square is not on the tree.';
+
 export function TreeView() {
   const token = initialParams().treeToken;
   const snapshot = useTreeSnapshot(token);
@@ -62,6 +67,7 @@ export function TreeView() {
 
   // The first view: the address's, else the remembered one, else the seed band (the engine's default).
   const [urlView] = useState<UrlView>(() => parseTreeUrl(window.location.search));
+  const [linkedToken] = useState(() => new URLSearchParams(window.location.search).get('cell'));
   const [initialCamera] = useState<Camera | null>(() => {
     const remembered = token ? rememberedViews.get(token) : undefined;
     if (!remembered) return null;
@@ -122,10 +128,15 @@ export function TreeView() {
     if (saved) engineRef.current?.setCamera(saved);
   }, []);
 
+  /** A tap (or Enter) made before the visitor is known, run once they are. */
+  const waitingTap = useRef<CellHit | null>(null);
   const onCellTap = useCallback(
     (hit: CellHit) => {
       // The tree draws before the signed-in user is known; what a click does depends on who clicks.
-      if (!latestViewer.current.known) return;
+      if (!latestViewer.current.known) {
+        waitingTap.current = hit;
+        return;
+      }
       const action = actionForCell(hit, latestViewer.current);
       if (action.kind === 'navigate') {
         remember();
@@ -138,6 +149,13 @@ export function TreeView() {
     },
     [navigate, openPopup, remember, say],
   );
+
+  useEffect(() => {
+    const hit = waitingTap.current;
+    if (!viewer.known || !hit) return;
+    waitingTap.current = null;
+    onCellTap(hit);
+  }, [viewer.known, onCellTap]);
 
   const onFocusChange = useCallback((hit: CellHit | null) => {
     setFocusText(hit ? describeCell(hit, hit.token !== null && latestViewer.current.ownTokens.has(hit.token)) : '');
@@ -161,6 +179,35 @@ export function TreeView() {
   }, [showsNotice]);
   useEffect(() => removeSketch, []);
 
+  /**
+   * A link to a square (`?cell=`: the "square available" e-mail's, a shared one) centres it, rings it as find-free
+   * does, puts the keyboard's focus on it (Enter opens it) and names it in a toast; a square not on this tree says so
+   * and the default view stays.
+   */
+  const openLinkedSquare = useCallback(
+    async (created: TreeEngine, cellToken: string, scale: number) => {
+      let position: { row: number; column: number } | null = created.positionOfToken(cellToken);
+      if (!position && !created.tokensInSnapshot) {
+        // A large tree's snapshot has no tokens: ask where the square is.
+        try {
+          const cell = await utils.cell.get.fetch({ token: cellToken });
+          position = cell.treeToken === token ? cell : null;
+        } catch (error) {
+          const code = errorBodyOf(error)?.error;
+          if (code !== ErrorCode.CellNotFound && code !== ErrorCode.BadRequest) {
+            if (engineRef.current === created) say('That square could not be looked up just now. Please reload the page to try again.');
+            return;
+          }
+        }
+      }
+      if (engineRef.current !== created) return;
+      if (!position || !created.showLinkedSquare(position.row, position.column, scale)) return say(NOT_ON_TREE);
+      const square = await created.squareWithDetails(position.row, position.column);
+      if (square && engineRef.current === created) say(linkedSquareText(square));
+    },
+    [say, token, utils],
+  );
+
   // The engine is ready with its first tree: open the address's view, if it names one that exists.
   const onEngine = useCallback(
     (created: TreeEngine | null) => {
@@ -169,20 +216,12 @@ export function TreeView() {
       if (urlView.kind === 'position' && !initialCamera && created.containsPosition(urlView.row, urlView.column)) {
         created.showCell(urlView.row, urlView.column, urlView.scale);
       } else if (urlView.kind === 'cell') {
-        const known = created.positionOfToken(urlView.token);
-        if (known) created.showCell(known.row, known.column, urlView.scale);
-        else if (!created.tokensInSnapshot) {
-          // A large tree's snapshot has no tokens: ask where the cell is. Unknown or elsewhere: the default view stays.
-          utils.cell.get.fetch({ token: urlView.token }).then(
-            (cell) => {
-              if (cell.treeToken === token && engineRef.current === created) created.showCell(cell.row, cell.column, urlView.scale);
-            },
-            () => undefined,
-          );
-        }
+        void openLinkedSquare(created, urlView.token, urlView.scale);
+      } else if (urlView.kind === 'invalid' && linkedToken !== null && !TOKEN_PATTERN.test(linkedToken)) {
+        say(NOT_ON_TREE);
       }
     },
-    [initialCamera, token, urlView, utils],
+    [initialCamera, linkedToken, openLinkedSquare, say, urlView],
   );
 
   const fetchRegion = useMemo<FetchRegion | undefined>(

@@ -1,13 +1,16 @@
 /**
- * The tree page's rules for a first look: the zoom a first visit opens at (the trunk's whole width on a phone), and
- * when squares show their pictures (counted in device pixels).
+ * The tree page's rules for a first look: the zoom a first visit opens at (the trunk's whole width on a phone), when
+ * squares show their pictures (counted in device pixels), and the toast naming the square a link opened.
  */
 import { describe, expect, it } from 'vitest';
 import { TREE_VIEW } from '#shared/constants.ts';
+import { CellStatus } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE, centredOn, viewRect } from '#shared/tree/camera.ts';
 import { DEFAULT_TREE_SETTINGS, type TreeSettings } from '#shared/tree/geometry.ts';
 import { openingScale, seedViewTarget, TRUNK_FIT_MARGIN, trunkWidth } from '#shared/tree/layout.ts';
+import { linkedSquareText } from '#client/tree/cell-actions.ts';
 import { showsThumbnails, THUMBNAIL_MIN_DEVICE_PX } from '#client/tree/engine/thumbnail-size.ts';
+import type { CellHit } from '#client/tree/engine/tree-engine.ts';
 
 const settings: TreeSettings = DEFAULT_TREE_SETTINGS;
 const withTrunk = (columns: number): TreeSettings => ({ ...settings, trunk: { ...settings.trunk, columns } });
@@ -57,5 +60,22 @@ describe('when squares show their pictures', () => {
       expect(showsThumbnails(0.75, ratio)).toBe(true);
       expect(showsThumbnails(0.7, ratio)).toBe(false);
     }
+  });
+});
+
+describe('the toast naming a linked square', () => {
+  const hit = (status: number, piece: CellHit['piece'] = null): CellHit => ({ kind: 'cell', row: 12, column: 3, status, token: 'x', piece });
+
+  it('says where it is and what it is', () => {
+    expect(linkedSquareText(hit(CellStatus.Available))).toBe('Row 12, column 3: available');
+    expect(linkedSquareText({ ...hit(CellStatus.Available), kind: 'slot', token: null })).toBe('Row 12, column 3: available');
+    expect(linkedSquareText(hit(CellStatus.Reserved))).toBe('Row 12, column 3: reserved');
+    expect(linkedSquareText(hit(CellStatus.Pending))).toBe('Row 12, column 3: not open yet');
+  });
+
+  it("names a published piece by its title and artist once they are known", () => {
+    expect(linkedSquareText(hit(CellStatus.Published, { title: 'Tide', artist: 'Ana' }))).toBe('Row 12, column 3: Tide by Ana');
+    expect(linkedSquareText(hit(CellStatus.Published, { title: 'Tide', artist: '' }))).toBe('Row 12, column 3: Tide');
+    expect(linkedSquareText(hit(CellStatus.Published))).toBe('Row 12, column 3: a published piece');
   });
 });

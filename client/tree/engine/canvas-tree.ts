@@ -169,6 +169,13 @@ export class CanvasTree {
     return this.hitAtCell(hit.row, hit.column) ?? hit;
   }
 
+  /** The square at a position with what its region tells (a piece's title), loaded first if need be. */
+  async squareWithDetails(row: number, column: number): Promise<CellHit | null> {
+    const index = this.cells.indexOf.at(row, column);
+    if (this.regions && index >= 0 && !this.details.regionLoadedFor(index)) await this.regions.ensure(row, column);
+    return this.hitAtCell(row, column);
+  }
+
   /** Loads the region of a square whose title is not known yet (the keyboard's focus needs it). */
   loadDetailsOf(row: number, column: number): void {
     const index = this.cells.indexOf.at(row, column);

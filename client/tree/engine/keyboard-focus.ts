@@ -43,11 +43,11 @@ export class KeyboardFocus {
     this.host.changed();
   }
 
-  /** Puts the focus on a square and brings it into view. */
-  focus(row: number, column: number): void {
+  /** Puts the focus on a square and brings it into view (`pan` false: the caller is taking the view there itself). */
+  focus(row: number, column: number, pan = true): void {
     if (!this.host.hasSquare(row, column)) return;
     this.current = { row, column };
-    this.keepInView(row, column);
+    if (pan) this.keepInView(row, column);
     this.host.announce(this.current, true);
     this.host.changed();
   }

@@ -30,6 +30,9 @@ export interface TreeStats {
   /** The keyboard focus cell, or null. */
   focusRow: number | null;
   focusColumn: number | null;
+  /** The square a find or a link ringed, or null. */
+  targetRow: number | null;
+  targetColumn: number | null;
   /** performance.now() of the first frame that showed cells, or null until then. */
   firstFrameAt: number | null;
   /** Frames rendered so far. */
@@ -86,6 +89,8 @@ export function createTreeStats(): TreeStats {
     flying: false,
     focusRow: null,
     focusColumn: null,
+    targetRow: null,
+    targetColumn: null,
     firstFrameAt: null,
     frames: 0,
     lastApplyMs: 0,

@@ -266,7 +266,29 @@ export class TreeEngine {
   /** The square a find brought into view (null: none). */
   setTarget(cell: MarkedCell | null): void {
     this.target = cell;
+    this.stats.targetRow = cell?.row ?? null;
+    this.stats.targetColumn = cell?.column ?? null;
     this.drawMarks();
+  }
+
+  /**
+   * Opens the view on the square a link named (`/observe?cell=`): centred at `scale`, ringed as a find's square is,
+   * and the keyboard's focus on it, so Enter opens it. False when the tree has no square there.
+   */
+  showLinkedSquare(row: number, column: number, scale: number): boolean {
+    if (!this.hasSquare(row, column)) return false;
+    this.showCell(row, column, scale);
+    this.setTarget({ row, column });
+    this.keyboard.focus(row, column, false);
+    // The canvas takes the page's keyboard focus too, unless the visitor has already gone somewhere else on it.
+    const active = document.activeElement;
+    if (active === null || active === document.body) this.options.keyTarget.focus({ preventScroll: true });
+    return true;
+  }
+
+  /** The square at a position with what its region tells (a piece's title), loaded first if need be. */
+  squareWithDetails(row: number, column: number): Promise<CellHit | null> {
+    return this.tree?.squareWithDetails(row, column) ?? Promise.resolve(null);
   }
 
   /** Whether the snapshot carries every cell's token (small trees); a large tree's come per region. */

@@ -1,0 +1,123 @@
+/**
+ * A link to a square (`/observe?cell=TOKEN`: the "square available" e-mail's, a shared one) in a real browser: the
+ * view centres on it, rings it as find-free does, names it in a toast, and puts the keyboard's focus on it, so Enter
+ * opens it; a token that is not on the tree says so.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { art, cells } from '#drizzle/schema.ts';
+import { CellStatus } from '#shared/domain.ts';
+import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
+import { getDefaultTree } from '#server/services/tree.ts';
+import '#client/tree/engine/stats.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+
+let gallery: Gallery;
+let browser: Browser;
+
+beforeAll(async () => {
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await gallery?.stop();
+});
+
+function cellsWith(status: number) {
+  const { db } = gallery.app.deps;
+  const tree = getDefaultTree(db)!;
+  return db
+    .select({ token: cells.token, row: cells.row, column: cells.column })
+    .from(cells)
+    .where(and(eq(cells.treeId, tree.id), eq(cells.status, status)))
+    .all();
+}
+
+/** A fresh page at the address, once the tree has drawn. */
+async function openLink(search: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  await page.goto(`${gallery.url}/observe${search}`);
+  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  return { page, errors };
+}
+
+const stats = (page: Page) => page.evaluate(() => ({ ...window.__treeStats! }));
+const toast = (page: Page) => page.locator('.tree-toast');
+
+/** The screen's middle lies on the square (the camera rests once the view is applied: no flight). */
+async function expectCentredOn(page: Page, square: { row: number; column: number }): Promise<void> {
+  const s = await stats(page);
+  const box = (await page.locator('.tree-canvas').boundingBox())!;
+  const x = s.x + box.width / 2 / s.scale - square.column * CELL_PITCH;
+  const y = s.y + box.height / 2 / s.scale - square.row * CELL_PITCH;
+  expect(x).toBeGreaterThanOrEqual(0);
+  expect(x).toBeLessThanOrEqual(CELL_SIZE);
+  expect(y).toBeGreaterThanOrEqual(0);
+  expect(y).toBeLessThanOrEqual(CELL_SIZE);
+}
+
+describe('a link to a square', () => {
+  it('centres an available square, rings it, names it, and Enter opens its reserve popup', async () => {
+    const square = cellsWith(CellStatus.Available)[0]!;
+    const { page, errors } = await openLink(`?cell=${square.token}`);
+    await page.waitForFunction(({ row, column }) => window.__treeStats!.targetRow === row && window.__treeStats!.targetColumn === column, square);
+    await expectCentredOn(page, square);
+    await toast(page).waitFor();
+    expect(await toast(page).textContent()).toBe(`Row ${square.row}, column ${square.column}: available`);
+
+    // The keyboard is on the square: the canvas has the page's focus, and its focus cell is the square.
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))).toBe(true);
+    await page.waitForFunction(() => window.__treeStats!.focusRow !== null);
+    const s = await stats(page);
+    expect({ row: s.focusRow, column: s.focusColumn }).toEqual({ row: square.row, column: square.column });
+
+    await page.keyboard.press('Enter');
+    const reserve = page.getByTestId('reserve-popup');
+    await reserve.waitFor();
+    expect(await reserve.locator('h2').first().textContent()).toBe('reserve.');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("names a published piece by its title, and Enter opens the piece's page", async () => {
+    const { db } = gallery.app.deps;
+    const square = cellsWith(CellStatus.Published).at(-1)!;
+    const { title } = db.select({ title: art.title }).from(art).innerJoin(cells, eq(cells.artId, art.id)).where(eq(cells.token, square.token)).get()!;
+    const { page, errors } = await openLink(`?cell=${square.token}&zoom=2`);
+    await toast(page).waitFor();
+    expect(await toast(page).textContent()).toMatch(new RegExp(`^Row ${square.row}, column ${square.column}: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} by .+$`));
+    const s = await stats(page);
+    expect({ row: s.targetRow, column: s.targetColumn, scale: s.scale }).toEqual({ row: square.row, column: square.column, scale: 2 });
+    await expectCentredOn(page, square);
+
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === `/observe/cell/${square.token}/details`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('says so when the token is not on the tree, and the default view stays, unringed', async () => {
+    const { page: reference } = await openLink('');
+    const expected = await stats(reference);
+    await reference.close();
+    for (const search of [`?cell=${'x'.repeat(22)}`, '?cell=<b>']) {
+      const { page, errors } = await openLink(search);
+      await toast(page).waitFor();
+      expect(await toast(page).textContent()).toBe('That square is not on the tree.');
+      const s = await stats(page);
+      expect({ search, x: s.x, y: s.y, scale: s.scale, row: s.targetRow, column: s.targetColumn }).toEqual({
+        search,
+        x: expected.x,
+        y: expected.y,
+        scale: expected.scale,
+        row: null,
+        column: null,
+      });
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+});

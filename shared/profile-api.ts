@@ -73,6 +73,8 @@ export interface AtelierItem extends ArtSize {
   cellToken: string;
   /** The cell status (spec §3: 0 pending, 1 reserved, 2 published, 3 available). */
   cellStatus: number;
+  /** The cell type (1 trunk, 3 branch). */
+  cellType: number;
   treeToken: string;
   row: number;
   column: number;
@@ -93,6 +95,10 @@ export interface AtelierItem extends ArtSize {
 /** One card of the public profile's ART list (GET /api/user/{token}/art/published), newest first. */
 export interface PublishedArtCard extends ArtSize {
   cellToken: string;
+  cellStatus: number;
+  cellType: number;
+  row: number;
+  column: number;
   artToken: string;
   title: string;
   year: number | null;

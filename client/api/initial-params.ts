@@ -3,6 +3,7 @@
  * index.html; under the Vite dev server they are absent, so they are fetched from GET /api/initial-params instead.
  */
 import type { InitialParams } from '#shared/api-types.ts';
+import { camelKeys } from '#shared/key-case.ts';
 
 export interface PageBoot {
   params: InitialParams;
@@ -29,8 +30,9 @@ async function fetchBoot(): Promise<PageBoot> {
     credentials: 'same-origin',
   });
   if (!response.ok) throw new Error(`The page's settings could not be loaded (HTTP ${response.status}).`);
-  const body = (await response.json()) as { r: PageBoot };
-  return body.r;
+  // REST answers name their fields in snake_case; the page's own copy (and the code) uses camelCase.
+  const body = (await response.json()) as { r: unknown };
+  return camelKeys(body.r) as PageBoot;
 }
 
 /** Reads (or fetches) the boot data once; every later call returns the same. */

@@ -4,7 +4,6 @@
  * becomes the confirm step's message: the locale text for the server's code (else the undefined-error text),
  * followed by the field errors, which also go beside their fields.
  */
-import type { ArtForEdit } from '#shared/art-api.ts';
 import type { ErrorBody } from '#shared/errors.ts';
 import { apiHeaders } from '#client/api/initial-params.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
@@ -36,7 +35,8 @@ class SaveRefused extends Error {
   }
 }
 
-export async function postArt(cellToken: string, state: EditorState): Promise<ArtForEdit> {
+/** Saves the piece; the answer's body is not read (the page moves on), only a refusal's. */
+export async function postArt(cellToken: string, state: EditorState): Promise<void> {
   const response = await fetch(`/api/cell/${encodeURIComponent(cellToken)}`, {
     method: 'POST',
     headers: apiHeaders(),
@@ -45,7 +45,6 @@ export async function postArt(cellToken: string, state: EditorState): Promise<Ar
   });
   const answer = (await response.json().catch(() => null)) as { r?: unknown } | null;
   if (!response.ok) throw new SaveRefused(errorBodyOf(answer));
-  return answer!.r as ArtForEdit;
 }
 
 export interface SubmitFailure {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LogLevel } from 'fastify';
+import { snakeKeys } from '#shared/key-case.ts';
 import type { Db } from '../db.ts';
 import { storageState, type StorageState } from '../storage.ts';
 
@@ -49,6 +50,7 @@ export function registerHealth(server: FastifyInstance, db: Db, storage: { dataD
       freeMegabytes: Math.floor(space.freeBytes / 2 ** 20),
       version: VERSION,
     };
-    return reply.code(dbOk ? 200 : 503).header('cache-control', 'no-store').send({ r: health });
+    // In the REST answers' snake_case, like every /api answer (decision 028).
+    return reply.code(dbOk ? 200 : 503).header('cache-control', 'no-store').send({ r: snakeKeys(health) });
   });
 }

@@ -1,11 +1,12 @@
 /**
  * The REST adapter's mechanism (DESIGN.md §7): every /api answer is `{"r": …}`; a failure's r is the ErrorBody with
- * the same code tRPC would give. Routes are thin calls of the tRPC procedures through a caller built from the
- * request, so the two front doors never disagree.
+ * the same code tRPC would give; a success's r is the payload with snake_case keys (`answer`, decision 028). Routes
+ * are thin calls of the tRPC procedures through a caller built from the request, so the two front doors never disagree.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyProcedure } from '@trpc/server/unstable-core-do-not-import';
 import { ErrorCode } from '#shared/errors.ts';
+import { snakeKeys, type Snaked } from '#shared/key-case.ts';
 import { AppError, toAppError } from '../errors.ts';
 import { invokeProcedure } from '../http/invoke-procedure.ts';
 import { contextOf } from '../http/request-context.ts';
@@ -16,8 +17,14 @@ export interface Envelope<T> {
   r: T;
 }
 
+/** The envelope as it is: for error bodies, and for bytes already built in the documented shape. */
 export function ok<T>(payload: T): Envelope<T> {
   return { r: payload };
+}
+
+/** A REST route's success: the procedure's answer with every key in snake_case, in the envelope. */
+export function answer<T>(payload: T): Envelope<Snaked<T>> {
+  return { r: snakeKeys(payload) };
 }
 
 type Caller = ReturnType<typeof createCaller>;

@@ -12,7 +12,7 @@ import { MESSAGES } from '#shared/validation/rules.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
 import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art.ts';
-import { callerFor, ok } from './adapter.ts';
+import { answer, callerFor } from './adapter.ts';
 import { formReadError, textOf } from './multipart.ts';
 
 type CellParams = { Params: { cellToken: string } };
@@ -35,38 +35,38 @@ export function registerArtRoutes(api: FastifyInstance): void {
      */
     scope.post<CellParams>('/cell/:cellToken', async (req, reply) => {
       const submission = await readArtSubmission(req);
-      return ok(await saveArt(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken, submission));
+      return answer(await saveArt(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken, submission));
     });
   });
 
   api.get<CellParams>('/cell/:cellToken/art', async (req, reply) =>
-    ok(await callerFor(req, reply).art.details({ cellToken: req.params.cellToken })),
+    answer(await callerFor(req, reply).art.details({ cellToken: req.params.cellToken })),
   );
   api.get<CellParams>('/cell/:cellToken/art/edit', async (req, reply) =>
-    ok(await callerFor(req, reply).art.forEdit({ cellToken: req.params.cellToken })),
+    answer(await callerFor(req, reply).art.forEdit({ cellToken: req.params.cellToken })),
   );
   api.get<CellParams>('/cell/:cellToken/connections', async (req, reply) =>
-    ok(await callerFor(req, reply).art.connections({ cellToken: req.params.cellToken })),
+    answer(await callerFor(req, reply).art.connections({ cellToken: req.params.cellToken })),
   );
   api.get<CellParams>('/cell/:cellToken/connections/active', async (req, reply) =>
-    ok(await callerFor(req, reply).art.activeConnections({ cellToken: req.params.cellToken })),
+    answer(await callerFor(req, reply).art.activeConnections({ cellToken: req.params.cellToken })),
   );
   api.post<CellParams & { Body: unknown }>('/cell/:cellToken/connections', async (req, reply) => {
     const body = typeof req.body === 'object' && req.body !== null ? (req.body as { connections?: unknown }) : {};
-    return ok(
+    return answer(
       await callerFor(req, reply).art.saveConnections({ cellToken: req.params.cellToken, connections: body.connections as never }),
     );
   });
 
   api.post<CellParams & { Body: unknown }>('/cell/:cellToken/removal', async (req, reply) => {
     const body = typeof req.body === 'object' && req.body !== null ? (req.body as { reason?: unknown }) : {};
-    return ok(await callerFor(req, reply).art.requestRemoval({ cellToken: req.params.cellToken, reason: body.reason as string }));
+    return answer(await callerFor(req, reply).art.requestRemoval({ cellToken: req.params.cellToken, reason: body.reason as string }));
   });
 
-  api.get<ArtParams>('/art/:artToken/like', async (req, reply) => ok(await callerFor(req, reply).art.likeStatus({ artToken: req.params.artToken })));
-  api.put<ArtParams>('/art/:artToken/like', async (req, reply) => ok(await callerFor(req, reply).art.like({ artToken: req.params.artToken })));
-  api.delete<ArtParams>('/art/:artToken/like', async (req, reply) => ok(await callerFor(req, reply).art.unlike({ artToken: req.params.artToken })));
-  api.put<ArtParams>('/art/:artToken/review', async (req, reply) => ok(await callerFor(req, reply).art.view({ artToken: req.params.artToken })));
+  api.get<ArtParams>('/art/:artToken/like', async (req, reply) => answer(await callerFor(req, reply).art.likeStatus({ artToken: req.params.artToken })));
+  api.put<ArtParams>('/art/:artToken/like', async (req, reply) => answer(await callerFor(req, reply).art.like({ artToken: req.params.artToken })));
+  api.delete<ArtParams>('/art/:artToken/like', async (req, reply) => answer(await callerFor(req, reply).art.unlike({ artToken: req.params.artToken })));
+  api.put<ArtParams>('/art/:artToken/review', async (req, reply) => answer(await callerFor(req, reply).art.view({ artToken: req.params.artToken })));
 }
 
 /** `files[1]` → 1; `files` alone takes the next free slot. */

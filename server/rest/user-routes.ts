@@ -13,7 +13,8 @@ import { MESSAGES } from '#shared/validation/rules.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
 import { updateProfile } from '../services/profiles.ts';
-import { callerFor, ok } from './adapter.ts';
+import { answer, callerFor } from './adapter.ts';
+import { atelierCell, publishedCell, zipPlace } from './shapes.ts';
 import { formReadError, textOf } from './multipart.ts';
 
 type ByToken = { Params: { token: string } };
@@ -32,29 +33,33 @@ export function registerUserRoutes(api: FastifyInstance): void {
     scope.post<ByToken & { Body: unknown }>('/user/:token/profile', async (req, reply) => {
       // A form without a file may also come as JSON; the service checks the fields either way.
       const { fields, image } = req.isMultipart() ? await readProfileForm(req) : { fields: req.body ?? {}, image: null };
-      return ok(await updateProfile(contextOf(req, reply), req.auth?.user ?? null, req.params.token, fields, image));
+      return answer(await updateProfile(contextOf(req, reply), req.auth?.user ?? null, req.params.token, fields, image));
     });
   });
 
-  api.get<ByToken>('/user/:token/profile', async (req, reply) => ok(await callerFor(req, reply).user.profile({ token: req.params.token })));
+  api.get<ByToken>('/user/:token/profile', async (req, reply) => answer(await callerFor(req, reply).user.profile({ token: req.params.token })));
   api.get<ByToken>('/user/:token/fullprofile', async (req, reply) =>
-    ok(await callerFor(req, reply).user.fullProfile({ token: req.params.token })),
+    answer(await callerFor(req, reply).user.fullProfile({ token: req.params.token })),
   );
-  api.get<ByToken>('/user/:token/art', async (req, reply) => ok(await callerFor(req, reply).user.art({ token: req.params.token })));
+  api.get<ByToken>('/user/:token/art', async (req, reply) =>
+    answer((await callerFor(req, reply).user.art({ token: req.params.token })).map(atelierCell)),
+  );
   api.get<ByToken>('/user/:token/art/published', async (req, reply) =>
-    ok(await callerFor(req, reply).user.publishedArt({ token: req.params.token })),
+    answer((await callerFor(req, reply).user.publishedArt({ token: req.params.token })).map(publishedCell)),
   );
 
-  api.get<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => ok(await callerFor(req, reply).user.likeStatus(req.params)));
-  api.put<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => ok(await callerFor(req, reply).user.like(req.params)));
-  api.delete<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => ok(await callerFor(req, reply).user.unlike(req.params)));
+  api.get<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.likeStatus(req.params)));
+  api.put<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.like(req.params)));
+  api.delete<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.unlike(req.params)));
 
-  api.get<ByToken>('/user/:token/follow', async (req, reply) => ok(await callerFor(req, reply).user.following({ token: req.params.token })));
-  api.get<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => ok(await callerFor(req, reply).user.followStatus(req.params)));
-  api.put<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => ok(await callerFor(req, reply).user.follow(req.params)));
-  api.delete<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => ok(await callerFor(req, reply).user.unfollow(req.params)));
+  api.get<ByToken>('/user/:token/follow', async (req, reply) => answer(await callerFor(req, reply).user.following({ token: req.params.token })));
+  api.get<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.followStatus(req.params)));
+  api.put<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.follow(req.params)));
+  api.delete<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.unfollow(req.params)));
 
-  api.get<{ Params: { zip: string } }>('/misc/zip/:zip', async (req, reply) => ok(await callerFor(req, reply).misc.zip({ zip: req.params.zip })));
+  api.get<{ Params: { zip: string } }>('/misc/zip/:zip', async (req, reply) =>
+    answer(zipPlace(await callerFor(req, reply).misc.zip({ zip: req.params.zip }))),
+  );
 }
 
 /** Reads the multipart form: text fields, and the `image` file (an empty, unnamed file part means none). */

@@ -37,11 +37,15 @@ export interface SearchHit {
   cellToken: string;
   row: number;
   column: number;
+  cellType: number;
+  cellStatus: number;
   artToken: string;
   title: string;
   category: string;
   artist: string;
   artistToken: string;
+  artistFirstname: string;
+  artistLastname: string;
   /** Thumbnail URL of the main picture, null when it has none. */
   thumb: string | null;
   /** When the piece went live (ms since the epoch): the table's "date added". */
@@ -111,7 +115,7 @@ export function ftsQueryOf(term: string): string | null {
   return unique.map((word) => `"${word.replaceAll('"', '""')}"*`).join(' ');
 }
 
-type HitRow = [string, number, number, string, string, string, string, string, string, string | null, number, string];
+type HitRow = [string, number, number, number, number, string, string, string, string, string, string, string | null, number, string];
 
 const w = WEIGHTS;
 /**
@@ -121,7 +125,7 @@ const w = WEIGHTS;
  * Parameters: the FTS query, how many to rank closely (twice the answer), how many to answer.
  */
 const SEARCH_SQL = `
-  select c.token, c.row, c."column", a.token, a.title, a.category, u.firstname, u.lastname, u.token, p.media_key,
+  select c.token, c.row, c."column", c.type, c.status, a.token, a.title, a.category, u.firstname, u.lastname, u.token, p.media_key,
          coalesce(a.published_at, a.created_at), a.ai_use
   from (
     select id, score from (
@@ -147,15 +151,19 @@ export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): 
   if (!query) return [];
   const wanted = Math.max(1, Math.min(limit, SEARCH_RESULT_LIMIT));
   const rows = searchStatement(db).all(query, wanted * 2, wanted);
-  return rows.map(([cellToken, row, column, artToken, title, category, firstname, lastname, artistToken, mediaKey, addedAt, aiUse]) => ({
+  return rows.map(([cellToken, row, column, cellType, cellStatus, artToken, title, category, firstname, lastname, artistToken, mediaKey, addedAt, aiUse]) => ({
     cellToken,
     row,
     column,
+    cellType,
+    cellStatus,
     artToken,
     title,
     category,
     artist: `${firstname} ${lastname}`,
     artistToken,
+    artistFirstname: firstname,
+    artistLastname: lastname,
     thumb: mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb') : null,
     addedAt,
     aiUse: aiUse as AiUse,

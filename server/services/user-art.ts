@@ -57,6 +57,7 @@ const pieceColumns = {
   cellId: cells.id,
   cellToken: cells.token,
   cellStatus: cells.status,
+  cellType: cells.type,
   row: cells.row,
   column: cells.column,
   treeToken: trees.token,
@@ -124,6 +125,10 @@ export function listPublishedArt(ctx: ServiceContext, token: string): PublishedA
   const activityOf = activities(ctx, ids);
   return rows.map((row) => ({
     cellToken: row.cellToken,
+    cellStatus: row.cellStatus,
+    cellType: row.cellType,
+    row: row.row,
+    column: row.column,
     artToken: row.artToken,
     title: row.title,
     year: row.year,

@@ -375,7 +375,7 @@ describe('the account form', () => {
     const body = account(user.token, { current_password: goodPassword });
     const res = await browser.post(`/api/user/${user.token}/account`, body);
     expect(res.status).toBe(200);
-    expect(res.body.r).toMatchObject({ firstname: 'Grace', lastname: 'Hopper', email: body.email, showEmail: true });
+    expect(res.body.r).toMatchObject({ firstname: 'Grace', lastname: 'Hopper', email: body.email, show_email: true });
   });
 
   it('changes names alone without the current password, but asks for it before a new address or password', async () => {

@@ -143,7 +143,7 @@ describe('edit access is the server’s to refuse (spec §5)', () => {
     expect(answer.status).toBe(403);
     expect(answer.body.r.error).toBe('forbidden');
     expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
-    expect((await browser.get(`/api/cell/${reservedToken}/art/edit`)).body.r).toMatchObject({ mayEdit: false, art: null });
+    expect((await browser.get(`/api/cell/${reservedToken}/art/edit`)).body.r).toMatchObject({ may_edit: false, art: null });
   });
 
   it('refuses art in a square one has not reserved (a pending square)', async () => {
@@ -281,7 +281,7 @@ describe('from a reserved square to a published piece', () => {
       status: ArtStatus.Published,
       author: { token: author.user.token, firstname: author.user.firstname },
       activity: { likes: 0, reviews: 0 },
-      mayEdit: false,
+      may_edit: false,
     });
     expect(details.pictures).toHaveLength(2);
     expect(details.connections).toEqual([expect.objectContaining({ token: neighbour.cellToken, description: 'Both watch the same river.' })]);
@@ -313,7 +313,7 @@ describe('from a reserved square to a published piece', () => {
     // Published: texts stay editable by the author, the main image does not.
     const texts = await postForm(t, browser, `/api/cell/${reservedToken}`, artForm(validFields({ title: 'Blue Hour III' }), [], kept));
     expect(texts.status).toBe(200);
-    expect(texts.body.r.art).toMatchObject({ title: 'Blue Hour III', status: ArtStatus.Published, mainImageLocked: true });
+    expect(texts.body.r.art).toMatchObject({ title: 'Blue Hour III', status: ArtStatus.Published, main_image_locked: true });
     const before = storedState(db, mediaDir);
     const swap = await postForm(t, browser, `/api/cell/${reservedToken}`, artForm(validFields(), [pngFile(await gif())]));
     expect(swap.status).toBe(403);
@@ -337,12 +337,12 @@ describe('from a reserved square to a published piece', () => {
     const stored = t.deps.db.select().from(removalRequests).all();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ reason: 'I painted over it.', requesterId: author.user.id, state: 'open' });
-    expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.removalRequest).toMatchObject({ token: first.body.r.token });
+    expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.removal_request).toMatchObject({ token: first.body.r.token });
 
     const stranger = await browserFor(t, t.addUser(Role.Observer).cookie);
     const refused = await stranger.post(`/api/cell/${reservedToken}/removal`, { reason: 'I do not like it.' });
     expect(refused.status).toBe(403);
-    expect((await stranger.get(`/api/cell/${reservedToken}/art`)).body.r.removalRequest).toBeNull();
+    expect((await stranger.get(`/api/cell/${reservedToken}/art`)).body.r.removal_request).toBeNull();
     expect(t.deps.db.select().from(removalRequests).all()).toHaveLength(1);
   });
 

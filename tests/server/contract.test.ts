@@ -98,7 +98,13 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const r = expectSuccess(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}`));
-      expect(r).toEqual({ token: w.piece.cellToken, row: PIECE_ROW, column: PIECE_COLUMN, type: CellType.Trunk, status: CellStatus.Published, treeToken: w.treeToken });
+      expect(r).toMatchObject({ token: w.piece.cellToken, row: PIECE_ROW, column: PIECE_COLUMN, type: CellType.Trunk, status: CellStatus.Published, tree_token: w.treeToken });
+      expect(r.art).toMatchObject({ token: w.piece.artToken, status: ArtStatus.Published, author: { token: w.people.owner.user.token }, picture: { thumb: expect.any(String) } });
+      expect(r.connections).toBeInstanceOf(Array);
+      // A square with no piece carries none; a held square shows its draft to its holder only.
+      expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.cell(PIECE_ROW + 7, 2).token}`))).toMatchObject({ art: null, connections: [] });
+      expect(expectSuccess(await (await as('owner')).get(`/api/cell/${w.holding.cellToken}`)).art).toMatchObject({ status: ArtStatus.Draft });
+      expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.holding.cellToken}`)).art).toBeNull();
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/cell/${MISSING}`), 'cell_not_found');
@@ -136,7 +142,7 @@ const CONTRACTS: Record<string, Contract> = {
     spec: false,
     success: async () => {
       const r = expectSuccess(await (await as('owner')).get(`/api/cell/${w.piece.cellToken}/art/edit`));
-      expect(r).toMatchObject({ mayEdit: true, isNew: false, cell: { token: w.piece.cellToken }, art: { token: w.piece.artToken } });
+      expect(r).toMatchObject({ may_edit: true, is_new: false, cell: { token: w.piece.cellToken }, art: { token: w.piece.artToken } });
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}/art/edit`), 'unauthenticated');
@@ -147,7 +153,7 @@ const CONTRACTS: Record<string, Contract> = {
     success: async () => {
       const { browser } = await newcomer();
       const r = expectSuccess(await browser.post(`/api/cell/${seed(2)}/reserve`));
-      expect(r).toMatchObject({ token: seed(2), status: CellStatus.Reserved, art: { status: ArtStatus.Draft }, reminderCount: 0, extended: false });
+      expect(r).toMatchObject({ token: seed(2), status: CellStatus.Reserved, art: { status: ArtStatus.Draft }, reminder: 0, extended: false });
     },
     failure: async () => {
       const { browser } = await newcomer();
@@ -162,7 +168,7 @@ const CONTRACTS: Record<string, Contract> = {
       reserveCell(w.t.deps, user, seed(3));
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       const r = expectSuccess(await browser.get(`/api/cell/${seed(3)}/reserve/${held.token}`));
-      expect(r).toMatchObject({ cellToken: seed(3), state: 'active', reminderCount: 0, extensionAllowed: true, refusal: null });
+      expect(r).toMatchObject({ cell_token: seed(3), state: 'active', reminder: 0, extension_allowed: true, refusal: null });
     },
     failure: async () => {
       expectFailure(await (await newcomer()).browser.get(`/api/cell/${seed(3)}/reserve/${MISSING}`), 'reservation_not_found');
@@ -178,7 +184,7 @@ const CONTRACTS: Record<string, Contract> = {
       // A reminder went out three days before the deadline: the extension is allowed now, once.
       w.t.deps.db.update(reservations).set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 }).where(eq(reservations.id, held.id)).run();
       const r = expectSuccess(await browser.post(`/api/cell/${seed(4)}/reserve/${held.token}`));
-      expect(r).toMatchObject({ cellToken: seed(4), extended: true, extensionAllowed: false });
+      expect(r).toMatchObject({ cell_token: seed(4), extended: true, extension_allowed: false });
       expectFailure(await browser.post(`/api/cell/${seed(4)}/reserve/${held.token}`), 'extension_not_allowed');
     },
     failure: async () => {
@@ -195,7 +201,7 @@ const CONTRACTS: Record<string, Contract> = {
     success: async () => {
       const { browser } = await newcomer();
       const pending = w.cell(PIECE_ROW + 6, 1).token;
-      expect(expectSuccess(await browser.post(`/api/cell/${pending}/subscribe/available`))).toMatchObject({ cellToken: pending, createdAt: expect.any(Number) });
+      expect(expectSuccess(await browser.post(`/api/cell/${pending}/subscribe/available`))).toMatchObject({ cell_token: pending, created_at: expect.any(Number) });
       expectFailure(await browser.post(`/api/cell/${pending}/subscribe/available`), 'already_subscribed');
     },
     failure: async () => {
@@ -206,7 +212,7 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser } = await newcomer();
-      expect(expectSuccess(await browser.post('/api/cell/subscribe/available'))).toMatchObject({ cellToken: null });
+      expect(expectSuccess(await browser.post('/api/cell/subscribe/available'))).toMatchObject({ cell_token: null });
     },
     failure: async () => {
       const { browser } = await newcomer();
@@ -234,7 +240,9 @@ const CONTRACTS: Record<string, Contract> = {
     success: async () => {
       const r = expectSuccess(await (await as('guest')).get('/api/cells/search?search=Neighbour'));
       expect(r).toEqual(
-        expect.arrayContaining([expect.objectContaining({ cellToken: w.piece.cellToken, artToken: w.piece.artToken, artistToken: w.people.owner.user.token, title: expect.any(String) })]),
+        expect.arrayContaining([
+          expect.objectContaining({ token: w.piece.cellToken, art: expect.objectContaining({ token: w.piece.artToken, author: expect.objectContaining({ token: w.people.owner.user.token }), title: expect.any(String) }) }),
+        ]),
       );
     },
     failure: async () => {

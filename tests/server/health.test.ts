@@ -17,7 +17,7 @@ describe('the health endpoint', () => {
     t = await createTestApp();
     const res = await t.server.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ r: { ok: true, db: 'ok', storage: 'ok', freeMegabytes: expect.any(Number), version: packageJson.version } });
+    expect(res.json()).toEqual({ r: { ok: true, db: 'ok', storage: 'ok', free_megabytes: expect.any(Number), version: packageJson.version } });
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -50,6 +50,6 @@ describe('the health endpoint', () => {
     closeDatabase(t.deps.db);
     const res = await t.server.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ r: { ok: false, db: 'unavailable', storage: 'ok', freeMegabytes: expect.any(Number), version: packageJson.version } });
+    expect(res.json()).toEqual({ r: { ok: false, db: 'unavailable', storage: 'ok', free_megabytes: expect.any(Number), version: packageJson.version } });
   });
 });

@@ -326,7 +326,17 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
 
     const browser = await browserFor(t, owner.cookie);
     expect(expectSuccess(await browser.get(`/api/user/${owner.user.token}/art`))).toHaveLength(3);
-    expect(expectSuccess(await (await browserFor(t)).get(`/api/user/${owner.user.token}/art/published`))).toEqual(cards);
+    // Over REST each card is the cell with its piece, its connections as next cells with their thumbnails.
+    expect(expectSuccess(await (await browserFor(t)).get(`/api/user/${owner.user.token}/art/published`))).toEqual([
+      expect.objectContaining({
+        token: published.cellToken,
+        row: 10,
+        column: 2,
+        status: CellStatus.Published,
+        art: expect.objectContaining({ token: published.artToken, year: 2020, picture: { thumb: `/media/${'a'.repeat(32)}-thumb.webp` } }),
+        connections: [{ next_cell: { token: next.cellToken, art: { picture: { thumb: `/media/${'b'.repeat(32)}-thumb.webp` } } } }],
+      }),
+    ]);
     expectFailure(await (await browserFor(t, t.addUser(Role.Artist).cookie)).get(`/api/user/${owner.user.token}/art`), 'forbidden');
   });
 });

@@ -132,10 +132,10 @@ describe('the extension from the e-mailed link', () => {
     expect(held.expiresAt).toBe(Date.UTC(2026, 5, 15, 12));
     const until = Date.UTC(2026, 5, 22, 23, 59, 59, 999);
     expect(mail.text).toContain(`until ${formatDeadline(until, 'UTC')}`);
-    expect(asked.body.r).toMatchObject({ extensionAllowed: true, reminderCount: 1, extendedUntil: until });
+    expect(asked.body.r).toMatchObject({ extension_allowed: true, reminder: 1, extended_until: until });
     const extended = await browser.post(apiPath);
     expect(extended.status).toBe(200);
-    expect(extended.body.r).toMatchObject({ expiresAt: until, extended: true });
+    expect(extended.body.r).toMatchObject({ expires_at: until, extended: true });
     expect((await browser.post(apiPath)).body.r.error).toBe('extension_not_allowed');
 
     // The old deadline passes: nothing is released.
@@ -167,7 +167,7 @@ describe('the extension from the e-mailed link', () => {
     // The deadline is March 5, 23:30 EST; a week later, until midnight, is March 12, 23:59:59.999 EDT (UTC-4).
     // Adding 7 × 24 hours instead would have reached March 13 (00:30 EDT).
     expect(held.expiresAt).toBe(Date.UTC(2026, 2, 6, 4, 30));
-    expect(res.body.r.expiresAt).toBe(Date.UTC(2026, 2, 13, 3, 59, 59, 999));
+    expect(res.body.r.expires_at).toBe(Date.UTC(2026, 2, 13, 3, 59, 59, 999));
   });
 });
 

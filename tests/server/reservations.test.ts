@@ -77,12 +77,12 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       column: 0,
       type: CellType.Trunk,
       status: CellStatus.Reserved,
-      treeToken: tree.token,
+      tree_token: tree.token,
       art: { status: ArtStatus.Draft },
-      expiresAt: now + RESERVATION_DAYS * DAY,
-      reminderCount: 0,
+      expires_at: now + RESERVATION_DAYS * DAY,
+      reminder: 0,
       extended: false,
-      extensionAllowed: true,
+      extension_allowed: true,
     });
 
     const cell = cellAt(t.deps.db, tree.id, SEED_ROW, 0)!;
@@ -98,11 +98,19 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
     const snapshot = await t.caller().tree.get({ token: tree.token });
     expect(snapshot.version).toBe(versionBefore + 1);
 
-    // The user's reserved cell, by REST and by tRPC, says the same.
+    // The user's reserved cell, by REST and by tRPC, says the same (tRPC in its own, camelCase, names).
     const mine = await browser.get(`/api/user/${user.token}/reserve`);
     expect(mine.status).toBe(200);
     expect(mine.body.r).toEqual(res.body.r);
-    expect(await t.caller(user).user.reservedCell()).toEqual(res.body.r);
+    const { r } = res.body;
+    expect(await t.caller(user).user.reservedCell()).toMatchObject({
+      token: r.token,
+      treeToken: r.tree_token,
+      expiresAt: r.expires_at,
+      reminderCount: r.reminder,
+      reminderToken: r.reminder_token,
+      extensionAllowed: r.extension_allowed,
+    });
   });
 
   it('answers null for a user who holds nothing, by REST and by tRPC over HTTP without an input', async () => {
@@ -185,7 +193,7 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
     const versionBefore = version();
     const res = await browser.post('/api/branch/reserve', { row: 8, column: -1 });
     expect(res.status).toBe(200);
-    expect(res.body.r).toMatchObject({ row: 8, column: -1, type: CellType.Branch, status: CellStatus.Reserved, treeToken: tree.token, art: { status: 0 } });
+    expect(res.body.r).toMatchObject({ row: 8, column: -1, type: CellType.Branch, status: CellStatus.Reserved, tree_token: tree.token, art: { status: 0 } });
     const cell = cellAt(t.deps.db, tree.id, 8, -1)!;
     expect(cell).toMatchObject({ token: res.body.r.token, type: CellType.Branch, status: CellStatus.Reserved });
     expect(activeReservationOf(t.deps.db, user.id)!.cellId).toBe(cell.id);
@@ -238,12 +246,12 @@ describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/avai
     const pending = cellAt(t.deps.db, tree.id, 12, 3)!;
     const res = await browser.post(`/api/cell/${pending.token}/subscribe/available`);
     expect(res.status).toBe(200);
-    expect(res.body.r).toEqual({ cellToken: pending.token, createdAt: t.clock.now() });
+    expect(res.body.r).toEqual({ cell_token: pending.token, created_at: t.clock.now() });
     await expectRefused(() => browser.post(`/api/cell/${pending.token}/subscribe/available`), 409, 'already_subscribed');
 
     const any = await browser.post('/api/cell/subscribe/available');
     expect(any.status).toBe(200);
-    expect(any.body.r).toEqual({ cellToken: null, createdAt: t.clock.now() });
+    expect(any.body.r).toEqual({ cell_token: null, created_at: t.clock.now() });
     await expectRefused(() => browser.post('/api/cell/subscribe/available'), 409, 'already_subscribed');
 
     const rows = t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).all();
@@ -294,8 +302,8 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     t.deps.db.update(reservations).set({ expiresAt: deadline }).where(eq(reservations.id, held.id)).run();
     const res = await browser.post(path);
     expect(res.status).toBe(200);
-    expect(res.body.r.expiresAt).toBe(sevenDaysAfterUntilMidnight(deadline));
-    expect(res.body.r.expiresAt - deadline).toBeGreaterThanOrEqual(7 * DAY);
+    expect(res.body.r.expires_at).toBe(sevenDaysAfterUntilMidnight(deadline));
+    expect(res.body.r.expires_at - deadline).toBeGreaterThanOrEqual(7 * DAY);
   });
 
   /** Midnight ending the day 7 calendar days after `ms` in the site's zone (UTC unless SITE_TIMEZONE is set). */
@@ -308,25 +316,25 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     const { browser, path, user, held } = await heldWithReminders(2);
     const asked = await browser.get(path);
     expect(asked.status).toBe(200);
-    expect(asked.body.r).toMatchObject({ extensionAllowed: true, refusal: null, reminderCount: 2, extended: false, extendedUntil: sevenDaysAfterUntilMidnight(held.expiresAt) });
+    expect(asked.body.r).toMatchObject({ extension_allowed: true, refusal: null, reminder: 2, extended: false, extended_until: sevenDaysAfterUntilMidnight(held.expiresAt) });
 
     t.clock.advance(3 * 60 * 60 * 1000);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
     const until = sevenDaysAfterUntilMidnight(held.expiresAt);
-    expect(res.body.r).toMatchObject({ expiresAt: until, extended: true, extensionAllowed: false, refusal: 'extension_not_allowed' });
+    expect(res.body.r).toMatchObject({ expires_at: until, extended: true, extension_allowed: false, refusal: 'extension_not_allowed' });
     expect(activeReservationOf(t.deps.db, user.id)).toMatchObject({ expiresAt: until, extended: true, updatedAt: t.clock.now() });
-    expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r).toMatchObject({ expiresAt: until, extended: true });
+    expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r).toMatchObject({ expires_at: until, extended: true });
 
     await expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
   });
 
   it('refuses after the fifth reminder (allowed while the count is 4 or less)', async () => {
     const four = await heldWithReminders(4);
-    expect((await four.browser.get(four.path)).body.r.extensionAllowed).toBe(true);
+    expect((await four.browser.get(four.path)).body.r.extension_allowed).toBe(true);
     const five = await heldWithReminders(5);
     const asked = await five.browser.get(five.path);
-    expect(asked.body.r).toMatchObject({ extensionAllowed: false, refusal: 'extension_not_allowed' });
+    expect(asked.body.r).toMatchObject({ extension_allowed: false, refusal: 'extension_not_allowed' });
     await expectRefused(() => five.browser.post(five.path), 409, 'extension_not_allowed');
     expect((await four.browser.post(four.path)).status).toBe(200);
   });
@@ -335,14 +343,14 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     const { browser, path, held } = await heldWithReminders(0);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
-    expect(res.body.r.expiresAt).toBe(sevenDaysAfterUntilMidnight(held.expiresAt));
+    expect(res.body.r.expires_at).toBe(sevenDaysAfterUntilMidnight(held.expiresAt));
   });
 
   it('refuses after the deadline has passed', async () => {
     const { browser, path, held } = await heldWithReminders(4);
     const back = t.clock.now();
     t.clock.set(held.expiresAt);
-    expect((await browser.get(path)).body.r).toMatchObject({ extensionAllowed: false, refusal: 'reservation_expired' });
+    expect((await browser.get(path)).body.r).toMatchObject({ extension_allowed: false, refusal: 'reservation_expired' });
     await expectRefused(() => browser.post(path), 409, 'reservation_expired');
     t.clock.set(back);
   });
@@ -374,7 +382,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     const { browser, path, held } = await heldWithReminders(1, 10 * DAY);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
-    expect(res.body.r.expiresAt).toBe(sevenDaysAfterUntilMidnight(held.expiresAt));
+    expect(res.body.r.expires_at).toBe(sevenDaysAfterUntilMidnight(held.expiresAt));
   });
 });
 

@@ -188,7 +188,7 @@ describe('requesting changes', () => {
     const kept = editor.art!.pictures.map((p) => p.token);
     const resubmitted = await postForm(t, authorBrowser, `/api/cell/${second.cellToken}`, artForm(validFields({ submit: '1', title: 'Second Light' }), [], kept));
     expect(resubmitted.status).toBe(200);
-    expect(resubmitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, reviewNote: null });
+    expect(resubmitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, review_note: null });
     expect((await t.caller(admin.user).admin.queue()).map((item) => item.artToken)).toEqual([second.artToken]);
   });
 });

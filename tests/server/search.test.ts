@@ -170,10 +170,10 @@ describe('cell.search (tRPC) and GET /api/cells/search', () => {
     expect(res.json().r).toMatchObject({ error: 'validation_failed', errors: { search: ['Minimal length is 3 symbols.'] } });
   });
 
-  it('answers {r: hits} over REST, and hostile terms are not errors', async () => {
+  it('answers the matching cells, each with its art, over REST, and hostile terms are not errors', async () => {
     const res = await t.server.inject({ url: `/api/cells/search?search=${encodeURIComponent('harb')}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json().r.map((hit: { title: string }) => hit.title)).toEqual(['Luminous Harbour']);
+    expect(res.json().r.map((cell: { art: { title: string } }) => cell.art.title)).toEqual(['Luminous Harbour']);
     for (const term of ['"""', 'NEAR(a b)', '***', 'x" OR "y']) {
       const hostile = await t.server.inject({ url: `/api/cells/search?search=${encodeURIComponent(term)}` });
       expect(hostile.statusCode, term).toBe(200);

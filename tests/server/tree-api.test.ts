@@ -102,8 +102,10 @@ describe('GET /api/cell/{cellToken}', () => {
     const token = wire.detail!.token[0]!;
     const res = await t.server.inject({ url: `/api/cell/${token}` });
     expect(res.statusCode).toBe(200);
-    expect(res.json().r).toEqual(await t.caller().cell.get({ token }));
-    expect(res.json().r).toMatchObject({ token, row: 0, column: 0, type: 1, status: 0, treeToken });
+    const { treeToken: cellTree, ...cell } = await t.caller().cell.get({ token });
+    // The same cell, in the REST answers' names, carrying its piece (none here) and its connections.
+    expect(res.json().r).toEqual({ ...cell, tree_token: cellTree, art: null, connections: [] });
+    expect(res.json().r).toMatchObject({ token, row: 0, column: 0, type: 1, status: 0, tree_token: treeToken });
     const unknown = await t.server.inject({ url: `/api/cell/${'q'.repeat(22)}` });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().r.error).toBe('cell_not_found');

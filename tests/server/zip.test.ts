@@ -47,7 +47,7 @@ describe('the offline lookup', () => {
 
   it('answers over HTTP, null included', async () => {
     const guest = await browserFor(t);
-    expect(expectSuccess(await guest.get('/api/misc/zip/10001'))).toEqual({ city: 'New York', state: 'NY' });
+    expect(expectSuccess(await guest.get('/api/misc/zip/10001'))).toEqual({ city: 'New York', state_short: 'NY' });
     expect(expectSuccess(await guest.get('/api/misc/zip/00000'))).toBeNull();
   });
 

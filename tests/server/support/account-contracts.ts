@@ -90,7 +90,7 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
         const r = expectSuccess(
           await browser.post(`/api/user/${user.token}/account`, { firstname: 'New', lastname: 'Name', email: user.email, show_email: true, password: '', confirm_password: '' }),
         );
-        expect(r).toMatchObject({ token: user.token, firstname: 'New', showEmail: true });
+        expect(r).toMatchObject({ token: user.token, firstname: 'New', show_email: true });
       },
       failure: async () => {
         const answer = await (await as('artist')).post(`/api/user/${world().people.owner.user.token}/account`, {
@@ -128,7 +128,7 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       spec: false,
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get('/api/initial-params'));
-        expect(r).toMatchObject({ params: { treeToken: expect.any(String), settings: expect.any(Object) }, csrfToken: expect.any(String) });
+        expect(r).toMatchObject({ params: { tree_token: expect.any(String), settings: expect.any(Object) }, csrf_token: expect.any(String) });
       },
       failure: async () => {
         // It takes no input and cannot fail on one; a path below it is no route.

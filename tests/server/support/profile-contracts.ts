@@ -9,7 +9,7 @@ import { type Contract, MISSING } from './contract.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
 
 
-const PROFILE_FIELDS = {
+export const PROFILE_FIELDS = {
   zipcode: '10001',
   country: 'US',
   city: 'New York',
@@ -70,7 +70,7 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       spec: true,
       success: async () => {
         const r = expectSuccess(await (await as('owner')).get(`/api/user/${owner()}/art`));
-        expect(r).toEqual(expect.arrayContaining([expect.objectContaining({ artToken: world().piece.artToken })]));
+        expect(r).toEqual(expect.arrayContaining([expect.objectContaining({ token: world().piece.cellToken, art: expect.objectContaining({ token: world().piece.artToken }) })]));
       },
       failure: async () => {
         expectFailure(await (await as('guest')).get(`/api/user/${owner()}/art`), 'unauthenticated');
@@ -80,7 +80,7 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       spec: true,
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get(`/api/user/${owner()}/art/published`));
-        expect(r).toEqual([expect.objectContaining({ artToken: world().piece.artToken, cellToken: world().piece.cellToken })]);
+        expect(r).toEqual([expect.objectContaining({ token: world().piece.cellToken, art: expect.objectContaining({ token: world().piece.artToken }) })]);
       },
       failure: async () => {
         expectFailure(await (await as('guest')).get(`/api/user/${MISSING}/art/published`), 'user_not_found');
@@ -161,7 +161,7 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       spec: false, // stands in for spec §7's external zip-code lookup
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get('/api/misc/zip/10001'));
-        expect(r === null || (typeof r.city === 'string' && typeof r.state === 'string')).toBe(true);
+        expect(r === null || (typeof r.city === 'string' && typeof r.state_short === 'string')).toBe(true);
       },
       failure: async () => {
         expect(expectFailure(await (await as('guest')).get(`/api/misc/zip/${'9'.repeat(40)}`), 'validation_failed').errors?.zip).toHaveLength(1);

@@ -1,0 +1,83 @@
+/**
+ * The REST answers in the product's shapes (decision 028). Every answer's keys become snake_case on the way out
+ * (adapter.ts `answer`); the functions here rebuild the few answers whose shape differs from the procedure's.
+ */
+import type { CellSummary } from '#shared/api-types.ts';
+import type { ArtDetails } from '#shared/art-api.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import type { AtelierItem, PublishedArtCard, ZipPlace } from '#shared/profile-api.ts';
+import type { SearchHit } from '../services/search.ts';
+
+const pictureOf = (thumb: string | null) => (thumb ? { thumb } : null);
+
+/** The piece as a cell carries it: the details page's piece without the cell, its connections and the viewer's rights. */
+export function artOfDetails(details: ArtDetails) {
+  const { cell: _cell, connections: _connections, mayEdit: _mayEdit, removalRequest: _removalRequest, ...art } = details;
+  return art;
+}
+
+/** A cell with the piece the viewer may see on it (null when none) and that piece's connections. */
+export function cellWithArt(cell: CellSummary, details: ArtDetails | null) {
+  return { ...cell, art: details && artOfDetails(details), connections: details?.connections ?? [] };
+}
+
+/** A search hit as the cell it names, carrying what the results table shows of its piece. */
+export function searchCell(hit: SearchHit) {
+  return {
+    token: hit.cellToken,
+    row: hit.row,
+    column: hit.column,
+    type: hit.cellType,
+    status: hit.cellStatus,
+    art: {
+      token: hit.artToken,
+      title: hit.title,
+      category: hit.category,
+      status: ArtStatus.Published,
+      publishedAt: hit.addedAt,
+      aiUse: hit.aiUse,
+      picture: pictureOf(hit.thumb),
+      author: { token: hit.artistToken, firstname: hit.artistFirstname, lastname: hit.artistLastname },
+    },
+  };
+}
+
+/** An ATELIER row as a cell with its piece; the reservation's deadline stays on the cell. */
+export function atelierCell(item: AtelierItem) {
+  const { cellToken, row, column, cellType, cellStatus, treeToken, reservedUntil, artToken, thumb, ...piece } = item;
+  return {
+    token: cellToken,
+    row,
+    column,
+    type: cellType,
+    status: cellStatus,
+    treeToken,
+    reservedUntil,
+    art: { token: artToken, ...piece, picture: pictureOf(thumb) },
+  };
+}
+
+/** A public profile's ART card as a cell with its piece and its connections (the next cell and its thumbnail). */
+export function publishedCell(card: PublishedArtCard) {
+  const { cellToken, row, column, cellType, cellStatus, artToken, thumb, connections, ...piece } = card;
+  return {
+    token: cellToken,
+    row,
+    column,
+    type: cellType,
+    status: cellStatus,
+    art: { token: artToken, ...piece, picture: pictureOf(thumb) },
+    connections: connections.map((next) => ({ nextCell: { token: next.cellToken, art: { picture: pictureOf(next.thumb) } } })),
+  };
+}
+
+/** A reservation names its count of reminder e-mails `reminder`. */
+export function withReminder<T extends { reminderCount: number }>(reservation: T) {
+  const { reminderCount, ...rest } = reservation;
+  return { ...rest, reminder: reminderCount };
+}
+
+/** The ZIP lookup answers as the external lookup it stands in for: city and state_short. */
+export function zipPlace(place: ZipPlace) {
+  return place && { city: place.city, stateShort: place.state };
+}

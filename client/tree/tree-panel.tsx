@@ -97,6 +97,7 @@ function SearchBox({ onCancel, onSubmit }: { onCancel(): void; onSubmit(term: st
       <label className="visually-hidden" htmlFor={`${hintId}-input`}>
         Search the pieces
       </label>
+      {/* The placeholder is short enough to be read whole in a 320-pixel phone's box. */}
       <input
         ref={input}
         id={`${hintId}-input`}
@@ -104,7 +105,7 @@ function SearchBox({ onCancel, onSubmit }: { onCancel(): void; onSubmit(term: st
         type="text"
         value={text}
         maxLength={SEARCH_MAX_LENGTH}
-        placeholder="what can we help you find?"
+        placeholder="title, artist or keyword"
         autoComplete="off"
         enterKeyHint="search"
         aria-describedby={tooShort ? hintId : undefined}

@@ -1,7 +1,7 @@
 /**
  * The tree on a dense phone screen (390 × 844 CSS pixels, three device pixels to each): the first view (and the
- * server's sketch of it) holds the trunk's whole width with no square under the panel, and pictures show as soon as
- * squares are big enough in device pixels.
+ * server's sketch of it) holds the trunk's whole width with no square under the panel, pictures show as soon as
+ * squares are big enough in device pixels, and the search box's placeholder is read whole.
  */
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -152,6 +152,25 @@ describe('the tree on a phone', () => {
     await plain.waitForFunction((scale) => window.__treeStats!.scale === scale && window.__treeStats!.thumbnailsDrawn === 0, TREE_VIEW.zoomMin, { timeout: 10_000 });
     expect(plainErrors).toEqual([]);
     await plain.close();
+  });
+
+  it.each([PHONE.width, 320])("reads the search box's placeholder whole at %i pixels", async (width) => {
+    await page.setViewportSize({ width, height: PHONE.height });
+    await openTree();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const input = page.locator('.tree-search__input');
+    await input.waitFor();
+    const fit = await input.evaluate((element: HTMLInputElement) => {
+      const style = getComputedStyle(element);
+      const context2d = document.createElement('canvas').getContext('2d')!;
+      context2d.font = style.font;
+      const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { placeholder: element.placeholder, text: context2d.measureText(element.placeholder).width, room, scroll: element.scrollWidth, client: element.clientWidth };
+    });
+    expect(fit.placeholder.length).toBeGreaterThan(0);
+    expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+    expect(fit.text, `"${fit.placeholder}" in ${fit.room} pixels`).toBeLessThanOrEqual(fit.room);
+    await page.setViewportSize(PHONE);
   });
 
   it('runs without console errors', () => {

@@ -230,3 +230,45 @@ describe('focus after a move', () => {
     await context.close();
   });
 });
+
+describe('pages hold still', () => {
+  /** Sums the page's layout shifts not caused by the visitor's own input (CLS, counted over the whole visit). */
+  async function layoutShiftOf(path: string, setUp?: (context: BrowserContext) => Promise<void>): Promise<{ page: string; cls: number }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    await setUp?.(context);
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const shifts = { total: 0 };
+      (window as unknown as { __layoutShift: typeof shifts }).__layoutShift = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!entry.hadRecentInput) shifts.total += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await open(page, path);
+    // Let the pictures arrive and settle.
+    await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 15_000 });
+    await page.waitForTimeout(800);
+    const cls = await page.evaluate(() => (window as unknown as { __layoutShift: { total: number } }).__layoutShift.total);
+    await context.close();
+    return { page: path, cls: Math.round(cls * 1000) / 1000 };
+  }
+
+  it('shifts by no more than 0.05 on the details, profile, atelier and tree pages', async () => {
+    const artist = seededArtist(gallery);
+    const pages = [`/observe/cell/${publishedCellToken()}/details`, `/profile/${artist.token}`, '/observe'];
+    const measured = [];
+    for (const path of pages) measured.push(await layoutShiftOf(path));
+    // The atelier of a seeded artist with published pieces, signed in through the API in that context.
+    const member = await signUp(gallery, browser, 'Still', 'Atelier');
+    const { db } = gallery.app.deps;
+    const withArt = db.select({ id: users.id }).from(users).where(eq(users.token, artist.token)).get()!;
+    db.update(art).set({ authorId: member.id }).where(eq(art.authorId, withArt.id)).run();
+    db.update(users).set({ role: Role.Artist }).where(eq(users.id, member.id)).run();
+    const cookies = await member.context.cookies();
+    await member.context.close();
+    measured.push(await layoutShiftOf('/profile?tab=atelier', (context) => context.addCookies(cookies)));
+    expect(measured.filter((m) => m.cls > 0.05)).toEqual([]);
+  }, 120_000);
+});

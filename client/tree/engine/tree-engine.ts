@@ -280,9 +280,10 @@ export class TreeEngine {
     this.showCell(row, column, scale);
     this.setTarget({ row, column });
     this.keyboard.focus(row, column, false);
-    // The canvas takes the page's keyboard focus too, unless the visitor has already gone somewhere else on it.
+    // The canvas takes the page's keyboard focus too, unless the visitor has already gone somewhere else on it (the
+    // page's heading, where a move from another page starts, is not somewhere).
     const active = document.activeElement;
-    if (active === null || active === document.body) this.options.keyTarget.focus({ preventScroll: true });
+    if (active === null || active === document.body || active.matches('main h1')) this.options.keyTarget.focus({ preventScroll: true });
     return true;
   }
 

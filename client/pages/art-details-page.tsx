@@ -27,10 +27,11 @@ import '#client/art/art-details.css';
 const NOT_FOUND_CODES: readonly string[] = [ErrorCode.ArtNotFound, ErrorCode.CellNotFound, ErrorCode.NotFound, ErrorCode.BadRequest];
 
 export function ArtDetailsPage() {
-  usePageTitle('details.');
   const { cellToken = '' } = useParams();
   const navigate = useNavigate();
   const details = trpc.art.details.useQuery({ cellToken }, { retry: false, refetchOnWindowFocus: false });
+  const shown = details.data ? titleOf(details.data) : null;
+  usePageTitle(shown ? `${shown} · details.` : 'details.');
 
   // A connection's link opens another piece on this same page: start it at the top.
   useEffect(() => {
@@ -54,7 +55,14 @@ export function ArtDetailsPage() {
   return (
     <section className="page page--wide art-details" data-testid="art-details-page">
       <header className="art-details__header">
-        <h1 className="page__title">details.</h1>
+        {/* The page's main heading names the piece (below) once it is there; until then, and without one, it is this. */}
+        {shown ? (
+          <p className="page__title" data-testid="art-details-label">
+            details.
+          </p>
+        ) : (
+          <h1 className="page__title">details.</h1>
+        )}
         <button type="button" className="close-button art-details__close" aria-label="Close and return to the tree" onClick={() => void navigate('/observe')}>
           <CloseIcon />
         </button>
@@ -64,9 +72,11 @@ export function ArtDetailsPage() {
   );
 }
 
+const titleOf = (piece: ArtDetails) => (piece.title.trim() !== '' ? piece.title : 'Untitled');
+
 function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
   const authorName = `${piece.author.firstname} ${piece.author.lastname}`.trim() || 'An artist';
-  const title = piece.title.trim() !== '' ? piece.title : 'Untitled';
+  const title = titleOf(piece);
   const status = unpublishedStatusLabel(piece.status);
   return (
     <>
@@ -83,10 +93,10 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
           <p className="art-details__author" data-testid="art-author">
             <Link to={`/profile/${encodeURIComponent(piece.author.token)}`}>{authorName}</Link>
           </p>
-          <h2 className="art-details__title" data-testid="art-title">
+          <h1 className="art-details__title" data-testid="art-title">
             {title}
             {piece.year !== null && <span className="art-details__year">, {piece.year}</span>}
-          </h2>
+          </h1>
           <ArtActivity piece={piece} />
           <ArtFacts piece={piece} />
           <div className="art-details__actions">

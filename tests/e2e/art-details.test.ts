@@ -143,7 +143,10 @@ describe('the art details page', () => {
     const viewsBefore = viewsOf(piece.artId);
     await openDetails(page, piece.cellToken);
 
-    await expect(page.locator('h1.page__title').textContent()).resolves.toBe('details.');
+    await expect(page.getByTestId('art-details-label').textContent()).resolves.toBe('details.');
+    // The page's one main heading names the piece, and the keyboard starts there after a move.
+    await expect(page.locator('main h1').count()).resolves.toBe(1);
+    await expect(page.locator('main h1').getAttribute('data-testid')).resolves.toBe('art-title');
     const title = (await page.getByTestId('art-title').textContent())!;
     expect(title).toContain(piece.title);
     if (piece.year !== null) expect(title).toContain(String(piece.year));

@@ -183,6 +183,8 @@ export const pictures = sqliteTable(
     mediaKey: text('media_key').notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
+    /** What the picture shows, in the artist's words, for people who cannot see it (alt text); '' when not given. */
+    description: text('description').notNull().default(''),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('pictures_art_position_unique').on(t.artId, t.position), index('pictures_media_idx').on(t.mediaKey)],

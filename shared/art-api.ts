@@ -8,6 +8,8 @@ export interface ArtPicture {
   image: string;
   width: number;
   height: number;
+  /** What the picture shows, in the artist's words (its alt text); '' when the artist gave none. */
+  description: string;
 }
 
 /** The text fields of a piece, named as the spec's submitted form fields (spec §3). */

@@ -47,6 +47,8 @@ export const ART_LIMITS = {
   maxImages: 3,
   maxImageBytes: 16 * 1024 * 1024,
   title: 255,
+  /** A picture's description (its alt text): a sentence or two. */
+  pictureDescription: 250,
   description: 4095,
   connectionDescription: 4095,
   maxKeywords: 10,

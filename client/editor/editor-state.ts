@@ -21,6 +21,8 @@ export interface ImageSlot {
   preview: string | null;
   /** Token of a stored picture this slot keeps. */
   picture: string | null;
+  /** What the picture shows, for people who cannot see it (sent as descriptions[i], its alt text). */
+  description: string;
   error: string | null;
 }
 
@@ -55,7 +57,7 @@ export interface EditorState {
   errors: Record<string, string>;
 }
 
-export const EMPTY_SLOT: ImageSlot = { file: null, preview: null, picture: null, error: null };
+export const EMPTY_SLOT: ImageSlot = { file: null, preview: null, picture: null, description: '', error: null };
 
 export const slotIsFilled = (slot: ImageSlot) => slot.file !== null || slot.picture !== null;
 
@@ -89,7 +91,7 @@ export function initialEditorState(data: ArtForEdit): EditorState {
         ai_use: data.isNew ? '' : piece.ai_use,
       }
     : emptyValues();
-  const slots = (piece?.pictures ?? []).map((p) => ({ file: null, preview: p.image, picture: p.token, error: null }));
+  const slots = (piece?.pictures ?? []).map((p) => ({ file: null, preview: p.image, picture: p.token, description: p.description, error: null }));
   return {
     values,
     slots: withOneEmptySlot(slots),
@@ -148,7 +150,9 @@ export function goToStep(state: EditorState, step: number): EditorState {
 export function setSlot(state: EditorState, index: number, slot: ImageSlot): EditorState {
   const slots = [...state.slots];
   slots[index] = slot;
-  const errors = Object.fromEntries(Object.entries(state.errors).filter(([key]) => key !== 'files' && !key.startsWith('files.')));
+  const errors = Object.fromEntries(
+    Object.entries(state.errors).filter(([key]) => key !== 'files' && !key.startsWith('files.') && !key.startsWith('descriptions.')),
+  );
   return { ...state, slots: withOneEmptySlot(slots), errors };
 }
 

@@ -28,7 +28,8 @@ export function ImageSlots({ slots, mainLocked, listError, errors, onChange }: I
     const checked = await checkImageFile(file);
     if ('error' in checked) return onChange(index, { ...current, error: checked.error });
     releasePreview(current);
-    onChange(index, { file, preview: checked.preview, picture: null, error: null });
+    // A new picture shows something else: its description starts afresh.
+    onChange(index, { file, preview: checked.preview, picture: null, description: '', error: null });
   };
   const remove = (index: number) => {
     releasePreview(slots[index] ?? EMPTY_SLOT);
@@ -45,7 +46,9 @@ export function ImageSlots({ slots, mainLocked, listError, errors, onChange }: I
             slot={slot}
             locked={index === 0 && mainLocked && slot.picture !== null}
             error={errors[`files.${index}`] ?? slot.error ?? undefined}
+            descriptionError={errors[`descriptions.${index}`]}
             onChoose={(file) => void choose(index, file)}
+            onDescribe={(description) => onChange(index, { ...slot, description })}
             onRemove={() => remove(index)}
           />
         ))}
@@ -74,14 +77,16 @@ interface SlotViewProps {
   slot: ImageSlot;
   locked: boolean;
   error: string | undefined;
+  descriptionError: string | undefined;
   onChoose(file: File | undefined): void;
+  onDescribe(description: string): void;
   onRemove(): void;
 }
 
 /** Whether a drag carries files (not text or a link dragged from the page). */
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
 
-function SlotView({ index, slot, locked, error, onChoose, onRemove }: SlotViewProps) {
+function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDescribe, onRemove }: SlotViewProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [dropping, setDropping] = useState(false);
@@ -108,9 +113,10 @@ function SlotView({ index, slot, locked, error, onChoose, onRemove }: SlotViewPr
   if (locked) {
     return (
       <li className={error ? 'editor-slot has-error' : 'editor-slot'} data-testid={`image-slot-${index}`}>
-        <div className="editor-slot__frame">{pictureOf(name)}</div>
+        <div className="editor-slot__frame">{pictureOf(slot.description || name)}</div>
         <p className="editor-slot__name">{name}</p>
         {errorText}
+        <DescriptionField index={index} name={name} value={slot.description} error={descriptionError} onChange={onDescribe} />
       </li>
     );
   }
@@ -175,6 +181,7 @@ function SlotView({ index, slot, locked, error, onChoose, onRemove }: SlotViewPr
           event.currentTarget.value = '';
         }}
       />
+      {filled && <DescriptionField index={index} name={name} value={slot.description} error={descriptionError} onChange={onDescribe} />}
       {filled && (
         <div className="editor-slot__actions">
           <button type="button" className="button button--quiet" onClick={onRemove} data-testid={`image-remove-${index}`}>
@@ -184,6 +191,45 @@ function SlotView({ index, slot, locked, error, onChoose, onRemove }: SlotViewPr
       )}
       {errorText}
     </li>
+  );
+}
+
+interface DescriptionFieldProps {
+  index: number;
+  name: string;
+  value: string;
+  error: string | undefined;
+  onChange(description: string): void;
+}
+
+/** What the picture shows, in the artist's words: the text people who cannot see it are given instead (alt text). */
+function DescriptionField({ index, name, value, error, onChange }: DescriptionFieldProps) {
+  const id = useId();
+  return (
+    <div className={error ? 'editor-slot__describe has-error' : 'editor-slot__describe'}>
+      <label className="editor-slot__describe-label" htmlFor={id}>
+        Describe the {name.toLowerCase()}
+      </label>
+      <textarea
+        id={id}
+        className="editor-slot__describe-input"
+        rows={2}
+        maxLength={ART_LIMITS.pictureDescription}
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        aria-invalid={error ? true : undefined}
+        data-testid={`image-description-${index}`}
+      />
+      <p className="field__hint" id={`${id}-hint`}>
+        Optional. For people who cannot see it: what the picture shows, in a sentence (read aloud by screen readers).
+      </p>
+      {error && (
+        <p className="field__error" id={`${id}-error`} data-testid={`error-descriptions.${index}`}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -13,7 +13,7 @@ import { slotIsFilled, type EditorState } from './editor-state.ts';
 const LIST_FIELDS = ['medium', 'materials', 'keywords'] as const;
 const TEXT_FIELDS = ['title', 'category', 'subject', 'style', 'year', 'width', 'height', 'depth', 'units', 'description', 'ai_use'] as const;
 
-/** The multipart body: text fields, lists as name[], each image slot as files[i] (new) or pictures[i] (kept). */
+/** The multipart body: text fields, lists as name[], each image slot as files[i] (new) or pictures[i] (kept) with descriptions[i]. */
 export function artFormData(state: EditorState): FormData {
   const form = new FormData();
   const { values } = state;
@@ -23,6 +23,7 @@ export function artFormData(state: EditorState): FormData {
   state.slots.filter(slotIsFilled).forEach((slot, index) => {
     if (slot.file) form.append(`files[${index}]`, slot.file, slot.file.name);
     else if (slot.picture) form.append(`pictures[${index}]`, slot.picture);
+    form.append(`descriptions[${index}]`, slot.description);
   });
   form.append('submit', '1');
   return form;

@@ -28,7 +28,14 @@ export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string
     ['og:title', title],
     ['og:description', description],
     ['og:url', `${site}/observe/cell/${cellToken}/details`],
-    ...(main ? ([['og:image', site + main.image], ['og:image:width', String(main.width)], ['og:image:height', String(main.height)]] as [string, string][]) : []),
+    ...(main
+      ? ([
+          ['og:image', site + main.image],
+          ['og:image:width', String(main.width)],
+          ['og:image:height', String(main.height)],
+          ['og:image:alt', main.description || piece.title],
+        ] as [string, string][])
+      : []),
   ];
   return (
     tags.map(([property, content]) => `<meta property="${property}" content="${escapeMarkup(content)}">`).join('') +

@@ -26,6 +26,7 @@ function newestPublished(db: Queryable) {
       updatedAt: art.updatedAt,
       cellToken: cells.token,
       mediaKey: pictures.mediaKey,
+      pictureDescription: pictures.description,
       authorToken: users.token,
       firstname: users.firstname,
       lastname: users.lastname,
@@ -48,7 +49,8 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
     const published = piece.publishedAt ?? piece.updatedAt;
     const updated = Math.max(published, piece.updatedAt);
     const title = piece.title || 'Untitled';
-    const content = thumbUrl ? `<p><img src="${escapeMarkup(thumbUrl)}" alt="${escapeMarkup(title)}"></p>` : '';
+    const alt = piece.pictureDescription || title;
+    const content = thumbUrl ? `<p><img src="${escapeMarkup(thumbUrl)}" alt="${escapeMarkup(alt)}"></p>` : '';
     return { updated, xml: [
       '  <entry>',
       `    <id>urn:gallery-tree:art:${piece.artToken}</id>`,

@@ -29,7 +29,8 @@ export function registerArtRoutes(api: FastifyInstance): void {
       limits: { fileSize: ART_LIMITS.maxImageBytes, files: ART_LIMITS.maxImages, fields: 60, fieldSize: FIELD_BYTES, parts: 70 },
     });
     /**
-     * Saves the piece (spec §3 submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
+     * Saves the piece (the submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
+     * descriptions[i] (what each slot's picture shows, its alt text),
      * category, subject, style, year, medium[], materials[], width, height, depth, units, no_size, keywords[],
      * description, ai_use, and submit=1 from the wizard's final SUBMIT (send it to review).
      */
@@ -70,7 +71,7 @@ export function registerArtRoutes(api: FastifyInstance): void {
 }
 
 /** `files[1]` → 1; `files` alone takes the next free slot. */
-function slotIndex(name: string, prefix: 'files' | 'pictures', taken: readonly unknown[]): number | null {
+function slotIndex(name: string, prefix: 'files' | 'pictures' | 'descriptions', taken: readonly unknown[]): number | null {
   if (name === prefix || name === `${prefix}[]`) {
     const next = taken.findIndex((slot) => slot === undefined);
     return next === -1 ? taken.length : next;
@@ -85,6 +86,7 @@ async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
   const fields: Record<string, unknown> = {};
   const files: (Buffer | undefined)[] = [];
   const kept: (string | undefined)[] = [];
+  const descriptions: (string | undefined)[] = [];
   let slot = -1;
   try {
     for await (const part of req.parts()) {
@@ -101,6 +103,11 @@ async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
         if (pictureSlot < MAX_SLOTS && value !== '') kept[pictureSlot] = value;
         continue;
       }
+      const describedSlot = slotIndex(part.fieldname, 'descriptions', descriptions);
+      if (describedSlot !== null) {
+        if (describedSlot < MAX_SLOTS) descriptions[describedSlot] = value;
+        continue;
+      }
       const name = part.fieldname.replace(/\[\]$/, '');
       if (LIST_FIELDS.has(name)) ((fields[name] ??= []) as string[]).push(value);
       else fields[name] ??= value;
@@ -115,7 +122,7 @@ async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
     return file ? { file } : picture ? { picture } : null;
   });
   const submit = ['1', 'true', 'on'].includes(String(fields.submit ?? ''));
-  return { fields, slots, submit };
+  return { fields, slots, descriptions, submit };
 }
 
 function multipartError(error: unknown, slot: number): AppError {

@@ -9,7 +9,7 @@ import type { ArtCellRef, ArtDetails, ArtFields, ArtForEdit, ArtPicture } from '
 import type { AiUse } from '#shared/constants.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
-import { ART_MESSAGES, artFormSchema, imageListErrors, type ArtFormValues } from '#shared/validation/art.ts';
+import { ART_MESSAGES, artFormSchema, checkPictureDescriptions, imageListErrors, type ArtFormValues } from '#shared/validation/art.ts';
 import type { Db, Queryable } from '../db.ts';
 import { AppError, fieldErrorsOfIssues } from '../errors.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
@@ -66,7 +66,7 @@ export const pictureUrls = (key: string) => ({
 
 export function readPictures(q: Queryable, artId: number): ArtPicture[] {
   return q
-    .select({ token: pictures.token, key: pictures.mediaKey, width: pictures.width, height: pictures.height })
+    .select({ token: pictures.token, key: pictures.mediaKey, width: pictures.width, height: pictures.height, description: pictures.description })
     .from(pictures)
     .where(eq(pictures.artId, artId))
     .orderBy(asc(pictures.position))
@@ -129,6 +129,8 @@ export interface ArtSubmission {
   /** The text fields as sent (validated here with the shared schema). */
   fields: Record<string, unknown>;
   slots: ImageSlot[];
+  /** What each slot's picture shows (descriptions[i], its alt text), by the same index as the slots; optional. */
+  descriptions?: (string | undefined)[];
   /** The wizard's final SUBMIT sends submit=1 (review); without it the piece is saved as it is (draft stays draft). */
   submit: boolean;
 }
@@ -150,6 +152,8 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
 
   const existing = found.art ? readPictures(ctx.db, found.art.id) : [];
   for (const [key, message] of Object.entries(imageListErrors(submission.slots))) errors[key] = [message];
+  const described = checkPictureDescriptions(submission.descriptions ?? []);
+  for (const [key, message] of Object.entries(described.errors)) errors[key] = [message];
   const present = submission.slots.flatMap((slot, index) => (slot ? [{ slot, index }] : []));
   for (const { slot, index } of present) {
     if ('picture' in slot && !existing.some((p) => p.token === slot.picture)) errors[`files.${index}`] ??= [ART_MESSAGES.imageBlank];
@@ -181,7 +185,10 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
   const written = await writePreparedPictures(ctx, files);
   try {
     const storedByIndex = new Map([...prepared.keys()].map((index, i) => [index, written.pictures[i]!]));
-    const plan = present.map(({ slot, index }): PicturePlan => (slot && 'picture' in slot ? { keep: slot.picture } : { stored: storedByIndex.get(index)! }));
+    const plan = present.map(({ slot, index }): PicturePlan => {
+      const description = described.values[index] ?? '';
+      return slot && 'picture' in slot ? { keep: slot.picture, description } : { stored: storedByIndex.get(index)!, description };
+    });
     commitArt(ctx, viewer, cellToken, { values: parsed.output, plan, files, submit: submission.submit, reserveFirst: found.art === null });
   } catch (error) {
     removeUnnamedMedia(ctx, written.created);
@@ -190,7 +197,7 @@ export async function saveArt(ctx: ServiceContext, viewer: Viewer, cellToken: st
   return getArtForEdit(ctx, viewer, cellToken);
 }
 
-type PicturePlan = { keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number } };
+type PicturePlan = ({ keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number } }) & { description: string };
 
 interface ArtCommit {
   values: ArtFormValues;
@@ -222,11 +229,12 @@ function commitArt(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: 
     tx.update(pictures).set({ position: sql`${pictures.position} + 100` }).where(eq(pictures.artId, piece.id)).run();
     let mainColor: number | null = piece.dominantColor;
     plan.forEach((item, position) => {
+      const { description } = item;
       if ('keep' in item) {
-        tx.update(pictures).set({ position }).where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep))).run();
+        tx.update(pictures).set({ position, description }).where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep))).run();
       } else {
         const { key, width, height, dominantColor } = item.stored;
-        tx.insert(pictures).values({ token: newToken(), artId: piece.id, position, mediaKey: key, width, height, createdAt: now }).run();
+        tx.insert(pictures).values({ token: newToken(), artId: piece.id, position, mediaKey: key, width, height, description, createdAt: now }).run();
         if (position === 0) mainColor = dominantColor;
       }
     });

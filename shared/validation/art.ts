@@ -218,6 +218,24 @@ export function imageListErrors(slots: readonly unknown[]): Record<string, strin
   return {};
 }
 
+/** A picture's description, what it shows for people who cannot see it (alt text): optional, one short line. */
+export const pictureDescriptionSchema = v.pipe(
+  optionalText(L.pictureDescription),
+  v.check(hasNoControlCharacters, MESSAGES.controlCharacters),
+);
+
+/** The descriptions by image slot, checked: the cleaned text of each, and an error keyed `descriptions.<slot>`. */
+export function checkPictureDescriptions(descriptions: readonly (string | undefined)[]): { values: string[]; errors: Record<string, string> } {
+  const values: string[] = [];
+  const errors: Record<string, string> = {};
+  descriptions.forEach((description, slot) => {
+    const parsed = v.safeParse(pictureDescriptionSchema, description ?? '');
+    if (parsed.success) values[slot] = parsed.output;
+    else errors[`descriptions.${slot}`] = parsed.issues[0].message;
+  });
+  return { values, errors };
+}
+
 /** 40 megapixels: the most an art image may have (the server's decoder refuses more; the editor says so first). */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 

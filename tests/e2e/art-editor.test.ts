@@ -69,6 +69,9 @@ describe('the art editor', () => {
     expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageBlank);
     expect(await textOf(page, 'step-title')).toBe('IMAGE');
     await fillImageStep(page, file);
+    // Each picture can be described for people who cannot see it; the main one is.
+    await page.getByTestId('image-description-0').fill('A water mill at dusk, its wheel still, lamps lit in two windows.');
+    expect(await page.getByTestId('image-description-2').count()).toBe(0);
     // Up to three images, with one empty slot kept.
     await page.getByTestId('image-slot-2').waitFor();
     expect(await page.getByTestId('image-preview-2').count()).toBe(0);
@@ -197,6 +200,11 @@ describe('the art editor', () => {
     expect(await connection.textContent()).toContain('The same river runs through both pieces.');
     await expect(connection.getByRole('link').getAttribute('href')).resolves.toBe(`/observe/cell/${square.neighbourToken}/details`);
     expect(await page.getByTestId('art-thumb').count()).toBe(2);
+    // The artist's description is the main picture's text alternative; the second, undescribed, says which it is.
+    await expect(page.getByTestId('art-main-image').getAttribute('alt')).resolves.toBe('A water mill at dusk, its wheel still, lamps lit in two windows.');
+    await page.getByTestId('art-thumb').nth(1).click();
+    await expect(page.getByTestId('art-main-image').getAttribute('alt')).resolves.toBe('Evening by the Old Mill, picture 2 of 2');
+    await page.getByTestId('art-thumb').nth(0).click();
 
     await page.getByTestId('art-like-toggle').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="art-likes-count"]')?.textContent === '1');

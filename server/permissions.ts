@@ -7,16 +7,6 @@ import type { SessionUser } from './auth/sessions.ts';
 
 export type Viewer = Pick<SessionUser, 'id' | 'role' | 'token'> | null;
 
-export type ViewerKind = 'guest' | 'observer' | 'artist' | 'admin';
-
-export function viewerKind(viewer: Viewer): ViewerKind {
-  if (!viewer) return 'guest';
-  if (viewer.role === Role.Admin) return 'admin';
-  if (viewer.role === Role.Artist) return 'artist';
-  return 'observer';
-}
-
-export const isGuest = (viewer: Viewer): viewer is null => viewer === null;
 export const isAdmin = (viewer: Viewer): boolean => viewer?.role === Role.Admin;
 
 /** Access levels a procedure declares; every procedure is built on exactly one of them. */

@@ -4,8 +4,6 @@ export const RESERVATION_DAYS = 14;
 export const EXTENSION_DAYS = 7;
 export const MAX_REMINDERS_FOR_EXTENSION = 4;
 
-export const MIN_AGE = 13;
-
 export const TREE_VIEW = {
   cellSize: 100,
   gap: 10,

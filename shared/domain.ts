@@ -29,7 +29,3 @@ export const Role = {
   Artist: 4,
 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
-
-export function isCellStatus(value: number): value is CellStatus {
-  return value === 0 || value === 1 || value === 2 || value === 3;
-}

@@ -116,10 +116,6 @@ export function worldToCell(point: Point): { row: number; column: number } | nul
   return { row, column };
 }
 
-export function sameCamera(a: Camera, b: Camera): boolean {
-  return a.x === b.x && a.y === b.y && a.scale === b.scale;
-}
-
 /** The world point at the screen's centre. */
 export function cameraCentre(camera: Camera, viewportWidth: number, viewportHeight: number): Point {
   return { x: camera.x + viewportWidth / 2 / camera.scale, y: camera.y + viewportHeight / 2 / camera.scale };

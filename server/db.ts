@@ -17,6 +17,9 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 /** The database or a transaction on it: what functions that run inside a caller's transaction take. */
 export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult, typeof schema>;
 
+/** The transaction option for every change: the write lock is taken first, so another process waits instead of failing. */
+export const IMMEDIATE = { behavior: 'immediate' } as const;
+
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 /**

@@ -9,10 +9,9 @@ import { eq, inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/schema.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
-import type { Db, Queryable } from '../db.ts';
+import { IMMEDIATE, type Db, type Queryable } from '../db.ts';
 import { isAvatarName, type MediaStore } from '../media-store.ts';
 import type { ServiceContext } from './context.ts';
-import { IMMEDIATE } from './reservations.ts';
 import { ImageRejected, imageWork, mediaNameOf, preparePicture, writePreparedPicture, type PreparedPicture, type StoredPicture } from './images.ts';
 
 // The magic-byte check is shared with the editor, which runs it on a chosen file before sending it.

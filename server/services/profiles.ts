@@ -16,10 +16,10 @@ import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { mayEditProfile, mayReadPrivateProfile, type Viewer } from '../permissions.ts';
 import { prepareAvatar, removeAvatarIfUnused, writeAvatar } from './avatars.ts';
 import { LIMITS, hitRateLimit } from './rate-limit.ts';
-import { IMMEDIATE } from './reservations.ts';
 import type { ServiceContext } from './context.ts';
 import { followersOf, likesOfUser, memberByToken } from './user-social.ts';
 import { ensureRoomForUpload } from '../storage.ts';
+import { IMMEDIATE } from '../db.ts';
 
 type UserRow = typeof users.$inferSelect;
 

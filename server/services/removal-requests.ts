@@ -11,7 +11,7 @@ import { mayRequestRemoval, type Viewer } from '../permissions.ts';
 import { newToken } from '../tokens.ts';
 import { loadCellWithArt } from './art.ts';
 import type { ServiceContext } from './context.ts';
-import { IMMEDIATE } from './reservations.ts';
+import { IMMEDIATE } from '../db.ts';
 
 export interface RemovalRequestAnswer {
   token: string;

@@ -7,14 +7,14 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
-import type { Queryable } from '../db.ts';
+import { IMMEDIATE, type Queryable } from '../db.ts';
 import { keepPieceInTx } from './changes-window.ts';
 import type { ServiceContext } from './context.ts';
 import type { Job } from './jobs.ts';
 import { enqueueMail } from './mail.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
 import { DAY_MS, REMINDER_STEPS, extensionDeadline, latestDueReminder } from './reservation-time.ts';
-import { extensionRefusal, IMMEDIATE } from './reservations.ts';
+import { extensionRefusal } from './reservations.ts';
 import { notifyAvailable } from './subscriptions.ts';
 import { recordCellChanges } from './tree-changes.ts';
 

@@ -11,7 +11,7 @@ import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { branchSlotRefusal, gridOfCells, type BranchSlotRefusal, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { Queryable } from '../db.ts';
+import { IMMEDIATE, type Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { mayManageReservation, mayReserve, type Viewer } from '../permissions.ts';
 import { newToken } from '../tokens.ts';
@@ -21,9 +21,6 @@ import { getDefaultTree, getTreeByToken } from './tree.ts';
 import { recordCellChanges } from './tree-changes.ts';
 
 export type Member = NonNullable<Viewer>;
-
-/** better-sqlite3 runs the transaction synchronously; IMMEDIATE makes a second process wait instead of failing. */
-export const IMMEDIATE = { behavior: 'immediate' } as const;
 
 /** One sentence for each refusal; the client shows its own locale text for the code. */
 export const RESERVATION_MESSAGES = {

@@ -8,12 +8,11 @@ import { cells, subscriptions, users } from '#drizzle/schema.ts';
 import type { Subscription } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Queryable } from '../db.ts';
+import { IMMEDIATE, type Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { maySubscribe, type Viewer } from '../permissions.ts';
 import type { ServiceContext } from './context.ts';
 import { enqueueMail } from './mail.ts';
-import { IMMEDIATE } from './reservations.ts';
 
 /** Where an e-mail sends someone to see a square: the tree, centred on it. */
 export function treeLinkOf(siteUrl: string, cellToken: string): string {

@@ -11,7 +11,7 @@ import { RESERVATION_DAYS } from '#shared/constants.ts';
 import { createTree, type TreeRow } from '#server/services/tree.ts';
 import { openNeighboursAfterPublish } from '#server/services/growth.ts';
 import { notifyAvailable } from '#server/services/subscriptions.ts';
-import { IMMEDIATE } from '#server/services/reservations.ts';
+import { IMMEDIATE } from '#server/db.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import {
   activeReservationOf,

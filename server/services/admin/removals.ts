@@ -9,12 +9,11 @@ import { art, cells, connections, pictures, removalRequests, reservations, users
 import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Queryable } from '../../db.ts';
+import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail.ts';
-import { IMMEDIATE } from '../reservations.ts';
 import { mainPictureOf, thumbOf } from '../review.ts';
 import { reindexArt } from '../search.ts';
 import { notifyAvailable } from '../subscriptions.ts';

@@ -13,9 +13,9 @@ import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail.ts';
 import { clockedReservation, fateOfPiece, holdersPiece, onTheClock, releaseInTx } from '../reservation-jobs.ts';
-import { IMMEDIATE } from '../reservations.ts';
 import { treeLinkOf } from '../subscriptions.ts';
 import { personRef, recordStaffAction, requireStaff } from './staff-log.ts';
+import { IMMEDIATE } from '../../db.ts';
 
 /** admin.reservations: every reservation whose clock runs, the nearest deadline first. */
 export function listActiveReservations(ctx: ServiceContext): AdminReservation[] {

@@ -10,7 +10,7 @@ import { art, cells, trees, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { CATEGORY_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS } from '#shared/constants.ts';
 import { bandStarts, inBranchArea, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { Db } from '../../db.ts';
+import { IMMEDIATE, type Db } from '../../db.ts';
 import { recordBulkChange } from '../tree-changes.ts';
 import { mulberry32, titleFor } from './art-generator.ts';
 
@@ -303,7 +303,7 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
             }
           }
         },
-        { behavior: 'immediate' },
+        IMMEDIATE,
       );
     }
     recordBulkChange(db, treeId, now);

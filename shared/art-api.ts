@@ -106,3 +106,24 @@ export interface LikeStatus {
   liked: 0 | 1;
   likes: number;
 }
+
+/** One search result: a published piece with its square and artist (the search popup's row). */
+export interface SearchHit {
+  cellToken: string;
+  row: number;
+  column: number;
+  cellType: number;
+  cellStatus: number;
+  artToken: string;
+  title: string;
+  category: string;
+  artist: string;
+  artistToken: string;
+  artistFirstname: string;
+  artistLastname: string;
+  /** Thumbnail URL of the main picture, null when it has none. */
+  thumb: string | null;
+  /** When the piece went live (ms since the epoch): the table's "date added". */
+  addedAt: number;
+  aiUse: AiUse;
+}

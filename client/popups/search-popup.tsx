@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { SearchHit } from '#server/services/search.ts';
+import type { SearchHit } from '#shared/art-api.ts';
 import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { Popup } from './popup.tsx';

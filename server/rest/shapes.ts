@@ -6,7 +6,7 @@ import type { CellSummary } from '#shared/api-types.ts';
 import type { ArtDetails } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { AtelierItem, PublishedArtCard, ZipPlace } from '#shared/profile-api.ts';
-import type { SearchHit } from '../services/search.ts';
+import type { SearchHit } from '#shared/art-api.ts';
 
 const pictureOf = (thumb: string | null) => (thumb ? { thumb } : null);
 

@@ -11,6 +11,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { art, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
+import type { SearchHit } from '#shared/art-api.ts';
 import type { AiUse } from '#shared/constants.ts';
 import type { Db, Queryable } from '../db.ts';
 import { MEDIA_URL_PREFIX } from '../media-store.ts';
@@ -33,25 +34,6 @@ export const SEARCH_CANDIDATES = 1000;
 const WEIGHTS = { title: 10, keywords: 4, description: 1, category: 2, artist: 5 } as const;
 
 /** One row of the results popup (spec §2): the cell to open, and what the table shows. */
-export interface SearchHit {
-  cellToken: string;
-  row: number;
-  column: number;
-  cellType: number;
-  cellStatus: number;
-  artToken: string;
-  title: string;
-  category: string;
-  artist: string;
-  artistToken: string;
-  artistFirstname: string;
-  artistLastname: string;
-  /** Thumbnail URL of the main picture, null when it has none. */
-  thumb: string | null;
-  /** When the piece went live (ms since the epoch): the table's "date added". */
-  addedAt: number;
-  aiUse: AiUse;
-}
 
 /**
  * Puts one piece's index row in line with the piece: written when the art is PUBLISHED, removed otherwise (draft,

@@ -59,6 +59,16 @@ function availableTrunkSquare(): { token: string; row: number; column: number } 
     .get()!;
 }
 
+function pendingSquare(): string {
+  const { db } = gallery.app.deps;
+  return db
+    .select({ token: cells.token })
+    .from(cells)
+    .where(and(eq(cells.status, CellStatus.Pending), eq(cells.type, CellType.Trunk)))
+    .limit(1)
+    .get()!.token;
+}
+
 describe('logged out', () => {
   let context: BrowserContext;
   let page: Page;
@@ -148,7 +158,7 @@ describe('as an artist', () => {
   });
   afterAll(() => artist.context.close());
 
-  it("finds nothing on the member's pages, the editor, the extend page and the popups", async () => {
+  it("finds nothing on the member's pages, the editor, the extend page and the popups", { timeout: 180_000 }, async () => {
     const { page } = artist;
     const found = [];
     // The first page of the visit greets the artist with the edit-reserved popup.
@@ -177,7 +187,25 @@ describe('as an artist', () => {
     await page.getByTestId('avatar-popup').waitFor();
     found.push(await verdict(page, 'avatar popup'));
 
-    expect(found).toEqual(['edit-reserved popup', ...paths, 'avatar popup'].map(clean));
+    await open(page, '/participate');
+    await page.getByTestId('open-principles').click();
+    await page.getByRole('dialog').waitFor();
+    found.push(await verdict(page, 'principles'));
+
+    // A member's popups on the tree: a free square asks whether to reserve it (this member holds one already, and
+    // is told so on answering); a square not yet open offers the alert.
+    for (const [label, token, testId] of [
+      ['reserve popup', availableTrunkSquare().token, 'reserve-popup'],
+      ['subscribe popup', pendingSquare(), 'subscribe-form'],
+    ] as const) {
+      await open(page, `/observe?cell=${token}`);
+      await page.locator('canvas').first().focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId(testId).waitFor();
+      found.push(await verdict(page, label));
+    }
+
+    expect(found).toEqual(['edit-reserved popup', ...paths, 'avatar popup', 'principles', 'reserve popup', 'subscribe popup'].map(clean));
     expect(artist.errors).toEqual([]);
   });
 });

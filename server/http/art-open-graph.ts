@@ -3,23 +3,14 @@
  * page with the piece's title, description and main image in its head, so a shared link shows a preview. Only
  * published pieces are described; anything else gets the plain page.
  */
-import { eq } from 'drizzle-orm';
-import { users } from '#drizzle/schema.ts';
-import { ArtStatus } from '#shared/domain.ts';
-import { loadCellWithArt, readPictures } from '../services/art.ts';
+import { publishedPieceForSharing } from '../services/art.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { escapeMarkup } from './markup.ts';
 
 export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string {
-  let piece;
-  try {
-    piece = loadCellWithArt(ctx.db, cellToken).art;
-  } catch {
-    return '';
-  }
-  if (!piece || piece.status !== ArtStatus.Published) return '';
-  const author = ctx.db.select({ firstname: users.firstname, lastname: users.lastname }).from(users).where(eq(users.id, piece.authorId)).get();
-  const main = readPictures(ctx.db, piece.id)[0];
+  const shared = publishedPieceForSharing(ctx.db, cellToken);
+  if (!shared) return '';
+  const { piece, author, main } = shared;
   const site = ctx.config.siteUrl.replace(/\/$/, '');
   const title = `${piece.title}${piece.year ? ` (${piece.year})` : ''}${author ? ` by ${author.firstname} ${author.lastname}` : ''}`;
   const description = piece.description.length > 200 ? `${piece.description.slice(0, 197)}...` : piece.description;

@@ -2,13 +2,11 @@
  * GET /feed.xml (issue 8): an Atom feed (RFC 4287) of the 50 pieces published last, each with its title, artist,
  * details link, thumbnail and times. Every page links to it with <link rel="alternate"> (server/http/index-html.ts).
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { art, cells, pictures, users } from '#drizzle/schema.ts';
-import { ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../db.ts';
+import { newestPublished } from '../services/feed.ts';
+import { detailsLinkOf, thumbOf } from '../services/review.ts';
 import { escapeMarkup } from './markup.ts';
-import { mainPictureOf, detailsLinkOf, thumbOf } from '../services/review.ts';
 
 export const FEED_PATH = '/feed.xml';
 export const FEED_TITLE = 'Gallery Tree: new pieces';
@@ -16,33 +14,8 @@ export const FEED_SIZE = 50;
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
-function newestPublished(db: Queryable) {
-  return db
-    .select({
-      artToken: art.token,
-      title: art.title,
-      description: art.description,
-      publishedAt: art.publishedAt,
-      updatedAt: art.updatedAt,
-      cellToken: cells.token,
-      mediaKey: pictures.mediaKey,
-      pictureDescription: pictures.description,
-      authorToken: users.token,
-      firstname: users.firstname,
-      lastname: users.lastname,
-    })
-    .from(art)
-    .innerJoin(cells, and(eq(cells.id, art.cellId), eq(cells.artId, art.id)))
-    .innerJoin(users, eq(users.id, art.authorId))
-    .leftJoin(pictures, mainPictureOf(art.id))
-    .where(eq(art.status, ArtStatus.Published))
-    .orderBy(desc(sql`coalesce(${art.publishedAt}, ${art.updatedAt})`), desc(art.id))
-    .limit(FEED_SIZE)
-    .all();
-}
-
 export function renderFeed(db: Queryable, siteUrl: string, now: number): string {
-  const entries = newestPublished(db).map((piece) => {
+  const entries = newestPublished(db, FEED_SIZE).map((piece) => {
     const link = detailsLinkOf(siteUrl, piece.cellToken);
     const thumb = thumbOf(piece.mediaKey);
     const thumbUrl = thumb && siteUrl + thumb;

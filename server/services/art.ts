@@ -74,6 +74,19 @@ export function readPictures(q: Queryable, artId: number): ArtPicture[] {
     .map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
 }
 
+/** A published piece with its author's name and main picture, for the preview of a shared link; null otherwise. */
+export function publishedPieceForSharing(q: Queryable, cellToken: string) {
+  let piece;
+  try {
+    piece = loadCellWithArt(q, cellToken).art;
+  } catch {
+    return null;
+  }
+  if (!piece || piece.status !== ArtStatus.Published) return null;
+  const author = q.select({ firstname: users.firstname, lastname: users.lastname }).from(users).where(eq(users.id, piece.authorId)).get();
+  return { piece, author, main: readPictures(q, piece.id)[0] };
+}
+
 /** A piece's form fields in the API's names (the editor, details and the review screen show the same). */
 export function fieldsOf(row: ArtRow): ArtFields {
   return {

@@ -16,6 +16,7 @@ import { MEDIA_URL_PREFIX } from '../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../permissions.ts';
 import { newToken, TOKEN_PATTERN } from '../tokens.ts';
 import { prepareArtImage, removeUnnamedMedia, restorePictureFiles, writePreparedPictures } from './art-media.ts';
+import { editFacts, loadCellWithArt, type ArtRow, type CellWithArt } from './cell-with-art.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf, type PreparedPicture } from './images.ts';
@@ -26,38 +27,6 @@ import { reindexArt } from './search.ts';
 import { recordCellChanges } from './tree-changes.ts';
 import { promoteToArtist } from './users.ts';
 import { ensureRoomForUpload } from '../storage.ts';
-
-export type ArtRow = typeof art.$inferSelect;
-
-export interface CellWithArt {
-  cell: ArtCellRef & { id: number; treeId: number };
-  /** The square's current piece; a REMOVED one reads as none. */
-  art: ArtRow | null;
-}
-
-/** The square a token names with its current piece: 400 for a malformed token, 404 for an unknown one. */
-export function loadCellWithArt(q: Queryable, cellToken: string): CellWithArt {
-  if (!TOKEN_PATTERN.test(cellToken)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
-  const found = q
-    .select({
-      id: cells.id,
-      treeId: cells.treeId,
-      token: cells.token,
-      row: cells.row,
-      column: cells.column,
-      status: cells.status,
-      treeToken: trees.token,
-      artId: cells.artId,
-    })
-    .from(cells)
-    .innerJoin(trees, eq(trees.id, cells.treeId))
-    .where(eq(cells.token, cellToken))
-    .get();
-  if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
-  const { artId, ...cell } = found;
-  const piece = artId === null ? undefined : q.select().from(art).where(eq(art.id, artId)).get();
-  return { cell, art: piece && piece.status !== ArtStatus.Removed ? piece : null };
-}
 
 export const pictureUrls = (key: string) => ({
   thumb: MEDIA_URL_PREFIX + mediaNameOf(key, 'thumb'),
@@ -109,7 +78,6 @@ export function fieldsOf(row: ArtRow): ArtFields {
 }
 
 /** What the edit rule of server/permissions.ts looks at. */
-export const editFacts = (found: CellWithArt) => ({ status: found.cell.status, art: found.art });
 
 const publicCell = ({ id: _id, treeId: _treeId, ...cell }: CellWithArt['cell']): ArtCellRef => cell;
 

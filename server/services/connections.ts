@@ -15,7 +15,7 @@ import { mayEditArt, type Viewer } from '../permissions.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from './context.ts';
 import { mediaNameOf } from './images.ts';
-import { editFacts, loadCellWithArt } from './art.ts';
+import { editFacts, loadCellWithArt } from './cell-with-art.ts';
 
 type NextCell = ArtConnection['next_cell'] & { cellId: number };
 

@@ -2,6 +2,10 @@
  * Thumbnail textures, loaded only for cells in visible chunks and unloaded when the last chunk using them is
  * destroyed (DESIGN.md §6). Counted per URL, since one picture may appear in several cells, and throttled so a fast
  * pan never fires hundreds of requests at once.
+ *
+ * Pixi's asset cache is one for the page, and a load of a URL shares whatever the cache holds for it, even a texture
+ * an unloading is about to destroy. So the counting is one for the page too (a tree left while its pictures load, and
+ * the tree come back to, share them), and a URL asked for again while it is being unloaded loads once that is done.
  */
 import { Assets, type Texture } from 'pixi.js';
 
@@ -14,19 +18,16 @@ interface Entry {
   waiters: ((texture: Texture | null) => void)[];
 }
 
-export class ThumbnailCache {
+/** The page's textures: every ThumbnailCache counts its references here. */
+class TexturePool {
   private readonly entries = new Map<string, Entry>();
   private readonly queue: string[] = [];
+  /** Unloadings under way, by URL. */
+  private readonly unloading = new Map<string, Promise<void>>();
   private inFlight = 0;
-  private loaded = 0;
-  private destroyed = false;
+  /** Textures held now. */
+  loaded = 0;
 
-  /** Textures currently held. */
-  get loadedCount(): number {
-    return this.loaded;
-  }
-
-  /** Holds a reference to `url` and calls `ready` with its texture (or null if it cannot load). */
   acquire(url: string, ready: (texture: Texture | null) => void): void {
     let entry = this.entries.get(url);
     if (!entry) {
@@ -40,7 +41,6 @@ export class ThumbnailCache {
     this.pump();
   }
 
-  /** Drops one reference; the texture is unloaded when none remain. */
   release(url: string): void {
     const entry = this.entries.get(url);
     if (!entry) return;
@@ -57,17 +57,16 @@ export class ThumbnailCache {
     // A load in flight finishes first and is then forgotten (see pump).
   }
 
-  destroy(): void {
-    this.destroyed = true;
-    this.queue.length = 0;
-    for (const [url, entry] of this.entries) if (entry.state !== 'loading') this.forget(url, entry);
-  }
-
   private forget(url: string, entry: Entry): void {
-    this.entries.delete(url);
+    if (this.entries.get(url) === entry) this.entries.delete(url);
     if (entry.state !== 'loaded') return;
     this.loaded--;
-    void Assets.unload(url).catch(() => undefined);
+    const done: Promise<void> = Assets.unload(url)
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.unloading.get(url) === done) this.unloading.delete(url);
+      });
+    this.unloading.set(url, done);
   }
 
   private pump(): void {
@@ -77,7 +76,9 @@ export class ThumbnailCache {
       if (!entry) continue;
       entry.state = 'loading';
       this.inFlight++;
-      Assets.load<Texture>({ src: url, data: { autoGenerateMipmaps: true } })
+      const load = () => Assets.load<Texture>({ src: url, data: { autoGenerateMipmaps: true } });
+      const pending = this.unloading.get(url);
+      (pending ? pending.then(load) : load())
         .then(
           (texture) => {
             entry.texture = texture;
@@ -90,15 +91,52 @@ export class ThumbnailCache {
         )
         .finally(() => {
           this.inFlight--;
-          if (this.destroyed || entry.refs <= 0) {
+          if (entry.refs <= 0) {
             this.forget(url, entry);
           } else {
             const waiters = entry.waiters;
             entry.waiters = [];
             for (const ready of waiters) ready(entry.texture);
           }
-          if (!this.destroyed) this.pump();
+          this.pump();
         });
     }
+  }
+}
+
+const pool = new TexturePool();
+
+/** One tree's thumbnails: its references into the page's pool, all given back when it is destroyed. */
+export class ThumbnailCache {
+  private readonly held = new Map<string, number>();
+  private destroyed = false;
+
+  /** Textures held right now (the page's: it shows one tree at a time). */
+  get loadedCount(): number {
+    return pool.loaded;
+  }
+
+  /** Holds a reference to `url` and calls `ready` with its texture (or null if it cannot load). */
+  acquire(url: string, ready: (texture: Texture | null) => void): void {
+    if (this.destroyed) return;
+    this.held.set(url, (this.held.get(url) ?? 0) + 1);
+    pool.acquire(url, (texture) => {
+      if (!this.destroyed) ready(texture);
+    });
+  }
+
+  /** Drops one reference; the texture is unloaded when none remain on the page. */
+  release(url: string): void {
+    const count = this.held.get(url);
+    if (!count) return;
+    if (count === 1) this.held.delete(url);
+    else this.held.set(url, count - 1);
+    pool.release(url);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    for (const [url, count] of this.held) for (let k = 0; k < count; k++) pool.release(url);
+    this.held.clear();
   }
 }

@@ -21,6 +21,8 @@ import { showsThumbnails } from './thumbnail-size.ts';
 import { availableSquares, holdsPosition, worldBoundsOf } from '#shared/tree/layout.ts';
 import { presentIndexAt } from './tree-grid.ts';
 import { updateTree, type TreeState, type TreeUpdate } from './tree-update.ts';
+import { bandIndexOf, bandRows, type BandRows, type GridExtent } from './far-moves.ts';
+import { countStatus, emptyCounts, surveyBands, type BandSurvey, type ViewSurvey } from './survey.ts';
 
 export interface CellHit {
   /** 'slot' is a computed branch slot: an available square with no cell yet. */
@@ -57,6 +59,9 @@ export class CanvasTree {
   private readonly regions: RegionLoader | null;
   private readonly state: TreeState;
   private available: Position[] | null = null;
+  private bandSurvey: BandSurvey[] | null = null;
+  /** The bands' rows, top to bottom (far-moves.ts). */
+  readonly bandRows: BandRows[];
 
   constructor(
     cells: TreeCells,
@@ -69,6 +74,7 @@ export class CanvasTree {
     this.state = { cells, settings, slots: branchSlots, index };
     this.bounds = worldBoundsOf(settings, cells);
     this.bands = new DividerBands(settings, this.bounds);
+    this.bandRows = bandRows(settings);
     this.details = new CellDetails(cells);
     this.chunks = new ChunkField(cells, branchSlots.positions, index, this.details, deps.thumbnails, deps.onChange);
     this.regions = deps.fetchRegion ? new RegionLoader(this.details, deps.fetchRegion, deps.onRegion) : null;
@@ -102,6 +108,7 @@ export class CanvasTree {
     if (live) this.details.noteChanged(changes);
     this.chunks.invalidate(update.dirty);
     this.available = null;
+    this.bandSurvey = null;
     let boundsGrew = false;
     for (const i of update.added) boundsGrew ||= !holdsPosition(this.bounds, cells.row[i]!, cells.col[i]!);
     if (boundsGrew) this.growBounds();
@@ -204,6 +211,75 @@ export class CanvasTree {
   /** Whether a position lies inside the tree's world (rows and columns the camera may show). */
   containsPosition(row: number, column: number): boolean {
     return holdsPosition(this.bounds, row, column);
+  }
+
+  /** The rows and columns of the world rectangle (where the keyboard may go). */
+  extent(): GridExtent {
+    const { x, y, width, height } = this.bounds;
+    return {
+      minRow: Math.round(y / CELL_PITCH),
+      maxRow: Math.floor((y + height) / CELL_PITCH),
+      minColumn: Math.round(x / CELL_PITCH),
+      maxColumn: Math.floor((x + width) / CELL_PITCH),
+    };
+  }
+
+  /** The status of the cell or slot at a position, or null when there is none. */
+  statusAt(row: number, column: number): number | null {
+    const index = presentIndexAt(this.cells, row, column);
+    if (index >= 0) return this.cells.status[index]!;
+    return this.state.slots.has(row, column) ? CellStatus.Available : null;
+  }
+
+  /**
+   * What the positions rowFrom..rowTo × columnFrom..columnTo hold (both ends included): squares of each kind, and the
+   * published pieces in reading order, at most `maxPieces` of them with what is known of each. A position at a time:
+   * meant for the view (a few thousand positions at the smallest zoom on a large screen), never the whole tree.
+   */
+  survey(rowFrom: number, rowTo: number, columnFrom: number, columnTo: number, maxPieces: number): ViewSurvey {
+    const counts = emptyCounts();
+    const pieces: ViewSurvey['pieces'] = [];
+    let piecesTotal = 0;
+    const { cells, details } = this;
+    for (let row = rowFrom; row <= rowTo; row++) {
+      for (let column = columnFrom; column <= columnTo; column++) {
+        const index = presentIndexAt(cells, row, column);
+        if (index < 0) {
+          if (this.state.slots.has(row, column)) counts.available++;
+          continue;
+        }
+        const status = cells.status[index]!;
+        countStatus(counts, status);
+        if (status !== CellStatus.Published) continue;
+        piecesTotal++;
+        if (pieces.length >= maxPieces) continue;
+        const piece = details.pieceOf(index);
+        // A piece whose region came without a title has none: it is untitled, not on its way.
+        const title = piece?.title ?? (details.regionLoadedFor(index) ? 'Untitled' : null);
+        pieces.push({ row, column, token: details.tokenOf(index), title, artist: piece?.artist ?? null });
+      }
+    }
+    const bands: ViewSurvey['bands'] = [];
+    const first = bandIndexOf(this.bandRows, rowFrom);
+    for (let i = first; i < this.bandRows.length && this.bandRows[i]!.rowFrom <= rowTo; i++) {
+      const band = this.bandRows[i]!;
+      if (band.rowTo >= rowFrom) bands.push(band.name);
+    }
+    return { rowFrom, rowTo, columnFrom, columnTo, counts, pieces, piecesTotal, bands };
+  }
+
+  /** Squares of each kind in each band: counted once, then again only after the tree changed. */
+  surveyBands(): BandSurvey[] {
+    this.bandSurvey ??= surveyBands(this.settings, this.cells, this.state.slots.list());
+    return this.bandSurvey;
+  }
+
+  /**
+   * Asks for the titles of the pieces in a rectangle of positions. A large tree's view already has its regions asked
+   * for; a small tree's snapshot carries tokens but never titles, so the survey asks for the view's regions here.
+   */
+  wantTitles(rowFrom: number, rowTo: number, columnFrom: number, columnTo: number): void {
+    if (this.regions && this.details.inSnapshot) this.regions.wantView(rowFrom, rowTo, columnFrom, columnTo);
   }
 
   /** Available squares in row-then-column order, found once (on the first find-free). */

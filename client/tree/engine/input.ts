@@ -2,9 +2,11 @@
  * Pointer, wheel and key input on the canvas, as the help popup of spec §2 describes it: drag (or one finger) to
  * pan, Ctrl+wheel to zoom about the pointer, wheel to scroll vertically, Shift+wheel horizontally; a press released
  * without dragging is a tap. On the keyboard (DESIGN.md §6) the arrow keys move a focus cell, Enter opens it, and
- * plus and minus zoom. Plain DOM events: hit testing is one division, so Pixi's event system is not used.
+ * plus and minus zoom; Home, End, Page Up and Down, B, P and F make the long moves of far-moves.ts. Plain DOM events:
+ * hit testing is one division, so Pixi's event system is not used.
  */
 import type { Point } from '#shared/tree/camera.ts';
+import type { FarMove } from './far-moves.ts';
 
 export interface InputHandlers {
   pan(screenDx: number, screenDy: number): void;
@@ -20,6 +22,57 @@ export interface InputHandlers {
   moveFocus(dRow: number, dColumn: number): void;
   /** Enter (or Space) on the focus cell. */
   activate(): void;
+  /** Home, End, Page Up, Page Down, B, P, F (with Shift: the other way). */
+  farMove(move: FarMove): void;
+}
+
+/** What a key does on the focused canvas (null: nothing, the browser keeps it). */
+export type KeyCommand =
+  | { kind: 'step'; dRow: number; dColumn: number }
+  | { kind: 'activate' }
+  | { kind: 'zoom'; direction: 1 | -1 }
+  | { kind: 'far'; move: FarMove };
+
+const STEPS: Record<string, [number, number]> = {
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+};
+
+/** The command of a key (`key` as KeyboardEvent.key); Shift turns B, P and F the other way. */
+export function keyCommand(key: string, shift: boolean): KeyCommand | null {
+  const step = STEPS[key];
+  if (step) return { kind: 'step', dRow: step[0], dColumn: step[1] };
+  const back = shift ? -1 : 1;
+  switch (key) {
+    case 'Enter':
+    case ' ':
+      return { kind: 'activate' };
+    case '+':
+    case '=':
+      return { kind: 'zoom', direction: 1 };
+    case '-':
+    case '_':
+      return { kind: 'zoom', direction: -1 };
+    case 'Home':
+      return { kind: 'far', move: { kind: 'row-end', direction: -1 } };
+    case 'End':
+      return { kind: 'far', move: { kind: 'row-end', direction: 1 } };
+    case 'PageUp':
+      return { kind: 'far', move: { kind: 'page', direction: -1 } };
+    case 'PageDown':
+      return { kind: 'far', move: { kind: 'page', direction: 1 } };
+  }
+  switch (key.length === 1 ? key.toLowerCase() : '') {
+    case 'b':
+      return { kind: 'far', move: { kind: 'band', direction: back } };
+    case 'p':
+      return { kind: 'far', move: { kind: 'next', what: 'published', direction: back } };
+    case 'f':
+      return { kind: 'far', move: { kind: 'next', what: 'free', direction: back } };
+  }
+  return null;
 }
 
 const DRAG_THRESHOLD_MOUSE = 4;
@@ -148,20 +201,13 @@ export class CanvasInput {
 
   private onKeyDown = (e: KeyboardEvent): void => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.target !== this.keyTarget) return;
-    const centre = { x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 };
-    const moves: Record<string, [number, number]> = {
-      ArrowLeft: [0, -1],
-      ArrowRight: [0, 1],
-      ArrowUp: [-1, 0],
-      ArrowDown: [1, 0],
-    };
-    const move = moves[e.key];
-    if (move) this.handlers.moveFocus(move[0], move[1]);
-    else if (e.key === 'Enter' || e.key === ' ') this.handlers.activate();
-    else if (e.key === '+' || e.key === '=') this.handlers.zoomStep(centre, 1);
-    else if (e.key === '-' || e.key === '_') this.handlers.zoomStep(centre, -1);
-    else return;
+    const command = keyCommand(e.key, e.shiftKey);
+    if (!command) return;
     e.preventDefault();
+    if (command.kind === 'step') this.handlers.moveFocus(command.dRow, command.dColumn);
+    else if (command.kind === 'activate') this.handlers.activate();
+    else if (command.kind === 'zoom') this.handlers.zoomStep({ x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 }, command.direction);
+    else this.handlers.farMove(command.move);
   };
 
   private setDragging(active: boolean): void {

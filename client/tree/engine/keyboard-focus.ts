@@ -1,9 +1,24 @@
 /**
  * The keyboard's focus cell (DESIGN.md §6): where it is, whether it is shown (only while the canvas has keyboard
- * focus), moving it square by square (focus.ts), keeping it on screen, and telling the page what it is. The engine
- * is its host: it answers what lies where and does the panning, drawing and opening.
+ * focus), moving it square by square (focus.ts) and far (far-moves.ts), keeping it on screen, and telling the page
+ * what it is, or that the tree ends there. The engine is its host: it answers what lies where and does the panning,
+ * drawing and opening.
  */
-import { CELL_PITCH, CELL_SIZE, screenToWorld, viewRect, type Camera } from '#shared/tree/camera.ts';
+import { CellStatus } from '#shared/domain.ts';
+import { CELL_PITCH, CELL_SIZE, centredOn, cellCentre, screenToWorld, viewRect, type Camera } from '#shared/tree/camera.ts';
+import {
+  bandLabel,
+  bandStep,
+  edgeText,
+  farEdgeText,
+  nextInList,
+  nextInReadingOrder,
+  pageStep,
+  rowEnd,
+  type BandRows,
+  type FarMove,
+  type GridExtent,
+} from './far-moves.ts';
 import { nearestSquare, stepFocus, type Position } from './focus.ts';
 
 export interface FocusHost {
@@ -14,14 +29,31 @@ export interface FocusHost {
   pan(camera: Camera): void;
   /** The focus or its visibility changed: redraw the marks. */
   changed(): void;
-  /** Says what the focused square is (null: nothing is focused); `fresh` when the square itself changed. */
-  announce(position: Position | null, fresh: boolean): void;
+  /**
+   * Says what the focused square is (null: nothing is focused); `fresh` when the square itself changed; `note` goes
+   * before it (the band a B jump reached).
+   */
+  announce(position: Position | null, fresh: boolean, note?: string): void;
+  /** Says something other than a square: that the tree ends there. */
+  notice(text: string): void;
   /** Enter on the focused square. */
   open(position: Position): void;
+  /** The rows and columns the tree spans (null: no tree), and its bands. */
+  extent(): GridExtent | null;
+  bands(): readonly BandRows[];
+  /** The status of the cell or slot at a position, or null when there is none. */
+  statusAt(row: number, column: number): number | null;
+  /** The free squares, cells and branch slots, in reading order. */
+  freeSquares(): readonly Position[];
 }
+
+/** How a focus move brings its square into view: not at all, just enough, or centred when it is off screen. */
+export type Reveal = 'none' | 'nudge' | 'centre';
 
 export class KeyboardFocus {
   private current: Position | null = null;
+  /** What was said before the focused square when it was reached (its band), said again with it. */
+  private note: string | undefined;
   private visible = false;
 
   constructor(private readonly host: FocusHost) {}
@@ -39,25 +71,66 @@ export class KeyboardFocus {
   setShown(shown: boolean): void {
     this.visible = shown;
     if (shown && !this.current) this.current = this.squareNearCentre();
-    if (shown && this.current) this.host.announce(this.current, true);
+    if (shown && this.current) this.host.announce(this.current, true, this.note);
     this.host.changed();
   }
 
-  /** Puts the focus on a square and brings it into view (`pan` false: the caller is taking the view there itself). */
-  focus(row: number, column: number, pan = true): void {
+  /**
+   * Puts the focus on a square and brings it into view (`reveal` 'none': the caller is taking the view there itself).
+   * `announce` false keeps it quiet (the caller says where it went in its own words).
+   */
+  focus(row: number, column: number, options: { reveal?: Reveal; note?: string; announce?: boolean } = {}): void {
     if (!this.host.hasSquare(row, column)) return;
     this.current = { row, column };
-    if (pan) this.keepInView(row, column);
-    this.host.announce(this.current, true);
+    this.note = options.note;
+    const reveal = options.reveal ?? 'nudge';
+    if (reveal !== 'none') this.keepInView(row, column, reveal === 'centre');
+    if (options.announce !== false) this.host.announce(this.current, true, options.note);
     this.host.changed();
   }
 
-  /** An arrow key: the next square that way (the middle one, if nothing was focused yet). */
+  /** An arrow key: the next square that way (the middle one, if nothing was focused yet); at the edge, says so. */
   move(dRow: number, dColumn: number): void {
     this.visible = true;
-    const next = this.current ? stepFocus(this.host.hasSquare, this.current, dRow, dColumn) : this.squareNearCentre();
-    if (next) this.focus(next.row, next.column);
-    else this.host.changed();
+    if (!this.current) return this.focusNearCentre();
+    const next = stepFocus(this.host.hasSquare, this.current, dRow, dColumn);
+    if (next) return this.focus(next.row, next.column);
+    this.host.changed();
+    this.host.notice(edgeText(dRow, dColumn));
+  }
+
+  /** A long move (far-moves.ts): the square it reaches, centred when it is off screen; at the edge, says so. */
+  farMove(move: FarMove): void {
+    this.visible = true;
+    const from = this.current;
+    const extent = this.host.extent();
+    if (!from || !extent) return this.focusNearCentre();
+    const { hasSquare } = this.host;
+    let target: Position | null = null;
+    let note: string | undefined;
+    switch (move.kind) {
+      case 'row-end':
+        target = rowEnd(hasSquare, extent, from, move.direction);
+        break;
+      case 'page':
+        target = pageStep(hasSquare, extent, from, this.rowsPerScreen(), move.direction);
+        break;
+      case 'band': {
+        const step = bandStep(hasSquare, extent, this.host.bands(), from, move.direction);
+        target = step?.position ?? null;
+        if (step) note = `${bandLabel(step.band.name)} band`;
+        break;
+      }
+      case 'next':
+        target =
+          move.what === 'free'
+            ? nextInList(this.host.freeSquares(), from, move.direction)
+            : nextInReadingOrder((row, column) => this.host.statusAt(row, column) === CellStatus.Published, extent, from, move.direction);
+        break;
+    }
+    if (target) return this.focus(target.row, target.column, { reveal: 'centre', note });
+    this.host.changed();
+    this.host.notice(farEdgeText(move));
   }
 
   activate(): void {
@@ -66,7 +139,19 @@ export class KeyboardFocus {
 
   /** What is known about the focused square changed (its region arrived): say it again. */
   refresh(): void {
-    if (this.visible && this.current) this.host.announce(this.current, false);
+    if (this.visible && this.current) this.host.announce(this.current, false, this.note);
+  }
+
+  private focusNearCentre(): void {
+    const start = this.squareNearCentre();
+    if (start) this.focus(start.row, start.column);
+    else this.host.changed();
+  }
+
+  /** Whole rows the screen shows at the current zoom (Page Up and Down move by this many). */
+  private rowsPerScreen(): number {
+    const { height } = this.host.viewport();
+    return Math.max(1, Math.floor(height / (CELL_PITCH * this.host.camera().scale)));
   }
 
   private squareNearCentre(): Position | null {
@@ -75,8 +160,8 @@ export class KeyboardFocus {
     return nearestSquare(this.host.hasSquare, { row: Math.floor(centre.y / CELL_PITCH), column: Math.floor(centre.x / CELL_PITCH) });
   }
 
-  /** Pans just enough for the square (and a margin round it) to be on screen. */
-  private keepInView(row: number, column: number): void {
+  /** Pans just enough for the square (and a margin round it) to be on screen; `centre`: to its middle if it is off screen. */
+  private keepInView(row: number, column: number, centre: boolean): void {
     const { width, height } = this.host.viewport();
     if (width === 0) return;
     const camera = this.host.camera();
@@ -86,6 +171,12 @@ export class KeyboardFocus {
     const top = row * CELL_PITCH - margin;
     const right = column * CELL_PITCH + CELL_SIZE + margin;
     const bottom = row * CELL_PITCH + CELL_SIZE + margin;
+    const offScreen =
+      column * CELL_PITCH + CELL_SIZE <= view.x ||
+      column * CELL_PITCH >= view.x + view.width ||
+      row * CELL_PITCH + CELL_SIZE <= view.y ||
+      row * CELL_PITCH >= view.y + view.height;
+    if (centre && offScreen) return this.host.pan(centredOn(cellCentre(row, column), camera.scale, width, height));
     let { x, y } = camera;
     if (left < view.x) x = left;
     else if (right > view.x + view.width) x = right - view.width;

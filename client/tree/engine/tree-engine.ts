@@ -12,6 +12,7 @@ import type { TreeCells } from '#shared/tree/snapshot.ts';
 import {
   type Camera,
   type Point,
+  CELL_PITCH,
   cellCentre,
   centredOn,
   viewRect,
@@ -30,9 +31,10 @@ import type { Position } from './focus.ts';
 import { FrameLoop } from './frame-loop.ts';
 import { HoverOutline } from './hover-outline.ts';
 import { CanvasInput } from './input.ts';
-import { KeyboardFocus } from './keyboard-focus.ts';
+import { KeyboardFocus, type Reveal } from './keyboard-focus.ts';
 import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
 import { createTreeStats, type TreeStats } from './stats.ts';
+import type { BandSurvey, ViewSurvey } from './survey.ts';
 import { ThumbnailCache } from './thumbnails.ts';
 import { engineGrid } from './tree-grid.ts';
 import { TreeStage } from './tree-stage.ts';
@@ -89,6 +91,7 @@ export class TreeEngine {
       dragging: (active) => options.onDraggingChange?.(active),
       moveFocus: (dRow, dColumn) => this.tree && this.keyboard.move(dRow, dColumn),
       activate: () => this.keyboard.activate(),
+      farMove: (move) => this.tree && this.keyboard.farMove(move),
     });
     this.keyboard = new KeyboardFocus({
       hasSquare: this.hasSquare,
@@ -96,8 +99,13 @@ export class TreeEngine {
       viewport: () => this.viewport(),
       pan: (camera) => this.userMove(camera),
       changed: () => this.focusChanged(),
-      announce: (position, fresh) => this.announceFocus(position, fresh),
+      announce: (position, fresh, note) => this.announceFocus(position, fresh, note),
+      notice: (text) => this.options.onNotice?.(text),
       open: (position) => this.open(this.hitAtCell(position.row, position.column)),
+      extent: () => this.tree?.extent() ?? null,
+      bands: () => this.tree?.bandRows ?? [],
+      statusAt: (row, column) => this.tree?.statusAt(row, column) ?? null,
+      freeSquares: () => this.tree?.availableSquares() ?? [],
     });
     app.renderer.on('resize', this.onResize);
     if (typeof window !== 'undefined') window.__treeSquareAt = this.squareAt;
@@ -125,6 +133,7 @@ export class TreeEngine {
     this.requestFrame();
     // A refreshed tree: the focused square may have changed (a piece published there), so say it again.
     if (hadTree) this.keyboard.refresh();
+    this.options.onContentChange?.();
     performance.mark('tree:tree-set');
   }
 
@@ -226,6 +235,23 @@ export class TreeEngine {
     this.requestFrame();
   }
 
+  /** The share of the screen one press of a pan button moves the view. */
+  static readonly PAN_SHARE = 0.5;
+
+  /**
+   * Moves the view half a screen (the top panel's pan buttons): dx, dy of -1, 0 or 1, the way the view goes (-1, 0 is
+   * to the left: the squares there come into view).
+   */
+  panScreen(dx: number, dy: number): void {
+    const { width, height } = this.viewport();
+    this.userMove(panBy(this.camera, -dx * width * TreeEngine.PAN_SHARE, -dy * height * TreeEngine.PAN_SHARE));
+  }
+
+  /** Gives the canvas the page's keyboard focus (a square's popup closed). */
+  focusCanvas(): void {
+    if (!this.destroyed && this.options.keyTarget.isConnected) this.options.keyTarget.focus({ preventScroll: true });
+  }
+
   /** One zoom step about the centre of the canvas (the top panel's + and − buttons). */
   zoomStep(direction: 1 | -1): void {
     const { width, height } = this.viewport();
@@ -279,12 +305,55 @@ export class TreeEngine {
     if (!this.hasSquare(row, column)) return false;
     this.showCell(row, column, scale);
     this.setTarget({ row, column });
-    this.keyboard.focus(row, column, false);
-    // The canvas takes the page's keyboard focus too, unless the visitor has already gone somewhere else on it (the
-    // page's heading, where a move from another page starts, is not somewhere).
+    this.keyboard.focus(row, column, { reveal: 'none' });
+    this.takePageFocus();
+    return true;
+  }
+
+  /**
+   * Back on the tree from a piece's page (its camera restored by the page): the keyboard's focus is on the piece again,
+   * and the canvas has the page's focus, so Enter opens it once more and the arrows go on from there. False when the
+   * tree has no square there any more.
+   */
+  returnToSquare(row: number, column: number): boolean {
+    if (!this.hasSquare(row, column)) return false;
+    this.keyboard.focus(row, column, { reveal: 'none' });
+    this.takePageFocus();
+    return true;
+  }
+
+  /**
+   * The canvas takes the page's keyboard focus, unless the visitor has already gone somewhere else on it (the page's
+   * heading, where a move from another page starts, is not somewhere).
+   */
+  private takePageFocus(): void {
     const active = document.activeElement;
     if (active === null || active === document.body || active.matches('main h1')) this.options.keyTarget.focus({ preventScroll: true });
-    return true;
+  }
+
+  /**
+   * What the view holds (tree-survey.tsx): the positions it shows, in part or whole, their squares of each kind and
+   * the first `maxPieces` published pieces; the pieces' titles are asked for if the tree has not got them. Null
+   * before the first tree or while the canvas has no size.
+   */
+  surveyView(maxPieces: number): ViewSurvey | null {
+    const tree = this.tree;
+    const { width, height } = this.viewport();
+    if (!tree || width === 0 || height === 0) return null;
+    const view = viewRect(this.camera, width, height);
+    const extent = tree.extent();
+    const rowFrom = Math.max(extent.minRow, Math.floor(view.y / CELL_PITCH));
+    const rowTo = Math.min(extent.maxRow, Math.floor((view.y + view.height) / CELL_PITCH));
+    const columnFrom = Math.max(extent.minColumn, Math.floor(view.x / CELL_PITCH));
+    const columnTo = Math.min(extent.maxColumn, Math.floor((view.x + view.width) / CELL_PITCH));
+    const survey = tree.survey(rowFrom, rowTo, columnFrom, columnTo, maxPieces);
+    if (survey.pieces.some((piece) => piece.title === null)) tree.wantTitles(rowFrom, rowTo, columnFrom, columnTo);
+    return survey;
+  }
+
+  /** Squares of each kind in each band of the tree on screen (counted again only after it changed); null: no tree. */
+  surveyBands(): BandSurvey[] | null {
+    return this.tree?.surveyBands() ?? null;
   }
 
   /** The square at a position with what its region tells (a piece's title), loaded first if need be. */
@@ -331,9 +400,12 @@ export class TreeEngine {
     if (this.tree) this.keyboard.setShown(shown);
   }
 
-  /** Puts the keyboard focus on a square and brings it into view. */
-  focusCell(row: number, column: number): void {
-    this.keyboard.focus(row, column);
+  /**
+   * Puts the keyboard focus on a square and brings it into view (`reveal` 'none': the caller takes the view there
+   * itself, as find-free's glide does); `announce` false when the caller says where it went in its own words.
+   */
+  focusCell(row: number, column: number, options?: { reveal?: Reveal; announce?: boolean }): void {
+    this.keyboard.focus(row, column, options);
   }
 
   getFocus(): Position | null {
@@ -397,6 +469,7 @@ export class TreeEngine {
       const positions = changes.row.map((row, k) => ({ row, column: changes.col[k]! }));
       this.highlight.show(positions, viewRect(this.camera, width, height), performance.now());
     }
+    this.options.onContentChange?.();
     this.requestFrame();
   }
 
@@ -409,6 +482,7 @@ export class TreeEngine {
     this.highlight.clear();
     this.cullNeeded = true;
     this.keyboard.refresh();
+    this.options.onContentChange?.();
     this.requestFrame();
   }
 
@@ -498,6 +572,7 @@ export class TreeEngine {
     tree.chunks.refreshThumbnails();
     this.stats.regionsLoaded = tree.details.blockCount;
     this.keyboard.refresh();
+    this.options.onContentChange?.();
     this.requestFrame();
   }
 
@@ -515,9 +590,9 @@ export class TreeEngine {
   }
 
   /** Tells the page what the focused square is; a fresh one's region is loaded for its title if need be. */
-  private announceFocus(position: Position | null, fresh: boolean): void {
+  private announceFocus(position: Position | null, fresh: boolean, note?: string): void {
     if (!position) return this.options.onFocusChange?.(null);
-    this.options.onFocusChange?.(this.hitAtCell(position.row, position.column));
+    this.options.onFocusChange?.(this.hitAtCell(position.row, position.column), { fresh, note });
     if (fresh) this.tree?.loadDetailsOf(position.row, position.column);
   }
 

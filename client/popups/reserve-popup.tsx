@@ -5,7 +5,7 @@
  * A trunk square is reserved by its token, a branch slot (no cell yet) by its row and column. After a reserve the
  * tree on screen catches up at once and the user's reserved square is the new one. Submit waits for a choice and for the call.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
 import type { ReservedCell } from '#shared/api-types.ts';
@@ -60,6 +60,12 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
   const [error, setError] = useState<string | null>(null);
   const [reserved, setReserved] = useState<ReservedCell | null>(null);
   const pending = reserve.isPending || reserveBranch.isPending;
+  // Each new step takes the keyboard to its first control (the button it came from is disabled or gone); closing
+  // gives it back to the tree's canvas (the tree page does that).
+  const stepRoot = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (step > 0) stepRoot.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+  }, [step]);
 
   const choose = (value: YesNo) => {
     setChoice(value);
@@ -108,7 +114,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
   if (step === 2) {
     const deadline = reserved?.expiresAt ?? Date.now() + RESERVATION_DAYS * DAY_MS;
     return (
-      <div className="reserve-thanks" data-testid="reserve-step-2">
+      <div className="reserve-thanks" data-testid="reserve-step-2" ref={(node) => void (stepRoot.current = node)}>
         <p className="reserve-thanks__title">Thank you, the square is yours.</p>
         <p>
           You have until <strong data-testid="reserve-deadline">{formatShortDate(deadline)}</strong> to upload your piece. Whenever
@@ -124,7 +130,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
   }
 
   return (
-    <form className="reserve-form" onSubmit={onSubmit} noValidate data-testid={`reserve-step-${step}`}>
+    <form className="reserve-form" onSubmit={onSubmit} noValidate data-testid={`reserve-step-${step}`} ref={(node) => void (stepRoot.current = node)}>
       {step === 0 ? (
         <ChoiceGroup legend="Would you like to reserve this square?" options={YES_NO} value={choice} onChange={choose} disabled={pending} />
       ) : (

@@ -87,3 +87,14 @@ export const ArrowKeysIcon = () => (
     <rect x="15.5" y="12" width="6" height="6" rx="1.2" />
   </Icon>
 );
+
+const ARROW_TURN = { up: 0, right: 90, down: 180, left: 270 } as const;
+
+/** A pan button's arrow, pointing the way the view moves. */
+export const ArrowIcon = ({ direction }: { direction: keyof typeof ARROW_TURN }) => (
+  <Icon>
+    <g transform={`rotate(${ARROW_TURN[direction]} 12 12)`}>
+      <path d="M12 19V5M6 11l6-6 6 6" />
+    </g>
+  </Icon>
+);

@@ -1,18 +1,22 @@
 /**
- * The tree's top panel (spec §2): zoom out and in (each disabled at its end of the range), find next free, search,
- * help, and find-my-slots for a visitor who has a square. Search opens a text box with a cancel button; Enter with
- * more than 2 trimmed characters hands the term on (the page opens the search popup) and closes the box; a shorter
- * term sends nothing.
+ * The tree's top panel (spec §2): zoom out and in (each disabled at its end of the range), pan left, up, down and
+ * right (so the view moves without dragging: in the panel on a wide screen, behind one button on a phone), find next
+ * free, search, help, and find-my-slots for a visitor who has a square. Search opens a text box with a cancel button;
+ * Enter with more than 2 trimmed characters hands the term on (the page opens the search popup) and closes the box,
+ * the keyboard going back to the Search button, where the popup gives it back when it closes; a shorter term sends
+ * nothing.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { SEARCH_MIN_LENGTH } from '#shared/constants.ts';
 import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
 import { canZoomIn, canZoomOut } from '#shared/tree/camera.ts';
-import { CloseIcon, FindFreeIcon, HelpIcon, SearchIcon, TargetIcon, ZoomInIcon, ZoomOutIcon } from './tree-icons.tsx';
+import { ArrowIcon, CloseIcon, FindFreeIcon, HelpIcon, PanIcon, SearchIcon, TargetIcon, ZoomInIcon, ZoomOutIcon } from './tree-icons.tsx';
 
 export interface TreePanelProps {
   scale: number;
   onZoom(direction: 1 | -1): void;
+  /** Moves the view: dx, dy of -1, 0 or 1, the way it goes. */
+  onPan(dx: number, dy: number): void;
   onFindFree(): void;
   onSearch(term: string): void;
   onHelp(): void;
@@ -20,9 +24,20 @@ export interface TreePanelProps {
   onFindMine?: () => void;
 }
 
-export function TreePanel({ scale, onZoom, onFindFree, onSearch, onHelp, onFindMine }: TreePanelProps) {
+const PANS = [
+  { direction: 'left', label: 'Pan left', dx: -1, dy: 0 },
+  { direction: 'up', label: 'Pan up', dx: 0, dy: -1 },
+  { direction: 'down', label: 'Pan down', dx: 0, dy: 1 },
+  { direction: 'right', label: 'Pan right', dx: 1, dy: 0 },
+] as const;
+
+export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, onFindMine }: TreePanelProps) {
   const [searching, setSearching] = useState(false);
+  // A phone's pan buttons open under the panel (tree.css); a wide screen shows them in the panel and never this state.
+  const [panning, setPanning] = useState(false);
   const searchButton = useRef<HTMLButtonElement>(null);
+  const panButton = useRef<HTMLButtonElement>(null);
+  const panGroupId = useId();
   const closeSearch = (returnFocus: boolean) => {
     setSearching(false);
     if (returnFocus) requestAnimationFrame(() => searchButton.current?.focus());
@@ -40,6 +55,48 @@ export function TreePanel({ scale, onZoom, onFindFree, onSearch, onHelp, onFindM
           <ZoomInIcon />
         </button>
         <span className="tree-panel__divider" aria-hidden="true" />
+        <button
+          ref={panButton}
+          type="button"
+          className={panning ? 'tree-panel__button tree-panel__pan-toggle is-active' : 'tree-panel__button tree-panel__pan-toggle'}
+          onClick={() => {
+            setPanning(!panning);
+            setSearching(false);
+          }}
+          aria-label="Pan buttons"
+          aria-expanded={panning}
+          aria-controls={panGroupId}
+          title="Pan buttons"
+        >
+          <PanIcon />
+        </button>
+        <div
+          id={panGroupId}
+          className={panning ? 'tree-pan is-open' : 'tree-pan'}
+          role="group"
+          aria-label="Pan the view"
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && panning) {
+              event.preventDefault();
+              setPanning(false);
+              panButton.current?.focus();
+            }
+          }}
+        >
+          {PANS.map((pan) => (
+            <button
+              key={pan.direction}
+              type="button"
+              className={`tree-panel__button tree-pan__${pan.direction}`}
+              onClick={() => onPan(pan.dx, pan.dy)}
+              aria-label={pan.label}
+              title={pan.label}
+            >
+              <ArrowIcon direction={pan.direction} />
+            </button>
+          ))}
+        </div>
+        <span className="tree-panel__divider tree-panel__divider--pan" aria-hidden="true" />
         <button type="button" className="tree-panel__button" onClick={onFindFree} aria-label="Find next free square" title="Find next free square">
           <FindFreeIcon />
         </button>
@@ -52,7 +109,11 @@ export function TreePanel({ scale, onZoom, onFindFree, onSearch, onHelp, onFindM
           ref={searchButton}
           type="button"
           className={searching ? 'tree-panel__button is-active' : 'tree-panel__button'}
-          onClick={() => (searching ? closeSearch(false) : setSearching(true))}
+          onClick={() => {
+            if (searching) return closeSearch(false);
+            setSearching(true);
+            setPanning(false);
+          }}
           aria-label="Search"
           aria-expanded={searching}
           title="Search"
@@ -67,6 +128,8 @@ export function TreePanel({ scale, onZoom, onFindFree, onSearch, onHelp, onFindM
         <SearchBox
           onCancel={() => closeSearch(true)}
           onSubmit={(term) => {
+            // The box goes: the keyboard waits on the Search button, where the results popup gives it back on closing.
+            searchButton.current?.focus();
             closeSearch(false);
             onSearch(term);
           }}

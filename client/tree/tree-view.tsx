@@ -315,6 +315,7 @@ export function TreeView() {
         <TreePanel
           scale={scale}
           onZoom={(direction) => engineRef.current?.zoomStep(direction)}
+          onPan={(dx, dy) => engineRef.current?.panScreen(dx, dy)}
           onFindFree={onFindFree}
           onSearch={(term) => openPopup({ kind: 'search', term })}
           onHelp={() => openPopup({ kind: 'help' })}

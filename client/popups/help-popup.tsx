@@ -1,7 +1,8 @@
 /**
  * The help popup (spec §2, Popups): how to move around the tree (zoom with the +/- buttons or Ctrl and the wheel,
- * drag to pan, the wheel and Shift+wheel to scroll, the keyboard), search, find-free, find-my-slots (only for a
- * visitor who has a square), the legend of the three kinds of square, and a link to contact.
+ * drag or the pan buttons to pan, the wheel and Shift+wheel to scroll, the keyboard and its long moves, the survey
+ * in words), search, find-free, find-my-slots (only for a visitor who has a square), the legend of the three kinds of
+ * square, and a link to contact.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -35,7 +36,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <PanIcon />
               </span>
               <span>
-                <strong>Pan</strong> by dragging the tree with the mouse, or with one finger.
+                <strong>Pan</strong> by dragging the tree with the mouse, or with one finger, or with the arrow buttons at the top
+                (on a phone, the four-arrow button shows them).
               </span>
             </li>
             <li className="help__item">
@@ -53,10 +55,40 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
               </span>
               <span>
                 <strong>Keyboard:</strong> select the tree, then move square by square with the arrow keys; <kbd>Enter</kbd> opens
-                the square, <kbd>+</kbd> and <kbd>-</kbd> zoom.
+                the square, <kbd>+</kbd> and <kbd>-</kbd> zoom. The keys below go further.
               </span>
             </li>
           </ul>
+        </section>
+
+        <section className="help__section" aria-labelledby="help-keys">
+          <h3 id="help-keys">keys on the tree</h3>
+          <dl className="help__keys" data-testid="help-keys">
+            <dt>
+              <kbd>Home</kbd> / <kbd>End</kbd>
+            </dt>
+            <dd>the first and the last square of the row</dd>
+            <dt>
+              <kbd>Page Up</kbd> / <kbd>Page Down</kbd>
+            </dt>
+            <dd>a screenful of rows up or down</dd>
+            <dt>
+              <kbd>B</kbd> / <kbd>Shift</kbd>+<kbd>B</kbd>
+            </dt>
+            <dd>the next band down (crown, trunk and branches, seed, roots) / the band above</dd>
+            <dt>
+              <kbd>P</kbd> / <kbd>Shift</kbd>+<kbd>P</kbd>
+            </dt>
+            <dd>the next published piece / the one before</dd>
+            <dt>
+              <kbd>F</kbd> / <kbd>Shift</kbd>+<kbd>F</kbd>
+            </dt>
+            <dd>the next free square / the one before</dd>
+          </dl>
+          <p className="help__note">
+            With a screen reader you hear each square, and when the tree ends. After the buttons at the top, <strong>The tree in
+            words</strong> lists what the view shows, its pieces as links, with a <strong>What is here?</strong> button.
+          </p>
         </section>
 
         <section className="help__section" aria-labelledby="help-finding">

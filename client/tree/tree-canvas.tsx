@@ -36,7 +36,11 @@ export interface TreeCanvasProps {
   onCellTap(hit: CellHit): void;
   onScaleChange(scale: number): void;
   onCameraChange?(camera: Camera): void;
-  onFocusChange?(hit: CellHit | null): void;
+  onFocusChange?(hit: CellHit | null, context?: { fresh: boolean; note?: string }): void;
+  /** The keyboard found nowhere further to go: what to say. */
+  onNotice?(text: string): void;
+  /** What the tree on screen holds or knows changed. */
+  onContentChange?(): void;
   /** The engine exists (it is also in engineRef): the page may now apply marks and views. */
   onEngine?(engine: TreeEngine | null): void;
 }
@@ -129,7 +133,9 @@ function TreeScene(props: TreeSceneProps) {
       onCellTap: (hit) => latest.current.onCellTap(hit),
       onScaleChange: (scale) => latest.current.onScaleChange(scale),
       onCameraChange: (camera) => latest.current.onCameraChange?.(camera),
-      onFocusChange: (hit) => latest.current.onFocusChange?.(hit),
+      onFocusChange: (hit, context) => latest.current.onFocusChange?.(hit, context),
+      onNotice: (text) => latest.current.onNotice?.(text),
+      onContentChange: () => latest.current.onContentChange?.(),
       onDraggingChange: (active) => latest.current.onDraggingChange(active),
       onFirstFrame: () => latest.current.onFirstFrame(),
     });

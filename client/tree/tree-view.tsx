@@ -1,9 +1,10 @@
 /**
  * The tree area of /observe: the canvas with its DOM overlays (top panel, popups, toast, the screen reader's live
- * description) and the honest states around it (loading, no tree yet, a failed fetch with Retry).
+ * description, the survey in words) and the honest states around it (loading, no tree yet, a failed fetch with Retry).
  *
  * The view (spec §2): the camera is saved when a popup opens and restored when it closes; leaving the page keeps it
- * for the next visit; and the address carries it (`?row=&col=&zoom=`, see tree-url.ts) so a shared link opens there.
+ * for the next visit, with the piece opened, which has the keyboard's focus again on the way back; and the address
+ * carries it (`?row=&col=&zoom=`, see tree-url.ts) so a shared link opens there.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -26,6 +27,7 @@ import type { CellHit, TreeEngine } from './engine/tree-engine.ts';
 import { ReplayControl } from './replay/replay-control.tsx';
 import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
+import { TreeSurvey, ViewSignal } from './tree-survey.tsx';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
 import { formatTreeUrl, parseTreeUrl, TREE_PAGE_PATH, type UrlView } from '#shared/tree/tree-url.ts';
 import { useLiveTree, useTreeSnapshot } from './use-tree-snapshot.ts';
@@ -39,8 +41,11 @@ performance.mark('tree:module');
 const canvasLoader = moduleLoader(() => import('./tree-canvas.tsx').then((module) => module.TreeCanvas));
 canvasLoader.start();
 
-/** The last camera per tree while the app runs, with the address it was written as. */
-const rememberedViews = new Map<string, { camera: Camera; search: string }>();
+/**
+ * The last camera per tree while the app runs, with the address it was written as, and the square whose page the
+ * tree opened (the keyboard's focus goes back to it on the way back).
+ */
+const rememberedViews = new Map<string, { camera: Camera; search: string; square: { row: number; column: number } | null }>();
 
 /** How long the camera rests before the address follows it. */
 const URL_SETTLE_MS = 350;
@@ -62,21 +67,25 @@ export function TreeView() {
   const [popup, setPopup] = useState<TreePopup | null>(null);
   const [focusText, setFocusText] = useState('');
   const savedCamera = useRef<Camera | null>(null);
+  /** The square whose page is being opened (a tap, Enter, or the survey's link), remembered on leaving. */
+  const openedSquare = useRef<{ row: number; column: number } | null>(null);
+  const [viewSignal] = useState(() => new ViewSignal());
   const [drawable] = useState(canDrawTree);
   const TreeCanvas = useLoaded(canvasLoader);
 
   // The first view: the address's, else the remembered one, else the seed band (the engine's default).
   const [urlView] = useState<UrlView>(() => parseTreeUrl(window.location.search));
   const [linkedToken] = useState(() => new URLSearchParams(window.location.search).get('cell'));
-  const [initialCamera] = useState<Camera | null>(() => {
-    const remembered = token ? rememberedViews.get(token) : undefined;
-    if (!remembered) return null;
-    // Back from a piece's page the address names the remembered view: restore it exactly.
-    if (urlView.kind === 'none' || (urlView.kind === 'position' && formatTreeUrl('', urlView) === formatTreeUrl('', parseRemembered(remembered.search)))) {
-      return remembered.camera;
+  const [remembered] = useState(() => {
+    const entry = token ? rememberedViews.get(token) : undefined;
+    if (!entry) return null;
+    // Back from a piece's page the address names the remembered view: restore it exactly, with the square opened.
+    if (urlView.kind === 'none' || (urlView.kind === 'position' && formatTreeUrl('', urlView) === formatTreeUrl('', parseRemembered(entry.search)))) {
+      return entry;
     }
     return null;
   });
+  const initialCamera = remembered?.camera ?? null;
 
   // The viewer's own squares on this tree (find-my-slots, the reserved-by-me look, and who may edit a reserved one).
   const mine = trpc.cell.mine.useQuery(undefined, { enabled: user !== null, staleTime: 60_000, retry: false });
@@ -110,7 +119,7 @@ export function TreeView() {
     if (!token || !current) return;
     writeUrl();
     const camera = savedCamera.current ?? current.getCamera();
-    rememberedViews.set(token, { camera, search: searchOfCamera(current, camera) });
+    rememberedViews.set(token, { camera, search: searchOfCamera(current, camera), square: openedSquare.current });
   }, [token, writeUrl]);
 
   const openPopup = useCallback(
@@ -127,6 +136,14 @@ export function TreeView() {
     savedCamera.current = null;
     if (saved) engineRef.current?.setCamera(saved);
   }, []);
+  // A square's popup (reserve, subscribe) gives the keyboard back to the canvas when it closes, whatever its steps did
+  // meanwhile; the popup itself gives focus back to what had it first, so this comes after, once it is gone.
+  const closeSquarePopup = useCallback(() => {
+    closePopup();
+    requestAnimationFrame(() => {
+      if (!document.querySelector('dialog[open]')) engineRef.current?.focusCanvas();
+    });
+  }, [closePopup]);
 
   /** A tap (or Enter) made before the visitor is known, run once they are. */
   const waitingTap = useRef<CellHit | null>(null);
@@ -139,6 +156,7 @@ export function TreeView() {
       }
       const action = actionForCell(hit, latestViewer.current);
       if (action.kind === 'navigate') {
+        openedSquare.current = { row: hit.row, column: hit.column };
         remember();
         void navigate(action.to);
       } else if (action.kind === 'popup') {
@@ -157,19 +175,30 @@ export function TreeView() {
     onCellTap(hit);
   }, [viewer.known, onCellTap]);
 
-  const onFocusChange = useCallback((hit: CellHit | null) => {
-    setFocusText(hit ? describeCell(hit, hit.token !== null && latestViewer.current.ownTokens.has(hit.token)) : '');
+  /** The focused square's words last said: a second look at the same square says them again only if they changed. */
+  const focusWords = useRef('');
+  const onFocusChange = useCallback((hit: CellHit | null, context?: { fresh: boolean; note?: string }) => {
+    const described = hit ? describeCell(hit, hit.token !== null && latestViewer.current.ownTokens.has(hit.token)) : '';
+    const words = context?.note && described ? `${context.note}. ${described}` : described;
+    // A region arriving says the square again when it brought its title, not over what the tree's edge just said.
+    if (context && !context.fresh && words === focusWords.current) return;
+    focusWords.current = words;
+    setFocusText(words);
   }, []);
+  // The tree's edge: said even when it is the same words as last time (a no-break space tells them apart).
+  const onNotice = useCallback((text: string) => setFocusText((previous) => (previous === text ? `${text}\u00a0` : text)), []);
 
-  // The address follows the camera once it rests.
+  // The address follows the camera once it rests, and so does the survey.
   const urlTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const onCameraChange = useCallback(() => {
+    viewSignal.emit();
     if (urlTimer.current) clearTimeout(urlTimer.current);
     urlTimer.current = setTimeout(() => {
       urlTimer.current = null;
       writeUrl();
     }, URL_SETTLE_MS);
-  }, [writeUrl]);
+  }, [viewSignal, writeUrl]);
+  const onContentChange = useCallback(() => viewSignal.emit(), [viewSignal]);
   useEffect(() => () => void (urlTimer.current && clearTimeout(urlTimer.current)), []);
 
   // The first sketch (tree-sketch.ts) leaves with the page, and never stays over one of the notices below.
@@ -213,6 +242,11 @@ export function TreeView() {
     (created: TreeEngine | null) => {
       setEngine(created);
       if (!created) return;
+      if (remembered?.square) {
+        // Back from the piece's page: the keyboard is on it again (once; a later visit starts afresh).
+        created.returnToSquare(remembered.square.row, remembered.square.column);
+        remembered.square = null;
+      }
       if (urlView.kind === 'position' && !initialCamera && created.containsPosition(urlView.row, urlView.column)) {
         created.showCell(urlView.row, urlView.column, urlView.scale);
       } else if (urlView.kind === 'cell') {
@@ -221,7 +255,7 @@ export function TreeView() {
         say(NOT_ON_TREE);
       }
     },
-    [initialCamera, linkedToken, openLinkedSquare, say, urlView],
+    [initialCamera, linkedToken, openLinkedSquare, remembered, say, urlView],
   );
 
   const fetchRegion = useMemo<FetchRegion | undefined>(
@@ -237,6 +271,8 @@ export function TreeView() {
     if (!next) return say('No square is free right now. Check back soon: every new piece opens the squares around it.');
     current.setTarget(next);
     current.centreOnCell(next.row, next.column, { smooth: true });
+    // The keyboard goes with it, so Enter on the canvas opens this square (the toast says where it is).
+    current.focusCell(next.row, next.column, { reveal: 'none', announce: false });
     say(`A free square: row ${next.row}, column ${next.column}.`);
   }, [say]);
   const onFindMine = useCallback(() => {
@@ -246,9 +282,15 @@ export function TreeView() {
     const cell = ownCells[findCycle.current]!;
     current.setTarget(cell);
     current.centreOnCell(cell.row, cell.column, { smooth: true });
+    current.focusCell(cell.row, cell.column, { reveal: 'none', announce: false });
     const what = cell.status === CellStatus.Reserved ? 'Your reserved square' : cell.status === CellStatus.Published ? 'Your piece' : 'Your piece, under review';
     say(`${what}: row ${cell.row}, column ${cell.column}.`);
   }, [ownCells, say]);
+
+  // A piece opened from the survey is come back to as one opened on the canvas is.
+  const onOpenPiece = useCallback((piece: { row: number; column: number }) => {
+    openedSquare.current = { row: piece.row, column: piece.column };
+  }, []);
 
   // Leaving the page keeps the camera for the next visit.
   const rememberOnLeave = useCallback(
@@ -301,12 +343,14 @@ export function TreeView() {
           onScaleChange={setScale}
           onCameraChange={onCameraChange}
           onFocusChange={onFocusChange}
+          onNotice={onNotice}
+          onContentChange={onContentChange}
           onEngine={onEngine}
         />
       )}
       {!data && <p className="tree-area__status tree-area__status--over">Loading the tree…</p>}
       <p id="tree-keyboard-help" className="visually-hidden">
-        Arrow keys move from square to square, Enter opens the square, plus and minus zoom.
+        {KEYBOARD_HELP}
       </p>
       <p className="visually-hidden" aria-live="polite" data-testid="tree-focus-description">
         {focusText}
@@ -323,11 +367,19 @@ export function TreeView() {
         />
       )}
       {data && <ReplayControl token={token} engine={engine} />}
+      <TreeSurvey engine={engine} signal={viewSignal} ownTokens={viewer.ownTokens} onOpenPiece={onOpenPiece} />
       <TreeToast message={toast} onDone={() => setToast(null)} />
-      <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={closePopup} />
+      <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={popup?.kind === 'reserve' || popup?.kind === 'subscribe' ? closeSquarePopup : closePopup} />
     </div>
   );
 }
+
+/** The canvas's description for screen readers: every key it answers. */
+const KEYBOARD_HELP =
+  'Arrow keys move from square to square, Enter opens the square, plus and minus zoom. ' +
+  'Home and End go to the first and last square of the row, Page Up and Page Down a screenful of rows. ' +
+  'B jumps to the next band down and Shift+B to the band above; P to the next published piece and Shift+P to the one before; ' +
+  'F to the next free square and Shift+F to the one before.';
 
 /** The address for a camera: the square at the screen's middle and the zoom. */
 function searchOfCamera(engine: TreeEngine, camera: Camera, currentSearch = ''): string {

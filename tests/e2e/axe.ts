@@ -20,6 +20,15 @@ export interface AxeFinding {
 
 /** The violations axe finds on the page now, each with where and why; an empty list is a pass. */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+  // A popup fading in reads as faint text: let every finite animation and transition end before looking at colours.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => null)),
+    ),
+  );
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;

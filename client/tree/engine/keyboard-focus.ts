@@ -38,6 +38,8 @@ export interface FocusHost {
   notice(text: string): void;
   /** Enter on the focused square. */
   open(position: Position): void;
+  /** Whether the canvas has the page's keyboard focus. */
+  hasPageFocus(): boolean;
   /** The rows and columns the tree spans (null: no tree), and its bands. */
   extent(): GridExtent | null;
   bands(): readonly BandRows[];
@@ -137,9 +139,12 @@ export class KeyboardFocus {
     if (this.current) this.host.open(this.current);
   }
 
-  /** What is known about the focused square changed (its region arrived): say it again. */
+  /**
+   * What is known about the focused square changed (its region arrived): say it again, while the canvas has the
+   * keyboard (its ring shown, or the page's focus on it without the ring: a square come back to after a click).
+   */
   refresh(): void {
-    if (this.visible && this.current) this.host.announce(this.current, false, this.note);
+    if ((this.visible || this.host.hasPageFocus()) && this.current) this.host.announce(this.current, false, this.note);
   }
 
   private focusNearCentre(): void {

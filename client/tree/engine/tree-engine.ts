@@ -106,6 +106,7 @@ export class TreeEngine {
       bands: () => this.tree?.bandRows ?? [],
       statusAt: (row, column) => this.tree?.statusAt(row, column) ?? null,
       freeSquares: () => this.tree?.availableSquares() ?? [],
+      hasPageFocus: () => typeof document !== 'undefined' && document.activeElement === options.keyTarget,
     });
     app.renderer.on('resize', this.onResize);
     if (typeof window !== 'undefined') window.__treeSquareAt = this.squareAt;

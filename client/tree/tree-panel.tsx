@@ -1,5 +1,5 @@
 /**
- * The tree's top panel (spec §2): zoom out and in (each disabled at its end of the range), pan left, up, down and
+ * The tree's top panel: zoom out and in (each disabled at its end of the range), pan left, up, down and
  * right (so the view moves without dragging: in the panel on a wide screen, behind one button on a phone), find next
  * free, search, help, and find-my-slots for a visitor who has a square. Search opens a text box with a cancel button;
  * Enter with more than 2 trimmed characters hands the term on (the page opens the search popup) and closes the box,

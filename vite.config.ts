@@ -46,10 +46,18 @@ function earlyTreeStart(): Plugin {
       order: 'post',
       handler(_html, context) {
         if (!context.bundle || context.path !== '/index.html') return;
-        const early = Object.values(context.bundle).find((file) => file.type === 'chunk' && file.isEntry && file.name === 'early');
+        const early = Object.values(context.bundle).find(
+          (file) => file.type === 'chunk' && file.isEntry && file.name === 'early',
+        );
         if (!early) return;
         // async: it runs as soon as it has arrived, without waiting for the page to be parsed (it waits for <body>).
-        return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${early.fileName}` }, injectTo: 'head-prepend' }];
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'module', async: true, crossorigin: true, src: `/${early.fileName}` },
+            injectTo: 'head-prepend',
+          },
+        ];
       },
     },
   };
@@ -91,9 +99,17 @@ export default defineConfig({
             // depend on them (PixiJS loads its renderers lazily) do not absorb them and drag PixiJS into every page.
             // The preload helper has a chunk of its own: the tree's early start needs it, and must not wait for React.
             { name: 'preload', test: /vite[\\/]preload-helper/, priority: 4 },
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/, priority: 3 },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
+              priority: 3,
+            },
             { name: 'query', test: /node_modules[\\/](@tanstack|@trpc)[\\/]/, priority: 2 },
-            { name: 'pixi', test: /node_modules[\\/](pixi\.js|@pixi|earcut|eventemitter3|ismobilejs|tiny-lru|its-fine|react-reconciler|parse-svg-path|gifuct-js|js-binary-schema-parser|@xmldom)[\\/]/, priority: 1 },
+            {
+              name: 'pixi',
+              test: /node_modules[\\/](pixi\.js|@pixi|earcut|eventemitter3|ismobilejs|tiny-lru|its-fine|react-reconciler|parse-svg-path|gifuct-js|js-binary-schema-parser|@xmldom)[\\/]/,
+              priority: 1,
+            },
           ],
         },
       },

@@ -143,9 +143,18 @@ export const art = sqliteTable(
     category: text('category').notNull().default(''),
     subject: text('subject').notNull().default(''),
     style: text('style').notNull().default(''),
-    medium: text('medium', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-    materials: text('materials', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-    keywords: text('keywords', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    medium: text('medium', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    materials: text('materials', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    keywords: text('keywords', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     description: text('description').notNull().default(''),
     width: text('width').notNull().default(''),
     height: text('height').notNull().default(''),
@@ -187,7 +196,10 @@ export const pictures = sqliteTable(
     description: text('description').notNull().default(''),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('pictures_art_position_unique').on(t.artId, t.position), index('pictures_media_idx').on(t.mediaKey)],
+  (t) => [
+    uniqueIndex('pictures_art_position_unique').on(t.artId, t.position),
+    index('pictures_media_idx').on(t.mediaKey),
+  ],
 );
 
 /** A proposed or active link from one piece to a neighbouring cell (8 connection points a square). */
@@ -208,7 +220,10 @@ export const connections = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('connections_pair_unique').on(t.artId, t.nextCellId), index('connections_next_idx').on(t.nextCellId)],
+  (t) => [
+    uniqueIndex('connections_pair_unique').on(t.artId, t.nextCellId),
+    index('connections_next_idx').on(t.nextCellId),
+  ],
 );
 
 /** The spec's reminder: its token is the id in the extend link. */
@@ -233,8 +248,12 @@ export const reservations = sqliteTable(
   },
   (t) => [
     // One held square a user and one holder a square, whatever the interleaving (DESIGN.md §4).
-    uniqueIndex('reservations_one_per_user').on(t.userId).where(sql`state = 'active'`),
-    uniqueIndex('reservations_one_per_cell').on(t.cellId).where(sql`state = 'active'`),
+    uniqueIndex('reservations_one_per_user')
+      .on(t.userId)
+      .where(sql`state = 'active'`),
+    uniqueIndex('reservations_one_per_cell')
+      .on(t.cellId)
+      .where(sql`state = 'active'`),
     index('reservations_state_expiry_idx').on(t.state, t.expiresAt),
   ],
 );

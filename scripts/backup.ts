@@ -9,7 +9,8 @@ import { ConfigError, loadConfig } from '#server/config.ts';
 import { StartupError } from '#server/startup-error.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = 'Usage: npm run backup -- DIR   (DIR: a new or empty folder; the data folder is DATA_DIR, ./data by default)';
+const USAGE =
+  'Usage: npm run backup -- DIR   (DIR: a new or empty folder; the data folder is DATA_DIR, ./data by default)';
 
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
@@ -26,10 +27,14 @@ try {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { counts } = result;
   console.log(`Backed up ${config.dataDir} to ${dir} in ${seconds} s:`);
-  console.log(`  ${BACKUP_DATABASE}  ${megabytes(result.databaseBytes)} (${counts.users} users, ${counts.art} pieces, ${counts.pictures} pictures, ${counts.reservations} reservations)`);
+  console.log(
+    `  ${BACKUP_DATABASE}  ${megabytes(result.databaseBytes)} (${counts.users} users, ${counts.art} pieces, ${counts.pictures} pictures, ${counts.reservations} reservations)`,
+  );
   console.log(`  ${BACKUP_MEDIA}/  ${result.mediaFiles} files, ${megabytes(result.mediaBytes)}`);
   if (result.missing.length > 0) {
-    console.error(`Warning: ${result.missing.length} media files named by the database were already missing from ${config.mediaDir}: ${result.missing.slice(0, 5).join(', ')}${result.missing.length > 5 ? ', ...' : ''}`);
+    console.error(
+      `Warning: ${result.missing.length} media files named by the database were already missing from ${config.mediaDir}: ${result.missing.slice(0, 5).join(', ')}${result.missing.length > 5 ? ', ...' : ''}`,
+    );
   }
 } catch (error) {
   if (error instanceof StartupError || error instanceof ConfigError) {

@@ -48,14 +48,33 @@ export async function ensureClientBuilt(
  * development build (about 2.5 times the code, and slower at every render).
  */
 function buildForProduction(root: string, outDir: string): Promise<void> {
-  const vite = path.join(path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
-  const args = [vite, 'build', '--config', path.join(root, 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'];
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const vite = path.join(
+    path.dirname(createRequire(path.join(root, 'package.json')).resolve('vite/package.json')),
+    'bin/vite.js',
+  );
+  const args = [
+    vite,
+    'build',
+    '--config',
+    path.join(root, 'vite.config.ts'),
+    '--outDir',
+    outDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The client build failed (exit ${code}):\n${output}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`The client build failed (exit ${code}):\n${output}`)),
+    );
   });
 }

@@ -11,7 +11,11 @@ const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 const env = { ...process.env, NODE_ENV: 'development' };
 
 const children: ChildProcess[] = [
-  spawn(bin('tsx'), ['watch', '--clear-screen=false', 'scripts/start.ts', '--no-build'], { cwd: root, env, stdio: 'inherit' }),
+  spawn(bin('tsx'), ['watch', '--clear-screen=false', 'scripts/start.ts', '--no-build'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  }),
   spawn(bin('vite'), ['--config', 'vite.config.ts'], { cwd: root, env, stdio: 'inherit' }),
 ];
 
@@ -20,7 +24,8 @@ const stopAll = () => {
 };
 process.once('SIGINT', stopAll);
 process.once('SIGTERM', stopAll);
-for (const child of children) child.once('exit', (code) => {
-  stopAll();
-  process.exitCode = code ?? 0;
-});
+for (const child of children)
+  child.once('exit', (code) => {
+    stopAll();
+    process.exitCode = code ?? 0;
+  });

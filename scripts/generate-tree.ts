@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase } from '#server/db.ts';
-import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/services/seed/synthetic.ts';
+import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/seed/synthetic.ts';
 import { StartupError } from '#server/startup-error.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,7 +19,9 @@ function parseCells(raw: string | undefined): number {
   if (raw === undefined) throw new UsageError(`--cells is required. ${USAGE}`);
   const cells = /^\d+$/.test(raw.replace(/[_,]/g, '')) ? Number(raw.replace(/[_,]/g, '')) : NaN;
   if (!Number.isSafeInteger(cells) || cells < 1 || cells > MAX_SYNTHETIC_CELLS) {
-    throw new UsageError(`--cells must be a whole number from 1 to ${MAX_SYNTHETIC_CELLS.toLocaleString('en-US')}, not "${raw}".`);
+    throw new UsageError(
+      `--cells must be a whole number from 1 to ${MAX_SYNTHETIC_CELLS.toLocaleString('en-US')}, not "${raw}".`,
+    );
   }
   return cells;
 }
@@ -65,7 +67,9 @@ try {
     const started = performance.now();
     const result = generateSyntheticTree(db, { cells, onProgress: progressReporter(started) });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`Generated a tree of ${result.cells.toLocaleString('en-US')} cells in ${seconds} s (${config.databaseFile}).`);
+    console.log(
+      `Generated a tree of ${result.cells.toLocaleString('en-US')} cells in ${seconds} s (${config.databaseFile}).`,
+    );
     console.log(`Tree token: ${result.treeToken}`);
     console.log(`Open it at ${config.siteUrl}/observe?tree=${result.treeToken}`);
   } finally {

@@ -9,8 +9,8 @@ import { ConfigError, loadConfig } from '#server/config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
-import { printSeedSummary, seedDemo } from '#server/services/seed/demo.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { printSeedSummary, seedDemo } from '#server/seed/demo.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { StartupError } from '#server/startup-error.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

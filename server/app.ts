@@ -37,19 +37,19 @@ import { createMediaStore } from './media-store.ts';
 import { frameworkErrors, ok, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter } from './root.ts';
-import { initialParams } from './services/initial-params.ts';
-import { getDefaultTree } from './services/tree.ts';
-import { BuildWorker } from './services/build-worker-client.ts';
-import { SnapshotStore } from './services/snapshot-store.ts';
-import { TreeHistoryStore } from './services/tree-history-store.ts';
-import { TreeSketches } from './services/tree-sketch.ts';
+import { initialParams } from './services/tree/initial-params.ts';
+import { getDefaultTree } from './services/tree/tree.ts';
+import { BuildWorker } from './services/tree/build-worker-client.ts';
+import { SnapshotStore } from './services/tree/snapshot-store.ts';
+import { TreeHistoryStore } from './services/tree/tree-history-store.ts';
+import { TreeSketches } from './services/tree/tree-sketch.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { newOwnerId } from './services/leases.ts';
-import { closeMailTransports, deliverOutbox } from './services/mail.ts';
+import { closeMailTransports, deliverOutbox } from './services/mail/mail.ts';
 import { flushRateLimits, LIMITS, pruneRateLimits, secondsPastBatchedLimit } from './services/rate-limit.ts';
-import { sweepOrphanMedia } from './services/art-media.ts';
-import { pruneChangeLog } from './services/tree-changes.ts';
-import { RESERVATION_JOBS } from './services/reservation-jobs.ts';
+import { sweepOrphanMedia } from './services/art/art-media.ts';
+import { pruneChangeLog } from './services/tree/tree-changes.ts';
+import { RESERVATION_JOBS } from './services/reservations/reservation-jobs.ts';
 import type { AppDeps } from './trpc.ts';
 
 export interface BuildOptions {
@@ -57,7 +57,7 @@ export interface BuildOptions {
   /** An already open database (tests share one); otherwise the config's file is opened and migrated. */
   db?: Db;
   /** Where log lines go (standard output unless given). */
-  logOutput?: { write(line: string): unknown };
+  logOutput?: { write: (line: string) => unknown };
   /** How refusals of an address past its limit are held (tests shorten the wait). */
   refusalHold?: RefusalHoldOptions;
 }
@@ -68,13 +68,13 @@ export interface App {
   /** The job runner, when config.runJobs is on. */
   jobs: JobRunner | null;
   /** Listens on config.host:config.port (port 0 picks a free one) and returns the base URL. */
-  start(): Promise<string>;
+  start: () => Promise<string>;
   /**
    * Stops: refuses new requests (503, Retry-After) while those running finish, and closes everything. `drainMs`
    * keeps listening (and refusing) that long first, so that a proxy in front learns to send elsewhere before
    * connections are refused outright (npm start's SIGTERM uses it).
    */
-  stop(options?: { drainMs?: number; step?: (what: string) => void }): Promise<void>;
+  stop: (options?: { drainMs?: number; step?: (what: string) => void }) => Promise<void>;
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -90,7 +90,13 @@ function sendRefusal(req: FastifyRequest, reply: FastifyReply, error: AppError):
   reply.code(error.status);
   if (!req.url.startsWith('/trpc')) return reply.send(ok(error.toBody()));
   const code = trpcCodeOf(error.code);
-  return reply.send({ error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: error.status, app: error.toBody() } } });
+  return reply.send({
+    error: {
+      message: error.message,
+      code: TRPC_ERROR_CODES_BY_KEY[code],
+      data: { code, httpStatus: error.status, app: error.toBody() },
+    },
+  });
 }
 
 /**
@@ -163,7 +169,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let closing = false;
   server.addHook('onRequest', async (req, reply) => {
     if (!closing) return;
-    return sendRefusal(req, reply, new AppError(ErrorCode.Busy, 'The server is restarting. Try again in a moment.', undefined, 1));
+    return sendRefusal(
+      req,
+      reply,
+      new AppError(ErrorCode.Busy, 'The server is restarting. Try again in a moment.', undefined, 1),
+    );
   });
   // Every answer sent while stopping closes its connection, so that no connection outlives the stop.
   server.addHook('onSend', async (_req, reply) => {
@@ -175,8 +185,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   server.addHook('onRequest', async (req, reply) => {
     if (servesHost(req.host, siteHostname)) return;
     req.log.warn({ host: req.host }, 'request for another host refused');
-    if (!req.url.startsWith('/api/')) return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
-    return reply.code(421).send(ok(new AppError(ErrorCode.BadRequest, 'This server does not answer for that host name.').toBody()));
+    if (!req.url.startsWith('/api/'))
+      return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
+    return reply
+      .code(421)
+      .send(ok(new AppError(ErrorCode.BadRequest, 'This server does not answer for that host name.').toBody()));
   });
 
   // An address already past its limit for setting passwords from links is refused before anything is read: a flood
@@ -184,11 +197,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // a moment, so a flooding script waits instead of keeping the event loop busy (decision 024).
   const refusals = new RefusalHold(options.refusalHold);
   server.addHook('onRequest', async (req, reply) => {
-    if (req.method !== 'POST' || !(req.url.startsWith('/api/password/restore/') || req.url.startsWith('/trpc/auth.restore'))) return;
+    if (
+      req.method !== 'POST' ||
+      !(req.url.startsWith('/api/password/restore/') || req.url.startsWith('/trpc/auth.restore'))
+    )
+      return;
     const waitSeconds = secondsPastBatchedLimit(db, deps.clock.now(), LIMITS.restorePerIp, req.ip);
     if (waitSeconds === null) return;
     if (!(await refusals.hold(req.ip))) reply.header('connection', 'close');
-    return sendRefusal(req, reply, new AppError(ErrorCode.RateLimited, 'Too many attempts. Try again later.', undefined, waitSeconds));
+    return sendRefusal(
+      req,
+      reply,
+      new AppError(ErrorCode.RateLimited, 'Too many attempts. Try again later.', undefined, waitSeconds),
+    );
   });
 
   // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
@@ -213,7 +234,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const refusal = csrfRefusal(req, [siteOrigin]);
     if (!refusal) return;
     req.log.warn({ refusal }, 'csrf refused');
-    return sendRefusal(req, reply, new AppError(ErrorCode.CsrfFailed, 'This request could not be verified. Reload the page and try again.'));
+    return sendRefusal(
+      req,
+      reply,
+      new AppError(ErrorCode.CsrfFailed, 'This request could not be verified. Reload the page and try again.'),
+    );
   });
 
   registerHealth(server, db, config);
@@ -251,7 +276,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const renderIndex = createIndexRenderer(config.clientDir);
   const sketches = new TreeSketches(db, deps.snapshots);
-  /** A first visit to the tree opens with its sketch already in the page (server/services/tree-sketch.ts). */
+  /** A first visit to the tree opens with its sketch already in the page (server/services/tree/tree-sketch.ts). */
   const sketchFor = (req: FastifyRequest): string => {
     const [pathname, search = ''] = req.url.split('?', 2);
     if (pathname !== TREE_PAGE_PATH) return '';
@@ -267,7 +292,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const sendPage = (req: FastifyRequest, reply: FastifyReply, extraHead = '') => {
     const csrfToken = ensureCsrfToken(req, reply, config.secureCookies);
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-    return sendCompressed(req, reply, Buffer.from(renderIndex(initialParams(deps), csrfToken, extraHead, sketchFor(req))));
+    return sendCompressed(
+      req,
+      reply,
+      Buffer.from(renderIndex(initialParams(deps), csrfToken, extraHead, sketchFor(req))),
+    );
   };
   // A shared art details link previews the piece (Open Graph); the page itself is the client's as everywhere else.
   server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', (req, reply) =>
@@ -313,7 +342,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
           { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
           { name: 'orphan-media-sweep', everyMs: 60 * 60_000, run: sweepOrphanMedia },
-          { name: 'tree-change-log-prune', everyMs: 10 * 60_000, run: (ctx) => void pruneChangeLog(ctx.db, ctx.clock.now()) },
+          {
+            name: 'tree-change-log-prune',
+            everyMs: 10 * 60_000,
+            run: (ctx) => void pruneChangeLog(ctx.db, ctx.clock.now()),
+          },
           ...RESERVATION_JOBS,
         ],
         { owner: newOwnerId(), leaseMs: config.jobLeaseMs },

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { mediaNameOf } from './services/images.ts';
+import { mediaNameOf } from './services/art/images.ts';
 import { StartupError } from './startup-error.ts';
 
 export const BACKUP_DATABASE = 'gallery.db';
@@ -30,7 +30,10 @@ export function referencedMediaNames(client: Database.Database): string[] {
     names.add(mediaNameOf(key, 'large'));
     names.add(mediaNameOf(key, 'thumb'));
   }
-  for (const { image } of client.prepare('select image from users where image is not null').all() as { image: string }[]) names.add(image);
+  for (const { image } of client.prepare('select image from users where image is not null').all() as {
+    image: string;
+  }[])
+    names.add(image);
   return [...names].sort();
 }
 
@@ -41,7 +44,8 @@ function countOf(client: Database.Database, table: string): number {
 /** Copies the database file and media folder of a (possibly running) gallery into `dir`, which must be new or empty. */
 export function backupData(databaseFile: string, mediaDir: string, dir: string): BackupResult {
   if (!fs.existsSync(databaseFile)) throw new StartupError(`There is no database at ${databaseFile}: check DATA_DIR.`);
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) throw new StartupError(`The backup folder ${dir} is not empty: choose a new folder.`);
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0)
+    throw new StartupError(`The backup folder ${dir} is not empty: choose a new folder.`);
   fs.mkdirSync(path.join(dir, BACKUP_MEDIA), { recursive: true });
   const target = path.join(dir, BACKUP_DATABASE);
 
@@ -61,7 +65,12 @@ export function backupData(databaseFile: string, mediaDir: string, dir: string):
     if (check !== 'ok') throw new Error(`The copied database does not check out: ${String(check)}.`);
     copy.pragma('journal_mode = WAL');
     names = referencedMediaNames(copy);
-    counts = { users: countOf(copy, 'users'), art: countOf(copy, 'art'), pictures: countOf(copy, 'pictures'), reservations: countOf(copy, 'reservations') };
+    counts = {
+      users: countOf(copy, 'users'),
+      art: countOf(copy, 'art'),
+      pictures: countOf(copy, 'pictures'),
+      reservations: countOf(copy, 'reservations'),
+    };
   } finally {
     copy.close();
   }
@@ -78,5 +87,12 @@ export function backupData(databaseFile: string, mediaDir: string, dir: string):
       missing.push(name);
     }
   }
-  return { dir, databaseBytes: fs.statSync(target).size, mediaFiles: names.length - missing.length, mediaBytes, missing, counts };
+  return {
+    dir,
+    databaseBytes: fs.statSync(target).size,
+    mediaFiles: names.length - missing.length,
+    mediaBytes,
+    missing,
+    counts,
+  };
 }

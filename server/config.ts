@@ -19,10 +19,7 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.email().default('hello@gallery-tree.local'),
   CONTACT_PHONE: z.string().default(''),
   /** The zone whose days and midnights reservation deadlines use, e.g. Europe/Paris (decision 027). */
-  SITE_TIMEZONE: z
-    .string()
-    .default('UTC')
-    .refine(isTimeZone, 'must be a time zone name such as UTC or Europe/Paris'),
+  SITE_TIMEZONE: z.string().default('UTC').refine(isTimeZone, 'must be a time zone name such as UTC or Europe/Paris'),
   SEED: z.enum(['demo', 'none']).default('demo'),
   ADMIN_EMAIL: z.email().optional(),
   /** The same rule as every password the site accepts (shared/validation/account.ts). */

@@ -79,7 +79,7 @@ export function openDatabase(file: string): Db {
     client.pragma('foreign_keys = ON');
     client.pragma('synchronous = NORMAL');
     client.pragma('busy_timeout = 5000');
-    const db = drizzle(client, { schema }) as Db;
+    const db: Db = drizzle(client, { schema });
     migrateOnce(db);
     return db;
   } catch (error) {

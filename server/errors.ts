@@ -132,12 +132,19 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isOutOfSpace(error)) {
     outOfSpaceAt = Date.now();
-    return new AppError(ErrorCode.InsufficientStorage, 'The gallery has run out of storage space, so nothing was saved. Please try again later.');
+    return new AppError(
+      ErrorCode.InsufficientStorage,
+      'The gallery has run out of storage space, so nothing was saved. Please try again later.',
+    );
   }
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return error.cause;
     if (error.cause instanceof StandardSchemaV1Error) {
-      return new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', fieldErrorsOfIssues(error.cause.issues));
+      return new AppError(
+        ErrorCode.ValidationFailed,
+        'Some fields are not valid.',
+        fieldErrorsOfIssues(error.cause.issues),
+      );
     }
     const code = CODE_OF_TRPC[error.code];
     return code ? new AppError(code, MESSAGE_OF_TRPC_REFUSAL[code]) : new AppError(ErrorCode.Internal);

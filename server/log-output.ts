@@ -38,7 +38,9 @@ export class LogOutput {
       return true;
     }
     if (this.droppedSinceLastWrite > 0) {
-      const notice = Buffer.from(`${JSON.stringify({ level: 40, time: Date.now(), msg: `log output too slow: ${this.droppedSinceLastWrite} lines dropped` })}\n`);
+      const notice = Buffer.from(
+        `${JSON.stringify({ level: 40, time: Date.now(), msg: `log output too slow: ${this.droppedSinceLastWrite} lines dropped` })}\n`,
+      );
       this.droppedSinceLastWrite = 0;
       this.queue.push(notice);
       this.queuedBytes += notice.length;

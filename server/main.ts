@@ -7,8 +7,8 @@ import { Worker } from 'node:worker_threads';
 import type { AppConfig } from './config.ts';
 import { say, standardOutput } from './log-output.ts';
 import { buildApp, type App } from './app.ts';
-import { createTree, getDefaultTree } from './services/tree.ts';
-import { seedDemo, printSeedSummary } from './services/seed/demo.ts';
+import { createTree, getDefaultTree } from './services/tree/tree.ts';
+import { seedDemo, printSeedSummary } from './seed/demo.ts';
 import { claimJob, finishJob, keepRenewing, newOwnerId, renewJob } from './services/leases.ts';
 
 export interface RunOptions {
@@ -52,7 +52,10 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
       if (getDefaultTree(db)) return;
       if (config.seed === 'demo') {
         say('New database: seeding the demo tree (a few seconds)...');
-        printSeedSummary(await seedDemo(app.deps, { adminEmail: config.adminEmail, adminPassword: config.adminPassword }), say);
+        printSeedSummary(
+          await seedDemo(app.deps, { adminEmail: config.adminEmail, adminPassword: config.adminPassword }),
+          say,
+        );
       } else {
         createTree(db, Date.now(), 'The Gallery Tree');
         say('New database: created an empty tree (SEED=none).');
@@ -103,7 +106,10 @@ function stopOnSignals(app: App): void {
       app.server.server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     const giveUp = setTimeout(() => {
-      log.error({ step: current }, `shutdown did not finish in ${SHUTDOWN_HARD_LIMIT_MS / 1000} s (still ${current}): exiting`);
+      log.error(
+        { step: current },
+        `shutdown did not finish in ${SHUTDOWN_HARD_LIMIT_MS / 1000} s (still ${current}): exiting`,
+      );
       exit(1);
     }, SHUTDOWN_HARD_LIMIT_MS);
     cut.unref();
@@ -134,7 +140,9 @@ function warnAboutLocalDefaults(config: AppConfig, app: App): void {
   const warn = (message: string) => app.server.log.warn(`LOCAL-ONLY DEFAULT: ${message}`);
   if (!config.smtpUrl) warn(`SMTP_URL is not set: e-mails are written to ${config.outboxDir} instead of being sent.`);
   if (!config.siteUrl.startsWith('https://')) {
-    warn(`SITE_URL is ${config.siteUrl}: cookies are not marked Secure. Serve the site over HTTPS and set SITE_URL for real use.`);
+    warn(
+      `SITE_URL is ${config.siteUrl}: cookies are not marked Secure. Serve the site over HTTPS and set SITE_URL for real use.`,
+    );
   }
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && !config.siteUrl.startsWith('https://')) {
     warn(`HOST is ${config.host}: the gallery is reachable from the network over plain HTTP.`);

@@ -12,27 +12,27 @@ export const MEDIA_URL_PREFIX = '/media/';
 
 const AVATAR_NAME = /^[0-9a-f]{32}-avatar\.jpg$/;
 
-/** Whether a media file is named the way avatars are (services/avatars.ts writes them; the orphan sweep judges them). */
+/** Whether a media file is named the way avatars are (services/accounts/avatars.ts writes them; the orphan sweep judges them). */
 export function isAvatarName(name: string): boolean {
   return AVATAR_NAME.test(name);
 }
 
 export interface MediaStore {
   readonly dir: string;
-  write(name: string, bytes: Buffer): Promise<void>;
+  write: (name: string, bytes: Buffer) => Promise<void>;
   /**
    * Writes the file now if it is missing (synchronously). A save calls it inside the transaction that names the
    * file, so a removal that ran before it (under the same write lock) is undone before the row commits.
    */
-  restoreSync(name: string, bytes: Buffer): void;
-  exists(name: string): boolean;
-  remove(name: string): Promise<void>;
+  restoreSync: (name: string, bytes: Buffer) => void;
+  exists: (name: string) => boolean;
+  remove: (name: string) => Promise<void>;
   /** Removes a file now; callers hold the database's write lock and have checked that no row names it. */
-  removeSync(name: string): void;
-  list(): Promise<string[]>;
+  removeSync: (name: string) => void;
+  list: () => Promise<string[]>;
   /** Deletes temporary files last written before `before` (ms): what a process killed mid-write left behind. */
-  removeStaleTemporaries(before: number): Promise<string[]>;
-  urlOf(name: string): string;
+  removeStaleTemporaries: (before: number) => Promise<string[]>;
+  urlOf: (name: string) => string;
 }
 
 const TEMPORARY = /^\..+\.[0-9a-f]{12}\.tmp$/;

@@ -53,7 +53,10 @@ export function mayReadReservationOf(viewer: Viewer, accountToken: string): bool
  * (a removed one counts as none) that is AVAILABLE, any signed-in user. Reserving creates the holder's draft, so a
  * RESERVED square is its holder's through that draft.
  */
-export function mayEditArt(viewer: Viewer, cell: { status: number; art: { authorId: number; status: number } | null }): boolean {
+export function mayEditArt(
+  viewer: Viewer,
+  cell: { status: number; art: { authorId: number; status: number } | null },
+): boolean {
   if (viewer === null) return false;
   if (isAdmin(viewer)) return true;
   if (cell.art && cell.art.status !== ArtStatus.Removed) return cell.art.authorId === viewer.id;

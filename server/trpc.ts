@@ -8,8 +8,8 @@ import type { SessionUser, ValidSession } from './auth/sessions.ts';
 import { AppError, toAppError } from './errors.ts';
 import { mayAccess, type Access } from './permissions.ts';
 import type { ServiceContext } from './services/context.ts';
-import type { SnapshotStore } from './services/snapshot-store.ts';
-import type { TreeHistoryStore } from './services/tree-history-store.ts';
+import type { SnapshotStore } from './services/tree/snapshot-store.ts';
+import type { TreeHistoryStore } from './services/tree/tree-history-store.ts';
 import type { TreeEventFeed } from './http/tree-events.ts';
 
 /** Long-lived things built once by buildApp. */
@@ -22,8 +22,8 @@ export interface AppDeps extends ServiceContext {
 
 /** How a procedure sets or clears the session cookie without knowing about HTTP. */
 export interface SessionCookieJar {
-  set(token: string, expiresAt: number): void;
-  clear(): void;
+  set: (token: string, expiresAt: number) => void;
+  clear: () => void;
 }
 
 /** What a procedure sees: the app's dependencies plus who is asking. */

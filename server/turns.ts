@@ -9,8 +9,8 @@ import { AppError } from './errors.ts';
 
 interface Turn {
   work: () => unknown;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
 
 export class Turns {
@@ -25,10 +25,12 @@ export class Turns {
 
   take<T>(work: () => T): Promise<T> {
     if (this.line.length >= this.maxWaiting) {
-      return Promise.reject(new AppError(ErrorCode.Busy, 'Search is very busy right now. Try again in a moment.', undefined, 1));
+      return Promise.reject(
+        new AppError(ErrorCode.Busy, 'Search is very busy right now. Try again in a moment.', undefined, 1),
+      );
     }
     return new Promise<T>((resolve, reject) => {
-      this.line.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.line.push({ work, resolve: (value) => resolve(value as T), reject });
       this.schedule();
     });
   }

@@ -24,7 +24,12 @@ export class WorkQueue {
   async run<T>(work: () => Promise<T>, alwaysWait = false): Promise<T> {
     if (this.running < this.atOnce) this.running++;
     else if (this.waiting.length >= this.maxWaiting && !alwaysWait) {
-      throw new AppError(ErrorCode.Busy, 'The gallery is very busy right now. Try again in a few seconds.', undefined, this.retryAfterSeconds);
+      throw new AppError(
+        ErrorCode.Busy,
+        'The gallery is very busy right now. Try again in a few seconds.',
+        undefined,
+        this.retryAfterSeconds,
+      );
     }
     // The place is handed over by the one that finishes (below), so it never goes above atOnce.
     else await new Promise<void>((resolve) => this.waiting.push(resolve));

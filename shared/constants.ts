@@ -64,39 +64,113 @@ export const TIMINGS = {
 } as const;
 
 export const MEDIUM_OPTIONS = [
-  'Acrylic', 'Charcoal', 'Clay', 'Digital', 'Encaustic', 'Enamel', 'Fabric', 'Fresco', 'Gouache',
-  'Graphite/Pencil', 'Ink/Pen', 'Metal', 'Oil', 'Paper', 'Pastel', 'Photo', 'Spray Paint', 'Stone',
-  'Tempera', 'Watercolor', 'Wax', 'Wood', 'Other',
+  'Acrylic',
+  'Charcoal',
+  'Clay',
+  'Digital',
+  'Encaustic',
+  'Enamel',
+  'Fabric',
+  'Fresco',
+  'Gouache',
+  'Graphite/Pencil',
+  'Ink/Pen',
+  'Metal',
+  'Oil',
+  'Paper',
+  'Pastel',
+  'Photo',
+  'Spray Paint',
+  'Stone',
+  'Tempera',
+  'Watercolor',
+  'Wax',
+  'Wood',
+  'Other',
 ] as const;
 
 /** The material of a piece that has none (a digital piece); never chosen together with a material. */
 export const NOT_APPLICABLE = 'Not Applicable';
 
 export const MATERIAL_OPTIONS = [
-  'Aluminum', 'Bronze', 'Canvas', 'Carbon Fiber', 'Ceramic', 'Glass', 'Iron', 'Marble', 'Not Applicable',
-  'Paper', 'Plastic', 'Wood', 'Soft (Cotton, yarn, etc)', 'Steel', 'Stone',
+  'Aluminum',
+  'Bronze',
+  'Canvas',
+  'Carbon Fiber',
+  'Ceramic',
+  'Glass',
+  'Iron',
+  'Marble',
+  'Not Applicable',
+  'Paper',
+  'Plastic',
+  'Wood',
+  'Soft (Cotton, yarn, etc)',
+  'Steel',
+  'Stone',
 ] as const;
 
 export const STYLE_OPTIONS = [
-  'Abstract', 'Abstract Expressionism', 'Art Deco', 'Art Nouveau', 'Baroque', 'Contemporary', 'Cubism',
-  'Conceptual', 'Constructivism', 'Dada', 'Expressionism', 'Fauvism', 'Folk', 'Futurism', 'Impressionism',
-  'Minimalism', 'Modernism', 'Photorealism', 'Pop Art', 'Post-Impressionism', 'Rococo', 'Romanticism',
-  'Street Art', 'Surrealism',
+  'Abstract',
+  'Abstract Expressionism',
+  'Art Deco',
+  'Art Nouveau',
+  'Baroque',
+  'Contemporary',
+  'Cubism',
+  'Conceptual',
+  'Constructivism',
+  'Dada',
+  'Expressionism',
+  'Fauvism',
+  'Folk',
+  'Futurism',
+  'Impressionism',
+  'Minimalism',
+  'Modernism',
+  'Photorealism',
+  'Pop Art',
+  'Post-Impressionism',
+  'Rococo',
+  'Romanticism',
+  'Street Art',
+  'Surrealism',
 ] as const;
 
 export const SUBJECT_OPTIONS = [
-  'Abstract', 'Genre/Historic', 'Figure', 'Landscape', 'Nature', 'Portrait', 'Seascape', 'Still Life',
+  'Abstract',
+  'Genre/Historic',
+  'Figure',
+  'Landscape',
+  'Nature',
+  'Portrait',
+  'Seascape',
+  'Still Life',
   'Wildlife/Animals',
 ] as const;
 
 /** The spec leaves the category list open; these are ours (docs/decisions). */
 export const CATEGORY_OPTIONS = [
-  'Painting', 'Drawing', 'Sculpture', 'Photography', 'Digital', 'Printmaking', 'Mixed Media', 'Textile',
-  'Ceramics', 'Installation', 'Other',
+  'Painting',
+  'Drawing',
+  'Sculpture',
+  'Photography',
+  'Digital',
+  'Printmaking',
+  'Mixed Media',
+  'Textile',
+  'Ceramics',
+  'Installation',
+  'Other',
 ] as const;
 
 export const CONTACT_REASONS = [
-  'Question', 'Technical Issue', 'Comment/Critique', 'Feature Request', 'General Request', 'Other',
+  'Question',
+  'Technical Issue',
+  'Comment/Critique',
+  'Feature Request',
+  'General Request',
+  'Other',
 ] as const;
 
 /** Honesty, the first principle of The Ground: every piece says whether and how AI was used. */

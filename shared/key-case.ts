@@ -19,7 +19,7 @@ const camelOf = (key: string) => key.replace(/_([a-z0-9])/g, (_, letter: string)
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 

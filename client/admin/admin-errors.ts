@@ -11,7 +11,10 @@ export function adminErrorText(error: unknown): string {
   const body = errorBodyOf(error);
   if (!body) return messages.undefinedError;
   // A field error names what to fix better than the code's general sentence does.
-  const fieldText = Object.values(body.errors ?? {}).flat().join(' ').trim();
+  const fieldText = Object.values(body.errors ?? {})
+    .flat()
+    .join(' ')
+    .trim();
   if (body.error === ErrorCode.ValidationFailed && fieldText) return fieldText;
   return errorMessageFor(body.error) ?? (body.message?.trim() || messages.undefinedError);
 }

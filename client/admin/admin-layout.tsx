@@ -66,7 +66,12 @@ export function AdminLayout() {
               const waiting = section.count && counts ? counts[section.count] : 0;
               return (
                 <li key={section.key}>
-                  <NavLink to={section.path === '' ? '/' : `/${section.path}`} end={section.path === ''} className="admin-nav__link" data-section={section.key}>
+                  <NavLink
+                    to={section.path === '' ? '/' : `/${section.path}`}
+                    end={section.path === ''}
+                    className="admin-nav__link"
+                    data-section={section.key}
+                  >
                     {section.label}
                     {waiting > 0 && (
                       <span className="admin-nav__count">

@@ -44,7 +44,11 @@ export function slotCentre(index: number, count: number, area: PlotArea): number
 }
 
 /** Where each value sits on a line chart: its slot's centre, at its share of the top. */
-export function pointsFor(values: readonly number[], area: PlotArea, top = niceMax(values)): { x: number; y: number }[] {
+export function pointsFor(
+  values: readonly number[],
+  area: PlotArea,
+  top = niceMax(values),
+): { x: number; y: number }[] {
   return values.map((value, index) => ({
     x: round(slotCentre(index, values.length, area)),
     y: round(area.top + area.height - (Math.max(0, value) / top) * area.height),

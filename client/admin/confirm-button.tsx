@@ -16,7 +16,15 @@ interface ConfirmButtonProps {
   danger?: boolean;
 }
 
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, busy = false, disabled = false, danger = false }: ConfirmButtonProps) {
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  busy = false,
+  disabled = false,
+  danger = false,
+}: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
@@ -30,7 +38,13 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, busy =
 
   if (!asking) {
     return (
-      <button ref={openRef} type="button" className={danger ? 'button button--small button--danger' : 'button button--small button--quiet'} disabled={disabled || busy} onClick={() => setAsking(true)}>
+      <button
+        ref={openRef}
+        type="button"
+        className={danger ? 'button button--small button--danger' : 'button button--small button--quiet'}
+        disabled={disabled || busy}
+        onClick={() => setAsking(true)}
+      >
         {busy ? 'Please wait…' : label}
       </button>
     );

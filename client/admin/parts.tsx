@@ -65,7 +65,17 @@ export function EmptyNote({ children }: { children: ReactNode }) {
 export type Column = string | { hidden: string };
 
 /** A section's table: its caption (read aloud only), its column headings, then the rows it is given. */
-export function AdminTable({ testId, caption, columns, children }: { testId: string; caption: string; columns: readonly Column[]; children: ReactNode }) {
+export function AdminTable({
+  testId,
+  caption,
+  columns,
+  children,
+}: {
+  testId: string;
+  caption: string;
+  columns: readonly Column[];
+  children: ReactNode;
+}) {
   return (
     <table className="admin-table" data-testid={testId}>
       <caption className="visually-hidden">{caption}</caption>
@@ -122,7 +132,11 @@ export function NoticeLine({ notice }: { notice: Notice | null }) {
   return (
     <div className="admin-notice-slot" aria-live="polite">
       {notice && (
-        <p className={`admin-notice admin-notice--${notice.kind}`} role={notice.kind === 'error' ? 'alert' : undefined} data-testid="admin-notice">
+        <p
+          className={`admin-notice admin-notice--${notice.kind}`}
+          role={notice.kind === 'error' ? 'alert' : undefined}
+          data-testid="admin-notice"
+        >
           {notice.text}
         </p>
       )}

@@ -29,7 +29,12 @@ export function ReasonForm({ label, hint, submitLabel, onSubmit, testId }: Reaso
     <form className="form admin-reason" onSubmit={form.handleSubmit} noValidate data-testid={testId}>
       <TextAreaField form={form} name="reason" label={label} hint={hint} maxLength={ART_LIMITS.description} rows={4} />
       <FormMessage notice={form.notice} />
-      <button type="submit" className="button button--danger" disabled={form.submitting} aria-busy={form.submitting || undefined}>
+      <button
+        type="submit"
+        className="button button--danger"
+        disabled={form.submitting}
+        aria-busy={form.submitting || undefined}
+      >
         {form.submitting ? 'Sending…' : submitLabel}
       </button>
     </form>

@@ -1,5 +1,6 @@
 /** The dashboard's sections in the order of its navigation, each with its path under /admin/dashboard. */
 import type { AdminCounts } from '#shared/admin-api.ts';
+import { cellPath, profilePath } from '#shared/paths.ts';
 
 export const ADMIN_BASE = '/admin/dashboard';
 
@@ -24,13 +25,13 @@ export const SECTIONS: readonly Section[] = [
 
 /** The tree page centred on a square (shared/tree/tree-url.ts reads `cell`). */
 export function treeLinkOf(cellToken: string): string {
-  return `/observe?cell=${encodeURIComponent(cellToken)}`;
+  return cellPath(cellToken, 'tree');
 }
 
 export function detailsLinkOf(cellToken: string): string {
-  return `/observe/cell/${encodeURIComponent(cellToken)}/details`;
+  return cellPath(cellToken, 'details');
 }
 
 export function profileLinkOf(userToken: string): string {
-  return `/profile/${encodeURIComponent(userToken)}`;
+  return profilePath(userToken);
 }

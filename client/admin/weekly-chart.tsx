@@ -83,11 +83,22 @@ export function WeeklyChart({ title, kind, weeks, series, testId }: WeeklyChartP
           );
         })}
         {kind === 'bar'
-          ? series.slice(0, 1).map((one) =>
-              barsFor(one.values, AREA, top).map((bar, index) => (
-                <rect key={index} x={bar.x} y={bar.y} width={bar.width} height={bar.height} rx={2} fill={one.colour} data-value={one.values[index]} />
-              )),
-            )
+          ? series
+              .slice(0, 1)
+              .map((one) =>
+                barsFor(one.values, AREA, top).map((bar, index) => (
+                  <rect
+                    key={index}
+                    x={bar.x}
+                    y={bar.y}
+                    width={bar.width}
+                    height={bar.height}
+                    rx={2}
+                    fill={one.colour}
+                    data-value={one.values[index]}
+                  />
+                )),
+              )
           : series.map((one, position) => (
               <g key={one.label}>
                 {/* Later lines are dashed, so one lying on another (both at zero, say) still shows. */}
@@ -100,13 +111,26 @@ export function WeeklyChart({ title, kind, weeks, series, testId }: WeeklyChartP
                   strokeDasharray={position > 0 ? '6 4' : undefined}
                 />
                 {pointsFor(one.values, AREA, top).map((point, index) => (
-                  <circle key={index} cx={point.x} cy={point.y} r={2.5} fill={one.colour} data-value={one.values[index]} />
+                  <circle
+                    key={index}
+                    cx={point.x}
+                    cy={point.y}
+                    r={2.5}
+                    fill={one.colour}
+                    data-value={one.values[index]}
+                  />
                 ))}
               </g>
             ))}
         {weeks.map((week, index) =>
           labelled.has(index) ? (
-            <text key={week} className="admin-chart__week" x={slotCentre(index, weeks.length, AREA)} y={HEIGHT - 10} textAnchor="middle">
+            <text
+              key={week}
+              className="admin-chart__week"
+              x={slotCentre(index, weeks.length, AREA)}
+              y={HEIGHT - 10}
+              textAnchor="middle"
+            >
               {formatWeek(week)}
             </text>
           ) : null,

@@ -51,10 +51,6 @@ export function initialParams(): InitialParams {
   return requireBoot().params;
 }
 
-export function csrfToken(): string {
-  return requireBoot().csrfToken;
-}
-
 /** Headers every call to our own server sends (spec §7, DESIGN.md §5). */
 export function apiHeaders(): Record<string, string> {
   return { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-Token': boot?.csrfToken ?? '' };

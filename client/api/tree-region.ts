@@ -5,7 +5,11 @@
 import { regionQuery, type RegionBounds, type TreeRegionWire } from '#shared/tree/region.ts';
 import { apiHeaders } from './initial-params.ts';
 
-export async function fetchTreeRegion(treeToken: string, bounds: RegionBounds, signal?: AbortSignal): Promise<TreeRegionWire> {
+export async function fetchTreeRegion(
+  treeToken: string,
+  bounds: RegionBounds,
+  signal?: AbortSignal,
+): Promise<TreeRegionWire> {
   const response = await fetch(`/api/tree/${encodeURIComponent(treeToken)}/region?${regionQuery(bounds)}`, {
     headers: { ...apiHeaders(), Accept: 'application/json' },
     credentials: 'same-origin',

@@ -6,8 +6,7 @@ import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { apiHeaders } from './initial-params.ts';
 
 export type SnapshotAnswer =
-  | { status: 'fresh'; wire: TreeSnapshotWire; etag: string | null }
-  | { status: 'not-modified'; etag: string };
+  { status: 'fresh'; wire: TreeSnapshotWire; etag: string | null } | { status: 'not-modified'; etag: string };
 
 export class SnapshotFetchError extends Error {
   constructor(
@@ -20,7 +19,11 @@ export class SnapshotFetchError extends Error {
 }
 
 /** Asks for the snapshot; throws SnapshotFetchError when the server cannot be reached. */
-export async function requestTreeSnapshot(token: string, etag?: string | null, signal?: AbortSignal): Promise<Response> {
+export async function requestTreeSnapshot(
+  token: string,
+  etag?: string | null,
+  signal?: AbortSignal,
+): Promise<Response> {
   const headers: Record<string, string> = { ...apiHeaders(), Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
   try {
@@ -35,13 +38,20 @@ export async function requestTreeSnapshot(token: string, etag?: string | null, s
 export async function readTreeSnapshot(response: Response, etag?: string | null): Promise<SnapshotAnswer> {
   if (response.status === 304 && etag) return { status: 'not-modified', etag };
   if (!response.ok) {
-    const message = response.status === 404 ? 'This tree does not exist.' : `The server could not send the tree just now (HTTP ${response.status}).`;
+    const message =
+      response.status === 404
+        ? 'This tree does not exist.'
+        : `The server could not send the tree just now (HTTP ${response.status}).`;
     throw new SnapshotFetchError(message, response.status);
   }
   const body = (await response.json()) as { r: TreeSnapshotWire };
   return { status: 'fresh', wire: body.r, etag: response.headers.get('etag') };
 }
 
-export async function fetchTreeSnapshot(token: string, etag?: string | null, signal?: AbortSignal): Promise<SnapshotAnswer> {
+export async function fetchTreeSnapshot(
+  token: string,
+  etag?: string | null,
+  signal?: AbortSignal,
+): Promise<SnapshotAnswer> {
   return readTreeSnapshot(await requestTreeSnapshot(token, etag, signal), etag);
 }

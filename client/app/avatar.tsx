@@ -16,7 +16,17 @@ interface AvatarProps {
 export function Avatar({ image, name, className, decorative = false }: AvatarProps) {
   const classes = className ? `avatar ${className}` : 'avatar';
   if (image) {
-    return <img className={classes} src={image} alt={decorative ? '' : name} width={300} height={300} loading="lazy" decoding="async" />;
+    return (
+      <img
+        className={classes}
+        src={image}
+        alt={decorative ? '' : name}
+        width={300}
+        height={300}
+        loading="lazy"
+        decoding="async"
+      />
+    );
   }
   return <PlaceholderAvatar className={classes} label={decorative ? undefined : name} />;
 }

@@ -10,7 +10,11 @@ import { trpc } from '#client/api/trpc.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 
 export function useCurrentUser(): { user: CurrentUser | null; isLoading: boolean } {
-  const query = trpc.auth.current.useQuery(undefined, { staleTime: 5 * 60_000, retry: false, refetchOnWindowFocus: false });
+  const query = trpc.auth.current.useQuery(undefined, {
+    staleTime: 5 * 60_000,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
   // A failed fetch leaves the visitor a guest (spec §4).
   return { user: query.data ?? null, isLoading: query.isPending && query.fetchStatus !== 'idle' };
 }

@@ -43,7 +43,8 @@ export const COMPACT_SQUARES: readonly MarkSquare[] = [
 
 const PITCH = 20;
 const SIZE = 16;
-const viewBox = (columns: number, rows: number) => `0 0 ${columns * PITCH - (PITCH - SIZE)} ${rows * PITCH - (PITCH - SIZE)}`;
+const viewBox = (columns: number, rows: number) =>
+  `0 0 ${columns * PITCH - (PITCH - SIZE)} ${rows * PITCH - (PITCH - SIZE)}`;
 
 interface LogoMarkProps {
   className?: string;
@@ -69,7 +70,11 @@ export function LogoMark({ className, animated = false, title, variant = 'full' 
       {squares.map((square) => (
         <rect
           key={`${square.column}:${square.row}`}
-          className={animated ? `logo-mark__square logo-mark__square--${square.tone} is-assembling` : `logo-mark__square logo-mark__square--${square.tone}`}
+          className={
+            animated
+              ? `logo-mark__square logo-mark__square--${square.tone} is-assembling`
+              : `logo-mark__square logo-mark__square--${square.tone}`
+          }
           x={square.column * PITCH}
           y={square.row * PITCH}
           width={SIZE}

@@ -6,9 +6,9 @@
  */
 export interface ModuleLoader<T> {
   /** Starts the load (once) and answers its promise. */
-  start(): Promise<T>;
+  start: () => Promise<T>;
   /** The loaded value, or null while it loads. */
-  current(): T | null;
+  current: () => T | null;
 }
 
 export function moduleLoader<T>(load: () => Promise<T>): ModuleLoader<T> {

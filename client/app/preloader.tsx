@@ -93,6 +93,7 @@ export function Preloader({ initialised }: { initialised: boolean }) {
   };
 
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click anywhere skips the animation; its skip button does the same for the keyboard
     <div
       className={`preloader preloader--${mode}${phase === 'leaving' ? ' is-leaving' : ''}`}
       role="status"

@@ -20,11 +20,11 @@ export interface ReservedCellContextValue {
   /** The square the edit-reserved-cell popup should ask about now, or null. */
   promptCell: ReservedCell | null;
   /** After a reserve: the new square is the user's, and since they just chose it nobody asks about it again. */
-  setReservedCell(cell: ReservedCell | null): void;
+  setReservedCell: (cell: ReservedCell | null) => void;
   /** Fetches it again (after an extension, say). */
-  refresh(): Promise<void>;
+  refresh: () => Promise<void>;
   /** Clears the prompt for the rest of the session (spec §2: either answer clears it; so does the extend page). */
-  clearPrompt(): void;
+  clearPrompt: () => void;
 }
 
 const ReservedCellContext = createContext<ReservedCellContextValue | null>(null);
@@ -63,7 +63,9 @@ function useReservedCellState(): ReservedCellContextValue {
   else reservedCell = query.data;
 
   const promptCell =
-    !cleared && typeof reservedCell === 'object' && reservedCell !== null && reservedCell.art.status === ArtStatus.Draft ? reservedCell : null;
+    !cleared && typeof reservedCell === 'object' && reservedCell !== null && reservedCell.art.status === ArtStatus.Draft
+      ? reservedCell
+      : null;
 
   const clearPrompt = useCallback(() => {
     if (userToken === null) return;

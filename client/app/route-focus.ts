@@ -18,7 +18,8 @@ function focusHeadingWhenDrawn(onFocused: (heading: HTMLElement) => void): () =>
     if (!heading || main.querySelector('[aria-busy="true"]')) return false;
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
     // A page that moved focus on purpose (a dialog, a field with an error) keeps it.
-    if (document.activeElement && document.activeElement !== document.body && main.contains(document.activeElement)) return true;
+    if (document.activeElement && document.activeElement !== document.body && main.contains(document.activeElement))
+      return true;
     heading.focus({ preventScroll: true });
     onFocused(heading);
     return true;

@@ -45,8 +45,21 @@ function TreeRoute() {
 
 type Access = 'everyone' | 'guests' | 'users';
 
-function page(path: string, name: string, element: ReactNode, access: Access = 'everyone', extra: Partial<RouteHandle> = {}): RouteObject {
-  const guarded = access === 'guests' ? <GuestOnly>{element}</GuestOnly> : access === 'users' ? <UserOnly>{element}</UserOnly> : element;
+function page(
+  path: string,
+  name: string,
+  element: ReactNode,
+  access: Access = 'everyone',
+  extra: Partial<RouteHandle> = {},
+): RouteObject {
+  const guarded =
+    access === 'guests' ? (
+      <GuestOnly>{element}</GuestOnly>
+    ) : access === 'users' ? (
+      <UserOnly>{element}</UserOnly>
+    ) : (
+      element
+    );
   const handle: RouteHandle = { page: `page.${name}`, ...extra };
   return { path, element: guarded, handle };
 }
@@ -73,16 +86,15 @@ export const routes: RouteObject[] = [
       page('/registration', 'registration', <RegistrationPage />, 'guests'),
       page('/reset-password', 'resetPassword', <ResetPasswordPage />, 'guests'),
       page('/restore-password/:token', 'restorePassword', <RestorePasswordPage />, 'guests'),
-      page(
-        '/observe',
-        'tree',
-        <TreeRoute />,
-        'everyone',
-        { fixedHeader: true, beforeUser: true },
-      ),
+      page('/observe', 'tree', <TreeRoute />, 'everyone', { fixedHeader: true, beforeUser: true }),
       page('/observe/cell/:cellToken/edit', 'editArt', <EditArtPage />, 'users'),
       page('/observe/cell/:cellToken/details', 'artDetails', <ArtDetailsPage />),
-      page('/observe/cell/:cellToken/reserve/:reminderToken/extend', 'extendReservation', <ExtendReservationPage />, 'users'),
+      page(
+        '/observe/cell/:cellToken/reserve/:reminderToken/extend',
+        'extendReservation',
+        <ExtendReservationPage />,
+        'users',
+      ),
       page('/forbidden', 'forbidden', <ForbiddenPage />),
       page('*', 'notfound', <NotFoundPage />),
     ],

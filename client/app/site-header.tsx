@@ -94,12 +94,16 @@ export function SiteHeader({ user, fixed, menuOpen, onMenuOpenChange }: SiteHead
                 <li key={item.key} className="menu-panel__item">
                   {item.external ? (
                     <a className="menu-link" href={item.to} data-menu-item={item.key} onClick={close}>
-                      <span className="menu-link__index" aria-hidden="true">{String(index + 1).padStart(2, '0')}</span>
+                      <span className="menu-link__index" aria-hidden="true">
+                        {String(index + 1).padStart(2, '0')}
+                      </span>
                       {item.label}
                     </a>
                   ) : (
                     <NavLink className="menu-link" to={item.to} data-menu-item={item.key} onClick={close}>
-                      <span className="menu-link__index" aria-hidden="true">{String(index + 1).padStart(2, '0')}</span>
+                      <span className="menu-link__index" aria-hidden="true">
+                        {String(index + 1).padStart(2, '0')}
+                      </span>
                       {item.label}
                     </NavLink>
                   )}
@@ -107,9 +111,7 @@ export function SiteHeader({ user, fixed, menuOpen, onMenuOpenChange }: SiteHead
               ))}
             </ul>
           </nav>
-          <aside className="menu-panel__aside">
-            {user ? <SignedIn user={user} onDone={close} /> : <GuestNote />}
-          </aside>
+          <aside className="menu-panel__aside">{user ? <SignedIn user={user} onDone={close} /> : <GuestNote />}</aside>
         </div>
       </div>
     </header>
@@ -120,7 +122,9 @@ function GuestNote() {
   return (
     <>
       <p className="menu-panel__eyebrow">a free community gallery</p>
-      <p className="menu-panel__note">One square, one piece, every piece connected. Reserving a square costs nothing.</p>
+      <p className="menu-panel__note">
+        One square, one piece, every piece connected. Reserving a square costs nothing.
+      </p>
     </>
   );
 }
@@ -148,7 +152,13 @@ function SignedIn({ user, onDone }: { user: CurrentUser; onDone: () => void }) {
           {user.firstname} {user.lastname}
         </span>
       </p>
-      <button type="button" className="button button--on-dark" data-menu-item="logout" onClick={onLogout} disabled={isPending}>
+      <button
+        type="button"
+        className="button button--on-dark"
+        data-menu-item="logout"
+        onClick={() => void onLogout()}
+        disabled={isPending}
+      >
         {isPending ? 'logging out…' : 'log out'}
       </button>
       {failed && (

@@ -39,13 +39,6 @@ export const FOOTER_MENU: readonly MenuItem[] = [
   { key: 'contact', label: 'contact', to: '/contact' },
 ];
 
-/** Defined for when the gallery has its social pages; the footer does not render them yet (spec §2, Footer). */
-export const SOCIAL_LINKS: readonly { key: 'facebook' | 'twitter' | 'instagram'; label: string; href: string }[] = [
-  { key: 'facebook', label: 'Facebook', href: 'https://www.facebook.com/' },
-  { key: 'twitter', label: 'Twitter', href: 'https://twitter.com/' },
-  { key: 'instagram', label: 'Instagram', href: 'https://www.instagram.com/' },
-];
-
 export function isVisibleTo(audience: Audience | undefined, user: CurrentUser | null): boolean {
   switch (audience) {
     case undefined:

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { ArtAuthor } from '#shared/art-api.ts';
 import { Avatar } from '#client/app/avatar.tsx';
+import { profilePath } from '#shared/paths.ts';
 
 export function ArtAbout({ description, author }: { description: string; author: ArtAuthor }) {
   const [open, setOpen] = useState(true);
@@ -11,7 +12,13 @@ export function ArtAbout({ description, author }: { description: string; author:
   return (
     <section className="art-about" data-testid="art-about">
       <h2 className="art-about__heading">
-        <button type="button" className="art-about__toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="art-about__toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen(!open)}
+        >
           <span>About this piece</span>
           <span className="art-about__chevron" aria-hidden="true" />
         </button>
@@ -21,12 +28,12 @@ export function ArtAbout({ description, author }: { description: string; author:
           {description.trim() !== '' ? description : 'The artist has not described this piece yet.'}
         </p>
         <div className="art-about__artist">
-          <Link to={`/profile/${encodeURIComponent(author.token)}`} className="art-about__avatar-link" tabIndex={-1} aria-hidden="true">
+          <Link to={profilePath(author.token)} className="art-about__avatar-link" tabIndex={-1} aria-hidden="true">
             <Avatar image={author.image} name={authorName} className="art-about__avatar" decorative />
           </Link>
           <div>
             <p className="art-about__artist-name">
-              <Link to={`/profile/${encodeURIComponent(author.token)}`}>{authorName || 'The artist'}</Link>
+              <Link to={profilePath(author.token)}>{authorName || 'The artist'}</Link>
             </p>
             {author.description.trim() !== '' && <p className="art-about__artist-text">{author.description}</p>}
           </div>

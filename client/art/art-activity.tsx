@@ -13,7 +13,6 @@ import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { atLeastZero } from '#client/ui/counts.ts';
 import { HeartIcon } from './heart-icon.tsx';
 
-
 /** Registers one view of the piece when the page opens; answers the count once the server has it. */
 function useRegisteredViews(artToken: string, published: boolean): number | null {
   const view = trpc.art.view.useMutation();
@@ -55,7 +54,10 @@ export function ArtActivity({ piece }: { piece: ArtDetails }) {
     const wasLiked = before.liked === 1;
     setError(null);
     // Answer at once; the server's count replaces this guess when it arrives.
-    utils.art.likeStatus.setData(input, { liked: wasLiked ? 0 : 1, likes: atLeastZero(before.likes + (wasLiked ? -1 : 1)) });
+    utils.art.likeStatus.setData(input, {
+      liked: wasLiked ? 0 : 1,
+      likes: atLeastZero(before.likes + (wasLiked ? -1 : 1)),
+    });
     try {
       const answer = await (wasLiked ? unlike : like).mutateAsync(input);
       utils.art.likeStatus.setData(input, answer);
@@ -119,7 +121,13 @@ export function ArtActivity({ piece }: { piece: ArtDetails }) {
 function EyeIcon() {
   return (
     <svg className="art-activity__icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+      <path
+        d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinejoin="round"
+      />
       <circle cx="12" cy="12" r="3" fill="none" stroke="currentColor" strokeWidth="1.8" />
     </svg>
   );

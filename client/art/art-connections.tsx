@@ -1,6 +1,7 @@
 /** The CONNECTIONS list of a piece: each connected neighbour's thumbnail (to its details) and why they connect. */
 import { Link } from 'react-router';
 import type { ArtConnection } from '#shared/art-api.ts';
+import { cellPath } from '#shared/paths.ts';
 
 export function ArtConnections({ connections }: { connections: ArtConnection[] }) {
   return (
@@ -19,7 +20,7 @@ export function ArtConnections({ connections }: { connections: ArtConnection[] }
             return (
               <li key={connection.token} className="art-connections__item" data-testid="art-connection">
                 <Link
-                  to={`/observe/cell/${encodeURIComponent(next.token)}/details`}
+                  to={cellPath(next.token, 'details')}
                   className="art-connections__thumb"
                   aria-label={`Details of ${title}${artist ? ` by ${artist}` : ''}`}
                 >
@@ -35,7 +36,9 @@ export function ArtConnections({ connections }: { connections: ArtConnection[] }
                     {next.art.year !== null && <span className="art-connections__year">, {next.art.year}</span>}
                     {artist && <span className="art-connections__artist"> · {artist}</span>}
                   </p>
-                  {connection.description.trim() !== '' && <p className="art-connections__description">{connection.description}</p>}
+                  {connection.description.trim() !== '' && (
+                    <p className="art-connections__description">{connection.description}</p>
+                  )}
                 </div>
               </li>
             );

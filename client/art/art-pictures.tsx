@@ -28,9 +28,14 @@ export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title
           width={current.width}
           height={current.height}
           // The box has the picture's shape before a byte of it arrives, so nothing below it moves as it loads.
-          style={{ aspectRatio: `${current.width} / ${current.height}`, width: `min(100%, calc(var(--art-stage-height) * ${current.width / current.height}))` }}
+          style={{
+            aspectRatio: `${current.width} / ${current.height}`,
+            width: `min(100%, calc(var(--art-stage-height) * ${current.width / current.height}))`,
+          }}
           // The artist's description of the picture when given; else the piece's name (and which picture).
-          alt={current.description || (pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name)}
+          alt={
+            current.description || (pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name)
+          }
           decoding="async"
           data-testid="art-main-image"
         />

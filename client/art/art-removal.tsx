@@ -14,7 +14,8 @@ import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import { useForm } from '#client/forms/use-form.ts';
 import { DialogHeader } from '#client/ui/dialog-header.tsx';
 
-const shortDate = (time: number) => new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+const shortDate = (time: number) =>
+  new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
 export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   const { user } = useCurrentUser();
@@ -33,7 +34,12 @@ export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   }
   return (
     <>
-      <button type="button" className="button button--quiet" onClick={() => setOpen(true)} data-testid="art-request-removal">
+      <button
+        type="button"
+        className="button button--quiet"
+        onClick={() => setOpen(true)}
+        data-testid="art-request-removal"
+      >
         REQUEST REMOVAL
       </button>
       {open && (
@@ -50,7 +56,15 @@ export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   );
 }
 
-function RemovalDialog({ cellToken, onClose, onRequested }: { cellToken: string; onClose(): void; onRequested(createdAt: number): void }) {
+function RemovalDialog({
+  cellToken,
+  onClose,
+  onRequested,
+}: {
+  cellToken: string;
+  onClose: () => void;
+  onRequested: (createdAt: number) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const reasonId = useId();
@@ -67,7 +81,13 @@ function RemovalDialog({ cellToken, onClose, onRequested }: { cellToken: string;
 
   const error = form.fieldErrors.reason;
   return (
-    <dialog ref={ref} className="dialog art-removal" aria-labelledby={titleId} onClose={onClose} data-testid="art-removal-dialog">
+    <dialog
+      ref={ref}
+      className="dialog art-removal"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="art-removal-dialog"
+    >
       <div className="dialog__box">
         <DialogHeader titleId={titleId} title="request removal." onClose={onClose} />
         <form className="form" onSubmit={form.handleSubmit} noValidate>

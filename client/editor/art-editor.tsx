@@ -30,7 +30,7 @@ const STEP_LEADS: Record<(typeof STEPS)[number], string> = {
   CONFIRM: 'Check everything once more, then submit it for review.',
 };
 
-export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted(): void }) {
+export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted: () => void }) {
   const cellToken = data.cell.token;
   const currentYear = new Date().getFullYear();
   const { user } = useCurrentUser();
@@ -45,7 +45,10 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
   const shownStep = useRef(state.step);
 
   // Failures of the connection fetch are ignored (spec §8): the step then has nothing to offer.
-  const possible = trpc.art.connections.useQuery({ cellToken }, { retry: false, refetchOnWindowFocus: false, staleTime: Infinity });
+  const possible = trpc.art.connections.useQuery(
+    { cellToken },
+    { retry: false, refetchOnWindowFocus: false, staleTime: Infinity },
+  );
   const saveConnections = trpc.art.saveConnections.useMutation();
   useEffect(() => {
     if (possible.data) setState((s) => (s.connections.length === 0 ? { ...s, connections: possible.data } : s));
@@ -71,7 +74,11 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
       const errors = stepErrors(name, state, currentYear);
       if (Object.keys(errors).length > 0) {
         setState((s) => ({ ...s, errors: { ...s.errors, ...errors } }));
-        requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .has-error input:not([type="file"])')?.focus());
+        requestAnimationFrame(() =>
+          formRef.current
+            ?.querySelector<HTMLElement>('[aria-invalid="true"], .has-error input:not([type="file"])')
+            ?.focus(),
+        );
         return;
       }
     }
@@ -134,11 +141,23 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
           )}
           <div className="form__actions editor__actions">
             {state.step > 0 && (
-              <button type="button" className="button button--quiet" disabled={submitting} onClick={() => moveTo(state.step - 1)} data-testid="editor-back">
+              <button
+                type="button"
+                className="button button--quiet"
+                disabled={submitting}
+                onClick={() => moveTo(state.step - 1)}
+                data-testid="editor-back"
+              >
                 &lt; BACK
               </button>
             )}
-            <button type="submit" className="button form__submit" disabled={submitting} aria-busy={submitting || undefined} data-testid="editor-next">
+            <button
+              type="submit"
+              className="button form__submit"
+              disabled={submitting}
+              aria-busy={submitting || undefined}
+              data-testid="editor-next"
+            >
               {state.step === CONFIRM_STEP ? (submitting ? 'Please wait…' : 'SUBMIT') : 'CONTINUE'}
             </button>
           </div>

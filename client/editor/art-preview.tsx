@@ -21,14 +21,26 @@ export function ArtPreview({ state, artistName }: { state: EditorState; artistNa
       <p className="editor-preview__label">Preview</p>
       <div className="editor-preview__stage">
         {main?.preview ? (
-          <img className="editor-preview__image" src={main.preview} alt={`${title}, main image`} data-testid="preview-image" />
+          <img
+            className="editor-preview__image"
+            src={main.preview}
+            alt={`${title}, the main view`}
+            data-testid="preview-image"
+          />
         ) : (
           <span className="editor-preview__placeholder">Your main image shows here</span>
         )}
       </div>
       {others.length > 0 && (
         <ul className="editor-preview__thumbs">
-          {others.map((slot, index) => slot.preview && <li key={index}><img src={slot.preview} alt="" width={56} height={56} /></li>)}
+          {others.map(
+            (slot, index) =>
+              slot.preview && (
+                <li key={index}>
+                  <img src={slot.preview} alt="" width={56} height={56} />
+                </li>
+              ),
+          )}
         </ul>
       )}
       {artistName && <p className="editor-preview__artist">{artistName}</p>}
@@ -37,10 +49,18 @@ export function ArtPreview({ state, artistName }: { state: EditorState; artistNa
         {values.year !== '' && <span className="editor-preview__year">, {values.year}</span>}
       </p>
       {facts.length > 0 && <p className="editor-preview__facts">{facts.join(' · ')}</p>}
-      {values.medium.length > 0 && <p className="editor-preview__facts">{[...values.medium, ...values.materials].join(', ')}</p>}
-      {hasSize && <p className="editor-preview__facts" data-testid="preview-size">{formatDimensions(values)}</p>}
+      {values.medium.length > 0 && (
+        <p className="editor-preview__facts">{[...values.medium, ...values.materials].join(', ')}</p>
+      )}
+      {hasSize && (
+        <p className="editor-preview__facts" data-testid="preview-size">
+          {formatDimensions(values)}
+        </p>
+      )}
       {isAiUse(values.ai_use) && <p className="editor-preview__ai">{AI_USE_LABELS[values.ai_use]}</p>}
-      {values.keywords.length > 0 && <p className="editor-preview__keywords">{values.keywords.map((k) => `#${k}`).join(' ')}</p>}
+      {values.keywords.length > 0 && (
+        <p className="editor-preview__keywords">{values.keywords.map((k) => `#${k}`).join(' ')}</p>
+      )}
     </aside>
   );
 }

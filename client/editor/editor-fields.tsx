@@ -12,7 +12,17 @@ interface FieldFrame {
   testId: string;
 }
 
-function FieldMessages({ id, error, hint, testId }: { id: string; error: string | undefined; hint?: ReactNode; testId: string }) {
+function FieldMessages({
+  id,
+  error,
+  hint,
+  testId,
+}: {
+  id: string;
+  error: string | undefined;
+  hint?: ReactNode;
+  testId: string;
+}) {
   return (
     <>
       {error && (
@@ -58,10 +68,22 @@ interface ControlAria {
 }
 
 /** A group of checkboxes or radios under its legend, laid out in a grid or a row, then its error and hint. */
-function ChoiceBox({ frame, layout, children }: { frame: FieldFrame; layout: 'grid' | 'row'; children: (id: string) => ReactNode }) {
+function ChoiceBox({
+  frame,
+  layout,
+  children,
+}: {
+  frame: FieldFrame;
+  layout: 'grid' | 'row';
+  children: (id: string) => ReactNode;
+}) {
   const id = useId();
   return (
-    <fieldset className={frame.error ? 'field editor-choices has-error' : 'field editor-choices'} aria-describedby={describedBy(id, frame.error, frame.hint)} data-testid={`field-${frame.testId}`}>
+    <fieldset
+      className={frame.error ? 'field editor-choices has-error' : 'field editor-choices'}
+      aria-describedby={describedBy(id, frame.error, frame.hint)}
+      data-testid={`field-${frame.testId}`}
+    >
       <legend className="field__label">{frame.label}</legend>
       <div className={`editor-choices__${layout}`}>{children(id)}</div>
       <FieldMessages id={id} error={frame.error} hint={frame.hint} testId={frame.testId} />
@@ -69,7 +91,9 @@ function ChoiceBox({ frame, layout, children }: { frame: FieldFrame; layout: 'gr
   );
 }
 
-export function TextInput(props: FieldFrame & { value: string; maxLength?: number; inputMode?: 'decimal'; onChange(value: string): void }) {
+export function TextInput(
+  props: FieldFrame & { value: string; maxLength?: number; inputMode?: 'decimal'; onChange: (value: string) => void },
+) {
   return (
     <FieldBox frame={props}>
       {(id, aria) => (
@@ -88,7 +112,7 @@ export function TextInput(props: FieldFrame & { value: string; maxLength?: numbe
   );
 }
 
-export function TextArea(props: FieldFrame & { value: string; maxLength: number; onChange(value: string): void }) {
+export function TextArea(props: FieldFrame & { value: string; maxLength: number; onChange: (value: string) => void }) {
   return (
     <FieldBox frame={props}>
       {(id, aria) => (
@@ -106,11 +130,19 @@ export function TextArea(props: FieldFrame & { value: string; maxLength: number;
   );
 }
 
-export function SelectInput(props: FieldFrame & { value: string; options: readonly (string | number)[]; onChange(value: string): void }) {
+export function SelectInput(
+  props: FieldFrame & { value: string; options: readonly (string | number)[]; onChange: (value: string) => void },
+) {
   return (
     <FieldBox frame={props}>
       {(id, aria) => (
-        <select id={id} className="field__input" value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)} {...aria}>
+        <select
+          id={id}
+          className="field__input"
+          value={props.value}
+          onChange={(event) => props.onChange(event.currentTarget.value)}
+          {...aria}
+        >
           <option value="">Choose…</option>
           {props.options.map((option) => (
             <option key={option} value={String(option)}>
@@ -124,15 +156,25 @@ export function SelectInput(props: FieldFrame & { value: string; options: readon
 }
 
 /** A multi-select as a group of checkboxes; onChange gets the new list in the options' order (limits are the caller's). */
-export function CheckList(props: FieldFrame & { values: readonly string[]; options: readonly string[]; onChange(values: string[]): void }) {
+export function CheckList(
+  props: FieldFrame & { values: readonly string[]; options: readonly string[]; onChange: (values: string[]) => void },
+) {
   const toggle = (option: string, on: boolean) =>
-    props.onChange(on ? props.options.filter((o) => o === option || props.values.includes(o)) : props.values.filter((v) => v !== option));
+    props.onChange(
+      on
+        ? props.options.filter((o) => o === option || props.values.includes(o))
+        : props.values.filter((v) => v !== option),
+    );
   return (
     <ChoiceBox frame={props} layout="grid">
       {() =>
         props.options.map((option) => (
           <label key={option} className="editor-choice">
-            <input type="checkbox" checked={props.values.includes(option)} onChange={(event) => toggle(option, event.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={props.values.includes(option)}
+              onChange={(event) => toggle(option, event.currentTarget.checked)}
+            />
             <span>{option}</span>
           </label>
         ))
@@ -141,13 +183,25 @@ export function CheckList(props: FieldFrame & { values: readonly string[]; optio
   );
 }
 
-export function RadioGroup(props: FieldFrame & { value: string; options: readonly { value: string; label: string }[]; onChange(value: string): void }) {
+export function RadioGroup(
+  props: FieldFrame & {
+    value: string;
+    options: readonly { value: string; label: string }[];
+    onChange: (value: string) => void;
+  },
+) {
   return (
     <ChoiceBox frame={props} layout="row">
       {(id) =>
         props.options.map((option) => (
           <label key={option.value} className="editor-choice">
-            <input type="radio" name={id} value={option.value} checked={props.value === option.value} onChange={() => props.onChange(option.value)} />
+            <input
+              type="radio"
+              name={id}
+              value={option.value}
+              checked={props.value === option.value}
+              onChange={() => props.onChange(option.value)}
+            />
             <span>{option.label}</span>
           </label>
         ))

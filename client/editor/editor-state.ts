@@ -91,7 +91,13 @@ export function initialEditorState(data: ArtForEdit): EditorState {
         ai_use: data.isNew ? '' : piece.ai_use,
       }
     : emptyValues();
-  const slots = (piece?.pictures ?? []).map((p) => ({ file: null, preview: p.image, picture: p.token, description: p.description, error: null }));
+  const slots = (piece?.pictures ?? []).map((p) => ({
+    file: null,
+    preview: p.image,
+    picture: p.token,
+    description: p.description,
+    error: null,
+  }));
   return {
     values,
     slots: withOneEmptySlot(slots),
@@ -106,8 +112,21 @@ export function initialEditorState(data: ArtForEdit): EditorState {
 
 function emptyValues(): ArtValues {
   return {
-    title: '', category: '', subject: '', style: '', year: '', medium: [], materials: [],
-    width: '', height: '', depth: '', units: 'in', no_size: false, keywords: [], description: '', ai_use: '',
+    title: '',
+    category: '',
+    subject: '',
+    style: '',
+    year: '',
+    medium: [],
+    materials: [],
+    width: '',
+    height: '',
+    depth: '',
+    units: 'in',
+    no_size: false,
+    keywords: [],
+    description: '',
+    ai_use: '',
   };
 }
 
@@ -126,13 +145,16 @@ export function setMedium(state: EditorState, medium: string[]): EditorState {
   const hadDigital = state.values.medium.includes(DIGITAL);
   const hasDigital = medium.includes(DIGITAL);
   if (hasDigital && !hadDigital) return setValues(state, { medium, materials: [NOT_APPLICABLE] });
-  if (hadDigital && !hasDigital) return setValues(state, { medium, materials: state.values.materials.filter((m) => m !== NOT_APPLICABLE) });
+  if (hadDigital && !hasDigital)
+    return setValues(state, { medium, materials: state.values.materials.filter((m) => m !== NOT_APPLICABLE) });
   return setValues(state, { medium });
 }
 
 /** Ticking no_size hides the dimensions and sends them empty with units 'in' (spec §4). */
 export function setNoSize(state: EditorState, noSize: boolean): EditorState {
-  const patch: Partial<ArtValues> = noSize ? { no_size: true, width: '', height: '', depth: '', units: 'in' } : { no_size: false };
+  const patch: Partial<ArtValues> = noSize
+    ? { no_size: true, width: '', height: '', depth: '', units: 'in' }
+    : { no_size: false };
   return setValues(state, patch);
 }
 
@@ -151,12 +173,18 @@ export function setSlot(state: EditorState, index: number, slot: ImageSlot): Edi
   const slots = [...state.slots];
   slots[index] = slot;
   const errors = Object.fromEntries(
-    Object.entries(state.errors).filter(([key]) => key !== 'files' && !key.startsWith('files.') && !key.startsWith('descriptions.')),
+    Object.entries(state.errors).filter(
+      ([key]) => key !== 'files' && !key.startsWith('files.') && !key.startsWith('descriptions.'),
+    ),
   );
   return { ...state, slots: withOneEmptySlot(slots), errors };
 }
 
-export function setConnection(state: EditorState, token: string, change: Partial<Pick<ArtConnection, 'status' | 'description'>>): EditorState {
+export function setConnection(
+  state: EditorState,
+  token: string,
+  change: Partial<Pick<ArtConnection, 'status' | 'description'>>,
+): EditorState {
   const index = state.connections.findIndex((c) => c.token === token);
   if (index < 0) return state;
   const connections = state.connections.map((c, i) => (i === index ? { ...c, ...change } : c));

@@ -18,7 +18,7 @@ export interface ImageSlotsProps {
   /** The list's own error (too many images). */
   listError: string | undefined;
   errors: Record<string, string>;
-  onChange(index: number, slot: ImageSlot): void;
+  onChange: (index: number, slot: ImageSlot) => void;
 }
 
 export function ImageSlots({ slots, mainLocked, listError, errors, onChange }: ImageSlotsProps) {
@@ -59,13 +59,13 @@ export function ImageSlots({ slots, mainLocked, listError, errors, onChange }: I
         </p>
       )}
       <p className="field__hint">
-        Up to {ART_LIMITS.maxImages} images: JPEG, PNG or GIF, at most 16 MB each. The first one is the main image, shown on the
-        tree.
+        Up to {ART_LIMITS.maxImages} images: JPEG, PNG or GIF, at most 16 MB each. The first one is the main image,
+        shown on the tree.
       </p>
       {mainLocked && (
         <p className="form__note" data-testid="main-image-locked">
-          Your piece is published, so its main image can only be changed by our team: <Link to="/contact">contact us</Link> to change
-          it. Its other images and its texts are yours to edit.
+          Your piece is published, so its main image can only be changed by our team:{' '}
+          <Link to="/contact">contact us</Link> to change it. Its other images and its texts are yours to edit.
         </p>
       )}
     </div>
@@ -78,9 +78,9 @@ interface SlotViewProps {
   locked: boolean;
   error: string | undefined;
   descriptionError: string | undefined;
-  onChoose(file: File | undefined): void;
-  onDescribe(description: string): void;
-  onRemove(): void;
+  onChoose: (file: File | undefined) => void;
+  onDescribe: (description: string) => void;
+  onRemove: () => void;
 }
 
 /** Whether a drag carries files (not text or a link dragged from the page). */
@@ -116,7 +116,13 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
         <div className="editor-slot__frame">{pictureOf(slot.description || name)}</div>
         <p className="editor-slot__name">{name}</p>
         {errorText}
-        <DescriptionField index={index} name={name} value={slot.description} error={descriptionError} onChange={onDescribe} />
+        <DescriptionField
+          index={index}
+          name={name}
+          value={slot.description}
+          error={descriptionError}
+          onChange={onDescribe}
+        />
       </li>
     );
   }
@@ -126,7 +132,13 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
     setDropping(false);
   };
   const classes = ['editor-slot', error && 'has-error', dropping && 'is-drop-target'].filter(Boolean).join(' ');
-  const hint = dropping ? (filled ? 'Drop to replace it' : 'Drop to add it') : filled ? 'Click or drop to replace' : 'Click or drop an image';
+  const hint = dropping
+    ? filled
+      ? 'Drop to replace it'
+      : 'Drop to add it'
+    : filled
+      ? 'Click or drop to replace'
+      : 'Click or drop an image';
   return (
     <li
       className={classes}
@@ -153,6 +165,7 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
         onChoose(event.dataTransfer.files[0]);
       }}
     >
+      {/* eslint-disable-next-line jsx-a11y/role-supports-aria-props -- the tile is the field: aria-invalid with aria-describedby says why its file was refused */}
       <button
         type="button"
         className="editor-slot__tile"
@@ -181,10 +194,23 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
           event.currentTarget.value = '';
         }}
       />
-      {filled && <DescriptionField index={index} name={name} value={slot.description} error={descriptionError} onChange={onDescribe} />}
+      {filled && (
+        <DescriptionField
+          index={index}
+          name={name}
+          value={slot.description}
+          error={descriptionError}
+          onChange={onDescribe}
+        />
+      )}
       {filled && (
         <div className="editor-slot__actions">
-          <button type="button" className="button button--quiet" onClick={onRemove} data-testid={`image-remove-${index}`}>
+          <button
+            type="button"
+            className="button button--quiet"
+            onClick={onRemove}
+            data-testid={`image-remove-${index}`}
+          >
             Remove<span className="visually-hidden"> {name.toLowerCase()}</span>
           </button>
         </div>
@@ -199,7 +225,7 @@ interface DescriptionFieldProps {
   name: string;
   value: string;
   error: string | undefined;
-  onChange(description: string): void;
+  onChange: (description: string) => void;
 }
 
 /** What the picture shows, in the artist's words: the text people who cannot see it are given instead (alt text). */

@@ -11,7 +11,7 @@ import { ART_MESSAGES, splitKeywords } from '#shared/validation/art.ts';
 export interface KeywordsInputProps {
   keywords: string[];
   error: string | undefined;
-  onChange(keywords: string[]): void;
+  onChange: (keywords: string[]) => void;
 }
 
 /** The list after adding an entry, or the message that refuses it. */
@@ -91,8 +91,8 @@ export function KeywordsInput({ keywords, error, onChange }: KeywordsInputProps)
         </p>
       )}
       <p className="field__hint" id={`${id}-hint`}>
-        Press Enter to add. Separate several with commas. Up to {ART_LIMITS.maxKeywords} keywords of at most {ART_LIMITS.keyword}{' '}
-        characters.
+        Press Enter to add. Separate several with commas. Up to {ART_LIMITS.maxKeywords} keywords of at most{' '}
+        {ART_LIMITS.keyword} characters.
       </p>
     </div>
   );

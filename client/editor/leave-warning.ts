@@ -16,7 +16,9 @@ export function useLeaveWarning(active: boolean): void {
     return () => window.removeEventListener('beforeunload', warn);
   }, [active]);
 
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (window.confirm(LEAVE_EDITOR_QUESTION)) blocker.proceed();

@@ -6,7 +6,15 @@
 import { useEffect, useRef } from 'react';
 import { STEPS } from './editor-state.ts';
 
-export function StepMenu({ step, furthest, onSelect }: { step: number; furthest: number; onSelect(step: number): void }) {
+export function StepMenu({
+  step,
+  furthest,
+  onSelect,
+}: {
+  step: number;
+  furthest: number;
+  onSelect: (step: number) => void;
+}) {
   const navRef = useRef<HTMLElement>(null);
   useEffect(() => {
     const nav = navRef.current;

@@ -11,7 +11,19 @@ import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { slotIsFilled, type EditorState } from './editor-state.ts';
 
 const LIST_FIELDS = ['medium', 'materials', 'keywords'] as const;
-const TEXT_FIELDS = ['title', 'category', 'subject', 'style', 'year', 'width', 'height', 'depth', 'units', 'description', 'ai_use'] as const;
+const TEXT_FIELDS = [
+  'title',
+  'category',
+  'subject',
+  'style',
+  'year',
+  'width',
+  'height',
+  'depth',
+  'units',
+  'description',
+  'ai_use',
+] as const;
 
 /** The multipart body: text fields, lists as name[], each image slot as files[i] (new) or pictures[i] (kept) with descriptions[i]. */
 export function artFormData(state: EditorState): FormData {
@@ -58,7 +70,10 @@ export function submitFailureOf(error: unknown): SubmitFailure {
   const body = errorBodyOf(error);
   const fieldErrors: Record<string, string> = {};
   for (const [field, list] of Object.entries(body?.errors ?? {})) {
-    const text = list.map((m) => m.trim()).filter(Boolean).join(' ');
+    const text = list
+      .map((m) => m.trim())
+      .filter(Boolean)
+      .join(' ');
     if (text) fieldErrors[field] = text;
   }
   const lead = errorMessageFor(body?.error) ?? messages.undefinedError;

@@ -50,7 +50,11 @@ function FieldFrame<TValues extends Record<string, FormValue>>({
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      {control({ id, invalid: error ? true : undefined, describedBy: [errorId, hintId].filter(Boolean).join(' ') || undefined })}
+      {control({
+        id,
+        invalid: error ? true : undefined,
+        describedBy: [errorId, hintId].filter(Boolean).join(' ') || undefined,
+      })}
       {error && (
         <p className="field__error" id={errorId} data-testid={`error-${name}`}>
           {error}
@@ -85,6 +89,7 @@ export function TextField<TValues extends Record<string, FormValue>>(props: Text
           autoCapitalize={type === 'text' ? undefined : 'none'}
           aria-invalid={invalid ?? (props.invalid ? true : undefined)}
           aria-describedby={describedBy}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- only the first field of a form a person has just opened to fill in asks for it
           autoFocus={props.autoFocus}
         />
       )}
@@ -92,7 +97,9 @@ export function TextField<TValues extends Record<string, FormValue>>(props: Text
   );
 }
 
-export function TextAreaField<TValues extends Record<string, FormValue>>(props: FrameProps<TValues> & { maxLength: number; rows?: number }) {
+export function TextAreaField<TValues extends Record<string, FormValue>>(
+  props: FrameProps<TValues> & { maxLength: number; rows?: number },
+) {
   const { form, name, maxLength, rows = 5 } = props;
   return (
     <FieldFrame
@@ -120,7 +127,12 @@ interface SelectOption {
 }
 
 export function SelectField<TValues extends Record<string, FormValue>>(
-  props: FrameProps<TValues> & { options: readonly SelectOption[]; placeholder: string; onChoose?: (value: string) => void; autoComplete?: string },
+  props: FrameProps<TValues> & {
+    options: readonly SelectOption[];
+    placeholder: string;
+    onChoose?: (value: string) => void;
+    autoComplete?: string;
+  },
 ) {
   const { form, name, options, placeholder, onChoose, autoComplete } = props;
   const value = form.values[name] as string;
@@ -134,7 +146,11 @@ export function SelectField<TValues extends Record<string, FormValue>>(
           name={name}
           value={value}
           autoComplete={autoComplete}
-          onChange={(event) => (onChoose ? onChoose(event.currentTarget.value) : form.setValue(name, event.currentTarget.value as TValues[typeof name]))}
+          onChange={(event) =>
+            onChoose
+              ? onChoose(event.currentTarget.value)
+              : form.setValue(name, event.currentTarget.value as TValues[typeof name])
+          }
           aria-invalid={invalid}
           aria-describedby={describedBy}
         >
@@ -161,7 +177,11 @@ export interface CheckboxFieldProps<TValues extends Record<string, FormValue>> {
   label: ReactNode;
 }
 
-export function CheckboxField<TValues extends Record<string, FormValue>>({ form, name, label }: CheckboxFieldProps<TValues>) {
+export function CheckboxField<TValues extends Record<string, FormValue>>({
+  form,
+  name,
+  label,
+}: CheckboxFieldProps<TValues>) {
   const id = useId();
   const error = form.fieldErrors[name];
   return (
@@ -205,7 +225,15 @@ export function FormMessage({ notice }: { notice: FormNotice | null }) {
   );
 }
 
-export function SubmitButton({ submitting, children, busyLabel }: { submitting: boolean; children: ReactNode; busyLabel?: string }) {
+export function SubmitButton({
+  submitting,
+  children,
+  busyLabel,
+}: {
+  submitting: boolean;
+  children: ReactNode;
+  busyLabel?: string;
+}) {
   return (
     <button type="submit" className="button form__submit" disabled={submitting} aria-busy={submitting || undefined}>
       {submitting ? (busyLabel ?? 'Please wait…') : children}

@@ -6,7 +6,17 @@ import type { ReactNode } from 'react';
 import { usePageTitle } from '#client/app/page-title.ts';
 import './forms.css';
 
-export function FormPage({ title, lead, links, children }: { title: string; lead?: ReactNode; links?: ReactNode; children: ReactNode }) {
+export function FormPage({
+  title,
+  lead,
+  links,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  links?: ReactNode;
+  children: ReactNode;
+}) {
   usePageTitle(title);
   return (
     <section className="form-page">

@@ -35,7 +35,10 @@ export function validate<TOutput>(
   const result = v.safeParse(schema, values);
   if (result.success) return { ok: true, output: result.output };
   const errors = firstErrors(result.issues);
-  return { ok: false, failure: splitErrors(errorsAsLists(errors), fields, mode) ?? { fieldErrors: {}, message: messages.undefinedError } };
+  return {
+    ok: false,
+    failure: splitErrors(errorsAsLists(errors), fields, mode) ?? { fieldErrors: {}, message: messages.undefinedError },
+  };
 }
 
 /**
@@ -70,11 +73,18 @@ export function failureOf(error: unknown, fields: readonly string[], mode: Error
 }
 
 /** Splits field errors between the fields and the form message; null when there was no text at all. */
-function splitErrors(errors: Record<string, readonly string[]>, fields: readonly string[], mode: ErrorMode): FormFailure | null {
+function splitErrors(
+  errors: Record<string, readonly string[]>,
+  fields: readonly string[],
+  mode: ErrorMode,
+): FormFailure | null {
   const fieldErrors: FieldMessages = {};
   const rest: string[] = [];
   for (const [field, list] of Object.entries(errors)) {
-    const text = list.map((message) => message.trim()).filter(Boolean).join(' ');
+    const text = list
+      .map((message) => message.trim())
+      .filter(Boolean)
+      .join(' ');
     if (!text) continue;
     if (mode !== 'single' && fields.includes(field)) fieldErrors[field] = text;
     else rest.push(text);

@@ -41,7 +41,8 @@ export const errorMessages: Record<ErrorCode, string> = {
   main_image_locked: 'The main image of a published piece can only be changed by our team. Write to us to ask.',
   own_art: 'You cannot like your own piece.',
   connection_not_allowed: 'A piece can only connect to published pieces right next to it.',
-  art_not_submitted: 'This piece is not waiting for review any more: someone may have just reviewed it. Reload the queue.',
+  art_not_submitted:
+    'This piece is not waiting for review any more: someone may have just reviewed it. Reload the queue.',
   removal_already_decided: 'This removal request has already been decided.',
   own_account: 'You cannot change the role of, or disable, your own account.',
   user_not_found: 'There is no member with this profile.',

@@ -22,9 +22,15 @@ import { messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
 import { BackToTree } from '#client/ui/back-to-tree.tsx';
 import '#client/art/art-details.css';
+import { cellPath, profilePath } from '#shared/paths.ts';
 
 /** Codes that mean "no piece a visitor may see here", answered with the friendly not-found message. */
-const NOT_FOUND_CODES: readonly string[] = [ErrorCode.ArtNotFound, ErrorCode.CellNotFound, ErrorCode.NotFound, ErrorCode.BadRequest];
+const NOT_FOUND_CODES: readonly string[] = [
+  ErrorCode.ArtNotFound,
+  ErrorCode.CellNotFound,
+  ErrorCode.NotFound,
+  ErrorCode.BadRequest,
+];
 
 export function ArtDetailsPage() {
   const { cellToken = '' } = useParams();
@@ -47,7 +53,12 @@ export function ArtDetailsPage() {
     );
   } else if (details.isError) {
     const code = errorBodyOf(details.error)?.error;
-    body = code !== undefined && NOT_FOUND_CODES.includes(code) ? <ArtNotFound /> : <ArtLoadFailed onRetry={() => void details.refetch()} />;
+    body =
+      code !== undefined && NOT_FOUND_CODES.includes(code) ? (
+        <ArtNotFound />
+      ) : (
+        <ArtLoadFailed onRetry={() => void details.refetch()} />
+      );
   } else {
     body = <ArtDetailsBody key={details.data.token} piece={details.data} />;
   }
@@ -63,7 +74,12 @@ export function ArtDetailsPage() {
         ) : (
           <h1 className="page__title">details.</h1>
         )}
-        <button type="button" className="close-button art-details__close" aria-label="Close and return to the tree" onClick={() => void navigate('/observe')}>
+        <button
+          type="button"
+          className="close-button art-details__close"
+          aria-label="Close and return to the tree"
+          onClick={() => void navigate('/observe')}
+        >
           <CloseIcon />
         </button>
       </header>
@@ -82,7 +98,8 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
     <>
       {status && (
         <p className="art-details__status" role="status" data-testid="art-status">
-          <span className="art-details__status-label">Not published</span> This piece is {status}; only you and our team can see it.
+          <span className="art-details__status-label">Not published</span> This piece is {status}; only you and our team
+          can see it.
         </p>
       )}
       <div className="art-details__layout">
@@ -91,7 +108,7 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
         </div>
         <div className="art-details__info">
           <p className="art-details__author" data-testid="art-author">
-            <Link to={`/profile/${encodeURIComponent(piece.author.token)}`}>{authorName}</Link>
+            <Link to={profilePath(piece.author.token)}>{authorName}</Link>
           </p>
           <h1 className="art-details__title" data-testid="art-title">
             {title}
@@ -101,7 +118,7 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
           <ArtFacts piece={piece} />
           <div className="art-details__actions">
             {piece.mayEdit && (
-              <Link to={`/observe/cell/${encodeURIComponent(piece.cell.token)}/edit`} className="button" data-testid="art-edit">
+              <Link to={cellPath(piece.cell.token, 'edit')} className="button" data-testid="art-edit">
                 EDIT
               </Link>
             )}
@@ -118,7 +135,10 @@ function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
 function ArtNotFound() {
   return (
     <div className="art-details__missing" data-testid="art-not-found">
-      <p className="page__lead">We could not find a published piece in this square. It may still be waiting for review, or the link may be mistyped.</p>
+      <p className="page__lead">
+        We could not find a published piece in this square. It may still be waiting for review, or the link may be
+        mistyped.
+      </p>
       <p>
         <BackToTree />
       </p>
@@ -126,7 +146,7 @@ function ArtNotFound() {
   );
 }
 
-function ArtLoadFailed({ onRetry }: { onRetry(): void }) {
+function ArtLoadFailed({ onRetry }: { onRetry: () => void }) {
   return (
     <div className="art-details__missing" role="alert" data-testid="art-load-failed">
       <p className="page__lead">{messages.undefinedError}</p>

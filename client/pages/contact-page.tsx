@@ -36,8 +36,22 @@ export function ContactPage() {
     <StaticPage title="contact." eyebrow="write to us" lead={CONTACT_COPY.lead} className="static-page--contact">
       <div className="contact-layout">
         <form className="form form-card contact-form" onSubmit={form.handleSubmit} noValidate aria-label="Contact us">
-          <TextField form={form} name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" maxLength={CONTACT_LIMITS.email} />
-          <SelectField form={form} name="reason" label="Reason" placeholder={CONTACT_COPY.reasonPlaceholder} options={CONTACT_REASONS} />
+          <TextField
+            form={form}
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            maxLength={CONTACT_LIMITS.email}
+          />
+          <SelectField
+            form={form}
+            name="reason"
+            label="Reason"
+            placeholder={CONTACT_COPY.reasonPlaceholder}
+            options={CONTACT_REASONS}
+          />
           <TextField form={form} name="subject" label="Subject" maxLength={CONTACT_LIMITS.subject} />
           <TextAreaField form={form} name="message" label="Message" maxLength={CONTACT_LIMITS.message} rows={7} />
           <FormMessage notice={form.notice} />
@@ -78,7 +92,13 @@ function FieldError({ id, name, error }: { id: string | undefined; name: string;
   );
 }
 
-function SelectField({ form, name, label, placeholder, options }: FieldProps & { placeholder: string; options: readonly string[] }) {
+function SelectField({
+  form,
+  name,
+  label,
+  placeholder,
+  options,
+}: FieldProps & { placeholder: string; options: readonly string[] }) {
   const { id, error, errorId } = useFieldIds(form, name);
   return (
     <div className={error ? 'field has-error' : 'field'}>

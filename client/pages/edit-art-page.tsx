@@ -24,7 +24,10 @@ export function EditArtPage() {
   const utils = trpc.useUtils();
   const { reservedCell, refresh: refreshReservedCell, clearPrompt } = useReservedCell();
   const held = heldCellOf(reservedCell, cellToken);
-  const forEdit = trpc.art.forEdit.useQuery({ cellToken }, { retry: false, refetchOnWindowFocus: false, staleTime: Infinity, gcTime: 0 });
+  const forEdit = trpc.art.forEdit.useQuery(
+    { cellToken },
+    { retry: false, refetchOnWindowFocus: false, staleTime: Infinity, gcTime: 0 },
+  );
   const [submitted, setSubmitted] = useState(false);
   const errorCode = forEdit.isError ? errorBodyOf(forEdit.error)?.error : undefined;
   const refused = forEdit.data?.mayEdit === false || errorCode === ErrorCode.Forbidden;
@@ -49,7 +52,12 @@ export function EditArtPage() {
 
   let body;
   if (submitted) body = <Congratulations published={forEdit.data?.art?.status === ArtStatus.Published} />;
-  else if (forEdit.isPending || refused) body = <p className="editor__loading" aria-busy="true" data-testid="editor-loading">Loading...</p>;
+  else if (forEdit.isPending || refused)
+    body = (
+      <p className="editor__loading" aria-busy="true" data-testid="editor-loading">
+        Loading...
+      </p>
+    );
   else if (forEdit.isError) {
     body = (
       <div role="alert" data-testid="editor-load-failed">
@@ -84,7 +92,13 @@ export function EditArtPage() {
     <section className="page page--wide editor-page" data-testid="edit-art-page">
       <header className="editor-page__header">
         <h1 className="page__title">{forEdit.data && !forEdit.data.isNew ? 'edit.' : 'add.'}</h1>
-        <button type="button" className="close-button" aria-label="Close and return to the tree" onClick={() => void navigate('/observe')} data-testid="editor-close">
+        <button
+          type="button"
+          className="close-button"
+          aria-label="Close and return to the tree"
+          onClick={() => void navigate('/observe')}
+          data-testid="editor-close"
+        >
           <CloseIcon />
         </button>
       </header>

@@ -24,7 +24,11 @@ export function ExtendReservationPage() {
   const navigate = useNavigate();
   const { clearPrompt, refresh } = useReservedCell();
   const input = { cellToken, reminderToken };
-  const reservation = trpc.cell.reservation.useQuery(input, { retry: false, refetchOnWindowFocus: false, staleTime: Infinity });
+  const reservation = trpc.cell.reservation.useQuery(input, {
+    retry: false,
+    refetchOnWindowFocus: false,
+    staleTime: Infinity,
+  });
   const extend = trpc.cell.extendReservation.useMutation();
   const [choice, setChoice] = useState<YesNo | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -60,8 +64,8 @@ export function ExtendReservationPage() {
     body = (
       <div data-testid="extend-success">
         <ChoiceMessage kind="success">
-          Your reservation has been extended until midnight on {formatLongDate(extendedUntil)}, after which the square is released
-          to the community.
+          Your reservation has been extended until midnight on {formatLongDate(extendedUntil)}, after which the square
+          is released to the community.
         </ChoiceMessage>
         <div className="extend__actions">
           <button type="button" className="button" onClick={close}>
@@ -101,10 +105,16 @@ export function ExtendReservationPage() {
         />
         {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
         <p className="extend__note">
-          You can extend once, by a week: the new deadline is midnight seven days after the current one, {formatLongDate(reservation.data.extendedUntil)}.
+          You can extend once, by a week: the new deadline is midnight seven days after the current one,{' '}
+          {formatLongDate(reservation.data.extendedUntil)}.
         </p>
         <div className="extend__actions">
-          <button type="submit" className="button form__submit" disabled={choice === null || extend.isPending} aria-busy={extend.isPending || undefined}>
+          <button
+            type="submit"
+            className="button form__submit"
+            disabled={choice === null || extend.isPending}
+            aria-busy={extend.isPending || undefined}
+          >
             {extend.isPending ? 'Submitting…' : 'SUBMIT'}
           </button>
         </div>

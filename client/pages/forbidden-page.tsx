@@ -10,7 +10,9 @@ export function ForbiddenPage() {
       <StatusArt variant="locked" />
       <p className="page__code">403</p>
       <h1 className="page__title">Forbidden</h1>
-      <p className="page__lead">This square is not yours to open. If you think it should be, log in with the right account or write to us.</p>
+      <p className="page__lead">
+        This square is not yours to open. If you think it should be, log in with the right account or write to us.
+      </p>
       <p className="page__actions">
         <Link to="/" className="button">
           back to welcome.

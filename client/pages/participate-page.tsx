@@ -50,7 +50,12 @@ export function ParticipatePage() {
           </p>
         </div>
         <div className="participate__actions">
-          <button type="button" className="button button--quiet" onClick={() => setPrinciplesOpen(true)} data-testid="open-principles">
+          <button
+            type="button"
+            className="button button--quiet"
+            onClick={() => setPrinciplesOpen(true)}
+            data-testid="open-principles"
+          >
             read the principles
           </button>
           {user ? (

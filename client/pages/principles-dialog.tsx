@@ -18,6 +18,7 @@ export function PrinciplesDialog({ open, onClose }: { open: boolean; onClose: ()
   }, [open]);
 
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes the dialog; Escape and its close button do for the keyboard
     <dialog
       ref={ref}
       className="dialog principles"

@@ -5,7 +5,13 @@ import { StaticPage } from './static/static-page.tsx';
 
 export function PrivacyPage() {
   return (
-    <StaticPage title="privacy." eyebrow="privacy policy" updated={PRIVACY_UPDATED} lead={PRIVACY_LEAD} className="static-page--legal">
+    <StaticPage
+      title="privacy."
+      eyebrow="privacy policy"
+      updated={PRIVACY_UPDATED}
+      lead={PRIVACY_LEAD}
+      className="static-page--legal"
+    >
       <LegalSections idPrefix="privacy" sections={PRIVACY_SECTIONS} />
     </StaticPage>
   );

@@ -51,7 +51,11 @@ export function ProfilePage() {
     return (
       <section className="page page--wide profile-page">
         <h1 className="page__title">profile.</h1>
-        <p className="page__lead" role={missing ? undefined : 'alert'} data-testid={missing ? 'profile-not-found' : 'profile-load-failed'}>
+        <p
+          className="page__lead"
+          role={missing ? undefined : 'alert'}
+          data-testid={missing ? 'profile-not-found' : 'profile-load-failed'}
+        >
           {missing ? 'We could not find this member. The link may be mistyped.' : messages.undefinedError}
         </p>
         <p>
@@ -101,10 +105,18 @@ function ProfileBody({ profile, title }: { profile: PublicProfile; title: string
       </header>
       <section className="profile-section" data-testid="profile-bio">
         <h2 className="profile-section__title">Bio</h2>
-        <p className="profile-section__text">{profile.description.trim() !== '' ? normalizeLineBreaks(profile.description) : 'This member has not written a bio yet.'}</p>
+        <p className="profile-section__text">
+          {profile.description.trim() !== ''
+            ? normalizeLineBreaks(profile.description)
+            : 'This member has not written a bio yet.'}
+        </p>
       </section>
-      {profile.exhibitions.trim() !== '' && <ReadMoreSection title="Exhibitions" text={profile.exhibitions} testId="profile-exhibitions" />}
-      {profile.education.trim() !== '' && <ReadMoreSection title="Education" text={profile.education} testId="profile-education" />}
+      {profile.exhibitions.trim() !== '' && (
+        <ReadMoreSection title="Exhibitions" text={profile.exhibitions} testId="profile-exhibitions" />
+      )}
+      {profile.education.trim() !== '' && (
+        <ReadMoreSection title="Education" text={profile.education} testId="profile-education" />
+      )}
       <ProfileArt token={profile.token} />
     </section>
   );

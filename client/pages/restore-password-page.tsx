@@ -35,7 +35,11 @@ export function RestorePasswordPage() {
   return (
     <FormPage
       title="restore password."
-      lead={done ? undefined : 'Choose a new password for your account. Every device signed in with the old one is logged out.'}
+      lead={
+        done
+          ? undefined
+          : 'Choose a new password for your account. Every device signed in with the old one is logged out.'
+      }
       links={
         <>
           <Link to="/login">login.</Link>

@@ -5,7 +5,13 @@ import { StaticPage } from './static/static-page.tsx';
 
 export function TermsPage() {
   return (
-    <StaticPage title="terms." eyebrow="legal terms" updated={TERMS_UPDATED} lead={TERMS_LEAD} className="static-page--legal">
+    <StaticPage
+      title="terms."
+      eyebrow="legal terms"
+      updated={TERMS_UPDATED}
+      lead={TERMS_LEAD}
+      className="static-page--legal"
+    >
       <LegalSections idPrefix="terms" sections={TERMS_SECTIONS} />
     </StaticPage>
   );

@@ -5,4 +5,8 @@
 import { moduleLoader } from '#client/app/module-loader.ts';
 import { sketchShown } from '#client/tree/tree-sketch.ts';
 
-export const treePageLoader = moduleLoader(() => sketchShown().then(() => import('./tree-page.tsx')).then((module) => module.TreePage));
+export const treePageLoader = moduleLoader(() =>
+  sketchShown()
+    .then(() => import('./tree-page.tsx'))
+    .then((module) => module.TreePage),
+);

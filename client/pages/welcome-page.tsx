@@ -41,8 +41,8 @@ export function WelcomePage() {
             <LogoMark className="welcome__mark" />
           </div>
           <figcaption className="welcome__caption">
-            <span className="welcome__caption-title">The tree, in miniature.</span> Fourteen squares, one seed, every piece
-            touching the next.
+            <span className="welcome__caption-title">The tree, in miniature.</span> Fourteen squares, one seed, every
+            piece touching the next.
           </figcaption>
         </figure>
       </section>

@@ -7,5 +7,5 @@ export interface CellPopupProps {
     column: number;
     status: number;
   };
-  onClose(): void;
+  onClose: () => void;
 }

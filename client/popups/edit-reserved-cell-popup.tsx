@@ -25,10 +25,13 @@ export function EditReservedCellPopup() {
   };
 
   return (
-    <Popup title="your square." eyebrow="reserved for you" onClose={() => answer(false)} testId="edit-reserved-cell-popup">
-      <p className="popup__lead">
-        You have a reserved square waiting for your piece. Continue working on it?
-      </p>
+    <Popup
+      title="your square."
+      eyebrow="reserved for you"
+      onClose={() => answer(false)}
+      testId="edit-reserved-cell-popup"
+    >
+      <p className="popup__lead">You have a reserved square waiting for your piece. Continue working on it?</p>
       <p className="reserve-note">
         Row {promptCell.row}, column {promptCell.column}: held for you until {formatShortDate(promptCell.expiresAt)}.
       </p>

@@ -6,13 +6,21 @@
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ArrowKeysIcon, FindFreeIcon, MouseIcon, PanIcon, SearchIcon, TargetIcon, ZoomInIcon } from '#client/tree/tree-icons.tsx';
+import {
+  ArrowKeysIcon,
+  FindFreeIcon,
+  MouseIcon,
+  PanIcon,
+  SearchIcon,
+  TargetIcon,
+  ZoomInIcon,
+} from '#client/tree/tree-icons.tsx';
 import { Popup } from './popup.tsx';
 
 export interface HelpPopupProps {
   /** The visitor has squares of their own: explain find-my-slots (hidden otherwise). */
   showFindMine: boolean;
-  onClose(): void;
+  onClose: () => void;
 }
 
 export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
@@ -27,8 +35,9 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <ZoomInIcon />
               </span>
               <span>
-                <strong>Zoom</strong> in and out with the <kbd aria-label="plus">+</kbd> and <kbd aria-label="minus">−</kbd>{' '}
-                buttons at the top, or hold <kbd>Ctrl</kbd> and turn the mouse wheel (pinch on a touch screen).
+                <strong>Zoom</strong> in and out with the <kbd aria-label="plus">+</kbd> and{' '}
+                <kbd aria-label="minus">−</kbd> buttons at the top, or hold <kbd>Ctrl</kbd> and turn the mouse wheel
+                (pinch on a touch screen).
               </span>
             </li>
             <li className="help__item">
@@ -36,8 +45,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <PanIcon />
               </span>
               <span>
-                <strong>Pan</strong> by dragging the tree with the mouse, or with one finger, or with the arrow buttons at the top
-                (on a phone, the four-arrow button shows them).
+                <strong>Pan</strong> by dragging the tree with the mouse, or with one finger, or with the arrow buttons
+                at the top (on a phone, the four-arrow button shows them).
               </span>
             </li>
             <li className="help__item">
@@ -45,8 +54,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <MouseIcon />
               </span>
               <span>
-                <strong>Scroll</strong> up and down with the mouse wheel; hold <kbd>Shift</kbd> and turn the wheel to scroll
-                sideways.
+                <strong>Scroll</strong> up and down with the mouse wheel; hold <kbd>Shift</kbd> and turn the wheel to
+                scroll sideways.
               </span>
             </li>
             <li className="help__item">
@@ -54,8 +63,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <ArrowKeysIcon />
               </span>
               <span>
-                <strong>Keyboard:</strong> select the tree, then move square by square with the arrow keys; <kbd>Enter</kbd> opens
-                the square, <kbd>+</kbd> and <kbd>-</kbd> zoom. The keys below go further.
+                <strong>Keyboard:</strong> select the tree, then move square by square with the arrow keys;{' '}
+                <kbd>Enter</kbd> opens the square, <kbd>+</kbd> and <kbd>-</kbd> zoom. The keys below go further.
               </span>
             </li>
           </ul>
@@ -86,8 +95,9 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
             <dd>the next free square / the one before</dd>
           </dl>
           <p className="help__note">
-            With a screen reader you hear each square, and when the tree ends. After the buttons at the top, <strong>The tree in
-            words</strong> lists what the view shows, its pieces as links, with a <strong>What is here?</strong> button.
+            With a screen reader you hear each square, and when the tree ends. After the buttons at the top,{' '}
+            <strong>The tree in words</strong> lists what the view shows, its pieces as links, with a{' '}
+            <strong>What is here?</strong> button.
           </p>
         </section>
 
@@ -99,8 +109,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <SearchIcon />
               </span>
               <span>
-                <strong>Search</strong> for pieces by title, keyword, description, category or artist: type at least three
-                letters and press <kbd>Enter</kbd>.
+                <strong>Search</strong> for pieces by title, keyword, description, category or artist: type at least
+                three letters and press <kbd>Enter</kbd>.
               </span>
             </li>
             <li className="help__item">
@@ -108,7 +118,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                 <FindFreeIcon />
               </span>
               <span>
-                <strong>Find a free square</strong>: each press brings the next available square to the middle of the screen.
+                <strong>Find a free square</strong>: each press brings the next available square to the middle of the
+                screen.
               </span>
             </li>
             {showFindMine && (
@@ -117,7 +128,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
                   <TargetIcon />
                 </span>
                 <span>
-                  <strong>Find my squares</strong>: each press brings your next piece, or your reserved square, into view.
+                  <strong>Find my squares</strong>: each press brings your next piece, or your reserved square, into
+                  view.
                 </span>
               </li>
             )}
@@ -130,7 +142,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
             <li className="help__item">
               <ReservedSwatch />
               <span>
-                <strong>Reserved square</strong>: its artist has 2 weeks to upload their piece before the square is released.
+                <strong>Reserved square</strong>: its artist has 2 weeks to upload their piece before the square is
+                released.
               </span>
             </li>
             <li className="help__item">

@@ -12,7 +12,7 @@ export interface PopupProps {
   title: string;
   /** A small line above the title saying what kind of popup this is. */
   eyebrow?: string;
-  onClose(): void;
+  onClose: () => void;
   children: ReactNode;
   /** Wider frame, for tables. */
   wide?: boolean;
@@ -38,6 +38,7 @@ export function Popup({ title, eyebrow, onClose, children, wide, testId }: Popup
   }, []);
 
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the backdrop closes the dialog; Escape and its close button do for the keyboard
     <dialog
       ref={ref}
       className={wide ? 'popup popup--wide' : 'popup'}
@@ -60,7 +61,12 @@ export function Popup({ title, eyebrow, onClose, children, wide, testId }: Popup
           <h2 id={titleId} className="popup__title">
             {title}
           </h2>
-          <button type="button" className="close-button popup__close" aria-label="Close" onClick={() => latestClose.current()}>
+          <button
+            type="button"
+            className="close-button popup__close"
+            aria-label="Close"
+            onClick={() => latestClose.current()}
+          >
             <CloseIcon />
           </button>
         </header>

@@ -10,6 +10,7 @@ import { formatSiteDate } from '#client/app/site-time.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor } from '#client/locale/messages.ts';
 import './reservations.css';
+import { cellPath, extendPath } from '#shared/paths.ts';
 
 export interface ChoiceOption<T extends string> {
   value: T;
@@ -29,7 +30,7 @@ export function ChoiceGroup<T extends string>({
   legend: ReactNode;
   options: readonly ChoiceOption<T>[];
   value: T | null;
-  onChange(value: T): void;
+  onChange: (value: T) => void;
   disabled?: boolean;
   testId?: string;
 }) {
@@ -60,17 +61,23 @@ export function ChoiceGroup<T extends string>({
 /** The failure or success line under a choice: an alert for an error, a polite status otherwise. */
 export function ChoiceMessage({ kind, children }: { kind: 'error' | 'success'; children: ReactNode }) {
   return (
-    <p className={`form-message form-message--${kind} choice-message`} role={kind === 'error' ? 'alert' : 'status'} data-testid="choice-message">
+    <p
+      className={`form-message form-message--${kind} choice-message`}
+      role={kind === 'error' ? 'alert' : 'status'}
+      data-testid="choice-message"
+    >
       {children}
     </p>
   );
 }
 
 /** A guest's prompt (spec §2): reserving and subscribing need an account. */
-export function GuestPrompt({ what, onClose }: { what: string; onClose(): void }) {
+export function GuestPrompt({ what, onClose }: { what: string; onClose: () => void }) {
   return (
     <div className="guest-prompt" data-testid="guest-prompt">
-      <p className="popup__lead">Log in or create a free account to {what}. It takes a minute, and one account does it all.</p>
+      <p className="popup__lead">
+        Log in or create a free account to {what}. It takes a minute, and one account does it all.
+      </p>
       <div className="popup__actions">
         <button type="button" className="button button--quiet" onClick={onClose}>
           Close
@@ -105,7 +112,7 @@ export function formatLongDate(time: number): string {
 
 /** The extend page of a reservation: the reminder e-mails' link, and the holder's way there from the square. */
 export function extendPathOf(cellToken: string, reminderToken: string): string {
-  return `/observe/cell/${encodeURIComponent(cellToken)}/reserve/${encodeURIComponent(reminderToken)}/extend`;
+  return extendPath(cellToken, reminderToken);
 }
 
 /** The viewer's held square when it is `cellToken` (or any, without one); null when nothing (known) is held. */
@@ -132,5 +139,5 @@ export function ExtendOffer({ cell, onFollow }: { cell: ReservedCell | null; onF
 
 /** The editor of a square (spec §2 editArt). */
 export function editPathOf(cellToken: string): string {
-  return `/observe/cell/${encodeURIComponent(cellToken)}/edit`;
+  return cellPath(cellToken, 'edit');
 }

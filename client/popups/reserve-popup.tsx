@@ -19,7 +19,15 @@ import { catchUpLiveTree } from '#client/tree/use-tree-snapshot.ts';
 import { CellFacts } from './cell-facts.tsx';
 import type { CellPopupProps } from './cell-popup-props.ts';
 import { Popup } from './popup.tsx';
-import { ChoiceGroup, ChoiceMessage, DAY_MS, editPathOf, formatShortDate, GuestPrompt, reservationErrorText } from './reservation-parts.tsx';
+import {
+  ChoiceGroup,
+  ChoiceMessage,
+  DAY_MS,
+  editPathOf,
+  formatShortDate,
+  GuestPrompt,
+  reservationErrorText,
+} from './reservation-parts.tsx';
 
 type YesNo = 'yes' | 'no';
 
@@ -35,7 +43,13 @@ export function ReservePopup({ cell, onClose }: CellPopupProps) {
   return (
     <Popup
       title="reserve."
-      eyebrow={reservedStatus !== null ? 'reserved for you' : cell.token === null ? 'a new branch square' : 'an available square'}
+      eyebrow={
+        reservedStatus !== null
+          ? 'reserved for you'
+          : cell.token === null
+            ? 'a new branch square'
+            : 'an available square'
+      }
       onClose={onClose}
       testId="reserve-popup"
     >
@@ -49,7 +63,7 @@ export function ReservePopup({ cell, onClose }: CellPopupProps) {
   );
 }
 
-function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserved(): void }) {
+function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserved: () => void }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const { setReservedCell } = useReservedCell();
@@ -117,8 +131,9 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
       <div className="reserve-thanks" data-testid="reserve-step-2" ref={(node) => void (stepRoot.current = node)}>
         <p className="reserve-thanks__title">Thank you, the square is yours.</p>
         <p>
-          You have until <strong data-testid="reserve-deadline">{formatShortDate(deadline)}</strong> to upload your piece. Whenever
-          you are ready, come back, log in and open your square on the tree (the target button finds it for you).
+          You have until <strong data-testid="reserve-deadline">{formatShortDate(deadline)}</strong> to upload your
+          piece. Whenever you are ready, come back, log in and open your square on the tree (the target button finds it
+          for you).
         </p>
         <div className="popup__actions">
           <button type="button" className="button" onClick={onClose} data-autofocus>
@@ -130,9 +145,21 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
   }
 
   return (
-    <form className="reserve-form" onSubmit={onSubmit} noValidate data-testid={`reserve-step-${step}`} ref={(node) => void (stepRoot.current = node)}>
+    <form
+      className="reserve-form"
+      onSubmit={onSubmit}
+      noValidate
+      data-testid={`reserve-step-${step}`}
+      ref={(node) => void (stepRoot.current = node)}
+    >
       {step === 0 ? (
-        <ChoiceGroup legend="Would you like to reserve this square?" options={YES_NO} value={choice} onChange={choose} disabled={pending} />
+        <ChoiceGroup
+          legend="Would you like to reserve this square?"
+          options={YES_NO}
+          value={choice}
+          onChange={choose}
+          disabled={pending}
+        />
       ) : (
         <>
           <ChoiceMessage kind="success">Reserved. The square is held for you for the next two weeks.</ChoiceMessage>
@@ -141,7 +168,12 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
       )}
       {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
       <div className="popup__actions">
-        <button type="submit" className="button form__submit" disabled={choice === null || pending} aria-busy={pending || undefined}>
+        <button
+          type="submit"
+          className="button form__submit"
+          disabled={choice === null || pending}
+          aria-busy={pending || undefined}
+        >
           {pending ? 'Reserving…' : 'SUBMIT'}
         </button>
       </div>

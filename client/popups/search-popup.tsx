@@ -10,14 +10,19 @@ import type { SearchHit } from '#shared/art-api.ts';
 import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { Popup } from './popup.tsx';
+import { cellPath } from '#shared/paths.ts';
 
 const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
-const AI_LABELS: Record<SearchHit['aiUse'], string> = { none: 'No AI', assisted: 'AI-assisted', generated: 'AI-generated' };
+const AI_LABELS: Record<SearchHit['aiUse'], string> = {
+  none: 'No AI',
+  assisted: 'AI-assisted',
+  generated: 'AI-generated',
+};
 
 export interface SearchPopupProps {
   initialTerm: string;
-  onClose(): void;
+  onClose: () => void;
 }
 
 export function SearchPopup({ initialTerm, onClose }: SearchPopupProps) {
@@ -133,7 +138,7 @@ function SearchResults({ hits }: { hits: SearchHit[] }) {
               <td className="search-results__cell--action search-results__action">
                 <Link
                   className="button button--quiet search-results__view"
-                  to={`/observe/cell/${encodeURIComponent(hit.cellToken)}/details`}
+                  to={cellPath(hit.cellToken, 'details')}
                   aria-label={`View details of ${hit.title} by ${hit.artist}`}
                 >
                   VIEW DETAILS

@@ -21,7 +21,11 @@ export function SubscribePopup({ cell, onClose }: CellPopupProps) {
   return (
     <Popup title="subscribe." eyebrow="not available yet" onClose={onClose} testId="subscribe-popup">
       <CellFacts cell={cell} />
-      {user ? <SubscribeForm cell={cell} onClose={onClose} /> : <GuestPrompt what="be told when a square becomes available" onClose={onClose} />}
+      {user ? (
+        <SubscribeForm cell={cell} onClose={onClose} />
+      ) : (
+        <GuestPrompt what="be told when a square becomes available" onClose={onClose} />
+      )}
     </Popup>
   );
 }
@@ -50,7 +54,9 @@ function SubscribeForm({ cell, onClose }: CellPopupProps) {
   if (done) {
     return (
       <div data-testid="subscribe-done">
-        <ChoiceMessage kind="success">{done === 'cell' ? messages.subscribedToCell : messages.subscribedToAny}</ChoiceMessage>
+        <ChoiceMessage kind="success">
+          {done === 'cell' ? messages.subscribedToCell : messages.subscribedToAny}
+        </ChoiceMessage>
         <div className="popup__actions">
           <button type="button" className="button" onClick={onClose} data-autofocus>
             Done
@@ -85,7 +91,12 @@ function SubscribeForm({ cell, onClose }: CellPopupProps) {
         <button type="button" className="button button--quiet" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="button form__submit" disabled={target === null || sending} aria-busy={sending || undefined}>
+        <button
+          type="submit"
+          className="button form__submit"
+          disabled={target === null || sending}
+          aria-busy={sending || undefined}
+        >
           {sending ? 'Sending…' : 'SUBMIT'}
         </button>
       </div>

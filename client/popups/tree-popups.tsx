@@ -18,7 +18,7 @@ export interface TreePopupsProps {
   popup: TreePopup | null;
   /** For the help popup: the visitor has squares of their own. */
   hasOwnCells: boolean;
-  onClose(): void;
+  onClose: () => void;
 }
 
 export function TreePopups({ popup, hasOwnCells, onClose }: TreePopupsProps) {

@@ -22,12 +22,18 @@ export function httpHref(url: string): string | null {
 
 /** A link's text without the scheme and a lone trailing slash: "https://ada.example/" reads "ada.example". */
 export function displayUrl(url: string): string {
-  return url.trim().replace(/^https?:\/\//i, '').replace(/\/$/, '');
+  return url
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/$/, '');
 }
 
 /** City, zipcode, state and country name joined by commas, leaving out the empty ones (spec §2). */
 export function addressLine(parts: { city: string; zipcode: string; state: string; countryName: string }): string {
-  return [parts.city, parts.zipcode, parts.state, parts.countryName].map((part) => part.trim()).filter(Boolean).join(', ');
+  return [parts.city, parts.zipcode, parts.state, parts.countryName]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(', ');
 }
 
 const LONG_DATE = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });

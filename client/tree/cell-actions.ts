@@ -6,6 +6,7 @@
  */
 import { CellStatus } from '#shared/domain.ts';
 import type { CellHit } from './engine/tree-engine.ts';
+import { cellPath } from '#shared/paths.ts';
 
 /** Who is looking: an admin, and which squares are their own (by token), from cell.mine. */
 export interface Viewer {
@@ -19,8 +20,6 @@ export type CellAction =
   /** The square's token could not be loaded (a large tree's region failed): nothing can open yet. */
   | { kind: 'unreachable' };
 
-const cellPath = (token: string, page: 'details' | 'edit') => `/observe/cell/${encodeURIComponent(token)}/${page}`;
-
 export function actionForCell(hit: CellHit, viewer: Viewer): CellAction {
   switch (hit.status) {
     case CellStatus.Published:
@@ -28,7 +27,8 @@ export function actionForCell(hit: CellHit, viewer: Viewer): CellAction {
     case CellStatus.Available:
       return { kind: 'popup', popup: 'reserve' };
     case CellStatus.Reserved:
-      if (hit.token && (viewer.isAdmin || viewer.ownTokens.has(hit.token))) return { kind: 'navigate', to: cellPath(hit.token, 'edit') };
+      if (hit.token && (viewer.isAdmin || viewer.ownTokens.has(hit.token)))
+        return { kind: 'navigate', to: cellPath(hit.token, 'edit') };
       return { kind: 'popup', popup: 'subscribe' };
     default:
       return { kind: 'popup', popup: 'subscribe' };
@@ -40,7 +40,8 @@ export function describeCell(hit: CellHit, own = false): string {
   const where = `row ${hit.row}, column ${hit.column}`;
   switch (hit.status) {
     case CellStatus.Published:
-      if (hit.piece) return `${where}: published — ${hit.piece.title}${hit.piece.artist ? ` by ${hit.piece.artist}` : ''}${own ? ' (yours)' : ''}`;
+      if (hit.piece)
+        return `${where}: published — ${hit.piece.title}${hit.piece.artist ? ` by ${hit.piece.artist}` : ''}${own ? ' (yours)' : ''}`;
       return `${where}: published piece${own ? ' (yours)' : ''}`;
     case CellStatus.Available:
       return `${where}: available ${hit.kind === 'slot' ? 'branch slot' : 'square'}. Press Enter to reserve it.`;
@@ -56,7 +57,9 @@ export function linkedSquareText(hit: CellHit): string {
   const where = `Row ${hit.row}, column ${hit.column}`;
   switch (hit.status) {
     case CellStatus.Published:
-      return hit.piece ? `${where}: ${hit.piece.title}${hit.piece.artist ? ` by ${hit.piece.artist}` : ''}` : `${where}: a published piece`;
+      return hit.piece
+        ? `${where}: ${hit.piece.title}${hit.piece.artist ? ` by ${hit.piece.artist}` : ''}`
+        : `${where}: a published piece`;
     case CellStatus.Available:
       return `${where}: available`;
     case CellStatus.Reserved:

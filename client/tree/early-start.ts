@@ -3,31 +3,20 @@
  * runs before the rest of the app is even evaluated (React, the routes, the signed-in user's round trip): the
  * snapshot is asked for at once, fetched and decoded in the worker, off the page's main thread, and the tree page's
  * module (with PixiJS) starts loading, while the app shell boots. Meanwhile the visitor already sees the tree: the
- * server drew its opening view into the page (server/services/tree-sketch.ts). The tree page then takes the snapshot
+ * server drew its opening view into the page (server/services/tree/tree-sketch.ts). The tree page then takes the snapshot
  * already on its way instead of asking again.
  */
 import { readInjectedBoot } from '#client/api/initial-params.ts';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';
-import type { SnapshotReply } from './snapshot-decoding.ts';
-import { requestSnapshot } from './snapshot-requests.ts';
+import { requestEarlySnapshot } from './snapshot-requests.ts';
 import { TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
-
-let early: { token: string; reply: Promise<SnapshotReply> } | null = null;
 
 export function startTreePageEarly(treeToken: string | null, pathname = window.location.pathname): void {
   if (pathname !== TREE_PAGE_PATH) return;
   // A mark for the benchmark's breakdown of the first frame (tests/bench/tree-canvas.bench.ts).
   performance.mark('tree:early');
-  treePageLoader.start();
-  if (treeToken) early = { token: treeToken, reply: requestSnapshot(treeToken, null, undefined, true) };
-}
-
-/** The snapshot asked for early, once: later loads ask afresh (with their ETag). */
-export function takeEarlySnapshot(treeToken: string): Promise<SnapshotReply> | null {
-  if (early?.token !== treeToken) return null;
-  const { reply } = early;
-  early = null;
-  return reply;
+  void treePageLoader.start();
+  if (treeToken) requestEarlySnapshot(treeToken);
 }
 
 /**

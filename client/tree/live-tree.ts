@@ -6,7 +6,12 @@
  * owns one per open tree.
  */
 import { ChangesFetchError, fetchTreeChanges, treeEventsUrl } from '#client/api/tree-changes.ts';
-import { fromChangesEvent, type TreeChangesAnswer, type TreeChangesEvent, type TreeChangesWire } from '#shared/tree/changes.ts';
+import {
+  fromChangesEvent,
+  type TreeChangesAnswer,
+  type TreeChangesEvent,
+  type TreeChangesWire,
+} from '#shared/tree/changes.ts';
 
 /** How often a page without a stream asks /changes. */
 export const TREE_POLL_MS = 5_000;
@@ -37,10 +42,10 @@ export interface LiveTreeOptions {
   /** The version of the tree on screen when the subscription starts (the snapshot's: it may be behind). */
   version: number;
   /** Applies changes that follow the tree on screen (their `since` is its version); throwing asks for the snapshot. */
-  applyChanges(changes: TreeChangesWire): void;
+  applyChanges: (changes: TreeChangesWire) => void;
   /** Fetches the snapshot again and puts it on screen; answers its version. */
-  reloadSnapshot(signal: AbortSignal): Promise<number>;
-  onStatus?(status: LiveStatus): void;
+  reloadSnapshot: (signal: AbortSignal) => Promise<number>;
+  onStatus?: (status: LiveStatus) => void;
   pollMs?: number;
   streamRetryMs?: number;
   /** Opens an event stream; null where the browser has none (the page then polls). */
@@ -79,7 +84,11 @@ export class LiveTree {
     this.versionOnScreen = options.version;
     this.visibility = options.visibility ?? (typeof document === 'undefined' ? null : document);
     this.openStream =
-      options.openStream !== undefined ? options.openStream : typeof EventSource === 'undefined' ? null : (url) => new EventSource(url);
+      options.openStream !== undefined
+        ? options.openStream
+        : typeof EventSource === 'undefined'
+          ? null
+          : (url) => new EventSource(url);
     this.fetchChanges = options.fetchChanges ?? fetchTreeChanges;
   }
 
@@ -165,10 +174,13 @@ export class LiveTree {
     source.onerror = () => {
       if (this.stream !== source) return;
       this.streamErrors++;
-      if (source.readyState === STREAM_CLOSED || !this.streamOpened || this.streamErrors >= STREAM_ERRORS_MAX) this.fallBackToPolling();
+      if (source.readyState === STREAM_CLOSED || !this.streamOpened || this.streamErrors >= STREAM_ERRORS_MAX)
+        this.fallBackToPolling();
     };
     source.addEventListener('changes', (event) =>
-      this.onStreamEvent(event, (data) => this.receive(fromChangesEvent(Number((event as MessageEvent<string>).lastEventId), data as TreeChangesEvent))),
+      this.onStreamEvent(event, (data) =>
+        this.receive(fromChangesEvent(Number((event as MessageEvent<string>).lastEventId), data as TreeChangesEvent)),
+      ),
     );
     source.addEventListener('version', (event) =>
       this.onStreamEvent(event, (data) => {

@@ -52,11 +52,17 @@ export type SnapshotReply =
  * Fetches and decodes one snapshot; never throws (a failure is a reply). `fromPage` is the page's own answer, for a
  * request marked answerFromPage.
  */
-export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSignal, fromPage?: Promise<PageResponse['response']>): Promise<SnapshotReply> {
+export async function fetchAndDecode(
+  request: SnapshotRequest,
+  signal?: AbortSignal,
+  fromPage?: Promise<PageResponse['response']>,
+): Promise<SnapshotReply> {
   const { id } = request;
   try {
     const pageAnswer = fromPage ? await fromPage : null;
-    const answer = pageAnswer ? await readTreeSnapshot(responseOf(pageAnswer), request.etag) : await fetchTreeSnapshot(request.token, request.etag, signal);
+    const answer = pageAnswer
+      ? await readTreeSnapshot(responseOf(pageAnswer), request.etag)
+      : await fetchTreeSnapshot(request.token, request.etag, signal);
     if (answer.status === 'not-modified') return { id, ok: true, status: 'not-modified' };
     const cells = decodeSnapshot(answer.wire);
     const slotList = computeBranchSlots(answer.wire.settings, gridOfTreeCells(cells));
@@ -90,7 +96,9 @@ export async function fetchAndDecode(request: SnapshotRequest, signal?: AbortSig
 export function transferablesOf(reply: SnapshotReply): Transferable[] {
   if (!reply.ok || reply.status !== 'fresh') return [];
   const { cells } = reply;
-  const buffers = [cells.row, cells.col, cells.status, cells.type, cells.color, cells.index.dense, reply.slots].filter((a) => a !== null);
+  const buffers = [cells.row, cells.col, cells.status, cells.type, cells.color, cells.index.dense, reply.slots].filter(
+    (a) => a !== null,
+  );
   return buffers.map((array) => array.buffer as ArrayBuffer);
 }
 

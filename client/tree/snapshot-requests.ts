@@ -42,7 +42,12 @@ async function onThePage(request: SnapshotRequest, signal?: AbortSignal): Promis
  * Fetches and decodes the snapshot of a tree (a 304 when `etag` still matches); never throws: a failure is a reply.
  * `early`: a first visit, where every moment counts (early-start.ts).
  */
-export async function requestSnapshot(token: string, etag: string | null, signal?: AbortSignal, early = false): Promise<SnapshotReply> {
+export async function requestSnapshot(
+  token: string,
+  etag: string | null,
+  signal?: AbortSignal,
+  early = false,
+): Promise<SnapshotReply> {
   if (worker === undefined) worker = startWorker();
   const request: SnapshotRequest = { id: nextId++, token, etag };
   const current = worker;
@@ -62,7 +67,8 @@ export async function requestSnapshot(token: string, etag: string | null, signal
 
 /** Asks for the snapshot on the page and posts the answer to the worker (PageResponse); null if it failed. */
 async function handOverAnswer(to: Worker, request: SnapshotRequest): Promise<void> {
-  const post = (response: PageResponse['response'], transfer: Transferable[] = []) => to.postMessage({ id: request.id, response } satisfies PageResponse, transfer);
+  const post = (response: PageResponse['response'], transfer: Transferable[] = []) =>
+    to.postMessage({ id: request.id, response } satisfies PageResponse, transfer);
   let response: Response;
   try {
     response = await requestTreeSnapshot(request.token, request.etag);
@@ -72,11 +78,26 @@ async function handOverAnswer(to: Worker, request: SnapshotRequest): Promise<voi
   const answer = { status: response.status, etag: response.headers.get('etag') };
   const body = response.body;
   try {
-    post({ ...answer, body }, body ? [body as unknown as Transferable] : []);
+    post({ ...answer, body }, body ? [body] : []);
   } catch {
     // A browser that cannot hand a stream over: the bytes, then.
     const bytes = await response.arrayBuffer().catch(() => null);
     if (bytes) post({ ...answer, body: bytes }, [bytes]);
     else post(null);
   }
+}
+
+let early: { token: string; reply: Promise<SnapshotReply> } | null = null;
+
+/** A first visit's snapshot, asked for before the app has booted (early-start.ts); the tree page takes it once. */
+export function requestEarlySnapshot(treeToken: string): void {
+  early = { token: treeToken, reply: requestSnapshot(treeToken, null, undefined, true) };
+}
+
+/** The snapshot asked for early, once: later loads ask afresh (with their ETag). */
+export function takeEarlySnapshot(treeToken: string): Promise<SnapshotReply> | null {
+  if (early?.token !== treeToken) return null;
+  const { reply } = early;
+  early = null;
+  return reply;
 }

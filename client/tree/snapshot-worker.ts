@@ -7,7 +7,7 @@ import { fetchAndDecode, transferablesOf, type PageResponse, type SnapshotReques
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<SnapshotRequest | PageResponse>) => void) | null;
-  postMessage(message: unknown, transfer?: Transferable[]): void;
+  postMessage: (message: unknown, transfer?: Transferable[]) => void;
 };
 
 /** The page's answers still to come, for requests marked answerFromPage. */
@@ -20,6 +20,8 @@ scope.onmessage = (event) => {
     pageAnswers.delete(message.id);
     return;
   }
-  const fromPage = message.answerFromPage ? new Promise<PageResponse['response']>((resolve) => pageAnswers.set(message.id, resolve)) : undefined;
+  const fromPage = message.answerFromPage
+    ? new Promise<PageResponse['response']>((resolve) => pageAnswers.set(message.id, resolve))
+    : undefined;
   void fetchAndDecode(message, undefined, fromPage).then((reply) => scope.postMessage(reply, transferablesOf(reply)));
 };

@@ -33,16 +33,16 @@ export interface TreeCanvasProps {
   fetchRegion?: FetchRegion;
   /** Names the canvas's keyboard help and live description for screen readers. */
   describedBy?: string;
-  onCellTap(hit: CellHit): void;
-  onScaleChange(scale: number): void;
-  onCameraChange?(camera: Camera): void;
-  onFocusChange?(hit: CellHit | null, context?: { fresh: boolean; note?: string }): void;
+  onCellTap: (hit: CellHit) => void;
+  onScaleChange: (scale: number) => void;
+  onCameraChange?: (camera: Camera) => void;
+  onFocusChange?: (hit: CellHit | null, context?: { fresh: boolean; note?: string }) => void;
   /** The keyboard found nowhere further to go: what to say. */
-  onNotice?(text: string): void;
+  onNotice?: (text: string) => void;
   /** What the tree on screen holds or knows changed. */
-  onContentChange?(): void;
+  onContentChange?: () => void;
   /** The engine exists (it is also in engineRef): the page may now apply marks and views. */
-  onEngine?(engine: TreeEngine | null): void;
+  onEngine?: (engine: TreeEngine | null) => void;
 }
 
 export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
@@ -59,6 +59,7 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
     <div
       ref={hostRef}
       className={dragging ? 'tree-canvas is-dragging' : 'tree-canvas'}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the canvas is a keyboard widget (role application) with its own focus
       tabIndex={0}
       role="application"
       aria-roledescription="tree of artworks"
@@ -66,7 +67,8 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
       aria-describedby={props.describedBy}
       data-tree-ready={ready ? 'true' : undefined}
       onFocus={(event) => {
-        if (event.target === event.currentTarget) props.engineRef.current?.setFocusShown(event.currentTarget.matches(':focus-visible'));
+        if (event.target === event.currentTarget)
+          props.engineRef.current?.setFocusShown(event.currentTarget.matches(':focus-visible'));
       }}
       onBlur={(event) => {
         if (event.target === event.currentTarget) props.engineRef.current?.setFocusShown(false);
@@ -91,8 +93,8 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
 
 interface TreeSceneProps extends TreeCanvasProps {
   hostRef: RefObject<HTMLDivElement | null>;
-  onFirstFrame(): void;
-  onDraggingChange(dragging: boolean): void;
+  onFirstFrame: () => void;
+  onDraggingChange: (dragging: boolean) => void;
 }
 
 /** Lives inside <Application>: creates the engine once the app is ready and feeds it the tree. */

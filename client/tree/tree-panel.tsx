@@ -10,16 +10,26 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { SEARCH_MIN_LENGTH } from '#shared/constants.ts';
 import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
 import { canZoomIn, canZoomOut } from '#shared/tree/camera.ts';
-import { ArrowIcon, CloseIcon, FindFreeIcon, HelpIcon, PanIcon, SearchIcon, TargetIcon, ZoomInIcon, ZoomOutIcon } from './tree-icons.tsx';
+import {
+  ArrowIcon,
+  CloseIcon,
+  FindFreeIcon,
+  HelpIcon,
+  PanIcon,
+  SearchIcon,
+  TargetIcon,
+  ZoomInIcon,
+  ZoomOutIcon,
+} from './tree-icons.tsx';
 
 export interface TreePanelProps {
   scale: number;
-  onZoom(direction: 1 | -1): void;
+  onZoom: (direction: 1 | -1) => void;
   /** Moves the view: dx, dy of -1, 0 or 1, the way it goes. */
-  onPan(dx: number, dy: number): void;
-  onFindFree(): void;
-  onSearch(term: string): void;
-  onHelp(): void;
+  onPan: (dx: number, dy: number) => void;
+  onFindFree: () => void;
+  onSearch: (term: string) => void;
+  onHelp: () => void;
   /** Present only for a signed-in visitor who has a square of their own. */
   onFindMine?: () => void;
 }
@@ -45,20 +55,38 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
   return (
     <div className="tree-panel-area">
       <div className="tree-panel" role="toolbar" aria-label="Tree view">
-        <button type="button" className="tree-panel__button" onClick={() => onZoom(-1)} disabled={!canZoomOut(scale)} aria-label="Zoom out" title="Zoom out">
+        <button
+          type="button"
+          className="tree-panel__button"
+          onClick={() => onZoom(-1)}
+          disabled={!canZoomOut(scale)}
+          aria-label="Zoom out"
+          title="Zoom out"
+        >
           <ZoomOutIcon />
         </button>
         <output className="tree-panel__scale" aria-live="polite" aria-label="Zoom level">
           {Math.round(scale * 100)}%
         </output>
-        <button type="button" className="tree-panel__button" onClick={() => onZoom(1)} disabled={!canZoomIn(scale)} aria-label="Zoom in" title="Zoom in">
+        <button
+          type="button"
+          className="tree-panel__button"
+          onClick={() => onZoom(1)}
+          disabled={!canZoomIn(scale)}
+          aria-label="Zoom in"
+          title="Zoom in"
+        >
           <ZoomInIcon />
         </button>
         <span className="tree-panel__divider" aria-hidden="true" />
         <button
           ref={panButton}
           type="button"
-          className={panning ? 'tree-panel__button tree-panel__pan-toggle is-active' : 'tree-panel__button tree-panel__pan-toggle'}
+          className={
+            panning
+              ? 'tree-panel__button tree-panel__pan-toggle is-active'
+              : 'tree-panel__button tree-panel__pan-toggle'
+          }
           onClick={() => {
             setPanning(!panning);
             setSearching(false);
@@ -70,6 +98,7 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
         >
           <PanIcon />
         </button>
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the pan group passes its buttons' arrow keys on; each button is the interactive element */}
         <div
           id={panGroupId}
           className={panning ? 'tree-pan is-open' : 'tree-pan'}
@@ -97,11 +126,23 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
           ))}
         </div>
         <span className="tree-panel__divider tree-panel__divider--pan" aria-hidden="true" />
-        <button type="button" className="tree-panel__button" onClick={onFindFree} aria-label="Find next free square" title="Find next free square">
+        <button
+          type="button"
+          className="tree-panel__button"
+          onClick={onFindFree}
+          aria-label="Find next free square"
+          title="Find next free square"
+        >
           <FindFreeIcon />
         </button>
         {onFindMine && (
-          <button type="button" className="tree-panel__button tree-panel__button--mine" onClick={onFindMine} aria-label="Find my squares" title="Find my squares">
+          <button
+            type="button"
+            className="tree-panel__button tree-panel__button--mine"
+            onClick={onFindMine}
+            aria-label="Find my squares"
+            title="Find my squares"
+          >
             <TargetIcon />
           </button>
         )}
@@ -139,7 +180,7 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
   );
 }
 
-function SearchBox({ onCancel, onSubmit }: { onCancel(): void; onSubmit(term: string): void }) {
+function SearchBox({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (term: string) => void }) {
   const [text, setText] = useState('');
   const [tooShort, setTooShort] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -184,7 +225,13 @@ function SearchBox({ onCancel, onSubmit }: { onCancel(): void; onSubmit(term: st
           }
         }}
       />
-      <button type="button" className="tree-search__cancel" onClick={onCancel} aria-label="Cancel search" title="Cancel">
+      <button
+        type="button"
+        className="tree-search__cancel"
+        onClick={onCancel}
+        aria-label="Cancel search"
+        title="Cancel"
+      >
         <CloseIcon />
       </button>
       {tooShort && (

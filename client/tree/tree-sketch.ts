@@ -1,6 +1,6 @@
 /**
  * The tree's first sketch, page side. On a first visit to /observe the server has drawn the opening view into the
- * page (server/services/tree-sketch.ts): fixed under the header, across the window, so the visitor sees the tree
+ * page (server/services/tree/tree-sketch.ts): fixed under the header, across the window, so the visitor sees the tree
  * with the page's first paint while the app boots and WebGL starts. It stays where it is, over the tree area (under
  * the header and the tree's panel: global.css), until the engine's first frame removes it; leaving the page, a failed
  * fetch or a browser that cannot draw the tree removes it too. It is never moved into the tree canvas: moving it

@@ -6,7 +6,15 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { TreeEngine } from './engine/tree-engine.ts';
-import { bandText, pieceText, viewSummaryText, type BandSurvey, type SurveyPiece, type ViewSurvey } from './engine/survey.ts';
+import {
+  bandText,
+  pieceText,
+  viewSummaryText,
+  type BandSurvey,
+  type SurveyPiece,
+  type ViewSurvey,
+} from './engine/survey.ts';
+import { cellPath } from '#shared/paths.ts';
 
 /** How long the view rests before the survey follows it. */
 const SURVEY_SETTLE_MS = 400;
@@ -33,10 +41,8 @@ export interface TreeSurveyProps {
   /** The viewer's own squares' tokens, marked "(yours)". */
   ownTokens: ReadonlySet<string>;
   /** A piece's link is followed: the page remembers it, to come back to it. */
-  onOpenPiece(piece: SurveyPiece): void;
+  onOpenPiece: (piece: SurveyPiece) => void;
 }
-
-const detailsPath = (token: string) => `/observe/cell/${encodeURIComponent(token)}/details`;
 
 export function TreeSurvey({ engine, signal, ownTokens, onOpenPiece }: TreeSurveyProps) {
   const headingId = useId();
@@ -103,7 +109,7 @@ export function TreeSurvey({ engine, signal, ownTokens, onOpenPiece }: TreeSurve
                 return (
                   <li key={`${piece.row},${piece.column}`}>
                     {piece.token ? (
-                      <Link to={detailsPath(piece.token)} onClick={() => onOpenPiece(piece)}>
+                      <Link to={cellPath(piece.token, 'details')} onClick={() => onOpenPiece(piece)}>
                         {text}
                       </Link>
                     ) : (
@@ -116,8 +122,8 @@ export function TreeSurvey({ engine, signal, ownTokens, onOpenPiece }: TreeSurve
           )}
           {more > 0 && (
             <p data-testid="tree-survey-more">
-              And {more.toLocaleString('en')} more published {more === 1 ? 'piece' : 'pieces'} in view: zoom in, or move the view, to
-              list them.
+              And {more.toLocaleString('en')} more published {more === 1 ? 'piece' : 'pieces'} in view: zoom in, or move
+              the view, to list them.
             </p>
           )}
         </>

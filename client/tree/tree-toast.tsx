@@ -6,7 +6,7 @@ export interface ToastMessage {
   text: string;
 }
 
-export function TreeToast({ message, onDone }: { message: ToastMessage | null; onDone(): void }) {
+export function TreeToast({ message, onDone }: { message: ToastMessage | null; onDone: () => void }) {
   useEffect(() => {
     if (!message) return;
     const timer = setTimeout(onDone, 3200);

@@ -39,13 +39,16 @@ performance.mark('tree:module');
 
 // The canvas brings PixiJS: it starts loading with this module and arrives while the snapshot is fetched.
 const canvasLoader = moduleLoader(() => import('./tree-canvas.tsx').then((module) => module.TreeCanvas));
-canvasLoader.start();
+void canvasLoader.start();
 
 /**
  * The last camera per tree while the app runs, with the address it was written as, and the square whose page the
  * tree opened (the keyboard's focus goes back to it on the way back).
  */
-const rememberedViews = new Map<string, { camera: Camera; search: string; square: { row: number; column: number } | null }>();
+const rememberedViews = new Map<
+  string,
+  { camera: Camera; search: string; square: { row: number; column: number } | null }
+>();
 
 /** How long the camera rests before the address follows it. */
 const URL_SETTLE_MS = 350;
@@ -80,7 +83,10 @@ export function TreeView() {
     const entry = token ? rememberedViews.get(token) : undefined;
     if (!entry) return null;
     // Back from a piece's page the address names the remembered view: restore it exactly, with the square opened.
-    if (urlView.kind === 'none' || (urlView.kind === 'position' && formatTreeUrl('', urlView) === formatTreeUrl('', parseRemembered(entry.search)))) {
+    if (
+      urlView.kind === 'none' ||
+      (urlView.kind === 'position' && formatTreeUrl('', urlView) === formatTreeUrl('', parseRemembered(entry.search)))
+    ) {
       return entry;
     }
     return null;
@@ -89,7 +95,10 @@ export function TreeView() {
 
   // The viewer's own squares on this tree (find-my-slots, the reserved-by-me look, and who may edit a reserved one).
   const mine = trpc.cell.mine.useQuery(undefined, { enabled: user !== null, staleTime: 60_000, retry: false });
-  const ownCells = useMemo(() => (user ? (mine.data ?? []).filter((cell) => cell.treeToken === token) : []), [mine.data, token, user]);
+  const ownCells = useMemo(
+    () => (user ? (mine.data ?? []).filter((cell) => cell.treeToken === token) : []),
+    [mine.data, token, user],
+  );
   const viewer = useMemo(
     () => ({ known: !userLoading, isAdmin: isAdmin(user), ownTokens: new Set(ownCells.map((cell) => cell.token)) }),
     [userLoading, user, ownCells],
@@ -109,7 +118,11 @@ export function TreeView() {
     if (!current || window.location.pathname !== TREE_PAGE_PATH) return;
     const search = searchOfCamera(current, savedCamera.current ?? current.getCamera(), window.location.search);
     if (search !== window.location.search) {
-      window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${window.location.pathname}${search}${window.location.hash}`,
+      );
     }
   }, []);
 
@@ -160,7 +173,10 @@ export function TreeView() {
         remember();
         void navigate(action.to);
       } else if (action.kind === 'popup') {
-        openPopup({ kind: action.popup, cell: { token: hit.token, row: hit.row, column: hit.column, status: hit.status } });
+        openPopup({
+          kind: action.popup,
+          cell: { token: hit.token, row: hit.row, column: hit.column, status: hit.status },
+        });
       } else {
         say(`The piece at row ${hit.row}, column ${hit.column} could not be reached just now. Please try again.`);
       }
@@ -186,7 +202,10 @@ export function TreeView() {
     setFocusText(words);
   }, []);
   // The tree's edge: said even when it is the same words as last time (a no-break space tells them apart).
-  const onNotice = useCallback((text: string) => setFocusText((previous) => (previous === text ? `${text}\u00a0` : text)), []);
+  const onNotice = useCallback(
+    (text: string) => setFocusText((previous) => (previous === text ? `${text}\u00a0` : text)),
+    [],
+  );
 
   // The address follows the camera once it rests, and so does the survey.
   const urlTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -224,7 +243,8 @@ export function TreeView() {
         } catch (error) {
           const code = errorBodyOf(error)?.error;
           if (code !== ErrorCode.CellNotFound && code !== ErrorCode.BadRequest) {
-            if (engineRef.current === created) say('That square could not be looked up just now. Please reload the page to try again.');
+            if (engineRef.current === created)
+              say('That square could not be looked up just now. Please reload the page to try again.');
             return;
           }
         }
@@ -283,7 +303,12 @@ export function TreeView() {
     current.setTarget(cell);
     current.centreOnCell(cell.row, cell.column, { smooth: true });
     current.focusCell(cell.row, cell.column, { reveal: 'none', announce: false });
-    const what = cell.status === CellStatus.Reserved ? 'Your reserved square' : cell.status === CellStatus.Published ? 'Your piece' : 'Your piece, under review';
+    const what =
+      cell.status === CellStatus.Reserved
+        ? 'Your reserved square'
+        : cell.status === CellStatus.Published
+          ? 'Your piece'
+          : 'Your piece, under review';
     say(`${what}: row ${cell.row}, column ${cell.column}.`);
   }, [ownCells, say]);
 
@@ -369,7 +394,11 @@ export function TreeView() {
       {data && <ReplayControl token={token} engine={engine} />}
       <TreeSurvey engine={engine} signal={viewSignal} ownTokens={viewer.ownTokens} onOpenPiece={onOpenPiece} />
       <TreeToast message={toast} onDone={() => setToast(null)} />
-      <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={popup?.kind === 'reserve' || popup?.kind === 'subscribe' ? closeSquarePopup : closePopup} />
+      <TreePopups
+        popup={popup}
+        hasOwnCells={ownCells.length > 0}
+        onClose={popup?.kind === 'reserve' || popup?.kind === 'subscribe' ? closeSquarePopup : closePopup}
+      />
     </div>
   );
 }
@@ -385,7 +414,11 @@ const KEYBOARD_HELP =
 function searchOfCamera(engine: TreeEngine, camera: Camera, currentSearch = ''): string {
   const { width, height } = engine.viewportSize();
   const centre = cameraCentre(camera, width, height);
-  return formatTreeUrl(currentSearch, { row: Math.floor(centre.y / CELL_PITCH), column: Math.floor(centre.x / CELL_PITCH), scale: camera.scale });
+  return formatTreeUrl(currentSearch, {
+    row: Math.floor(centre.y / CELL_PITCH),
+    column: Math.floor(centre.x / CELL_PITCH),
+    scale: camera.scale,
+  });
 }
 
 function parseRemembered(search: string): { row: number; column: number; scale: number } {

@@ -7,11 +7,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { SnapshotFetchError } from '#client/api/tree-snapshot.ts';
-import { takeEarlySnapshot } from './early-start.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
 import { LiveTree, type LiveStatus } from './live-tree.ts';
 import { cellsFromPortable, slotsFromPairs } from './snapshot-decoding.ts';
-import { requestSnapshot } from './snapshot-requests.ts';
+import { requestSnapshot, takeEarlySnapshot } from './snapshot-requests.ts';
 
 export interface LoadedTree {
   token: string;
@@ -36,7 +35,8 @@ declare global {
 export async function loadTree(token: string, signal?: AbortSignal): Promise<LoadedTree> {
   const reply = await (takeEarlySnapshot(token) ?? requestSnapshot(token, null, signal));
   if (!reply.ok) throw new SnapshotFetchError(reply.message, reply.httpStatus);
-  if (reply.status === 'not-modified') throw new Error('The tree answered "not modified" to a request without an ETag.');
+  if (reply.status === 'not-modified')
+    throw new Error('The tree answered "not modified" to a request without an ETag.');
   // A mark for the benchmark's breakdown of the first frame (tests/bench/tree-canvas.bench.ts).
   performance.mark('tree:snapshot-decoded');
   return {
@@ -114,7 +114,8 @@ export function useLiveTree(token: string | null, tree: LoadedTree | undefined, 
       // query holds a newer snapshot already).
       const key = treeSnapshotKey(token);
       const moved = live.version !== tree.version || onScreen.cells !== tree.cells;
-      if (moved && queryClient.getQueryData(key) === tree) queryClient.setQueryData<LoadedTree>(key, { token, version: live.version, ...onScreen });
+      if (moved && queryClient.getQueryData(key) === tree)
+        queryClient.setQueryData<LoadedTree>(key, { token, version: live.version, ...onScreen });
     };
   }, [token, engine, tree, queryClient]);
 }

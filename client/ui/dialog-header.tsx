@@ -1,7 +1,17 @@
 /** A modal dialog's header (the .dialog look in client/styles): an optional eyebrow, the title its dialog is labelled by, and the close button. */
 import type { ReactNode } from 'react';
 
-export function DialogHeader({ titleId, title, eyebrow, onClose }: { titleId: string; title: ReactNode; eyebrow?: string; onClose: () => void }) {
+export function DialogHeader({
+  titleId,
+  title,
+  eyebrow,
+  onClose,
+}: {
+  titleId: string;
+  title: ReactNode;
+  eyebrow?: string;
+  onClose: () => void;
+}) {
   return (
     <header className="dialog__header">
       {eyebrow && <p className="eyebrow">{eyebrow}</p>}

@@ -37,7 +37,9 @@ export function createSession(db: Db, clock: Clock, userId: number): { token: st
   const id = randomPart();
   const secret = randomPart();
   const now = clock.now();
-  db.insert(sessions).values({ id, secretHash: hashSecret(secret), userId, createdAt: now, lastVerifiedAt: now }).run();
+  db.insert(sessions)
+    .values({ id, secretHash: hashSecret(secret), userId, createdAt: now, lastVerifiedAt: now })
+    .run();
   return { token: `${id}.${secret}`, expiresAt: now + SESSION_IDLE_MS };
 }
 
@@ -56,7 +58,8 @@ export function validateSessionToken(
     .get();
   if (!found) return null;
   const given = hashSecret(secret);
-  if (given.length !== found.session.secretHash.length || !timingSafeEqual(given, found.session.secretHash)) return null;
+  if (given.length !== found.session.secretHash.length || !timingSafeEqual(given, found.session.secretHash))
+    return null;
   const now = clock.now();
   if (now - found.session.lastVerifiedAt >= SESSION_IDLE_MS || found.user.disabledAt !== null) {
     db.delete(sessions).where(eq(sessions.id, id)).run();

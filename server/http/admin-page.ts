@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAdmin } from '../permissions.ts';
-import { initialParams } from '../services/initial-params.ts';
+import { initialParams } from '../services/tree/initial-params.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { createIndexRenderer } from './index-html.ts';
 

@@ -3,9 +3,10 @@
  * page with the piece's title, description and main image in its head, so a shared link shows a preview. Only
  * published pieces are described; anything else gets the plain page.
  */
-import { publishedPieceForSharing } from '../services/art.ts';
+import { publishedPieceForSharing } from '../services/art/art.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { escapeMarkup } from './markup.ts';
+import { cellPath } from '#shared/paths.ts';
 
 export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string {
   const shared = publishedPieceForSharing(ctx.db, cellToken);
@@ -18,7 +19,7 @@ export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string
     ['og:type', 'article'],
     ['og:title', title],
     ['og:description', description],
-    ['og:url', `${site}/observe/cell/${cellToken}/details`],
+    ['og:url', site + cellPath(cellToken, 'details')],
     ...(main
       ? ([
           ['og:image', site + main.image],

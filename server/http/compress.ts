@@ -1,7 +1,7 @@
 /**
  * Compression of answers built per request (the region details, the app's pages): brotli or gzip, whichever the
  * browser takes, at fast settings. The snapshot's bytes are compressed once per tree version instead
- * (server/services/tree.ts), and only picked here.
+ * (server/services/tree/tree.ts), and only picked here.
  */
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -29,7 +29,9 @@ export function sendCompressed(req: FastifyRequest, reply: FastifyReply, body: B
   reply.header('content-encoding', encoding);
   return reply.send(
     encoding === 'br'
-      ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      ? brotliCompressSync(body, {
+          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+        })
       : gzipSync(body, { level: 6 }),
   );
 }

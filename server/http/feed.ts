@@ -4,9 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db.ts';
-import { newestPublished } from '../services/feed.ts';
-import { detailsLinkOf, thumbOf } from '../services/review.ts';
+import { newestPublished } from '../services/art/feed.ts';
+import { detailsLinkOf, thumbOf } from '../services/review/review.ts';
 import { escapeMarkup } from './markup.ts';
+import { profilePath } from '#shared/paths.ts';
 
 export const FEED_PATH = '/feed.xml';
 export const FEED_TITLE = 'Gallery Tree: new pieces';
@@ -24,19 +25,22 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
     const title = piece.title || 'Untitled';
     const alt = piece.pictureDescription || title;
     const content = thumbUrl ? `<p><img src="${escapeMarkup(thumbUrl)}" alt="${escapeMarkup(alt)}"></p>` : '';
-    return { updated, xml: [
-      '  <entry>',
-      `    <id>urn:gallery-tree:art:${piece.artToken}</id>`,
-      `    <title type="text">${escapeMarkup(title)}</title>`,
-      `    <link rel="alternate" type="text/html" href="${escapeMarkup(link)}"/>`,
-      ...(thumbUrl ? [`    <link rel="enclosure" type="image/webp" href="${escapeMarkup(thumbUrl)}"/>`] : []),
-      `    <author><name>${escapeMarkup(`${piece.firstname} ${piece.lastname}`.trim())}</name><uri>${escapeMarkup(`${siteUrl}/profile/${piece.authorToken}`)}</uri></author>`,
-      `    <published>${isoOf(published)}</published>`,
-      `    <updated>${isoOf(updated)}</updated>`,
-      ...(piece.description ? [`    <summary type="text">${escapeMarkup(piece.description)}</summary>`] : []),
-      ...(content ? [`    <content type="html">${escapeMarkup(content)}</content>`] : []),
-      '  </entry>',
-    ].join('\n') };
+    return {
+      updated,
+      xml: [
+        '  <entry>',
+        `    <id>urn:gallery-tree:art:${piece.artToken}</id>`,
+        `    <title type="text">${escapeMarkup(title)}</title>`,
+        `    <link rel="alternate" type="text/html" href="${escapeMarkup(link)}"/>`,
+        ...(thumbUrl ? [`    <link rel="enclosure" type="image/webp" href="${escapeMarkup(thumbUrl)}"/>`] : []),
+        `    <author><name>${escapeMarkup(`${piece.firstname} ${piece.lastname}`.trim())}</name><uri>${escapeMarkup(siteUrl + profilePath(piece.authorToken))}</uri></author>`,
+        `    <published>${isoOf(published)}</published>`,
+        `    <updated>${isoOf(updated)}</updated>`,
+        ...(piece.description ? [`    <summary type="text">${escapeMarkup(piece.description)}</summary>`] : []),
+        ...(content ? [`    <content type="html">${escapeMarkup(content)}</content>`] : []),
+        '  </entry>',
+      ].join('\n'),
+    };
   });
   const feedUpdated = entries.reduce((latest, entry) => Math.max(latest, entry.updated), 0) || now;
   return [

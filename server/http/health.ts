@@ -27,7 +27,11 @@ export interface Health {
 const packageFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
 const VERSION = (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { version: string }).version;
 
-export function registerHealth(server: FastifyInstance, db: Db, storage: { dataDir: string; minFreeBytes: number }): void {
+export function registerHealth(
+  server: FastifyInstance,
+  db: Db,
+  storage: { dataDir: string; minFreeBytes: number },
+): void {
   const probe = db.$client.prepare('select 1 as one');
   const databaseAnswers = () => {
     try {
@@ -42,7 +46,8 @@ export function registerHealth(server: FastifyInstance, db: Db, storage: { dataD
     const dbOk = databaseAnswers();
     if (!dbOk) req.log.error('health check: the database does not answer');
     const space = storageState(storage.dataDir, storage.minFreeBytes);
-    if (space.state === 'full') req.log.error({ freeBytes: space.freeBytes }, 'health check: the data folder is out of space');
+    if (space.state === 'full')
+      req.log.error({ freeBytes: space.freeBytes }, 'health check: the data folder is out of space');
     const health: Health = {
       ok: dbOk && space.state !== 'full',
       db: dbOk ? 'ok' : 'unavailable',
@@ -51,6 +56,9 @@ export function registerHealth(server: FastifyInstance, db: Db, storage: { dataD
       version: VERSION,
     };
     // In the REST answers' snake_case, like every /api answer (decision 028).
-    return reply.code(dbOk ? 200 : 503).header('cache-control', 'no-store').send({ r: snakeKeys(health) });
+    return reply
+      .code(dbOk ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ r: snakeKeys(health) });
   });
 }

@@ -13,7 +13,10 @@ const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 
 /** JSON safe to place inside a <script> element: no '<' can close it. */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Every page offers the Atom feed of new pieces (server/http/feed.ts). */
@@ -30,7 +33,8 @@ export function createIndexRenderer(clientDir: string, entry = 'index.html') {
     } catch {
       return FALLBACK;
     }
-    if (!cached || cached.mtimeMs !== stat.mtimeMs) cached = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(file, 'utf8') };
+    if (!cached || cached.mtimeMs !== stat.mtimeMs)
+      cached = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(file, 'utf8') };
     return cached.html;
   }
 

@@ -31,9 +31,15 @@ interface LevelOptions extends InvokeOptions {
 
 type LevelResult = { ok: true; data: unknown } | { ok: false; error: TRPCError };
 type NextOptions = { ctx?: object; input?: unknown; getRawInput?: () => Promise<unknown> } | undefined;
-type Middleware = (opts: LevelOptions & { meta: unknown; next(opts?: NextOptions): Promise<LevelResult> }) => Promise<LevelResult>;
+type Middleware = (
+  opts: LevelOptions & { meta: unknown; next: (opts?: NextOptions) => Promise<LevelResult> },
+) => Promise<LevelResult>;
 
-async function callLevel(index: number, def: AnyProcedure['_def'] & { middlewares: Middleware[] }, opts: LevelOptions): Promise<LevelResult> {
+async function callLevel(
+  index: number,
+  def: AnyProcedure['_def'] & { middlewares: Middleware[] },
+  opts: LevelOptions,
+): Promise<LevelResult> {
   try {
     const middleware = def.middlewares[index]!;
     return await middleware({
@@ -65,8 +71,20 @@ async function callLevel(index: number, def: AnyProcedure['_def'] & { middleware
 /** The procedure's answer, or its error thrown (a TRPCError, as tRPC's caller throws it). */
 export async function invokeProcedure(procedure: AnyProcedure, opts: InvokeOptions): Promise<unknown> {
   const { ctx, path, type, getRawInput, signal, batchIndex } = opts;
-  const result = await callLevel(0, procedure._def as never, { ctx, path, type, getRawInput, signal, batchIndex, input: undefined });
-  if (!result) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'No result from middlewares - did you forget to `return next()`?' });
+  const result = await callLevel(0, procedure._def as never, {
+    ctx,
+    path,
+    type,
+    getRawInput,
+    signal,
+    batchIndex,
+    input: undefined,
+  });
+  if (!result)
+    throw new TRPCError({
+      code: 'INTERNAL_SERVER_ERROR',
+      message: 'No result from middlewares - did you forget to `return next()`?',
+    });
   if (!result.ok) throw result.error;
   return result.data;
 }

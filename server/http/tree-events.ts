@@ -16,8 +16,8 @@ import { ErrorCode } from '#shared/errors.ts';
 import { toChangesEvent, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
-import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree-changes.ts';
-import type { TreeRow } from '../services/tree.ts';
+import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree/tree-changes.ts';
+import type { TreeRow } from '../services/tree/tree.ts';
 
 export const WATCH_MS = 100;
 export const HEARTBEAT_MS = 20_000;
@@ -54,7 +54,11 @@ class Outgoing {
   for(stream: Stream): Buffer {
     this.plainBytes ??= Buffer.from(this.text);
     if (!stream.chunked) return this.plainBytes;
-    this.chunkBytes ??= Buffer.concat([Buffer.from(`${this.plainBytes.length.toString(16)}\r\n`), this.plainBytes, CRLF]);
+    this.chunkBytes ??= Buffer.concat([
+      Buffer.from(`${this.plainBytes.length.toString(16)}\r\n`),
+      this.plainBytes,
+      CRLF,
+    ]);
     return this.chunkBytes;
   }
 }
@@ -106,10 +110,16 @@ export class TreeEventFeed {
     if (this.closed) throw new AppError(ErrorCode.RateLimited, 'The server is stopping. Try again in a moment.');
     const held = this.perIp.get(req.ip) ?? 0;
     if (held >= (this.options.perIp ?? STREAMS_PER_IP)) {
-      throw new AppError(ErrorCode.RateLimited, 'Too many live trees are open from this address. Close a tab and try again.');
+      throw new AppError(
+        ErrorCode.RateLimited,
+        'Too many live trees are open from this address. Close a tab and try again.',
+      );
     }
     if (this.streams.size >= (this.options.total ?? STREAMS_TOTAL)) {
-      throw new AppError(ErrorCode.RateLimited, 'The server is following as many live trees as it can. Try again in a minute.');
+      throw new AppError(
+        ErrorCode.RateLimited,
+        'The server is following as many live trees as it can. Try again in a minute.',
+      );
     }
     const first = since === null ? null : readChanges(this.db, tree.id, since);
 
@@ -124,7 +134,14 @@ export class TreeEventFeed {
       'x-accel-buffering': 'no',
     });
     raw.flushHeaders();
-    const stream: Stream = { treeId: tree.id, ip: req.ip, version: tree.version, raw, socket: raw.socket!, chunked: raw.chunkedEncoding };
+    const stream: Stream = {
+      treeId: tree.id,
+      ip: req.ip,
+      version: tree.version,
+      raw,
+      socket: raw.socket!,
+      chunked: raw.chunkedEncoding,
+    };
     this.streams.add(stream);
     this.perIp.set(req.ip, held + 1);
     raw.on('close', () => this.drop(stream));

@@ -23,14 +23,24 @@ import { invokeProcedure } from './invoke-procedure.ts';
 
 export interface TrpcRouteOptions<TContext> {
   router: AnyRouter;
-  createContext(opts: { req: FastifyRequest; res: FastifyReply }): TContext | Promise<TContext>;
-  onError?(opts: { error: ReturnType<typeof getTRPCErrorFromUnknown>; path: string | undefined; type: string; input: unknown; ctx: TContext | undefined; req: FastifyRequest }): void;
+  createContext: (opts: { req: FastifyRequest; res: FastifyReply }) => TContext | Promise<TContext>;
+  onError?: (opts: {
+    error: ReturnType<typeof getTRPCErrorFromUnknown>;
+    path: string | undefined;
+    type: string;
+    input: unknown;
+    ctx: TContext | undefined;
+    req: FastifyRequest;
+  }) => void;
 }
 
 type Params = { Params: { path: string }; Querystring: Record<string, string | undefined> };
 
 /** What a GET asks for, when it is plain enough for the short path; null sends it to the adapter. */
-function plainQueries(router: AnyRouter, req: FastifyRequest<Params>): { paths: string[]; procedures: AnyProcedure[]; inputs: unknown[]; batch: boolean } | null {
+function plainQueries(
+  router: AnyRouter,
+  req: FastifyRequest<Params>,
+): { paths: string[]; procedures: AnyProcedure[]; inputs: unknown[]; batch: boolean } | null {
   const contentType = req.headers['content-type'];
   if (contentType !== undefined && !contentType.startsWith('application/json')) return null;
   if (req.headers['trpc-accept'] !== undefined || req.headers.accept?.includes('application/jsonl')) return null;
@@ -50,15 +60,15 @@ function plainQueries(router: AnyRouter, req: FastifyRequest<Params>): { paths: 
   }
   const procedures: AnyProcedure[] = [];
   for (const path of paths) {
-    const procedure = router._def.procedures[path] as AnyProcedure | undefined;
+    const procedure = (router._def.procedures as Record<string, AnyProcedure | undefined>)[path];
     if (!procedure || procedure._def.type !== 'query') return null;
     procedures.push(procedure);
   }
   if (batch && raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) return null;
-  const { deserialize } = router._def._config.transformer.input;
-  const inputs = paths.map((_, index) => {
+  const transformer = router._def._config.transformer.input;
+  const inputs = paths.map((_, index): unknown => {
     const input = batch ? (raw as Record<number, unknown> | undefined)?.[index] : raw;
-    return input === undefined ? undefined : deserialize(input);
+    return input === undefined ? undefined : (transformer.deserialize(input) as unknown);
   });
   return { paths, procedures, inputs, batch };
 }
@@ -94,7 +104,15 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
   scope.addContentTypeParser('multipart/form-data', {}, (_req, body, done) => done(null, body));
 
   const adapter = (req: FastifyRequest<Params>, reply: FastifyReply) =>
-    fastifyRequestHandler({ router, createContext, onError: onError as never, req, res: reply, path: req.params.path, maxBatchSize: TRPC_MAX_BATCH });
+    fastifyRequestHandler({
+      router,
+      createContext,
+      onError: onError as never,
+      req,
+      res: reply,
+      path: req.params.path,
+      maxBatchSize: TRPC_MAX_BATCH,
+    });
 
   scope.get<Params>('/:path', { exposeHeadRoute: false }, async (req, reply) => {
     const plain = plainQueries(router, req);
@@ -105,12 +123,18 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
         const path = plain.paths[index]!;
         const input = plain.inputs[index];
         try {
-          const data = await invokeProcedure(procedure, { path, getRawInput: async () => input, ctx: ctx as object, type: 'query', batchIndex: index });
+          const data: unknown = await invokeProcedure(procedure, {
+            path,
+            getRawInput: async () => input,
+            ctx: ctx as object,
+            type: 'query',
+            batchIndex: index,
+          });
           return { result: { data } };
         } catch (cause) {
           const error = getTRPCErrorFromUnknown(cause);
           onError?.({ error, path, type: 'query', input, ctx, req });
-          return { error: getErrorShape({ config, ctx, error, input, path, type: 'query' }) };
+          return { error: getErrorShape({ config, ctx, error, input, path, type: 'query' }) as unknown };
         }
       }),
     );
@@ -119,7 +143,15 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
       .code(getHTTPStatusCode(body as never))
       .header('vary', 'trpc-accept, accept')
       .header('content-type', 'application/json')
-      .send(encodeAnswers(answers, plain.batch, (answer) => JSON.stringify(transformTRPCResponse(config, answer as never))));
+      .send(
+        encodeAnswers(answers, plain.batch, (answer) =>
+          JSON.stringify(transformTRPCResponse(config as Parameters<typeof transformTRPCResponse>[0], answer as never)),
+        ),
+      );
   });
-  scope.route<Params>({ method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/:path', handler: adapter });
+  scope.route<Params>({
+    method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/:path',
+    handler: adapter,
+  });
 }

@@ -55,7 +55,12 @@ function callerClass(procedures: Record<string, AnyProcedure>): new (ctx: Reques
     }
     Object.defineProperty(namespace.prototype, name, {
       value: function call(this: { ctx: RequestContext }, input: unknown) {
-        return invokeProcedure(procedure, { ctx: this.ctx, path, type: procedure._def.type, getRawInput: () => Promise.resolve(input) });
+        return invokeProcedure(procedure, {
+          ctx: this.ctx,
+          path,
+          type: procedure._def.type,
+          getRawInput: () => Promise.resolve(input),
+        });
       },
     });
   }

@@ -8,10 +8,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
-import { MESSAGES } from '#shared/validation/rules.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
-import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art.ts';
+import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art/art.ts';
 import { answer, callerFor } from './adapter.ts';
 import { formReadError, textOf } from './multipart.ts';
 
@@ -26,7 +25,13 @@ const MAX_SLOTS = 10;
 export function registerArtRoutes(api: FastifyInstance): void {
   api.register(async (scope) => {
     await scope.register(fastifyMultipart, {
-      limits: { fileSize: ART_LIMITS.maxImageBytes, files: ART_LIMITS.maxImages, fields: 60, fieldSize: FIELD_BYTES, parts: 70 },
+      limits: {
+        fileSize: ART_LIMITS.maxImageBytes,
+        files: ART_LIMITS.maxImages,
+        fields: 60,
+        fieldSize: FIELD_BYTES,
+        parts: 70,
+      },
     });
     /**
      * Saves the piece (the submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
@@ -55,23 +60,43 @@ export function registerArtRoutes(api: FastifyInstance): void {
   api.post<CellParams & { Body: unknown }>('/cell/:cellToken/connections', async (req, reply) => {
     const body = typeof req.body === 'object' && req.body !== null ? (req.body as { connections?: unknown }) : {};
     return answer(
-      await callerFor(req, reply).art.saveConnections({ cellToken: req.params.cellToken, connections: body.connections as never }),
+      await callerFor(req, reply).art.saveConnections({
+        cellToken: req.params.cellToken,
+        connections: body.connections as never,
+      }),
     );
   });
 
   api.post<CellParams & { Body: unknown }>('/cell/:cellToken/removal', async (req, reply) => {
     const body = typeof req.body === 'object' && req.body !== null ? (req.body as { reason?: unknown }) : {};
-    return answer(await callerFor(req, reply).art.requestRemoval({ cellToken: req.params.cellToken, reason: body.reason as string }));
+    return answer(
+      await callerFor(req, reply).art.requestRemoval({
+        cellToken: req.params.cellToken,
+        reason: body.reason as string,
+      }),
+    );
   });
 
-  api.get<ArtParams>('/art/:artToken/like', async (req, reply) => answer(await callerFor(req, reply).art.likeStatus({ artToken: req.params.artToken })));
-  api.put<ArtParams>('/art/:artToken/like', async (req, reply) => answer(await callerFor(req, reply).art.like({ artToken: req.params.artToken })));
-  api.delete<ArtParams>('/art/:artToken/like', async (req, reply) => answer(await callerFor(req, reply).art.unlike({ artToken: req.params.artToken })));
-  api.put<ArtParams>('/art/:artToken/review', async (req, reply) => answer(await callerFor(req, reply).art.view({ artToken: req.params.artToken })));
+  api.get<ArtParams>('/art/:artToken/like', async (req, reply) =>
+    answer(await callerFor(req, reply).art.likeStatus({ artToken: req.params.artToken })),
+  );
+  api.put<ArtParams>('/art/:artToken/like', async (req, reply) =>
+    answer(await callerFor(req, reply).art.like({ artToken: req.params.artToken })),
+  );
+  api.delete<ArtParams>('/art/:artToken/like', async (req, reply) =>
+    answer(await callerFor(req, reply).art.unlike({ artToken: req.params.artToken })),
+  );
+  api.put<ArtParams>('/art/:artToken/review', async (req, reply) =>
+    answer(await callerFor(req, reply).art.view({ artToken: req.params.artToken })),
+  );
 }
 
 /** `files[1]` → 1; `files` alone takes the next free slot. */
-function slotIndex(name: string, prefix: 'files' | 'pictures' | 'descriptions', taken: readonly unknown[]): number | null {
+function slotIndex(
+  name: string,
+  prefix: 'files' | 'pictures' | 'descriptions',
+  taken: readonly unknown[],
+): number | null {
   if (name === prefix || name === `${prefix}[]`) {
     const next = taken.findIndex((slot) => slot === undefined);
     return next === -1 ? taken.length : next;
@@ -121,16 +146,20 @@ async function readArtSubmission(req: FastifyRequest): Promise<ArtSubmission> {
     const picture = kept[i];
     return file ? { file } : picture ? { picture } : null;
   });
-  const submit = ['1', 'true', 'on'].includes(String(fields.submit ?? ''));
+  const submit = typeof fields.submit === 'string' && ['1', 'true', 'on'].includes(fields.submit);
   return { fields, slots, descriptions, submit };
 }
 
 function multipartError(error: unknown, slot: number): AppError {
   switch ((error as { code?: string } | null)?.code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new AppError(ErrorCode.PayloadTooLarge, ART_MESSAGES.imageTooBig, { [`files.${Math.max(slot, 0)}`]: [ART_MESSAGES.imageTooBig] });
+      return new AppError(ErrorCode.PayloadTooLarge, ART_MESSAGES.imageTooBig, {
+        [`files.${Math.max(slot, 0)}`]: [ART_MESSAGES.imageTooBig],
+      });
     case 'FST_FILES_LIMIT':
-      return new AppError(ErrorCode.ValidationFailed, ART_MESSAGES.tooManyImages, { files: [ART_MESSAGES.tooManyImages] });
+      return new AppError(ErrorCode.ValidationFailed, ART_MESSAGES.tooManyImages, {
+        files: [ART_MESSAGES.tooManyImages],
+      });
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new AppError(ErrorCode.BadRequest, 'Send the art as multipart/form-data.');
     default:

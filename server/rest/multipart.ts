@@ -12,7 +12,8 @@ import { AppError } from '../errors.ts';
  * (or typed in the field) has LF, so lengths are checked on LF to give one answer for one text.
  */
 export function textOf(part: MultipartValue, field = part.fieldname): string {
-  if (part.valueTruncated) throw new AppError(ErrorCode.PayloadTooLarge, 'A field is too long.', { [field]: [MESSAGES.invalid] });
+  if (part.valueTruncated)
+    throw new AppError(ErrorCode.PayloadTooLarge, 'A field is too long.', { [field]: [MESSAGES.invalid] });
   const value = typeof part.value === 'string' ? part.value : String(part.value);
   return normalizeLineBreaks(value);
 }

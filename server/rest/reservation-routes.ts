@@ -20,11 +20,29 @@ export function registerReservationRoutes(api: FastifyInstance): void {
     return answer(held && withReminder(held));
   });
 
-  api.get<{ Params: { cellToken: string; reserveId: string } }>('/cell/:cellToken/reserve/:reserveId', async (req, reply) =>
-    answer(withReminder(await callerFor(req, reply).cell.reservation({ cellToken: req.params.cellToken, reminderToken: req.params.reserveId }))),
+  api.get<{ Params: { cellToken: string; reserveId: string } }>(
+    '/cell/:cellToken/reserve/:reserveId',
+    async (req, reply) =>
+      answer(
+        withReminder(
+          await callerFor(req, reply).cell.reservation({
+            cellToken: req.params.cellToken,
+            reminderToken: req.params.reserveId,
+          }),
+        ),
+      ),
   );
-  api.post<{ Params: { cellToken: string; reserveId: string } }>('/cell/:cellToken/reserve/:reserveId', async (req, reply) =>
-    answer(withReminder(await callerFor(req, reply).cell.extendReservation({ cellToken: req.params.cellToken, reminderToken: req.params.reserveId }))),
+  api.post<{ Params: { cellToken: string; reserveId: string } }>(
+    '/cell/:cellToken/reserve/:reserveId',
+    async (req, reply) =>
+      answer(
+        withReminder(
+          await callerFor(req, reply).cell.extendReservation({
+            cellToken: req.params.cellToken,
+            reminderToken: req.params.reserveId,
+          }),
+        ),
+      ),
   );
 
   api.post<{ Params: { cellToken: string } }>('/cell/:cellToken/subscribe/available', async (req, reply) =>

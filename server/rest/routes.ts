@@ -37,8 +37,12 @@ export function registerRestRoutes(api: FastifyInstance): void {
     if (!user) throw new AppError(ErrorCode.Unauthenticated, 'Nobody is signed in.');
     return answer(user);
   });
-  api.post<{ Body: Body }>('/register', async (req, reply) => answer(await callerFor(req, reply).auth.register(input(req.body))));
-  api.post<{ Body: Body }>('/auth/login', async (req, reply) => answer(await callerFor(req, reply).auth.login(input(req.body))));
+  api.post<{ Body: Body }>('/register', async (req, reply) =>
+    answer(await callerFor(req, reply).auth.register(input(req.body))),
+  );
+  api.post<{ Body: Body }>('/auth/login', async (req, reply) =>
+    answer(await callerFor(req, reply).auth.login(input(req.body))),
+  );
   api.post('/auth/logout', async (req, reply) => answer(await callerFor(req, reply).auth.logout()));
   api.post<{ Body: Body }>('/password/reset', async (req, reply) =>
     answer(await callerFor(req, reply).auth.requestReset(input(req.body))),
@@ -51,7 +55,9 @@ export function registerRestRoutes(api: FastifyInstance): void {
   );
 
   // The contact form.
-  api.post<{ Body: Body }>('/misc/contact', async (req, reply) => answer(await callerFor(req, reply).misc.contact(input(req.body))));
+  api.post<{ Body: Body }>('/misc/contact', async (req, reply) =>
+    answer(await callerFor(req, reply).misc.contact(input(req.body))),
+  );
 
   /** For the development server, whose index.html the API server does not render. */
   api.get('/initial-params', async (req, reply) => {

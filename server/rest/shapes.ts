@@ -12,7 +12,13 @@ const pictureOf = (thumb: string | null) => (thumb ? { thumb } : null);
 
 /** The piece as a cell carries it: the details page's piece without the cell, its connections and the viewer's rights. */
 export function artOfDetails(details: ArtDetails) {
-  const { cell: _cell, connections: _connections, mayEdit: _mayEdit, removalRequest: _removalRequest, ...art } = details;
+  const {
+    cell: _cell,
+    connections: _connections,
+    mayEdit: _mayEdit,
+    removalRequest: _removalRequest,
+    ...art
+  } = details;
   return art;
 }
 
@@ -67,7 +73,9 @@ export function publishedCell(card: PublishedArtCard) {
     type: cellType,
     status: cellStatus,
     art: { token: artToken, ...piece, picture: pictureOf(thumb) },
-    connections: connections.map((next) => ({ nextCell: { token: next.cellToken, art: { picture: pictureOf(next.thumb) } } })),
+    connections: connections.map((next) => ({
+      nextCell: { token: next.cellToken, art: { picture: pictureOf(next.thumb) } },
+    })),
   };
 }
 

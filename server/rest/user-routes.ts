@@ -9,10 +9,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AVATAR_LIMITS, PROFILE_LIMITS } from '#shared/constants.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
-import { MESSAGES } from '#shared/validation/rules.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
-import { updateProfile } from '../services/profiles.ts';
+import { updateProfile } from '../services/accounts/profiles.ts';
 import { answer, callerFor } from './adapter.ts';
 import { atelierCell, publishedCell, zipPlace } from './shapes.ts';
 import { formReadError, textOf } from './multipart.ts';
@@ -32,12 +31,18 @@ export function registerUserRoutes(api: FastifyInstance): void {
     /** Spec §7's profile update: the form's fields plus an optional `image` (the cropped avatar). */
     scope.post<ByToken & { Body: unknown }>('/user/:token/profile', async (req, reply) => {
       // A form without a file may also come as JSON; the service checks the fields either way.
-      const { fields, image } = req.isMultipart() ? await readProfileForm(req) : { fields: req.body ?? {}, image: null };
-      return answer(await updateProfile(contextOf(req, reply), req.auth?.user ?? null, req.params.token, fields, image));
+      const { fields, image } = req.isMultipart()
+        ? await readProfileForm(req)
+        : { fields: req.body ?? {}, image: null };
+      return answer(
+        await updateProfile(contextOf(req, reply), req.auth?.user ?? null, req.params.token, fields, image),
+      );
     });
   });
 
-  api.get<ByToken>('/user/:token/profile', async (req, reply) => answer(await callerFor(req, reply).user.profile({ token: req.params.token })));
+  api.get<ByToken>('/user/:token/profile', async (req, reply) =>
+    answer(await callerFor(req, reply).user.profile({ token: req.params.token })),
+  );
   api.get<ByToken>('/user/:token/fullprofile', async (req, reply) =>
     answer(await callerFor(req, reply).user.fullProfile({ token: req.params.token })),
   );
@@ -48,14 +53,28 @@ export function registerUserRoutes(api: FastifyInstance): void {
     answer((await callerFor(req, reply).user.publishedArt({ token: req.params.token })).map(publishedCell)),
   );
 
-  api.get<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.likeStatus(req.params)));
-  api.put<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.like(req.params)));
-  api.delete<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.unlike(req.params)));
+  api.get<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) =>
+    answer(await callerFor(req, reply).user.likeStatus(req.params)),
+  );
+  api.put<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) =>
+    answer(await callerFor(req, reply).user.like(req.params)),
+  );
+  api.delete<LikePair>('/user/:userToken/like/:otherToken', async (req, reply) =>
+    answer(await callerFor(req, reply).user.unlike(req.params)),
+  );
 
-  api.get<ByToken>('/user/:token/follow', async (req, reply) => answer(await callerFor(req, reply).user.following({ token: req.params.token })));
-  api.get<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.followStatus(req.params)));
-  api.put<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.follow(req.params)));
-  api.delete<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) => answer(await callerFor(req, reply).user.unfollow(req.params)));
+  api.get<ByToken>('/user/:token/follow', async (req, reply) =>
+    answer(await callerFor(req, reply).user.following({ token: req.params.token })),
+  );
+  api.get<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) =>
+    answer(await callerFor(req, reply).user.followStatus(req.params)),
+  );
+  api.put<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) =>
+    answer(await callerFor(req, reply).user.follow(req.params)),
+  );
+  api.delete<FollowPair>('/user/:token/follow/:otherToken', async (req, reply) =>
+    answer(await callerFor(req, reply).user.unfollow(req.params)),
+  );
 
   api.get<{ Params: { zip: string } }>('/misc/zip/:zip', async (req, reply) =>
     answer(zipPlace(await callerFor(req, reply).misc.zip({ zip: req.params.zip }))),

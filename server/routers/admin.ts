@@ -1,16 +1,35 @@
 /**
  * admin: the staff dashboard's API (issue 8, spec §1, §6). Every procedure is admin-only; the rules live in
- * server/services/review.ts and server/services/admin/*. Every mutation writes a staff_actions row in its own
+ * server/services/review/review.ts and server/services/admin/*. Every mutation writes a staff_actions row in its own
  * transaction. Answer shapes are in shared/admin-api.ts.
  */
 import * as v from 'valibot';
 import type {
-  AdminMessage, AdminOk, AdminOverview, AdminPage, AdminRemovalRequest, AdminReservation, AdminUser, PublishResult,
-  QueueItem, RequestChangesResult, ReviewItem, StaffLogEntry,
+  AdminMessage,
+  AdminOk,
+  AdminOverview,
+  AdminPage,
+  AdminRemovalRequest,
+  AdminReservation,
+  AdminUser,
+  PublishResult,
+  QueueItem,
+  RequestChangesResult,
+  ReviewItem,
+  StaffLogEntry,
 } from '#shared/admin-api.ts';
 import {
-  byArtSchema, byIdSchema, byReservationSchema, byTokenSchema, byUserSchema, messagesListSchema, pageOnlySchema,
-  removalListSchema, setRoleSchema, staffReasonSchema, usersQuerySchema,
+  byArtSchema,
+  byIdSchema,
+  byReservationSchema,
+  byTokenSchema,
+  byUserSchema,
+  messagesListSchema,
+  pageOnlySchema,
+  removalListSchema,
+  setRoleSchema,
+  staffReasonSchema,
+  usersQuerySchema,
 } from '#shared/validation/admin.ts';
 import { listMessages, markMessageHandled } from '../services/admin/messages.ts';
 import { getOverview } from '../services/admin/overview.ts';
@@ -18,7 +37,7 @@ import { acceptRemoval, declineRemoval, listRemovalRequests } from '../services/
 import { listActiveReservations, releaseReservationByStaff } from '../services/admin/reservations.ts';
 import { listStaffLog } from '../services/admin/staff-log.ts';
 import { disableUser, enableUser, listUsers, setRole } from '../services/admin/users.ts';
-import { getReviewItem, listReviewQueue, publishArt, requestChanges } from '../services/review.ts';
+import { getReviewItem, listReviewQueue, publishArt, requestChanges } from '../services/review/review.ts';
 import { adminProcedure, router } from '../trpc.ts';
 
 const noInput = v.optional(v.object({}), {});
@@ -26,8 +45,12 @@ const noInput = v.optional(v.object({}), {});
 export const adminRouter = router({
   overview: adminProcedure.input(noInput).query(({ ctx }): AdminOverview => getOverview(ctx)),
   queue: adminProcedure.input(noInput).query(({ ctx }): QueueItem[] => listReviewQueue(ctx)),
-  reviewItem: adminProcedure.input(byArtSchema).query(({ ctx, input }): ReviewItem => getReviewItem(ctx, input.artToken)),
-  publish: adminProcedure.input(byArtSchema).mutation(({ ctx, input }): PublishResult => publishArt(ctx, ctx.user, input.artToken)),
+  reviewItem: adminProcedure
+    .input(byArtSchema)
+    .query(({ ctx, input }): ReviewItem => getReviewItem(ctx, input.artToken)),
+  publish: adminProcedure
+    .input(byArtSchema)
+    .mutation(({ ctx, input }): PublishResult => publishArt(ctx, ctx.user, input.artToken)),
   requestChanges: adminProcedure
     .input(v.object({ ...byArtSchema.entries, ...staffReasonSchema.entries }))
     .mutation(({ ctx, input }): RequestChangesResult => requestChanges(ctx, ctx.user, input.artToken, input.reason)),
@@ -40,17 +63,27 @@ export const adminRouter = router({
   declineRemoval: adminProcedure
     .input(v.object({ ...byTokenSchema.entries, ...staffReasonSchema.entries }))
     .mutation(({ ctx, input }): AdminRemovalRequest => declineRemoval(ctx, ctx.user, input.token, input.reason)),
-  messages: adminProcedure.input(messagesListSchema).query(({ ctx, input }): AdminMessage[] => listMessages(ctx, input.handled)),
+  messages: adminProcedure
+    .input(messagesListSchema)
+    .query(({ ctx, input }): AdminMessage[] => listMessages(ctx, input.handled)),
   markMessageHandled: adminProcedure
     .input(byIdSchema)
     .mutation(({ ctx, input }): AdminMessage => markMessageHandled(ctx, ctx.user, input.id)),
   users: adminProcedure.input(usersQuerySchema).query(({ ctx, input }): AdminPage<AdminUser> => listUsers(ctx, input)),
-  setRole: adminProcedure.input(setRoleSchema).mutation(({ ctx, input }): AdminUser => setRole(ctx, ctx.user, input.userToken, input.role)),
-  disableUser: adminProcedure.input(byUserSchema).mutation(({ ctx, input }): AdminUser => disableUser(ctx, ctx.user, input.userToken)),
-  enableUser: adminProcedure.input(byUserSchema).mutation(({ ctx, input }): AdminUser => enableUser(ctx, ctx.user, input.userToken)),
+  setRole: adminProcedure
+    .input(setRoleSchema)
+    .mutation(({ ctx, input }): AdminUser => setRole(ctx, ctx.user, input.userToken, input.role)),
+  disableUser: adminProcedure
+    .input(byUserSchema)
+    .mutation(({ ctx, input }): AdminUser => disableUser(ctx, ctx.user, input.userToken)),
+  enableUser: adminProcedure
+    .input(byUserSchema)
+    .mutation(({ ctx, input }): AdminUser => enableUser(ctx, ctx.user, input.userToken)),
   reservations: adminProcedure.input(noInput).query(({ ctx }): AdminReservation[] => listActiveReservations(ctx)),
   releaseReservation: adminProcedure
     .input(byReservationSchema)
     .mutation(({ ctx, input }): AdminOk => releaseReservationByStaff(ctx, ctx.user, input.reservationId)),
-  staffLog: adminProcedure.input(pageOnlySchema).query(({ ctx, input }): AdminPage<StaffLogEntry> => listStaffLog(ctx, input.page)),
+  staffLog: adminProcedure
+    .input(pageOnlySchema)
+    .query(({ ctx, input }): AdminPage<StaffLogEntry> => listStaffLog(ctx, input.page)),
 });

@@ -6,10 +6,10 @@
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { connectionsSchema, removalRequestSchema } from '#shared/validation/art.ts';
-import { getArtDetails, getArtForEdit } from '../services/art.ts';
-import { getActiveConnections, listPossibleConnections, saveConnections } from '../services/connections.ts';
-import { requestRemoval } from '../services/removal-requests.ts';
-import { getArtLikeStatus, likeArt, registerArtView, unlikeArt } from '../services/social.ts';
+import { getArtDetails, getArtForEdit } from '../services/art/art.ts';
+import { getActiveConnections, listPossibleConnections, saveConnections } from '../services/art/connections.ts';
+import { requestRemoval } from '../services/review/removal-requests.ts';
+import { getArtLikeStatus, likeArt, registerArtView, unlikeArt } from '../services/social/art-likes-views.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 
 const byCell = v.object({ cellToken: tokenSchema });
@@ -21,9 +21,13 @@ export const artRouter = router({
   /** The details page: public for published art; the author and admins also see it under review. */
   details: publicProcedure.input(byCell).query(({ ctx, input }) => getArtDetails(ctx, ctx.user, input.cellToken)),
   /** Every possible connection for the edit form (only those who may edit). */
-  connections: userProcedure.input(byCell).query(({ ctx, input }) => listPossibleConnections(ctx, ctx.user, input.cellToken)),
+  connections: userProcedure
+    .input(byCell)
+    .query(({ ctx, input }) => listPossibleConnections(ctx, ctx.user, input.cellToken)),
   /** The saved connections shown on details. */
-  activeConnections: publicProcedure.input(byCell).query(({ ctx, input }) => getActiveConnections(ctx, ctx.user, input.cellToken)),
+  activeConnections: publicProcedure
+    .input(byCell)
+    .query(({ ctx, input }) => getActiveConnections(ctx, ctx.user, input.cellToken)),
   saveConnections: userProcedure
     .input(v.object({ cellToken: tokenSchema, ...connectionsSchema.entries }))
     .mutation(({ ctx, input }) => saveConnections(ctx, ctx.user, input.cellToken, input)),

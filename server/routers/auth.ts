@@ -1,8 +1,8 @@
 /** auth: registration, login, logout, the current user, and password reset (spec §2, §7; DESIGN.md §5). */
 import { loginSchema, registrationSchema, resetRequestSchema, restoreSchema } from '#shared/validation/account.ts';
 import { invalidateSession } from '../auth/sessions.ts';
-import { login, register, requestPasswordReset, restorePassword } from '../services/accounts.ts';
-import { toCurrentUser } from '../services/users.ts';
+import { login, register, requestPasswordReset, restorePassword } from '../services/accounts/accounts.ts';
+import { toCurrentUser } from '../services/accounts/users.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 
 export const authRouter = router({

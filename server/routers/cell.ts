@@ -2,13 +2,15 @@
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { searchSchema } from '#shared/validation/search.ts';
-import { getCellSummary, listViewerCells } from '../services/cells.ts';
-import { searchForVisitor } from '../services/search.ts';
+import { getCellSummary, listViewerCells } from '../services/tree/cells.ts';
+import { searchForVisitor } from '../services/art/search.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 import { cellReservationProcedures } from './reservations.ts';
 
 export const cellRouter = router({
-  get: publicProcedure.input(v.object({ token: tokenSchema })).query(({ ctx, input }) => getCellSummary(ctx.db, input.token)),
+  get: publicProcedure
+    .input(v.object({ token: tokenSchema }))
+    .query(({ ctx, input }) => getCellSummary(ctx.db, input.token)),
   /** Published pieces matching a term (spec §2 search popup), limited per IP. */
   search: publicProcedure.input(searchSchema).query(({ ctx, input }) => searchForVisitor(ctx, ctx.ip, input.search)),
   /** The viewer's own squares: their reservation and their pieces (find-my-slots). */

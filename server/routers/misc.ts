@@ -1,9 +1,9 @@
 /** misc: site-wide reads (initial parameters, the ZIP lookup) and the contact form (spec §2, §7). */
 import { contactSchema } from '#shared/validation/contact.ts';
 import { zipSchema } from '#shared/validation/profile.ts';
-import { sendContactMessage } from '../services/contact.ts';
-import { initialParams } from '../services/initial-params.ts';
-import { lookupZip } from '../services/zip-lookup.ts';
+import { sendContactMessage } from '../services/mail/contact.ts';
+import { initialParams } from '../services/tree/initial-params.ts';
+import { lookupZip } from '../services/accounts/zip-lookup.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 export const miscRouter = router({

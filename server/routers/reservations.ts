@@ -9,8 +9,14 @@ import { tokenSchema } from '#shared/validation/common.ts';
 import { reminderSchema, reserveBranchSchema, reserveCellSchema } from '#shared/validation/reservation.ts';
 import { AppError } from '../errors.ts';
 import { mayReadReservationOf } from '../permissions.ts';
-import { extendReservation, getMyReservation, getReservation, reserveBranchSlot, reserveCell } from '../services/reservations.ts';
-import { subscribe } from '../services/subscriptions.ts';
+import {
+  extendReservation,
+  getMyReservation,
+  getReservation,
+  reserveBranchSlot,
+  reserveCell,
+} from '../services/reservations/reservations.ts';
+import { subscribe } from '../services/reservations/subscriptions.ts';
 import { userProcedure } from '../trpc.ts';
 
 /** cell.*: reserve a square or a branch slot, read and extend a reservation, subscribe to availability. */
@@ -18,7 +24,9 @@ export const cellReservationProcedures = {
   reserve: userProcedure.input(reserveCellSchema).mutation(({ ctx, input }) => reserveCell(ctx, ctx.user, input.token)),
 
   /** Creates the branch square at (row, column) and reserves it; answers the new square with its token. */
-  reserveBranch: userProcedure.input(reserveBranchSchema).mutation(({ ctx, input }) => reserveBranchSlot(ctx, ctx.user, input)),
+  reserveBranch: userProcedure
+    .input(reserveBranchSchema)
+    .mutation(({ ctx, input }) => reserveBranchSlot(ctx, ctx.user, input)),
 
   reservation: userProcedure
     .input(reminderSchema)
@@ -28,17 +36,21 @@ export const cellReservationProcedures = {
     .input(reminderSchema)
     .mutation(({ ctx, input }) => extendReservation(ctx, ctx.user, input.cellToken, input.reminderToken)),
 
-  subscribe: userProcedure.input(v.object({ token: tokenSchema })).mutation(({ ctx, input }) => subscribe(ctx, ctx.user, input.token)),
+  subscribe: userProcedure
+    .input(v.object({ token: tokenSchema }))
+    .mutation(({ ctx, input }) => subscribe(ctx, ctx.user, input.token)),
 
   subscribeAny: userProcedure.mutation(({ ctx }) => subscribe(ctx, ctx.user, null)),
 };
 
 /** user.*: the viewer's held square. A token, when given (the REST path names one), must be the viewer's own. */
 export const userReservationProcedures = {
-  reservedCell: userProcedure.input(v.optional(v.object({ token: v.optional(tokenSchema) }))).query(({ ctx, input }) => {
-    if (input?.token !== undefined && !mayReadReservationOf(ctx.user, input.token)) {
-      throw new AppError(ErrorCode.Forbidden, 'You can only see your own reserved square.');
-    }
-    return getMyReservation(ctx, ctx.user!);
-  }),
+  reservedCell: userProcedure
+    .input(v.optional(v.object({ token: v.optional(tokenSchema) })))
+    .query(({ ctx, input }) => {
+      if (input?.token !== undefined && !mayReadReservationOf(ctx.user, input.token)) {
+        throw new AppError(ErrorCode.Forbidden, 'You can only see your own reserved square.');
+      }
+      return getMyReservation(ctx, ctx.user!);
+    }),
 };

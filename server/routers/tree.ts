@@ -4,8 +4,8 @@
  */
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
-import { getTreeByToken } from '../services/tree.ts';
-import { readChanges } from '../services/tree-changes.ts';
+import { getTreeByToken } from '../services/tree/tree.ts';
+import { readChanges } from '../services/tree/tree-changes.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 export const treeRouter = router({
@@ -13,7 +13,17 @@ export const treeRouter = router({
     .input(v.object({ token: tokenSchema }))
     .query(async ({ ctx, input }) => (await ctx.snapshots.get(getTreeByToken(ctx.db, input.token))).wire()),
   changes: publicProcedure
-    .input(v.object({ token: tokenSchema, since: v.pipe(v.number('since must be a tree version.'), v.integer('since must be a whole number.'), v.minValue(0, 'since must be 0 or more.'), v.maxValue(Number.MAX_SAFE_INTEGER)) }))
+    .input(
+      v.object({
+        token: tokenSchema,
+        since: v.pipe(
+          v.number('since must be a tree version.'),
+          v.integer('since must be a whole number.'),
+          v.minValue(0, 'since must be 0 or more.'),
+          v.maxValue(Number.MAX_SAFE_INTEGER),
+        ),
+      }),
+    )
     .query(({ ctx, input }) => readChanges(ctx.db, getTreeByToken(ctx.db, input.token).id, input.since)),
   /** The growth history for the replay: published pieces in publish order (shared/tree/history.ts). */
   history: publicProcedure

@@ -5,8 +5,8 @@ import { accountSchema } from '#shared/validation/account.ts';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { AppError } from '../errors.ts';
 import { mayEditAccount } from '../permissions.ts';
-import { updateAccount } from '../services/accounts.ts';
-import { toCurrentUser } from '../services/users.ts';
+import { updateAccount } from '../services/accounts/accounts.ts';
+import { toCurrentUser } from '../services/accounts/users.ts';
 import { router, userProcedure } from '../trpc.ts';
 import { userReservationProcedures } from './reservations.ts';
 import { userProfileProcedures } from './user-profile.ts';
@@ -17,7 +17,8 @@ export const userRouter = router({
     .input(v.intersect([v.object({ token: tokenSchema }), accountSchema]))
     .mutation(async ({ ctx, input }) => {
       const user = ctx.user!;
-      if (!mayEditAccount(user, input.token)) throw new AppError(ErrorCode.Forbidden, 'You can only change your own account.');
+      if (!mayEditAccount(user, input.token))
+        throw new AppError(ErrorCode.Forbidden, 'You can only change your own account.');
       const updated = await updateAccount(ctx, user, input, ctx.ip);
       if (updated.session) ctx.sessionCookie.set(updated.session.token, updated.session.expiresAt);
       return toCurrentUser(updated.user);

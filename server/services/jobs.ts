@@ -18,16 +18,20 @@ export interface JobClaim {
 export interface Job {
   name: string;
   everyMs: number;
-  run(ctx: ServiceContext, claim: JobClaim): Promise<unknown> | unknown;
+  run: (ctx: ServiceContext, claim: JobClaim) => unknown;
 }
 
 export interface JobRunner {
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** Runs every job once now, due or not, unless another process is running it (tests and start-up). */
-  runAll(): Promise<void>;
+  runAll: () => Promise<void>;
 }
 
-export function startJobs(ctx: ServiceContext, jobs: readonly Job[], claim: JobClaim = { owner: newOwnerId(), leaseMs: LEASE_MS }): JobRunner {
+export function startJobs(
+  ctx: ServiceContext,
+  jobs: readonly Job[],
+  claim: JobClaim = { owner: newOwnerId(), leaseMs: LEASE_MS },
+): JobRunner {
   const running = new Map<string, Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
   let stopping = false;

@@ -17,12 +17,17 @@ export function newOwnerId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
-const claimStatement = preparedOnce<[{ name: string; owner: string; until: number; now: number; dueBy: number }], void>(`
+const claimStatement = preparedOnce<
+  [{ name: string; owner: string; until: number; now: number; dueBy: number }],
+  void
+>(`
   insert into job_leases (name, owner, lease_until, next_run_at) values (:name, :owner, :until, 0)
   on conflict (name) do update set owner = excluded.owner, lease_until = excluded.lease_until
   where job_leases.lease_until <= :now and job_leases.next_run_at <= :dueBy
 `);
-const renewStatement = preparedOnce<[number, string, string], void>('update job_leases set lease_until = ? where name = ? and owner = ?');
+const renewStatement = preparedOnce<[number, string, string], void>(
+  'update job_leases set lease_until = ? where name = ? and owner = ?',
+);
 const finishStatement = preparedOnce<[number, number, string, string], void>(
   'update job_leases set owner = null, lease_until = 0, last_run_at = ?, next_run_at = ? where name = ? and owner = ?',
 );
@@ -31,7 +36,13 @@ const finishStatement = preparedOnce<[number, number, string, string], void>(
  * Claims the job `name` for `owner` when nobody holds it (or its holder's lease ran out) and it is due; `anyTime`
  * ignores when it is next due (a run asked for by hand). True when the claim is this owner's.
  */
-export function claimJob(db: Db, name: string, owner: string, now: number, options: { leaseMs?: number; anyTime?: boolean } = {}): boolean {
+export function claimJob(
+  db: Db,
+  name: string,
+  owner: string,
+  now: number,
+  options: { leaseMs?: number; anyTime?: boolean } = {},
+): boolean {
   const dueBy = options.anyTime ? Number.MAX_SAFE_INTEGER : now;
   return claimStatement(db).run({ name, owner, until: now + (options.leaseMs ?? LEASE_MS), now, dueBy }).changes === 1;
 }
@@ -51,13 +62,16 @@ export function finishJob(db: Db, name: string, owner: string, now: number, next
  * while its work runs. A renewal that fails (the database busy) is tried again at the next tick.
  */
 export function keepRenewing(renew: () => void, leaseMs = LEASE_MS): () => void {
-  const timer = setInterval(() => {
-    try {
-      renew();
-    } catch {
-      // The lease still holds for two more thirds: the next tick tries again.
-    }
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      try {
+        renew();
+      } catch {
+        // The lease still holds for two more thirds: the next tick tries again.
+      }
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

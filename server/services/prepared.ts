@@ -7,7 +7,10 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db.ts';
 
 /** A getter for `sqlText` prepared on the given connection (rows as arrays when `raw`), prepared on first use. */
-export function preparedOnce<Params extends unknown[], Row>(sqlText: string, options: { raw?: boolean } = {}): (db: Db) => Statement<Params, Row> {
+export function preparedOnce<Params extends unknown[], Row>(
+  sqlText: string,
+  options: { raw?: boolean } = {},
+): (db: Db) => Statement<Params, Row> {
   const statements = new WeakMap<Db['$client'], Statement<Params, Row>>();
   return (db) => {
     let statement = statements.get(db.$client);

@@ -64,7 +64,10 @@ export const FLUSH_MS = 1000;
 export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
   const windowStart = windowStartOf(limit, now);
   const key = keyOf(limit, subject);
-  const count = limit.batched && isConnection(db) ? countInMemory(db, key, now, windowStart, windowStart + limit.windowMs) : countInDatabase(db, key, windowStart);
+  const count =
+    limit.batched && isConnection(db)
+      ? countInMemory(db, key, now, windowStart, windowStart + limit.windowMs)
+      : countInDatabase(db, key, windowStart);
   if (count > limit.max) refuse(limit, now);
 }
 
@@ -85,24 +88,35 @@ export function secondsPastBatchedLimit(db: Db, now: number, limit: Limit, subje
 
 /** Refuses (rate_limited) when `subject` has already used up `limit`, without counting anything. */
 export function checkRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
-  const count = db
-    .select({ count: rateLimitHits.count })
-    .from(rateLimitHits)
-    .where(and(eq(rateLimitHits.key, keyOf(limit, subject)), eq(rateLimitHits.windowStart, windowStartOf(limit, now))))
-    .get()?.count ?? 0;
+  const count =
+    db
+      .select({ count: rateLimitHits.count })
+      .from(rateLimitHits)
+      .where(
+        and(eq(rateLimitHits.key, keyOf(limit, subject)), eq(rateLimitHits.windowStart, windowStartOf(limit, now))),
+      )
+      .get()?.count ?? 0;
   if (count >= limit.max) refuse(limit, now);
 }
 
 function refuse(limit: Limit, now: number): never {
   const waitSeconds = secondsLeft(limit, now);
-  throw new AppError(ErrorCode.RateLimited, `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`, undefined, waitSeconds);
+  throw new AppError(
+    ErrorCode.RateLimited,
+    `Too many attempts. Try again in ${Math.ceil(waitSeconds / 60)} minutes.`,
+    undefined,
+    waitSeconds,
+  );
 }
 
 function countInDatabase(db: Queryable, key: string, windowStart: number): number {
   return db
     .insert(rateLimitHits)
     .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({ target: [rateLimitHits.key, rateLimitHits.windowStart], set: { count: sql`${rateLimitHits.count} + 1` } })
+    .onConflictDoUpdate({
+      target: [rateLimitHits.key, rateLimitHits.windowStart],
+      set: { count: sql`${rateLimitHits.count} + 1` },
+    })
     .returning({ count: rateLimitHits.count })
     .get().count;
 }
@@ -125,7 +139,9 @@ interface Batch {
 
 const batches = new WeakMap<Db['$client'], Batch>();
 
-const savedCount = preparedOnce<[string, number], { count: number }>('select count from rate_limit_hits where key = ? and window_start = ?');
+const savedCount = preparedOnce<[string, number], { count: number }>(
+  'select count from rate_limit_hits where key = ? and window_start = ?',
+);
 const addCount = preparedOnce<[string, number, number], { count: number }>(`
   insert into rate_limit_hits (key, window_start, count) values (?, ?, ?)
   on conflict (key, window_start) do update set count = count + excluded.count
@@ -171,7 +187,8 @@ export function flushRateLimits(db: Db, now = Date.now()): void {
   const add = addCount(db);
   // The total written back is every process's (decision 025): this process's count catches up with the others'.
   db.$client.transaction(() => {
-    for (const [key, tally] of batch.tallies) if (tally.unsaved > 0) tally.count = add.get(key, tally.windowStart, tally.unsaved)!.count;
+    for (const [key, tally] of batch.tallies)
+      if (tally.unsaved > 0) tally.count = add.get(key, tally.windowStart, tally.unsaved)!.count;
   })();
   for (const [key, tally] of batch.tallies) {
     tally.unsaved = 0;
@@ -190,5 +207,7 @@ function flushLater(db: Db): void {
 
 /** Drops finished windows (run by the job runner). */
 export function pruneRateLimits(db: Queryable, now: number): void {
-  db.delete(rateLimitHits).where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000)).run();
+  db.delete(rateLimitHits)
+    .where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000))
+    .run();
 }

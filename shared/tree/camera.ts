@@ -89,7 +89,7 @@ export function clampPoint(point: Point, bounds: Rect): Point {
 /**
  * Keeps the screen's centre inside `bounds` (world pixels), so the tree can never be scrolled out of reach. Only the
  * centre is kept in, so where a view centres does not depend on the window's size (the server's sketch of the
- * opening view relies on it: server/services/tree-sketch.ts).
+ * opening view relies on it: server/services/tree/tree-sketch.ts).
  */
 export function clampToBounds(camera: Camera, bounds: Rect, viewportWidth: number, viewportHeight: number): Camera {
   const halfW = viewportWidth / 2 / camera.scale;
@@ -130,7 +130,13 @@ export function easeInOut(t: number): number {
  * A camera part-way (t from 0 to 1) through a flight from `from` to `to`: the screen's centre glides in a straight
  * line while the scale changes, so the target never leaves the middle of a zoom.
  */
-export function interpolateCamera(from: Camera, to: Camera, t: number, viewportWidth: number, viewportHeight: number): Camera {
+export function interpolateCamera(
+  from: Camera,
+  to: Camera,
+  t: number,
+  viewportWidth: number,
+  viewportHeight: number,
+): Camera {
   if (t >= 1) return to;
   const e = easeInOut(Math.max(0, t));
   const a = cameraCentre(from, viewportWidth, viewportHeight);

@@ -4,13 +4,14 @@
  * pending = a faint outline. Branch slots are available squares with a dashed outline.
  *
  * The drawing goes through `Pen`, the part of PixiJS's Graphics these looks use, so the first sketch of the tree
- * (server/services/tree-sketch.ts, an SVG the server puts in the page) draws every square exactly as the engine
+ * (server/services/tree/tree-sketch.ts, an SVG the server puts in the page) draws every square exactly as the engine
  * later does.
  */
 import { CellStatus } from '../domain.ts';
 import { CELL_SIZE } from './camera.ts';
 
-/** A path-and-paint surface: PixiJS's Graphics is one; server/services/tree-sketch.ts writes SVG through one. */
+/** A path-and-paint surface: PixiJS's Graphics is one; server/services/tree/tree-sketch.ts writes SVG through one. */
+/* eslint-disable @typescript-eslint/method-signature-style -- PixiJS's own methods, each returning `this` */
 export interface Pen {
   rect(x: number, y: number, width: number, height: number): this;
   circle(x: number, y: number, radius: number): this;
@@ -20,6 +21,7 @@ export interface Pen {
   /** `alignment: 1` keeps the line inside the shape's edge (PixiJS's meaning). */
   stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'round' }): this;
 }
+/* eslint-enable @typescript-eslint/method-signature-style */
 
 export const PALETTE = {
   background: 0xf5f2ec,
@@ -87,7 +89,9 @@ export function drawReserved(g: Pen, x: number, y: number): void {
     g.moveTo(x + Math.max(0, k - S), y + Math.min(k, S)).lineTo(x + Math.min(k, S), y + Math.max(0, k - S));
   }
   g.stroke({ width: 2, color: PALETTE.reservedHatch });
-  g.circle(x + S - 15, y + 15, 7).fill({ color: PALETTE.background }).stroke({ width: 2.5, color: PALETTE.reservedMarker });
+  g.circle(x + S - 15, y + 15, 7)
+    .fill({ color: PALETTE.background })
+    .stroke({ width: 2.5, color: PALETTE.reservedMarker });
 }
 
 export function drawPending(g: Pen, x: number, y: number): void {

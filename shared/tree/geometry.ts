@@ -71,13 +71,20 @@ export function inBranchArea(settings: TreeSettings, row: number, column: number
 
 /** Grid of existing cells, as both the client's decoded snapshot and the server's query can offer it. */
 export interface CellGrid {
-  statusAt(row: number, column: number): number | undefined;
+  statusAt: (row: number, column: number) => number | undefined;
   /** Every published cell, for the slot scan. */
-  forEachPublished(visit: (row: number, column: number) => void): void;
+  forEachPublished: (visit: (row: number, column: number) => void) => void;
 }
 
 const NEIGHBOURS: readonly (readonly [number, number])[] = [
-  [-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1],
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, -1],
+  [0, 1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
 ];
 
 export function countPublishedNeighbours(grid: CellGrid, row: number, column: number): number {

@@ -37,7 +37,11 @@ export interface TreeHistoryPieces {
 }
 
 /** Encodes pieces already sorted by publish time (then row, column); see TreeHistoryWire. */
-export function encodeHistory(header: { token: string; version: number }, pieces: TreeHistoryPieces, step = HISTORY_STEP_MS): TreeHistoryWire {
+export function encodeHistory(
+  header: { token: string; version: number },
+  pieces: TreeHistoryPieces,
+  step = HISTORY_STEP_MS,
+): TreeHistoryWire {
   const { count } = pieces;
   const row = new Array<number>(count);
   const col = new Array<number>(count);
@@ -61,7 +65,7 @@ export function encodeHistory(header: { token: string; version: number }, pieces
 export function decodeHistory(wire: TreeHistoryWire): TreeHistoryPieces {
   const { count } = wire;
   if (wire.row.length !== count || wire.col.length !== count || wire.time.length !== count) {
-    throw new RangeError('The history\'s columns do not all hold `count` pieces.');
+    throw new RangeError("The history's columns do not all hold `count` pieces.");
   }
   const row = new Int32Array(count);
   const column = new Int32Array(count);

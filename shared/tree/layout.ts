@@ -1,11 +1,11 @@
 /**
  * Pure facts about a tree that the engine needs once per snapshot, and the server for the tree's first sketch
- * (server/services/tree-sketch.ts): a CellGrid over the typed arrays (for the shared branch-slot rule), the world
+ * (server/services/tree/tree-sketch.ts): a CellGrid over the typed arrays (for the shared branch-slot rule), the world
  * rectangle the camera may roam, the divider bands' strips, and where the first view looks.
  */
 import { CellStatus } from '../domain.ts';
 import { bandStarts, dividerRows, totalRows, type CellGrid, type TreeSettings } from './geometry.ts';
-import type { TreeCells } from './snapshot.ts';
+import type { TreeCells } from './tree-cells.ts';
 import { TREE_VIEW } from '../constants.ts';
 import { CELL_PITCH, CELL_SIZE, clampScale, type Point, type Rect } from './camera.ts';
 
@@ -35,7 +35,11 @@ export interface CellExtent {
  * The extent of `count` cells, read through `rowAt` and `columnAt` (the decoded snapshot's typed arrays on the client,
  * the snapshot's cell list on the server); null for a tree without any.
  */
-export function extentOf(count: number, rowAt: (i: number) => number, columnAt: (i: number) => number): CellExtent | null {
+export function extentOf(
+  count: number,
+  rowAt: (i: number) => number,
+  columnAt: (i: number) => number,
+): CellExtent | null {
   if (count === 0) return null;
   const extent = { minRow: Infinity, maxRow: -Infinity, minColumn: Infinity, maxColumn: -Infinity };
   for (let i = 0; i < count; i++) {
@@ -71,7 +75,14 @@ export function holdsPosition(bounds: Rect, row: number, column: number): boolea
 }
 
 export function worldBoundsOf(settings: TreeSettings, cells: Pick<TreeCells, 'count' | 'row' | 'col'>): Rect {
-  return worldBounds(settings, extentOf(cells.count, (i) => cells.row[i]!, (i) => cells.col[i]!));
+  return worldBounds(
+    settings,
+    extentOf(
+      cells.count,
+      (i) => cells.row[i]!,
+      (i) => cells.col[i]!,
+    ),
+  );
 }
 
 /** The divider bands' strips (DESIGN.md §4) in world pixels: what the engine and the first sketch both paint. */
@@ -100,7 +111,10 @@ export function bandStrips(settings: TreeSettings, worldBounds: Rect): { strips:
   const dividers: Divider[] = [];
   for (const divider of dividerRows(settings)) {
     const top = divider.row * CELL_PITCH - GAP;
-    strips.push({ kind: 'band', x, y: top, width, height: GAP }, { kind: 'line', x, y: top + GAP / 2 - 0.75, width, height: 1.5 });
+    strips.push(
+      { kind: 'band', x, y: top, width, height: GAP },
+      { kind: 'line', x, y: top + GAP / 2 - 0.75, width, height: 1.5 },
+    );
     dividers.push({ name: divider.name, labelY: top + GAP / 2 });
   }
   return { strips, dividers };
@@ -124,7 +138,7 @@ export const TRUNK_FIT_MARGIN = 12;
 /**
  * The first view's zoom on a screen `viewportWidth` CSS pixels wide: the usual zoom when the trunk's whole width fits
  * in it, else the zoom at which it just fits (a phone), never below the smallest zoom. The server's sketch of that
- * view follows the same rule in CSS (server/services/tree-sketch.ts), since only the browser knows the width.
+ * view follows the same rule in CSS (server/services/tree/tree-sketch.ts), since only the browser knows the width.
  */
 export function openingScale(settings: TreeSettings, viewportWidth: number): number {
   const fit = (viewportWidth - 2 * TRUNK_FIT_MARGIN) / trunkWidth(settings);
@@ -132,7 +146,10 @@ export function openingScale(settings: TreeSettings, viewportWidth: number): num
 }
 
 /** Available squares, cells and branch slots together, in row-then-column order (find-free walks them). */
-export function availableSquares(cells: Pick<TreeCells, 'count' | 'row' | 'col' | 'status'>, slots: readonly { row: number; column: number }[]): { row: number; column: number }[] {
+export function availableSquares(
+  cells: Pick<TreeCells, 'count' | 'row' | 'col' | 'status'>,
+  slots: readonly { row: number; column: number }[],
+): { row: number; column: number }[] {
   const found: { row: number; column: number }[] = [];
   for (let i = 0; i < cells.count; i++) {
     if (cells.status[i] === CellStatus.Available) found.push({ row: cells.row[i]!, column: cells.col[i]! });

@@ -64,7 +64,8 @@ export class PositionIndex {
     if (!this.dense) return this.sparse!.get(positionKey(row, column)) ?? -1;
     const r = row - this.rowMin;
     const c = column - this.colMin;
-    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return this.outside.size === 0 ? -1 : (this.outside.get(positionKey(row, column)) ?? -1);
+    if (r < 0 || c < 0 || r >= this.rows || c >= this.cols)
+      return this.outside.size === 0 ? -1 : (this.outside.get(positionKey(row, column)) ?? -1);
     return this.dense[r * this.cols + c]!;
   }
 

@@ -7,6 +7,9 @@
 import { totalRows, type TreeSettings } from './geometry.ts';
 import { extentOf, type CellExtent } from './layout.ts';
 import { PositionIndex } from './position-index.ts';
+import type { TreeCells } from './tree-cells.ts';
+
+export type { TreeCells };
 
 export const SNAPSHOT_FORMAT = 1;
 
@@ -50,7 +53,8 @@ export function encodeSnapshot(
   cells: readonly SnapshotCell[],
 ): TreeSnapshotWire {
   const encoder = new SnapshotEncoder(cells.length);
-  for (const cell of cells) encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
+  for (const cell of cells)
+    encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
   return encoder.finish(header);
 }
 
@@ -88,10 +92,19 @@ export class SnapshotEncoder {
     this.thumbs = this.carriesDetail ? new Array<string>(count) : [];
   }
 
-  add(row: number, column: number, status: number, type: number, color: number | null, token = '', thumb: string | null = null): void {
+  add(
+    row: number,
+    column: number,
+    status: number,
+    type: number,
+    color: number | null,
+    token = '',
+    thumb: string | null = null,
+  ): void {
     const i = this.added;
     if (i === this.count) throw new RangeError(`More cells than the ${this.count} announced.`);
-    if (status < 0 || status > 9 || type < 0 || type > 9) throw new RangeError(`A status or type of one digit, not ${status} / ${type}.`);
+    if (status < 0 || status > 9 || type < 0 || type > 9)
+      throw new RangeError(`A status or type of one digit, not ${status} / ${type}.`);
     this.rows[i] = row;
     this.rowDeltas[i] = i === 0 ? row : row - this.rows[i - 1]!;
     this.columns[i] = column;
@@ -123,7 +136,11 @@ export class SnapshotEncoder {
 
   /** The rows and columns the cells added so far reach. */
   extent(): CellExtent | null {
-    return extentOf(this.added, (i) => this.rows[i]!, (i) => this.columns[i]!);
+    return extentOf(
+      this.added,
+      (i) => this.rows[i]!,
+      (i) => this.columns[i]!,
+    );
   }
 }
 
@@ -135,7 +152,10 @@ export function encodeColor(rgb: number | null): string {
 /** The colour of the `i`-th cell of a column of three hex digits a cell: 0xRRGGBB, or -1 for none. */
 export function decodeColor(colors: string, i: number): number {
   const at = i * 3;
-  const packed = (hexDigit(colors.charCodeAt(at)) << 8) | (hexDigit(colors.charCodeAt(at + 1)) << 4) | hexDigit(colors.charCodeAt(at + 2));
+  const packed =
+    (hexDigit(colors.charCodeAt(at)) << 8) |
+    (hexDigit(colors.charCodeAt(at + 1)) << 4) |
+    hexDigit(colors.charCodeAt(at + 2));
   return packed === 0 ? -1 : expand12Bit(packed);
 }
 
@@ -146,21 +166,6 @@ function colorTo12Bit(rgb: number): string {
   // '000' marks "no colour"; a truly black piece shows as the darkest non-black instead.
   const packed = (r << 8) | (g << 4) | b || 1;
   return packed.toString(16).padStart(3, '0');
-}
-
-/** The decoded snapshot: typed arrays, one entry a cell, plus a position index. */
-export interface TreeCells {
-  count: number;
-  row: Int32Array;
-  col: Int32Array;
-  status: Uint8Array;
-  type: Uint8Array;
-  /** 0xRRGGBB, or -1 where there is no colour. */
-  color: Int32Array;
-  token: string[] | null;
-  thumb: string[] | null;
-  /** Position to the cell's index: at(row, col), or get(positionKey(row, col)). */
-  indexOf: PositionIndex;
 }
 
 /** Value of one hex digit's character code. */

@@ -20,13 +20,11 @@ export const registrationSchema = v.object({
   email: requiredEmail('Email', L.email),
   password,
 });
-export type RegistrationInput = v.InferInput<typeof registrationSchema>;
 
 export const loginSchema = v.object({
   username: requiredEmail('Username', L.email),
   password: anyPassword('Password', L.passwordMax),
 });
-export type LoginInput = v.InferInput<typeof loginSchema>;
 
 export const resetRequestSchema = v.object({
   username: requiredEmail('Email address', L.email),
@@ -66,4 +64,3 @@ export const accountSchema = v.pipe(
     ['confirm_password'],
   ),
 );
-export type AccountInput = v.InferInput<typeof accountSchema>;

@@ -5,7 +5,14 @@
  */
 import * as v from 'valibot';
 import {
-  AI_USE_OPTIONS, ART_LIMITS as L, CATEGORY_OPTIONS, MATERIAL_OPTIONS, MEDIUM_OPTIONS, NOT_APPLICABLE, STYLE_OPTIONS, SUBJECT_OPTIONS,
+  AI_USE_OPTIONS,
+  ART_LIMITS as L,
+  CATEGORY_OPTIONS,
+  MATERIAL_OPTIONS,
+  MEDIUM_OPTIONS,
+  NOT_APPLICABLE,
+  STYLE_OPTIONS,
+  SUBJECT_OPTIONS,
 } from '../constants.ts';
 import { tokenSchema } from './common.ts';
 import { MESSAGES, flag, hasNoControlCharacters, optionalText, requiredText, text } from './rules.ts';
@@ -28,7 +35,12 @@ export const ART_MESSAGES = {
 } as const;
 
 const requiredChoice = (name: string, options: readonly string[]) =>
-  v.pipe(text(), v.trim(), v.nonEmpty(MESSAGES.blank(name)), v.check((s) => options.includes(s), MESSAGES.invalid));
+  v.pipe(
+    text(),
+    v.trim(),
+    v.nonEmpty(MESSAGES.blank(name)),
+    v.check((s) => options.includes(s), MESSAGES.invalid),
+  );
 
 /** A list of strings (or one string, as a single multipart field arrives), trimmed, blanks and repeats dropped. */
 const stringList = () =>
@@ -104,7 +116,11 @@ export const sizeStepEntries = {
   width: dimension(),
   height: dimension(),
   depth: dimension(),
-  units: v.pipe(text(), v.trim(), v.check((s) => s === '' || (L.units as readonly string[]).includes(s), ART_MESSAGES.units)),
+  units: v.pipe(
+    text(),
+    v.trim(),
+    v.check((s) => s === '' || (L.units as readonly string[]).includes(s), ART_MESSAGES.units),
+  ),
   no_size: flag(),
 };
 
@@ -117,13 +133,18 @@ function sizeChecks<T extends SizeFields>() {
       // Runs even when other fields failed (the dataset is then untyped), so every field error shows at once.
       const value = dataset.value as Partial<Record<keyof SizeFields, unknown>> | undefined;
       if (typeof value !== 'object' || value === null || value.no_size === true) return;
-      const textOf = (key: keyof SizeFields) => (typeof value[key] === 'string' ? (value[key] as string).trim() : '');
+      const textOf = (key: keyof SizeFields) => (typeof value[key] === 'string' ? value[key].trim() : '');
       const fail = (key: keyof SizeFields, message: string) =>
-        addIssue({ message, path: [{ type: 'object', origin: 'value', input: value as T, key, value: value[key] }] });
-      for (const [key, name] of [['width', 'Width'], ['height', 'Height'], ['depth', 'Depth']] as const) {
+        addIssue({ message, path: [{ type: 'object', origin: 'value', input: value, key, value: value[key] }] });
+      for (const [key, name] of [
+        ['width', 'Width'],
+        ['height', 'Height'],
+        ['depth', 'Depth'],
+      ] as const) {
         const text = textOf(key);
         if (text === '') fail(key, MESSAGES.blank(name));
-        else if (text.length <= L.dimension && (!POSITIVE_NUMBER.test(text) || !(Number(text) > 0))) fail(key, ART_MESSAGES.dimension);
+        else if (text.length <= L.dimension && (!POSITIVE_NUMBER.test(text) || !(Number(text) > 0)))
+          fail(key, ART_MESSAGES.dimension);
       }
       if (textOf('units') === '') fail('units', MESSAGES.blank('Units'));
     }),
@@ -153,10 +174,18 @@ export const connectionItemSchema = v.pipe(
       v.optional(v.union([v.number(), v.string(), v.boolean()]), 1),
       v.transform((s) => (s === 1 || s === '1' || s === true || s === 'true' ? 1 : 0)),
     ),
-    description: v.pipe(text(), v.trim(), v.maxLength(L.connectionDescription, MESSAGES.maxLength(L.connectionDescription))),
+    description: v.pipe(
+      text(),
+      v.trim(),
+      v.maxLength(L.connectionDescription, MESSAGES.maxLength(L.connectionDescription)),
+    ),
   }),
   v.forward(
-    v.partialCheck([['status'], ['description']], (c) => c.status === 0 || c.description !== '', ART_MESSAGES.connectionDescription),
+    v.partialCheck(
+      [['status'], ['description']],
+      (c) => c.status === 0 || c.description !== '',
+      ART_MESSAGES.connectionDescription,
+    ),
     ['description'],
   ),
 );
@@ -164,7 +193,6 @@ export const connectionItemSchema = v.pipe(
 export const connectionsSchema = v.object({
   connections: v.pipe(v.optional(v.array(connectionItemSchema), []), v.maxLength(8, MESSAGES.invalid)),
 });
-export type ConnectionsInput = v.InferInput<typeof connectionsSchema>;
 
 /** The author's removal request from the details page: a reason is welcome, not required. */
 export const removalRequestSchema = v.object({ reason: optionalText(L.description) });
@@ -175,7 +203,10 @@ export function artStepSchemas(currentYear: number) {
     IMAGE: v.object(imageStepEntries),
     CATEGORY: v.object(categoryStepEntries(currentYear)),
     MEDIUM: v.object(mediumStepEntries),
-    SIZE: v.pipe(v.object(sizeStepEntries), ...sizeChecks<v.InferOutput<v.ObjectSchema<typeof sizeStepEntries, undefined>>>()),
+    SIZE: v.pipe(
+      v.object(sizeStepEntries),
+      ...sizeChecks<v.InferOutput<v.ObjectSchema<typeof sizeStepEntries, undefined>>>(),
+    ),
     DESCRIPTION: v.object(descriptionStepEntries),
     CONNECTION: connectionsSchema,
   };
@@ -194,7 +225,6 @@ export function artFormSchema(currentYear: number) {
   const object = v.object(artEntries(currentYear));
   return v.pipe(object, ...sizeChecks<v.InferOutput<typeof object>>());
 }
-export type ArtFormInput = v.InferInput<ReturnType<typeof artFormSchema>>;
 export type ArtFormValues = v.InferOutput<ReturnType<typeof artFormSchema>>;
 
 // Images: files are not schema values, so their rules are plain functions the wizard and the server both call.
@@ -225,7 +255,10 @@ export const pictureDescriptionSchema = v.pipe(
 );
 
 /** The descriptions by image slot, checked: the cleaned text of each, and an error keyed `descriptions.<slot>`. */
-export function checkPictureDescriptions(descriptions: readonly (string | undefined)[]): { values: string[]; errors: Record<string, string> } {
+export function checkPictureDescriptions(descriptions: readonly (string | undefined)[]): {
+  values: string[];
+  errors: Record<string, string>;
+} {
   const values: string[] = [];
   const errors: Record<string, string> = {};
   descriptions.forEach((description, slot) => {

@@ -5,7 +5,8 @@ import { MESSAGES, requiredEmail, requiredText } from './rules.ts';
 
 export type ContactReason = (typeof CONTACT_REASONS)[number];
 
-const isContactReason = (value: string): value is ContactReason => (CONTACT_REASONS as readonly string[]).includes(value);
+const isContactReason = (value: string): value is ContactReason =>
+  (CONTACT_REASONS as readonly string[]).includes(value);
 
 /** Required, then one of the listed reasons; an unknown one reads as 'Invalid value.'. */
 const reason = v.pipe(
@@ -24,5 +25,4 @@ export const contactSchema = v.object({
   message: requiredText('Message', L.message),
 });
 
-export type ContactInput = v.InferInput<typeof contactSchema>;
 export type ContactMessage = v.InferOutput<typeof contactSchema>;

@@ -33,7 +33,6 @@ export const profileSchema = v.pipe(
     ['state'],
   ),
 );
-export type ProfileInput = v.InferInput<typeof profileSchema>;
 export type ProfileOutput = v.InferOutput<typeof profileSchema>;
 
 /** Spec §5's avatar messages. */
@@ -43,4 +42,6 @@ export const AVATAR_MESSAGES = {
 } as const;
 
 /** The ZIP lookup's input: any text up to a zipcode's length (the lookup answers null for what is not a US ZIP). */
-export const zipSchema = v.object({ zip: v.pipe(v.string(), v.trim(), v.maxLength(L.zipcode, MESSAGES.maxLength(L.zipcode))) });
+export const zipSchema = v.object({
+  zip: v.pipe(v.string(), v.trim(), v.maxLength(L.zipcode, MESSAGES.maxLength(L.zipcode))),
+});

@@ -5,7 +5,13 @@ import { tokenSchema } from './common.ts';
 
 /** A row or column of the grid: an integer (a numeric string from a form is accepted), within a sane range. */
 const coordinate = v.pipe(
-  v.union([v.number(MESSAGES.invalid), v.pipe(v.string(MESSAGES.invalid), v.regex(/^-?\d{1,6}$/, MESSAGES.invalid), v.transform(Number))], MESSAGES.invalid),
+  v.union(
+    [
+      v.number(MESSAGES.invalid),
+      v.pipe(v.string(MESSAGES.invalid), v.regex(/^-?\d{1,6}$/, MESSAGES.invalid), v.transform(Number)),
+    ],
+    MESSAGES.invalid,
+  ),
   v.integer(MESSAGES.invalid),
   v.minValue(-100_000, MESSAGES.invalid),
   v.maxValue(100_000, MESSAGES.invalid),
@@ -19,7 +25,6 @@ export const reserveBranchSchema = v.object({
   row: coordinate,
   column: coordinate,
 });
-export type ReserveBranchInput = v.InferInput<typeof reserveBranchSchema>;
 
 /** The extend page's two path parameters: the square and the reminder token mailed in the link. */
 export const reminderSchema = v.object({ cellToken: tokenSchema, reminderToken: tokenSchema });

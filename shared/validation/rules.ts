@@ -23,6 +23,7 @@ export const MESSAGES = {
  * forbids them, so one in a title would make the Atom feed ill-formed for every reader (server/http/markup.ts drops
  * them on output as well). Global: use with replace, or reset lastIndex before test.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's whole purpose
 export const FORBIDDEN_TEXT_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 /** Whether a text is free of FORBIDDEN_TEXT_CHARACTERS. */
@@ -46,12 +47,7 @@ export const text = () =>
 
 /** Not empty after trimming; the value itself is trimmed. */
 export const requiredText = (name: string, max: number) =>
-  v.pipe(
-    text(),
-    v.trim(),
-    v.nonEmpty(MESSAGES.blank(name)),
-    v.maxLength(max, MESSAGES.maxLength(max)),
-  );
+  v.pipe(text(), v.trim(), v.nonEmpty(MESSAGES.blank(name)), v.maxLength(max, MESSAGES.maxLength(max)));
 
 export const optionalText = (max: number) => v.pipe(text(), v.trim(), v.maxLength(max, MESSAGES.maxLength(max)));
 
@@ -75,7 +71,11 @@ export const newPassword = (name: string, min: number, max: number) =>
   );
 
 export const anyPassword = (name: string, max: number) =>
-  v.pipe(text(), v.check((s) => s.trim().length > 0, MESSAGES.blank(name)), v.maxLength(max, MESSAGES.maxLength(max)));
+  v.pipe(
+    text(),
+    v.check((s) => s.trim().length > 0, MESSAGES.blank(name)),
+    v.maxLength(max, MESSAGES.maxLength(max)),
+  );
 
 /** Empty, or a URL starting with http(s):// or www. (never javascript: or another scheme). */
 /** Line breaks as one \n each: a form posted as multipart carries a textarea's as \r\n. Limits count the \n form. */
@@ -96,7 +96,11 @@ export const optionalUrl = (max: number) =>
     v.check((s) => s === '' || URL_PATTERN.test(s), MESSAGES.format),
   );
 
-export const flag = () => v.pipe(v.optional(v.union([v.boolean(), v.picklist(['0', '1', 'true', 'false', 'on'])]), false), v.transform((b) => b === true || b === '1' || b === 'true' || b === 'on'));
+export const flag = () =>
+  v.pipe(
+    v.optional(v.union([v.boolean(), v.picklist(['0', '1', 'true', 'false', 'on'])]), false),
+    v.transform((b) => b === true || b === '1' || b === 'true' || b === 'on'),
+  );
 
 /** Field name to its first message: the generic validator shows one message a field. */
 export function firstErrors(issues: readonly v.BaseIssue<unknown>[]): Record<string, string> {

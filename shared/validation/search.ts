@@ -13,7 +13,6 @@ export const searchTermSchema = v.pipe(
 );
 
 export const searchSchema = v.object({ search: searchTermSchema });
-export type SearchInput = v.InferInput<typeof searchSchema>;
 
 /** Whether a typed term may be sent at all: "runs only if the trimmed text is longer than 2 characters". */
 export function isSearchable(term: string): boolean {

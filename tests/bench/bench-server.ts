@@ -12,20 +12,30 @@ const START_TIMEOUT_MS = 120_000;
 /** A server still running this long after SIGTERM is killed. */
 const STOP_TIMEOUT_MS = 10_000;
 
-export function startBenchServer(dir: string, core: number | string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...profile, '--import', 'tsx', 'tests/bench/server-process.ts', dir], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export function startBenchServer(
+  dir: string,
+  core: number | string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)]
+    : [];
+  const child = spawn(
+    'taskset',
+    ['-c', String(core), process.execPath, ...profile, '--import', 'tsx', 'tests/bench/server-process.ts', dir],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the bench server did not start within ${START_TIMEOUT_MS / 1000} s`));
     }, START_TIMEOUT_MS);
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (!line) return;

@@ -60,7 +60,7 @@ export async function benchMemory(): Promise<string> {
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const match = /is running at (http:\/\/\S+) /.exec(out);
         if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
@@ -72,7 +72,9 @@ export async function benchMemory(): Promise<string> {
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
     };
-    await phase('first snapshot (built by the worker)', () => get(`/api/tree/${tree.token}`, { 'accept-encoding': 'br' }));
+    await phase('first snapshot (built by the worker)', () =>
+      get(`/api/tree/${tree.token}`, { 'accept-encoding': 'br' }),
+    );
     await phase('the opening page (its sketch) and the growth history', async () => {
       await get(`/observe`);
       await get(`/api/tree/${tree.token}/history`, { 'accept-encoding': 'br' });
@@ -94,9 +96,24 @@ export async function benchMemory(): Promise<string> {
       'memory',
       `Server memory over a ${CELLS.toLocaleString('en-US')}-cell tree`,
       [
-        ...phases.map((p) => ({ measure: `${p.name}: peak / at its end (MB)`, result: `${mb(p.peak)} / ${mb(p.end)}`, target: '', met: '' })),
-        { measure: 'peak resident memory, worker threads counted (MB)', result: mb(peak), target: `≤ ${PEAK_TARGET_MB}`, met: peak <= PEAK_TARGET_MB ? 'yes' : 'NO' },
-        { measure: 'steady resident memory (MB)', result: mb(steady), target: `≤ ${STEADY_TARGET_MB}`, met: steady <= STEADY_TARGET_MB ? 'yes' : 'NO' },
+        ...phases.map((p) => ({
+          measure: `${p.name}: peak / at its end (MB)`,
+          result: `${mb(p.peak)} / ${mb(p.end)}`,
+          target: '',
+          met: '',
+        })),
+        {
+          measure: 'peak resident memory, worker threads counted (MB)',
+          result: mb(peak),
+          target: `≤ ${PEAK_TARGET_MB}`,
+          met: peak <= PEAK_TARGET_MB ? 'yes' : 'NO',
+        },
+        {
+          measure: 'steady resident memory (MB)',
+          result: mb(steady),
+          target: `≤ ${STEADY_TARGET_MB}`,
+          met: steady <= STEADY_TARGET_MB ? 'yes' : 'NO',
+        },
       ],
       [
         `The real server (scripts/start.ts --no-build, SEED=none, LOG_LEVEL=warn) over a copy of a generated ${CELLS.toLocaleString('en-US')}-cell tree, its VmRSS read from /proc every ${SAMPLE_MS} ms (the process's whole resident memory: the main thread, the build worker while it lives, native memory).`,

@@ -19,8 +19,14 @@ const address = () => `10.${251 + (process.pid % 4)}.${Math.floor(sent / 250) % 
 function request(method: string, route: string, body?: unknown): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   const text = body === undefined ? '' : JSON.stringify(body);
-  const headers: Record<string, string> = { 'x-forwarded-for': address(), cookie: `csrf=${CSRF}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': CSRF };
-  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  const headers: Record<string, string> = {
+    'x-forwarded-for': address(),
+    cookie: `csrf=${CSRF}`,
+    'x-requested-with': 'XMLHttpRequest',
+    'x-csrf-token': CSRF,
+  };
+  if (body !== undefined)
+    Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
   return new Promise((resolve, reject) => {
     const req = http.request(`${url}${route}`, { method, agent, headers }, (res) => {
       res.resume();

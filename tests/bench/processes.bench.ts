@@ -10,8 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { getTreeByToken } from '#server/services/tree.ts';
-import { recordCellChanges } from '#server/services/tree-changes.ts';
+import { getTreeByToken } from '#server/services/tree/tree.ts';
+import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { openStream, type OpenStream } from '../server/support/event-stream.ts';
 import { startBenchServer, stopBenchServer } from './bench-server.ts';
 import { runWrkTogether, waitUntilIdle, type WrkResult } from './wrk.ts';
@@ -34,7 +34,9 @@ export interface OneAndTwo {
   two: WrkResult;
 }
 
-export async function benchProcesses(run: ProcessesRun): Promise<{ rest: OneAndTwo; snapshot: OneAndTwo; freshness: number[] }> {
+export async function benchProcesses(
+  run: ProcessesRun,
+): Promise<{ rest: OneAndTwo; snapshot: OneAndTwo; freshness: number[] }> {
   const children: ChildProcess[] = [];
   try {
     // One after the other: each opens (and would migrate) the same database at start-up.
@@ -50,11 +52,23 @@ export async function benchProcesses(run: ProcessesRun): Promise<{ rest: OneAndT
      * Two wrk runs of half the connections each, at the same time, aimed at the given servers. One process gets both
      * runs, so that the load generator has the same shape (two wrk processes) with one server as with two.
      */
-    const load = async (targets: [typeof first, typeof first], route: string, headers: Record<string, string>, seconds: number) => {
+    const load = async (
+      targets: [typeof first, typeof first],
+      route: string,
+      headers: Record<string, string>,
+      seconds: number,
+    ) => {
       await Promise.all(servers.map((server) => waitUntilIdle(server.pid)));
       const halves = [Math.ceil(run.connections / 2), Math.floor(run.connections / 2)];
       return runWrkTogether(
-        targets.map((server, i) => ({ url: server.url + route, connections: halves[i]!, core: EVERY_CORE, headers, serverPid: server.pid, seconds })),
+        targets.map((server, i) => ({
+          url: server.url + route,
+          connections: halves[i]!,
+          core: EVERY_CORE,
+          headers,
+          serverPid: server.pid,
+          seconds,
+        })),
       );
     };
     const measure = async (route: string, headers: Record<string, string>): Promise<OneAndTwo> => {
@@ -84,7 +98,12 @@ async function measureFreshness(run: ProcessesRun, urls: string[]): Promise<numb
   const streams: OpenStream[] = [];
   try {
     const tree = getTreeByToken(db, run.treeToken);
-    const cellIds = db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(FRESHNESS_CHANGES).all();
+    const cellIds = db
+      .select({ id: cells.id })
+      .from(cells)
+      .where(eq(cells.treeId, tree.id))
+      .limit(FRESHNESS_CHANGES)
+      .all();
     for (const url of urls) streams.push(await openStream(url, `/api/tree/${run.treeToken}/events`));
     const delays: number[] = [];
     for (const { id } of cellIds) {

@@ -11,7 +11,10 @@ export function writeResults(name: string, title: string, rows: Row[], notes: st
   fs.mkdirSync(dir, { recursive: true });
   const machine = `${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const when = new Date().toISOString();
-  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ name, title, when, machine, rows, notes }, null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(dir, `${name}.json`),
+    JSON.stringify({ name, title, when, machine, rows, notes }, null, 2) + '\n',
+  );
   const columns = Object.keys(rows[0] ?? {});
   const table = [
     `| ${columns.join(' | ')} |`,

@@ -17,7 +17,9 @@ const config = { ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0' })
 const app = await buildApp(config);
 app.server.get(CEILING_PATH, async () => ({ r: { pong: true } }));
 // What following the live trees has cost so far (the live benchmark reads it before and after its writes).
-app.server.get(FEED_WORK_PATH, async () => ({ r: { workMs: app.deps.treeEvents?.workMs ?? 0, sent: app.deps.treeEvents?.sent ?? 0 } }));
+app.server.get(FEED_WORK_PATH, async () => ({
+  r: { workMs: app.deps.treeEvents?.workMs ?? 0, sent: app.deps.treeEvents?.sent ?? 0 },
+}));
 const url = await app.start();
 process.stdout.write(`${JSON.stringify({ url: url.replace('localhost', '127.0.0.1') })}\n`);
 process.once('SIGTERM', () => {

@@ -13,8 +13,8 @@ import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { hashPassword } from '#server/auth/passwords.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { rebuildSearchIndex, searchCells } from '#server/services/search.ts';
-import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/services/seed/synthetic.ts';
+import { rebuildSearchIndex, searchCells } from '#server/services/art/search.ts';
+import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
 import { startBenchServer, stopBenchServer } from './bench-server.ts';
 import { benchProcesses, EVERY_CORE, type OneAndTwo } from './processes.bench.ts';
@@ -75,10 +75,16 @@ export async function prepare(): Promise<Prepared> {
   // synthetic trees join until the index holds that many (search spans every tree).
   const publishedShare = Math.max(searchable, 1) / CELLS;
   while (searchable < SEARCH_PIECES) {
-    generateSyntheticTree(db, { cells: Math.min(MAX_SYNTHETIC_CELLS, Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100) });
+    generateSyntheticTree(db, {
+      cells: Math.min(MAX_SYNTHETIC_CELLS, Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100),
+    });
     searchable = rebuildSearchIndex(db);
   }
-  const cellToken = db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Published))).get()!.token;
+  const cellToken = db
+    .select({ token: cells.token })
+    .from(cells)
+    .where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Published)))
+    .get()!.token;
   const titles = db.select({ title: art.title }).from(art).where(eq(art.status, ArtStatus.Published)).limit(2000).all();
   const words = titles.flatMap((a) => a.title.toLowerCase().match(/[a-z]{3,}/g) ?? []);
   const prefixes = [...new Set(words.map((word) => word.slice(0, 3)))].slice(0, 40);
@@ -90,13 +96,23 @@ export async function prepare(): Promise<Prepared> {
   const now = Date.now();
   const emails = Array.from({ length: LOGIN_USERS }, (_, i) => `bench${i}@bench.gallery-tree.local`);
   db.insert(users)
-    .values(emails.map((email, i) => ({ token: newToken(), email, passwordHash: hashes[0]!, firstname: 'Bench', lastname: `User${i}`, role: Role.Observer, createdAt: now, updatedAt: now })))
+    .values(
+      emails.map((email, i) => ({
+        token: newToken(),
+        email,
+        passwordHash: hashes[0]!,
+        firstname: 'Bench',
+        lastname: `User${i}`,
+        role: Role.Observer,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
     .run();
 
   closeDatabase(db);
   return { dir, treeToken, cellToken, prefixes, emails, searchable, hashMs };
 }
-
 
 /** Lua for wrk: each request a different 3-letter prefix, from a different address (the per-IP limit stays out). */
 function searchScript(dir: string, prefixes: string[]): string {
@@ -148,7 +164,12 @@ export async function benchServer(): Promise<string> {
     const snapshotUrl = `${url}/api/tree/${p.treeToken}`;
     const warm = await fetch(snapshotUrl, { headers: { 'accept-encoding': 'br' } });
     const etag = warm.headers.get('etag')!;
-    for (const check of [`${url}/bench/ping`, `${url}/api/cell/${p.cellToken}`, `${url}/trpc/cell.get?input=${trpcInput}`, `${url}/trpc/cell.get?batch=1&input=${batchInput}`]) {
+    for (const check of [
+      `${url}/bench/ping`,
+      `${url}/api/cell/${p.cellToken}`,
+      `${url}/trpc/cell.get?input=${trpcInput}`,
+      `${url}/trpc/cell.get?batch=1&input=${batchInput}`,
+    ]) {
       const res = await fetch(check);
       if (res.status !== 200) throw new Error(`${check} answered ${res.status}: ${await res.text()}`);
     }
@@ -167,7 +188,15 @@ export async function benchServer(): Promise<string> {
     } satisfies Record<string, [string, Extra]>;
     const run = async ([target, extra]: [string, Extra], seconds: number): Promise<WrkResult> => {
       await waitUntilIdle(child.pid!);
-      return runWrk({ url: target, connections: extra.connections ?? CONNECTIONS, core: WRK_CORE, headers: extra.headers, script: extra.script, serverPid: child.pid!, seconds });
+      return runWrk({
+        url: target,
+        connections: extra.connections ?? CONNECTIONS,
+        core: WRK_CORE,
+        headers: extra.headers,
+        script: extra.script,
+        serverPid: child.pid!,
+        seconds,
+      });
     };
     // Every path is warmed before any is measured: REST and tRPC share the procedures, and whichever ran first
     // would otherwise pay for compiling them.
@@ -186,7 +215,9 @@ export async function benchServer(): Promise<string> {
     }
     closeDatabase(db);
     await stopBenchServer(child);
-    console.log(`Comparing two server processes on the data folder with one (${WARM_SECONDS} s of warm-up, ${SECONDS} s per run)...`);
+    console.log(
+      `Comparing two server processes on the data folder with one (${WARM_SECONDS} s of warm-up, ${SECONDS} s per run)...`,
+    );
     const processes = await benchProcesses({
       dir: p.dir,
       cellToken: p.cellToken,
@@ -197,7 +228,15 @@ export async function benchServer(): Promise<string> {
       env: { TRUST_PROXY: 'true' },
     });
     const [ceiling, rest, trpc, trpcBatch, search, snapshot, snapshotGzip, notModified, login] = measured as [
-      WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult, WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
+      WrkResult,
     ];
     const directSearchMs = (direct[0]!.wallMs + direct[1]!.wallMs) / 2;
     const directSearchCpuMs = (direct[0]!.cpuMs + direct[1]!.cpuMs) / 2;
@@ -217,21 +256,47 @@ export async function benchServer(): Promise<string> {
       target,
     });
     /** Two processes against one: throughput, and server CPU per request (near 1 when each process serves as cheaply as one alone). */
-    const scaling = ({ one, two }: OneAndTwo) => `${fixed(two.rps / one.rps)} × one (by CPU: ${fixed(one.cpuUsPerRequest / two.cpuUsPerRequest)})`;
+    const scaling = ({ one, two }: OneAndTwo) =>
+      `${fixed(two.rps / one.rps)} × one (by CPU: ${fixed(one.cpuUsPerRequest / two.cpuUsPerRequest)})`;
     const rows: Row[] = [
       row('GET /bench/ping (trivial JSON route, ceiling)', ceiling, '1', '-'),
       row('GET /api/cell/{token} (REST)', rest, ratio(rest, ceiling, 'ceiling'), '≥ 0.5 of ceiling, p99 < 10 ms'),
       row('GET /trpc/cell.get (tRPC, unbatched)', trpc, ratio(trpc, rest, 'REST'), '≥ 0.33 of REST'),
-      row('GET /trpc/cell.get?batch=1 (tRPC as the client batches)', trpcBatch, ratio(trpcBatch, rest, 'REST'), '≥ 0.33 of REST'),
-      row(`GET /api/cells/search (3-letter prefixes, ${p.searchable.toLocaleString('en')} pieces)`, search, `${fixed(search.rps / directRps)} of direct SQLite (${fixed(directRps, 0)}/s, ${fixed(directSearchMs)} ms, ${fixed(directSearchCpuMs)} ms CPU; by CPU: ${fixed((directSearchCpuMs * 1000) / search.cpuUsPerRequest)})`, '≥ 0.8 of direct'),
+      row(
+        'GET /trpc/cell.get?batch=1 (tRPC as the client batches)',
+        trpcBatch,
+        ratio(trpcBatch, rest, 'REST'),
+        '≥ 0.33 of REST',
+      ),
+      row(
+        `GET /api/cells/search (3-letter prefixes, ${p.searchable.toLocaleString('en')} pieces)`,
+        search,
+        `${fixed(search.rps / directRps)} of direct SQLite (${fixed(directRps, 0)}/s, ${fixed(directSearchMs)} ms, ${fixed(directSearchCpuMs)} ms CPU; by CPU: ${fixed((directSearchCpuMs * 1000) / search.cpuUsPerRequest)})`,
+        '≥ 0.8 of direct',
+      ),
       row(`GET /api/tree/{token} (${CELLS.toLocaleString('en')} cells, brotli)`, snapshot, '-', '≥ 1,000 req/s'),
       row(`GET /api/tree/{token} (${CELLS.toLocaleString('en')} cells, gzip)`, snapshotGzip, '-', '≥ 1,000 req/s'),
       row('GET /api/tree/{token} with If-None-Match (304)', notModified, '-', '-'),
-      row('POST /api/auth/login (argon2id, 8 connections)', login, `argon2id ${fixed(p.hashMs, 1)} ms per hash`, 'report'),
+      row(
+        'POST /api/auth/login (argon2id, 8 connections)',
+        login,
+        `argon2id ${fixed(p.hashMs, 1)} ms per hash`,
+        'report',
+      ),
       row('REST reads, one process', processes.rest.one, '1', '-'),
-      row('REST reads, two processes on one data folder', processes.rest.two, scaling(processes.rest), 'approach 2× (2 cores)'),
+      row(
+        'REST reads, two processes on one data folder',
+        processes.rest.two,
+        scaling(processes.rest),
+        'approach 2× (2 cores)',
+      ),
       row('Tree snapshot (brotli), one process', processes.snapshot.one, '1', '-'),
-      row('Tree snapshot (brotli), two processes on one data folder', processes.snapshot.two, scaling(processes.snapshot), 'approach 2× (2 cores)'),
+      row(
+        'Tree snapshot (brotli), two processes on one data folder',
+        processes.snapshot.two,
+        scaling(processes.snapshot),
+        'approach 2× (2 cores)',
+      ),
     ];
     const freshness = [...processes.freshness].sort((a, b) => a - b);
     const freshP95 = freshness[Math.floor(freshness.length * 0.95)]!;

@@ -31,7 +31,12 @@ const fixed = (n: number, digits = 3) => n.toFixed(digits);
 function applyTimes(): number[] {
   const tree = syntheticTreeCells(CELLS);
   const slots = new BranchSlots(computeBranchSlots(tree.settings, engineGrid(tree.cells)));
-  const state: TreeState = { cells: tree.cells, settings: tree.settings, slots, index: buildChunkIndex(tree.cells, slots.positions) };
+  const state: TreeState = {
+    cells: tree.cells,
+    settings: tree.settings,
+    slots,
+    index: buildChunkIndex(tree.cells, slots.positions),
+  };
   const details = new CellDetails(tree.cells);
   let seed = 12345;
   const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
@@ -92,12 +97,28 @@ export async function benchTreeApply(): Promise<string> {
     `Applying live changes and playing the replay on the main thread (${cells} cells, without PixiJS)`,
     [
       { measure: `apply ${BATCH} changed cells: median (ms)`, result: fixed(percentile(apply, 0.5)), target: '' },
-      { measure: `apply ${BATCH} changed cells: p95 (ms)`, result: fixed(percentile(apply, 0.95)), target: '≤ 4 (drawing included)' },
+      {
+        measure: `apply ${BATCH} changed cells: p95 (ms)`,
+        result: fixed(percentile(apply, 0.95)),
+        target: '≤ 4 (drawing included)',
+      },
       { measure: `apply ${BATCH} changed cells: max (ms)`, result: fixed(apply.at(-1)!), target: '' },
-      { measure: `replay frame of ${replay.perFrame} pieces: median (ms)`, result: fixed(percentile(replay.frames, 0.5)), target: '' },
-      { measure: `replay frame of ${replay.perFrame} pieces: p95 (ms)`, result: fixed(percentile(replay.frames, 0.95)), target: '≤ 8 (drawing included)' },
+      {
+        measure: `replay frame of ${replay.perFrame} pieces: median (ms)`,
+        result: fixed(percentile(replay.frames, 0.5)),
+        target: '',
+      },
+      {
+        measure: `replay frame of ${replay.perFrame} pieces: p95 (ms)`,
+        result: fixed(percentile(replay.frames, 0.95)),
+        target: '≤ 8 (drawing included)',
+      },
       { measure: 'entering the replay at its start (ms)', result: fixed(replay.enterMs, 0), target: '' },
-      { measure: '20,000 replay pieces at once (ms)', result: fixed(replay.jumpMs, 1), target: '(the replay slices such jumps over frames)' },
+      {
+        measure: '20,000 replay pieces at once (ms)',
+        result: fixed(replay.jumpMs, 1),
+        target: '(the replay slices such jumps over frames)',
+      },
     ],
     [
       `${ROUNDS} batches of ${BATCH} random cells (the first 10 left out as warm-up): the shared applyChanges, the engine's slot, chunk-index and details updates (tree-update.ts, cell-details.ts); chunks are redrawn by PixiJS after this, on the frames that show them.`,

@@ -15,7 +15,7 @@
  *    frame), and memory: the page's renderer process and the GPU process (resident set, from /proc by the pids
  *    CDP's SystemInfo.getProcessInfo names), plus JS heap and DOM nodes (CDP Performance.getMetrics).
  *
- * The snapshot is built once per change of a tree and kept (server/services/tree.ts), so each server's cache is
+ * The snapshot is built once per change of a tree and kept (server/services/tree/tree.ts), so each server's cache is
  * warmed before the page is opened: what a visitor waits for is sending the kept bytes, not building them
  * (the build is tree-snapshot.bench.ts's business).
  */
@@ -27,7 +27,7 @@ import { chromium, type Browser, type CDPSession, type Page } from 'playwright-c
 import { buildApp, type App } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness.ts';
 import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../e2e/paths.ts';
@@ -47,7 +47,7 @@ interface Served {
   treeToken: string;
   /** The snapshot as the server sends it with brotli (warmed). */
   snapshot: Buffer;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 async function serveSyntheticTree(cells: number): Promise<Served> {
@@ -82,7 +82,7 @@ const PRESENTED_SCRIPT = `(() => {
   let seen = false;
   let sketchSeen = false;
   const tick = () => {
-    // The server's sketch (server/services/tree-sketch.ts) is in the page as it is parsed: the first frame that
+    // The server's sketch (server/services/tree/tree-sketch.ts) is in the page as it is parsed: the first frame that
     // begins with it in the document paints it, and is presented by the next.
     if (!sketchSeen && document.querySelector('.tree-sketch')) {
       sketchSeen = true;
@@ -120,7 +120,20 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
 /** Rounds of the scripted pan and zoom per tree size. */
 const ROUNDS = 3;
 /** The marks of the first frame's way, in order (see the client's performance.mark calls). */
-const WAY = ['response-end', 'dom-interactive', 'first-contentful-paint', 'sketch-presented', 'early', 'module', 'canvas-ready', 'snapshot-decoded', 'set-tree', 'tree-set', 'first-frame', 'presented'];
+const WAY = [
+  'response-end',
+  'dom-interactive',
+  'first-contentful-paint',
+  'sketch-presented',
+  'early',
+  'module',
+  'canvas-ready',
+  'snapshot-decoded',
+  'set-tree',
+  'tree-set',
+  'first-frame',
+  'presented',
+];
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
@@ -138,7 +151,9 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 /** Resident memory (bytes) of the busiest renderer (the page's) and of the GPU process. */
 async function processMemory(browser: Browser): Promise<{ renderer: number; gpu: number }> {
   const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+    processInfo: { type: string; id: number; cpuTime: number }[];
+  };
   await cdp.detach();
   const rss = (pid: number) => {
     try {
@@ -153,16 +168,24 @@ async function processMemory(browser: Browser): Promise<{ renderer: number; gpu:
   return { renderer: Math.max(0, ...renderers), gpu };
 }
 
-async function openTreePage(browser: Browser, url: string): Promise<{ page: Page; cdp: CDPSession; snapshotBytes: number }> {
+async function openTreePage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; cdp: CDPSession; snapshotBytes: number }> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   await page.addInitScript(PRESENTED_SCRIPT);
   const cdp = await page.context().newCDPSession(page);
   let snapshotBytes = 0;
   page.on('requestfinished', async (request) => {
-    if (/\/api\/tree\/[^/?]+$/.test(new URL(request.url()).pathname)) snapshotBytes = (await request.sizes()).responseBodySize;
+    if (/\/api\/tree\/[^/?]+$/.test(new URL(request.url()).pathname))
+      snapshotBytes = (await request.sizes()).responseBodySize;
   });
   await page.goto(`${url}/observe?bench`);
-  await page.waitForFunction(() => window.__treeStats?.firstFrameAt != null && window.__presentedAt !== undefined, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => window.__treeStats?.firstFrameAt != null && window.__presentedAt !== undefined,
+    undefined,
+    { timeout: 60_000 },
+  );
   return { page, cdp, snapshotBytes };
 }
 
@@ -170,15 +193,18 @@ async function openTreePage(browser: Browser, url: string): Promise<{ page: Page
 async function marks(page: Page): Promise<Record<string, number>> {
   return page.evaluate(() => {
     const out: Record<string, number> = {};
-    for (const entry of performance.getEntriesByType('mark')) if (entry.name.startsWith('tree:')) out[entry.name.slice(5)] ??= entry.startTime;
-    const snapshot = performance.getEntriesByType('resource').find((e) => /\/api\/tree\/[^/?]+$/.test(new URL(e.name).pathname)) as PerformanceResourceTiming | undefined;
+    for (const entry of performance.getEntriesByType('mark'))
+      if (entry.name.startsWith('tree:')) out[entry.name.slice(5)] ??= entry.startTime;
+    const snapshot = performance
+      .getEntriesByType('resource')
+      .find((e) => /\/api\/tree\/[^/?]+$/.test(new URL(e.name).pathname)) as PerformanceResourceTiming | undefined;
     if (snapshot) {
       out['snapshot-request'] = snapshot.requestStart;
       out['snapshot-response-end'] = snapshot.responseEnd;
     }
     out['first-frame'] = window.__treeStats!.firstFrameAt!;
     out['presented'] = window.__presentedAt!;
-    // The first sketch (server/services/tree-sketch.ts), when the page had one; and the browser's own first paint.
+    // The first sketch (server/services/tree/tree-sketch.ts), when the page had one; and the browser's own first paint.
     if (window.__sketchPresentedAt !== undefined) out['sketch-presented'] = window.__sketchPresentedAt;
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
     if (paint) out['first-contentful-paint'] = paint.startTime;
@@ -194,7 +220,10 @@ async function marks(page: Page): Promise<Record<string, number>> {
 // ---------------------------------------------------------------------------------------------------------------
 // 1. The scripted pan and zoom.
 
-type Step = { kind: 'pan'; dx: number; dy: number; seconds: number } | { kind: 'zoom'; direction: 1 | -1 } | { kind: 'pause'; seconds: number };
+type Step =
+  | { kind: 'pan'; dx: number; dy: number; seconds: number }
+  | { kind: 'zoom'; direction: 1 | -1 }
+  | { kind: 'pause'; seconds: number };
 
 /** Ten seconds: pans at PAN_SPEED in several directions, with zoom steps out and back in between. */
 const SCRIPT: Step[] = [
@@ -221,7 +250,9 @@ interface FrameRecord {
   at: number;
 }
 
-async function runScript(page: Page): Promise<{ frames: FrameRecord[]; panWindows: [number, number][]; seconds: number }> {
+async function runScript(
+  page: Page,
+): Promise<{ frames: FrameRecord[]; panWindows: [number, number][]; seconds: number }> {
   const box = (await page.locator('canvas').first().boundingBox())!;
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   await page.evaluate(() => window.__treeFrames!.reset());
@@ -238,7 +269,10 @@ async function runScript(page: Page): Promise<{ frames: FrameRecord[]; panWindow
       await page.waitForTimeout(120);
     } else {
       // Drag against the direction of travel: the view moves towards (dx, dy).
-      const from = { x: centre.x + (step.dx * PAN_SPEED * step.seconds) / 2, y: centre.y + (step.dy * PAN_SPEED * step.seconds) / 2 };
+      const from = {
+        x: centre.x + (step.dx * PAN_SPEED * step.seconds) / 2,
+        y: centre.y + (step.dy * PAN_SPEED * step.seconds) / 2,
+      };
       await page.mouse.move(from.x, from.y);
       await page.mouse.down();
       const panStart = await page.evaluate(() => performance.now());
@@ -325,11 +359,15 @@ fetch('/tree.json').then((r) => r.json()).then(({ r: wire }) => {
 </script></body></html>`;
 }
 
-async function serveGrid(snapshot: Buffer): Promise<{ url: string; close(): Promise<void> }> {
+async function serveGrid(snapshot: Buffer): Promise<{ url: string; close: () => Promise<void> }> {
   const html = Buffer.from(gridPage());
   const server = http.createServer((req, res) => {
     if (req.url === '/tree.json') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'br', 'cache-control': 'no-cache' });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-encoding': 'br',
+        'cache-control': 'no-cache',
+      });
       res.end(snapshot);
     } else {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -372,7 +410,16 @@ async function measureOurs(url: string): Promise<FirstFrameMeasure> {
     const m = await metrics(cdp);
     const way = await marks(page);
     const memory = await processMemory(browser);
-    return { presentedMs: firstShown(way), enginePresentedMs: way['presented'], moduleMs: way['module'], way, heap: await heapAfterGc(cdp), nodes: m.Nodes ?? 0, layouts: m.LayoutCount ?? 0, ...memory };
+    return {
+      presentedMs: firstShown(way),
+      enginePresentedMs: way['presented'],
+      moduleMs: way['module'],
+      way,
+      heap: await heapAfterGc(cdp),
+      nodes: m.Nodes ?? 0,
+      layouts: m.LayoutCount ?? 0,
+      ...memory,
+    };
   } finally {
     await browser.close();
   }
@@ -462,13 +509,13 @@ async function framesPart(log: Log): Promise<Part> {
     rows.push({
       measure: `frames, ${size.toLocaleString('en')} cells`,
       'main-thread ms p50': f1(summary.p50),
-      'p95': f1(summary.p95),
-      'max': f1(summary.max),
+      p95: f1(summary.p95),
+      max: f1(summary.max),
       'max in pans': f1(summary.panMax),
       'frames > 16 ms in pans': summary.over16InPan,
       'max chunk build ms': f1(summary.buildMax),
       'max render() ms': f1(summary.renderMax),
-      'frames': `${summary.frames} in ${ROUNDS} × ${scriptSeconds.toFixed(0)} s`,
+      frames: `${summary.frames} in ${ROUNDS} × ${scriptSeconds.toFixed(0)} s`,
       'first frame ms': `${way['first-frame']!.toFixed(0)} (again: ${f0(percentile(warm, 50))})`,
       'JS heap MB': `${mb(heap)} (peak ${mb(peakHeap[size]!)})`,
       'snapshot bytes (wire)': bytes.toLocaleString('en'),
@@ -485,7 +532,7 @@ async function framesPart(log: Log): Promise<Part> {
     rows,
     head: [
       `Targets: p95 at 1M ≤ 1.5 × p95 at 1k (${f1(m.p95)} vs ${f1(k.p95)} ms: ${(m.p95 / k.p95).toFixed(2)}×) and < 8 ms; no frame over 16 ms in a pan (1M: ${m.over16InPan}); 1M first frame < 2,000 ms; heap < 150 MB; snapshot ≤ 4 MB; DOM ÷ ours first frame ≥ 2 and memory > 1.`,
-      'Frame work is the engine\'s main-thread time per frame (window.__treeFrames with ?bench): camera update, culling, chunk building and app.render(). WebGL here is SwiftShader, so the GPU side of a frame is not in it.',
+      "Frame work is the engine's main-thread time per frame (window.__treeFrames with ?bench): camera update, culling, chunk building and app.render(). WebGL here is SwiftShader, so the GPU side of a frame is not in it.",
       `The script: ${SCRIPT.map((s) => (s.kind === 'pan' ? `pan ${s.seconds} s` : s.kind === 'zoom' ? `zoom ${s.direction > 0 ? 'in' : 'out'}` : 'pause')).join(', ')}; pans are mouse drags at ${PAN_SPEED} px/s with a move every ${Math.round(1000 / MOVES_PER_SECOND)} ms; zooms are Ctrl+wheel steps at the centre. A small tree stops the pans at its edges, so it renders fewer frames.`,
       '"first frame ms" of the frame rows: navigation to the engine\'s first frame with cells (snapshot fetch included), on a first visit in a fresh browser; "again" is the median of the later rounds (the browser has the code cached). Heap: after that frame and a forced GC; peak: the largest seen after a scripted run.',
     ],
@@ -513,14 +560,20 @@ async function domPart(log: Log, rounds: number): Promise<Part> {
       const dom = await measureGrid(grid.url);
       oursRuns.push(ours);
       domRuns.push(dom);
-      log(`100k: round ${round + 1}: DOM ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms, engine ${f0(ours.enginePresentedMs ?? NaN)} ms (${wayOf(ours.way ?? {})})`);
+      log(
+        `100k: round ${round + 1}: DOM ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms, engine ${f0(ours.enginePresentedMs ?? NaN)} ms (${wayOf(ours.way ?? {})})`,
+      );
     }
   } finally {
     await grid.close();
     await served.close();
   }
   const median = (runs: FirstFrameMeasure[]): FirstFrameMeasure => {
-    const pick = (key: Exclude<keyof FirstFrameMeasure, 'way'>) => percentile(runs.map((r) => r[key] ?? NaN).sort((a, b) => a - b), 50);
+    const pick = (key: Exclude<keyof FirstFrameMeasure, 'way'>) =>
+      percentile(
+        runs.map((r) => r[key] ?? NaN).sort((a, b) => a - b),
+        50,
+      );
     return {
       presentedMs: pick('presentedMs'),
       enginePresentedMs: pick('enginePresentedMs'),
@@ -542,7 +595,7 @@ async function domPart(log: Log, rounds: number): Promise<Part> {
     'renderer RSS MB': mb(m.renderer),
     'GPU RSS MB': mb(m.gpu),
     'DOM nodes': m.nodes,
-    'layouts': m.layouts,
+    layouts: m.layouts,
   });
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '—');
   const rows = [
@@ -561,7 +614,7 @@ async function domPart(log: Log, rounds: number): Promise<Part> {
   return {
     rows,
     head: [
-      'First frame of the 100k comparison: the first animation frame after the frame that showed the content (for the DOM grid, the second after it was appended). Ours is the first sketch of the tree: the opening view\'s bands and squares, drawn by the server into the page as an inline SVG (server/services/tree-sketch.ts), taken as the frame after the first one that began with it in the document; the engine\'s own first frame (PixiJS, thumbnails and labels) follows and replaces it, and is reported beside it, as is the browser\'s first-contentful-paint. Memory: resident set of the page\'s renderer process and of the GPU process from /proc, by the pids of CDP SystemInfo.getProcessInfo; heap after a forced GC.',
+      "First frame of the 100k comparison: the first animation frame after the frame that showed the content (for the DOM grid, the second after it was appended). Ours is the first sketch of the tree: the opening view's bands and squares, drawn by the server into the page as an inline SVG (server/services/tree/tree-sketch.ts), taken as the frame after the first one that began with it in the document; the engine's own first frame (PixiJS, thumbnails and labels) follows and replaces it, and is reported beside it, as is the browser's first-contentful-paint. Memory: resident set of the page's renderer process and of the GPU process from /proc, by the pids of CDP SystemInfo.getProcessInfo; heap after a forced GC.",
     ],
     notes: [
       `100,000 cells (medians of ${rounds} fresh browsers each): first frame presented, DOM grid ${f0(dom.presentedMs)} ms, ours ${f0(ours.presentedMs)} ms (the sketch; the engine's own first frame ${f0(engine)} ms, DOM ÷ engine ${ratio(dom.presentedMs, engine)}); the tree page's own module ran at ${f0(ours.moduleMs ?? NaN)} ms. ` +

@@ -14,8 +14,8 @@ import { CellStatus } from '#shared/domain.ts';
 import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
-import { recordCellChanges } from '#server/services/tree-changes.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness.ts';
 import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../e2e/paths.ts';
@@ -25,12 +25,13 @@ const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
 /** Batches of 100 changed cells: enough that the p95 is not simply the slowest one. */
 const ROUNDS = 60;
 
-const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
+const percentile = (list: number[], p: number) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
 interface PageWindow {
   __treeStats: { applyCount: number; lastApplyMs: number; replaying: boolean };
-  __treeFrames: { reset(): void; count: number; total: Float64Array; render: Float64Array };
+  __treeFrames: { reset: () => void; count: number; total: Float64Array; render: Float64Array };
   __versionMovedAt?: number;
 }
 
@@ -46,10 +47,18 @@ export async function benchTreeLiveBrowser(): Promise<string> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${url}/observe?bench&nopreload`);
     await page.waitForSelector('.tree-canvas[data-tree-ready="true"]', { timeout: 300_000 });
-    await page.waitForFunction(() => (window as unknown as { __treeLive?: { mode: string } }).__treeLive?.mode === 'stream', undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __treeLive?: { mode: string } }).__treeLive?.mode === 'stream',
+      undefined,
+      { timeout: 60_000 },
+    );
 
     // Live changes: 100 cells a batch, committed here; the page applies them from its stream.
-    const waiting = db.select({ id: cells.id }).from(cells).where(and(eq(cells.treeId, treeId), inArray(cells.status, [CellStatus.Pending, CellStatus.Available]))).all();
+    const waiting = db
+      .select({ id: cells.id })
+      .from(cells)
+      .where(and(eq(cells.treeId, treeId), inArray(cells.status, [CellStatus.Pending, CellStatus.Available])))
+      .all();
     const applyMs: number[] = [];
     const appliedAfter: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -60,7 +69,10 @@ export async function benchTreeLiveBrowser(): Promise<string> {
         tx.update(cells).set({ status: CellStatus.Reserved }).where(inArray(cells.id, ids)).run();
         recordCellChanges(tx, treeId, ids, committed);
       });
-      await page.waitForFunction((n) => (window as unknown as PageWindow).__treeStats.applyCount > n, before, { timeout: 30_000, polling: 10 });
+      await page.waitForFunction((n) => (window as unknown as PageWindow).__treeStats.applyCount > n, before, {
+        timeout: 30_000,
+        polling: 10,
+      });
       appliedAfter.push(Date.now() - committed);
       applyMs.push(await page.evaluate(() => (window as unknown as PageWindow).__treeStats.lastApplyMs));
     }
@@ -81,10 +93,14 @@ export async function benchTreeLiveBrowser(): Promise<string> {
       frames.reset();
       return total.map((t, i) => t - render[i]!);
     });
-    const enterMain = await page.evaluate(() => performance.getEntriesByName('tree:replay-enter').at(-1)?.duration ?? -1);
+    const enterMain = await page.evaluate(
+      () => performance.getEntriesByName('tree:replay-enter').at(-1)?.duration ?? -1,
+    );
     // Where the wait went: the history's request, from asked to arrived.
     const historyMs = await page.evaluate(
-      () => (performance.getEntriesByName('tree:replay-history').at(-1)?.startTime ?? NaN) - (performance.getEntriesByName('tree:replay-asked').at(-1)?.startTime ?? NaN),
+      () =>
+        (performance.getEntriesByName('tree:replay-history').at(-1)?.startTime ?? NaN) -
+        (performance.getEntriesByName('tree:replay-asked').at(-1)?.startTime ?? NaN),
     );
     await page.waitForTimeout(8_000);
     const log = await page.evaluate(() => {
@@ -101,13 +117,41 @@ export async function benchTreeLiveBrowser(): Promise<string> {
       'tree-live-browser',
       `The live tree and the replay in Chromium (${CELLS.toLocaleString('en-US')} cells)`,
       [
-        { measure: 'commit → applied on the page, over the event stream: p50 / p95 / max (ms)', result: `${percentile(appliedAfter, 0.5)} / ${percentile(appliedAfter, 0.95)} / ${Math.max(...appliedAfter)}`, target: 'drawn p95 ≤ 1,000' },
-        { measure: 'apply 100 changed cells, main thread: p50 / p95 / max (ms)', result: `${fixed(percentile(applyMs, 0.5))} / ${fixed(percentile(applyMs, 0.95))} / ${fixed(Math.max(...applyMs))}`, target: '≤ 4' },
-        { measure: 'history on the wire, brotli (bytes)', result: historyBytes.toLocaleString('en-US'), target: '≤ 1,000,000' },
-        { measure: 'entering the replay: click → playing (ms) / of which the history request (ms) / main thread (ms)', result: `${enterMs} / ${fixed(historyMs, 0)} / ${fixed(enterMain, 0)}`, target: '' },
-        { measure: 'frames in the replay\'s first second (its tree drawn anew), our work: p50 / max (ms)', result: `${fixed(percentile(first, 0.5))} / ${fixed(Math.max(...first))}`, target: '' },
-        { measure: 'frames while playing, our work without the render: p50 / p95 (ms)', result: `${fixed(percentile(ours, 0.5))} / ${fixed(percentile(ours, 0.95))}`, target: 'p95 ≤ 8' },
-        { measure: 'frames while playing, with the software renderer: p50 / p95 (ms)', result: `${fixed(percentile(log.total, 0.5))} / ${fixed(percentile(log.total, 0.95))}`, target: '' },
+        {
+          measure: 'commit → applied on the page, over the event stream: p50 / p95 / max (ms)',
+          result: `${percentile(appliedAfter, 0.5)} / ${percentile(appliedAfter, 0.95)} / ${Math.max(...appliedAfter)}`,
+          target: 'drawn p95 ≤ 1,000',
+        },
+        {
+          measure: 'apply 100 changed cells, main thread: p50 / p95 / max (ms)',
+          result: `${fixed(percentile(applyMs, 0.5))} / ${fixed(percentile(applyMs, 0.95))} / ${fixed(Math.max(...applyMs))}`,
+          target: '≤ 4',
+        },
+        {
+          measure: 'history on the wire, brotli (bytes)',
+          result: historyBytes.toLocaleString('en-US'),
+          target: '≤ 1,000,000',
+        },
+        {
+          measure: 'entering the replay: click → playing (ms) / of which the history request (ms) / main thread (ms)',
+          result: `${enterMs} / ${fixed(historyMs, 0)} / ${fixed(enterMain, 0)}`,
+          target: '',
+        },
+        {
+          measure: "frames in the replay's first second (its tree drawn anew), our work: p50 / max (ms)",
+          result: `${fixed(percentile(first, 0.5))} / ${fixed(Math.max(...first))}`,
+          target: '',
+        },
+        {
+          measure: 'frames while playing, our work without the render: p50 / p95 (ms)',
+          result: `${fixed(percentile(ours, 0.5))} / ${fixed(percentile(ours, 0.95))}`,
+          target: 'p95 ≤ 8',
+        },
+        {
+          measure: 'frames while playing, with the software renderer: p50 / p95 (ms)',
+          result: `${fixed(percentile(log.total, 0.5))} / ${fixed(percentile(log.total, 0.95))}`,
+          target: '',
+        },
       ],
       [
         `${ROUNDS} batches of 100 cells set RESERVED and logged in one transaction each; "applied" is when the engine's applyCount moved (polled every 10 ms), so drawing the next frame comes on top (one frame). Apply times in order: ${applyMs.map((ms) => fixed(ms, 1)).join(', ')}.`,

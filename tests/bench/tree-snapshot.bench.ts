@@ -9,8 +9,8 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
-import { getTreeByToken, readSnapshotCells } from '#server/services/tree.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { getTreeByToken, readSnapshotCells } from '#server/services/tree/tree.ts';
 import { encodeSnapshot } from '#shared/tree/snapshot.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { ms, writeResults, type Row } from './results.ts';
@@ -32,7 +32,10 @@ export async function benchTreeSnapshot(): Promise<string> {
     const cells = readSnapshotCells(db, tree.id);
     const queryMs = ms(t0);
     t0 = process.hrtime.bigint();
-    const wire = encodeSnapshot({ token: tree.token, version: tree.version, settings: tree.settings as TreeSettings }, cells);
+    const wire = encodeSnapshot(
+      { token: tree.token, version: tree.version, settings: tree.settings as TreeSettings },
+      cells,
+    );
     const json = Buffer.from(`{"r":${JSON.stringify(wire)}}`);
     const encodeMs = ms(t0);
     t0 = process.hrtime.bigint();

@@ -21,8 +21,14 @@ export class MissingToolError extends Error {}
 
 /** Stops the benchmark with one line when wrk or taskset is missing. */
 export function requireTools(): void {
-  if (!fs.existsSync(WRK)) throw new MissingToolError('wrk is not installed: install it with `sudo apt-get install wrk` (Debian/Ubuntu), then run again.');
-  if (spawnSync('taskset', ['-V']).error) throw new MissingToolError('taskset is not installed: install it with `sudo apt-get install util-linux`, then run again.');
+  if (!fs.existsSync(WRK))
+    throw new MissingToolError(
+      'wrk is not installed: install it with `sudo apt-get install wrk` (Debian/Ubuntu), then run again.',
+    );
+  if (spawnSync('taskset', ['-V']).error)
+    throw new MissingToolError(
+      'taskset is not installed: install it with `sudo apt-get install util-linux`, then run again.',
+    );
 }
 
 function milliseconds(value: string, unit: string): number {
@@ -34,7 +40,10 @@ const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { enc
 
 /** CPU seconds (user + system) a process has used so far, from /proc. */
 export function cpuSecondsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = fs
+    .readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   // After "pid (comm) ", utime and stime are the 12th and 13th fields.
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
@@ -50,7 +59,13 @@ export function parseWrk(out: string): Omit<WrkResult, 'cpuUsPerRequest'> {
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
-  return { rps: Number(rps[1]), p50: percentile(50), p99: percentile(99), requests: Number(requests[1]), errors: non2xx + socketErrors };
+  return {
+    rps: Number(rps[1]),
+    p50: percentile(50),
+    p99: percentile(99),
+    requests: Number(requests[1]),
+    errors: non2xx + socketErrors,
+  };
 }
 
 export interface WrkRun {
@@ -86,7 +101,17 @@ const execFileAsync = promisify(execFile);
 const WRK_GRACE_SECONDS = 30;
 
 async function wrkReport(run: WrkRun): Promise<string> {
-  const args = ['-c', String(run.core), WRK, '-t1', `-c${run.connections}`, `-d${run.seconds}s`, '--latency', '--timeout', '10s'];
+  const args = [
+    '-c',
+    String(run.core),
+    WRK,
+    '-t1',
+    `-c${run.connections}`,
+    `-d${run.seconds}s`,
+    '--latency',
+    '--timeout',
+    '10s',
+  ];
   for (const [name, value] of Object.entries(run.headers ?? {})) args.push('-H', `${name}: ${value}`);
   if (run.script) args.push('-s', run.script);
   args.push(run.url);

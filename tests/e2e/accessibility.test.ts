@@ -27,7 +27,8 @@ afterAll(async () => {
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(`${gallery.url}${path}`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading, [aria-busy="true"]'));
-  if (path.startsWith('/observe') && !path.includes('/cell/')) await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  if (path.startsWith('/observe') && !path.includes('/cell/'))
+    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
   await page.waitForTimeout(300);
 }
 
@@ -138,7 +139,9 @@ describe('logged out', () => {
     await page.getByTestId('menu-panel').waitFor({ state: 'visible' });
     const menu = await verdict(page, 'header menu');
 
-    expect([help, search, guest, menu]).toEqual(['help popup', 'search results', 'guest prompt', 'header menu'].map(clean));
+    expect([help, search, guest, menu]).toEqual(
+      ['help popup', 'search results', 'guest prompt', 'header menu'].map(clean),
+    );
     expect(errors).toEqual([]);
   });
 });
@@ -153,61 +156,71 @@ describe('as an artist', () => {
     db.update(users).set({ role: Role.Artist }).where(eq(users.id, artist.id)).run();
     const square = availableTrunkSquare();
     expect(await postFromPage(artist.page, `/api/cell/${square.token}/reserve`, {})).toBe(200);
-    const reservation = db.select({ token: reservations.token }).from(reservations).where(eq(reservations.userId, artist.id)).get()!;
+    const reservation = db
+      .select({ token: reservations.token })
+      .from(reservations)
+      .where(eq(reservations.userId, artist.id))
+      .get()!;
     held = { token: square.token, reminderToken: reservation.token };
   });
   afterAll(() => artist.context.close());
 
-  it("finds nothing on the member's pages, the editor, the extend page and the popups", { timeout: 180_000 }, async () => {
-    const { page } = artist;
-    const found = [];
-    // The first page of the visit greets the artist with the edit-reserved popup.
-    await open(page, '/');
-    await page.getByTestId('edit-reserved-cell-popup').waitFor();
-    found.push(await verdict(page, 'edit-reserved popup'));
-    await page.getByRole('button', { name: 'No, later' }).click();
+  it(
+    "finds nothing on the member's pages, the editor, the extend page and the popups",
+    { timeout: 180_000 },
+    async () => {
+      const { page } = artist;
+      const found = [];
+      // The first page of the visit greets the artist with the edit-reserved popup.
+      await open(page, '/');
+      await page.getByTestId('edit-reserved-cell-popup').waitFor();
+      found.push(await verdict(page, 'edit-reserved popup'));
+      await page.getByRole('button', { name: 'No, later' }).click();
 
-    const paths = [
-      '/profile?tab=profile',
-      '/profile?tab=account',
-      '/profile?tab=atelier',
-      '/profile?tab=following',
-      `/profile/${artist.token}`,
-      `/observe/cell/${held.token}/edit`,
-      `/observe/cell/${held.token}/reserve/${held.reminderToken}/extend`,
-      '/observe',
-    ];
-    for (const path of paths) {
-      await open(page, path);
-      found.push(await verdict(page, path));
-    }
+      const paths = [
+        '/profile?tab=profile',
+        '/profile?tab=account',
+        '/profile?tab=atelier',
+        '/profile?tab=following',
+        `/profile/${artist.token}`,
+        `/observe/cell/${held.token}/edit`,
+        `/observe/cell/${held.token}/reserve/${held.reminderToken}/extend`,
+        '/observe',
+      ];
+      for (const path of paths) {
+        await open(page, path);
+        found.push(await verdict(page, path));
+      }
 
-    await open(page, '/profile?tab=profile');
-    await page.getByTestId('avatar-edit').click();
-    await page.getByTestId('avatar-popup').waitFor();
-    found.push(await verdict(page, 'avatar popup'));
+      await open(page, '/profile?tab=profile');
+      await page.getByTestId('avatar-edit').click();
+      await page.getByTestId('avatar-popup').waitFor();
+      found.push(await verdict(page, 'avatar popup'));
 
-    await open(page, '/participate');
-    await page.getByTestId('open-principles').click();
-    await page.getByRole('dialog').waitFor();
-    found.push(await verdict(page, 'principles'));
+      await open(page, '/participate');
+      await page.getByTestId('open-principles').click();
+      await page.getByRole('dialog').waitFor();
+      found.push(await verdict(page, 'principles'));
 
-    // A member's popups on the tree: a free square asks whether to reserve it (this member holds one already, and
-    // is told so on answering); a square not yet open offers the alert.
-    for (const [label, token, testId] of [
-      ['reserve popup', availableTrunkSquare().token, 'reserve-popup'],
-      ['subscribe popup', pendingSquare(), 'subscribe-form'],
-    ] as const) {
-      await open(page, `/observe?cell=${token}`);
-      await page.locator('canvas').first().focus();
-      await page.keyboard.press('Enter');
-      await page.getByTestId(testId).waitFor();
-      found.push(await verdict(page, label));
-    }
+      // A member's popups on the tree: a free square asks whether to reserve it (this member holds one already, and
+      // is told so on answering); a square not yet open offers the alert.
+      for (const [label, token, testId] of [
+        ['reserve popup', availableTrunkSquare().token, 'reserve-popup'],
+        ['subscribe popup', pendingSquare(), 'subscribe-form'],
+      ] as const) {
+        await open(page, `/observe?cell=${token}`);
+        await page.locator('canvas').first().focus();
+        await page.keyboard.press('Enter');
+        await page.getByTestId(testId).waitFor();
+        found.push(await verdict(page, label));
+      }
 
-    expect(found).toEqual(['edit-reserved popup', ...paths, 'avatar popup', 'principles', 'reserve popup', 'subscribe popup'].map(clean));
-    expect(artist.errors).toEqual([]);
-  });
+      expect(found).toEqual(
+        ['edit-reserved popup', ...paths, 'avatar popup', 'principles', 'reserve popup', 'subscribe popup'].map(clean),
+      );
+      expect(artist.errors).toEqual([]);
+    },
+  );
 });
 
 describe('as an admin', () => {
@@ -216,12 +229,16 @@ describe('as an admin', () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
     await open(page, '/');
-    expect(await postFromPage(page, '/api/auth/login', { username: E2E_ADMIN.email, password: E2E_ADMIN.password })).toBe(200);
+    expect(
+      await postFromPage(page, '/api/auth/login', { username: E2E_ADMIN.email, password: E2E_ADMIN.password }),
+    ).toBe(200);
     const sections = ['', '/review', '/removals', '/messages', '/users', '/reservations', '/log'];
     const found = [];
     for (const section of sections) {
       await page.goto(`${gallery.url}/admin/dashboard${section}`);
-      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && document.querySelector('h1, h2'));
+      await page.waitForFunction(
+        () => !document.querySelector('[aria-busy="true"]') && document.querySelector('h1, h2'),
+      );
       await page.waitForTimeout(300);
       found.push(await verdict(page, `/admin/dashboard${section}`));
     }
@@ -232,12 +249,16 @@ describe('as an admin', () => {
 });
 
 describe('focus after a move', () => {
-  it('starts the keyboard at the new page\'s main heading and announces the page', async () => {
+  it("starts the keyboard at the new page's main heading and announces the page", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const page = await context.newPage();
     const errors = watchErrors(page);
     await open(page, '/');
-    const focused = () => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent?.trim() }));
+    const focused = () =>
+      page.evaluate(() => ({
+        tag: document.activeElement?.tagName,
+        text: document.activeElement?.textContent?.trim(),
+      }));
 
     // A header link: the link stays in the header, yet the keyboard moves on to the new page.
     await page.click('.menu-toggle');
@@ -261,7 +282,10 @@ describe('focus after a move', () => {
 
 describe('pages hold still', () => {
   /** Sums the page's layout shifts not caused by the visitor's own input (CLS, counted over the whole visit). */
-  async function layoutShiftOf(path: string, setUp?: (context: BrowserContext) => Promise<void>): Promise<{ page: string; cls: number }> {
+  async function layoutShiftOf(
+    path: string,
+    setUp?: (context: BrowserContext) => Promise<void>,
+  ): Promise<{ page: string; cls: number }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     await setUp?.(context);
     const page = await context.newPage();
@@ -276,9 +300,13 @@ describe('pages hold still', () => {
     });
     await open(page, path);
     // Let the pictures arrive and settle.
-    await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, {
+      timeout: 15_000,
+    });
     await page.waitForTimeout(800);
-    const cls = await page.evaluate(() => (window as unknown as { __layoutShift: { total: number } }).__layoutShift.total);
+    const cls = await page.evaluate(
+      () => (window as unknown as { __layoutShift: { total: number } }).__layoutShift.total,
+    );
     await context.close();
     return { page: path, cls: Math.round(cls * 1000) / 1000 };
   }

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { deliverOutbox } from '#server/services/mail.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { TIMINGS } from '#shared/constants.ts';
 import { linkIn, readOutbox } from '../helpers/outbox.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
@@ -35,7 +35,7 @@ const userStrip = () => page.locator('header a[href="/profile"]').first();
 
 async function waitForText(selector: string, text: string): Promise<void> {
   await page.waitForFunction(
-    ([sel, expected]) => document.querySelector(sel!)?.textContent?.includes(expected!) === true,
+    ([sel, expected]) => document.querySelector(sel)?.textContent?.includes(expected) === true,
     [selector, text] as const,
   );
 }
@@ -145,13 +145,17 @@ describe('accounts in the browser', () => {
     await page.getByLabel('New password').fill(passwords.second);
     await page.getByLabel('Confirm password').fill('something else 1');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    expect(await page.getByTestId('error-confirm_password').textContent()).toBe('The password confirmation does not match.');
+    expect(await page.getByTestId('error-confirm_password').textContent()).toBe(
+      'The password confirmation does not match.',
+    );
     expect(mutations.filter((m) => m === 'user.updateAccount')).toEqual([]);
 
     await page.getByLabel('Confirm password').fill(passwords.second);
     // A new password needs the current one.
     await page.getByRole('button', { name: 'Save changes' }).click();
-    expect(await page.getByTestId('error-current_password').textContent()).toBe('Enter your current password to change your e-mail address or password.');
+    expect(await page.getByTestId('error-current_password').textContent()).toBe(
+      'Enter your current password to change your e-mail address or password.',
+    );
     await page.getByLabel('Current password').fill(passwords.first);
     await page.getByRole('button', { name: 'Save changes' }).click();
     expect(await formMessage()).toBe('Your account is saved.');
@@ -224,7 +228,9 @@ describe('accounts in the browser', () => {
   it('asks a guest opening a members’ page (as from an e-mail’s link) to log in, then brings them to it', async () => {
     await logOut();
     await open('/profile?tab=atelier');
-    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/profile?tab=atelier');
+    await page.waitForURL(
+      (url) => url.pathname === '/login' && url.searchParams.get('next') === '/profile?tab=atelier',
+    );
     expect(await userStrip().count()).toBe(0);
     await page.getByLabel('Username').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(passwords.restored);
@@ -243,6 +249,8 @@ describe('accounts in the browser', () => {
   });
 
   it('runs without page errors (failed logins aside, which the browser logs as 4xx loads)', () => {
-    expect(errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e))).toEqual([]);
+    expect(
+      errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e)),
+    ).toEqual([]);
   });
 });

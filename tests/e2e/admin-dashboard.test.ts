@@ -16,12 +16,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { errorMessages } from '#client/locale/messages.ts';
-import { register } from '#server/services/accounts.ts';
-import { saveArt } from '#server/services/art.ts';
-import { listPossibleConnections, saveConnections } from '#server/services/connections.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
-import { subscribe } from '#server/services/subscriptions.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { register } from '#server/services/accounts/accounts.ts';
+import { saveArt } from '#server/services/art/art.ts';
+import { listPossibleConnections, saveConnections } from '#server/services/art/connections.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
+import { subscribe } from '#server/services/reservations/subscriptions.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
@@ -56,7 +56,11 @@ let artToken: string;
 
 async function person(firstname: string, ip: string): Promise<Person> {
   const email = `${firstname.toLowerCase()}.${stamp}@example.com`;
-  const { user } = await register(gallery.app.deps, { firstname, lastname: 'Tester', email, password: 'dashboard-pass-1!' }, ip);
+  const { user } = await register(
+    gallery.app.deps,
+    { firstname, lastname: 'Tester', email, password: 'dashboard-pass-1!' },
+    ip,
+  );
   return { id: user.id, token: user.token, role: user.role, email, name: `${firstname} Tester` };
 }
 
@@ -82,7 +86,9 @@ function squareAtTheTrunksEdge() {
 async function submitPiece(): Promise<string> {
   const ctx = gallery.app.deps;
   const viewer = { id: artist.id, role: artist.role, token: artist.token };
-  const image = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b0603a' } }).png().toBuffer();
+  const image = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#b0603a' } })
+    .png()
+    .toBuffer();
   const fields = {
     title: TITLE,
     category: 'Painting',
@@ -103,7 +109,9 @@ async function submitPiece(): Promise<string> {
   const saved = await saveArt(ctx, viewer, square.token, { fields, slots: [{ file: image }], submit: true });
   const possible = listPossibleConnections(ctx, viewer, square.token);
   if (possible[0]) {
-    saveConnections(ctx, viewer, square.token, { connections: [{ token: possible[0].token, status: 1, description: CONNECTION_NOTE }] });
+    saveConnections(ctx, viewer, square.token, {
+      connections: [{ token: possible[0].token, status: 1, description: CONNECTION_NOTE }],
+    });
   }
   return saved.art!.token;
 }
@@ -123,7 +131,8 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 const artRow = () => gallery.app.deps.db.select({ status: art.status }).from(art).where(eq(art.token, artToken)).get()!;
-const cellStatus = (token: string) => gallery.app.deps.db.select({ status: cells.status }).from(cells).where(eq(cells.token, token)).get()!.status;
+const cellStatus = (token: string) =>
+  gallery.app.deps.db.select({ status: cells.status }).from(cells).where(eq(cells.token, token)).get()!.status;
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -199,7 +208,10 @@ describe('the demo admin', () => {
       expect(await figure.locator('svg[role="img"]').count()).toBe(1);
     }
     // The seeded tree grew over past weeks: the published chart has bars above zero.
-    const bars = await page.getByTestId('chart-published').locator('rect').evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-value'))));
+    const bars = await page
+      .getByTestId('chart-published')
+      .locator('rect')
+      .evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-value'))));
     expect(bars.length).toBeGreaterThan(4);
     expect(bars.some((value) => value > 0)).toBe(true);
     // The review section shows its waiting count in the navigation.
@@ -212,7 +224,9 @@ describe('the demo admin', () => {
     await page.waitForURL((url) => url.pathname === '/admin/dashboard/review');
     const rows = page.getByTestId('queue-item');
     await rows.first().waitFor();
-    const order = await rows.evaluateAll((list) => list.map((row) => row.querySelector('time')!.getAttribute('datetime')!));
+    const order = await rows.evaluateAll((list) =>
+      list.map((row) => row.querySelector('time')!.getAttribute('datetime')!),
+    );
     expect([...order].sort()).toEqual(order);
     const ours = rows.filter({ hasText: TITLE });
     expect(await ours.count()).toBe(1);
@@ -230,10 +244,21 @@ describe('the demo admin', () => {
     });
     expect(await page.getByTestId('review-ai-label').textContent()).toContain('Made with AI assistance');
     const fields = await page.getByTestId('review-fields').textContent();
-    for (const text of ['Nature', 'Contemporary', 'Oil', 'Canvas', '30 x 40 x 2 cm', 'moths, night', 'Moths gathering at a lantern', '2025']) {
+    for (const text of [
+      'Nature',
+      'Contemporary',
+      'Oil',
+      'Canvas',
+      '30 x 40 x 2 cm',
+      'moths, night',
+      'Moths gathering at a lantern',
+      '2025',
+    ]) {
       expect(fields).toContain(text);
     }
-    expect(await page.getByTestId('review-place').textContent()).toContain(`Row ${square.row}, column ${square.column}`);
+    expect(await page.getByTestId('review-place').textContent()).toContain(
+      `Row ${square.row}, column ${square.column}`,
+    );
     expect(await page.getByTestId('review-tree-link').getAttribute('href')).toBe(`/observe?cell=${square.token}`);
     expect(await page.getByTestId('review-connections').textContent()).toContain(CONNECTION_NOTE);
     expect(await page.getByTestId('review-artist').textContent()).toContain(artist.email);
@@ -283,7 +308,10 @@ describe('the demo admin', () => {
     // Back in the queue, the piece is gone.
     await page.getByRole('link', { name: 'Back to the queue' }).click();
     await page.getByRole('heading', { name: 'review.', level: 1 }).waitFor();
-    await page.waitForFunction((title) => !document.querySelector('[data-testid="review-queue"]')?.textContent?.includes(title), TITLE);
+    await page.waitForFunction(
+      (title) => !document.querySelector('[data-testid="review-queue"]')?.textContent?.includes(title),
+      TITLE,
+    );
   });
 
   it('shows the publication in the staff log', async () => {
@@ -314,13 +342,21 @@ describe('a visitor after the publication', () => {
     await page.goto(`${gallery.url}/observe?cell=${square.token}&zoom=1`);
     await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     await page.waitForFunction(() => !window.__treeStats!.flying);
-    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas')))) await page.keyboard.press('Tab');
+    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
+      await page.keyboard.press('Tab');
     const live = page.getByTestId('tree-focus-description');
-    await page.waitForFunction((title) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(title), TITLE);
-    expect(await live.textContent()).toBe(`row ${square.row}, column ${square.column}: published — ${TITLE} by ${artist.name}`);
+    await page.waitForFunction(
+      (title) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(title),
+      TITLE,
+    );
+    expect(await live.textContent()).toBe(
+      `row ${square.row}, column ${square.column}: published — ${TITLE} by ${artist.name}`,
+    );
 
     await page.keyboard.press('ArrowUp');
-    expect(await live.textContent()).toBe(`row ${above.row}, column ${above.column}: available square. Press Enter to reserve it.`);
+    expect(await live.textContent()).toBe(
+      `row ${above.row}, column ${above.column}: available square. Press Enter to reserve it.`,
+    );
   });
 
   it('finds the piece in search', async () => {

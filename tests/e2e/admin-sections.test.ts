@@ -11,9 +11,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, contactMessages, removalRequests, reservations, sessions, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
-import { register } from '#server/services/accounts.ts';
-import { sendContactMessage } from '#server/services/contact.ts';
-import { requestRemoval } from '#server/services/removal-requests.ts';
+import { register } from '#server/services/accounts/accounts.ts';
+import { sendContactMessage } from '#server/services/mail/contact.ts';
+import { requestRemoval } from '#server/services/review/removal-requests.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { E2E_ADMIN } from './paths.ts';
 
@@ -48,7 +48,14 @@ const noticeSaying = async (text: string | RegExp) => {
 
 function publishedPieces(n: number) {
   return db()
-    .select({ title: art.title, cellToken: cells.token, artId: art.id, authorId: art.authorId, role: users.role, token: users.token })
+    .select({
+      title: art.title,
+      cellToken: cells.token,
+      artId: art.id,
+      authorId: art.authorId,
+      role: users.role,
+      token: users.token,
+    })
     .from(art)
     .innerJoin(cells, eq(cells.id, art.cellId))
     .innerJoin(users, eq(users.id, art.authorId))
@@ -63,19 +70,35 @@ beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
   const ctx = gallery.app.deps;
   const email = `ruth.${stamp}@example.com`;
-  const { user } = await register(ctx, { firstname: 'Ruth', lastname: 'Member', email, password: 'sections-pass-1!' }, '10.0.1.1');
+  const { user } = await register(
+    ctx,
+    { firstname: 'Ruth', lastname: 'Member', email, password: 'sections-pass-1!' },
+    '10.0.1.1',
+  );
   member = { id: user.id, email };
-  sendContactMessage(ctx, { email: 'visitor@example.com', reason: 'Question', subject: SUBJECT, message: 'Is the gallery open on holidays?' }, '10.0.1.2', null);
+  sendContactMessage(
+    ctx,
+    { email: 'visitor@example.com', reason: 'Question', subject: SUBJECT, message: 'Is the gallery open on holidays?' },
+    '10.0.1.2',
+    null,
+  );
   const [first, second] = publishedPieces(2);
   for (const piece of [first!, second!]) {
-    requestRemoval(ctx, { id: piece.authorId, role: piece.role, token: piece.token }, piece.cellToken, `Please take down “${piece.title}”.`);
+    requestRemoval(
+      ctx,
+      { id: piece.authorId, role: piece.role, token: piece.token },
+      piece.cellToken,
+      `Please take down “${piece.title}”.`,
+    );
   }
   toDecline = first!;
   toAccept = second!;
 
   const adminId = db().select({ id: users.id }).from(users).where(eq(users.email, E2E_ADMIN.email)).get()!.id;
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  await context.addCookies([{ name: SESSION_COOKIE, value: createSession(db(), ctx.clock, adminId).token, url: gallery.url }]);
+  await context.addCookies([
+    { name: SESSION_COOKIE, value: createSession(db(), ctx.clock, adminId).token, url: gallery.url },
+  ]);
   page = await context.newPage();
   errors = watchErrors(page);
   mutations = [];
@@ -106,9 +129,15 @@ describe('removals', () => {
 
     await card.getByLabel('Reason for declining').fill('The piece follows The Ground; it stays.');
     await card.getByRole('button', { name: 'Decline the request' }).click();
-    expect(await noticeSaying('Removal declined')).toMatch(/^Removal declined: the artist of “.+” receives your reason\.$/);
+    expect(await noticeSaying('Removal declined')).toMatch(
+      /^Removal declined: the artist of “.+” receives your reason\.$/,
+    );
     await card.waitFor({ state: 'detached' });
-    const row = db().select({ state: removalRequests.state }).from(removalRequests).where(eq(removalRequests.artId, toDecline.artId)).get()!;
+    const row = db()
+      .select({ state: removalRequests.state })
+      .from(removalRequests)
+      .where(eq(removalRequests.artId, toDecline.artId))
+      .get()!;
     expect(row.state).toBe('declined');
   });
 
@@ -119,13 +148,23 @@ describe('removals', () => {
     expect(await confirm.evaluate((button) => button === document.activeElement)).toBe(true);
     expect(mutations).not.toContain('admin.acceptRemoval');
     await confirm.click();
-    expect(await noticeSaying('Removal accepted')).toBe(`Removal accepted: “${toAccept.title}” is taken down and its artist told.`);
+    expect(await noticeSaying('Removal accepted')).toBe(
+      `Removal accepted: “${toAccept.title}” is taken down and its artist told.`,
+    );
     await card.waitFor({ state: 'detached' });
-    expect(db().select({ status: art.status }).from(art).where(eq(art.id, toAccept.artId)).get()!.status).toBe(ArtStatus.Removed);
-    expect(db().select({ status: cells.status }).from(cells).where(eq(cells.token, toAccept.cellToken)).get()!.status).toBe(CellStatus.Available);
+    expect(db().select({ status: art.status }).from(art).where(eq(art.id, toAccept.artId)).get()!.status).toBe(
+      ArtStatus.Removed,
+    );
+    expect(
+      db().select({ status: cells.status }).from(cells).where(eq(cells.token, toAccept.cellToken)).get()!.status,
+    ).toBe(CellStatus.Available);
 
     await page.getByRole('button', { name: 'Declined', exact: true }).click();
-    await page.getByTestId('removal-request').filter({ hasText: toDecline.title }).getByText('The piece follows The Ground; it stays.').waitFor();
+    await page
+      .getByTestId('removal-request')
+      .filter({ hasText: toDecline.title })
+      .getByText('The piece follows The Ground; it stays.')
+      .waitFor();
   });
 });
 
@@ -134,13 +173,25 @@ describe('messages', () => {
     await open('messages');
     const card = page.getByTestId('message').filter({ hasText: SUBJECT });
     expect(await card.textContent()).toContain('Is the gallery open on holidays?');
-    expect(await card.getByRole('link', { name: 'Reply by e-mail' }).getAttribute('href')).toMatch(/^mailto:visitor@example\.com\?subject=Re%3A%20Opening/);
+    expect(await card.getByRole('link', { name: 'Reply by e-mail' }).getAttribute('href')).toMatch(
+      /^mailto:visitor@example\.com\?subject=Re%3A%20Opening/,
+    );
     await card.getByRole('button', { name: 'Mark handled' }).click();
     expect(await noticeSaying('is marked handled')).toBe(`“${SUBJECT}” is marked handled.`);
     await card.waitFor({ state: 'detached' });
-    expect(db().select({ handledAt: contactMessages.handledAt }).from(contactMessages).where(eq(contactMessages.subject, SUBJECT)).get()!.handledAt).not.toBeNull();
+    expect(
+      db()
+        .select({ handledAt: contactMessages.handledAt })
+        .from(contactMessages)
+        .where(eq(contactMessages.subject, SUBJECT))
+        .get()!.handledAt,
+    ).not.toBeNull();
     await page.getByRole('button', { name: 'Handled', exact: true }).click();
-    await page.getByTestId('message').filter({ hasText: SUBJECT }).getByText(/^Handled by /).waitFor();
+    await page
+      .getByTestId('message')
+      .filter({ hasText: SUBJECT })
+      .getByText(/^Handled by /)
+      .waitFor();
   });
 });
 
@@ -164,13 +215,17 @@ describe('users', () => {
     await memberRow().getByRole('button', { name: 'Yes, disable' }).click();
     await noticeSaying('Ruth Member is disabled and logged out.');
     await memberRow().getByText('disabled', { exact: true }).waitFor();
-    expect(db().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, member.id)).get()!.disabledAt).not.toBeNull();
+    expect(
+      db().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, member.id)).get()!.disabledAt,
+    ).not.toBeNull();
     expect(db().select({ n: count() }).from(sessions).where(eq(sessions.userId, member.id)).get()!.n).toBe(0);
 
     await memberRow().getByRole('button', { name: 'Enable' }).click();
     await noticeSaying('Ruth Member can log in again.');
     await memberRow().getByRole('button', { name: 'Disable' }).waitFor();
-    expect(db().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, member.id)).get()!.disabledAt).toBeNull();
+    expect(
+      db().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, member.id)).get()!.disabledAt,
+    ).toBeNull();
   });
 
   it('lists the members of one role, and does not offer staff a change of their own account', async () => {
@@ -209,10 +264,19 @@ describe('reservations', () => {
     await rows.first().getByRole('button', { name: 'Release' }).click();
     await rows.first().getByRole('button', { name: 'Yes, release' }).click();
     await noticeSaying(/^The square at row -?\d+, column -?\d+ is released\.$/);
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="reservation-row"]').length === n, active.length - 1);
-    const released = db().select({ state: reservations.state }).from(reservations).where(eq(reservations.id, active[0]!.id)).get()!;
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="reservation-row"]').length === n,
+      active.length - 1,
+    );
+    const released = db()
+      .select({ state: reservations.state })
+      .from(reservations)
+      .where(eq(reservations.id, active[0]!.id))
+      .get()!;
     expect(released.state).not.toBe('active');
-    expect(db().select({ status: cells.status }).from(cells).where(eq(cells.id, active[0]!.cellId)).get()!.status).toBe(CellStatus.Available);
+    expect(db().select({ status: cells.status }).from(cells).where(eq(cells.id, active[0]!.cellId)).get()!.status).toBe(
+      CellStatus.Available,
+    );
   });
 });
 
@@ -220,7 +284,9 @@ describe('the staff log', () => {
   it('lists every action taken above, newest first', async () => {
     await open('log');
     await page.getByTestId('log-entry').first().waitFor();
-    const actions = await page.getByTestId('log-entry').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
+    const actions = await page
+      .getByTestId('log-entry')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
     expect(actions.slice(0, 7)).toEqual([
       'release_reservation',
       'enable_user',

@@ -58,24 +58,40 @@ function pickPiece(): SeededPiece {
     .orderBy(asc(cells.row), asc(cells.column))
     .all();
   expect(rows.length).toBeGreaterThan(0);
-  const pictureCount = (artId: number) => db.select({ n: count() }).from(pictures).where(eq(pictures.artId, artId)).get()!.n;
+  const pictureCount = (artId: number) =>
+    db.select({ n: count() }).from(pictures).where(eq(pictures.artId, artId)).get()!.n;
   const connectionCount = (artId: number) =>
-    db.select({ n: count() }).from(connections).where(and(eq(connections.artId, artId), eq(connections.status, 1))).get()!.n;
-  const chosen = rows.find((row) => pictureCount(row.artId) > 1 && connectionCount(row.artId) > 0) ?? rows.find((row) => connectionCount(row.artId) > 0) ?? rows[0]!;
+    db
+      .select({ n: count() })
+      .from(connections)
+      .where(and(eq(connections.artId, artId), eq(connections.status, 1)))
+      .get()!.n;
+  const chosen =
+    rows.find((row) => pictureCount(row.artId) > 1 && connectionCount(row.artId) > 0) ??
+    rows.find((row) => connectionCount(row.artId) > 0) ??
+    rows[0]!;
   return {
     artId: chosen.artId,
-    cellToken: chosen.cellToken!,
+    cellToken: chosen.cellToken,
     title: chosen.title,
     year: chosen.year,
-    dimensions: formatDimensions({ width: chosen.width, height: chosen.height, depth: chosen.depth, units: chosen.units, no_size: chosen.noSize }),
+    dimensions: formatDimensions({
+      width: chosen.width,
+      height: chosen.height,
+      depth: chosen.depth,
+      units: chosen.units,
+      no_size: chosen.noSize,
+    }),
     authorName: `${chosen.firstname} ${chosen.lastname}`,
     authorToken: chosen.authorToken,
     pictureCount: pictureCount(chosen.artId),
   };
 }
 
-const viewsOf = (artId: number) => gallery.app.deps.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()!.n;
-const likesOf = (artId: number) => gallery.app.deps.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()!.n;
+const viewsOf = (artId: number) =>
+  gallery.app.deps.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()!.n;
+const likesOf = (artId: number) =>
+  gallery.app.deps.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()!.n;
 
 async function openPage(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
@@ -103,7 +119,10 @@ async function registerOn(page: Page): Promise<string> {
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
   const status = await postFromPage(page, '/api/register', {
-    firstname: 'Art', lastname: 'Lover', email, password: 'liking-pass-1!',
+    firstname: 'Art',
+    lastname: 'Lover',
+    email,
+    password: 'liking-pass-1!',
   });
   expect(status).toBe(200);
   await page.reload();
@@ -115,16 +134,31 @@ async function registerOn(page: Page): Promise<string> {
 function submittedPieceOf(email: string, status: ArtStatus = ArtStatus.Submitted): { cellToken: string } {
   const { db } = gallery.app.deps;
   const authorId = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()!.id;
-  const cell = db.select({ id: cells.id, token: cells.token }).from(cells).where(eq(cells.status, CellStatus.Available)).limit(1).get()!;
+  const cell = db
+    .select({ id: cells.id, token: cells.token })
+    .from(cells)
+    .where(eq(cells.status, CellStatus.Available))
+    .limit(1)
+    .get()!;
   const now = Date.now();
   const token = `e2eart${now.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const { id: artId } = db
     .insert(art)
-    .values({ token, cellId: cell.id, authorId, status, title: 'A Piece Under Review', noSize: true, submittedAt: now, createdAt: now, updatedAt: now })
+    .values({
+      token,
+      cellId: cell.id,
+      authorId,
+      status,
+      title: 'A Piece Under Review',
+      noSize: true,
+      submittedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: art.id })
     .get();
   db.update(cells).set({ status: CellStatus.Reserved, artId }).where(eq(cells.id, cell.id)).run();
-  return { cellToken: cell.token! };
+  return { cellToken: cell.token };
 }
 
 beforeAll(async () => {
@@ -154,7 +188,9 @@ describe('the art details page', () => {
     await expect(author.textContent()).resolves.toBe(piece.authorName);
     await expect(author.getAttribute('href')).resolves.toBe(`/profile/${piece.authorToken}`);
     await expect(page.getByTestId('art-dimensions').textContent()).resolves.toBe(piece.dimensions);
-    await expect(page.getByTestId('art-ai-use').textContent()).resolves.toMatch(/^(No AI used|Made with AI assistance|AI-generated)$/);
+    await expect(page.getByTestId('art-ai-use').textContent()).resolves.toMatch(
+      /^(No AI used|Made with AI assistance|AI-generated)$/,
+    );
 
     // A picture that really loaded.
     const main = page.getByTestId('art-main-image');
@@ -176,10 +212,16 @@ describe('the art details page', () => {
       const firstSrc = await main.getAttribute('src');
       await expect(thumbs.nth(0).getAttribute('aria-pressed')).resolves.toBe('true');
       await thumbs.nth(1).click();
-      await page.waitForFunction((before) => document.querySelector('[data-testid="art-main-image"]')?.getAttribute('src') !== before, firstSrc);
+      await page.waitForFunction(
+        (before) => document.querySelector('[data-testid="art-main-image"]')?.getAttribute('src') !== before,
+        firstSrc,
+      );
       await expect(thumbs.nth(1).getAttribute('aria-pressed')).resolves.toBe('true');
       await thumbs.nth(0).click();
-      await page.waitForFunction((before) => document.querySelector('[data-testid="art-main-image"]')?.getAttribute('src') === before, firstSrc);
+      await page.waitForFunction(
+        (before) => document.querySelector('[data-testid="art-main-image"]')?.getAttribute('src') === before,
+        firstSrc,
+      );
     }
 
     // The visit was counted once, and the page shows the new count.
@@ -252,7 +294,11 @@ describe('the art details page', () => {
     const visitor = await openPage();
     await visitor.page.goto(`${gallery.url}${detailsPath(cellToken)}`);
     await visitor.page.getByTestId('art-not-found').waitFor();
-    expect(visitor.errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line))).toEqual([]);
+    expect(
+      visitor.errors.filter(
+        (line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line),
+      ),
+    ).toEqual([]);
   });
 
   it('offers its author no REQUEST REMOVAL on a piece sent back for changes, and offers it once the piece is published', async () => {
@@ -279,7 +325,9 @@ describe('the art details page', () => {
     const { page, errors } = await openPage({ width: 360, height: 740 });
     await openDetails(page, piece.cellToken);
     await page.getByTestId('art-main-image').waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'details-360');
     expect(errors).toEqual([]);
@@ -290,8 +338,12 @@ describe('the art details page', () => {
     await page.goto(`${gallery.url}${detailsPath('NoSuchSquareToken0000')}`);
     const missing = page.getByTestId('art-not-found');
     await missing.waitFor();
-    await expect(missing.getByRole('link', { name: 'back to the tree.' }).getAttribute('href')).resolves.toBe('/observe');
+    await expect(missing.getByRole('link', { name: 'back to the tree.' }).getAttribute('href')).resolves.toBe(
+      '/observe',
+    );
     // The only console line allowed is the browser's own note about the 404 answer.
-    expect(errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line))).toEqual([]);
+    expect(
+      errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line)),
+    ).toEqual([]);
   });
 });

@@ -11,20 +11,27 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { postFromPage, watchErrors, type Gallery } from './harness.ts';
 
 const SHOTS = process.env.ART_EDITOR_SHOTS ?? null;
 export const THIS_YEAR = new Date().getFullYear();
 
 /** A temporary folder with the test's files: two real pictures, a text file named .png, and a PNG with a broken body. */
-export async function writeImageFiles(): Promise<{ dir: string; file(name: string): string }> {
+export async function writeImageFiles(): Promise<{ dir: string; file: (name: string) => string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'art-editor-files-'));
   const file = (name: string) => path.join(dir, name);
-  await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6ea5' } }).png().toFile(file('mill.png'));
-  await sharp({ create: { width: 360, height: 480, channels: 3, background: '#c8793a' } }).jpeg({ quality: 85 }).toFile(file('detail.jpg'));
+  await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3a6ea5' } })
+    .png()
+    .toFile(file('mill.png'));
+  await sharp({ create: { width: 360, height: 480, channels: 3, background: '#c8793a' } })
+    .jpeg({ quality: 85 })
+    .toFile(file('detail.jpg'));
   fs.writeFileSync(file('notes.png'), 'These are notes about the painting, not a picture.\n');
-  fs.writeFileSync(file('broken.png'), Buffer.concat([fs.readFileSync(file('mill.png')).subarray(0, 41), Buffer.alloc(400, 0x5a)]));
+  fs.writeFileSync(
+    file('broken.png'),
+    Buffer.concat([fs.readFileSync(file('mill.png')).subarray(0, 41), Buffer.alloc(400, 0x5a)]),
+  );
   return { dir, file };
 }
 
@@ -42,7 +49,9 @@ export async function member(gallery: Gallery, browser: Browser, name: string): 
   const email = `${name.toLowerCase()}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
-  expect(await postFromPage(page, '/api/register', { firstname: 'Ada', lastname: name, email, password: 'editor-pass-1!' })).toBe(200);
+  expect(
+    await postFromPage(page, '/api/register', { firstname: 'Ada', lastname: name, email, password: 'editor-pass-1!' }),
+  ).toBe(200);
   await page.reload();
   await page.locator('header a[href="/profile"]').first().waitFor();
   const userId = gallery.app.deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()!.id;
@@ -60,11 +69,22 @@ export function availableSquareNextToPublished(gallery: Gallery): { token: strin
     .where(eq(cells.treeId, treeId))
     .all();
   const published = new Map(
-    all.filter((c) => c.status === CellStatus.Published && c.artStatus === ArtStatus.Published).map((c) => [`${c.row}/${c.column}`, c.token]),
+    all
+      .filter((c) => c.status === CellStatus.Published && c.artStatus === ArtStatus.Published)
+      .map((c) => [`${c.row}/${c.column}`, c.token]),
   );
   for (const cell of all) {
     if (cell.status !== CellStatus.Available) continue;
-    for (const [dr, dc] of [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]] as const) {
+    for (const [dr, dc] of [
+      [-1, -1],
+      [-1, 0],
+      [-1, 1],
+      [0, -1],
+      [0, 1],
+      [1, -1],
+      [1, 0],
+      [1, 1],
+    ] as const) {
       const neighbour = published.get(`${cell.row + dr}/${cell.column + dc}`);
       if (neighbour) return { token: cell.token, neighbourToken: neighbour };
     }
@@ -88,7 +108,10 @@ export async function reserveAndOpenEditor(gallery: Gallery, who: Member, cellTo
 }
 
 export const stepIs = (page: Page, name: string) =>
-  page.waitForFunction((expected) => document.querySelector('[data-testid="step-title"]')?.textContent === expected, name);
+  page.waitForFunction(
+    (expected) => document.querySelector('[data-testid="step-title"]')?.textContent === expected,
+    name,
+  );
 
 export const textOf = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent())?.trim();
 
@@ -116,7 +139,8 @@ export async function fillCategoryStep(page: Page): Promise<void> {
   await page.getByTestId('field-year').selectOption(String(THIS_YEAR - 1));
 }
 
-export const checkbox = (page: Page, group: string, label: string) => page.getByTestId(`field-${group}`).getByLabel(label, { exact: true });
+export const checkbox = (page: Page, group: string, label: string) =>
+  page.getByTestId(`field-${group}`).getByLabel(label, { exact: true });
 
 export async function fillSize(page: Page): Promise<void> {
   await page.getByTestId('field-width').fill('24');

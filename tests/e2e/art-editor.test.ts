@@ -20,10 +20,26 @@ import { ArtStatus, Role } from '#shared/domain.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
 import { errorMessages } from '#client/locale/messages.ts';
-import { publishArt, requestChanges } from '#server/services/review.ts';
+import { publishArt, requestChanges } from '#server/services/review/review.ts';
 import {
-  THIS_YEAR, addKeywords, availableSquareNextToPublished, checkbox, chooseImage, fillCategoryStep, fillImageStep, fillSize,
-  member, next, pieceOn, reserveAndOpenEditor, screenshot, stepIs, textOf, walkToDescription, writeImageFiles, type Member,
+  THIS_YEAR,
+  addKeywords,
+  availableSquareNextToPublished,
+  checkbox,
+  chooseImage,
+  fillCategoryStep,
+  fillImageStep,
+  fillSize,
+  member,
+  next,
+  pieceOn,
+  reserveAndOpenEditor,
+  screenshot,
+  stepIs,
+  textOf,
+  walkToDescription,
+  writeImageFiles,
+  type Member,
 } from './art-editor-fixtures.ts';
 import { LEAVE_EDITOR_QUESTION } from '#client/editor/leave-warning.ts';
 import { launchBrowser, startGallery, type Gallery } from './harness.ts';
@@ -38,7 +54,8 @@ let square: { token: string; neighbourToken: string };
 
 const file = (name: string) => files.file(name);
 const dbOf = () => gallery.app.deps.db;
-const viewsOf = (artId: number) => dbOf().select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()!.n;
+const viewsOf = (artId: number) =>
+  dbOf().select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()!.n;
 
 beforeAll(async () => {
   [files, gallery, browser] = await Promise.all([writeImageFiles(), startGallery(), launchBrowser()]);
@@ -58,7 +75,15 @@ describe('the art editor', () => {
     await reserveAndOpenEditor(gallery, author, square.token);
     await expect(page.locator('h1.page__title').textContent()).resolves.toBe('add.');
     const menu = await page.locator('.editor-steps__step').allTextContents();
-    expect(menu.map((t) => t.replace(/^\d+/, ''))).toEqual(['IMAGE', 'CATEGORY', 'MEDIUM', 'SIZE', 'DESCRIPTION', 'CONNECTION', 'CONFIRM']);
+    expect(menu.map((t) => t.replace(/^\d+/, ''))).toEqual([
+      'IMAGE',
+      'CATEGORY',
+      'MEDIUM',
+      'SIZE',
+      'DESCRIPTION',
+      'CONNECTION',
+      'CONFIRM',
+    ]);
     expect(await page.getByTestId('editor-back').count()).toBe(0);
     expect(await textOf(page, 'editor-next')).toBe('CONTINUE');
 
@@ -70,7 +95,9 @@ describe('the art editor', () => {
     expect(await textOf(page, 'step-title')).toBe('IMAGE');
     await fillImageStep(page, file);
     // Each picture can be described for people who cannot see it; the main one is.
-    await page.getByTestId('image-description-0').fill('A water mill at dusk, its wheel still, lamps lit in two windows.');
+    await page
+      .getByTestId('image-description-0')
+      .fill('A water mill at dusk, its wheel still, lamps lit in two windows.');
     expect(await page.getByTestId('image-description-2').count()).toBe(0);
     // Up to three images, with one empty slot kept.
     await page.getByTestId('image-slot-2').waitFor();
@@ -81,7 +108,10 @@ describe('the art editor', () => {
     await next(page, 'CATEGORY');
 
     // CATEGORY: years from this year back 100.
-    const years = await page.getByTestId('field-year').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const years = await page
+      .getByTestId('field-year')
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(years.slice(1)).toEqual(Array.from({ length: 101 }, (_, i) => String(THIS_YEAR - i)));
     await page.getByTestId('editor-next').click();
     expect(await textOf(page, 'error-category')).toBe(MESSAGES.blank('Category'));
@@ -152,7 +182,9 @@ describe('the art editor', () => {
     // CONFIRM: EDIT returns to a step; the menu brings the artist back. The buttons' capitals are in their text.
     expect(await page.getByTestId('summary-SIZE').textContent()).toContain('24 x 18 x .01 in');
     const editButtons = page.locator('button[data-testid^="edit-"]');
-    await expect(editButtons.evaluateAll((buttons) => buttons.map((b) => b.firstChild?.textContent))).resolves.toEqual(Array(6).fill('EDIT'));
+    await expect(editButtons.evaluateAll((buttons) => buttons.map((b) => b.firstChild?.textContent))).resolves.toEqual(
+      Array(6).fill('EDIT'),
+    );
     await expect(page.getByRole('button', { name: 'EDIT category', exact: true }).count()).resolves.toBe(1);
     expect(await textOf(page, 'editor-next')).toBe('SUBMIT');
     expect(await textOf(page, 'editor-back')).toBe('< BACK');
@@ -172,7 +204,9 @@ describe('the art editor', () => {
     expect(dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
     const saved = dbOf().select().from(connections).where(eq(connections.artId, piece.id)).all();
     expect(saved.map((c) => c.description)).toEqual(['The same river runs through both pieces.']);
-    expect(dbOf().select({ role: users.role }).from(users).where(eq(users.id, author.userId)).get()!.role).toBe(Role.Artist);
+    expect(dbOf().select({ role: users.role }).from(users).where(eq(users.id, author.userId)).get()!.role).toBe(
+      Role.Artist,
+    );
 
     // The author sees the piece waiting for review.
     await page.getByTestId('editor-return').click();
@@ -184,7 +218,11 @@ describe('the art editor', () => {
 
   it('once published, shows a visitor the piece with its connection; they like it and their view counts once', async () => {
     const { db } = gallery.app.deps;
-    const admin = db.select({ id: users.id, role: users.role, token: users.token }).from(users).where(eq(users.role, Role.Admin)).get()!;
+    const admin = db
+      .select({ id: users.id, role: users.role, token: users.token })
+      .from(users)
+      .where(eq(users.role, Role.Admin))
+      .get()!;
     const piece = pieceOn(gallery, square.token);
     publishArt(gallery.app.deps, admin, piece.token);
 
@@ -198,22 +236,33 @@ describe('the art editor', () => {
     const connection = page.getByTestId('art-connection');
     expect(await connection.count()).toBe(1);
     expect(await connection.textContent()).toContain('The same river runs through both pieces.');
-    await expect(connection.getByRole('link').getAttribute('href')).resolves.toBe(`/observe/cell/${square.neighbourToken}/details`);
+    await expect(connection.getByRole('link').getAttribute('href')).resolves.toBe(
+      `/observe/cell/${square.neighbourToken}/details`,
+    );
     expect(await page.getByTestId('art-thumb').count()).toBe(2);
     // The artist's description is the main picture's text alternative; the second, undescribed, says which it is.
-    await expect(page.getByTestId('art-main-image').getAttribute('alt')).resolves.toBe('A water mill at dusk, its wheel still, lamps lit in two windows.');
+    await expect(page.getByTestId('art-main-image').getAttribute('alt')).resolves.toBe(
+      'A water mill at dusk, its wheel still, lamps lit in two windows.',
+    );
     await page.getByTestId('art-thumb').nth(1).click();
-    await expect(page.getByTestId('art-main-image').getAttribute('alt')).resolves.toBe('Evening by the Old Mill, picture 2 of 2');
+    await expect(page.getByTestId('art-main-image').getAttribute('alt')).resolves.toBe(
+      'Evening by the Old Mill, picture 2 of 2',
+    );
     await page.getByTestId('art-thumb').nth(0).click();
 
     await page.getByTestId('art-like-toggle').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="art-likes-count"]')?.textContent === '1');
-    await expect.poll(() => db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, piece.id)).get()!.n).toBe(1);
+    await expect
+      .poll(() => db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, piece.id)).get()!.n)
+      .toBe(1);
 
     await expect.poll(() => viewsOf(piece.id)).toBe(viewsBefore + 1);
     await page.reload();
     await page.getByTestId('art-title').waitFor();
-    await page.waitForFunction((n) => document.querySelector('[data-testid="art-reviews-count"]')?.textContent === String(n), viewsBefore + 1);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="art-reviews-count"]')?.textContent === String(n),
+      viewsBefore + 1,
+    );
     expect(viewsOf(piece.id)).toBe(viewsBefore + 1);
     expect(visitor.errors).toEqual([]);
   });
@@ -229,7 +278,9 @@ describe('the art editor', () => {
     await dialog.getByRole('button', { name: 'Send request' }).click();
     await page.getByTestId('art-removal-pending').waitFor();
     const stored = gallery.app.deps.db.select().from(removalRequests).where(eq(removalRequests.artId, piece.id)).all();
-    expect(stored.map((r) => [r.state, r.reason])).toEqual([['open', 'I am selling the original and would rather it came down.']]);
+    expect(stored.map((r) => [r.state, r.reason])).toEqual([
+      ['open', 'I am selling the original and would rather it came down.'],
+    ]);
     await page.reload();
     await page.getByTestId('art-removal-pending').waitFor();
     await screenshot(page, 'details-removal');
@@ -272,8 +323,17 @@ describe('editing a piece again', () => {
     await page.getByTestId('editor-done').waitFor();
 
     const { db } = gallery.app.deps;
-    const admin = db.select({ id: users.id, role: users.role, token: users.token }).from(users).where(eq(users.role, Role.Admin)).get()!;
-    requestChanges(gallery.app.deps, admin, pieceOn(gallery, cellToken).token, 'Please add a picture of the whole piece, frame included.');
+    const admin = db
+      .select({ id: users.id, role: users.role, token: users.token })
+      .from(users)
+      .where(eq(users.role, Role.Admin))
+      .get()!;
+    requestChanges(
+      gallery.app.deps,
+      admin,
+      pieceOn(gallery, cellToken).token,
+      'Please add a picture of the whole piece, frame included.',
+    );
 
     await page.goto(`${gallery.url}/observe/cell/${cellToken}/edit`);
     await page.getByTestId('review-note').waitFor();
@@ -293,7 +353,12 @@ describe('editing a piece again', () => {
 });
 
 /** A DataTransfer made in the page holding one file of `name` and `type` with the bytes of `filePath`, as a drag from the desktop carries. */
-async function dataTransferWith(page: Page, filePath: string, name: string, type: string): Promise<JSHandle<DataTransfer>> {
+async function dataTransferWith(
+  page: Page,
+  filePath: string,
+  name: string,
+  type: string,
+): Promise<JSHandle<DataTransfer>> {
   const base64 = fs.readFileSync(filePath).toString('base64');
   return page.evaluateHandle(
     ({ base64, name, type }) => {
@@ -321,7 +386,10 @@ describe('the image tile', () => {
     // A click in the middle of the empty tile (not on a small button) opens the picker of that slot.
     const tile0 = page.getByTestId('image-tile-0');
     const box = (await tile0.boundingBox())!;
-    const [clicked] = await Promise.all([page.waitForEvent('filechooser'), page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)]);
+    const [clicked] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.mouse.click(box.x + box.width / 2, box.y + box.height / 2),
+    ]);
     expect(await inputTestIdOf(clicked)).toBe('image-input-0');
     await clicked.setFiles(file('mill.png'));
     await page.getByTestId('image-preview-0').waitFor();
@@ -389,7 +457,10 @@ describe('the image tile', () => {
     await dropGoodThenRemove();
 
     // The same file dropped, disguised as a PNG or named for what it is: the same message, and no picture.
-    for (const [name, type] of [['notes.png', 'image/png'], ['notes.txt', 'text/plain']] as const) {
+    for (const [name, type] of [
+      ['notes.png', 'image/png'],
+      ['notes.txt', 'text/plain'],
+    ] as const) {
       await dropOnTile(file('notes.png'), name, type);
       await page.getByTestId('error-files.0').waitFor();
       expect(await textOf(page, 'error-files.0')).toBe(pickerMessage);
@@ -427,7 +498,9 @@ describe('bad input in the editor', () => {
     // Nothing was sent: the draft has no pictures and no title. The close button goes back to the tree.
     const piece = pieceOn(gallery, cellToken);
     expect(piece.title).toBe('');
-    expect(gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(0);
+    expect(gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(
+      0,
+    );
     // Leaving with entries asks first: declined, the editor stays as it was; accepted, the close button leaves.
     const questions: string[] = [];
     page.once('dialog', (dialog) => void (questions.push(dialog.message()), dialog.dismiss()));
@@ -479,7 +552,11 @@ describe('bad input in the editor', () => {
       const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
       const form = new FormData();
       form.append('title', 'Not mine');
-      const response = await fetch(`/api/cell/${token}`, { method: 'POST', body: form, headers: { 'X-CSRF-Token': csrf, 'X-Requested-With': 'XMLHttpRequest' } });
+      const response = await fetch(`/api/cell/${token}`, {
+        method: 'POST',
+        body: form,
+        headers: { 'X-CSRF-Token': csrf, 'X-Requested-With': 'XMLHttpRequest' },
+      });
       return response.status;
     }, square.token);
     expect(status).toBe(403);

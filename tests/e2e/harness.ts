@@ -29,16 +29,14 @@ export interface Gallery {
   url: string;
   app: App;
   dir: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** A server over a fresh copy of the seeded demo gallery. */
 export async function startGallery(overrides: Partial<AppConfig> = {}): Promise<Gallery> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-'));
   fs.cpSync(inject('templateDir'), dir, { recursive: true });
-  const app = await buildApp(
-    testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR, ...overrides }),
-  );
+  const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR, ...overrides }));
   const url = await app.start();
   return {
     url,

@@ -7,4 +7,6 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export const E2E_ADMIN = { email: 'admin@e2e.gallery-tree.local', password: 'e2e-admin-password-1!' } as const;
 
 /** The client build the browser tests serve: dist/client unless E2E_CLIENT_DIR names another folder. */
-export const E2E_CLIENT_DIR = process.env.E2E_CLIENT_DIR ? path.resolve(process.env.E2E_CLIENT_DIR) : path.join(PROJECT_ROOT, 'dist/client');
+export const E2E_CLIENT_DIR = process.env.E2E_CLIENT_DIR
+  ? path.resolve(process.env.E2E_CLIENT_DIR)
+  : path.join(PROJECT_ROOT, 'dist/client');

@@ -32,10 +32,16 @@ export async function signUp(gallery: Gallery, browser: Browser, firstname: stri
   const email = `${firstname.toLowerCase()}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
-  expect(await postFromPage(page, '/api/register', { firstname, lastname, email, password: 'profile-pass-1!' })).toBe(200);
+  expect(await postFromPage(page, '/api/register', { firstname, lastname, email, password: 'profile-pass-1!' })).toBe(
+    200,
+  );
   await page.reload();
   await page.locator('header a[href="/profile"]').first().waitFor();
-  const row = gallery.app.deps.db.select({ id: users.id, token: users.token }).from(users).where(eq(users.email, email)).get()!;
+  const row = gallery.app.deps.db
+    .select({ id: users.id, token: users.token })
+    .from(users)
+    .where(eq(users.email, email))
+    .get()!;
   return { context, page, errors, email, ...row };
 }
 
@@ -48,12 +54,14 @@ export function availableSquares(gallery: Gallery): [string, string] {
     .limit(2)
     .all();
   expect(rows.length).toBe(2);
-  return [rows[0]!.token!, rows[1]!.token!];
+  return [rows[0]!.token, rows[1]!.token];
 }
 
 /** Submits a piece on an available square through POST /api/cell/{cellToken} (submit=1), as the editor's SUBMIT does. */
 export async function submitPiece(page: Page, cellToken: string, title: string): Promise<void> {
-  const picture = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#2e6b57' } }).png().toBuffer();
+  const picture = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#2e6b57' } })
+    .png()
+    .toBuffer();
   const status = await page.evaluate(
     async ({ url, fields, pictureBase64 }) => {
       const form = new FormData();
@@ -64,10 +72,18 @@ export async function submitPiece(page: Page, cellToken: string, title: string):
       const bytes = Uint8Array.from(atob(pictureBase64), (c) => c.charCodeAt(0));
       form.append('files[0]', new Blob([bytes], { type: 'image/png' }), 'piece.png');
       const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content;
-      const response = await fetch(url, { method: 'POST', headers: { 'X-CSRF-Token': token, 'X-Requested-With': 'XMLHttpRequest' }, body: form });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'X-CSRF-Token': token, 'X-Requested-With': 'XMLHttpRequest' },
+        body: form,
+      });
       return response.status;
     },
-    { url: `/api/cell/${cellToken}`, fields: validFields({ title, submit: '1' }), pictureBase64: picture.toString('base64') },
+    {
+      url: `/api/cell/${cellToken}`,
+      fields: validFields({ title, submit: '1' }),
+      pictureBase64: picture.toString('base64'),
+    },
   );
   expect(status).toBe(200);
 }
@@ -108,7 +124,9 @@ export function followersOf(gallery: Gallery, token: string): number {
 /** Picture files in a temporary folder: a 600x300 PNG, red on its left half and blue on its right, and impostors. */
 export async function pictureFiles(): Promise<{ dir: string; halves: string; textAsPng: string; tooLarge: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-avatars-'));
-  const red = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#d02020' } }).png().toBuffer();
+  const red = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#d02020' } })
+    .png()
+    .toBuffer();
   const halves = path.join(dir, 'halves.png');
   await sharp({ create: { width: 600, height: 300, channels: 3, background: '#2040d0' } })
     .composite([{ input: red, left: 0, top: 0 }])
@@ -118,16 +136,26 @@ export async function pictureFiles(): Promise<{ dir: string; halves: string; tex
   fs.writeFileSync(textAsPng, 'These are my notes, not a picture.\n');
   // A real PNG's first bytes followed by padding: only its size is wrong.
   const tooLarge = path.join(dir, 'huge.png');
-  const head = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
+  const head = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
   fs.writeFileSync(tooLarge, Buffer.concat([head, Buffer.alloc(8 * 1024 * 1024)]));
   return { dir, halves, textAsPng, tooLarge };
 }
 
 /** The RGB of one pixel of an image served by the gallery. */
-export async function pixelOf(gallery: Gallery, imageUrl: string, x: number, y: number): Promise<{ width: number; height: number; rgb: number[] }> {
+export async function pixelOf(
+  gallery: Gallery,
+  imageUrl: string,
+  x: number,
+  y: number,
+): Promise<{ width: number; height: number; rgb: number[] }> {
   const response = await fetch(new URL(imageUrl, gallery.url));
   expect(response.status).toBe(200);
-  const { data, info } = await sharp(Buffer.from(await response.arrayBuffer())).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(await response.arrayBuffer()))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const at = (y * info.width + x) * info.channels;
   return { width: info.width, height: info.height, rgb: [data[at]!, data[at + 1]!, data[at + 2]!] };
 }

@@ -17,7 +17,15 @@ import { TIMINGS } from '#shared/constants.ts';
 import { messages } from '#client/locale/messages.ts';
 import { launchBrowser, startGallery, type Gallery } from './harness.ts';
 import {
-  availableSquares, followersOf, likesOfUser, pictureFiles, pixelOf, reserveSquare, seededArtist, signUp, submitPiece,
+  availableSquares,
+  followersOf,
+  likesOfUser,
+  pictureFiles,
+  pixelOf,
+  reserveSquare,
+  seededArtist,
+  signUp,
+  submitPiece,
   type Member,
 } from './profile-fixtures.ts';
 
@@ -33,7 +41,10 @@ let squares: { submitted: string; held: string };
 /** POSTs of the profile form that reached the server. */
 let profilePosts: number;
 
-const EXHIBITIONS = Array.from({ length: 12 }, (_, i) => `Group show ${i + 1}, Gallery of the Valley, ${2010 + i}`).join('\n');
+const EXHIBITIONS = Array.from(
+  { length: 12 },
+  (_, i) => `Group show ${i + 1}, Gallery of the Valley, ${2010 + i}`,
+).join('\n');
 const FIELDS = {
   description: 'I paint rivers at dusk and the people who walk beside them.',
   exhibitions: EXHIBITIONS,
@@ -73,7 +84,8 @@ beforeAll(async () => {
   await prompt.waitFor({ state: 'detached' });
   profilePosts = 0;
   page.on('request', (request) => {
-    if (request.method() === 'POST' && /\/api\/user\/[^/]+\/profile$/.test(new URL(request.url()).pathname)) profilePosts += 1;
+    if (request.method() === 'POST' && /\/api\/user\/[^/]+\/profile$/.test(new URL(request.url()).pathname))
+      profilePosts += 1;
   });
 });
 
@@ -105,7 +117,9 @@ describe('the profile form', () => {
     const lookup = page.waitForResponse((response) => response.url().includes('misc.zip'));
     await field('Zipcode').fill('10001');
     await lookup;
-    await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[name="city"]')?.value ?? '') === 'New York');
+    await page.waitForFunction(
+      () => (document.querySelector<HTMLInputElement>('input[name="city"]')?.value ?? '') === 'New York',
+    );
     expect(await field('State').inputValue()).toBe('NY');
 
     const unknown = page.waitForResponse((response) => response.url().includes('misc.zip'));
@@ -124,7 +138,11 @@ describe('the profile form', () => {
     await expect(page.getByTestId('error-personal_url').textContent()).resolves.toBe('Format is invalid.');
     expect(await field('Personal website').getAttribute('aria-invalid')).toBe('true');
     expect(profilePosts).toBe(0);
-    const stored = gallery.app.deps.db.select({ url: users.personalUrl }).from(users).where(eq(users.id, artist.id)).get()!;
+    const stored = gallery.app.deps.db
+      .select({ url: users.personalUrl })
+      .from(users)
+      .where(eq(users.id, artist.id))
+      .get()!;
     expect(stored.url).toBe('');
   });
 
@@ -142,7 +160,10 @@ describe('the profile form', () => {
     expect(await apply.isDisabled()).toBe(true);
 
     await popup.getByTestId('avatar-file').setInputFiles(files.tooLarge);
-    await page.waitForFunction((text) => document.querySelector('[data-testid="avatar-error"]')?.textContent === text, messages.avatarTooLarge);
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="avatar-error"]')?.textContent === text,
+      messages.avatarTooLarge,
+    );
     expect(await apply.isDisabled()).toBe(true);
     expect(await popup.getByTestId('avatar-cropper').count()).toBe(0);
     await popup.getByRole('button', { name: 'Close' }).click();
@@ -181,16 +202,28 @@ describe('the profile form', () => {
     await field('Instagram').fill(FIELDS.in);
     await page.getByRole('button', { name: 'Save profile' }).click();
     const message = page.getByTestId('form-message');
-    await page.waitForFunction((text) => document.querySelector('[data-testid="form-message"]')?.textContent === text, messages.profileUpdated);
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="form-message"]')?.textContent === text,
+      messages.profileUpdated,
+    );
     expect(profilePosts).toBe(1);
     await screenshot('profile-form');
 
     const saved = gallery.app.deps.db.select().from(users).where(eq(users.id, artist.id)).get()!;
     // A multipart form carries line breaks as \r\n (HTML's form-data rules); the page shows them as \n.
     expect({ ...saved, exhibitions: saved.exhibitions.replace(/\r\n/g, '\n') }).toMatchObject({
-      country: 'US', zipcode: '10001', city: 'New York', state: 'NY',
-      description: FIELDS.description, exhibitions: FIELDS.exhibitions, education: FIELDS.education,
-      personalUrl: `https://${FIELDS.personal}`, fbUrl: FIELDS.fb, twUrl: FIELDS.tw, ttUrl: FIELDS.tt, inUrl: FIELDS.in,
+      country: 'US',
+      zipcode: '10001',
+      city: 'New York',
+      state: 'NY',
+      description: FIELDS.description,
+      exhibitions: FIELDS.exhibitions,
+      education: FIELDS.education,
+      personalUrl: `https://${FIELDS.personal}`,
+      fbUrl: FIELDS.fb,
+      twUrl: FIELDS.tw,
+      ttUrl: FIELDS.tt,
+      inUrl: FIELDS.in,
     });
     expect(saved.image).not.toBeNull();
 
@@ -215,11 +248,20 @@ describe('the profile form', () => {
     await page.waitForURL((url) => url.pathname === `/profile/${artist.token}`);
     await page.getByTestId('profile-page').waitFor();
     await expect(page.getByTestId('profile-name').textContent()).resolves.toBe('ada rivers');
-    await expect(page.getByTestId('profile-address').textContent()).resolves.toBe('New York, 10001, NY, United States of America');
+    await expect(page.getByTestId('profile-address').textContent()).resolves.toBe(
+      'New York, 10001, NY, United States of America',
+    );
     expect(await page.getByTestId('profile-email').count()).toBe(0);
-    await expect(page.getByTestId('profile-url').getByRole('link').getAttribute('href')).resolves.toBe(`https://${FIELDS.personal}/`);
+    await expect(page.getByTestId('profile-url').getByRole('link').getAttribute('href')).resolves.toBe(
+      `https://${FIELDS.personal}/`,
+    );
     const social = page.getByTestId('profile-social-links').getByRole('link');
-    expect(await social.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([FIELDS.fb, FIELDS.tw, FIELDS.tt, FIELDS.in]);
+    expect(await social.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
+      FIELDS.fb,
+      FIELDS.tw,
+      FIELDS.tt,
+      FIELDS.in,
+    ]);
     const since = (await page.getByTestId('profile-member-since').innerText()).trim();
     expect(since).toMatch(/^MEMBER SINCE [A-Z]+ \d{1,2}, \d{4}$/);
     await expect(page.getByTestId('profile-bio').textContent()).resolves.toContain(FIELDS.description);
@@ -247,7 +289,10 @@ describe('the profile form', () => {
     await openTab('account');
     await page.getByLabel('Show my e-mail address on my public profile').check();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.waitForFunction((text) => document.querySelector('[data-testid="form-message"]')?.textContent === text, messages.accountUpdated);
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="form-message"]')?.textContent === text,
+      messages.accountUpdated,
+    );
     await open(`/profile/${artist.token}`);
     await expect(page.getByTestId('profile-email').textContent()).resolves.toBe(artist.email);
   });
@@ -282,7 +327,10 @@ describe('likes and follows', () => {
     // Their ART: cards with a picture linking to the piece, and connection thumbnails linking to their pieces.
     const cards = page.getByTestId('profile-art-card');
     await cards.first().waitFor();
-    const hrefs = await page.getByTestId('profile-art').getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    const hrefs = await page
+      .getByTestId('profile-art')
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(hrefs.length).toBeGreaterThan(2);
     for (const href of hrefs) expect(href).toMatch(/^\/observe\/cell\/[A-Za-z0-9_-]+\/details$/);
     expect(await page.locator('.art-card__connection').count()).toBeGreaterThan(0);
@@ -295,7 +343,9 @@ describe('likes and follows', () => {
     await expect(guestPage.getByTestId('profile-likes-count').textContent()).resolves.toBe(String(likesBefore + 1));
     expect(await guestPage.getByTestId('profile-like-toggle').count()).toBe(0);
     expect(await guestPage.getByTestId('profile-follow-toggle').count()).toBe(0);
-    expect(await guestPage.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await guestPage.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await screenshot('public-profile-360', guestPage);
     await guest.close();
   });
@@ -328,12 +378,18 @@ describe('the atelier and the tabs by role', () => {
     expect(await rows.count()).toBe(2);
     const [held, submitted] = [rows.nth(0), rows.nth(1)];
     await expect(held.getByTestId('atelier-status').textContent()).resolves.toMatch(/^Reserved until /);
-    await expect(held.getByTestId('atelier-upload').getAttribute('href')).resolves.toBe(`/observe/cell/${squares.held}/edit`);
+    await expect(held.getByTestId('atelier-upload').getAttribute('href')).resolves.toBe(
+      `/observe/cell/${squares.held}/edit`,
+    );
     expect(await held.getByTestId('atelier-details').count()).toBe(0);
     await expect(submitted.getByTestId('atelier-title').textContent()).resolves.toBe('Blue Hour');
     await expect(submitted.getByTestId('atelier-status').textContent()).resolves.toBe('Waiting for review');
-    await expect(submitted.getByTestId('atelier-details').getAttribute('href')).resolves.toBe(`/observe/cell/${squares.submitted}/details`);
-    await expect(submitted.getByTestId('atelier-tree').getAttribute('href')).resolves.toBe(`/observe?cell=${squares.submitted}`);
+    await expect(submitted.getByTestId('atelier-details').getAttribute('href')).resolves.toBe(
+      `/observe/cell/${squares.submitted}/details`,
+    );
+    await expect(submitted.getByTestId('atelier-tree').getAttribute('href')).resolves.toBe(
+      `/observe?cell=${squares.submitted}`,
+    );
     expect(await submitted.getByTestId('atelier-upload').count()).toBe(0);
     await expect(submitted.textContent()).resolves.toContain('24 x 18 x .01 in');
     await screenshot('atelier');
@@ -345,7 +401,10 @@ describe('the atelier and the tabs by role', () => {
     const cell = db.select().from(cells).where(eq(cells.token, squares.submitted)).get()!;
     const piece = db.select().from(art).where(eq(art.id, cell.artId!)).get()!;
     // What the reservation timers leave when requested changes were never made (decision 019).
-    db.update(art).set({ status: ArtStatus.Removed, reviewNote: 'Please crop the frame.' }).where(eq(art.id, piece.id)).run();
+    db.update(art)
+      .set({ status: ArtStatus.Removed, reviewNote: 'Please crop the frame.' })
+      .where(eq(art.id, piece.id))
+      .run();
     try {
       await openTab('atelier');
       const kept = page.getByTestId('atelier-row').filter({ hasText: 'Blue Hour' });
@@ -360,7 +419,8 @@ describe('the atelier and the tabs by role', () => {
 
   it('fits a phone-sized window: the atelier, the profile form and the avatar popup', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     await openTab('atelier');
     await page.getByTestId('atelier-row').first().waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
@@ -396,7 +456,13 @@ describe('the atelier and the tabs by role', () => {
     // As if an older server had let them through.
     gallery.app.deps.db
       .update(users)
-      .set({ personalUrl: 'javascript:alert(1)', fbUrl: 'data:text/html,hi', twUrl: 'https://x.example/ada', ttUrl: '', inUrl: 'vbscript:x' })
+      .set({
+        personalUrl: 'javascript:alert(1)',
+        fbUrl: 'data:text/html,hi',
+        twUrl: 'https://x.example/ada',
+        ttUrl: '',
+        inUrl: 'vbscript:x',
+      })
       .where(eq(users.id, artist.id))
       .run();
     await open(`/profile/${artist.token}`);

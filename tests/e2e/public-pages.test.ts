@@ -9,7 +9,7 @@ import { count, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { contactMessages, users } from '#drizzle/schema.ts';
 import { CONTACT_LIMITS } from '#shared/constants.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
 import { FAQS } from '#client/pages/copy/faqs.ts';
@@ -49,7 +49,9 @@ async function visit(page: Page, path: string): Promise<void> {
 async function headerItems(page: Page): Promise<string[]> {
   if ((await page.getAttribute('.menu-toggle', 'aria-expanded')) !== 'true') await page.click('.menu-toggle');
   await page.waitForSelector('[data-testid="menu-panel"]', { state: 'visible' });
-  return page.$$eval('[data-testid="menu-panel"] nav [data-menu-item]', (links) => links.map((link) => link.getAttribute('data-menu-item')!));
+  return page.$$eval('[data-testid="menu-panel"] nav [data-menu-item]', (links) =>
+    links.map((link) => link.getAttribute('data-menu-item')!),
+  );
 }
 
 function logInAsAdmin(page: Page): Promise<number> {
@@ -66,9 +68,9 @@ describe('the preloader', () => {
     expect(await preloader.getAttribute('data-animation')).toBe('playing');
     expect(await page.locator('.preloader .logo-mark__square').count()).toBe(14);
     // No loop: every animation in it has an iteration count of one.
-    const iterations = await page.$$eval('.preloader *', (elements) =>
-      [...new Set(elements.map((element) => getComputedStyle(element).animationIterationCount))],
-    );
+    const iterations = await page.$$eval('.preloader *', (elements) => [
+      ...new Set(elements.map((element) => getComputedStyle(element).animationIterationCount)),
+    ]);
     expect(iterations).toEqual(['1']);
 
     // The end of the animation is signalled (animationend), not guessed from a timer.
@@ -110,7 +112,11 @@ describe('the public pages', () => {
     await visit(page, '/');
     expect(await page.title()).toBe('Gallery Tree');
     expect(await page.locator('h1').textContent()).toBe('welcome.');
-    expect(await page.$$eval('[data-welcome-link]', (links) => links.map((l) => [l.getAttribute('data-welcome-link'), l.getAttribute('href')]))).toEqual([
+    expect(
+      await page.$$eval('[data-welcome-link]', (links) =>
+        links.map((l) => [l.getAttribute('data-welcome-link'), l.getAttribute('href')]),
+      ),
+    ).toEqual([
       ['observe', '/observe'],
       ['learn', '/learn'],
       ['participate', '/participate'],
@@ -120,7 +126,12 @@ describe('the public pages', () => {
   it('learn: four slides with tabs; previous is hidden on the first, next on the last', async () => {
     await visit(page, '/learn');
     expect(await page.title()).toBe('learn. · Gallery Tree');
-    expect(await page.locator('[role="tab"]').allTextContents()).toEqual(['01OVERVIEW', '02METAPHOR', '03CONNECTION', '04INTERACTION']);
+    expect(await page.locator('[role="tab"]').allTextContents()).toEqual([
+      '01OVERVIEW',
+      '02METAPHOR',
+      '03CONNECTION',
+      '04INTERACTION',
+    ]);
     const slide = () => page.getAttribute('[role="tabpanel"]', 'data-slide');
     expect(await slide()).toBe('overview');
     expect(await page.locator('[data-testid="learn-previous"]').count()).toBe(0);
@@ -158,7 +169,12 @@ describe('the public pages', () => {
     expect(await dialog.isVisible()).toBe(false);
     await page.click('[data-testid="open-principles"]');
     await dialog.waitFor({ state: 'visible' });
-    expect(await dialog.locator('.principle__name').allTextContents()).toEqual(['honesty', 'connectivity', 'decency', 'community']);
+    expect(await dialog.locator('.principle__name').allTextContents()).toEqual([
+      'honesty',
+      'connectivity',
+      'decency',
+      'community',
+    ]);
     expect(await dialog.textContent()).toContain('AI use must be disclosed');
     await dialog.locator('.dialog__close').click();
     await dialog.waitFor({ state: 'hidden' });
@@ -199,7 +215,16 @@ describe('the public pages', () => {
     expect(await page.locator(`a[href="mailto:${helpEmail}"]`).count()).toBeGreaterThan(0);
     expect(await page.locator('.static-page__body a[href="/privacy"]').count()).toBeGreaterThan(0);
     const text = (await page.textContent('.legal-sections'))!;
-    for (const fact of ['United States', 'under 13', 'State of Florida', 'within 1 year', 'by e-mail', 'Termination', 'Copyright', 'liab']) {
+    for (const fact of [
+      'United States',
+      'under 13',
+      'State of Florida',
+      'within 1 year',
+      'by e-mail',
+      'Termination',
+      'Copyright',
+      'liab',
+    ]) {
       expect(text).toContain(fact);
     }
     // The side nav highlights the current page only.
@@ -219,9 +244,16 @@ describe('the public pages', () => {
   it('contact: the form with its four fields, in the shared side nav', async () => {
     await visit(page, '/contact');
     expect(await page.title()).toBe('contact. · Gallery Tree');
-    for (const name of ['email', 'reason', 'subject', 'message']) expect(await page.locator(`form [name="${name}"]`).count()).toBe(1);
+    for (const name of ['email', 'reason', 'subject', 'message'])
+      expect(await page.locator(`form [name="${name}"]`).count()).toBe(1);
     expect(await page.locator('select[name="reason"] option').allTextContents()).toEqual([
-      'Choose a reason', 'Question', 'Technical Issue', 'Comment/Critique', 'Feature Request', 'General Request', 'Other',
+      'Choose a reason',
+      'Question',
+      'Technical Issue',
+      'Comment/Critique',
+      'Feature Request',
+      'General Request',
+      'Other',
     ]);
     expect(await page.getAttribute('input[name="subject"]', 'maxlength')).toBe('255');
     expect(await page.getAttribute('input[name="email"]', 'maxlength')).toBe('128');
@@ -247,10 +279,14 @@ describe('the public pages', () => {
 
   it('the footer offers its menu, participate included for a guest, and no social links', async () => {
     await visit(page, '/');
-    expect(await page.$$eval('[data-footer-item]', (links) => links.map((l) => l.getAttribute('data-footer-item')))).toEqual([
-      'learn', 'observe', 'participate', 'terms', 'privacy', 'faqs', 'contact',
-    ]);
-    expect(await page.locator('.site-footer a[href*="facebook"], .site-footer a[href*="twitter"], .site-footer a[href*="instagram"]').count()).toBe(0);
+    expect(
+      await page.$$eval('[data-footer-item]', (links) => links.map((l) => l.getAttribute('data-footer-item'))),
+    ).toEqual(['learn', 'observe', 'participate', 'terms', 'privacy', 'faqs', 'contact']);
+    expect(
+      await page
+        .locator('.site-footer a[href*="facebook"], .site-footer a[href*="twitter"], .site-footer a[href*="instagram"]')
+        .count(),
+    ).toBe(0);
   });
 });
 
@@ -261,7 +297,17 @@ describe('the header menu on a 360 × 740 phone', () => {
   });
 
   it('never scrolls sideways, on any public page', async () => {
-    for (const path of ['/', '/learn', '/participate', '/faqs', '/terms', '/privacy', '/contact', '/forbidden', '/nowhere']) {
+    for (const path of [
+      '/',
+      '/learn',
+      '/participate',
+      '/faqs',
+      '/terms',
+      '/privacy',
+      '/contact',
+      '/forbidden',
+      '/nowhere',
+    ]) {
       await visit(page, path);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, path).toBeLessThanOrEqual(360);
@@ -396,7 +442,8 @@ describe('the contact form', () => {
     // finds invalid and a message one character over the limit.
     await page.route('**/trpc/misc.contact**', async (route) => {
       const body = JSON.parse(route.request().postData()!) as Record<string, Record<string, string>>;
-      for (const input of Object.values(body)) Object.assign(input, { email: 'two@at@mail.test', message: 'm'.repeat(CONTACT_LIMITS.message + 1) });
+      for (const input of Object.values(body))
+        Object.assign(input, { email: 'two@at@mail.test', message: 'm'.repeat(CONTACT_LIMITS.message + 1) });
       await route.continue({ postData: JSON.stringify(body) });
     });
     await page.fill('input[name="email"]', 'visitor@example.test');
@@ -408,7 +455,9 @@ describe('the contact form', () => {
     expect(await page.textContent('[data-testid="form-message"]')).toBe('Some fields are not valid.');
     expect(await page.getAttribute('[data-testid="form-message"]', 'role')).toBe('alert');
     expect(await page.textContent('[data-testid="error-email"]')).toBe('Invalid email address.');
-    expect(await page.textContent('[data-testid="error-message"]')).toBe(`Maximal length is ${CONTACT_LIMITS.message} symbols.`);
+    expect(await page.textContent('[data-testid="error-message"]')).toBe(
+      `Maximal length is ${CONTACT_LIMITS.message} symbols.`,
+    );
     expect(await page.getAttribute('input[name="email"]', 'aria-invalid')).toBe('true');
     expect(await page.locator('[data-testid="error-subject"]').count()).toBe(0);
     expect(rows()).toBe(before);
@@ -417,8 +466,12 @@ describe('the contact form', () => {
     await page.fill('input[name="email"]', 'visitor@example.org');
     expect(await page.locator('[data-testid="error-email"]').count()).toBe(0);
     expect(await page.locator('[data-testid="form-message"]').count()).toBe(0);
-    expect(await page.textContent('[data-testid="error-message"]')).toBe(`Maximal length is ${CONTACT_LIMITS.message} symbols.`);
-    expect(errors.filter((line) => !/^Failed to load resource: the server responded with a status of 400\b/.test(line))).toEqual([]);
+    expect(await page.textContent('[data-testid="error-message"]')).toBe(
+      `Maximal length is ${CONTACT_LIMITS.message} symbols.`,
+    );
+    expect(
+      errors.filter((line) => !/^Failed to load resource: the server responded with a status of 400\b/.test(line)),
+    ).toEqual([]);
     await page.close();
   });
 

@@ -14,9 +14,9 @@ import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
-import { sendReservationReminders } from '#server/services/reservation-jobs.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
+import { sendReservationReminders } from '#server/services/reservations/reservation-jobs.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
@@ -43,7 +43,8 @@ let second: Member;
 let trunk: { token: string; row: number; column: number };
 
 /** The browser's own console line for an answer with this HTTP status (a refusal the test provokes on purpose). */
-const resourceError = (status: number) => new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
+const resourceError = (status: number) =>
+  new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
 
 async function member(name: string, viewport = { width: 1280, height: 800 }): Promise<Member> {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
@@ -53,7 +54,10 @@ async function member(name: string, viewport = { width: 1280, height: 800 }): Pr
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
   const status = await postFromPage(page, '/api/register', {
-    firstname: 'Test', lastname: 'Member', email, password: 'reserve-pass-1!',
+    firstname: 'Test',
+    lastname: 'Member',
+    email,
+    password: 'reserve-pass-1!',
   });
   expect(status).toBe(200);
   await page.reload();
@@ -64,8 +68,15 @@ async function member(name: string, viewport = { width: 1280, height: 800 }): Pr
 }
 
 /** A new browser session (tab) of the same member: same cookies, fresh sessionStorage, so the prompt state is new. */
-async function freshSession(of: Member, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US', storageState: await of.context.storageState() });
+async function freshSession(
+  of: Member,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport,
+    locale: 'en-US',
+    storageState: await of.context.storageState(),
+  });
   const page = await context.newPage();
   return { context, page, errors: watchErrors(page) };
 }
@@ -157,9 +168,13 @@ describe('reserving a trunk square', () => {
 
     // The tree on screen asks for the change at once and applies it in place (the live tree, issue 17).
     const { db } = gallery.app.deps;
-    expect(db.select({ status: cells.status }).from(cells).where(eq(cells.token, trunk.token)).get()!.status).toBe(CellStatus.Reserved);
+    expect(db.select({ status: cells.status }).from(cells).where(eq(cells.token, trunk.token)).get()!.status).toBe(
+      CellStatus.Reserved,
+    );
     const { version } = defaultTree();
-    await expect.poll(() => page.evaluate(() => window.__treeLive?.version ?? 0), { timeout: 10_000 }).toBeGreaterThanOrEqual(version);
+    await expect
+      .poll(() => page.evaluate(() => window.__treeLive?.version ?? 0), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(version);
     expect(treeRequests.some((path) => path.endsWith('/changes'))).toBe(true);
     expect(treeRequests.filter((path) => /^\/api\/tree\/[^/]+$/.test(path))).toEqual([]);
 
@@ -200,7 +215,7 @@ describe('reserving a trunk square', () => {
 });
 
 describe('a second member', () => {
-  it('reserves a branch slot and, ready to upload, lands on the new square\'s editor', async () => {
+  it("reserves a branch slot and, ready to upload, lands on the new square's editor", async () => {
     const { page } = second;
     const tree = defaultTree();
     const settings = tree.settings as TreeSettings;
@@ -230,7 +245,7 @@ describe('a second member', () => {
     expect(await page.getByTestId('edit-reserved-cell-popup').count()).toBe(0);
   });
 
-  it('subscribes to the first member\'s reserved square', async () => {
+  it("subscribes to the first member's reserved square", async () => {
     const { page } = second;
     await clickSquare(page, trunk.row, trunk.column);
     const popup = page.getByTestId('subscribe-popup');
@@ -251,7 +266,13 @@ describe('a second member', () => {
     const rows = db
       .select()
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, second.userId), eq(subscriptions.cellId, cellId), isNull(subscriptions.notifiedAt)))
+      .where(
+        and(
+          eq(subscriptions.userId, second.userId),
+          eq(subscriptions.cellId, cellId),
+          isNull(subscriptions.notifiedAt),
+        ),
+      )
       .all();
     expect(rows).toHaveLength(1);
     await popup.getByRole('button', { name: 'Done' }).click();
@@ -260,7 +281,7 @@ describe('a second member', () => {
   });
 });
 
-describe('the first member\'s reminder and extension', () => {
+describe("the first member's reminder and extension", () => {
   let extendUrl: string;
   let extendTab: Awaited<ReturnType<typeof freshSession>>;
 
@@ -281,7 +302,9 @@ describe('the first member\'s reminder and extension', () => {
     await page.goto(extendUrl);
     await page.getByTestId('extend-form').waitFor();
     expect(await page.locator('.extend h1').textContent()).toBe('extend reserve.');
-    expect(await page.textContent('[data-testid="extend-form"]')).toContain('Would you like to extend reservation of this square?');
+    expect(await page.textContent('[data-testid="extend-form"]')).toContain(
+      'Would you like to extend reservation of this square?',
+    );
     await page.waitForTimeout(500);
     expect(await page.getByTestId('edit-reserved-cell-popup').count()).toBe(0);
   });
@@ -309,7 +332,9 @@ describe('the first member\'s reminder and extension', () => {
 
     await page.goto(extendUrl);
     await page.getByTestId('extend-not-allowed').waitFor();
-    expect(await page.getByTestId('extend-not-allowed').textContent()).toContain('This reservation cannot be extended.');
+    expect(await page.getByTestId('extend-not-allowed').textContent()).toContain(
+      'This reservation cannot be extended.',
+    );
     await screenshot(page, 'extend-not-allowed-1280');
     // Closing goes back to the tree, and the prompt stays cleared there.
     await page.getByRole('button', { name: 'Back to the tree' }).click();
@@ -327,7 +352,9 @@ describe('the edit-reserved-cell popup', () => {
     await page.goto(`${gallery.url}/`);
     const popup = page.getByTestId('edit-reserved-cell-popup');
     await popup.waitFor();
-    expect(await popup.textContent()).toContain('You have a reserved square waiting for your piece. Continue working on it?');
+    expect(await popup.textContent()).toContain(
+      'You have a reserved square waiting for your piece. Continue working on it?',
+    );
     await screenshot(page, 'edit-reserved-1280');
     await popup.getByRole('button', { name: 'No, later' }).click();
     await popup.waitFor({ state: 'detached' });
@@ -355,13 +382,24 @@ describe('the edit-reserved-cell popup', () => {
 describe('extending from the square itself', () => {
   it("offers the week on the edit-reserved popup, the atelier and the editor, dated in the site's zone for a visitor far east", async () => {
     // The site keeps UTC; this visitor's clock is in Auckland, where a UTC midnight is already the next day.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'Pacific/Auckland' });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'en-US',
+      timezoneId: 'Pacific/Auckland',
+    });
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${gallery.url}/`);
     await page.waitForFunction(() => !document.querySelector('.shell__loading'));
     const email = `far.east.${Date.now().toString(36)}@example.com`;
-    expect(await postFromPage(page, '/api/register', { firstname: 'Far', lastname: 'East', email, password: 'reserve-pass-1!' })).toBe(200);
+    expect(
+      await postFromPage(page, '/api/register', {
+        firstname: 'Far',
+        lastname: 'East',
+        email,
+        password: 'reserve-pass-1!',
+      }),
+    ).toBe(200);
     const square = cellsOf(CellStatus.Available).find((cell) => cell.type === 1 && cell.token !== trunk?.token)!;
     expect(await postFromPage(page, `/api/cell/${square.token}/reserve`, {})).toBe(200);
 
@@ -370,16 +408,30 @@ describe('extending from the square itself', () => {
     // An artist already (the atelier is an artist's tab), holding a new square.
     db.update(users).set({ role: Role.Artist }).where(eq(users.id, userId)).run();
     const heldNow = () =>
-      db.select().from(reservations).where(and(eq(reservations.userId, userId), eq(reservations.state, 'active'))).get()!;
+      db
+        .select()
+        .from(reservations)
+        .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+        .get()!;
     const deadline = new Date(heldNow().expiresAt);
-    const until = Date.UTC(deadline.getUTCFullYear(), deadline.getUTCMonth(), deadline.getUTCDate() + 7, 23, 59, 59, 999);
+    const until = Date.UTC(
+      deadline.getUTCFullYear(),
+      deadline.getUTCMonth(),
+      deadline.getUTCDate() + 7,
+      23,
+      59,
+      59,
+      999,
+    );
     const untilText = `${new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(until)} (UTC)`;
 
     // The edit-reserved popup, on the first page of the visit.
     await page.goto(`${gallery.url}/`);
     const popup = page.getByTestId('edit-reserved-cell-popup');
     await popup.waitFor();
-    expect(await popup.getByTestId('extend-offer').textContent()).toContain(`You can extend once, by a week, until ${untilText}.`);
+    expect(await popup.getByTestId('extend-offer').textContent()).toContain(
+      `You can extend once, by a week, until ${untilText}.`,
+    );
     await popup.getByRole('button', { name: 'No, later' }).click();
 
     // The atelier's row of the held square.
@@ -387,7 +439,9 @@ describe('extending from the square itself', () => {
     const row = page.getByTestId('atelier-row').filter({ has: page.getByTestId('atelier-upload') });
     await row.waitFor();
     expect(await row.getByTestId('atelier-upload').textContent()).toBe('UPLOAD ARTWORK');
-    expect(await row.getByTestId('extend-link').getAttribute('href')).toBe(`/observe/cell/${square.token}/reserve/${heldNow().token}/extend`);
+    expect(await row.getByTestId('extend-link').getAttribute('href')).toBe(
+      `/observe/cell/${square.token}/reserve/${heldNow().token}/extend`,
+    );
 
     // The editor of the square: the deadline, and the way to the extend page.
     await page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
@@ -430,7 +484,7 @@ describe('guests and small screens', () => {
     expect(errors).toEqual([]);
   });
 
-  it('works at 360 px: a member\'s subscribe choice, No on the extend page closes it, a new member\'s steps 0 → 2', async () => {
+  it("works at 360 px: a member's subscribe choice, No on the extend page closes it, a new member's steps 0 → 2", async () => {
     const { context: narrow, page, errors } = await freshSession(second, { width: 360, height: 740 });
     await dismissPrompt(page);
     await clickSquare(page, trunk.row, trunk.column);
@@ -442,7 +496,9 @@ describe('guests and small screens', () => {
     const before = errors.length;
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByTestId('subscribe-popup').getByRole('alert').waitFor();
-    expect(await page.getByTestId('subscribe-popup').getByRole('alert').textContent()).toBe('You have already asked to be told about this.');
+    expect(await page.getByTestId('subscribe-popup').getByRole('alert').textContent()).toBe(
+      'You have already asked to be told about this.',
+    );
     expect(errors.splice(before).every((text) => resourceError(409).test(text))).toBe(true);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('subscribe-popup').waitFor({ state: 'detached' });

@@ -17,8 +17,8 @@ import { buildApp, type App } from '#server/app.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { axeViolations } from './axe.ts';
 import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
@@ -53,7 +53,8 @@ async function settled(on: Page = page) {
   throw new Error('The camera never came to rest.');
 }
 
-const canvasFocused = (on: Page = page) => on.evaluate(() => document.activeElement?.classList.contains('tree-canvas') ?? false);
+const canvasFocused = (on: Page = page) =>
+  on.evaluate(() => document.activeElement?.classList.contains('tree-canvas') ?? false);
 
 /** Tabs from the top of the page to the canvas (the keyboard's way in, so its focus cell shows). */
 async function tabToCanvas(on: Page = page): Promise<void> {
@@ -68,13 +69,15 @@ async function focusAt(on: Page = page): Promise<{ row: number | null; column: n
 }
 
 /** What the canvas's live region says now (a no-break space that tells repeated words apart dropped). */
-const said = async (on: Page = page) => ((await on.getByTestId('tree-focus-description').textContent()) ?? '').replace(/\u00a0/g, '').trim();
+const said = async (on: Page = page) =>
+  ((await on.getByTestId('tree-focus-description').textContent()) ?? '').replace(/\u00a0/g, '').trim();
 
 /** Presses a key and waits for the live region to say something starting with `start`. */
 async function pressAndHear(key: string, start: string, on: Page = page): Promise<string> {
   await on.keyboard.press(key);
   await on.waitForFunction(
-    (expected) => (document.querySelector('[data-testid="tree-focus-description"]')?.textContent ?? '').trim().startsWith(expected),
+    (expected) =>
+      (document.querySelector('[data-testid="tree-focus-description"]')?.textContent ?? '').trim().startsWith(expected),
     start,
     { timeout: 10_000 },
   );
@@ -115,7 +118,8 @@ function countsOf(squares: [number, number, string, number][]) {
 /** The counts in words, as the survey writes them ("2 published pieces, 1 available square and …"). */
 function countsWords(counts: ReturnType<typeof countsOf>): string {
   const parts: string[] = [];
-  const say = (n: number, one: string, many: string) => n > 0 && parts.push(`${n.toLocaleString('en')} ${n === 1 ? one : many}`);
+  const say = (n: number, one: string, many: string) =>
+    n > 0 && parts.push(`${n.toLocaleString('en')} ${n === 1 ? one : many}`);
   say(counts.published, 'published piece', 'published pieces');
   say(counts.available, 'available square', 'available squares');
   say(counts.reserved, 'reserved square', 'reserved squares');
@@ -148,10 +152,20 @@ function pieceAt(row: number, column: number) {
 
 /** The survey's "In view: rows A to B, columns C to D: …" read back. */
 function parseView(text: string) {
-  const match = /^In view: rows? (-?\d+)(?: to (-?\d+))?, columns? (-?\d+)(?: to (-?\d+))?: (.*?)\.(?: Bands in view: (.*)\.)?$/.exec(text);
+  const match =
+    /^In view: rows? (-?\d+)(?: to (-?\d+))?, columns? (-?\d+)(?: to (-?\d+))?: (.*?)\.(?: Bands in view: (.*)\.)?$/.exec(
+      text,
+    );
   expect(match, text).not.toBeNull();
   const [, r0, r1, c0, c1, counts, bands] = match!;
-  return { rowFrom: Number(r0), rowTo: Number(r1 ?? r0), columnFrom: Number(c0), columnTo: Number(c1 ?? c0), counts: counts!, bands: bands ?? '' };
+  return {
+    rowFrom: Number(r0),
+    rowTo: Number(r1 ?? r0),
+    columnFrom: Number(c0),
+    columnTo: Number(c1 ?? c0),
+    counts: counts!,
+    bands: bands ?? '',
+  };
 }
 
 const surveyView = (on: Page = page) => on.getByTestId('tree-survey-view');
@@ -212,12 +226,18 @@ describe('the survey in words', () => {
     // view's region once it rests).
     const published = inView.filter(([, , , status]) => status === CellStatus.Published);
     const links = page.getByTestId('tree-survey-pieces').getByRole('link');
-    await expect.poll(async () => (await links.allTextContents()).filter((text) => text.includes('on its way')).length, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(async () => (await links.allTextContents()).filter((text) => text.includes('on its way')).length, {
+        timeout: 10_000,
+      })
+      .toBe(0);
     expect(await links.count()).toBe(published.length);
     for (const [k, [row, column]] of published.entries()) {
       const piece = pieceAt(row, column);
       const link = links.nth(k);
-      expect(await link.textContent()).toBe(`${piece.title} by ${piece.firstname} ${piece.lastname}, row ${row}, column ${column}`);
+      expect(await link.textContent()).toBe(
+        `${piece.title} by ${piece.firstname} ${piece.lastname}, row ${row}, column ${column}`,
+      );
       expect(await link.getAttribute('href')).toBe(`/observe/cell/${piece.token}/details`);
     }
 
@@ -234,7 +254,9 @@ describe('the survey in words', () => {
     await settled();
     await expect.poll(async () => parseView((await surveyView().textContent())!).rowFrom).toBeLessThan(view.rowFrom);
     const moved = parseView((await surveyView().textContent())!);
-    expect(moved.counts).toBe(countsWords(countsOf(await squaresIn(page, moved.rowFrom, moved.rowTo, moved.columnFrom, moved.columnTo))));
+    expect(moved.counts).toBe(
+      countsWords(countsOf(await squaresIn(page, moved.rowFrom, moved.rowTo, moved.columnFrom, moved.columnTo))),
+    );
     expect(errors).toEqual([]);
   });
 
@@ -296,13 +318,21 @@ describe('a survey of a crowded view', () => {
     const viewText = surveyView(crowded);
     await viewText.waitFor({ state: 'attached' });
     const view = parseView((await viewText.textContent())!);
-    const published = countsOf(await squaresIn(crowded, view.rowFrom, view.rowTo, view.columnFrom, view.columnTo)).published;
+    const published = countsOf(
+      await squaresIn(crowded, view.rowFrom, view.rowTo, view.columnFrom, view.columnTo),
+    ).published;
     expect(published).toBeGreaterThan(60);
     expect(await crowded.getByTestId('tree-survey-pieces').locator('li').count()).toBe(60);
-    expect(await crowded.getByTestId('tree-survey-more').textContent()).toMatch(new RegExp(`^And ${(published - 60).toLocaleString('en')} more published pieces in view`));
+    expect(await crowded.getByTestId('tree-survey-more').textContent()).toMatch(
+      new RegExp(`^And ${(published - 60).toLocaleString('en')} more published pieces in view`),
+    );
     // The small tree's titles are asked for region by region, for the view only.
     const links = crowded.getByTestId('tree-survey-pieces').getByRole('link');
-    await expect.poll(async () => (await links.allTextContents()).filter((text) => text.includes('on its way')).length, { timeout: 15_000 }).toBe(0);
+    await expect
+      .poll(async () => (await links.allTextContents()).filter((text) => text.includes('on its way')).length, {
+        timeout: 15_000,
+      })
+      .toBe(0);
     expect(crowdedErrors).toEqual([]);
     await crowded.close();
   });
@@ -312,11 +342,15 @@ describe('a survey of a crowded view', () => {
 function nearestInRow(squares: [number, number, string, number][], row: number, column: number) {
   const inRow = squares.filter(([r]) => r === row).map(([, c]) => c);
   if (inRow.length === 0) return null;
-  return inRow.reduce((best, c) => (Math.abs(c - column) < Math.abs(best - column) || (Math.abs(c - column) === Math.abs(best - column) && c < best) ? c : best));
+  return inRow.reduce((best, c) =>
+    Math.abs(c - column) < Math.abs(best - column) || (Math.abs(c - column) === Math.abs(best - column) && c < best)
+      ? c
+      : best,
+  );
 }
 
 describe('keys for moving far', () => {
-  it('Home and End reach the row\'s ends, Page Up and Down go a screenful, and the edge of the tree is said', async () => {
+  it("Home and End reach the row's ends, Page Up and Down go a screenful, and the edge of the tree is said", async () => {
     await openTree('?row=24&col=2&zoom=1');
     await settled();
     await tabToCanvas();
@@ -331,11 +365,15 @@ describe('keys for moving far', () => {
     expect(await focusAt()).toEqual({ row: 24, column: first });
     // Said again when pressed again.
     await page.keyboard.press('Home');
-    await page.waitForFunction(() => document.querySelector('[data-testid="tree-focus-description"]')!.textContent!.endsWith('\u00a0'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="tree-focus-description"]')!.textContent.endsWith('\u00a0'),
+    );
     expect(await said()).toBe('Edge of the tree: no more columns to the left.');
 
     await pressAndHear('End', `row 24, column ${last}:`);
-    expect(await pressAndHear('ArrowRight', 'Edge of the tree')).toBe('Edge of the tree: no more columns to the right.');
+    expect(await pressAndHear('ArrowRight', 'Edge of the tree')).toBe(
+      'Edge of the tree: no more columns to the right.',
+    );
 
     // A screenful of rows: as many whole rows as the canvas shows at this zoom.
     const s = await stats();
@@ -377,7 +415,9 @@ describe('keys for moving far', () => {
     };
 
     let at = firstWithSquare(b.trunk);
-    expect(await pressAndHear('b', 'Trunk and branches band. ')).toMatch(new RegExp(`^Trunk and branches band\\. row ${at.row}, column ${at.column}: `));
+    expect(await pressAndHear('b', 'Trunk and branches band. ')).toMatch(
+      new RegExp(`^Trunk and branches band\\. row ${at.row}, column ${at.column}: `),
+    );
     expect(await focusAt()).toEqual(at);
     at = firstWithSquare(b.seed);
     await pressAndHear('b', `Seed band. row ${at.row}, column ${at.column}: `);
@@ -392,7 +432,13 @@ describe('keys for moving far', () => {
     const order = [...squares].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
     const after = (from: { row: number; column: number }, status: number, direction: 1 | -1) => {
       const list = direction > 0 ? order : [...order].reverse();
-      const found = list.find(([row, column, , s]) => s === status && (direction > 0 ? row > from.row || (row === from.row && column > from.column) : row < from.row || (row === from.row && column < from.column)));
+      const found = list.find(
+        ([row, column, , s]) =>
+          s === status &&
+          (direction > 0
+            ? row > from.row || (row === from.row && column > from.column)
+            : row < from.row || (row === from.row && column < from.column)),
+      );
       return found ? { row: found[0], column: found[1] } : null;
     };
     let next = after(at, CellStatus.Published, 1)!;
@@ -411,12 +457,17 @@ describe('keys for moving far', () => {
     for (let i = 0; i < 5 && (await said()) !== 'Edge of the tree: no band above this one.'; i++) {
       const before = await page.getByTestId('tree-focus-description').textContent();
       await page.keyboard.press('Shift+B');
-      await page.waitForFunction((text) => document.querySelector('[data-testid="tree-focus-description"]')!.textContent !== text, before);
+      await page.waitForFunction(
+        (text) => document.querySelector('[data-testid="tree-focus-description"]')!.textContent !== text,
+        before,
+      );
     }
     expect(await said()).toBe('Edge of the tree: no band above this one.');
     expect((await focusAt()).row).toBeLessThan(b.trunk);
     await page.keyboard.press('Home');
-    expect(await pressAndHear('Shift+P', 'Edge of the tree')).toBe('Edge of the tree: no published piece before this square.');
+    expect(await pressAndHear('Shift+P', 'Edge of the tree')).toBe(
+      'Edge of the tree: no published piece before this square.',
+    );
     expect(errors).toEqual([]);
   });
 
@@ -439,18 +490,29 @@ describe('keys for moving far', () => {
     await page.keyboard.press('Enter');
     const facts = page.getByTestId('reserve-popup').getByTestId('cell-facts');
     await facts.waitFor();
-    expect(await facts.locator('dd').allTextContents()).toEqual([String(shown.targetRow), String(shown.targetColumn), expect.stringMatching(/^available/)]);
+    expect(await facts.locator('dd').allTextContents()).toEqual([
+      String(shown.targetRow),
+      String(shown.targetColumn),
+      expect.stringMatching(/^available/),
+    ]);
     await page.keyboard.press('Escape');
     await page.getByTestId('reserve-popup').waitFor({ state: 'detached' });
   });
 
-  it('lists the keys in the help popup and in the canvas\'s description', async () => {
+  it("lists the keys in the help popup and in the canvas's description", async () => {
     await openTree();
     const description = await page.evaluate(() => {
       const ids = document.querySelector('.tree-canvas')!.getAttribute('aria-describedby')!.split(' ');
       return ids.map((id) => document.getElementById(id)!.textContent).join(' ');
     });
-    for (const words of ['Home and End', 'Page Up and Page Down', 'B jumps to the next band', 'Shift+B', 'P to the next published piece', 'F to the next free square']) {
+    for (const words of [
+      'Home and End',
+      'Page Up and Page Down',
+      'B jumps to the next band',
+      'Shift+B',
+      'P to the next published piece',
+      'F to the next free square',
+    ]) {
       expect(description).toContain(words);
     }
     await page.getByRole('button', { name: 'Help' }).click();
@@ -484,7 +546,9 @@ describe('where the keyboard goes', () => {
 
   it("back from a piece's page, by Back or by its close button, the view and the keyboard are on the piece again", async () => {
     // The demo's pieces lie where its seed put them: take one of the trunk's.
-    const square = cellsWith(CellStatus.Published).find((cell) => cell.row >= bandStarts(settings).trunk && cell.row < bandStarts(settings).seed)!;
+    const square = cellsWith(CellStatus.Published).find(
+      (cell) => cell.row >= bandStarts(settings).trunk && cell.row < bandStarts(settings).seed,
+    )!;
     const piece = pieceAt(square.row, square.column);
     await openTree(`?row=${square.row}&col=${square.column}&zoom=1`);
     await settled();
@@ -528,7 +592,14 @@ describe('where the keyboard goes', () => {
     await member.goto(`${gallery.url}/`);
     await member.waitForFunction(() => !document.querySelector('.shell__loading'));
     const email = `access.${Date.now().toString(36)}@example.com`;
-    expect(await postFromPage(member, '/api/register', { firstname: 'Key', lastname: 'Board', email, password: 'reserve-pass-1!' })).toBe(200);
+    expect(
+      await postFromPage(member, '/api/register', {
+        firstname: 'Key',
+        lastname: 'Board',
+        email,
+        password: 'reserve-pass-1!',
+      }),
+    ).toBe(200);
     const square = cellsWith(CellStatus.Available).find((cell) => cell.type === 1)!;
     // A link to the square: the canvas has the keyboard, on the square.
     await member.goto(`${gallery.url}/observe?cell=${square.token}`);
@@ -537,7 +608,10 @@ describe('where the keyboard goes', () => {
     await member.keyboard.press('Enter');
     const popup = member.getByTestId('reserve-popup');
     await popup.waitFor();
-    const focused = () => member.evaluate(() => `${document.activeElement?.tagName} ${(document.activeElement as HTMLInputElement).value ?? ''}`.trim());
+    const focused = () =>
+      member.evaluate(() =>
+        `${document.activeElement?.tagName} ${(document.activeElement as HTMLInputElement).value ?? ''}`.trim(),
+      );
     await popup.getByRole('radio', { name: 'Yes' }).check();
     await member.keyboard.press('Enter');
     // Each step takes the keyboard to its first control: the button it came from is disabled, then gone.
@@ -598,12 +672,9 @@ describe('pan without dragging', () => {
     const start = await settled();
     const box = (await page.locator('.tree-canvas').boundingBox())!;
     const group = page.getByRole('group', { name: 'Pan the view' });
-    expect(await group.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')))).toEqual([
-      'Pan left',
-      'Pan up',
-      'Pan down',
-      'Pan right',
-    ]);
+    expect(
+      await group.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label'))),
+    ).toEqual(['Pan left', 'Pan up', 'Pan down', 'Pan right']);
     expect(await page.getByRole('button', { name: 'Pan buttons' }).isVisible()).toBe(false);
     // Where the camera is after each press, from where it started.
     const moves: [string, number, number][] = [
@@ -615,7 +686,11 @@ describe('pan without dragging', () => {
     for (const [name, dx, dy] of moves) {
       await page.getByRole('button', { name, exact: true }).click();
       const s = await settled();
-      expect({ name, x: s.x - start.x, y: s.y - start.y }).toEqual({ name, x: expect.closeTo(dx / s.scale, 3), y: expect.closeTo(dy / s.scale, 3) });
+      expect({ name, x: s.x - start.x, y: s.y - start.y }).toEqual({
+        name,
+        x: expect.closeTo(dx / s.scale, 3),
+        y: expect.closeTo(dy / s.scale, 3),
+      });
     }
   });
 
@@ -664,7 +739,9 @@ describe('pan without dragging', () => {
       .where(and(eq(reservations.state, 'active'), eq(cells.treeId, tree.id)))
       .get()!;
     const context = await browser.newContext({ viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true });
-    await context.addCookies([{ name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url }]);
+    await context.addCookies([
+      { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url },
+    ]);
     const narrow = await context.newPage();
     await openTree('', narrow);
     await narrow.getByRole('button', { name: 'Find my squares' }).waitFor();
@@ -687,10 +764,17 @@ describe('a visible focus', () => {
       const element = document.activeElement as HTMLElement;
       const drawn = (el: Element) => {
         const style = getComputedStyle(el);
-        return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) || style.boxShadow.includes('inset') || /\b2px\b/.test(style.boxShadow);
+        return (
+          (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) ||
+          style.boxShadow.includes('inset') ||
+          /\b2px\b/.test(style.boxShadow)
+        );
       };
       const form = element.closest('.tree-search');
-      return { name: element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 40) ?? element.tagName, ring: drawn(element) || (element.tagName === 'INPUT' && form !== null && drawn(form)) };
+      return {
+        name: element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 40) ?? element.tagName,
+        ring: drawn(element) || (element.tagName === 'INPUT' && form !== null && drawn(form)),
+      };
     });
 
   it('every control of the tree page shows where the keyboard is, the small search box included', async () => {
@@ -700,13 +784,17 @@ describe('a visible focus', () => {
     const seen: { name: string; ring: boolean }[] = [await focusRing(page)];
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
-      const inTree = await page.evaluate(() => document.activeElement?.closest('.tree-area') !== null && document.activeElement !== document.body);
+      const inTree = await page.evaluate(
+        () => document.activeElement?.closest('.tree-area') !== null && document.activeElement !== document.body,
+      );
       if (!inTree) break;
       seen.push(await focusRing(page));
     }
     // The canvas, the panel's buttons, the replay's, and the survey's button and links.
     expect(seen.length).toBeGreaterThan(12);
-    expect(seen.map((s) => s.name)).toEqual(expect.arrayContaining(['Zoom in', 'Pan left', 'Search', 'Help', 'What is here?']));
+    expect(seen.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['Zoom in', 'Pan left', 'Search', 'Help', 'What is here?']),
+    );
     expect(seen.filter((s) => !s.ring)).toEqual([]);
 
     await page.getByRole('button', { name: 'Search', exact: true }).focus();

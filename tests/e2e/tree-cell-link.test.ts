@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { art, cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 
@@ -63,7 +63,10 @@ describe('a link to a square', () => {
   it('centres an available square, rings it, names it, and Enter opens its reserve popup', async () => {
     const square = cellsWith(CellStatus.Available)[0]!;
     const { page, errors } = await openLink(`?cell=${square.token}`);
-    await page.waitForFunction(({ row, column }) => window.__treeStats!.targetRow === row && window.__treeStats!.targetColumn === column, square);
+    await page.waitForFunction(
+      ({ row, column }) => window.__treeStats!.targetRow === row && window.__treeStats!.targetColumn === column,
+      square,
+    );
     await expectCentredOn(page, square);
     await toast(page).waitFor();
     expect(await toast(page).textContent()).toBe(`Row ${square.row}, column ${square.column}: available`);
@@ -85,12 +88,23 @@ describe('a link to a square', () => {
   it("names a published piece by its title, and Enter opens the piece's page", async () => {
     const { db } = gallery.app.deps;
     const square = cellsWith(CellStatus.Published).at(-1)!;
-    const { title } = db.select({ title: art.title }).from(art).innerJoin(cells, eq(cells.artId, art.id)).where(eq(cells.token, square.token)).get()!;
+    const { title } = db
+      .select({ title: art.title })
+      .from(art)
+      .innerJoin(cells, eq(cells.artId, art.id))
+      .where(eq(cells.token, square.token))
+      .get()!;
     const { page, errors } = await openLink(`?cell=${square.token}&zoom=2`);
     await toast(page).waitFor();
-    expect(await toast(page).textContent()).toMatch(new RegExp(`^Row ${square.row}, column ${square.column}: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} by .+$`));
+    expect(await toast(page).textContent()).toMatch(
+      new RegExp(`^Row ${square.row}, column ${square.column}: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} by .+$`),
+    );
     const s = await stats(page);
-    expect({ row: s.targetRow, column: s.targetColumn, scale: s.scale }).toEqual({ row: square.row, column: square.column, scale: 2 });
+    expect({ row: s.targetRow, column: s.targetColumn, scale: s.scale }).toEqual({
+      row: square.row,
+      column: square.column,
+      scale: 2,
+    });
     await expectCentredOn(page, square);
 
     await page.keyboard.press('Enter');

@@ -18,8 +18,8 @@ import { buildApp, type App } from '#server/app.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { E2E_CLIENT_DIR } from './paths.ts';
@@ -132,7 +132,10 @@ describe('the top panel', () => {
     const box = await canvasBox();
     const pointer = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.6 };
     const before = await stats();
-    const worldBefore = { x: before.x + (pointer.x - box.x) / before.scale, y: before.y + (pointer.y - box.y) / before.scale };
+    const worldBefore = {
+      x: before.x + (pointer.x - box.x) / before.scale,
+      y: before.y + (pointer.y - box.y) / before.scale,
+    };
     await page.mouse.move(pointer.x, pointer.y);
     await page.keyboard.down('Control');
     await page.mouse.wheel(0, -120);
@@ -190,7 +193,17 @@ describe('the top panel', () => {
     await dialog.waitFor();
     expect(await dialog.getAttribute('aria-modal')).toBe('true');
     const text = await dialog.textContent();
-    for (const words of ['Zoom', 'Ctrl', 'Pan', 'Shift', 'Search', 'Reserved square', 'Unavailable square', 'Available square', 'Contact us']) {
+    for (const words of [
+      'Zoom',
+      'Ctrl',
+      'Pan',
+      'Shift',
+      'Search',
+      'Reserved square',
+      'Unavailable square',
+      'Available square',
+      'Contact us',
+    ]) {
       expect(text).toContain(words);
     }
     // A guest has no squares: find-my-slots is not explained.
@@ -238,7 +251,9 @@ describe('search', () => {
     await expect.poll(() => calls.includes('cell.search')).toBe(true);
     const row = popup.getByTestId('search-result').filter({ hasText: piece.title }).first();
     await row.waitFor();
-    expect(await popup.locator('th').allTextContents()).toEqual(expect.arrayContaining(['Artist name', 'Title', 'Category', 'Date added', 'AI']));
+    expect(await popup.locator('th').allTextContents()).toEqual(
+      expect.arrayContaining(['Artist name', 'Title', 'Category', 'Date added', 'AI']),
+    );
 
     // Enter in the popup's own box runs the search again; nothing found is 'No records'.
     const own = popup.locator('input');
@@ -271,7 +286,10 @@ describe('the view in the address', () => {
     await page.mouse.up();
     const here = await settled();
     const centre = await centreCell();
-    await page.waitForFunction((expected) => location.search.includes(expected), `row=${centre.row}&col=${centre.column}&zoom=${here.scale}`);
+    await page.waitForFunction(
+      (expected) => location.search.includes(expected),
+      `row=${centre.row}&col=${centre.column}&zoom=${here.scale}`,
+    );
 
     const other = await browser.newPage({ viewport: { width: 1024, height: 700 } });
     const otherErrors = watchErrors(other);
@@ -294,10 +312,21 @@ describe('the view in the address', () => {
   it('opens the default view, with no error, for a zoom or cell that does not exist', async () => {
     await openTree('?nothing');
     const reference = await settled();
-    for (const search of ['?row=40&col=2&zoom=9', '?row=abc&col=2', `?cell=${'x'.repeat(22)}`, '?row=900000&col=3&zoom=1', '?cell=<b>']) {
+    for (const search of [
+      '?row=40&col=2&zoom=9',
+      '?row=abc&col=2',
+      `?cell=${'x'.repeat(22)}`,
+      '?row=900000&col=3&zoom=1',
+      '?cell=<b>',
+    ]) {
       await openTree(search);
       const s = await settled();
-      expect({ search, x: s.x, y: s.y, scale: s.scale }).toEqual({ search, x: reference.x, y: reference.y, scale: reference.scale });
+      expect({ search, x: s.x, y: s.y, scale: s.scale }).toEqual({
+        search,
+        x: reference.x,
+        y: reference.y,
+        scale: reference.scale,
+      });
     }
     expect(errors).toEqual([]);
   });
@@ -353,7 +382,7 @@ describe('a click on a square', () => {
     await subscribe.waitFor({ state: 'detached' });
   });
 
-  it('opens a published piece\'s details, and a reserved square (not yours) the subscribe popup', async () => {
+  it("opens a published piece's details, and a reserved square (not yours) the subscribe popup", async () => {
     const reserved = cellsWith(CellStatus.Reserved)[0]!;
     await openTree(`?row=${reserved.row}&col=${reserved.column}&zoom=1`);
     await settled();
@@ -374,20 +403,31 @@ describe('a click on a square', () => {
 describe('the keyboard path', () => {
   it('moves a visible focus cell with the arrow keys, names it in a live region, and Enter opens it', async () => {
     const published = cellsWith(CellStatus.Published)[0]!;
-    const title = gallery.app.deps.db.select({ title: art.title }).from(art).innerJoin(cells, eq(cells.artId, art.id)).where(eq(cells.token, published.token)).get()!.title;
+    const title = gallery.app.deps.db
+      .select({ title: art.title })
+      .from(art)
+      .innerJoin(cells, eq(cells.artId, art.id))
+      .where(eq(cells.token, published.token))
+      .get()!.title;
     await openTree(`?row=${published.row}&col=${published.column}&zoom=1`);
     await settled();
     const live = page.getByTestId('tree-focus-description');
     expect(await live.getAttribute('aria-live')).toBe('polite');
 
     await page.keyboard.press('Tab'); // the skip link
-    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas')))) await page.keyboard.press('Tab');
+    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
+      await page.keyboard.press('Tab');
     await page.waitForFunction(() => window.__treeStats!.focusRow !== null);
     let s = await stats();
     // Keyboard focus starts on the square in the middle of the view: the published piece the address named.
     expect({ row: s.focusRow, column: s.focusColumn }).toEqual({ row: published.row, column: published.column });
-    await page.waitForFunction((text) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(text), title);
-    expect(await live.textContent()).toMatch(new RegExp(`^row ${published.row}, column ${published.column}: published — .+ by .+`));
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(text),
+      title,
+    );
+    expect(await live.textContent()).toMatch(
+      new RegExp(`^row ${published.row}, column ${published.column}: published — .+ by .+`),
+    );
 
     // Down and back up; then sideways (whichever way has a square) and back.
     await page.keyboard.press('ArrowDown');
@@ -397,17 +437,17 @@ describe('the keyboard path', () => {
     expect(await live.textContent()).toMatch(new RegExp(`^row ${s.focusRow}, column ${s.focusColumn}:`));
     await page.keyboard.press('ArrowUp');
     let [there, back] = ['ArrowRight', 'ArrowLeft'];
-    await page.keyboard.press(there!);
+    await page.keyboard.press(there);
     s = await stats();
     if (s.focusColumn === published.column) {
       [there, back] = ['ArrowLeft', 'ArrowRight'];
-      await page.keyboard.press(there!);
+      await page.keyboard.press(there);
       s = await stats();
     }
     expect(s.focusRow).toBe(published.row);
     expect(s.focusColumn).not.toBe(published.column);
     expect(await live.textContent()).toMatch(new RegExp(`^row ${published.row}, column ${s.focusColumn}:`));
-    await page.keyboard.press(back!);
+    await page.keyboard.press(back);
     s = await stats();
     expect({ row: s.focusRow, column: s.focusColumn }).toEqual({ row: published.row, column: published.column });
 
@@ -519,7 +559,8 @@ describe('a tree too large to carry its details in the snapshot', () => {
     await bigPage.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     await bigPage.waitForFunction(() => window.__treeStats!.regionsLoaded > 0);
     // Keyboard focus lands on the square in the middle: the piece.
-    while (!(await bigPage.evaluate(() => document.activeElement?.classList.contains('tree-canvas')))) await bigPage.keyboard.press('Tab');
+    while (!(await bigPage.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
+      await bigPage.keyboard.press('Tab');
     await bigPage.waitForFunction(
       (title) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(title),
       piece.title,
@@ -531,7 +572,9 @@ describe('a tree too large to carry its details in the snapshot', () => {
 describe('failures', () => {
   it('a failed tree fetch leaves an empty tree with a Retry that works', async () => {
     const context = page.context();
-    await context.route(/\/api\/tree\/[^/?]+$/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"r":{"error":"internal_error"}}' }));
+    await context.route(/\/api\/tree\/[^/?]+$/, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"r":{"error":"internal_error"}}' }),
+    );
     await page.goto(`${gallery.url}/observe`);
     const notice = page.getByRole('alert').filter({ hasText: 'The tree could not be loaded.' });
     await notice.waitFor({ timeout: 30_000 });
@@ -545,7 +588,9 @@ describe('failures', () => {
   });
 
   it('a failed search shows No records', async () => {
-    await page.route(/\/trpc\/cell\.search/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '[]' }));
+    await page.route(/\/trpc\/cell\.search/, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '[]' }),
+    );
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const box = page.locator('.tree-search input');
     await box.fill('anything at all');

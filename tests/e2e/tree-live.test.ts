@@ -12,9 +12,9 @@ import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
-import { publishArt } from '#server/services/review.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
-import { recordBulkChange } from '#server/services/tree-changes.ts';
+import { publishArt } from '#server/services/review/review.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
+import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
 import { launchBrowser, startGallery, type Gallery } from './harness.ts';
@@ -49,7 +49,8 @@ async function openTree(options: { blockStream?: boolean } = {}): Promise<TreePa
   const opened: TreePage = { page, errors: [], snapshots: [], changes: [] };
   page.on('console', (message) => {
     // A refused stream is logged by the browser as a failed load: that one is expected.
-    if (message.type() === 'error' && !(options.blockStream && message.location().url.includes('/events'))) opened.errors.push(message.text());
+    if (message.type() === 'error' && !(options.blockStream && message.location().url.includes('/events')))
+      opened.errors.push(message.text());
   });
   page.on('pageerror', (error) => opened.errors.push(error.message));
   page.on('response', (response) => {
@@ -133,7 +134,11 @@ async function watchColour(page: Page, point: Point, colour: number): Promise<vo
           frames = window.__treeStats!.frames;
           context.drawImage(canvas, sx, sy, 1, 1, 0, 0, 1, 1);
           const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-          const off = Math.max(Math.abs(r! - ((colour >> 16) & 0xff)), Math.abs(g! - ((colour >> 8) & 0xff)), Math.abs(b! - (colour & 0xff)));
+          const off = Math.max(
+            Math.abs(r! - ((colour >> 16) & 0xff)),
+            Math.abs(g! - ((colour >> 8) & 0xff)),
+            Math.abs(b! - (colour & 0xff)),
+          );
           if (off <= 32) return void (seen.__colourSeenAt = now);
         }
         requestAnimationFrame(check);
@@ -165,7 +170,13 @@ async function colourSeenAt(page: Page, timeout: number): Promise<number> {
 async function freeSquareOnScreen(...pages: Page[]): Promise<{ id: number; row: number; column: number }> {
   const { db } = gallery.app.deps;
   const tree = getDefaultTree(db)!;
-  const boxes = await Promise.all(pages.map(async (page) => ({ page, box: (await page.locator('.tree-canvas canvas').boundingBox())!, camera: await stats(page) })));
+  const boxes = await Promise.all(
+    pages.map(async (page) => ({
+      page,
+      box: (await page.locator('.tree-canvas canvas').boundingBox())!,
+      camera: await stats(page),
+    })),
+  );
   const square = db
     .select({ id: cells.id, row: cells.row, column: cells.column })
     .from(cells)
@@ -191,7 +202,17 @@ function submitPieceOn(cellId: number): string {
   const author = db.select({ id: users.id }).from(users).limit(1).get()!;
   const token = newToken();
   db.insert(art)
-    .values({ token, cellId, authorId: author.id, status: ArtStatus.Submitted, title: 'Live Arrival', dominantColor: NEW_COLOUR, submittedAt: now, createdAt: now, updatedAt: now })
+    .values({
+      token,
+      cellId,
+      authorId: author.id,
+      status: ArtStatus.Submitted,
+      title: 'Live Arrival',
+      dominantColor: NEW_COLOUR,
+      submittedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
     .run();
   return token;
 }
@@ -199,7 +220,11 @@ function submitPieceOn(cellId: number): string {
 /** Staff publish the piece through the review service (the square, its neighbours, the change log); answers when it committed. */
 function publish(artToken: string): number {
   const { db } = gallery.app.deps;
-  const admin = db.select({ id: users.id, role: users.role, token: users.token }).from(users).where(eq(users.role, Role.Admin)).get()!;
+  const admin = db
+    .select({ id: users.id, role: users.role, token: users.token })
+    .from(users)
+    .where(eq(users.role, Role.Admin))
+    .get()!;
   publishArt(gallery.app.deps, admin, artToken);
   return Date.now();
 }
@@ -245,14 +270,18 @@ describe('an open tree page', () => {
       await watchColour(viewer.page, point, NEW_COLOUR);
       const committedAt = publish(artToken);
       const drawnAt = await colourSeenAt(viewer.page, 10_000);
-      const appliedAt = await viewer.page.evaluate(() => (window as unknown as { __versionMovedAt: number }).__versionMovedAt);
+      const appliedAt = await viewer.page.evaluate(
+        () => (window as unknown as { __versionMovedAt: number }).__versionMovedAt,
+      );
       times.push(drawnAt - committedAt);
       steps.push(`${appliedAt - committedAt} + ${drawnAt - appliedAt}`);
       const after = await stats(viewer.page);
       // Applied in place: no new snapshot, one more batch of changes.
       expect(after.applyCount).toBeGreaterThan(before.applyCount);
     }
-    console.log(`live tree: publish committed → drawn in the other page, over the event stream: ${times.map((ms) => `${ms} ms`).join(', ')} (committed → applied + applied → drawn: ${steps.join(', ')} ms)`);
+    console.log(
+      `live tree: publish committed → drawn in the other page, over the event stream: ${times.map((ms) => `${ms} ms`).join(', ')} (committed → applied + applied → drawn: ${steps.join(', ')} ms)`,
+    );
     // The second's target is the benchmark's (npm run bench:live): a timed assertion would fail on a busy machine.
     expect(viewer.snapshots).toEqual([200]);
     expect((await live(viewer.page)).version).toBe(getDefaultTree(gallery.app.deps.db)!.version);
@@ -331,10 +360,23 @@ describe('an open tree page', () => {
       const author = tx.select({ id: users.id }).from(users).limit(1).get()!;
       const { id } = tx
         .insert(art)
-        .values({ token: newToken(), cellId: square.id, authorId: author.id, status: ArtStatus.Published, title: 'Bulk Arrival', dominantColor: NEW_COLOUR, publishedAt: now, createdAt: now, updatedAt: now })
+        .values({
+          token: newToken(),
+          cellId: square.id,
+          authorId: author.id,
+          status: ArtStatus.Published,
+          title: 'Bulk Arrival',
+          dominantColor: NEW_COLOUR,
+          publishedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning({ id: art.id })
         .get();
-      tx.update(cells).set({ artId: id, status: CellStatus.Published, updatedAt: now }).where(eq(cells.id, square.id)).run();
+      tx.update(cells)
+        .set({ artId: id, status: CellStatus.Published, updatedAt: now })
+        .where(eq(cells.id, square.id))
+        .run();
       recordBulkChange(tx, tree.id, now);
     });
     for (const [i, { page, snapshots }] of pages.entries()) {
@@ -364,7 +406,9 @@ describe('an open tree page', () => {
     const changesBefore = viewer.changes.length;
     publish(submitPieceOn(square.id));
     await page.waitForTimeout(1_500);
-    expect(await page.evaluate(() => (window as unknown as { __colourSeenAt: number | null }).__colourSeenAt)).toBeNull();
+    expect(
+      await page.evaluate(() => (window as unknown as { __colourSeenAt: number | null }).__colourSeenAt),
+    ).toBeNull();
     expect(viewer.changes.length).toBe(changesBefore);
 
     const shownAt = Date.now();

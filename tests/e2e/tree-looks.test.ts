@@ -11,7 +11,7 @@ import { cells, reservations } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import '#client/tree/engine/stats.ts';
@@ -43,7 +43,10 @@ async function openAt(page: Page, row: number, column: number, zoom: number): Pr
 async function pixels(page: Page): Promise<(worldX: number, worldY: number) => Rgb> {
   const camera = await page.evaluate(() => ({ ...window.__treeStats! }));
   const box = (await page.locator('.tree-canvas').boundingBox())!;
-  const shot = await sharp(await page.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const shot = await sharp(await page.screenshot())
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return (worldX, worldY) => {
     const x = Math.round(box.x + (worldX - camera.x) * camera.scale);
     const y = Math.round(box.y + (worldY - camera.y) * camera.scale);
@@ -69,7 +72,13 @@ describe('what a square looks like on the canvas', () => {
     const snapshot = await decodedTree(gallery);
     // A published piece with a colour, away from the tree's edges so the camera can centre it.
     const rows = Array.from(snapshot.row);
-    const i = rows.findIndex((_, k) => snapshot.status[k] === CellStatus.Published && snapshot.color[k]! >= 0 && snapshot.col[k]! > 0 && snapshot.row[k]! > 2);
+    const i = rows.findIndex(
+      (_, k) =>
+        snapshot.status[k] === CellStatus.Published &&
+        snapshot.color[k]! >= 0 &&
+        snapshot.col[k]! > 0 &&
+        snapshot.row[k]! > 2,
+    );
     expect(i).toBeGreaterThanOrEqual(0);
     const row = snapshot.row[i]!;
     const column = snapshot.col[i]!;
@@ -105,7 +114,9 @@ describe('what a square looks like on the canvas', () => {
     const flag = [held.column * PITCH + 18, held.row * PITCH + 3] as const;
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url }]);
+    await context.addCookies([
+      { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url },
+    ]);
     const owner = await context.newPage();
     const ownerErrors = watchErrors(owner);
     await openAt(owner, held.row, held.column, 1);

@@ -11,7 +11,7 @@ import { CellStatus } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { seedViewTarget } from '#shared/tree/layout.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { THUMBNAIL_MIN_DEVICE_PX } from '#client/tree/engine/thumbnail-size.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
@@ -47,7 +47,12 @@ function overlap(a: Box, b: Box): Box | null {
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
   settings = getDefaultTree(gallery.app.deps.db)!.settings as TreeSettings;
-  context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: DEVICE_PIXELS, hasTouch: true, isMobile: true });
+  context = await browser.newContext({
+    viewport: PHONE,
+    deviceScaleFactor: DEVICE_PIXELS,
+    hasTouch: true,
+    isMobile: true,
+  });
   page = await context.newPage();
   errors = watchErrors(page);
 });
@@ -104,7 +109,10 @@ describe('the tree on a phone', () => {
     });
     await sketchPage.goto(`${gallery.url}/observe`);
     await sketchPage.locator('.tree-sketch').waitFor({ timeout: 30_000 });
-    const shot = await sharp(await sketchPage.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const shot = await sharp(await sketchPage.screenshot())
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     release();
     await sketchPage.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     const s = await stats(sketchPage);
@@ -118,11 +126,16 @@ describe('the tree on a phone', () => {
       if (tree.status[i] !== CellStatus.Published || tree.color[i]! < 0) continue;
       const x = canvas.x + (tree.col[i]! * CELL_PITCH + CELL_SIZE / 2 - s.x) * s.scale;
       const y = canvas.y + (tree.row[i]! * CELL_PITCH + CELL_SIZE / 2 - s.y) * s.scale;
-      if (x < canvas.x + 4 || y < canvas.y + 4 || x > canvas.x + canvas.width - 4 || y > canvas.y + canvas.height - 4) continue;
+      if (x < canvas.x + 4 || y < canvas.y + 4 || x > canvas.x + canvas.width - 4 || y > canvas.y + canvas.height - 4)
+        continue;
       if (y < panel.y + panel.height + 4) continue;
       const at = (Math.round(y * DEVICE_PIXELS) * shot.info.width + Math.round(x * DEVICE_PIXELS)) * shot.info.channels;
       const expected = rgb(tree.color[i]!);
-      for (let c = 0; c < 3; c++) expect(Math.abs(shot.data[at + c]! - expected[c]!), `the piece at ${tree.row[i]}:${tree.col[i]}`).toBeLessThanOrEqual(3);
+      for (let c = 0; c < 3; c++)
+        expect(
+          Math.abs(shot.data[at + c]! - expected[c]!),
+          `the piece at ${tree.row[i]}:${tree.col[i]}`,
+        ).toBeLessThanOrEqual(3);
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(5);
@@ -149,7 +162,11 @@ describe('the tree on a phone', () => {
     await plain.waitForFunction(() => window.__treeStats!.thumbnailsDrawn > 0, undefined, { timeout: 30_000 });
     // One zoom step out, to the smallest zoom: the pictures' layer hides as the view is culled.
     await plain.getByRole('button', { name: 'Zoom out' }).click();
-    await plain.waitForFunction((scale) => window.__treeStats!.scale === scale && window.__treeStats!.thumbnailsDrawn === 0, TREE_VIEW.zoomMin, { timeout: 10_000 });
+    await plain.waitForFunction(
+      (scale) => window.__treeStats!.scale === scale && window.__treeStats!.thumbnailsDrawn === 0,
+      TREE_VIEW.zoomMin,
+      { timeout: 10_000 },
+    );
     expect(plainErrors).toEqual([]);
     await plain.close();
   });
@@ -165,7 +182,13 @@ describe('the tree on a phone', () => {
       const context2d = document.createElement('canvas').getContext('2d')!;
       context2d.font = style.font;
       const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      return { placeholder: element.placeholder, text: context2d.measureText(element.placeholder).width, room, scroll: element.scrollWidth, client: element.clientWidth };
+      return {
+        placeholder: element.placeholder,
+        text: context2d.measureText(element.placeholder).width,
+        room,
+        scroll: element.scrollWidth,
+        client: element.clientWidth,
+      };
     });
     expect(fit.placeholder.length).toBeGreaterThan(0);
     expect(fit.scroll).toBeLessThanOrEqual(fit.client);

@@ -3,7 +3,7 @@
  * engine's palette as the RGB a screenshot shows.
  */
 import { decodeSnapshot, type TreeCells, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import type { Gallery } from './harness.ts';
 
 export type Rgb = [number, number, number];

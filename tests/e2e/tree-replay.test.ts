@@ -13,8 +13,8 @@ import { parseReplayDay, replayDayOf } from '#shared/tree/tree-url.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { and, eq } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
-import { recordCellChanges } from '#server/services/tree-changes.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
+import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { decodedTree } from './tree-pixels.ts';
@@ -61,7 +61,8 @@ beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
   tree = await decodedTree(gallery);
   const token = getDefaultTree(gallery.app.deps.db)!.token;
-  history = ((await gallery.app.server.inject({ url: `/api/tree/${token}/history` })).json() as { r: TreeHistoryWire }).r;
+  history = ((await gallery.app.server.inject({ url: `/api/tree/${token}/history` })).json() as { r: TreeHistoryWire })
+    .r;
   publishedAt = new Map();
   let row = 0;
   let steps = 0;
@@ -135,19 +136,27 @@ describe('growth replay', () => {
 
   it('keeps a live change that arrives meanwhile for the live tree, and goes back to it', async () => {
     // A square is reserved while the replay plays: the replay's tree stays as it was, the live one takes it.
-    const waiting = Array.from({ length: tree.count }, (_, i) => i).find((i) => tree.status[i] === CellStatus.Available)!;
+    const waiting = Array.from({ length: tree.count }, (_, i) => i).find(
+      (i) => tree.status[i] === CellStatus.Available,
+    )!;
     const [row, column] = [tree.row[waiting]!, tree.col[waiting]!];
     const before = await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column });
     const version = await page.evaluate(() => window.__treeLive!.version);
     const { db } = gallery.app.deps;
     const treeId = getDefaultTree(db)!.id;
-    const cell = db.select({ id: cells.id }).from(cells).where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))).get()!;
+    const cell = db
+      .select({ id: cells.id })
+      .from(cells)
+      .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
+      .get()!;
     db.transaction((tx) => {
       tx.update(cells).set({ status: CellStatus.Reserved }).where(eq(cells.id, cell.id)).run();
       recordCellChanges(tx, treeId, [cell.id], Date.now());
     });
     await expect.poll(() => page.evaluate(() => window.__treeLive!.version), { timeout: 15_000 }).not.toBe(version);
-    expect(await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column })).toEqual(before);
+    expect(await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column })).toEqual(
+      before,
+    );
 
     await page.getByRole('button', { name: 'Back to live' }).click();
     await expect.poll(() => page.evaluate(() => window.__treeStats!.replaying)).toBe(false);

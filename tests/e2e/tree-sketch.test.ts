@@ -1,5 +1,5 @@
 /**
- * The tree's first sketch (server/services/tree-sketch.ts, client/tree/tree-sketch.ts) in a real browser: on a first
+ * The tree's first sketch (server/services/tree/tree-sketch.ts, client/tree/tree-sketch.ts) in a real browser: on a first
  * visit to /observe the page arrives with the opening view already drawn, at the engine's own camera and in each
  * square's colour, for the default view and for a shared link alike; the engine's first frame replaces it; and it
  * never outlives the page or covers a notice. PixiJS's chunk is held back by the test where the sketch must be seen
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 /** A fresh page whose PixiJS chunk (or another) waits until `release()`: the engine cannot start before that. */
-async function pageWithEngineHeld(chunk = PIXI_CHUNK): Promise<{ page: Page; errors: string[]; release(): void }> {
+async function pageWithEngineHeld(chunk = PIXI_CHUNK): Promise<{ page: Page; errors: string[]; release: () => void }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
   let release!: () => void;
@@ -50,7 +50,9 @@ const sketchCount = (page: Page) => page.locator('.tree-sketch').count();
 /** A published square with a colour, away from the seed band's middle, for the shared links below: it is centred. */
 async function publishedSquare(): Promise<{ row: number; column: number; token: string }> {
   const cells = await decodedTree(gallery);
-  const i = [...cells.status.keys()].reverse().find((k) => cells.status[k] === CellStatus.Published && cells.color[k]! >= 0 && cells.token?.[k]);
+  const i = [...cells.status.keys()]
+    .reverse()
+    .find((k) => cells.status[k] === CellStatus.Published && cells.color[k]! >= 0 && cells.token?.[k]);
   expect(i, 'the seeded tree has a published piece').toBeDefined();
   return { row: cells.row[i!]!, column: cells.col[i!]!, token: cells.token![i!]! };
 }
@@ -58,10 +60,13 @@ async function publishedSquare(): Promise<{ row: number; column: number; token: 
 describe('the first sketch of the tree', () => {
   it.each([
     ['the default view', async () => '/observe'],
-    ['a shared link to a position and zoom', async () => {
-      const { row, column } = await publishedSquare();
-      return `/observe?row=${row}&col=${column}&zoom=1.5`;
-    }],
+    [
+      'a shared link to a position and zoom',
+      async () => {
+        const { row, column } = await publishedSquare();
+        return `/observe?row=${row}&col=${column}&zoom=1.5`;
+      },
+    ],
     ['a shared link to a cell', async () => `/observe?cell=${(await publishedSquare()).token}&zoom=2`],
     ['an address with a zoom off the scale (the default view)', async () => '/observe?row=3&col=1&zoom=9'],
   ])('shows %s before the engine, each square where and as the engine draws it, then gives way', async (_, pathOf) => {
@@ -70,10 +75,20 @@ describe('the first sketch of the tree', () => {
     await sketchShown(page);
     expect(await sketchCount(page)).toBe(1);
     expect(await page.evaluate(() => window.__treeStats?.firstFrameAt ?? null)).toBeNull();
-    const sketch = await sharp(await page.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    // The tree's panel lies over the sketch once the tree page has rendered (tree.css), PixiJS or not.
-    const panel = await (await page.$('.tree-panel-area'))?.boundingBox() ?? null;
-    const underPanel = (x: number, y: number) => panel !== null && x >= panel.x - 2 && x <= panel.x + panel.width + 2 && y >= panel.y - 2 && y <= panel.y + panel.height + 2;
+    const sketch = await sharp(await page.screenshot())
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // The tree's panel lies over the sketch once the tree page has rendered (tree.css), PixiJS or not, and its shadow
+    // (--shadow: 4 px down, 16 px of blur) darkens the sketch around it by a few levels.
+    const panel = (await (await page.$('.tree-panel-area'))?.boundingBox()) ?? null;
+    const SHADOW = 24;
+    const underPanel = (x: number, y: number) =>
+      panel !== null &&
+      x >= panel.x - SHADOW &&
+      x <= panel.x + panel.width + SHADOW &&
+      y >= panel.y - SHADOW &&
+      y <= panel.y + panel.height + SHADOW;
 
     release();
     await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
@@ -96,7 +111,8 @@ describe('the first sketch of the tree', () => {
       const inset = published ? 50 : 25;
       const x = box.x + (cells.col[i]! * PITCH + inset - camera.x) * camera.scale;
       const y = box.y + (cells.row[i]! * PITCH + inset - camera.y) * camera.scale;
-      if (x < box.x + 2 || y < box.y + 2 || x > box.x + box.width - 2 || y > box.y + box.height - 2 || underPanel(x, y)) continue;
+      if (x < box.x + 2 || y < box.y + 2 || x > box.x + box.width - 2 || y > box.y + box.height - 2 || underPanel(x, y))
+        continue;
       const expected = rgb(published ? cells.color[i]! : PALETTE.availableFill);
       pixel(x, y).forEach((channel, c) => expect(Math.abs(channel - expected[c]!)).toBeLessThanOrEqual(3));
       checked[published ? 'published' : 'available']++;
@@ -116,7 +132,10 @@ describe('the first sketch of the tree', () => {
     const { page, errors, release } = await pageWithEngineHeld(chunk);
     await page.goto(`${gallery.url}/observe`);
     await sketchShown(page);
-    await page.getByRole('link', { name: /gallery tree/i }).first().click();
+    await page
+      .getByRole('link', { name: /gallery tree/i })
+      .first()
+      .click();
     await page.waitForURL((url) => url.pathname === '/');
     expect(await sketchCount(page)).toBe(0);
     release();
@@ -143,7 +162,11 @@ describe('the first sketch of the tree', () => {
 
   it('never stays over the notice of a tree that could not be loaded', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.context().route(/\/api\/tree\/[^/?]+$/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"r":{"error":"internal_error"}}' }));
+    await page
+      .context()
+      .route(/\/api\/tree\/[^/?]+$/, (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"r":{"error":"internal_error"}}' }),
+      );
     await page.goto(`${gallery.url}/observe`);
     await page.getByRole('alert').filter({ hasText: 'The tree could not be loaded.' }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => window.__treeSketch?.removedAt ?? null)).not.toBeNull();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cells } from '#drizzle/schema.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
@@ -28,7 +28,8 @@ type Finger = { x: number; y: number };
 
 /** Fingers down at `from`, moved in `steps` even steps to `to` (one finger or two, paired by index), then lifted. */
 async function gesture(from: Finger[], to: Finger[], steps = 12): Promise<void> {
-  const points = (t: number) => from.map((f, id) => ({ id, x: f.x + (to[id]!.x - f.x) * t, y: f.y + (to[id]!.y - f.y) * t }));
+  const points = (t: number) =>
+    from.map((f, id) => ({ id, x: f.x + (to[id]!.x - f.x) * t, y: f.y + (to[id]!.y - f.y) * t }));
   await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(0) });
   for (let step = 1; step <= steps; step++) {
     await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(step / steps) });
@@ -148,7 +149,9 @@ describe('the tree on a touch screen', () => {
         x: box.x + (cell.column * PITCH + TREE_VIEW.cellSize / 2 - view.x) * view.scale,
         y: box.y + (cell.row * PITCH + TREE_VIEW.cellSize / 2 - view.y) * view.scale,
       }))
-      .find((p) => p.x > box.x + 30 && p.x < box.x + box.width - 30 && p.y > box.y + 90 && p.y < box.y + box.height - 30);
+      .find(
+        (p) => p.x > box.x + 30 && p.x < box.x + box.width - 30 && p.y > box.y + 90 && p.y < box.y + box.height - 30,
+      );
     expect(onScreen, 'a published piece in view').toBeDefined();
     await gesture([onScreen!], [onScreen!], 0);
     await page.waitForURL((url) => url.pathname === `/observe/cell/${onScreen!.token}/details`, { timeout: 15_000 });

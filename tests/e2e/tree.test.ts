@@ -4,7 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 

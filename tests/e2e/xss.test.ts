@@ -11,10 +11,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
-import { sendContactMessage } from '#server/services/contact.ts';
-import { requestRemoval } from '#server/services/removal-requests.ts';
-import { reindexArtOfAuthor } from '#server/services/search.ts';
-import { recordCellChanges } from '#server/services/tree-changes.ts';
+import { sendContactMessage } from '#server/services/mail/contact.ts';
+import { requestRemoval } from '#server/services/review/removal-requests.ts';
+import { reindexArtOfAuthor } from '#server/services/art/search.ts';
+import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
 import { E2E_ADMIN } from './paths.ts';
 
@@ -50,15 +50,37 @@ function plantPayload(): typeof piece {
     .where(and(eq(cells.status, CellStatus.Published), eq(art.status, ArtStatus.Published)))
     .orderBy(asc(cells.row), asc(cells.column))
     .get()!;
-  db.update(art).set({ title: TITLE, description: `${TITLE} ${FIRSTNAME}` }).where(eq(art.id, chosen.artId)).run();
-  db.update(users).set({ firstname: FIRSTNAME, lastname: LASTNAME, description: TITLE }).where(eq(users.id, chosen.authorId)).run();
+  db.update(art)
+    .set({ title: TITLE, description: `${TITLE} ${FIRSTNAME}` })
+    .where(eq(art.id, chosen.artId))
+    .run();
+  db.update(users)
+    .set({ firstname: FIRSTNAME, lastname: LASTNAME, description: TITLE })
+    .where(eq(users.id, chosen.authorId))
+    .run();
   reindexArtOfAuthor(db, chosen.authorId);
   recordCellChanges(db, chosen.treeId, [chosen.cellId], Date.now());
   // What staff read: the artist's removal request and a visitor's contact message, both hostile.
   const ctx = gallery.app.deps;
-  requestRemoval(ctx, { id: chosen.authorId, role: chosen.authorRole, token: chosen.authorToken }, chosen.cellToken!, `Remove ${TITLE} ${FIRSTNAME}`);
-  sendContactMessage(ctx, { email: 'xss@example.com', reason: 'Question', subject: FIRSTNAME, message: TITLE }, '10.0.9.9', null);
-  return { cellToken: chosen.cellToken!, row: chosen.row, column: chosen.column, authorToken: chosen.authorToken, authorEmail: chosen.authorEmail };
+  requestRemoval(
+    ctx,
+    { id: chosen.authorId, role: chosen.authorRole, token: chosen.authorToken },
+    chosen.cellToken,
+    `Remove ${TITLE} ${FIRSTNAME}`,
+  );
+  sendContactMessage(
+    ctx,
+    { email: 'xss@example.com', reason: 'Question', subject: FIRSTNAME, message: TITLE },
+    '10.0.9.9',
+    null,
+  );
+  return {
+    cellToken: chosen.cellToken,
+    row: chosen.row,
+    column: chosen.column,
+    authorToken: chosen.authorToken,
+    authorEmail: chosen.authorEmail,
+  };
 }
 
 beforeAll(async () => {
@@ -82,7 +104,9 @@ async function openPage(path: string, asAdmin = false): Promise<{ page: Page; er
   if (asAdmin) {
     const { db, clock } = gallery.app.deps;
     const adminId = db.select({ id: users.id }).from(users).where(eq(users.email, E2E_ADMIN.email)).get()!.id;
-    await context.addCookies([{ name: SESSION_COOKIE, value: createSession(db, clock, adminId).token, url: gallery.url }]);
+    await context.addCookies([
+      { name: SESSION_COOKIE, value: createSession(db, clock, adminId).token, url: gallery.url },
+    ]);
   }
   const page = await context.newPage();
   page.on('dialog', (dialog) => {
@@ -98,7 +122,9 @@ async function openPage(path: string, asAdmin = false): Promise<{ page: Page; er
 function injectedElements(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
-    document.querySelectorAll('img[src="x"], svg[onload], [onerror], [onload]').forEach((el) => found.push(el.outerHTML.slice(0, 80)));
+    document
+      .querySelectorAll('img[src="x"], svg[onload], [onerror], [onload]')
+      .forEach((el) => found.push(el.outerHTML.slice(0, 80)));
     document.querySelectorAll('script').forEach((el) => {
       if (el.textContent?.includes('alert(')) found.push(el.outerHTML.slice(0, 80));
     });
@@ -149,8 +175,12 @@ describe('hostile text is shown as text', () => {
     const { page, errors } = await openPage(`/observe?row=${piece.row}&col=${piece.column}&zoom=1`);
     await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     await page.keyboard.press('Tab');
-    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas')))) await page.keyboard.press('Tab');
-    await page.waitForFunction((text) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(text), TITLE);
+    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
+      await page.keyboard.press('Tab');
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(text),
+      TITLE,
+    );
     await expectShownAsText(page, errors, [TITLE]);
   });
 

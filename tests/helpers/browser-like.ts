@@ -39,7 +39,9 @@ export class BrowserLike {
       const [pair, ...attributes] = line.split(';');
       const [name, ...rest] = pair!.split('=');
       const value = rest.join('=');
-      const expired = attributes.some((a) => /max-age=0$/i.test(a.trim()) || /expires=Thu, 01 Jan 1970/i.test(a.trim()));
+      const expired = attributes.some(
+        (a) => /max-age=0$/i.test(a.trim()) || /expires=Thu, 01 Jan 1970/i.test(a.trim()),
+      );
       if (!value || expired) this.cookies.delete(name!.trim());
       else this.cookies.set(name!.trim(), value);
     }
@@ -58,7 +60,13 @@ export class BrowserLike {
       headers['x-requested-with'] = 'XMLHttpRequest';
       headers['x-csrf-token'] = this.cookies.get('csrf')!;
     }
-    const res = await this.server.inject({ method, url, headers, remoteAddress: this.ip, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await this.server.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.ip,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     this.remember(res.headers['set-cookie']);
     let body: unknown = res.body;
     try {

@@ -1,6 +1,6 @@
 /**
  * A decoded tree of N cells built in memory for unit tests and the apply benchmark (no database): the synthetic
- * geometry of server/services/seed/synthetic.ts, every trunk and branch position filled bottom-up, a few squares
+ * geometry of server/seed/synthetic.ts, every trunk and branch position filled bottom-up, a few squares
  * pending, and a growth history (shared/tree/history.ts) publishing the published ones outward from the seed.
  */
 import { CellStatus, CellType } from '#shared/domain.ts';
@@ -8,7 +8,7 @@ import { HISTORY_FORMAT, type TreeHistoryWire } from '#shared/tree/history.ts';
 import { bandStarts, inBranchArea, isTrunkColumn, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
 import { PositionIndex } from '#shared/tree/position-index.ts';
 import { colorAsSent, type TreeCells } from '#shared/tree/snapshot.ts';
-import { syntheticSettings } from '#server/services/seed/synthetic.ts';
+import { syntheticSettings } from '#server/seed/synthetic.ts';
 
 export interface SyntheticTree {
   settings: TreeSettings;
@@ -39,7 +39,11 @@ export function syntheticTreeCells(count: number): SyntheticTree {
     type[n] = isTrunkColumn(settings, c) ? CellType.Trunk : CellType.Branch;
     // Every 37th square still waits (pending trunk, available branch), so slots and gaps exist.
     const waiting = (r * 31 + c * 7) % 37 === 0;
-    status[n] = waiting ? (type[n] === CellType.Trunk ? CellStatus.Pending : CellStatus.Available) : CellStatus.Published;
+    status[n] = waiting
+      ? type[n] === CellType.Trunk
+        ? CellStatus.Pending
+        : CellStatus.Available
+      : CellStatus.Published;
     // Colours as a snapshot carries them (12 bits, expanded).
     color[n] = waiting ? -1 : colorAsSent(((r * 2654435761 + c * 40503) >>> 8) & 0xffffff);
     indexOf.set(r, c, n);
@@ -67,5 +71,15 @@ export function growthHistory(tree: SyntheticTree, perStep = 3, start = Date.UTC
     time.push(k % perStep === 0 ? 1 : 0);
   });
   if (time.length > 0) time[0] = 0;
-  return { format: HISTORY_FORMAT, token: 'tree', version: 1, start, step: 3_600_000, count: order.length, row, col, time };
+  return {
+    format: HISTORY_FORMAT,
+    token: 'tree',
+    version: 1,
+    start,
+    step: 3_600_000,
+    count: order.length,
+    row,
+    col,
+    time,
+  };
 }

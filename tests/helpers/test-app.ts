@@ -20,10 +20,10 @@ export interface TestApp extends App {
   dir: string;
   clock: ReturnType<typeof manualClock>;
   /** A tRPC caller as the given user (or a guest). */
-  caller(user?: RequestContext['user']): ReturnType<typeof createCaller>;
+  caller: (user?: RequestContext['user']) => ReturnType<typeof createCaller>;
   /** Inserts a user with the given role (password hash unusable) and returns it with a session cookie. */
-  addUser(role?: number): { user: NonNullable<RequestContext['user']>; cookie: string };
-  cleanup(): Promise<void>;
+  addUser: (role?: number) => { user: NonNullable<RequestContext['user']>; cookie: string };
+  cleanup: () => Promise<void>;
 }
 
 export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {

@@ -4,7 +4,7 @@ import { mailOutbox, sessions, users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { passwordWork } from '#server/auth/passwords.ts';
 import { WorkQueue } from '#server/work-queue.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { REFUSAL_HOLD } from '#server/http/refusal-hold.ts';
 import { TRPC_MAX_BATCH } from '#shared/constants.ts';
@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 const userCount = () => t.deps.db.select({ n: count() }).from(users).get()!.n;
-const sessionCount = (userId: number) => t.deps.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)).get()!.n;
+const sessionCount = (userId: number) =>
+  t.deps.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)).get()!.n;
 let serial = 0;
 const freshEmail = () => `Person${++serial}.Example@Mail.Test`;
 const goodPassword = 'brushes&ink7';
@@ -35,7 +36,12 @@ async function registered(email = freshEmail(), password = goodPassword) {
 describe('registration', () => {
   it('creates an observer, signs them in, and stores the address lower-cased', async () => {
     const { browser, email, user } = await registered();
-    expect(user).toMatchObject({ firstname: 'Ada', lastname: 'Lovelace', email: email.toLowerCase(), role: Role.Observer });
+    expect(user).toMatchObject({
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      email: email.toLowerCase(),
+      role: Role.Observer,
+    });
     const current = await browser.get('/api/user/current');
     expect(current.status).toBe(200);
     expect(current.body.r.token).toBe(user.token);
@@ -46,7 +52,10 @@ describe('registration', () => {
     const { email } = await registered();
     const before = userCount();
     const res = await new BrowserLike(t.server).post('/api/register', {
-      firstname: 'Other', lastname: 'Person', email: email.toUpperCase(), password: goodPassword,
+      firstname: 'Other',
+      lastname: 'Person',
+      email: email.toUpperCase(),
+      password: goodPassword,
     });
     expect(res.status).toBe(409);
     expect(res.body.r.error).toBe('email_taken');
@@ -68,7 +77,11 @@ describe('registration', () => {
   ])('refuses %j with the message on %s, and writes nothing', async (change, field, message) => {
     const before = userCount();
     const res = await new BrowserLike(t.server).post('/api/register', {
-      firstname: 'Ada', lastname: 'Lovelace', email: freshEmail(), password: goodPassword, ...change,
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      email: freshEmail(),
+      password: goodPassword,
+      ...change,
     });
     expect(res.status).toBe(400);
     expect(res.body.r.error).toBe('validation_failed');
@@ -110,7 +123,10 @@ describe('login and logout', () => {
   it('answers a wrong password and an unknown address with the same error', async () => {
     const { email } = await registered();
     const wrong = await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'not-it-1' });
-    const unknown = await new BrowserLike(t.server).post('/api/auth/login', { username: 'nobody@mail.test', password: 'not-it-1' });
+    const unknown = await new BrowserLike(t.server).post('/api/auth/login', {
+      username: 'nobody@mail.test',
+      password: 'not-it-1',
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -119,19 +135,29 @@ describe('login and logout', () => {
 
   it('accepts the address in any case', async () => {
     const { email, password } = await registered();
-    const res = await new BrowserLike(t.server).post('/api/auth/login', { username: `  ${email.toUpperCase()} `, password });
+    const res = await new BrowserLike(t.server).post('/api/auth/login', {
+      username: `  ${email.toUpperCase()} `,
+      password,
+    });
     expect(res.status).toBe(200);
   });
 
   it('checks the login form: username must be an e-mail, password required', async () => {
     const res = await new BrowserLike(t.server).post('/api/auth/login', { username: 'ada', password: '' });
     expect(res.status).toBe(400);
-    expect(res.body.r.errors).toEqual({ username: ['Invalid email address.'], password: ['Password cannot be blank.'] });
+    expect(res.body.r.errors).toEqual({
+      username: ['Invalid email address.'],
+      password: ['Password cannot be blank.'],
+    });
   });
 
   it('refuses a login without the CSRF token', async () => {
     const { email, password } = await registered();
-    const res = await t.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: email, password } });
+    const res = await t.server.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: email, password },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().r.error).toBe('csrf_failed');
   });
@@ -146,7 +172,8 @@ describe('login and logout', () => {
     const { email, password } = await registered();
     const attacker = new BrowserLike(t.server);
     const answers = [];
-    for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 1; i++) answers.push((await attacker.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status);
+    for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 1; i++)
+      answers.push((await attacker.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status);
     expect(answers.slice(0, -1).every((s) => s === 401)).toBe(true);
     expect(answers.at(-1)).toBe(429);
     // Even the right password is refused from that address for now: the limit is not an oracle.
@@ -161,7 +188,9 @@ describe('login and logout', () => {
     const { email, password } = await registered();
     const attacker = new BrowserLike(t.server);
     for (let i = 0; i < LIMITS.loginFailuresPerIp.max; i++) {
-      expect((await attacker.post('/api/auth/login', { username: `nobody${i}@mail.test`, password: 'wrong-pass-1' })).status).toBe(401);
+      expect(
+        (await attacker.post('/api/auth/login', { username: `nobody${i}@mail.test`, password: 'wrong-pass-1' })).status,
+      ).toBe(401);
     }
     expect((await attacker.post('/api/auth/login', { username: email, password })).status).toBe(429);
     expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password })).status).toBe(200);
@@ -171,12 +200,14 @@ describe('login and logout', () => {
   it('does not count successful logins as failures', async () => {
     const { email, password } = await registered();
     const browser = new BrowserLike(t.server);
-    for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 2; i++) expect((await browser.post('/api/auth/login', { username: email, password })).status).toBe(200);
+    for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 2; i++)
+      expect((await browser.post('/api/auth/login', { username: email, password })).status).toBe(200);
   });
 });
 
 describe('password reset and restore', () => {
-  const outboxFor = (to: string) => t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase())).all();
+  const outboxFor = (to: string) =>
+    t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase())).all();
 
   it('answers the same for a registered and an unknown address, and mails only the registered one', async () => {
     const { email } = await registered();
@@ -199,18 +230,24 @@ describe('password reset and restore', () => {
     const link = linkIn(mail, /http:\/\/localhost:3000\/restore-password\/[\w-]+/);
     const token = link.split('/').at(-1)!;
 
-    const restored = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    const restored = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, {
+      password: 'new&better9',
+    });
     expect(restored.status).toBe(200);
     const id = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!.id;
     expect(sessionCount(id)).toBe(0);
     expect((await browser.get('/api/user/current')).status).toBe(401);
     expect((await other.get('/api/user/current')).status).toBe(401);
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+    ).toBe(200);
 
     const reused = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'another&one9' });
     expect(reused.status).toBe(400);
     expect(reused.body.r.error).toBe('invalid_reset_token');
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+    ).toBe(200);
   });
 
   it('refuses an expired link and a made-up one, changing nothing', async () => {
@@ -222,9 +259,13 @@ describe('password reset and restore', () => {
     const expired = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
     expect(expired.status).toBe(400);
     expect(expired.body.r.error).toBe('invalid_reset_token');
-    const madeUp = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'new&better9' });
+    const madeUp = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, {
+      password: 'new&better9',
+    });
     expect(madeUp.body.r.error).toBe('invalid_reset_token');
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
+    ).toBe(200);
   });
 
   it('checks the new password with the registration rules', async () => {
@@ -250,21 +291,32 @@ describe('a flood of password restores', () => {
   it(`refuses an address past ${LIMITS.restorePerIp.max} tries an hour (429, Retry-After), while the owner's link works from elsewhere`, async () => {
     const { email } = await registered();
     await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    const token = /\/restore-password\/([\w-]+)/.exec(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody)![1]!;
+    const token = /\/restore-password\/([\w-]+)/.exec(
+      t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody,
+    )![1]!;
     const flood = new BrowserLike(t.server);
-    for (let i = 0; i < LIMITS.restorePerIp.max; i++) expect((await flood.post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe('invalid_reset_token');
+    for (let i = 0; i < LIMITS.restorePerIp.max; i++)
+      expect((await flood.post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe('invalid_reset_token');
     const refused = await flood.post(`/api/password/restore/${token}`, { password: 'new&better9' });
     expect(refused.status).toBe(429);
     expect(refused.body.r.error).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
     // Past the limit, the address is refused before its request is even read: a body that does not parse is no 400.
-    const unread = await t.server.inject({ method: 'POST', url: `/api/password/restore/${token}`, remoteAddress: flood.ip, headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    const unread = await t.server.inject({
+      method: 'POST',
+      url: `/api/password/restore/${token}`,
+      remoteAddress: flood.ip,
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect(unread.statusCode).toBe(429);
     expect(unread.headers['retry-after']).toBeDefined();
     const owner = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
     expect(owner.status).toBe(200);
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+    ).toBe(200);
   });
 
   it(`holds the refusals of an address past its limit a moment, at most ${REFUSAL_HOLD.perAddress} at once; past that, refuses at once and closes`, async () => {
@@ -274,7 +326,13 @@ describe('a flood of password restores', () => {
     const order: string[] = [];
     const send = (i: number) =>
       t.server
-        .inject({ method: 'POST', url: madeUpLink(), remoteAddress: flood.ip, headers: { 'content-type': 'application/json' }, payload: '{}' })
+        .inject({
+          method: 'POST',
+          url: madeUpLink(),
+          remoteAddress: flood.ip,
+          headers: { 'content-type': 'application/json' },
+          payload: '{}',
+        })
         .then((res) => {
           order.push(res.headers.connection === 'close' ? `closed ${i}` : `held ${i}`);
           return res;
@@ -285,31 +343,50 @@ describe('a flood of password restores', () => {
     expect(order.slice(0, 3).every((o) => o.startsWith('closed'))).toBe(true);
     expect(order.slice(3).every((o) => o.startsWith('held'))).toBe(true);
     // Another address is not held behind them.
-    expect((await new BrowserLike(t.server).post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe('invalid_reset_token');
+    expect((await new BrowserLike(t.server).post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe(
+      'invalid_reset_token',
+    );
   });
 
   it(`hashes at most ${LIMITS.restorePerToken.max} passwords for one real link, however many arrive at once; one of them wins`, async () => {
     const { email } = await registered();
     await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    const token = /\/restore-password\/([\w-]+)/.exec(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody)![1]!;
+    const token = /\/restore-password\/([\w-]+)/.exec(
+      t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody,
+    )![1]!;
     const before = passwordWork.started;
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: `racing&new${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: `racing&new${i}` }),
+      ),
     );
     expect(passwordWork.started - before).toBeLessThanOrEqual(LIMITS.restorePerToken.max);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 200).every((a) => ['rate_limited', 'invalid_reset_token'].includes(a.body.r.error))).toBe(true);
+    expect(
+      answers
+        .filter((a) => a.status !== 200)
+        .every((a) => ['rate_limited', 'invalid_reset_token'].includes(a.body.r.error)),
+    ).toBe(true);
     expect(answers.some((a) => a.body.r?.error === 'rate_limited')).toBe(true);
   });
 
   it('voids every other reset link of the account once one is used', async () => {
     const { email } = await registered();
     for (let i = 0; i < 2; i++) await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    const [first, second] = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().map((m) => /\/restore-password\/([\w-]+)/.exec(m.textBody)![1]!);
-    expect((await new BrowserLike(t.server).post(`/api/password/restore/${second}`, { password: 'new&better9' })).status).toBe(200);
+    const [first, second] = t.deps.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, email.toLowerCase()))
+      .all()
+      .map((m) => /\/restore-password\/([\w-]+)/.exec(m.textBody)![1]!);
+    expect(
+      (await new BrowserLike(t.server).post(`/api/password/restore/${second}`, { password: 'new&better9' })).status,
+    ).toBe(200);
     const stale = await new BrowserLike(t.server).post(`/api/password/restore/${first}`, { password: 'evil&other9' });
     expect(stale.body.r.error).toBe('invalid_reset_token');
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+    ).toBe(200);
   });
 });
 
@@ -317,7 +394,10 @@ describe('a batch of costly calls', () => {
   const batchOf = (n: number, call: (i: number) => unknown) =>
     Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), call(i)]));
   const loginBatch = (browser: BrowserLike, n: number, password: string, email: string) =>
-    browser.post(`/trpc/${Array(n).fill('auth.login').join(',')}?batch=1`, batchOf(n, () => ({ username: email, password })));
+    browser.post(
+      `/trpc/${Array(n).fill('auth.login').join(',')}?batch=1`,
+      batchOf(n, () => ({ username: email, password })),
+    );
 
   it(`is refused whole past ${TRPC_MAX_BATCH} calls (400), before any of them runs`, async () => {
     const { email } = await registered();
@@ -332,7 +412,9 @@ describe('a batch of costly calls', () => {
     const attacker = new BrowserLike(t.server);
     const answers: { error?: { data?: { app?: { error?: string } } } }[] = [];
     for (let sent = 0; sent < LIMITS.loginFailuresPerIp.max + TRPC_MAX_BATCH; sent += TRPC_MAX_BATCH) {
-      answers.push(...((await loginBatch(attacker, TRPC_MAX_BATCH, 'wrong&guess1', `${sent}${email}`)).body as typeof answers));
+      answers.push(
+        ...((await loginBatch(attacker, TRPC_MAX_BATCH, 'wrong&guess1', `${sent}${email}`)).body as typeof answers),
+      );
     }
     const codes = answers.map((a) => a.error?.data?.app?.error);
     expect(codes.slice(0, LIMITS.loginFailuresPerIp.max).every((code) => code === 'invalid_credentials')).toBe(true);
@@ -345,7 +427,13 @@ describe('the queue of password work', () => {
     const queue = new WorkQueue(1, 2);
     const order: number[] = [];
     const releases: (() => void)[] = [];
-    const job = (n: number) => () => new Promise<number>((resolve) => releases.push(() => { order.push(n); resolve(n); }));
+    const job = (n: number) => () =>
+      new Promise<number>((resolve) =>
+        releases.push(() => {
+          order.push(n);
+          resolve(n);
+        }),
+      );
     const running = [queue.run(job(1)), queue.run(job(2)), queue.run(job(3))];
     const refused = await queue.run(job(4)).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'busy', retryAfter: 2 });
@@ -367,7 +455,13 @@ describe('the queue of password work', () => {
 
 describe('the account form', () => {
   const account = (token: string, change: Record<string, unknown> = {}) => ({
-    firstname: 'Grace', lastname: 'Hopper', email: `grace${++serial}@mail.test`, show_email: true, password: '', confirm_password: '', ...change,
+    firstname: 'Grace',
+    lastname: 'Hopper',
+    email: `grace${++serial}@mail.test`,
+    show_email: true,
+    password: '',
+    confirm_password: '',
+    ...change,
   });
 
   it('changes names, address and show_email for the owner', async () => {
@@ -384,45 +478,88 @@ describe('the account form', () => {
     expect(renamed.status).toBe(200);
     const before = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
 
-    const missing = await browser.post(`/api/user/${user.token}/account`, account(user.token, { firstname: 'Mallory' }));
+    const missing = await browser.post(
+      `/api/user/${user.token}/account`,
+      account(user.token, { firstname: 'Mallory' }),
+    );
     expect(missing.status).toBe(400);
-    expect(missing.body.r.errors).toEqual({ current_password: ['Enter your current password to change your e-mail address or password.'] });
-    const wrong = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'taken&over1', confirm_password: 'taken&over1', current_password: 'a guess 1' }));
+    expect(missing.body.r.errors).toEqual({
+      current_password: ['Enter your current password to change your e-mail address or password.'],
+    });
+    const wrong = await browser.post(
+      `/api/user/${user.token}/account`,
+      account(user.token, {
+        email,
+        password: 'taken&over1',
+        confirm_password: 'taken&over1',
+        current_password: 'a guess 1',
+      }),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.r.errors).toEqual({ current_password: ['This is not your current password.'] });
     expect(t.deps.db.select().from(users).where(eq(users.token, user.token)).get()).toEqual(before);
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
+    ).toBe(200);
   });
 
   it('voids every reset link still out when the password changes', async () => {
     const { browser, user, email } = await registered();
     await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    const token = /\/restore-password\/([\w-]+)/.exec(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody)![1]!;
-    const changed = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'fresh&paint1', confirm_password: 'fresh&paint1', current_password: goodPassword }));
+    const token = /\/restore-password\/([\w-]+)/.exec(
+      t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody,
+    )![1]!;
+    const changed = await browser.post(
+      `/api/user/${user.token}/account`,
+      account(user.token, {
+        email,
+        password: 'fresh&paint1',
+        confirm_password: 'fresh&paint1',
+        current_password: goodPassword,
+      }),
+    );
     expect(changed.status).toBe(200);
     const stale = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'evil&other9' });
     expect(stale.body.r.error).toBe('invalid_reset_token');
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status,
+    ).toBe(200);
   });
 
   it('keeps the person who changed the password signed in and ends every other session', async () => {
     const { browser, email, user } = await registered();
     const elsewhere = new BrowserLike(t.server);
     await elsewhere.post('/api/auth/login', { username: email, password: goodPassword });
-    const res = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email, password: 'fresh&paint1', confirm_password: 'fresh&paint1', current_password: goodPassword }));
+    const res = await browser.post(
+      `/api/user/${user.token}/account`,
+      account(user.token, {
+        email,
+        password: 'fresh&paint1',
+        confirm_password: 'fresh&paint1',
+        current_password: goodPassword,
+      }),
+    );
     expect(res.status).toBe(200);
     expect((await browser.get('/api/user/current')).status).toBe(200);
     expect((await elsewhere.get('/api/user/current')).status).toBe(401);
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status).toBe(200);
+    expect(
+      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status,
+    ).toBe(200);
   });
 
-  it('refuses a confirmation that differs, an address in use, and another person\'s account', async () => {
+  it("refuses a confirmation that differs, an address in use, and another person's account", async () => {
     const { browser, user, email } = await registered();
     const other = await registered();
-    const mismatch = await browser.post(`/api/user/${user.token}/account`, account(user.token, { password: 'fresh&paint1', confirm_password: 'fresh&paint2' }));
+    const mismatch = await browser.post(
+      `/api/user/${user.token}/account`,
+      account(user.token, { password: 'fresh&paint1', confirm_password: 'fresh&paint2' }),
+    );
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.r.errors).toEqual({ confirm_password: ['The password confirmation does not match.'] });
-    const clash = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email: other.email.toUpperCase(), current_password: goodPassword }));
+    const clash = await browser.post(
+      `/api/user/${user.token}/account`,
+      account(user.token, { email: other.email.toUpperCase(), current_password: goodPassword }),
+    );
     expect(clash.status).toBe(409);
     expect(clash.body.r.errors.email).toEqual(['This e-mail address is used by another account.']);
     const foreign = await browser.post(`/api/user/${other.user.token}/account`, account(other.user.token));

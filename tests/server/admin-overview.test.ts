@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OVERVIEW_WEEKS } from '#shared/admin-api.ts';
 import { Role } from '#shared/domain.ts';
 import { weekStartOf, WEEK_MS } from '#server/services/admin/overview.ts';
-import { expireReservations } from '#server/services/reservation-jobs.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { expireReservations } from '#server/services/reservations/reservation-jobs.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { cellAt } from './support/art-fixtures.ts';
 import { submitPieceAt } from './support/review-fixtures.ts';
@@ -41,7 +41,9 @@ beforeAll(async () => {
   await t.caller(admin.user).admin.publish({ artToken: published.artToken });
   const holder = t.addUser(Role.Observer);
   reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, 34, 4).token);
-  await t.caller().misc.contact({ subject: 'Hi', reason: 'Question', email: 'v@example.test', message: 'Hello there.' });
+  await t
+    .caller()
+    .misc.contact({ subject: 'Hi', reason: 'Question', email: 'v@example.test', message: 'Hello there.' });
 }, 60_000);
 afterAll(() => t.cleanup());
 
@@ -67,9 +69,20 @@ describe('the overview', () => {
     expect(overview.weeks[0]!.weekStart).toBe(THIS_WEEK - 25 * WEEK_MS);
     expect(overview.weeks.at(-1)!.weekStart).toBe(THIS_WEEK);
     const nonZero = overview.weeks.flatMap((week, index) =>
-      (['published', 'reservationsMade', 'reservationsExpired', 'newUsers'] as const).filter((k) => week[k] > 0).map((k) => `${index} ${k} ${week[k]}`),
+      (['published', 'reservationsMade', 'reservationsExpired', 'newUsers'] as const)
+        .filter((k) => week[k] > 0)
+        .map((k) => `${index} ${k} ${week[k]}`),
     );
     // This week: 4 new users (staff, two artists, the holder) and 3 reservations (the two submitted pieces', one held).
-    expect(nonZero.sort()).toEqual(['25 newUsers 4', '25 published 1', '25 reservationsMade 3', '5 newUsers 1', '5 reservationsMade 1', '7 reservationsExpired 1'].sort());
+    expect(nonZero.sort()).toEqual(
+      [
+        '25 newUsers 4',
+        '25 published 1',
+        '25 reservationsMade 3',
+        '5 newUsers 1',
+        '5 reservationsMade 1',
+        '7 reservationsExpired 1',
+      ].sort(),
+    );
   });
 });

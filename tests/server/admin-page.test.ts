@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
 
 let t: TestApp;
 
-const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><div id="root"></div></body></html>`;
+const page = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><div id="root"></div></body></html>`;
 
 beforeAll(async () => {
   const clientDir = tempDir('gallery-client-');

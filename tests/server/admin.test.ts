@@ -9,9 +9,9 @@ import { art, connections, reservations, sessions, staffActions, trees, users } 
 import { ADMIN_PAGE_SIZE } from '#shared/admin-api.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
-import { saveConnections } from '#server/services/connections.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { saveConnections } from '#server/services/art/connections.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { browserFor, cellAt, publishedPieceAt } from './support/art-fixtures.ts';
 import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from './support/review-fixtures.ts';
@@ -21,8 +21,13 @@ let treeId: number;
 let admin: ReturnType<TestApp['addUser']>;
 let artist: ReturnType<TestApp['addUser']>;
 
-const codeOf = (call: Promise<unknown>) => call.then(() => 'allowed', (e: unknown) => toAppError(e).code);
-const versionOf = () => t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.version;
+const codeOf = (call: Promise<unknown>) =>
+  call.then(
+    () => 'allowed',
+    (e: unknown) => toAppError(e).code,
+  );
+const versionOf = () =>
+  t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.version;
 const staff = () => t.caller(admin.user).admin;
 
 /** A piece by `author` on (row, column), submitted and published by staff. */
@@ -49,13 +54,18 @@ describe('removal requests', () => {
     const other = t.addUser(Role.Artist);
     const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, other.user.id, 'otherkey');
     live = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Quiet Orchard');
-    saveConnections(t.deps, artist.user, live.cellToken, { connections: [{ token: neighbour.cellToken, status: 1, description: 'Same orchard.' }] });
+    saveConnections(t.deps, artist.user, live.cellToken, {
+      connections: [{ token: neighbour.cellToken, status: 1, description: 'Same orchard.' }],
+    });
     await staff().publish({ artToken: live.artToken });
     // The neighbour connects back to the piece, and someone waits for its square.
-    saveConnections(t.deps, other.user, neighbour.cellToken, { connections: [{ token: live.cellToken, status: 1, description: 'Back to the orchard.' }] });
+    saveConnections(t.deps, other.user, neighbour.cellToken, {
+      connections: [{ token: live.cellToken, status: 1, description: 'Back to the orchard.' }],
+    });
     subscriber = t.addUser(Role.Observer);
     await t.caller(subscriber.user).cell.subscribe({ token: live.cellToken });
-    requestToken = (await t.caller(artist.user).art.requestRemoval({ cellToken: live.cellToken, reason: 'I sold it.' })).token;
+    requestToken = (await t.caller(artist.user).art.requestRemoval({ cellToken: live.cellToken, reason: 'I sold it.' }))
+      .token;
   });
 
   it('lists the open requests with their piece and requester', async () => {
@@ -86,7 +96,11 @@ describe('removal requests', () => {
     const version = versionOf();
     const mailsBefore = (await mailsOf(t)).length;
     const answer = await staff().acceptRemoval({ token: requestToken });
-    expect(answer).toMatchObject({ state: 'accepted', decidedBy: { token: admin.user.token }, art: { status: ArtStatus.Removed } });
+    expect(answer).toMatchObject({
+      state: 'accepted',
+      decidedBy: { token: admin.user.token },
+      art: { status: ArtStatus.Removed },
+    });
 
     expect(artRow(t.deps.db, live.artToken).status).toBe(ArtStatus.Removed);
     expect(cellRow(t.deps.db, live.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
@@ -94,19 +108,27 @@ describe('removal requests', () => {
     expect(links.filter((c) => c.status === 1)).toEqual([]);
     expect(links.length).toBe(2);
     expect(versionOf()).toBeGreaterThan(version);
-    expect((await t.caller().cell.search({ search: 'Orchard' })).map((hit) => hit.artToken)).not.toContain(live.artToken);
+    expect((await t.caller().cell.search({ search: 'Orchard' })).map((hit) => hit.artToken)).not.toContain(
+      live.artToken,
+    );
     expect(await t.caller().art.activeConnections({ cellToken: cellAt(t.deps.db, treeId, 34, 1).token })).toEqual([]);
 
     const mails = (await mailsOf(t)).slice(mailsBefore);
-    expect(mails.find((m) => m.to === artist.user.email)?.subject).toBe('Your piece has been removed from the Gallery Tree');
+    expect(mails.find((m) => m.to === artist.user.email)?.subject).toBe(
+      'Your piece has been removed from the Gallery Tree',
+    );
     expect(mails.find((m) => m.to === subscriber.user.email)?.text).toContain(`/observe?cell=${live.cellToken}`);
-    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'accept_removal')).all()).toMatchObject([{ staffId: admin.user.id, subjectToken: requestToken }]);
+    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'accept_removal')).all()).toMatchObject([
+      { staffId: admin.user.id, subjectToken: requestToken },
+    ]);
   });
 
   it('refuses deciding the same request again and changes nothing', async () => {
     const before = adminStateOf(t.deps.db);
     expect(await codeOf(staff().acceptRemoval({ token: requestToken }))).toBe('removal_already_decided');
-    expect(await codeOf(staff().declineRemoval({ token: requestToken, reason: 'Changed our mind.' }))).toBe('removal_already_decided');
+    expect(await codeOf(staff().declineRemoval({ token: requestToken, reason: 'Changed our mind.' }))).toBe(
+      'removal_already_decided',
+    );
     expect(adminStateOf(t.deps.db)).toEqual(before);
   });
 
@@ -115,7 +137,11 @@ describe('removal requests', () => {
     const { token } = await t.caller(artist.user).art.requestRemoval({ cellToken: kept.cellToken, reason: '' });
     const mailsBefore = (await mailsOf(t)).length;
     const reason = 'It is part of the exhibition catalogue until June.';
-    expect(await staff().declineRemoval({ token, reason })).toMatchObject({ state: 'declined', decisionNote: reason, decidedBy: { token: admin.user.token } });
+    expect(await staff().declineRemoval({ token, reason })).toMatchObject({
+      state: 'declined',
+      decisionNote: reason,
+      decidedBy: { token: admin.user.token },
+    });
     expect(artRow(t.deps.db, kept.artToken).status).toBe(ArtStatus.Published);
     const mail = (await mailsOf(t)).slice(mailsBefore).find((m) => m.to === artist.user.email);
     expect(mail?.subject).toBe('About your removal request');
@@ -127,7 +153,9 @@ describe('removal requests', () => {
 describe('contact messages', () => {
   it('lists unhandled messages oldest first and marks one handled once', async () => {
     for (const subject of ['First question', 'Second question']) {
-      await t.caller().misc.contact({ subject, reason: 'Question', email: 'visitor@example.test', message: 'How do I join?' });
+      await t
+        .caller()
+        .misc.contact({ subject, reason: 'Question', email: 'visitor@example.test', message: 'How do I join?' });
       t.clock.advance(1000);
     }
     const open = await staff().messages({ handled: false });
@@ -144,7 +172,9 @@ describe('contact messages', () => {
     expect(await codeOf(staff().markMessageHandled({ id: 999_999 }))).toBe('not_found');
     expect(await codeOf(t.caller(artist.user).admin.markMessageHandled({ id }))).toBe('forbidden');
     expect(adminStateOf(t.deps.db)).toEqual(before);
-    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'mark_message_handled')).all()).toHaveLength(1);
+    expect(
+      t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'mark_message_handled')).all(),
+    ).toHaveLength(1);
   });
 });
 
@@ -159,23 +189,38 @@ describe('users', () => {
     expect(second.items).toHaveLength(first.total - ADMIN_PAGE_SIZE);
     expect(new Set([...first.items, ...second.items].map((u) => u.token)).size).toBe(first.total);
 
-    expect((await staff().users({ search: artist.user.email.toUpperCase(), page: 1 })).items.map((u) => u.token)).toEqual([artist.user.token]);
-    expect((await staff().users({ search: `${artist.user.firstname} ${artist.user.lastname}`, page: 1 })).items.map((u) => u.token)).toEqual([artist.user.token]);
+    expect(
+      (await staff().users({ search: artist.user.email.toUpperCase(), page: 1 })).items.map((u) => u.token),
+    ).toEqual([artist.user.token]);
+    expect(
+      (await staff().users({ search: `${artist.user.firstname} ${artist.user.lastname}`, page: 1 })).items.map(
+        (u) => u.token,
+      ),
+    ).toEqual([artist.user.token]);
     expect((await staff().users({ search: '%', page: 1 })).items).toEqual([]);
     const admins = await staff().users({ role: Role.Admin, page: 1 });
     expect(admins.items.map((u) => u.token)).toEqual([admin.user.token]);
   });
 
-  it('changes a role, but never the caller\'s own, and refuses a role that does not exist', async () => {
+  it("changes a role, but never the caller's own, and refuses a role that does not exist", async () => {
     const someone = t.addUser(Role.Observer);
-    expect(await staff().setRole({ userToken: someone.user.token, role: Role.Artist })).toMatchObject({ token: someone.user.token, role: Role.Artist });
+    expect(await staff().setRole({ userToken: someone.user.token, role: Role.Artist })).toMatchObject({
+      token: someone.user.token,
+      role: Role.Artist,
+    });
     const before = adminStateOf(t.deps.db);
     expect(await codeOf(staff().setRole({ userToken: admin.user.token, role: Role.Observer }))).toBe('own_account');
-    expect(await codeOf(staff().setRole({ userToken: someone.user.token, role: 3 as typeof Role.Artist }))).toBe('validation_failed');
+    expect(await codeOf(staff().setRole({ userToken: someone.user.token, role: 3 as typeof Role.Artist }))).toBe(
+      'validation_failed',
+    );
     expect(await codeOf(staff().setRole({ userToken: 'n'.repeat(22), role: Role.Artist }))).toBe('not_found');
-    expect(await codeOf(t.caller(someone.user).admin.setRole({ userToken: someone.user.token, role: Role.Admin }))).toBe('forbidden');
+    expect(
+      await codeOf(t.caller(someone.user).admin.setRole({ userToken: someone.user.token, role: Role.Admin })),
+    ).toBe('forbidden');
     expect(adminStateOf(t.deps.db)).toEqual(before);
-    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'set_role')).all()).toMatchObject([{ subjectToken: someone.user.token, note: 'observer -> artist' }]);
+    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'set_role')).all()).toMatchObject([
+      { subjectToken: someone.user.token, note: 'observer -> artist' },
+    ]);
   });
 
   it('disabling ends every session of the account; enabling lets it log in again', async () => {
@@ -193,8 +238,15 @@ describe('users', () => {
     expect(adminStateOf(t.deps.db)).toEqual(before);
 
     expect(await staff().enableUser({ userToken: someone.user.token })).toMatchObject({ disabled: false });
-    expect(t.deps.db.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, someone.user.id)).get()!.disabledAt).toBeNull();
-    const actions = t.deps.db.select({ action: staffActions.action }).from(staffActions).where(eq(staffActions.subjectToken, someone.user.token)).all();
+    expect(
+      t.deps.db.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, someone.user.id)).get()!
+        .disabledAt,
+    ).toBeNull();
+    const actions = t.deps.db
+      .select({ action: staffActions.action })
+      .from(staffActions)
+      .where(eq(staffActions.subjectToken, someone.user.token))
+      .all();
     expect(actions.map((a) => a.action)).toEqual(['disable_user', 'enable_user']);
   });
 });
@@ -209,7 +261,11 @@ describe('reservations', () => {
 
     const list = await staff().reservations();
     const held = list.find((r) => r.cell.token === square.token)!;
-    expect(held).toMatchObject({ cell: { row: 34, column: 3 }, user: { token: holder.user.token, email: holder.user.email }, extended: false });
+    expect(held).toMatchObject({
+      cell: { row: 34, column: 3 },
+      user: { token: holder.user.token, email: holder.user.email },
+      extended: false,
+    });
     expect(held.expiresAt).toBeGreaterThan(t.clock.now());
 
     const version = versionOf();
@@ -218,7 +274,10 @@ describe('reservations', () => {
     expect(await staff().releaseReservation({ reservationId: held.id })).toEqual({ ok: true });
     expect(cellRow(t.deps.db, square.token)).toMatchObject({ status: CellStatus.Available, artId: null });
     expect(t.deps.db.select().from(art).where(eq(art.id, draftId)).get()).toBeUndefined();
-    expect(t.deps.db.select({ state: reservations.state }).from(reservations).where(eq(reservations.id, held.id)).get()!.state).toBe('released');
+    expect(
+      t.deps.db.select({ state: reservations.state }).from(reservations).where(eq(reservations.id, held.id)).get()!
+        .state,
+    ).toBe('released');
     expect(versionOf()).toBeGreaterThan(version);
     const mails = (await mailsOf(t)).slice(mailsBefore);
     expect(mails.find((m) => m.to === holder.user.email)?.subject).toBe('Your reserved square has been released');
@@ -231,15 +290,27 @@ describe('reservations', () => {
 });
 
 describe('the staff log', () => {
-  it('shows every staff action newest first with the staff member\'s name', async () => {
+  it("shows every staff action newest first with the staff member's name", async () => {
     const log = await staff().staffLog({ page: 1 });
     const rows = t.deps.db.select().from(staffActions).all();
     expect(log.total).toBe(rows.length);
-    expect(log.items[0]).toMatchObject({ action: 'release_reservation', staff: { token: admin.user.token, name: `${admin.user.firstname} ${admin.user.lastname}` } });
+    expect(log.items[0]).toMatchObject({
+      action: 'release_reservation',
+      staff: { token: admin.user.token, name: `${admin.user.firstname} ${admin.user.lastname}` },
+    });
     const times = log.items.map((entry) => entry.createdAt);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(new Set(log.items.map((entry) => entry.action))).toEqual(
-      new Set(['publish', 'accept_removal', 'decline_removal', 'mark_message_handled', 'set_role', 'disable_user', 'enable_user', 'release_reservation']),
+      new Set([
+        'publish',
+        'accept_removal',
+        'decline_removal',
+        'mark_message_handled',
+        'set_role',
+        'disable_user',
+        'enable_user',
+        'release_reservation',
+      ]),
     );
   });
 });

@@ -8,7 +8,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '#server/permissions.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { listApiRoutes, listOtherRoutes, listProcedures, routeKey, routeShape, rowFor, type HttpRoute } from './support/route-inventory.ts';
+import {
+  listApiRoutes,
+  listOtherRoutes,
+  listProcedures,
+  routeKey,
+  routeShape,
+  rowFor,
+  type HttpRoute,
+} from './support/route-inventory.ts';
 import { REST_ACCESS } from './support/rest-access.ts';
 
 const DOC = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
@@ -20,9 +28,16 @@ interface PathRow {
 }
 
 /** The `| METHOD | \`/path/{param}\` | who | …` rows of the document. */
-const pathRows: PathRow[] = [...DOC.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([^|]+?) \|/gm)].map((m) => ({ method: m[1]!, path: m[2]!, who: m[3]!.trim() }));
+const pathRows: PathRow[] = [...DOC.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([^|]+?) \|/gm)].map(
+  (m) => ({ method: m[1]!, path: m[2]!, who: m[3]!.trim() }),
+);
 /** The `| \`router.procedure\` | kind | who | …` rows. */
-const procedureRows = new Map([...DOC.matchAll(/^\| `(\w+\.\w+)` \| (query|mutation|subscription) \| ([^|]+?) \|/gm)].map((m) => [m[1]!, { kind: m[2]!, who: m[3]!.trim() }]));
+const procedureRows = new Map(
+  [...DOC.matchAll(/^\| `(\w+\.\w+)` \| (query|mutation|subscription) \| ([^|]+?) \|/gm)].map((m) => [
+    m[1]!,
+    { kind: m[2]!, who: m[3]!.trim() },
+  ]),
+);
 
 /** `/api/cell/{cellToken}` as a route shape, to compare with the server's `:cellToken`. */
 const shapeOfRow = (row: PathRow) => routeShape(`${row.method} ${row.path.replace(/\{(\w+)\}/g, ':$1')}`);
@@ -46,7 +61,9 @@ describe('docs/api.md', () => {
       const row = rowOf(route);
       if (!row) return [`${routeKey(route)} has no row`];
       const who = rowFor(REST_ACCESS, route)?.who;
-      return who === undefined || row.who === who ? [] : [`${routeKey(route)} says "${row.who}", the permission table "${who}"`];
+      return who === undefined || row.who === who
+        ? []
+        : [`${routeKey(route)} says "${row.who}", the permission table "${who}"`];
     });
     expect(problems).toEqual([]);
   });
@@ -66,10 +83,16 @@ describe('docs/api.md', () => {
       const row = procedureRows.get(procedure.name);
       if (!row) return [`${procedure.name} has no row`];
       const expected = { kind: procedure.type, who: WHO_OF_ACCESS[procedure.access] };
-      return row.kind === expected.kind && row.who === expected.who ? [] : [`${procedure.name} says ${JSON.stringify(row)}, is ${JSON.stringify(expected)}`];
+      return row.kind === expected.kind && row.who === expected.who
+        ? []
+        : [`${procedure.name} says ${JSON.stringify(row)}, is ${JSON.stringify(expected)}`];
     });
     const names = new Set(procedures.map((procedure) => procedure.name));
-    problems.push(...[...procedureRows.keys()].filter((name) => !names.has(name)).map((name) => `${name} is documented but does not exist`));
+    problems.push(
+      ...[...procedureRows.keys()]
+        .filter((name) => !names.has(name))
+        .map((name) => `${name} is documented but does not exist`),
+    );
     expect(problems).toEqual([]);
   });
 });

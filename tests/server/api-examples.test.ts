@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { art, cells, mailOutbox, reservations, users } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { reindexArt } from '#server/services/search.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { reindexArt } from '#server/services/art/search.ts';
 import { artForm, png, postForm, validFields } from './support/art-fixtures.ts';
 import { createApiWorld, PIECE_ROW, type ApiWorld, type Asker } from './support/api-world.ts';
 import { openStream } from './support/event-stream.ts';
@@ -55,14 +55,37 @@ afterAll(() => w.t.cleanup());
 /** Gives every list a documented example shows at least one item: a filled-in piece, a connection, a follow. */
 async function enrich(world: ApiWorld): Promise<void> {
   const { db } = world.t.deps;
-  const details = { category: 'Painting', subject: 'Landscape', style: 'Impressionism', medium: ['Oil'], materials: ['Canvas'], keywords: ['dusk'] };
+  const details = {
+    category: 'Painting',
+    subject: 'Landscape',
+    style: 'Impressionism',
+    medium: ['Oil'],
+    materials: ['Canvas'],
+    keywords: ['dusk'],
+  };
   const size = { description: 'The river at dusk, from the old bridge.', width: '24', height: '18', depth: '1' };
-  db.update(art).set({ ...details, ...size }).where(eq(art.token, world.piece.artToken)).run();
-  const place = { zipcode: '97201', city: 'Portland', state: 'OR', country: 'US', description: 'I paint rivers.', personalUrl: 'https://maya.example.com' };
+  db.update(art)
+    .set({ ...details, ...size })
+    .where(eq(art.token, world.piece.artToken))
+    .run();
+  const place = {
+    zipcode: '97201',
+    city: 'Portland',
+    state: 'OR',
+    country: 'US',
+    description: 'I paint rivers.',
+    personalUrl: 'https://maya.example.com',
+  };
   db.update(users).set(place).where(eq(users.id, world.people.owner.user.id)).run();
   // Both pieces went live a day apart, so the growth history has them.
-  db.update(art).set({ publishedAt: Date.UTC(2026, 0, 1) }).where(eq(art.token, world.neighbour.artToken)).run();
-  db.update(art).set({ publishedAt: Date.UTC(2026, 0, 2) }).where(eq(art.token, world.piece.artToken)).run();
+  db.update(art)
+    .set({ publishedAt: Date.UTC(2026, 0, 1) })
+    .where(eq(art.token, world.neighbour.artToken))
+    .run();
+  db.update(art)
+    .set({ publishedAt: Date.UTC(2026, 0, 2) })
+    .where(eq(art.token, world.piece.artToken))
+    .run();
   reindexArt(db, db.select({ id: art.id }).from(art).where(eq(art.token, world.piece.artToken)).get()!.id);
   const owner = await world.browser('owner');
   const saved = await owner.post(`/api/cell/${world.piece.cellToken}/connections`, {
@@ -70,7 +93,10 @@ async function enrich(world: ApiWorld): Promise<void> {
   });
   expect(saved.status).toBe(200);
   const observer = await world.browser('observer');
-  const followed = await observer.request('PUT', `/api/user/${world.people.observer.user.token}/follow/${world.people.owner.user.token}`);
+  const followed = await observer.request(
+    'PUT',
+    `/api/user/${world.people.observer.user.token}/follow/${world.people.owner.user.token}`,
+  );
   expect(followed.status).toBe(200);
 }
 
@@ -79,7 +105,11 @@ const body = async (answer: Promise<{ body: unknown }>) => (await answer).body;
 const token = (asker: Exclude<Asker, 'guest'>) => w.people[asker].user.token;
 /** An AVAILABLE square of the tree (a call that reserves it makes the next call find another). */
 const freeSquare = () =>
-  w.t.deps.db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, w.treeId), eq(cells.status, CellStatus.Available))).get()!.token;
+  w.t.deps.db
+    .select({ token: cells.token })
+    .from(cells)
+    .where(and(eq(cells.treeId, w.treeId), eq(cells.status, CellStatus.Available)))
+    .get()!.token;
 let registered = 0;
 const newEmail = () => `example${++registered}@examples.test`;
 
@@ -89,7 +119,8 @@ const LIVE: Record<string, () => Promise<unknown>> = {
   'GET /api/initial-params': async () => body((await as('guest')).get('/api/initial-params')),
   'GET /api/tree/:treeToken': async () => body((await as('guest')).get(`/api/tree/${w.treeToken}`)),
   'GET /api/tree/:treeToken/changes': async () => {
-    const { version } = ((await (await as('guest')).get(`/api/tree/${w.treeToken}`)).body as { r: { version: number } }).r;
+    const { version } = ((await (await as('guest')).get(`/api/tree/${w.treeToken}`)).body as { r: { version: number } })
+      .r;
     const { user } = await w.newcomer();
     reserveCell(w.t.deps, user, freeSquare());
     return body((await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=${version}`));
@@ -108,7 +139,9 @@ const LIVE: Record<string, () => Promise<unknown>> = {
   },
   'GET /api/tree/:treeToken/history': async () => body((await as('guest')).get(`/api/tree/${w.treeToken}/history`)),
   'GET /api/tree/:treeToken/region': async () =>
-    body((await as('guest')).get(`/api/tree/${w.treeToken}/region?row0=${PIECE_ROW - 1}&row1=${PIECE_ROW}&col0=0&col1=1`)),
+    body(
+      (await as('guest')).get(`/api/tree/${w.treeToken}/region?row0=${PIECE_ROW - 1}&row1=${PIECE_ROW}&col0=0&col1=1`),
+    ),
   'GET /api/cells/search': async () => body((await as('guest')).get('/api/cells/search?search=Neighbour')),
   'GET /api/cell/:cellToken': async () => body((await as('guest')).get(`/api/cell/${w.piece.cellToken}`)),
   'POST /api/cell/:cellToken': async () => {
@@ -117,17 +150,22 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     return (await postForm(w.t, browser, `/api/cell/${freeSquare()}`, form)).body;
   },
   'GET /api/cell/:cellToken/art': async () => body((await as('guest')).get(`/api/cell/${w.piece.cellToken}/art`)),
-  'GET /api/cell/:cellToken/art/edit': async () => body((await as('owner')).get(`/api/cell/${w.piece.cellToken}/art/edit`)),
-  'GET /api/cell/:cellToken/connections': async () => body((await as('owner')).get(`/api/cell/${w.piece.cellToken}/connections`)),
-  'GET /api/cell/:cellToken/connections/active': async () => body((await as('guest')).get(`/api/cell/${w.piece.cellToken}/connections/active`)),
+  'GET /api/cell/:cellToken/art/edit': async () =>
+    body((await as('owner')).get(`/api/cell/${w.piece.cellToken}/art/edit`)),
+  'GET /api/cell/:cellToken/connections': async () =>
+    body((await as('owner')).get(`/api/cell/${w.piece.cellToken}/connections`)),
+  'GET /api/cell/:cellToken/connections/active': async () =>
+    body((await as('guest')).get(`/api/cell/${w.piece.cellToken}/connections/active`)),
   'POST /api/cell/:cellToken/connections': async () =>
     body(
       (await as('owner')).post(`/api/cell/${w.piece.cellToken}/connections`, {
         connections: [{ token: w.neighbour.cellToken, status: 1, description: 'The same river, upstream.' }],
       }),
     ),
-  'POST /api/cell/:cellToken/removal': async () => body((await as('owner')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'I painted over it.' })),
-  'POST /api/cell/:cellToken/reserve': async () => body((await w.newcomer()).browser.post(`/api/cell/${freeSquare()}/reserve`)),
+  'POST /api/cell/:cellToken/removal': async () =>
+    body((await as('owner')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'I painted over it.' })),
+  'POST /api/cell/:cellToken/reserve': async () =>
+    body((await w.newcomer()).browser.post(`/api/cell/${freeSquare()}/reserve`)),
   'GET /api/cell/:cellToken/reserve/:reserveId': async () =>
     body((await as('owner')).get(`/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}`)),
   'POST /api/cell/:cellToken/reserve/:reserveId': async () => {
@@ -137,28 +175,50 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const held = activeReservationOf(w.t.deps.db, user.id)!;
     const now = w.t.clock.now();
     // A reminder went out three days before the deadline: the extension is allowed now.
-    w.t.deps.db.update(reservations).set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 }).where(eq(reservations.id, held.id)).run();
+    w.t.deps.db
+      .update(reservations)
+      .set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 })
+      .where(eq(reservations.id, held.id))
+      .run();
     return body(browser.post(`/api/cell/${square}/reserve/${held.token}`));
   },
   'POST /api/cell/:cellToken/subscribe/available': async () =>
     body((await w.newcomer()).browser.post(`/api/cell/${w.cell(PIECE_ROW + 6, 1).token}/subscribe/available`)),
-  'POST /api/cell/subscribe/available': async () => body((await w.newcomer()).browser.post('/api/cell/subscribe/available')),
+  'POST /api/cell/subscribe/available': async () =>
+    body((await w.newcomer()).browser.post('/api/cell/subscribe/available')),
   'POST /api/branch/reserve': async () =>
-    body((await w.newcomer()).browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: PIECE_ROW + 1, column: -1 })),
+    body(
+      (await w.newcomer()).browser.post('/api/branch/reserve', {
+        treeToken: w.treeToken,
+        row: PIECE_ROW + 1,
+        column: -1,
+      }),
+    ),
   'GET /api/art/:artToken/like': async () => body((await as('observer')).get(`/api/art/${w.piece.artToken}/like`)),
-  'PUT /api/art/:artToken/like': async () => body((await as('artist')).request('PUT', `/api/art/${w.piece.artToken}/like`)),
-  'DELETE /api/art/:artToken/like': async () => body((await as('artist')).request('DELETE', `/api/art/${w.piece.artToken}/like`)),
-  'PUT /api/art/:artToken/review': async () => body((await as('guest')).request('PUT', `/api/art/${w.piece.artToken}/review`)),
+  'PUT /api/art/:artToken/like': async () =>
+    body((await as('artist')).request('PUT', `/api/art/${w.piece.artToken}/like`)),
+  'DELETE /api/art/:artToken/like': async () =>
+    body((await as('artist')).request('DELETE', `/api/art/${w.piece.artToken}/like`)),
+  'PUT /api/art/:artToken/review': async () =>
+    body((await as('guest')).request('PUT', `/api/art/${w.piece.artToken}/review`)),
   'GET /api/user/current': async () => body((await as('observer')).get('/api/user/current')),
   'POST /api/register': async () =>
-    body((await as('guest')).post('/api/register', { firstname: 'Ada', lastname: 'Lane', email: newEmail(), password: 'abc&123' })),
+    body(
+      (await as('guest')).post('/api/register', {
+        firstname: 'Ada',
+        lastname: 'Lane',
+        email: newEmail(),
+        password: 'abc&123',
+      }),
+    ),
   'POST /api/auth/login': async () => {
     const email = newEmail();
     await (await as('guest')).post('/api/register', { firstname: 'Bo', lastname: 'Lane', email, password: 'abc&123' });
     return body((await as('guest')).post('/api/auth/login', { username: email, password: 'abc&123' }));
   },
   'POST /api/auth/logout': async () => body((await w.newcomer()).browser.post('/api/auth/logout')),
-  'POST /api/password/reset': async () => body((await as('guest')).post('/api/password/reset', { username: 'nobody@examples.test' })),
+  'POST /api/password/reset': async () =>
+    body((await as('guest')).post('/api/password/reset', { username: 'nobody@examples.test' })),
   'POST /api/password/restore/:token': async () => {
     const email = newEmail();
     await (await as('guest')).post('/api/register', { firstname: 'Cy', lastname: 'Lane', email, password: 'abc&123' });
@@ -168,11 +228,25 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     return body((await as('guest')).post(`/api/password/restore/${reset}`, { password: 'new&better9' }));
   },
   'POST /api/misc/contact': async () =>
-    body((await as('guest')).post('/api/misc/contact', { subject: 'Hi', reason: 'Question', email: 'me@examples.test', message: 'How do branches grow?' })),
+    body(
+      (await as('guest')).post('/api/misc/contact', {
+        subject: 'Hi',
+        reason: 'Question',
+        email: 'me@examples.test',
+        message: 'How do branches grow?',
+      }),
+    ),
   'GET /api/misc/zip/:zip': async () => body((await as('guest')).get('/api/misc/zip/10001')),
   'POST /api/user/:token/account': async () => {
     const { browser, user } = await w.newcomer();
-    const fields = { firstname: 'New', lastname: 'Name', email: user.email, show_email: true, password: '', confirm_password: '' };
+    const fields = {
+      firstname: 'New',
+      lastname: 'Name',
+      email: user.email,
+      show_email: true,
+      password: '',
+      confirm_password: '',
+    };
     return body(browser.post(`/api/user/${user.token}/account`, fields));
   },
   'GET /api/user/:token/reserve': async () => body((await as('owner')).get(`/api/user/${token('owner')}/reserve`)),
@@ -181,16 +255,20 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const { browser, user } = await w.newcomer();
     return (await postForm(w.t, browser, `/api/user/${user.token}/profile`, artForm(PROFILE_FIELDS))).body;
   },
-  'GET /api/user/:token/fullprofile': async () => body((await as('owner')).get(`/api/user/${token('owner')}/fullprofile`)),
+  'GET /api/user/:token/fullprofile': async () =>
+    body((await as('owner')).get(`/api/user/${token('owner')}/fullprofile`)),
   'GET /api/user/:token/art': async () => body((await as('owner')).get(`/api/user/${token('owner')}/art`)),
-  'GET /api/user/:token/art/published': async () => body((await as('guest')).get(`/api/user/${token('owner')}/art/published`)),
-  'GET /api/user/:userToken/like/:otherToken': async () => body((await as('observer')).get(`/api/user/${token('observer')}/like/${token('owner')}`)),
+  'GET /api/user/:token/art/published': async () =>
+    body((await as('guest')).get(`/api/user/${token('owner')}/art/published`)),
+  'GET /api/user/:userToken/like/:otherToken': async () =>
+    body((await as('observer')).get(`/api/user/${token('observer')}/like/${token('owner')}`)),
   'PUT /api/user/:userToken/like/:otherToken': async () =>
     body((await as('artist')).request('PUT', `/api/user/${token('artist')}/like/${token('owner')}`)),
   'DELETE /api/user/:userToken/like/:otherToken': async () =>
     body((await as('artist')).request('DELETE', `/api/user/${token('artist')}/like/${token('owner')}`)),
   'GET /api/user/:token/follow': async () => body((await as('observer')).get(`/api/user/${token('observer')}/follow`)),
-  'GET /api/user/:token/follow/:otherToken': async () => body((await as('observer')).get(`/api/user/${token('observer')}/follow/${token('owner')}`)),
+  'GET /api/user/:token/follow/:otherToken': async () =>
+    body((await as('observer')).get(`/api/user/${token('observer')}/follow/${token('owner')}`)),
   'PUT /api/user/:token/follow/:otherToken': async () => {
     const { browser, user } = await w.newcomer();
     return body(browser.request('PUT', `/api/user/${user.token}/follow/${token('owner')}`));
@@ -207,16 +285,26 @@ describe('the example answers of docs/api.md', () => {
     const held = (await listApiRoutes(w.t.server)).map(routeKey);
     const documented = EXAMPLES.map((example) => routeShape(example.key));
     const problems = [
-      ...held.filter((key) => documented.filter((shape) => shape === routeShape(key)).length !== 1).map((key) => `${key}: ${documented.filter((s) => s === routeShape(key)).length} examples`),
-      ...EXAMPLES.filter((example) => !held.some((key) => routeShape(key) === routeShape(example.key))).map((example) => `${example.key}: no such path`),
-      ...EXAMPLES.filter((example) => example.json.length !== 1).map((example) => `${example.key}: ${example.json.length} JSON blocks`),
+      ...held
+        .filter((key) => documented.filter((shape) => shape === routeShape(key)).length !== 1)
+        .map((key) => `${key}: ${documented.filter((s) => s === routeShape(key)).length} examples`),
+      ...EXAMPLES.filter((example) => !held.some((key) => routeShape(key) === routeShape(example.key))).map(
+        (example) => `${example.key}: no such path`,
+      ),
+      ...EXAMPLES.filter((example) => example.json.length !== 1).map(
+        (example) => `${example.key}: ${example.json.length} JSON blocks`,
+      ),
     ];
     expect(problems).toEqual([]);
   });
 
   it('name every field in snake_case', () => {
     const problems = EXAMPLES.flatMap((example) =>
-      example.json.flatMap((text) => keysOf(JSON.parse(text)).filter(({ key }) => !SNAKE_CASE.test(key)).map(({ at }) => `${example.key}: ${at}`)),
+      example.json.flatMap((text) =>
+        keysOf(JSON.parse(text))
+          .filter(({ key }) => !SNAKE_CASE.test(key))
+          .map(({ at }) => `${example.key}: ${at}`),
+      ),
     );
     expect(problems).toEqual([]);
   });

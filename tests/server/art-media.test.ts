@@ -10,11 +10,22 @@ import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { Role } from '#shared/domain.ts';
-import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/art-media.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/art/art-media.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, cellAt, gif, jpegWithGps, png, postForm, publishedPieceAt, storedState, validFields } from './support/art-fixtures.ts';
+import {
+  artForm,
+  browserFor,
+  cellAt,
+  gif,
+  jpegWithGps,
+  png,
+  postForm,
+  publishedPieceAt,
+  storedState,
+  validFields,
+} from './support/art-fixtures.ts';
 
 const SEED_ROW = 33;
 let t: TestApp;
@@ -31,12 +42,20 @@ describe('image types come from the bytes', () => {
     expect(sniffImageType(await png())).toBe('png');
     expect(sniffImageType(await jpegWithGps())).toBe('jpeg');
     expect(sniffImageType(await gif())).toBe('gif');
-    expect(sniffImageType(await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).webp().toBuffer())).toBeNull();
+    expect(
+      sniffImageType(
+        await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+          .webp()
+          .toBuffer(),
+      ),
+    ).toBeNull();
     expect(sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeNull();
   });
 
   it('refuses a WebP even named .png, and strips EXIF from what it accepts', async () => {
-    const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+      .webp()
+      .toBuffer();
     expect(await prepareArtImage(webp)).toEqual({ error: ART_MESSAGES.imageType });
     const prepared = await prepareArtImage(await jpegWithGps());
     if ('error' in prepared) throw new Error(prepared.error);
@@ -53,7 +72,12 @@ describe('files of a failed save are taken back', () => {
     const before = storedState(t.deps.db, t.deps.config.mediaDir);
     // A second, available square: the save writes its image, then the one-square rule refuses the reservation.
     const other = cellAt(t.deps.db, treeId, SEED_ROW, 1).token;
-    const answer = await postForm(t, browser, `/api/cell/${other}`, artForm(validFields(), [{ bytes: await png(33, 33, '#123456'), name: 'a.png', type: 'image/png' }]));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/cell/${other}`,
+      artForm(validFields(), [{ bytes: await png(33, 33, '#123456'), name: 'a.png', type: 'image/png' }]),
+    );
     expect(answer.status).toBe(409);
     expect(answer.body.r.error).toBe('already_reserved');
     expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
@@ -82,7 +106,13 @@ describe('the orphan sweep', () => {
     write(`.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`, old); // a write killed mid-way: goes
     write(`.${'e'.repeat(32)}-large.webp.0123456789ab.tmp`, t.clock.now() / 1000); // a write in progress: stays
     const removed = await sweepOrphanMedia(t.deps);
-    expect(removed.sort()).toEqual([`${'9'.repeat(32)}-avatar.jpg`, `${'b'.repeat(32)}-large.webp`, `.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`].sort());
+    expect(removed.sort()).toEqual(
+      [
+        `${'9'.repeat(32)}-avatar.jpg`,
+        `${'b'.repeat(32)}-large.webp`,
+        `.${'d'.repeat(32)}-large.webp.0123456789ab.tmp`,
+      ].sort(),
+    );
     expect(fs.existsSync(path.join(dir, avatar))).toBe(true);
     expect(fs.existsSync(path.join(dir, `.${'e'.repeat(32)}-large.webp.0123456789ab.tmp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, `${namedKey}-thumb.webp`))).toBe(true);

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { firstErrors, MESSAGES } from '#shared/validation/rules.ts';
-import { ART_MESSAGES, artFormSchema, artStepSchemas, imageFileError, imageListErrors, splitKeywords, yearOptions } from '#shared/validation/art.ts';
+import {
+  ART_MESSAGES,
+  artFormSchema,
+  artStepSchemas,
+  imageFileError,
+  imageListErrors,
+  splitKeywords,
+  yearOptions,
+} from '#shared/validation/art.ts';
 
 const steps = artStepSchemas(2026);
 const errorsOf = (schema: v.GenericSchema, input: unknown) => {
@@ -21,13 +29,21 @@ describe('the art wizard steps (spec §4, §5)', () => {
     expect(errorsOf(steps.CATEGORY, ok)).toEqual({});
     expect(errorsOf(steps.CATEGORY, { ...ok, year: 1925 })).toEqual({ year: ART_MESSAGES.year });
     expect(errorsOf(steps.CATEGORY, { ...ok, year: '2027' })).toEqual({ year: ART_MESSAGES.year });
-    expect(errorsOf(steps.CATEGORY, { ...ok, style: 'Vaporwave', subject: '' })).toEqual({ style: MESSAGES.invalid, subject: MESSAGES.blank('Subject') });
+    expect(errorsOf(steps.CATEGORY, { ...ok, style: 'Vaporwave', subject: '' })).toEqual({
+      style: MESSAGES.invalid,
+      subject: MESSAGES.blank('Subject'),
+    });
     expect(yearOptions(2026)).toHaveLength(101);
   });
 
   it('MEDIUM takes 1 to 5 mediums and at least one material', () => {
-    expect(errorsOf(steps.MEDIUM, { medium: [], materials: [] })).toEqual({ medium: MESSAGES.blank('Medium'), materials: MESSAGES.blank('Materials') });
-    expect(errorsOf(steps.MEDIUM, { medium: ['Oil', 'Wax', 'Wood', 'Stone', 'Paper', 'Photo'], materials: ['Canvas'] })).toEqual({ medium: ART_MESSAGES.tooManyMedium });
+    expect(errorsOf(steps.MEDIUM, { medium: [], materials: [] })).toEqual({
+      medium: MESSAGES.blank('Medium'),
+      materials: MESSAGES.blank('Materials'),
+    });
+    expect(
+      errorsOf(steps.MEDIUM, { medium: ['Oil', 'Wax', 'Wood', 'Stone', 'Paper', 'Photo'], materials: ['Canvas'] }),
+    ).toEqual({ medium: ART_MESSAGES.tooManyMedium });
   });
 
   it('SIZE needs positive dimensions of at most 8 characters unless no_size, which empties them', () => {
@@ -39,29 +55,59 @@ describe('the art wizard steps (spec §4, §5)', () => {
       depth: MESSAGES.maxLength(8),
       units: ART_MESSAGES.units,
     });
-    expect(v.parse(steps.SIZE, { width: '5', height: '', depth: '', units: 'cm', no_size: '1' })).toEqual({ width: '', height: '', depth: '', units: 'in', no_size: true });
+    expect(v.parse(steps.SIZE, { width: '5', height: '', depth: '', units: 'cm', no_size: '1' })).toEqual({
+      width: '',
+      height: '',
+      depth: '',
+      units: 'in',
+      no_size: true,
+    });
   });
 
   it('DESCRIPTION splits keywords on commas, drops repeats, and keeps 1 to 10 of at most 48 characters; ai_use is required', () => {
     expect(splitKeywords(['sea, sky', 'Sea', ' '])).toEqual(['sea', 'sky']);
     const ok = { keywords: ['a'], description: 'd', ai_use: 'assisted' };
     expect(errorsOf(steps.DESCRIPTION, ok)).toEqual({});
-    expect(errorsOf(steps.DESCRIPTION, { ...ok, keywords: [], ai_use: 'maybe' })).toEqual({ keywords: MESSAGES.blank('Keywords'), ai_use: MESSAGES.invalid });
-    expect(errorsOf(steps.DESCRIPTION, { ...ok, keywords: ['k'.repeat(49)] })).toEqual({ keywords: ART_MESSAGES.keywordTooLong });
-    expect(errorsOf(steps.DESCRIPTION, { ...ok, description: 'x'.repeat(4096) })).toEqual({ description: MESSAGES.maxLength(4095) });
+    expect(errorsOf(steps.DESCRIPTION, { ...ok, keywords: [], ai_use: 'maybe' })).toEqual({
+      keywords: MESSAGES.blank('Keywords'),
+      ai_use: MESSAGES.invalid,
+    });
+    expect(errorsOf(steps.DESCRIPTION, { ...ok, keywords: ['k'.repeat(49)] })).toEqual({
+      keywords: ART_MESSAGES.keywordTooLong,
+    });
+    expect(errorsOf(steps.DESCRIPTION, { ...ok, description: 'x'.repeat(4096) })).toEqual({
+      description: MESSAGES.maxLength(4095),
+    });
   });
 
   it('CONNECTION needs a description for each selected connection only', () => {
     const token = 'c'.repeat(22);
     expect(errorsOf(steps.CONNECTION, { connections: [{ token, status: 0, description: '' }] })).toEqual({});
-    expect(errorsOf(steps.CONNECTION, { connections: [{ token, status: 1, description: '' }] })).toEqual({ 'connections.0.description': ART_MESSAGES.connectionDescription });
+    expect(errorsOf(steps.CONNECTION, { connections: [{ token, status: 1, description: '' }] })).toEqual({
+      'connections.0.description': ART_MESSAGES.connectionDescription,
+    });
   });
 
   it('the whole form is the steps together', () => {
     const result = v.safeParse(artFormSchema(2026), {});
     expect(result.success).toBe(false);
     expect(Object.keys(firstErrors(result.issues!)).sort()).toEqual(
-      ['ai_use', 'category', 'depth', 'description', 'height', 'keywords', 'materials', 'medium', 'style', 'subject', 'title', 'units', 'width', 'year'].sort(),
+      [
+        'ai_use',
+        'category',
+        'depth',
+        'description',
+        'height',
+        'keywords',
+        'materials',
+        'medium',
+        'style',
+        'subject',
+        'title',
+        'units',
+        'width',
+        'year',
+      ].sort(),
     );
   });
 });

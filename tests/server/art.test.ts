@@ -12,11 +12,21 @@ import { art, cells, removalRequests, reservations, users } from '#drizzle/schem
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import {
-  artForm, browserFor, cellAt, gif, jpegWithGps, png, postForm, publishedPieceAt, storedState, validFields, type FormFile,
+  artForm,
+  browserFor,
+  cellAt,
+  gif,
+  jpegWithGps,
+  png,
+  postForm,
+  publishedPieceAt,
+  storedState,
+  validFields,
+  type FormFile,
 } from './support/art-fixtures.ts';
 
 const SEED_ROW = 33;
@@ -54,7 +64,13 @@ describe('saving art refuses every bad input and stores nothing', () => {
     },
     {
       name: 'a fourth image',
-      form: async () => artForm(validFields(), [pngFile(), pngFile(await png(30, 30, '#111111')), pngFile(await png(31, 30)), pngFile(await png(32, 30))]),
+      form: async () =>
+        artForm(validFields(), [
+          pngFile(),
+          pngFile(await png(30, 30, '#111111')),
+          pngFile(await png(31, 30)),
+          pngFile(await png(32, 30)),
+        ]),
       status: 400,
       field: 'files',
       message: ART_MESSAGES.tooManyImages,
@@ -79,7 +95,10 @@ describe('saving art refuses every bad input and stores nothing', () => {
     {
       name: 'a 20000×20000 image',
       form: async () => {
-        const bomb = await sharp({ create: { width: 20000, height: 20000, channels: 3, background: '#808080' }, limitInputPixels: false })
+        const bomb = await sharp({
+          create: { width: 20000, height: 20000, channels: 3, background: '#808080' },
+          limitInputPixels: false,
+        })
           .png({ compressionLevel: 9 })
           .toBuffer();
         return artForm(validFields(), [pngFile(bomb, 'bomb.png')]);
@@ -88,28 +107,78 @@ describe('saving art refuses every bad input and stores nothing', () => {
       field: 'files.0',
       message: ART_MESSAGES.imageTooManyPixels,
     },
-    { name: 'a title over 255', form: async () => artForm(validFields({ title: 'x'.repeat(256) }), [pngFile()]), status: 400, field: 'title', message: MESSAGES.maxLength(255) },
+    {
+      name: 'a title over 255',
+      form: async () => artForm(validFields({ title: 'x'.repeat(256) }), [pngFile()]),
+      status: 400,
+      field: 'title',
+      message: MESSAGES.maxLength(255),
+    },
     {
       name: '11 keywords',
-      form: async () => artForm(validFields({ keywords: Array.from({ length: 11 }, (_, i) => `word${i}`) }), [pngFile()]),
+      form: async () =>
+        artForm(validFields({ keywords: Array.from({ length: 11 }, (_, i) => `word${i}`) }), [pngFile()]),
       status: 400,
       field: 'keywords',
       message: ART_MESSAGES.tooManyKeywords,
     },
-    { name: 'a 49-character keyword', form: async () => artForm(validFields({ keywords: ['k'.repeat(49)] }), [pngFile()]), status: 400, field: 'keywords', message: ART_MESSAGES.keywordTooLong },
+    {
+      name: 'a 49-character keyword',
+      form: async () => artForm(validFields({ keywords: ['k'.repeat(49)] }), [pngFile()]),
+      status: 400,
+      field: 'keywords',
+      message: ART_MESSAGES.keywordTooLong,
+    },
     {
       name: 'a sixth medium',
-      form: async () => artForm(validFields({ medium: ['Oil', 'Acrylic', 'Ink/Pen', 'Wax', 'Wood', 'Paper'] }), [pngFile()]),
+      form: async () =>
+        artForm(validFields({ medium: ['Oil', 'Acrylic', 'Ink/Pen', 'Wax', 'Wood', 'Paper'] }), [pngFile()]),
       status: 400,
       field: 'medium',
       message: ART_MESSAGES.tooManyMedium,
     },
-    { name: 'a 9-character dimension', form: async () => artForm(validFields({ width: '123456789' }), [pngFile()]), status: 400, field: 'width', message: MESSAGES.maxLength(8) },
-    { name: 'units other than in or cm', form: async () => artForm(validFields({ units: 'mm' }), [pngFile()]), status: 400, field: 'units', message: ART_MESSAGES.units },
-    { name: 'a year after this one', form: async () => artForm(validFields({ year: '2027' }), [pngFile()]), status: 400, field: 'year', message: ART_MESSAGES.year },
-    { name: 'a year over 100 years back', form: async () => artForm(validFields({ year: '1925' }), [pngFile()]), status: 400, field: 'year', message: ART_MESSAGES.year },
-    { name: 'a missing ai_use', form: async () => artForm(validFields({ ai_use: '' }), [pngFile()]), status: 400, field: 'ai_use', message: MESSAGES.blank('AI use') },
-    { name: 'no main image', form: async () => artForm(validFields()), status: 400, field: 'files.0', message: ART_MESSAGES.imageBlank },
+    {
+      name: 'a 9-character dimension',
+      form: async () => artForm(validFields({ width: '123456789' }), [pngFile()]),
+      status: 400,
+      field: 'width',
+      message: MESSAGES.maxLength(8),
+    },
+    {
+      name: 'units other than in or cm',
+      form: async () => artForm(validFields({ units: 'mm' }), [pngFile()]),
+      status: 400,
+      field: 'units',
+      message: ART_MESSAGES.units,
+    },
+    {
+      name: 'a year after this one',
+      form: async () => artForm(validFields({ year: '2027' }), [pngFile()]),
+      status: 400,
+      field: 'year',
+      message: ART_MESSAGES.year,
+    },
+    {
+      name: 'a year over 100 years back',
+      form: async () => artForm(validFields({ year: '1925' }), [pngFile()]),
+      status: 400,
+      field: 'year',
+      message: ART_MESSAGES.year,
+    },
+    {
+      name: 'a missing ai_use',
+      form: async () => artForm(validFields({ ai_use: '' }), [pngFile()]),
+      status: 400,
+      field: 'ai_use',
+      message: MESSAGES.blank('AI use'),
+    },
+    {
+      name: 'no main image',
+      form: async () => artForm(validFields()),
+      status: 400,
+      field: 'files.0',
+      message: ART_MESSAGES.imageBlank,
+    },
   ];
 
   for (const c of cases) {
@@ -127,7 +196,9 @@ describe('saving art refuses every bad input and stores nothing', () => {
     const browser = await browserFor(t, author.cookie);
     const neighbour = cellAt(t.deps.db, treeId, SEED_ROW - 1, 2).token;
     const before = storedState(t.deps.db, t.deps.config.mediaDir);
-    const answer = await browser.post(`/api/cell/${reservedToken}/connections`, { connections: [{ token: neighbour, status: 1, description: '  ' }] });
+    const answer = await browser.post(`/api/cell/${reservedToken}/connections`, {
+      connections: [{ token: neighbour, status: 1, description: '  ' }],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.r.errors['connections.0.description']).toEqual([ART_MESSAGES.connectionDescription]);
     expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
@@ -143,7 +214,10 @@ describe('edit access is the server’s to refuse (spec §5)', () => {
     expect(answer.status).toBe(403);
     expect(answer.body.r.error).toBe('forbidden');
     expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
-    expect((await browser.get(`/api/cell/${reservedToken}/art/edit`)).body.r).toMatchObject({ may_edit: false, art: null });
+    expect((await browser.get(`/api/cell/${reservedToken}/art/edit`)).body.r).toMatchObject({
+      may_edit: false,
+      art: null,
+    });
   });
 
   it('refuses art in a square one has not reserved (a pending square)', async () => {
@@ -166,7 +240,12 @@ describe('edit access is the server’s to refuse (spec §5)', () => {
     const someone = t.addUser(Role.Observer);
     const browser = await browserFor(t, someone.cookie);
     const free = cellAt(t.deps.db, treeId, SEED_ROW + 1, 4).token;
-    const answer = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields(), [pngFile(await png(20, 20, '#abcdef'))]));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/cell/${free}`,
+      artForm(validFields(), [pngFile(await png(20, 20, '#abcdef'))]),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.r.art.status).toBe(ArtStatus.Draft);
     const held = t.deps.db.select().from(reservations).where(eq(reservations.userId, someone.user.id)).get();
@@ -181,7 +260,12 @@ describe('a save on an available square is all or nothing', () => {
     const browser = await browserFor(t, someone.cookie);
     const free = cellAt(t.deps.db, treeId, SEED_ROW + 1, 0).token;
     const before = storedState(t.deps.db, t.deps.config.mediaDir);
-    const answer = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields({ title: '' }), [pngFile(await png(21, 20, '#123456'))]));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/cell/${free}`,
+      artForm(validFields({ title: '' }), [pngFile(await png(21, 20, '#123456'))]),
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.r.errors.title).toEqual([MESSAGES.blank('Title')]);
     expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
@@ -195,9 +279,16 @@ describe('a save on an available square is all or nothing', () => {
     const before = storedState(t.deps.db, t.deps.config.mediaDir);
     // A real failure of the database after the reservation's rows are written: the picture row is refused.
     const sqlite = t.deps.db.$client;
-    sqlite.exec("CREATE TRIGGER refuse_pictures BEFORE INSERT ON pictures BEGIN SELECT RAISE(ABORT, 'pictures refused'); END");
+    sqlite.exec(
+      "CREATE TRIGGER refuse_pictures BEFORE INSERT ON pictures BEGIN SELECT RAISE(ABORT, 'pictures refused'); END",
+    );
     try {
-      const answer = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields(), [pngFile(await png(22, 20, '#654321'))]));
+      const answer = await postForm(
+        t,
+        browser,
+        `/api/cell/${free}`,
+        artForm(validFields(), [pngFile(await png(22, 20, '#654321'))]),
+      );
       expect(answer.status).toBe(500);
     } finally {
       sqlite.exec('DROP TRIGGER refuse_pictures');
@@ -205,7 +296,12 @@ describe('a save on an available square is all or nothing', () => {
     expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
     expect(cellAt(t.deps.db, treeId, SEED_ROW + 1, 1).status).toBe(CellStatus.Available);
     // The square is still free for the next try, which now succeeds.
-    const retry = await postForm(t, browser, `/api/cell/${free}`, artForm(validFields(), [pngFile(await png(22, 20, '#654321'))]));
+    const retry = await postForm(
+      t,
+      browser,
+      `/api/cell/${free}`,
+      artForm(validFields(), [pngFile(await png(22, 20, '#654321'))]),
+    );
     expect(retry.status).toBe(200);
   });
 });
@@ -222,7 +318,12 @@ describe('from a reserved square to a published piece', () => {
     // Two images, saved as a draft first.
     const jpeg = await jpegWithGps();
     expect((await sharp(jpeg).metadata()).exif).toBeDefined();
-    const draft = await postForm(t, browser, `/api/cell/${reservedToken}`, artForm(validFields(), [pngFile(), { bytes: jpeg, name: 'photo.jpg', type: 'image/jpeg' }]));
+    const draft = await postForm(
+      t,
+      browser,
+      `/api/cell/${reservedToken}`,
+      artForm(validFields(), [pngFile(), { bytes: jpeg, name: 'photo.jpg', type: 'image/jpeg' }]),
+    );
     expect(draft.status).toBe(200);
     const saved = draft.body.r;
     expect(saved.art.status).toBe(ArtStatus.Draft);
@@ -245,18 +346,29 @@ describe('from a reserved square to a published piece', () => {
     // Submit for review, keeping both pictures by token: no new file.
     const filesBefore = fs.readdirSync(mediaDir).sort();
     const kept = saved.art.pictures.map((p: { token: string }) => p.token);
-    const submitted = await postForm(t, browser, `/api/cell/${reservedToken}`, artForm(validFields({ submit: '1', title: 'Blue Hour II' }), [], kept));
+    const submitted = await postForm(
+      t,
+      browser,
+      `/api/cell/${reservedToken}`,
+      artForm(validFields({ submit: '1', title: 'Blue Hour II' }), [], kept),
+    );
     expect(submitted.status).toBe(200);
     expect(submitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, title: 'Blue Hour II' });
     expect(submitted.body.r.art.pictures.map((p: { token: string }) => p.token)).toEqual(kept);
     expect(fs.readdirSync(mediaDir).sort()).toEqual(filesBefore);
-    expect(db.select({ role: users.role }).from(users).where(eq(users.id, author.user.id)).get()!.role).toBe(Role.Artist);
+    expect(db.select({ role: users.role }).from(users).where(eq(users.id, author.user.id)).get()!.role).toBe(
+      Role.Artist,
+    );
     const cellId = cellAt(db, treeId, SEED_ROW, 2).id;
-    expect(db.select({ state: reservations.state }).from(reservations).where(eq(reservations.cellId, cellId)).get()!.state).toBe('submitted');
+    expect(
+      db.select({ state: reservations.state }).from(reservations).where(eq(reservations.cellId, cellId)).get()!.state,
+    ).toBe('submitted');
 
     // Connections: the published neighbour is offered; choosing it needs a description.
     const offered = await browser.get(`/api/cell/${reservedToken}/connections`);
-    expect(offered.body.r).toEqual([expect.objectContaining({ token: neighbour.cellToken, status: 0, description: '' })]);
+    expect(offered.body.r).toEqual([
+      expect.objectContaining({ token: neighbour.cellToken, status: 0, description: '' }),
+    ]);
     const connected = await browser.post(`/api/cell/${reservedToken}/connections`, {
       connections: [{ token: neighbour.cellToken, status: 1, description: 'Both watch the same river.' }],
     });
@@ -284,10 +396,14 @@ describe('from a reserved square to a published piece', () => {
       may_edit: false,
     });
     expect(details.pictures).toHaveLength(2);
-    expect(details.connections).toEqual([expect.objectContaining({ token: neighbour.cellToken, description: 'Both watch the same river.' })]);
+    expect(details.connections).toEqual([
+      expect.objectContaining({ token: neighbour.cellToken, description: 'Both watch the same river.' }),
+    ]);
     // The connection shows on the other piece's details too.
     const other = (await visitor.get(`/api/cell/${neighbour.cellToken}/connections/active`)).body.r;
-    expect(other).toEqual([expect.objectContaining({ token: reservedToken, description: 'Both watch the same river.' })]);
+    expect(other).toEqual([
+      expect.objectContaining({ token: reservedToken, description: 'Both watch the same river.' }),
+    ]);
 
     // Likes: once, liking again changes nothing; not one's own; not for guests.
     const artToken = details.token;
@@ -311,23 +427,42 @@ describe('from a reserved square to a published piece', () => {
     expect((await visitor.request('DELETE', `/api/art/${artToken}/like`)).body.r).toEqual({ liked: 0, likes: 0 });
 
     // Published: texts stay editable by the author, the main image does not.
-    const texts = await postForm(t, browser, `/api/cell/${reservedToken}`, artForm(validFields({ title: 'Blue Hour III' }), [], kept));
+    const texts = await postForm(
+      t,
+      browser,
+      `/api/cell/${reservedToken}`,
+      artForm(validFields({ title: 'Blue Hour III' }), [], kept),
+    );
     expect(texts.status).toBe(200);
-    expect(texts.body.r.art).toMatchObject({ title: 'Blue Hour III', status: ArtStatus.Published, main_image_locked: true });
+    expect(texts.body.r.art).toMatchObject({
+      title: 'Blue Hour III',
+      status: ArtStatus.Published,
+      main_image_locked: true,
+    });
     const before = storedState(db, mediaDir);
-    const swap = await postForm(t, browser, `/api/cell/${reservedToken}`, artForm(validFields(), [pngFile(await gif())]));
+    const swap = await postForm(
+      t,
+      browser,
+      `/api/cell/${reservedToken}`,
+      artForm(validFields(), [pngFile(await gif())]),
+    );
     expect(swap.status).toBe(403);
     expect(swap.body.r.error).toBe('main_image_locked');
     expect(storedState(db, mediaDir)).toEqual(before);
     // An admin may change it.
     const admin = await browserFor(t, t.addUser(Role.Admin).cookie);
-    const adminSwap = await postForm(t, admin, `/api/cell/${reservedToken}`, artForm(validFields(), [{ bytes: await gif(), name: 'new.gif', type: 'image/gif' }], [null, kept[1]]));
+    const adminSwap = await postForm(
+      t,
+      admin,
+      `/api/cell/${reservedToken}`,
+      artForm(validFields(), [{ bytes: await gif(), name: 'new.gif', type: 'image/gif' }], [null, kept[1]]),
+    );
     expect(adminSwap.status).toBe(200);
     expect(adminSwap.body.r.art.pictures).toHaveLength(2);
     expect(adminSwap.body.r.art.pictures[1].token).toBe(kept[1]);
   });
 
-  it('stores the author\'s removal request for staff, once, and refuses it to anyone else', async () => {
+  it("stores the author's removal request for staff, once, and refuses it to anyone else", async () => {
     const browser = await browserFor(t, author.cookie);
     const first = await browser.post(`/api/cell/${reservedToken}/removal`, { reason: 'I painted over it.' });
     expect(first.status).toBe(200);
@@ -337,7 +472,9 @@ describe('from a reserved square to a published piece', () => {
     const stored = t.deps.db.select().from(removalRequests).all();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ reason: 'I painted over it.', requesterId: author.user.id, state: 'open' });
-    expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.removal_request).toMatchObject({ token: first.body.r.token });
+    expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.removal_request).toMatchObject({
+      token: first.body.r.token,
+    });
 
     const stranger = await browserFor(t, t.addUser(Role.Observer).cookie);
     const refused = await stranger.post(`/api/cell/${reservedToken}/removal`, { reason: 'I do not like it.' });
@@ -349,7 +486,9 @@ describe('from a reserved square to a published piece', () => {
   it('answers a shared details link with Open Graph tags of a published piece only', async () => {
     const page = await t.server.inject({ url: `/observe/cell/${reservedToken}/details` });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain(`<meta property="og:title" content="Blue Hour (2024) by ${author.user.firstname} ${author.user.lastname}">`);
+    expect(page.body).toContain(
+      `<meta property="og:title" content="Blue Hour (2024) by ${author.user.firstname} ${author.user.lastname}">`,
+    );
     expect(page.body).toMatch(/<meta property="og:image" content="http[^"]+\/media\/[0-9a-f]{32}-large\.webp">/);
     expect(page.body).toContain('<meta name="csrf-token"');
     const pending = await t.server.inject({ url: `/observe/cell/${cellAt(t.deps.db, treeId, 20, 3).token}/details` });
@@ -369,7 +508,12 @@ describe('views of a piece', () => {
           method: 'PUT',
           url: `/api/art/${piece.artToken}/review`,
           remoteAddress,
-          headers: { cookie: `csrf=${csrf}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf, 'user-agent': userAgent },
+          headers: {
+            cookie: `csrf=${csrf}`,
+            'x-requested-with': 'XMLHttpRequest',
+            'x-csrf-token': csrf,
+            'user-agent': userAgent,
+          },
         })
       ).json().r.reviews as number;
     for (let i = 0; i < 50; i++) await view('198.51.100.7', `Agent/${i}`);

@@ -119,7 +119,9 @@ describe('backup and restore', () => {
     const dataDir = tempDir('gallery-empty-');
     const noDatabase = await runBackup(dataDir, path.join(tempDir(), 'copy'));
     expect(noDatabase.code).toBe(1);
-    expect(noDatabase.stderr.trim()).toBe(`Cannot back up: There is no database at ${path.join(dataDir, 'gallery.db')}: check DATA_DIR.`);
+    expect(noDatabase.stderr.trim()).toBe(
+      `Cannot back up: There is no database at ${path.join(dataDir, 'gallery.db')}: check DATA_DIR.`,
+    );
 
     fs.writeFileSync(path.join(dataDir, 'gallery.db'), '');
     const notEmpty = await runBackup(dataDir, full);

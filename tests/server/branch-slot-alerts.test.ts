@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { subscriptions } from '#drizzle/schema.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { cellAt, setCellStatus } from './support/reservation-fixtures.ts';
 import { mailsOf, submitPieceAt } from './support/review-fixtures.ts';
@@ -27,7 +27,15 @@ describe('a publish beside the branch area', () => {
   it('tells the "any square" subscribers of a new branch slot, with a link centred on it, once', async () => {
     // The piece goes at row 10, column 0 (the trunk's first column); its trunk neighbours are open already, so the
     // only squares this publish opens are the three branch slots in column -1.
-    for (const [row, column] of [[9, 0], [9, 1], [10, 0], [10, 1], [11, 0], [11, 1]] as const) open(row, column);
+    for (const [row, column] of [
+      [9, 0],
+      [9, 1],
+      [10, 0],
+      [10, 1],
+      [11, 0],
+      [11, 1],
+    ] as const)
+      open(row, column);
     const artist = t.addUser(Role.Artist).user;
     const piece = await submitPieceAt(t, treeId, 10, 0, artist, 'Beside the Branches');
 
@@ -49,7 +57,11 @@ describe('a publish beside the branch area', () => {
     expect(told[0]!.text).toContain(`${t.deps.config.siteUrl}/observe?row=9&col=-1\n`);
     // The subscription is used up; the one for a square that did not open is not.
     const openOf = (userId: number) =>
-      t.deps.db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), isNull(subscriptions.notifiedAt))).all();
+      t.deps.db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), isNull(subscriptions.notifiedAt)))
+        .all();
     expect(openOf(toAny.id)).toEqual([]);
     expect(openOf(toOther.id)).toHaveLength(1);
     expect(mails.filter((mail) => mail.to.includes(toOther.email))).toEqual([]);
@@ -58,7 +70,18 @@ describe('a publish beside the branch area', () => {
   it('tells nobody when a publish opens neither a square nor a slot', async () => {
     // Row 14, column 2 is the centre column, inside the trunk: no branch position touches it, and its trunk
     // neighbours are open already.
-    for (const [row, column] of [[13, 1], [13, 2], [13, 3], [14, 1], [14, 2], [14, 3], [15, 1], [15, 2], [15, 3]] as const) open(row, column);
+    for (const [row, column] of [
+      [13, 1],
+      [13, 2],
+      [13, 3],
+      [14, 1],
+      [14, 2],
+      [14, 3],
+      [15, 1],
+      [15, 2],
+      [15, 3],
+    ] as const)
+      open(row, column);
     const artist = t.addUser(Role.Artist).user;
     const piece = await submitPieceAt(t, treeId, 14, 2, artist, 'In the Middle');
     const toAny = t.addUser(Role.Observer).user;

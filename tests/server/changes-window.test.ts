@@ -7,13 +7,21 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { connections, mailOutbox, pictures, removalRequests, reservations, staffActions, trees } from '#drizzle/schema.ts';
+import {
+  connections,
+  mailOutbox,
+  pictures,
+  removalRequests,
+  reservations,
+  staffActions,
+  trees,
+} from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
-import { sweepOrphanMedia } from '#server/services/art-media.ts';
-import { expireReservations, sendReservationReminders } from '#server/services/reservation-jobs.ts';
+import { sweepOrphanMedia } from '#server/services/art/art-media.ts';
+import { expireReservations, sendReservationReminders } from '#server/services/reservations/reservation-jobs.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { artForm, browserFor, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
@@ -35,15 +43,21 @@ beforeAll(async () => {
 }, 60_000);
 // Each test counts the timers' work on its own reservations: earlier tests' holds are set aside.
 beforeEach(() => {
-  t.deps.db.update(reservations).set({ state: 'released' }).where(inArray(reservations.state, ['active', 'submitted'])).run();
+  t.deps.db
+    .update(reservations)
+    .set({ state: 'released' })
+    .where(inArray(reservations.state, ['active', 'submitted']))
+    .run();
 });
 afterAll(async () => {
   await t.cleanup();
   process.env.TZ = originalTz;
 });
 
-const reservationOn = (cellId: number) => t.deps.db.select().from(reservations).where(eq(reservations.cellId, cellId)).get()!;
-const versionOf = (treeId: number) => t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.v;
+const reservationOn = (cellId: number) =>
+  t.deps.db.select().from(reservations).where(eq(reservations.cellId, cellId)).get()!;
+const versionOf = (treeId: number) =>
+  t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.v;
 const picturesOf = (artId: number) => t.deps.db.select().from(pictures).where(eq(pictures.artId, artId)).all();
 const filesOf = (mediaKey: string) => fs.readdirSync(t.deps.media.dir).filter((name) => name.startsWith(mediaKey));
 const indexed = (artId: number) => t.deps.db.all(sql`select rowid from art_search where rowid = ${artId}`);
@@ -66,7 +80,18 @@ async function submittedPiece() {
   // A connection to the neighbour, as if already live, to show that a released piece's connections end.
   const now = t.clock.now();
   const nextCellId = cellRow(t.deps.db, neighbour.cellToken).id;
-  t.deps.db.insert(connections).values({ token: newToken(), artId, nextCellId, status: 1, description: 'The same harbour.', createdAt: now, updatedAt: now }).run();
+  t.deps.db
+    .insert(connections)
+    .values({
+      token: newToken(),
+      artId,
+      nextCellId,
+      status: 1,
+      description: 'The same harbour.',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .run();
   return { treeId, artist, piece, artId };
 }
 
@@ -83,16 +108,32 @@ describe('requesting changes', () => {
     await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
 
     const window = reservationOn(piece.cellId);
-    expect(window).toMatchObject({ id: submitted.id, state: 'active', expiresAt: askedAt + 14 * DAY, reminderCount: 0, extended: false, updatedAt: askedAt });
+    expect(window).toMatchObject({
+      id: submitted.id,
+      state: 'active',
+      expiresAt: askedAt + 14 * DAY,
+      reminderCount: 0,
+      extended: false,
+      updatedAt: askedAt,
+    });
     expect(window.token).not.toBe(submitted.token);
-    const mail = (await mailsOf(t)).find((m) => m.to === artist.user.email && m.subject === 'Your piece needs a few changes')!;
+    const mail = (await mailsOf(t)).find(
+      (m) => m.to === artist.user.email && m.subject === 'Your piece needs a few changes',
+    )!;
     expect(mail.text).toContain(`until ${formatDeadline(askedAt + 14 * DAY, 'UTC')}`);
     expect(mail.text).toContain('kept in your atelier');
 
     // Staff see it among the reservations, marked as a piece sent back; the artist holds it as their square.
     const listed = (await t.caller(admin.user).admin.reservations()).find((r) => r.id === window.id);
-    expect(listed).toMatchObject({ expiresAt: window.expiresAt, artStatus: ArtStatus.ChangesRequested, cell: { token: piece.cellToken } });
-    expect(await t.caller(artist.user).user.reservedCell()).toMatchObject({ token: piece.cellToken, expiresAt: window.expiresAt });
+    expect(listed).toMatchObject({
+      expiresAt: window.expiresAt,
+      artStatus: ArtStatus.ChangesRequested,
+      cell: { token: piece.cellToken },
+    });
+    expect(await t.caller(artist.user).user.reservedCell()).toMatchObject({
+      token: piece.cellToken,
+      expiresAt: window.expiresAt,
+    });
 
     // The usual reminder, worded for changes, with the extend link of the new window; the extension works once.
     t.clock.set(window.expiresAt - 7 * DAY);
@@ -102,7 +143,9 @@ describe('requesting changes', () => {
     expect(reminder!.textBody).toContain('Submit your changes before then');
     expect(reminder!.textBody).toContain('your piece stays in your atelier');
     expect(reminder!.textBody).toContain(`/reserve/${window.token}/extend`);
-    const extended = await t.caller(artist.user).cell.extendReservation({ cellToken: piece.cellToken, reminderToken: window.token });
+    const extended = await t
+      .caller(artist.user)
+      .cell.extendReservation({ cellToken: piece.cellToken, reminderToken: window.token });
     expect(extended).toMatchObject({ extended: true });
     expect(extended.expiresAt).toBeGreaterThan(window.expiresAt);
   });
@@ -115,7 +158,12 @@ describe('requesting changes', () => {
     const editor = await t.caller(artist.user).art.forEdit({ cellToken: piece.cellToken });
     const browser = await browserFor(t, artist.cookie);
     const kept = editor.art!.pictures.map((p) => p.token);
-    const resubmitted = await postForm(t, browser, `/api/cell/${piece.cellToken}`, artForm(validFields({ submit: '1', title: 'Lantern Harbour' }), [], kept));
+    const resubmitted = await postForm(
+      t,
+      browser,
+      `/api/cell/${piece.cellToken}`,
+      artForm(validFields({ submit: '1', title: 'Lantern Harbour' }), [], kept),
+    );
     expect(resubmitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted });
     expect(reservationOn(piece.cellId).state).toBe('submitted');
 
@@ -153,9 +201,15 @@ describe('a window that runs out', () => {
     expect(reservationOn(piece.cellId).state).toBe('expired');
     expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
     expect(versionOf(treeId)).toBeGreaterThan(versionBefore);
-    expect(artRow(t.deps.db, piece.artToken)).toMatchObject({ status: ArtStatus.Removed, title: 'Lantern Harbour', reviewNote: reason });
+    expect(artRow(t.deps.db, piece.artToken)).toMatchObject({
+      status: ArtStatus.Removed,
+      title: 'Lantern Harbour',
+      reviewNote: reason,
+    });
     expect(picturesOf(artId)).toEqual([picture]);
-    expect(t.deps.db.select({ status: connections.status }).from(connections).where(eq(connections.artId, artId)).all()).toEqual([{ status: 0 }]);
+    expect(
+      t.deps.db.select({ status: connections.status }).from(connections).where(eq(connections.artId, artId)).all(),
+    ).toEqual([{ status: 0 }]);
     expect(indexed(artId)).toEqual([]);
     expect(artRow(t.deps.db, draftSquare.art.token)).toBeUndefined();
 
@@ -172,10 +226,14 @@ describe('a window that runs out', () => {
     expect(outboxOf('reservation-expired-kept', drafter.user.email)).toEqual([]);
 
     const atelier = await t.caller(artist.user).user.art({ token: artist.user.token });
-    expect(atelier).toMatchObject([{ artToken: piece.artToken, status: ArtStatus.Removed, cellStatus: CellStatus.Available, reservedUntil: null }]);
+    expect(atelier).toMatchObject([
+      { artToken: piece.artToken, status: ArtStatus.Removed, cellStatus: CellStatus.Available, reservedUntil: null },
+    ]);
     // The artist holds nothing now and may reserve again; the square is anyone's.
     expect(await t.caller(artist.user).user.reservedCell()).toBeNull();
-    await expect(t.caller(subscriber.user).cell.reserve({ token: piece.cellToken })).resolves.toMatchObject({ token: piece.cellToken });
+    await expect(t.caller(subscriber.user).cell.reserve({ token: piece.cellToken })).resolves.toMatchObject({
+      token: piece.cellToken,
+    });
   });
 
   it('runs even when the artist held another square when changes were asked: the hold stays submitted but timed', async () => {
@@ -186,7 +244,9 @@ describe('a window that runs out', () => {
     await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
     const window = reservationOn(piece.cellId);
     expect(window).toMatchObject({ state: 'submitted', expiresAt: t.clock.now() + 14 * DAY, reminderCount: 0 });
-    expect((await t.caller(admin.user).admin.reservations()).find((r) => r.id === window.id)).toMatchObject({ artStatus: ArtStatus.ChangesRequested });
+    expect((await t.caller(admin.user).admin.reservations()).find((r) => r.id === window.id)).toMatchObject({
+      artStatus: ArtStatus.ChangesRequested,
+    });
     // The square the artist holds meanwhile keeps its own window, and stays their held square.
     expect(reservationOn(otherBefore.cellId)).toEqual(otherBefore);
     expect(await t.caller(artist.user).user.reservedCell()).toMatchObject({ token: other.token });
@@ -219,19 +279,33 @@ describe('staff releasing a reservation', () => {
     const mail = outboxOf('reservation-released', artist.user.email);
     expect(mail).toHaveLength(1);
     expect(mail[0]!.textBody).toContain('your piece stays in your atelier');
-    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.subjectToken, piece.cellToken)).all()).toMatchObject([{ action: 'release_reservation' }]);
-    expect((await t.caller(artist.user).user.art({ token: artist.user.token })).map((item) => item.artToken)).toEqual([piece.artToken]);
+    expect(
+      t.deps.db.select().from(staffActions).where(eq(staffActions.subjectToken, piece.cellToken)).all(),
+    ).toMatchObject([{ action: 'release_reservation' }]);
+    expect((await t.caller(artist.user).user.art({ token: artist.user.token })).map((item) => item.artToken)).toEqual([
+      piece.artToken,
+    ]);
   });
 
-  it('leaves out of the atelier a piece sent back for changes that was then taken down at its artist\'s request', async () => {
+  it("leaves out of the atelier a piece sent back for changes that was then taken down at its artist's request", async () => {
     const { artist, piece } = await submittedPiece();
     await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
     // The artist may no longer ask about a piece that is not published; a request stored before that rule still counts.
-    await expect(t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: '' })).rejects.toMatchObject({ cause: { code: 'conflict' } });
+    await expect(
+      t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: '' }),
+    ).rejects.toMatchObject({ cause: { code: 'conflict' } });
     const request = { token: newToken() };
     t.deps.db
       .insert(removalRequests)
-      .values({ ...request, artId: artRow(t.deps.db, piece.artToken).id, requesterId: artist.user.id, email: artist.user.email, reason: 'I would rather not show it.', state: 'open', createdAt: t.clock.now() })
+      .values({
+        ...request,
+        artId: artRow(t.deps.db, piece.artToken).id,
+        requesterId: artist.user.id,
+        email: artist.user.email,
+        reason: 'I would rather not show it.',
+        state: 'open',
+        createdAt: t.clock.now(),
+      })
       .run();
     await t.caller(admin.user).admin.acceptRemoval({ token: request.token });
     expect(artRow(t.deps.db, piece.artToken)).toMatchObject({ status: ArtStatus.Removed, reviewNote: reason });
@@ -252,5 +326,7 @@ describe('staff releasing a reservation', () => {
 
 /** The token of an AVAILABLE square of the tree other than (33, 0). */
 function nextSquare(treeId: number): string {
-  return t.deps.db.all<{ token: string }>(sql`select token from cells where tree_id = ${treeId} and status = ${CellStatus.Available} and not (row = 33 and "column" = 0) order by row desc, "column" limit 1`)[0]!.token;
+  return t.deps.db.all<{ token: string }>(
+    sql`select token from cells where tree_id = ${treeId} and status = ${CellStatus.Available} and not (row = 33 and "column" = 0) order by row desc, "column" limit 1`,
+  )[0]!.token;
 }

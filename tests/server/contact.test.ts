@@ -3,7 +3,7 @@ import { count, desc } from 'drizzle-orm';
 import { contactMessages, mailOutbox } from '#drizzle/schema.ts';
 import { CONTACT_LIMITS, CONTACT_REASONS } from '#shared/constants.ts';
 import { Role } from '#shared/domain.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { toAppError } from '#server/errors.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -42,7 +42,12 @@ describe('the contact form (POST /api/misc/contact)', () => {
     expect(mails()).toBe(mailsBefore + 1);
 
     const row = t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)).get()!;
-    expect(row).toMatchObject({ subject: 'Where do I start?', reason: 'General Request', email: sent.email, userId: null });
+    expect(row).toMatchObject({
+      subject: 'Where do I start?',
+      reason: 'General Request',
+      email: sent.email,
+      userId: null,
+    });
     const queued = t.deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).get()!;
     expect(queued).toMatchObject({ toAddress: 'help@contact.test', kind: 'contact', state: 'queued' });
     expect(queued.subject).toContain('Where do I start?');
@@ -155,7 +160,10 @@ describe('misc.contact through tRPC', () => {
 
   it('answers the same field errors as the REST path', async () => {
     const [rowsBefore, mailsBefore] = [rows(), mails()];
-    const error = await t.caller().misc.contact(goodMessage({ email: 'nope', reason: 'Gossip' })).catch((e: unknown) => e);
+    const error = await t
+      .caller()
+      .misc.contact(goodMessage({ email: 'nope', reason: 'Gossip' }))
+      .catch((e: unknown) => e);
     expect(toAppError(error).toBody()).toMatchObject({
       error: 'validation_failed',
       errors: { email: ['Invalid email address.'], reason: ['Invalid value.'] },

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { reservations } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
-import { reserveCell } from '#server/services/reservations.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { artForm, png, postForm, validFields } from './support/art-fixtures.ts';
 import { createApiWorld, PIECE_COLUMN, PIECE_ROW, type ApiWorld } from './support/api-world.ts';
 import { expectFailure, expectSuccess } from './support/envelope.ts';
@@ -46,7 +46,9 @@ const CONTRACTS: Record<string, Contract> = {
     spec: false,
     success: async () => {
       const version = expectSuccess(await (await as('guest')).get(`/api/tree/${w.treeToken}`)) as { version: number };
-      const r = expectSuccess(await (await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=${version.version}`));
+      const r = expectSuccess(
+        await (await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=${version.version}`),
+      );
       expect(r).toMatchObject({ format: 1, since: version.version });
     },
     failure: async () => {
@@ -87,23 +89,46 @@ const CONTRACTS: Record<string, Contract> = {
   'GET /api/tree/:treeToken/region': {
     spec: false,
     success: async () => {
-      const r = expectSuccess(await (await as('guest')).get(`/api/tree/${w.treeToken}/region?row0=${PIECE_ROW}&row1=${PIECE_ROW}&col0=0&col1=4`));
+      const r = expectSuccess(
+        await (
+          await as('guest')
+        ).get(`/api/tree/${w.treeToken}/region?row0=${PIECE_ROW}&row1=${PIECE_ROW}&col0=0&col1=4`),
+      );
       expect(r).toBeTypeOf('object');
     },
     failure: async () => {
-      expectFailure(await (await as('guest')).get(`/api/tree/${MISSING}/region?row0=0&row1=1&col0=0&col1=1`), 'tree_not_found');
+      expectFailure(
+        await (await as('guest')).get(`/api/tree/${MISSING}/region?row0=0&row1=1&col0=0&col1=1`),
+        'tree_not_found',
+      );
     },
   },
   'GET /api/cell/:cellToken': {
     spec: true,
     success: async () => {
       const r = expectSuccess(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}`));
-      expect(r).toMatchObject({ token: w.piece.cellToken, row: PIECE_ROW, column: PIECE_COLUMN, type: CellType.Trunk, status: CellStatus.Published, tree_token: w.treeToken });
-      expect(r.art).toMatchObject({ token: w.piece.artToken, status: ArtStatus.Published, author: { token: w.people.owner.user.token }, picture: { thumb: expect.any(String) } });
+      expect(r).toMatchObject({
+        token: w.piece.cellToken,
+        row: PIECE_ROW,
+        column: PIECE_COLUMN,
+        type: CellType.Trunk,
+        status: CellStatus.Published,
+        tree_token: w.treeToken,
+      });
+      expect(r.art).toMatchObject({
+        token: w.piece.artToken,
+        status: ArtStatus.Published,
+        author: { token: w.people.owner.user.token },
+        picture: { thumb: expect.any(String) },
+      });
       expect(r.connections).toBeInstanceOf(Array);
       // A square with no piece carries none; a held square shows its draft to its holder only.
-      expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.cell(PIECE_ROW + 7, 2).token}`))).toMatchObject({ art: null, connections: [] });
-      expect(expectSuccess(await (await as('owner')).get(`/api/cell/${w.holding.cellToken}`)).art).toMatchObject({ status: ArtStatus.Draft });
+      expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.cell(PIECE_ROW + 7, 2).token}`))).toMatchObject(
+        { art: null, connections: [] },
+      );
+      expect(expectSuccess(await (await as('owner')).get(`/api/cell/${w.holding.cellToken}`)).art).toMatchObject({
+        status: ArtStatus.Draft,
+      });
       expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.holding.cellToken}`)).art).toBeNull();
     },
     failure: async () => {
@@ -116,13 +141,27 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser } = await newcomer();
-      const answer = await postForm(w.t, browser, `/api/cell/${seed(0)}`, artForm(validFields(), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]));
+      const answer = await postForm(
+        w.t,
+        browser,
+        `/api/cell/${seed(0)}`,
+        artForm(validFields(), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]),
+      );
       const r = expectSuccess(answer);
-      expect(r.art).toMatchObject({ status: ArtStatus.Draft, title: 'Blue Hour', pictures: [expect.objectContaining({ token: expect.any(String) })] });
+      expect(r.art).toMatchObject({
+        status: ArtStatus.Draft,
+        title: 'Blue Hour',
+        pictures: [expect.objectContaining({ token: expect.any(String) })],
+      });
     },
     failure: async () => {
       const { browser } = await newcomer();
-      const answer = await postForm(w.t, browser, `/api/cell/${seed(1)}`, artForm(validFields({ title: '' }), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]));
+      const answer = await postForm(
+        w.t,
+        browser,
+        `/api/cell/${seed(1)}`,
+        artForm(validFields({ title: '' }), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]),
+      );
       expect(expectFailure(answer, 'validation_failed').errors?.title).toHaveLength(1);
       const guest = await as('guest');
       expectFailure(await postForm(w.t, guest, `/api/cell/${seed(1)}`, artForm(validFields())), 'unauthenticated');
@@ -132,7 +171,12 @@ const CONTRACTS: Record<string, Contract> = {
     spec: false,
     success: async () => {
       const r = expectSuccess(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}/art`));
-      expect(r).toMatchObject({ token: w.piece.artToken, status: ArtStatus.Published, author: { token: w.people.owner.user.token }, activity: expect.any(Object) });
+      expect(r).toMatchObject({
+        token: w.piece.artToken,
+        status: ArtStatus.Published,
+        author: { token: w.people.owner.user.token },
+        activity: expect.any(Object),
+      });
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/cell/${w.cell(SEED_ROW + 1, 2).token}/art`), 'art_not_found');
@@ -142,7 +186,12 @@ const CONTRACTS: Record<string, Contract> = {
     spec: false,
     success: async () => {
       const r = expectSuccess(await (await as('owner')).get(`/api/cell/${w.piece.cellToken}/art/edit`));
-      expect(r).toMatchObject({ may_edit: true, is_new: false, cell: { token: w.piece.cellToken }, art: { token: w.piece.artToken } });
+      expect(r).toMatchObject({
+        may_edit: true,
+        is_new: false,
+        cell: { token: w.piece.cellToken },
+        art: { token: w.piece.artToken },
+      });
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}/art/edit`), 'unauthenticated');
@@ -153,12 +202,20 @@ const CONTRACTS: Record<string, Contract> = {
     success: async () => {
       const { browser } = await newcomer();
       const r = expectSuccess(await browser.post(`/api/cell/${seed(2)}/reserve`));
-      expect(r).toMatchObject({ token: seed(2), status: CellStatus.Reserved, art: { status: ArtStatus.Draft }, reminder: 0, extended: false });
+      expect(r).toMatchObject({
+        token: seed(2),
+        status: CellStatus.Reserved,
+        art: { status: ArtStatus.Draft },
+        reminder: 0,
+        extended: false,
+      });
     },
     failure: async () => {
       const { browser } = await newcomer();
       const pending = w.cell(PIECE_ROW + 5, 1).token;
-      expect(expectFailure(await browser.post(`/api/cell/${pending}/reserve`), 'cell_not_available').message).toBeTypeOf('string');
+      expect(
+        expectFailure(await browser.post(`/api/cell/${pending}/reserve`), 'cell_not_available').message,
+      ).toBeTypeOf('string');
     },
   },
   'GET /api/cell/:cellToken/reserve/:reserveId': {
@@ -168,10 +225,19 @@ const CONTRACTS: Record<string, Contract> = {
       reserveCell(w.t.deps, user, seed(3));
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       const r = expectSuccess(await browser.get(`/api/cell/${seed(3)}/reserve/${held.token}`));
-      expect(r).toMatchObject({ cell_token: seed(3), state: 'active', reminder: 0, extension_allowed: true, refusal: null });
+      expect(r).toMatchObject({
+        cell_token: seed(3),
+        state: 'active',
+        reminder: 0,
+        extension_allowed: true,
+        refusal: null,
+      });
     },
     failure: async () => {
-      expectFailure(await (await newcomer()).browser.get(`/api/cell/${seed(3)}/reserve/${MISSING}`), 'reservation_not_found');
+      expectFailure(
+        await (await newcomer()).browser.get(`/api/cell/${seed(3)}/reserve/${MISSING}`),
+        'reservation_not_found',
+      );
     },
   },
   'POST /api/cell/:cellToken/reserve/:reserveId': {
@@ -182,7 +248,11 @@ const CONTRACTS: Record<string, Contract> = {
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       const now = w.t.clock.now();
       // A reminder went out three days before the deadline: the extension is allowed now, once.
-      w.t.deps.db.update(reservations).set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 }).where(eq(reservations.id, held.id)).run();
+      w.t.deps.db
+        .update(reservations)
+        .set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 })
+        .where(eq(reservations.id, held.id))
+        .run();
       const r = expectSuccess(await browser.post(`/api/cell/${seed(4)}/reserve/${held.token}`));
       expect(r).toMatchObject({ cell_token: seed(4), extended: true, extension_allowed: false });
       expectFailure(await browser.post(`/api/cell/${seed(4)}/reserve/${held.token}`), 'extension_not_allowed');
@@ -193,7 +263,10 @@ const CONTRACTS: Record<string, Contract> = {
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       // The one extension has been used already.
       w.t.deps.db.update(reservations).set({ extended: true }).where(eq(reservations.id, held.id)).run();
-      expectFailure(await browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 0).token}/reserve/${held.token}`), 'extension_not_allowed');
+      expectFailure(
+        await browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 0).token}/reserve/${held.token}`),
+        'extension_not_allowed',
+      );
     },
   },
   'POST /api/cell/:cellToken/subscribe/available': {
@@ -201,11 +274,17 @@ const CONTRACTS: Record<string, Contract> = {
     success: async () => {
       const { browser } = await newcomer();
       const pending = w.cell(PIECE_ROW + 6, 1).token;
-      expect(expectSuccess(await browser.post(`/api/cell/${pending}/subscribe/available`))).toMatchObject({ cell_token: pending, created_at: expect.any(Number) });
+      expect(expectSuccess(await browser.post(`/api/cell/${pending}/subscribe/available`))).toMatchObject({
+        cell_token: pending,
+        created_at: expect.any(Number),
+      });
       expectFailure(await browser.post(`/api/cell/${pending}/subscribe/available`), 'already_subscribed');
     },
     failure: async () => {
-      expectFailure(await (await newcomer()).browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 4).token}/subscribe/available`), 'already_available');
+      expectFailure(
+        await (await newcomer()).browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 4).token}/subscribe/available`),
+        'already_available',
+      );
     },
   },
   'POST /api/cell/subscribe/available': {
@@ -225,14 +304,33 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser } = await newcomer();
-      const r = expectSuccess(await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: PIECE_ROW + 1, column: -1 }));
-      expect(r).toMatchObject({ token: expect.stringMatching(/^[\w-]{16,64}$/), row: PIECE_ROW + 1, column: -1, type: CellType.Branch, status: CellStatus.Reserved });
+      const r = expectSuccess(
+        await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: PIECE_ROW + 1, column: -1 }),
+      );
+      expect(r).toMatchObject({
+        token: expect.stringMatching(/^[\w-]{16,64}$/),
+        row: PIECE_ROW + 1,
+        column: -1,
+        type: CellType.Branch,
+        status: CellStatus.Reserved,
+      });
     },
     failure: async () => {
       const { browser } = await newcomer();
-      expectFailure(await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: PIECE_ROW, column: -1 }), 'slot_too_connected');
-      expectFailure(await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: 40, column: -30 }), 'outside_branch_area');
-      expect(expectFailure(await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: 'x', column: -1 }), 'validation_failed').errors?.row).toHaveLength(1);
+      expectFailure(
+        await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: PIECE_ROW, column: -1 }),
+        'slot_too_connected',
+      );
+      expectFailure(
+        await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: 40, column: -30 }),
+        'outside_branch_area',
+      );
+      expect(
+        expectFailure(
+          await browser.post('/api/branch/reserve', { treeToken: w.treeToken, row: 'x', column: -1 }),
+          'validation_failed',
+        ).errors?.row,
+      ).toHaveLength(1);
     },
   },
   'GET /api/cells/search': {
@@ -241,7 +339,14 @@ const CONTRACTS: Record<string, Contract> = {
       const r = expectSuccess(await (await as('guest')).get('/api/cells/search?search=Neighbour'));
       expect(r).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ token: w.piece.cellToken, art: expect.objectContaining({ token: w.piece.artToken, author: expect.objectContaining({ token: w.people.owner.user.token }), title: expect.any(String) }) }),
+          expect.objectContaining({
+            token: w.piece.cellToken,
+            art: expect.objectContaining({
+              token: w.piece.artToken,
+              author: expect.objectContaining({ token: w.people.owner.user.token }),
+              title: expect.any(String),
+            }),
+          }),
         ]),
       );
     },
@@ -263,7 +368,9 @@ const CONTRACTS: Record<string, Contract> = {
   'GET /api/cell/:cellToken/connections/active': {
     spec: true,
     success: async () => {
-      expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}/connections/active`))).toBeInstanceOf(Array);
+      expect(
+        expectSuccess(await (await as('guest')).get(`/api/cell/${w.piece.cellToken}/connections/active`)),
+      ).toBeInstanceOf(Array);
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/cell/${MISSING}/connections/active`), 'cell_not_found');
@@ -272,29 +379,43 @@ const CONTRACTS: Record<string, Contract> = {
   'POST /api/cell/:cellToken/connections': {
     spec: true,
     success: async () => {
-      const r = expectSuccess(await (await as('owner')).post(`/api/cell/${w.piece.cellToken}/connections`, { connections: [] }));
+      const r = expectSuccess(
+        await (await as('owner')).post(`/api/cell/${w.piece.cellToken}/connections`, { connections: [] }),
+      );
       expect(r).toBeInstanceOf(Array);
     },
     failure: async () => {
       const neighbour = w.neighbour.cellToken;
-      const answer = await (await as('owner')).post(`/api/cell/${w.piece.cellToken}/connections`, { connections: [{ token: neighbour, status: 1, description: '' }] });
+      const answer = await (
+        await as('owner')
+      ).post(`/api/cell/${w.piece.cellToken}/connections`, {
+        connections: [{ token: neighbour, status: 1, description: '' }],
+      });
       expect(Object.keys(expectFailure(answer, 'validation_failed').errors ?? {})).not.toHaveLength(0);
     },
   },
   'POST /api/cell/:cellToken/removal': {
     spec: false,
     success: async () => {
-      const r = expectSuccess(await (await as('owner')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'I painted over it.' }));
+      const r = expectSuccess(
+        await (await as('owner')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'I painted over it.' }),
+      );
       expect(r).toMatchObject({ token: expect.any(String), state: 'open' });
     },
     failure: async () => {
-      expectFailure(await (await as('observer')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'Not mine.' }), 'forbidden');
+      expectFailure(
+        await (await as('observer')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'Not mine.' }),
+        'forbidden',
+      );
     },
   },
   'GET /api/art/:artToken/like': {
     spec: true,
     success: async () => {
-      expect(expectSuccess(await (await as('observer')).get(`/api/art/${w.piece.artToken}/like`))).toEqual({ liked: expect.any(Number), likes: expect.any(Number) });
+      expect(expectSuccess(await (await as('observer')).get(`/api/art/${w.piece.artToken}/like`))).toEqual({
+        liked: expect.any(Number),
+        likes: expect.any(Number),
+      });
     },
     failure: async () => {
       expectFailure(await (await as('guest')).get(`/api/art/${w.piece.artToken}/like`), 'unauthenticated');
@@ -303,7 +424,9 @@ const CONTRACTS: Record<string, Contract> = {
   'PUT /api/art/:artToken/like': {
     spec: true,
     success: async () => {
-      expect(expectSuccess(await (await as('artist')).request('PUT', `/api/art/${w.piece.artToken}/like`))).toMatchObject({ liked: 1 });
+      expect(
+        expectSuccess(await (await as('artist')).request('PUT', `/api/art/${w.piece.artToken}/like`)),
+      ).toMatchObject({ liked: 1 });
     },
     failure: async () => {
       expectFailure(await (await as('owner')).request('PUT', `/api/art/${w.piece.artToken}/like`), 'own_art');
@@ -312,7 +435,9 @@ const CONTRACTS: Record<string, Contract> = {
   'DELETE /api/art/:artToken/like': {
     spec: true,
     success: async () => {
-      expect(expectSuccess(await (await as('artist')).request('DELETE', `/api/art/${w.piece.artToken}/like`))).toMatchObject({ liked: 0 });
+      expect(
+        expectSuccess(await (await as('artist')).request('DELETE', `/api/art/${w.piece.artToken}/like`)),
+      ).toMatchObject({ liked: 0 });
     },
     failure: async () => {
       expectFailure(await (await as('observer')).request('DELETE', `/api/art/${MISSING}/like`), 'art_not_found');
@@ -321,7 +446,9 @@ const CONTRACTS: Record<string, Contract> = {
   'PUT /api/art/:artToken/review': {
     spec: true,
     success: async () => {
-      expect(expectSuccess(await (await as('guest')).request('PUT', `/api/art/${w.piece.artToken}/review`))).toEqual({ reviews: expect.any(Number) });
+      expect(expectSuccess(await (await as('guest')).request('PUT', `/api/art/${w.piece.artToken}/review`))).toEqual({
+        reviews: expect.any(Number),
+      });
     },
     failure: async () => {
       expectFailure(await (await as('guest')).request('PUT', `/api/art/${MISSING}/review`), 'art_not_found');
@@ -345,7 +472,9 @@ describe('the API contract (spec §7)', () => {
 
   it('has a contract for every /api route the server holds', async () => {
     const missing = (await listApiRoutes(w.t.server)).filter((route) => !rowFor(CONTRACTS, route)).map(routeKey);
-    expect(missing, `routes without a contract row in tests/server/contract.test.ts: ${missing.join(', ')}`).toEqual([]);
+    expect(missing, `routes without a contract row in tests/server/contract.test.ts: ${missing.join(', ')}`).toEqual(
+      [],
+    );
   });
 
   it('answers an unknown /api path with the envelope, not the page', async () => {

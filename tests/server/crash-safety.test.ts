@@ -14,8 +14,8 @@ import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { testConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
-import { ORPHAN_MIN_AGE_MS, sweepOrphanMedia } from '#server/services/art-media.ts';
-import { mediaNameOf } from '#server/services/images.ts';
+import { ORPHAN_MIN_AGE_MS, sweepOrphanMedia } from '#server/services/art/art-media.ts';
+import { mediaNameOf } from '#server/services/art/images.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { startRealServer, stopRealServer, TEST_CSRF, type RealServer } from './support/real-server.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
@@ -35,8 +35,18 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function sendContactMessage(url: string, i: number): Promise<number> {
   const res = await fetch(`${url}/api/misc/contact`, {
     method: 'POST',
-    headers: { cookie: `csrf=${TEST_CSRF}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': TEST_CSRF, 'content-type': 'application/json' },
-    body: JSON.stringify({ subject: `Before the crash ${i}`, reason: 'Question', email: `asker${i}@mail.test`, message: 'Is it safe?' }),
+    headers: {
+      cookie: `csrf=${TEST_CSRF}`,
+      'x-requested-with': 'XMLHttpRequest',
+      'x-csrf-token': TEST_CSRF,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      subject: `Before the crash ${i}`,
+      reason: 'Question',
+      email: `asker${i}@mail.test`,
+      message: 'Is it safe?',
+    }),
   });
   return res.status;
 }
@@ -46,9 +56,11 @@ function halfWritten(db: Db, mediaDir: string): string[] {
   const problems: string[] = [];
   for (const picture of db.select().from(pictures).all()) {
     for (const variant of ['large', 'thumb'] as const) {
-      if (!fs.existsSync(path.join(mediaDir, mediaNameOf(picture.mediaKey, variant)))) problems.push(`picture ${picture.id} has no ${variant} file`);
+      if (!fs.existsSync(path.join(mediaDir, mediaNameOf(picture.mediaKey, variant))))
+        problems.push(`picture ${picture.id} has no ${variant} file`);
     }
-    if (!db.select({ id: art.id }).from(art).where(eq(art.id, picture.artId)).get()) problems.push(`picture ${picture.id} has no art`);
+    if (!db.select({ id: art.id }).from(art).where(eq(art.id, picture.artId)).get())
+      problems.push(`picture ${picture.id} has no art`);
   }
   const held = db
     .select({ cellId: cells.id, status: cells.status, artId: cells.artId })
@@ -63,7 +75,8 @@ function halfWritten(db: Db, mediaDir: string): string[] {
   for (const cell of db.select().from(cells).where(eq(cells.status, CellStatus.Reserved)).all()) {
     const piece = cell.artId === null ? undefined : db.select().from(art).where(eq(art.id, cell.artId)).get();
     if (!piece) problems.push(`reserved cell ${cell.id} has no piece`);
-    else if (piece.status === ArtStatus.Draft && !held.some((h) => h.cellId === cell.id)) problems.push(`reserved cell ${cell.id} has a draft but no active reservation`);
+    else if (piece.status === ArtStatus.Draft && !held.some((h) => h.cellId === cell.id))
+      problems.push(`reserved cell ${cell.id} has a draft but no active reservation`);
   }
   return problems;
 }
@@ -109,12 +122,23 @@ describe('a crash in the middle of uploads and reservations', () => {
     const again = openDatabase(path.join(dataDir, 'gallery.db'));
     const ids = queued.map((mail) => mail.id);
     for (let i = 0; i < 200; i++) {
-      const open = again.select().from(mailOutbox).where(and(inArray(mailOutbox.id, ids), inArray(mailOutbox.state, ['queued', 'sending']))).all();
+      const open = again
+        .select()
+        .from(mailOutbox)
+        .where(and(inArray(mailOutbox.id, ids), inArray(mailOutbox.state, ['queued', 'sending'])))
+        .all();
       if (open.length === 0) break;
       await pause(100);
     }
     expect(await stopRealServer(second)).toBe(0);
-    expect(again.select().from(mailOutbox).where(inArray(mailOutbox.id, ids)).all().map((mail) => mail.state)).toEqual(ids.map(() => 'sent'));
+    expect(
+      again
+        .select()
+        .from(mailOutbox)
+        .where(inArray(mailOutbox.id, ids))
+        .all()
+        .map((mail) => mail.state),
+    ).toEqual(ids.map(() => 'sent'));
     const delivered = sink.received.map((mail) => mail.messageId).sort();
     expect(delivered).toEqual(ids.map((id) => `<outbox-${id}@localhost>`).sort());
 
@@ -128,7 +152,13 @@ describe('a crash in the middle of uploads and reservations', () => {
       config: testConfig(dataDir),
       log: { info() {}, warn() {}, error() {}, debug() {} },
     });
-    const named = new Set(again.select({ key: pictures.mediaKey }).from(pictures).all().flatMap(({ key }) => [mediaNameOf(key, 'large'), mediaNameOf(key, 'thumb')]));
+    const named = new Set(
+      again
+        .select({ key: pictures.mediaKey })
+        .from(pictures)
+        .all()
+        .flatMap(({ key }) => [mediaNameOf(key, 'large'), mediaNameOf(key, 'thumb')]),
+    );
     const filesAfter = fs.readdirSync(mediaDir);
     expect(filesAfter.filter((name) => !named.has(name))).toEqual([]);
     expect(removed.length).toBeGreaterThan(0);
@@ -137,7 +167,9 @@ describe('a crash in the middle of uploads and reservations', () => {
     expect(beforeRestart).toEqual([]);
     // The load did reach the database before the kill.
     expect(again.select().from(pictures).all().length).toBeGreaterThan(0);
-    expect(again.select().from(reservations).where(eq(reservations.state, 'active')).all().length).toBeGreaterThan(load.uploaders.length);
+    expect(again.select().from(reservations).where(eq(reservations.state, 'active')).all().length).toBeGreaterThan(
+      load.uploaders.length,
+    );
     closeDatabase(again);
   }, 120_000);
 });

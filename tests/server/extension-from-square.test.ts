@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { activeReservationOf, cellAt, setCellStatus } from './support/reservation-fixtures.ts';
 
@@ -46,17 +46,28 @@ describe('extending from the square', () => {
     const held = activeReservationOf(utc.deps.db, user.id)!;
     // The reservation was made at 2026-06-01 12:00 UTC: its deadline is June 15, 12:00; a week on, until midnight, June 22.
     const until = Date.UTC(2026, 5, 22, 23, 59, 59, 999);
-    expect(reserved).toMatchObject({ reminderToken: held.token, reminderCount: 0, extensionAllowed: true, extendedUntil: until });
+    expect(reserved).toMatchObject({
+      reminderToken: held.token,
+      reminderCount: 0,
+      extensionAllowed: true,
+      extendedUntil: until,
+    });
     expect(await caller.user.reservedCell()).toMatchObject({ reminderToken: held.token, extendedUntil: until });
 
     utc.clock.advance(2 * DAY);
     const extended = await caller.cell.extendReservation({ cellToken: cell.token, reminderToken: held.token });
     expect(extended).toMatchObject({ expiresAt: until, extended: true, extensionAllowed: false });
     expect(activeReservationOf(utc.deps.db, user.id)).toMatchObject({ expiresAt: until, extended: true });
-    expect(await caller.user.reservedCell()).toMatchObject({ expiresAt: until, extended: true, extensionAllowed: false });
+    expect(await caller.user.reservedCell()).toMatchObject({
+      expiresAt: until,
+      extended: true,
+      extensionAllowed: false,
+    });
 
     // Once: a second try is refused and changes nothing.
-    await expect(caller.cell.extendReservation({ cellToken: cell.token, reminderToken: held.token })).rejects.toMatchObject({
+    await expect(
+      caller.cell.extendReservation({ cellToken: cell.token, reminderToken: held.token }),
+    ).rejects.toMatchObject({
       cause: { code: 'extension_not_allowed' },
     });
     expect(activeReservationOf(utc.deps.db, user.id)!.expiresAt).toBe(until);
@@ -67,7 +78,9 @@ describe('extending from the square', () => {
     const held = activeReservationOf(utc.deps.db, user.id)!;
     const stranger = utc.addUser(Role.Artist).user;
     expect(await utc.caller(stranger).user.reservedCell()).toBeNull();
-    await expect(utc.caller(stranger).cell.extendReservation({ cellToken: cell.token, reminderToken: held.token })).rejects.toMatchObject({
+    await expect(
+      utc.caller(stranger).cell.extendReservation({ cellToken: cell.token, reminderToken: held.token }),
+    ).rejects.toMatchObject({
       cause: { code: 'forbidden' },
     });
     expect(activeReservationOf(utc.deps.db, user.id)!.extended).toBe(false);
@@ -86,7 +99,11 @@ describe("midnight is the site's (SITE_TIMEZONE)", () => {
   });
 
   it('hands the zone to the pages with the initial parameters', async () => {
-    const res = await auckland.server.inject({ method: 'GET', url: '/api/initial-params', headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    const res = await auckland.server.inject({
+      method: 'GET',
+      url: '/api/initial-params',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+    });
     expect(res.statusCode).toBe(200);
     expect(JSON.stringify(res.json())).toContain('Pacific/Auckland');
   });

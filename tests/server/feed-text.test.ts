@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { art, pictures } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { hasNoControlCharacters } from '#shared/validation/rules.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { artForm, browserFor, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
 
@@ -54,7 +54,8 @@ beforeAll(async () => {
   cookie = author.cookie;
   piece = publishedPieceAt(t.deps.db, tree.id, 33, 2, author.user.id, 'f'.repeat(32));
   const row = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;
-  pictureToken = t.deps.db.select({ token: pictures.token }).from(pictures).where(eq(pictures.artId, row.id)).get()!.token;
+  pictureToken = t.deps.db.select({ token: pictures.token }).from(pictures).where(eq(pictures.artId, row.id)).get()!
+    .token;
 });
 afterAll(() => t.cleanup());
 
@@ -62,12 +63,27 @@ describe('an author’s text in the Atom feed', () => {
   it('is refused at the save when it holds control characters, and the feed stays well-formed whatever is sent', async () => {
     const browser = await browserFor(t, cookie);
     const anyText = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 });
-    const control = fc.constantFrom('\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\ufffe', '\uffff');
+    const control = fc.constantFrom(
+      '\u0000',
+      '\u0001',
+      '\u0008',
+      '\u000b',
+      '\u000c',
+      '\u001b',
+      '\u001f',
+      '\ufffe',
+      '\uffff',
+    );
     const withControl = fc.tuple(anyText, control, anyText).map(([a, c, b]) => `${a}${c}${b}`);
     await fc.assert(
       fc.asyncProperty(fc.oneof(anyText, withControl), fc.oneof(anyText, withControl), async (title, description) => {
         const before = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;
-        const res = await postForm(t, browser, `/api/cell/${piece.cellToken}`, artForm(validFields({ title, description }), [], [pictureToken]));
+        const res = await postForm(
+          t,
+          browser,
+          `/api/cell/${piece.cellToken}`,
+          artForm(validFields({ title, description }), [], [pictureToken]),
+        );
         const after = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;
         if (hasForbidden(title) || hasForbidden(description)) {
           expect(res.status).toBe(400);
@@ -84,7 +100,11 @@ describe('an author’s text in the Atom feed', () => {
   }, 60_000);
 
   it('drops control characters that text stored before the rule still holds', async () => {
-    t.deps.db.update(art).set({ title: 'Old\u0001 title\u001f\uffff', description: 'Bell\u0007 and escape\u001b' }).where(eq(art.token, piece.artToken)).run();
+    t.deps.db
+      .update(art)
+      .set({ title: 'Old\u0001 title\u001f\uffff', description: 'Bell\u0007 and escape\u001b' })
+      .where(eq(art.token, piece.artToken))
+      .run();
     const { titles } = parseXml(await feed());
     expect(titles).toContain('Old title');
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { art } from '#drizzle/schema.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { publishedPieceAt } from './support/art-fixtures.ts';
 import { submitPieceAt } from './support/review-fixtures.ts';
@@ -28,11 +28,19 @@ beforeAll(async () => {
   const base = t.clock.now() - 60 * 60_000;
   for (let i = 0; i < 52; i++) {
     const piece = publishedPieceAt(t.deps.db, treeId, 3 + Math.floor(i / 5), i % 5, artist.user.id, `feedkey${i}`);
-    t.deps.db.update(art).set({ publishedAt: base + i * 60_000, updatedAt: base + i * 60_000 }).where(eq(art.token, piece.artToken)).run();
+    t.deps.db
+      .update(art)
+      .set({ publishedAt: base + i * 60_000, updatedAt: base + i * 60_000 })
+      .where(eq(art.token, piece.artToken))
+      .run();
     older.push(piece.artToken);
   }
   escaped = older[51]!;
-  t.deps.db.update(art).set({ title: 'Fish & <Chips> "quoted"', description: '</summary><script>x</script>' }).where(eq(art.token, escaped)).run();
+  t.deps.db
+    .update(art)
+    .set({ title: 'Fish & <Chips> "quoted"', description: '</summary><script>x</script>' })
+    .where(eq(art.token, escaped))
+    .run();
   fresh = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Feed Fresh');
   waiting = await submitPieceAt(t, treeId, 33, 2, t.addUser(Role.Observer).user, 'Still Waiting');
   await t.caller(t.addUser(Role.Admin).user).admin.publish({ artToken: fresh.artToken });
@@ -45,7 +53,9 @@ describe('the Atom feed', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/atom\+xml/);
     const xml = res.body;
-    expect(xml.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">')).toBe(true);
+    expect(xml.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">')).toBe(
+      true,
+    );
     const entries = entriesOf(xml);
     expect(entries).toHaveLength(50);
 
@@ -53,9 +63,15 @@ describe('the Atom feed', () => {
     const newest = entries[0]!;
     expect(newest).toContain(`<id>urn:gallery-tree:art:${fresh.artToken}</id>`);
     expect(newest).toContain('<title type="text">Feed Fresh</title>');
-    expect(newest).toContain(`<link rel="alternate" type="text/html" href="${site}/observe/cell/${fresh.cellToken}/details"/>`);
-    expect(newest).toMatch(new RegExp(`<link rel="enclosure" type="image/webp" href="${site}/media/[^"]+-thumb\\.webp"/>`));
-    expect(newest).toContain(`<author><name>${artist.user.firstname} ${artist.user.lastname}</name><uri>${site}/profile/${artist.user.token}</uri></author>`);
+    expect(newest).toContain(
+      `<link rel="alternate" type="text/html" href="${site}/observe/cell/${fresh.cellToken}/details"/>`,
+    );
+    expect(newest).toMatch(
+      new RegExp(`<link rel="enclosure" type="image/webp" href="${site}/media/[^"]+-thumb\\.webp"/>`),
+    );
+    expect(newest).toContain(
+      `<author><name>${artist.user.firstname} ${artist.user.lastname}</name><uri>${site}/profile/${artist.user.token}</uri></author>`,
+    );
     expect(newest).toContain(`<published>${new Date(t.clock.now()).toISOString()}</published>`);
     expect(xml).toContain(`<updated>${new Date(t.clock.now()).toISOString()}</updated>\n  <entry>`);
 
@@ -84,7 +100,9 @@ describe('the Atom feed', () => {
   it('is linked from every page', async () => {
     for (const url of ['/', '/observe']) {
       const html = (await t.server.inject({ url })).body;
-      expect(html).toContain('<link rel="alternate" type="application/atom+xml" title="Gallery Tree: new pieces" href="/feed.xml">');
+      expect(html).toContain(
+        '<link rel="alternate" type="application/atom+xml" title="Gallery Tree: new pieces" href="/feed.xml">',
+      );
     }
   });
 });

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
-import { createTree } from '#server/services/tree.ts';
-import { imageWork } from '#server/services/images.ts';
+import { createTree } from '#server/services/tree/tree.ts';
+import { imageWork } from '#server/services/art/images.ts';
 import { BrowserLike } from '#tests/helpers/browser-like.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
 import { artForm, png, postForm, validFields } from './support/art-fixtures.ts';
@@ -82,7 +82,13 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const register = (email: string) => new BrowserLike(t.server).post('/api/register', { firstname: 'Ada', lastname: 'Lovelace', email, password: 'good&password1' });
+const register = (email: string) =>
+  new BrowserLike(t.server).post('/api/register', {
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    email,
+    password: 'good&password1',
+  });
 const userCount = (email: string) => t.deps.db.select().from(users).where(eq(users.email, email)).all().length;
 
 describe('a full disk', () => {
@@ -119,7 +125,10 @@ describe('a full disk', () => {
     browser.setCookie('session', artist.cookie.slice('session='.length));
     await browser.open();
     const square = cellAt(t.deps.db, treeId, SEED_ROW, 2)!;
-    const form = async () => artForm(validFields({ title: 'Saved when there is room' }), [{ bytes: await png(320, 240), name: 'a.png', type: 'image/png' }]);
+    const form = async () =>
+      artForm(validFields({ title: 'Saved when there is room' }), [
+        { bytes: await png(320, 240), name: 'a.png', type: 'image/png' },
+      ]);
 
     fillTheDisk();
     const decoded = imageWork.started;
@@ -136,6 +145,9 @@ describe('a full disk', () => {
     expect(fs.readdirSync(t.deps.config.mediaDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const saved = await postForm(t, browser, `/api/cell/${square.token}`, await form());
     expect(saved.status).toBe(200);
-    expect((await t.server.inject({ method: 'GET', url: '/api/health' })).json().r).toMatchObject({ ok: true, storage: 'ok' });
+    expect((await t.server.inject({ method: 'GET', url: '/api/health' })).json().r).toMatchObject({
+      ok: true,
+      storage: 'ok',
+    });
   });
 });

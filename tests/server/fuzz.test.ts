@@ -82,10 +82,20 @@ const pathParam = (tokens: readonly string[]) =>
     // Any length: over Fastify's maxParamLength, or a malformed escape (`%ZZ`), is refused before routing, still in the envelope.
     { weight: 4, arbitrary: hostileString().filter(encodable).map(encodeURIComponent) },
     { weight: 2, arbitrary: fc.constantFrom(...tokens) },
-    { weight: 1, arbitrary: fc.constantFrom('..', '..%2F..%2F', '%2e%2e', '%00', '%252e', '%ZZ', '%', 'x'.repeat(201)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('..', '..%2F..%2F', '%2e%2e', '%00', '%252e', '%ZZ', '%', 'x'.repeat(201)),
+    },
   );
 
-const queryString = fc.dictionary(fc.oneof(fc.constantFrom('search', 'row0', 'row1', 'col0', 'col1', '__proto__', 'input'), fc.string({ maxLength: 6 })), hostileString(), { maxKeys: 4 });
+const queryString = fc.dictionary(
+  fc.oneof(
+    fc.constantFrom('search', 'row0', 'row1', 'col0', 'col1', '__proto__', 'input'),
+    fc.string({ maxLength: 6 }),
+  ),
+  hostileString(),
+  { maxKeys: 4 },
+);
 
 type Body = { payload?: string | Buffer; contentType?: string };
 const body: fc.Arbitrary<Body> = fc.oneof(
@@ -93,13 +103,22 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   hostileValue().map((value) => ({ payload: JSON.stringify(value) ?? 'null', contentType: 'application/json' })),
   fc.string({ maxLength: 200 }).map((text) => ({ payload: text, contentType: 'application/json' })),
   fc.string({ maxLength: 200 }).map((text) => ({ payload: text, contentType: 'text/plain' })),
-  fc.uint8Array({ maxLength: 300 }).map((bytes) => ({ payload: Buffer.from(bytes), contentType: 'multipart/form-data; boundary=x' })),
-  fc.string({ maxLength: 200 }).map((text) => ({ payload: `--x\r\nContent-Disposition: form-data; name="title"\r\n\r\n${text}\r\n--x--\r\n`, contentType: 'multipart/form-data; boundary=x' })),
+  fc
+    .uint8Array({ maxLength: 300 })
+    .map((bytes) => ({ payload: Buffer.from(bytes), contentType: 'multipart/form-data; boundary=x' })),
+  fc.string({ maxLength: 200 }).map((text) => ({
+    payload: `--x\r\nContent-Disposition: form-data; name="title"\r\n\r\n${text}\r\n--x--\r\n`,
+    contentType: 'multipart/form-data; boundary=x',
+  })),
   fc.constant({ payload: '{"a":'.repeat(2000), contentType: 'application/json' }),
 );
 
 /** Checks one answer of the /api or /trpc door: status, envelope, no leak, no write when refused. */
-function checkAnswer(res: { statusCode: number; body: string; headers: Record<string, unknown> }, before: ReturnType<typeof store.mark>, envelope: boolean) {
+function checkAnswer(
+  res: { statusCode: number; body: string; headers: Record<string, unknown> },
+  before: ReturnType<typeof store.mark>,
+  envelope: boolean,
+) {
   expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(500);
   if (res.statusCode < 400) return;
   expect(leakIn(res.body, w.t.dir), res.body.slice(0, 300)).toBeNull();
@@ -111,7 +130,9 @@ function checkAnswer(res: { statusCode: number; body: string; headers: Record<st
  * One request through inject. An event stream never ends by itself: it is read as a stream, and an open one (a
  * success) is hung up on at once; a refusal is read whole, like any other answer.
  */
-async function injectOnce(options: InjectOptions & { url: string }): Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }> {
+async function injectOnce(
+  options: InjectOptions & { url: string },
+): Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }> {
   if (!/\/events(\?|$)/.test(options.url)) return w.t.server.inject(options);
   const res = await w.t.server.inject({ ...options, payloadAsStream: true });
   const stream = res.stream();
@@ -131,29 +152,38 @@ describe('every /api route over HTTP', () => {
     for (const asker of ['guest', 'observer'] as const) {
       it(`${routeKey(route)} as ${asker}: no internal error, the envelope, no leak, nothing written when refused`, async () => {
         const browser = await w.browser(asker);
-        const cookie = ['csrf', 'session'].flatMap((name) => (browser.cookie(name) ? [`${name}=${browser.cookie(name)}`] : [])).join('; ');
+        const cookie = ['csrf', 'session']
+          .flatMap((name) => (browser.cookie(name) ? [`${name}=${browser.cookie(name)}`] : []))
+          .join('; ');
         const params = route.url.match(/:\w+/g) ?? [];
         await fc.assert(
-          fc.asyncProperty(fc.tuple(...params.map(() => pathParam(realTokens))), queryString, body, async (values, query, sent) => {
-            let url = route.url;
-            params.forEach((param, i) => (url = url.replace(param, values[i]!)));
-            const search = new URLSearchParams(Object.entries(query).filter(([key, value]) => encodable(key) && encodable(value))).toString();
-            const before = store.mark();
-            const res = await injectOnce({
-              method: route.method as 'GET',
-              url: search ? `${url}?${search}` : url,
-              remoteAddress: browser.ip,
-              headers: {
-                cookie,
-                'x-requested-with': 'XMLHttpRequest',
-                'x-csrf-token': browser.cookie('csrf')!,
-                ...(sent.contentType && route.method !== 'GET' ? { 'content-type': sent.contentType } : {}),
-              },
-              ...(sent.payload !== undefined && route.method !== 'GET' ? { payload: sent.payload } : {}),
-            });
-            checkAnswer(res, before, true);
-            expect(prototypeIsClean()).toBe(true);
-          }),
+          fc.asyncProperty(
+            fc.tuple(...params.map(() => pathParam(realTokens))),
+            queryString,
+            body,
+            async (values, query, sent) => {
+              let url = route.url;
+              params.forEach((param, i) => (url = url.replace(param, values[i]!)));
+              const search = new URLSearchParams(
+                Object.entries(query).filter(([key, value]) => encodable(key) && encodable(value)),
+              ).toString();
+              const before = store.mark();
+              const res = await injectOnce({
+                method: route.method,
+                url: search ? `${url}?${search}` : url,
+                remoteAddress: browser.ip,
+                headers: {
+                  cookie,
+                  'x-requested-with': 'XMLHttpRequest',
+                  'x-csrf-token': browser.cookie('csrf')!,
+                  ...(sent.contentType && route.method !== 'GET' ? { 'content-type': sent.contentType } : {}),
+                },
+                ...(sent.payload !== undefined && route.method !== 'GET' ? { payload: sent.payload } : {}),
+              });
+              checkAnswer(res, before, true);
+              expect(prototypeIsClean()).toBe(true);
+            },
+          ),
           { numRuns: RUNS.http },
         );
       });
@@ -174,8 +204,19 @@ describe('every procedure over HTTP at /trpc', () => {
           const headers = { cookie, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': browser.cookie('csrf')! };
           const res =
             procedure.type === 'query'
-              ? await w.t.server.inject({ method: 'GET', url: `/trpc/${procedure.name}?input=${encodeURIComponent(json)}`, headers, remoteAddress: browser.ip })
-              : await w.t.server.inject({ method: 'POST', url: `/trpc/${procedure.name}`, headers: { ...headers, 'content-type': 'application/json' }, payload: json, remoteAddress: browser.ip });
+              ? await w.t.server.inject({
+                  method: 'GET',
+                  url: `/trpc/${procedure.name}?input=${encodeURIComponent(json)}`,
+                  headers,
+                  remoteAddress: browser.ip,
+                })
+              : await w.t.server.inject({
+                  method: 'POST',
+                  url: `/trpc/${procedure.name}`,
+                  headers: { ...headers, 'content-type': 'application/json' },
+                  payload: json,
+                  remoteAddress: browser.ip,
+                });
           checkAnswer(res, before, false);
         }),
         { numRuns: RUNS.trpcHttp },
@@ -184,15 +225,27 @@ describe('every procedure over HTTP at /trpc', () => {
   }
 
   it('batched queries (`a,b?batch=1`), names and inputs both hostile: no internal error, no leak', async () => {
-    const queries = listProcedures().filter((procedure) => procedure.type === 'query').map((procedure) => procedure.name);
-    const name = fc.oneof(fc.constantFrom(...queries), fc.constantFrom('nope', 'cell.', '.get', '__proto__.x', 'cell.get.get'));
+    const queries = listProcedures()
+      .filter((procedure) => procedure.type === 'query')
+      .map((procedure) => procedure.name);
+    const name = fc.oneof(
+      fc.constantFrom(...queries),
+      fc.constantFrom('nope', 'cell.', '.get', '__proto__.x', 'cell.get.get'),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(name, { minLength: 1, maxLength: 4 }), fc.array(hostileValue(realTokens), { maxLength: 4 }), async (names, inputs) => {
-        const input = JSON.stringify(Object.fromEntries(inputs.map((value, i) => [String(i), value])));
-        const before = store.mark();
-        const res = await w.t.server.inject({ method: 'GET', url: `/trpc/${names.map(encodeURIComponent).join(',')}?batch=1&input=${encodeURIComponent(input)}` });
-        checkAnswer(res, before, false);
-      }),
+      fc.asyncProperty(
+        fc.array(name, { minLength: 1, maxLength: 4 }),
+        fc.array(hostileValue(realTokens), { maxLength: 4 }),
+        async (names, inputs) => {
+          const input = JSON.stringify(Object.fromEntries(inputs.map((value, i) => [String(i), value])));
+          const before = store.mark();
+          const res = await w.t.server.inject({
+            method: 'GET',
+            url: `/trpc/${names.map(encodeURIComponent).join(',')}?batch=1&input=${encodeURIComponent(input)}`,
+          });
+          checkAnswer(res, before, false);
+        },
+      ),
       { numRuns: 40 },
     );
   });

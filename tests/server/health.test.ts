@@ -17,7 +17,9 @@ describe('the health endpoint', () => {
     t = await createTestApp();
     const res = await t.server.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ r: { ok: true, db: 'ok', storage: 'ok', free_megabytes: expect.any(Number), version: packageJson.version } });
+    expect(res.json()).toEqual({
+      r: { ok: true, db: 'ok', storage: 'ok', free_megabytes: expect.any(Number), version: packageJson.version },
+    });
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -30,7 +32,10 @@ describe('the health endpoint', () => {
     const fresh = await t.server.inject({ url: '/api/health', headers: { cookie } });
     expect(fresh.statusCode).toBe(200);
     expect(fresh.headers['set-cookie']).toBeUndefined();
-    const stale = await t.server.inject({ url: '/api/health', headers: { cookie: 'session=not-a-real-session-token' } });
+    const stale = await t.server.inject({
+      url: '/api/health',
+      headers: { cookie: 'session=not-a-real-session-token' },
+    });
     expect(stale.statusCode).toBe(200);
     expect(stale.headers['set-cookie']).toBeUndefined();
     expect(t.deps.db.select().from(sessions).all()).toEqual(before);
@@ -50,6 +55,14 @@ describe('the health endpoint', () => {
     closeDatabase(t.deps.db);
     const res = await t.server.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ r: { ok: false, db: 'unavailable', storage: 'ok', free_megabytes: expect.any(Number), version: packageJson.version } });
+    expect(res.json()).toEqual({
+      r: {
+        ok: false,
+        db: 'unavailable',
+        storage: 'ok',
+        free_megabytes: expect.any(Number),
+        version: packageJson.version,
+      },
+    });
   });
 });

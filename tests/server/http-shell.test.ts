@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, csrfHeaders, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
 
 let t: TestApp;
@@ -11,7 +11,10 @@ let treeToken: string;
 
 beforeAll(async () => {
   const clientDir = tempDir('gallery-client-');
-  fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
+  );
   t = await createTestApp({ clientDir });
   treeToken = createTree(t.deps.db, t.clock.now(), 'Shell tree').token;
 });
@@ -34,7 +37,11 @@ describe('pages', () => {
     const json = /<script id="initial-params" type="application\/json">(.*?)<\/script>/.exec(res.body)![1]!;
     const params = JSON.parse(json);
     expect(params.treeToken).toBe(treeToken);
-    expect(params.settings).toMatchObject({ imagePath: '/media/', helpEmail: expect.stringContaining('@'), siteUrl: expect.stringMatching(/^http/) });
+    expect(params.settings).toMatchObject({
+      imagePath: '/media/',
+      helpEmail: expect.stringContaining('@'),
+      siteUrl: expect.stringMatching(/^http/),
+    });
   });
 
   it('sends the usual security headers and a Content Security Policy', async () => {
@@ -109,7 +116,12 @@ describe('CSRF on mutating requests', () => {
     const refused = await t.server.inject({ method: 'POST', url: '/trpc/tree.get', payload: {} });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.data.app.error).toBe('csrf_failed');
-    const passed = await t.server.inject({ method: 'POST', url: '/trpc/tree.get', payload: {}, headers: csrfHeaders(token) });
+    const passed = await t.server.inject({
+      method: 'POST',
+      url: '/trpc/tree.get',
+      payload: {},
+      headers: csrfHeaders(token),
+    });
     expect(passed.statusCode).not.toBe(403);
   });
 });
@@ -119,7 +131,12 @@ describe('sessions', () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const res = await t.server.inject({ url: '/api/user/current', headers: { cookie } });
     expect(res.statusCode).toBe(200);
-    expect(res.json().r).toMatchObject({ token: user.token, firstname: user.firstname, role: Role.Artist, image: null });
+    expect(res.json().r).toMatchObject({
+      token: user.token,
+      firstname: user.firstname,
+      role: Role.Artist,
+      image: null,
+    });
     expect(res.json().r.passwordHash).toBeUndefined();
     const guest = await t.server.inject({ url: '/api/user/current' });
     expect(guest.statusCode).toBe(401);
@@ -169,18 +186,65 @@ describe('tRPC misused', () => {
   const writer = { cookie: `csrf=${csrf}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf };
   const cases: [string, InjectOptions, number, string][] = [
     ['a mutation called with GET', { url: '/trpc/auth.logout' }, 405, 'method_not_allowed'],
-    ['a query called with POST', { method: 'POST', url: '/trpc/misc.initialParams', headers: { ...writer, 'content-type': 'application/json' }, payload: '{}' }, 405, 'method_not_allowed'],
-    ['a body that is not JSON', { method: 'POST', url: '/trpc/auth.login', headers: { ...writer, 'content-type': 'text/plain' }, payload: 'username=a' }, 415, 'unsupported_media_type'],
-    ['JSON that does not parse', { method: 'POST', url: '/trpc/auth.login', headers: { ...writer, 'content-type': 'application/json' }, payload: '{"username": <script>' }, 400, 'bad_request'],
-    ['a batch that is not an object', { method: 'POST', url: '/trpc/auth.login,auth.login?batch=1', headers: { ...writer, 'content-type': 'application/json' }, payload: '"<b>x</b>"' }, 400, 'bad_request'],
-    ['a batch whose input does not parse', { url: '/trpc/tree.get,tree.get?batch=1&input=%7B%3Cscript%3E' }, 400, 'bad_request'],
+    [
+      'a query called with POST',
+      {
+        method: 'POST',
+        url: '/trpc/misc.initialParams',
+        headers: { ...writer, 'content-type': 'application/json' },
+        payload: '{}',
+      },
+      405,
+      'method_not_allowed',
+    ],
+    [
+      'a body that is not JSON',
+      {
+        method: 'POST',
+        url: '/trpc/auth.login',
+        headers: { ...writer, 'content-type': 'text/plain' },
+        payload: 'username=a',
+      },
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'JSON that does not parse',
+      {
+        method: 'POST',
+        url: '/trpc/auth.login',
+        headers: { ...writer, 'content-type': 'application/json' },
+        payload: '{"username": <script>',
+      },
+      400,
+      'bad_request',
+    ],
+    [
+      'a batch that is not an object',
+      {
+        method: 'POST',
+        url: '/trpc/auth.login,auth.login?batch=1',
+        headers: { ...writer, 'content-type': 'application/json' },
+        payload: '"<b>x</b>"',
+      },
+      400,
+      'bad_request',
+    ],
+    [
+      'a batch whose input does not parse',
+      { url: '/trpc/tree.get,tree.get?batch=1&input=%7B%3Cscript%3E' },
+      400,
+      'bad_request',
+    ],
   ];
   for (const [what, request, status, code] of cases) {
     it(`answers ${what} with ${status} in tRPC's error shape, in our words, with the security headers`, async () => {
       const res = await t.server.inject(request);
       expect(res.statusCode).toBe(status);
       const body = res.json();
-      const errors = (Array.isArray(body) ? body : [body]) as { error: { message: string; data: { httpStatus: number; app: { error: string } } } }[];
+      const errors = (Array.isArray(body) ? body : [body]) as {
+        error: { message: string; data: { httpStatus: number; app: { error: string } } };
+      }[];
       for (const { error } of errors) {
         expect(error.data.httpStatus).toBe(status);
         expect(error.data.app.error).toBe(code);

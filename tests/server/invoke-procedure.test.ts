@@ -13,7 +13,7 @@ import { Role } from '#shared/domain.ts';
 import { invokeProcedure } from '#server/http/invoke-procedure.ts';
 import { contextOf } from '#server/http/request-context.ts';
 import { appRouter } from '#server/root.ts';
-import { getDefaultTree, createTree } from '#server/services/tree.ts';
+import { getDefaultTree, createTree } from '#server/services/tree/tree.ts';
 import { createCallerFactory, publicProcedure, router, type RequestContext } from '#server/trpc.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { cellAt } from './support/reservation-fixtures.ts';
@@ -37,11 +37,13 @@ async function outcome(call: () => Promise<unknown>) {
     return { data: await call() };
   } catch (error) {
     const e = error as TRPCError;
-    return { error: { trpc: e instanceof TRPCError, code: e.code, message: e.message, cause: e.cause?.constructor.name } };
+    return {
+      error: { trpc: e instanceof TRPCError, code: e.code, message: e.message, cause: e.cause?.constructor.name },
+    };
   }
 }
 
-describe('invokeProcedure answers as tRPC\'s caller does', () => {
+describe("invokeProcedure answers as tRPC's caller does", () => {
   /** What, which procedure, its input, as whom, and the expected outcome: 'data' or the TRPCError's code. */
   const cases: [string, string, () => unknown, Role | null, string][] = [
     ['a read', 'cell.get', () => ({ token: cellToken }), null, 'data'],
@@ -59,8 +61,19 @@ describe('invokeProcedure answers as tRPC\'s caller does', () => {
       expect(procedure, path).toBeDefined();
       const user = role === null ? null : t.addUser(role).user;
       const [space, name] = path.split('.') as [string, string];
-      const theirs = await outcome(() => (t.caller(user) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>)[space]![name]!(input()));
-      const ours = await outcome(() => invokeProcedure(procedure!, { ctx: contextFor(user), path, type: procedure!._def.type, getRawInput: async () => input() }));
+      const theirs = await outcome(() =>
+        (t.caller(user) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>)[space]![name]!(
+          input(),
+        ),
+      );
+      const ours = await outcome(() =>
+        invokeProcedure(procedure!, {
+          ctx: contextFor(user),
+          path,
+          type: procedure!._def.type,
+          getRawInput: async () => input(),
+        }),
+      );
       expect(ours).toEqual(theirs);
       expect('data' in ours ? 'data' : ours.error.code).toBe(expected);
     });
@@ -83,13 +96,20 @@ describe('invokeProcedure answers as tRPC\'s caller does', () => {
       ['widened', { n: 'x' }, () => caller.widened({ n: 'x' as never })],
       ['failing', undefined, () => caller.failing()],
     ] as const) {
-      const ours = await outcome(() => invokeProcedure(procedures[path]!, { ctx: contextFor(null), path, type: 'query', getRawInput: async () => input }));
+      const ours = await outcome(() =>
+        invokeProcedure(procedures[path]!, {
+          ctx: contextFor(null),
+          path,
+          type: 'query',
+          getRawInput: async () => input,
+        }),
+      );
       expect(ours, path).toEqual(await outcome(call));
     }
     expect(await outcome(() => caller.widened({ n: 7 }))).toEqual({ data: 'from middleware 7 127.0.0.1' });
   });
 
-  it('keeps a real request\'s address and cookie jar when a middleware passes a ctx on, both ways', async () => {
+  it("keeps a real request's address and cookie jar when a middleware passes a ctx on, both ways", async () => {
     // tRPC and our loop both spread the ctx into a plain object at `next({ ctx })`: only own properties survive.
     const testRouter = router({
       signIn: publicProcedure
@@ -104,7 +124,14 @@ describe('invokeProcedure answers as tRPC\'s caller does', () => {
     await server.register(fastifyCookie);
     server.decorate('deps', t.deps);
     server.decorateRequest('auth', null);
-    server.get('/ours', (req, reply) => invokeProcedure(procedure, { ctx: contextOf(req, reply), path: 'signIn', type: 'query', getRawInput: async () => undefined }));
+    server.get('/ours', (req, reply) =>
+      invokeProcedure(procedure, {
+        ctx: contextOf(req, reply),
+        path: 'signIn',
+        type: 'query',
+        getRawInput: async () => undefined,
+      }),
+    );
     server.get('/theirs', (req, reply) => createCallerFactory(testRouter)(contextOf(req, reply)).signIn());
     try {
       for (const url of ['/ours', '/theirs']) {

@@ -11,8 +11,8 @@ import { eq } from 'drizzle-orm';
 import { art, cells } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { rebuildSearchIndex } from '#server/services/search.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
+import { rebuildSearchIndex } from '#server/services/art/search.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { startRealServer, stopRealServer, type RealServer } from './support/real-server.ts';
 
@@ -31,9 +31,16 @@ beforeAll(async () => {
   const db = openDatabase(path.join(dataDir, 'gallery.db'));
   treeToken = generateSyntheticTree(db, { cells: 5000 }).treeToken;
   rebuildSearchIndex(db);
-  cellTokens = db.select({ token: cells.token }).from(cells).limit(200).all().map((c) => c.token);
+  cellTokens = db
+    .select({ token: cells.token })
+    .from(cells)
+    .limit(200)
+    .all()
+    .map((c) => c.token);
   const titles = db.select({ title: art.title }).from(art).where(eq(art.status, ArtStatus.Published)).limit(300).all();
-  prefixes = [...new Set(titles.flatMap((a) => a.title.toLowerCase().match(/\p{L}{3,}/gu) ?? []).map((word) => word.slice(0, 3)))];
+  prefixes = [
+    ...new Set(titles.flatMap((a) => a.title.toLowerCase().match(/\p{L}{3,}/gu) ?? []).map((word) => word.slice(0, 3))),
+  ];
   closeDatabase(db);
   server = await startRealServer(dataDir, { TRUST_PROXY: 'true' });
 }, 60_000);
@@ -44,7 +51,10 @@ afterAll(async () => {
 
 /** The server process's resident memory, from the kernel. */
 function rssOf(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(/(\d+)/.exec(line)![1]) * 1024;
 }
 
@@ -54,11 +64,25 @@ function requestFor(i: number): { url: string; headers: Record<string, string> }
   // is not what this test is about.
   const visitor = { 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` };
   switch (i % 20) {
-    case 0: case 1: case 2: case 3: case 4:
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
       return { url: `/api/tree/${treeToken}`, headers: { 'accept-encoding': i % 2 ? 'br' : 'gzip' } };
-    case 5: case 6: case 7: case 8: case 9: case 10: case 11:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 11:
       return { url: `/api/cell/${pick(cellTokens)}`, headers: {} };
-    case 12: case 13: case 14: case 15: case 16:
+    case 12:
+    case 13:
+    case 14:
+    case 15:
+    case 16:
       return { url: `/api/cells/search?search=${encodeURIComponent(pick(prefixes))}`, headers: visitor };
     default:
       return { url: '/api/health', headers: {} };

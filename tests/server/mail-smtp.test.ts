@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
 import { LEASE_MS } from '#server/services/leases.ts';
-import { deliverOutbox, enqueueMail } from '#server/services/mail.ts';
+import { deliverOutbox, enqueueMail } from '#server/services/mail/mail.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 
@@ -28,11 +28,23 @@ const row = (id: number) => t.deps.db.select().from(mailOutbox).where(eq(mailOut
 describe('the outbox over SMTP', () => {
   it('delivers a queued message to the SMTP server once, however often the sender runs', async () => {
     t.deps.db.transaction((tx) =>
-      enqueueMail(tx, t.clock.now(), { to: 'artist@mail.test', subject: 'Your piece is live', text: 'Hello!\nhttp://x.test/a', kind: 'test', dedupeKey: 'smtp-once' }),
+      enqueueMail(tx, t.clock.now(), {
+        to: 'artist@mail.test',
+        subject: 'Your piece is live',
+        text: 'Hello!\nhttp://x.test/a',
+        kind: 'test',
+        dedupeKey: 'smtp-once',
+      }),
     );
     // Enqueueing the same key again adds nothing.
     t.deps.db.transaction((tx) =>
-      enqueueMail(tx, t.clock.now(), { to: 'artist@mail.test', subject: 'Your piece is live', text: 'Hello!', kind: 'test', dedupeKey: 'smtp-once' }),
+      enqueueMail(tx, t.clock.now(), {
+        to: 'artist@mail.test',
+        subject: 'Your piece is live',
+        text: 'Hello!',
+        kind: 'test',
+        dedupeKey: 'smtp-once',
+      }),
     );
     expect(await deliverOutbox(t.deps)).toBe(1);
     expect(await deliverOutbox(t.deps)).toBe(0);
@@ -46,7 +58,13 @@ describe('the outbox over SMTP', () => {
     const port = smtp.port;
     await smtp.stop();
     t.deps.db.transaction((tx) =>
-      enqueueMail(tx, t.clock.now(), { to: 'late@mail.test', subject: 'Reminder', text: 'Later', kind: 'test', dedupeKey: 'smtp-retry' }),
+      enqueueMail(tx, t.clock.now(), {
+        to: 'late@mail.test',
+        subject: 'Reminder',
+        text: 'Later',
+        kind: 'test',
+        dedupeKey: 'smtp-retry',
+      }),
     );
     const id = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'smtp-retry')).get()!.id;
     expect(await deliverOutbox(t.deps)).toBe(0);
@@ -66,10 +84,21 @@ describe('the outbox over SMTP', () => {
 describe('e-mail claims', () => {
   it('a message claimed by a sender that died goes out once, after its claim runs out', async () => {
     const db = t.deps.db;
-    db.transaction((tx) => enqueueMail(tx, t.clock.now(), { to: 'claimed@mail.test', subject: 'Claimed', text: 'Hello', kind: 'test', dedupeKey: 'claimed-by-dead' }));
+    db.transaction((tx) =>
+      enqueueMail(tx, t.clock.now(), {
+        to: 'claimed@mail.test',
+        subject: 'Claimed',
+        text: 'Hello',
+        kind: 'test',
+        dedupeKey: 'claimed-by-dead',
+      }),
+    );
     const id = db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'claimed-by-dead')).get()!.id;
     // A sender claimed it and died before answering.
-    db.update(mailOutbox).set({ state: 'sending', attempts: 1, claimedBy: 'dead-owner', claimUntil: t.clock.now() + LEASE_MS }).where(eq(mailOutbox.id, id)).run();
+    db.update(mailOutbox)
+      .set({ state: 'sending', attempts: 1, claimedBy: 'dead-owner', claimUntil: t.clock.now() + LEASE_MS })
+      .where(eq(mailOutbox.id, id))
+      .run();
 
     expect(await deliverOutbox(t.deps, { owner: 'live-owner', leaseMs: LEASE_MS })).toBe(0);
     expect(smtp.received.filter((m) => m.to[0] === 'claimed@mail.test')).toHaveLength(0);
@@ -78,16 +107,28 @@ describe('e-mail claims', () => {
     expect(await deliverOutbox(t.deps, { owner: 'live-owner', leaseMs: LEASE_MS })).toBe(1);
     expect(await deliverOutbox(t.deps, { owner: 'other-owner', leaseMs: LEASE_MS })).toBe(0);
     expect(smtp.received.filter((m) => m.to[0] === 'claimed@mail.test')).toHaveLength(1);
-    expect(db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()).toMatchObject({ state: 'sent', attempts: 2, claimedBy: null });
+    expect(db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()).toMatchObject({
+      state: 'sent',
+      attempts: 2,
+      claimedBy: null,
+    });
   });
 
   it('two senders at once on the same queue: every message once', async () => {
     const db = t.deps.db;
     const before = smtp.received.length;
     db.transaction((tx) => {
-      for (let i = 0; i < 30; i++) enqueueMail(tx, t.clock.now(), { to: `twice${i}@mail.test`, subject: `Message ${i}`, text: 'Hello', kind: 'test' });
+      for (let i = 0; i < 30; i++)
+        enqueueMail(tx, t.clock.now(), {
+          to: `twice${i}@mail.test`,
+          subject: `Message ${i}`,
+          text: 'Hello',
+          kind: 'test',
+        });
     });
-    const sent = await Promise.all(['sender-a', 'sender-b'].map((owner) => deliverOutbox(t.deps, { owner, leaseMs: LEASE_MS })));
+    const sent = await Promise.all(
+      ['sender-a', 'sender-b'].map((owner) => deliverOutbox(t.deps, { owner, leaseMs: LEASE_MS })),
+    );
     expect(sent[0]! + sent[1]!).toBe(30);
     const ids = smtp.received.slice(before).map((m) => m.messageId);
     expect(ids).toHaveLength(30);

@@ -13,8 +13,8 @@ import { CellStatus, CellType, Role } from '#shared/domain.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { mediaNameOf } from '#server/services/images.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { mediaNameOf } from '#server/services/art/images.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { artForm, png, validFields } from './support/art-fixtures.ts';
@@ -48,7 +48,16 @@ async function holder(cell: { token: string }, i: number): Promise<string> {
   const now = Date.now();
   const user = db
     .insert(users)
-    .values({ token: newToken(), email: `media${i}-${newToken(4)}@race.test`, passwordHash: 'unusable', firstname: 'Media', lastname: `M${i}`, role: Role.Observer, createdAt: now, updatedAt: now })
+    .values({
+      token: newToken(),
+      email: `media${i}-${newToken(4)}@race.test`,
+      passwordHash: 'unusable',
+      firstname: 'Media',
+      lastname: `M${i}`,
+      role: Role.Observer,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: users.id })
     .get();
   const cookie = `session=${createSession(db, systemClock, user.id).token}; csrf=${CSRF}`;
@@ -99,7 +108,10 @@ afterAll(async () => {
 describe('saves of one image racing across two processes', () => {
   it(`never leave a committed row naming a missing file (${ROUNDS} rounds, half the saves failing)`, async () => {
     // More free squares than a new tree opens: savers hold some, the failing saves aim at others.
-    db.update(cells).set({ status: CellStatus.Available }).where(and(eq(cells.treeId, tree.id), eq(cells.type, CellType.Trunk), eq(cells.status, CellStatus.Pending))).run();
+    db.update(cells)
+      .set({ status: CellStatus.Available })
+      .where(and(eq(cells.treeId, tree.id), eq(cells.type, CellType.Trunk), eq(cells.status, CellStatus.Pending)))
+      .run();
     const free = freeTrunkCells();
     expect(free.length).toBeGreaterThan(servers.length * PAIRS * 4);
     const savers = servers.map(() => ({ commit: [] as Saver[], fail: [] as Saver[] }));
@@ -120,7 +132,12 @@ describe('saves of one image racing across two processes', () => {
       // A picture no earlier round wrote, so whichever save writes first creates its files.
       const image = await png(40, 30, `#${(0x102030 + round * 0x010305).toString(16).slice(-6)}`);
       const results = await Promise.all(
-        servers.flatMap((server, s) => [...savers[s]!.commit, ...savers[s]!.fail].map(async (saver) => ({ saver, answer: await save(server, saver, image) }))),
+        servers.flatMap((server, s) =>
+          [...savers[s]!.commit, ...savers[s]!.fail].map(async (saver) => ({
+            saver,
+            answer: await save(server, saver, image),
+          })),
+        ),
       );
       for (const { saver, answer } of results) {
         const commits = savers.some((group) => group.commit.includes(saver));
@@ -132,6 +149,10 @@ describe('saves of one image racing across two processes', () => {
       if (missing.length > 0) lost.push({ round, missing });
     }
     expect(lost).toEqual([]);
-    expect(statuses).toEqual({ committed: ROUNDS * PAIRS * servers.length, refused: ROUNDS * PAIRS * servers.length, other: [] });
+    expect(statuses).toEqual({
+      committed: ROUNDS * PAIRS * servers.length,
+      refused: ROUNDS * PAIRS * servers.length,
+      other: [],
+    });
   }, 240_000);
 });

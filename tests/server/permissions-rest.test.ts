@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASKERS, createApiWorld, type ApiWorld } from './support/api-world.ts';
 import { artForm, postForm } from './support/art-fixtures.ts';
 import { existingApiRouteShapes, listApiRoutes, routeKey, routeShape, rowFor } from './support/route-inventory.ts';
-import { outcomeOf, REST_ACCESS, type Outcome, type RestAccessRow } from './support/rest-access.ts';
+import { outcomeOf, REST_ACCESS, type RestAccessRow } from './support/rest-access.ts';
 
 let w: ApiWorld;
 beforeAll(async () => {
@@ -18,7 +18,11 @@ afterAll(() => w.t.cleanup());
 /** Codes that refuse on who is asking; any other answer (a success, or a refusal on the input) got through. */
 const ROLE_REFUSALS = new Set<string>(['unauthenticated', 'forbidden', 'own_art', 'own_profile', 'own_account']);
 
-async function call(method: string, row: RestAccessRow, asker: (typeof ASKERS)[number]): Promise<{ status: number; error?: string }> {
+async function call(
+  method: string,
+  row: RestAccessRow,
+  asker: (typeof ASKERS)[number],
+): Promise<{ status: number; error?: string }> {
   const browser = await w.browser(asker);
   const url = row.url(w);
   if (row.multipart) {
@@ -29,7 +33,7 @@ async function call(method: string, row: RestAccessRow, asker: (typeof ASKERS)[n
   return { status: answer.status, error: answer.body?.r?.error };
 }
 
-function verdict(answer: { status: number; error?: string }): Outcome | string {
+function verdict(answer: { status: number; error?: string }): string {
   if (answer.status >= 500) return `failed with ${answer.status}`;
   if (answer.error && ROLE_REFUSALS.has(answer.error)) return answer.error;
   return 'through';

@@ -5,15 +5,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { Role } from '#shared/domain.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { appRouter } from '#server/root.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import type { RequestContext } from '#server/trpc.ts';
 import { eq } from 'drizzle-orm';
 import { cells, reservations } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { activeReservationOf, cellAt, publishAt, releaseHold, SEED_ROW, setCellStatus } from './support/reservation-fixtures.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import {
+  activeReservationOf,
+  cellAt,
+  publishAt,
+  releaseHold,
+  SEED_ROW,
+  setCellStatus,
+} from './support/reservation-fixtures.ts';
 
 type Viewer = 'guest' | 'observer' | 'artist' | 'admin';
 type Caller = ReturnType<TestApp['caller']>;
@@ -56,7 +63,11 @@ function heldBy(viewer: Viewer): { cellToken: string; reminderToken: string } {
   }
   const held = activeReservationOf(t.deps.db, user.id)!;
   const now = t.clock.now();
-  t.deps.db.update(reservations).set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 }).where(eq(reservations.id, held.id)).run();
+  t.deps.db
+    .update(reservations)
+    .set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 })
+    .where(eq(reservations.id, held.id))
+    .run();
   const cellToken = t.deps.db.select({ token: cells.token }).from(cells).where(eq(cells.id, held.cellId)).get()!.token;
   return { cellToken, reminderToken: held.token };
 }
@@ -65,7 +76,20 @@ function heldBy(viewer: Viewer): { cellToken: string; reminderToken: string } {
 const ownToken = (viewer: Viewer) => viewers[viewer]?.token ?? 'g'.repeat(22);
 let otherMember: NonNullable<RequestContext['user']> | undefined;
 const member = () => (otherMember ??= t.addUser(Role.Artist).user);
-const PROFILE = { zipcode: '10001', country: 'US', city: 'New York', state: 'NY', description: 'Paints rivers.', exhibitions: '', education: '', personal_url: '', fb_url: '', tw_url: '', tt_url: '', in_url: '' };
+const PROFILE = {
+  zipcode: '10001',
+  country: 'US',
+  city: 'New York',
+  state: 'NY',
+  description: 'Paints rivers.',
+  exhibitions: '',
+  education: '',
+  personal_url: '',
+  fb_url: '',
+  tw_url: '',
+  tt_url: '',
+  in_url: '',
+};
 
 /** Who may call each procedure, and a call that is valid apart from who makes it. */
 const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
@@ -81,7 +105,10 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
       return reserved;
     },
   },
-  'cell.reserveBranch': { allowed: USERS, call: (c, v) => c.cell.reserveBranch({ treeToken, row: 8 + SEAT[v], column: -1 }) },
+  'cell.reserveBranch': {
+    allowed: USERS,
+    call: (c, v) => c.cell.reserveBranch({ treeToken, row: 8 + SEAT[v], column: -1 }),
+  },
   'cell.reservation': { allowed: USERS, call: (c, v) => c.cell.reservation(heldBy(v)) },
   'cell.extendReservation': { allowed: USERS, call: (c, v) => c.cell.extendReservation(heldBy(v)) },
   'cell.subscribe': { allowed: USERS, call: (c) => c.cell.subscribe({ token: cellToken }) },
@@ -92,41 +119,67 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
   'auth.current': { allowed: ALL, call: (c) => c.auth.current() },
   'auth.register': {
     allowed: ALL,
-    call: (c, v) => c.auth.register({ firstname: 'R', lastname: 'S', email: `reg-${v}-${Math.random()}@roles.test`, password: 'abc&123' }),
+    call: (c, v) =>
+      c.auth.register({
+        firstname: 'R',
+        lastname: 'S',
+        email: `reg-${v}-${Math.random()}@roles.test`,
+        password: 'abc&123',
+      }),
   },
   'auth.login': {
     allowed: ALL,
     // Everyone may try; a wrong password is refused with invalid_credentials, not with a role error.
-    call: (c) => c.auth.login({ username: 'nobody@roles.test', password: 'whatever1' }).catch((e: TRPCError) => {
-      if (e.code === 'UNAUTHORIZED' && e.message.startsWith('Wrong')) return 'refused on credentials';
-      throw e;
-    }),
+    call: (c) =>
+      c.auth.login({ username: 'nobody@roles.test', password: 'whatever1' }).catch((e: TRPCError) => {
+        if (e.code === 'UNAUTHORIZED' && e.message.startsWith('Wrong')) return 'refused on credentials';
+        throw e;
+      }),
   },
   'auth.logout': { allowed: USERS, call: (c) => c.auth.logout() },
   'auth.requestReset': { allowed: ALL, call: (c, v) => c.auth.requestReset({ username: `nobody-${v}@roles.test` }) },
   'auth.restore': {
     allowed: ALL,
-    call: (c) => c.auth.restore({ token: 'x'.repeat(32), password: 'abc&123' }).catch((e: TRPCError) => {
-      if (e.code === 'BAD_REQUEST') return 'refused on the token';
-      throw e;
-    }),
+    call: (c) =>
+      c.auth.restore({ token: 'x'.repeat(32), password: 'abc&123' }).catch((e: TRPCError) => {
+        if (e.code === 'BAD_REQUEST') return 'refused on the token';
+        throw e;
+      }),
   },
   'user.updateAccount': {
     allowed: USERS, // each only their own: see "own account only" below
     call: (c, v) =>
-      c.user.updateAccount({ token: viewers[v]?.token ?? 'g'.repeat(22), firstname: 'A', lastname: 'B', email: viewers[v]?.email ?? `${v}-own@roles.test`, show_email: false, password: '', confirm_password: '', current_password: '' }),
+      c.user.updateAccount({
+        token: viewers[v]?.token ?? 'g'.repeat(22),
+        firstname: 'A',
+        lastname: 'B',
+        email: viewers[v]?.email ?? `${v}-own@roles.test`,
+        show_email: false,
+        password: '',
+        confirm_password: '',
+        current_password: '',
+      }),
   },
   'misc.initialParams': { allowed: ALL, call: (c) => c.misc.initialParams() },
   'misc.contact': {
     allowed: ALL,
-    call: (c, v) => c.misc.contact({ subject: 'Hello', reason: 'Question', email: `${v}@roles.test`, message: 'A question about the tree.' }),
+    call: (c, v) =>
+      c.misc.contact({
+        subject: 'Hello',
+        reason: 'Question',
+        email: `${v}@roles.test`,
+        message: 'A question about the tree.',
+      }),
   },
   // Art (issue 7): the piece-level rules (no piece here, or not the viewer's to edit) are tested in art.test.ts.
   'art.forEdit': { allowed: USERS, call: (c) => c.art.forEdit({ cellToken }) },
   'art.details': { allowed: ALL, call: (c) => beyondRole(c.art.details({ cellToken })) },
   'art.connections': { allowed: USERS, call: (c) => beyondRole(c.art.connections({ cellToken })) },
   'art.activeConnections': { allowed: ALL, call: (c) => c.art.activeConnections({ cellToken }) },
-  'art.saveConnections': { allowed: USERS, call: (c) => beyondRole(c.art.saveConnections({ cellToken, connections: [] })) },
+  'art.saveConnections': {
+    allowed: USERS,
+    call: (c) => beyondRole(c.art.saveConnections({ cellToken, connections: [] })),
+  },
   'art.likeStatus': { allowed: USERS, call: (c) => beyondRole(c.art.likeStatus({ artToken: 'n'.repeat(22) })) },
   'art.like': { allowed: USERS, call: (c) => beyondRole(c.art.like({ artToken: 'n'.repeat(22) })) },
   'art.unlike': { allowed: USERS, call: (c) => beyondRole(c.art.unlike({ artToken: 'n'.repeat(22) })) },
@@ -138,11 +191,20 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
   'user.updateProfile': { allowed: USERS, call: (c, v) => c.user.updateProfile({ token: ownToken(v), ...PROFILE }) },
   'user.art': { allowed: USERS, call: (c, v) => c.user.art({ token: ownToken(v) }) },
   'user.publishedArt': { allowed: ALL, call: (c) => c.user.publishedArt({ token: member().token }) },
-  'user.likeStatus': { allowed: USERS, call: (c, v) => c.user.likeStatus({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.likeStatus': {
+    allowed: USERS,
+    call: (c, v) => c.user.likeStatus({ userToken: ownToken(v), otherToken: member().token }),
+  },
   'user.like': { allowed: USERS, call: (c, v) => c.user.like({ userToken: ownToken(v), otherToken: member().token }) },
-  'user.unlike': { allowed: USERS, call: (c, v) => c.user.unlike({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.unlike': {
+    allowed: USERS,
+    call: (c, v) => c.user.unlike({ userToken: ownToken(v), otherToken: member().token }),
+  },
   'user.following': { allowed: USERS, call: (c, v) => c.user.following({ token: ownToken(v) }) },
-  'user.followStatus': { allowed: USERS, call: (c, v) => c.user.followStatus({ token: ownToken(v), otherToken: member().token }) },
+  'user.followStatus': {
+    allowed: USERS,
+    call: (c, v) => c.user.followStatus({ token: ownToken(v), otherToken: member().token }),
+  },
   'user.follow': {
     allowed: USERS,
     call: async (c, v) => {
@@ -163,18 +225,30 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
   'admin.queue': { allowed: ADMIN, call: (c) => c.admin.queue() },
   'admin.reviewItem': { allowed: ADMIN, call: (c) => beyondRole(c.admin.reviewItem({ artToken: 'n'.repeat(22) })) },
   'admin.publish': { allowed: ADMIN, call: (c) => beyondRole(c.admin.publish({ artToken: 'n'.repeat(22) })) },
-  'admin.requestChanges': { allowed: ADMIN, call: (c) => beyondRole(c.admin.requestChanges({ artToken: 'n'.repeat(22), reason: 'Why' })) },
+  'admin.requestChanges': {
+    allowed: ADMIN,
+    call: (c) => beyondRole(c.admin.requestChanges({ artToken: 'n'.repeat(22), reason: 'Why' })),
+  },
   'admin.removalRequests': { allowed: ADMIN, call: (c) => c.admin.removalRequests({ state: 'open' }) },
   'admin.acceptRemoval': { allowed: ADMIN, call: (c) => beyondRole(c.admin.acceptRemoval({ token: 'n'.repeat(22) })) },
-  'admin.declineRemoval': { allowed: ADMIN, call: (c) => beyondRole(c.admin.declineRemoval({ token: 'n'.repeat(22), reason: 'Why' })) },
+  'admin.declineRemoval': {
+    allowed: ADMIN,
+    call: (c) => beyondRole(c.admin.declineRemoval({ token: 'n'.repeat(22), reason: 'Why' })),
+  },
   'admin.messages': { allowed: ADMIN, call: (c) => c.admin.messages({ handled: false }) },
   'admin.markMessageHandled': { allowed: ADMIN, call: (c) => beyondRole(c.admin.markMessageHandled({ id: 999_999 })) },
   'admin.users': { allowed: ADMIN, call: (c) => c.admin.users({ search: 'roles', page: 1 }) },
-  'admin.setRole': { allowed: ADMIN, call: (c) => beyondRole(c.admin.setRole({ userToken: 'n'.repeat(22), role: Role.Artist })) },
+  'admin.setRole': {
+    allowed: ADMIN,
+    call: (c) => beyondRole(c.admin.setRole({ userToken: 'n'.repeat(22), role: Role.Artist })),
+  },
   'admin.disableUser': { allowed: ADMIN, call: (c) => beyondRole(c.admin.disableUser({ userToken: 'n'.repeat(22) })) },
   'admin.enableUser': { allowed: ADMIN, call: (c) => beyondRole(c.admin.enableUser({ userToken: 'n'.repeat(22) })) },
   'admin.reservations': { allowed: ADMIN, call: (c) => c.admin.reservations() },
-  'admin.releaseReservation': { allowed: ADMIN, call: (c) => beyondRole(c.admin.releaseReservation({ reservationId: 999_999 })) },
+  'admin.releaseReservation': {
+    allowed: ADMIN,
+    call: (c) => beyondRole(c.admin.releaseReservation({ reservationId: 999_999 })),
+  },
   'admin.staffLog': { allowed: ADMIN, call: (c) => c.admin.staffLog({ page: 1 }) },
 };
 
@@ -189,7 +263,11 @@ function beyondRole(call: Promise<unknown>): Promise<unknown> {
 describe('the role table (spec §6)', () => {
   it('has a row for every procedure', () => {
     const procedures = Object.keys(appRouter._def.procedures).sort();
-    expect(procedures).toEqual(Object.keys(TABLE).filter((name) => procedures.includes(name)).sort());
+    expect(procedures).toEqual(
+      Object.keys(TABLE)
+        .filter((name) => procedures.includes(name))
+        .sort(),
+    );
     expect(Object.keys(TABLE).sort()).toEqual(procedures);
   });
 
@@ -199,7 +277,8 @@ describe('the role table (spec §6)', () => {
       it(`${name}: ${viewer} ${expected ? 'may' : 'may not'} call it`, async () => {
         const outcome = await row.call(t.caller(viewers[viewer]), viewer).then(
           () => 'allowed',
-          (e: unknown) => (e instanceof TRPCError && ['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code) ? e.code : `failed: ${String(e)}`),
+          (e: unknown) =>
+            e instanceof TRPCError && ['UNAUTHORIZED', 'FORBIDDEN'].includes(e.code) ? e.code : `failed: ${String(e)}`,
         );
         expect(outcome).toBe(expected ? 'allowed' : viewer === 'guest' ? 'UNAUTHORIZED' : 'FORBIDDEN');
       });
@@ -209,33 +288,55 @@ describe('the role table (spec §6)', () => {
   it("lets nobody read another person's reserved cell by token, admins included", async () => {
     for (const viewer of USERS) {
       const someoneElse = viewer === 'artist' ? viewers.observer! : viewers.artist!;
-      await expect(t.caller(viewers[viewer]).user.reservedCell({ token: someoneElse.token })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-      await expect(t.caller(viewers[viewer]).user.reservedCell({ token: viewers[viewer]!.token })).resolves.toBeDefined();
+      await expect(t.caller(viewers[viewer]).user.reservedCell({ token: someoneElse.token })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+      await expect(
+        t.caller(viewers[viewer]).user.reservedCell({ token: viewers[viewer]!.token }),
+      ).resolves.toBeDefined();
     }
   });
 
-  it('lets nobody read or extend another person\'s reservation but an admin', async () => {
+  it("lets nobody read or extend another person's reservation but an admin", async () => {
     const observerHold = heldBy('observer');
     await expect(t.caller(viewers.artist).cell.reservation(observerHold)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(t.caller(viewers.artist).cell.extendReservation(observerHold)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(t.caller(viewers.admin).cell.reservation(observerHold)).resolves.toMatchObject({ cellToken: observerHold.cellToken });
+    await expect(t.caller(viewers.artist).cell.extendReservation(observerHold)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(t.caller(viewers.admin).cell.reservation(observerHold)).resolves.toMatchObject({
+      cellToken: observerHold.cellToken,
+    });
   });
 
-  it('lets nobody change another person\'s account, admins included', async () => {
+  it("lets nobody change another person's account, admins included", async () => {
     for (const viewer of USERS) {
       const someoneElse = viewer === 'artist' ? viewers.observer! : viewers.artist!;
       await expect(
-        t.caller(viewers[viewer]).user.updateAccount({ token: someoneElse.token, firstname: 'X', lastname: 'Y', email: 'x@roles.test', show_email: false, password: '', confirm_password: '' }),
+        t.caller(viewers[viewer]).user.updateAccount({
+          token: someoneElse.token,
+          firstname: 'X',
+          lastname: 'Y',
+          email: 'x@roles.test',
+          show_email: false,
+          password: '',
+          confirm_password: '',
+        }),
       ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     }
   });
   it("lets nobody change another person's profile, admins included, and only an admin read another's form and atelier", async () => {
     for (const viewer of USERS) {
       const someoneElse = member().token;
-      await expect(t.caller(viewers[viewer]).user.updateProfile({ token: someoneElse, ...PROFILE })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(
+        t.caller(viewers[viewer]).user.updateProfile({ token: someoneElse, ...PROFILE }),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
       const read = viewer === 'admin' ? 'resolves' : 'rejects';
-      await expect(t.caller(viewers[viewer]).user.fullProfile({ token: someoneElse }))[read].toMatchObject(viewer === 'admin' ? { token: someoneElse } : { code: 'FORBIDDEN' });
-      await expect(t.caller(viewers[viewer]).user.art({ token: someoneElse }))[read].toMatchObject(viewer === 'admin' ? [] : { code: 'FORBIDDEN' });
+      await expect(t.caller(viewers[viewer]).user.fullProfile({ token: someoneElse }))[read].toMatchObject(
+        viewer === 'admin' ? { token: someoneElse } : { code: 'FORBIDDEN' },
+      );
+      await expect(t.caller(viewers[viewer]).user.art({ token: someoneElse }))[read].toMatchObject(
+        viewer === 'admin' ? [] : { code: 'FORBIDDEN' },
+      );
     }
   });
 
@@ -243,8 +344,12 @@ describe('the role table (spec §6)', () => {
     for (const viewer of USERS) {
       const pair = { userToken: member().token, otherToken: ownToken(viewer) };
       await expect(t.caller(viewers[viewer]).user.like(pair)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-      await expect(t.caller(viewers[viewer]).user.follow({ token: pair.userToken, otherToken: pair.otherToken })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-      await expect(t.caller(viewers[viewer]).user.following({ token: member().token })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(
+        t.caller(viewers[viewer]).user.follow({ token: pair.userToken, otherToken: pair.otherToken }),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(t.caller(viewers[viewer]).user.following({ token: member().token })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
     }
   });
 });

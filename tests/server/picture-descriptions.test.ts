@@ -10,10 +10,19 @@ import { Role } from '#shared/domain.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
 import { renderFeed } from '#server/http/feed.ts';
 import { artOpenGraphTags } from '#server/http/art-open-graph.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, cellAt, png, postForm, storedState, validFields, type FormFile } from './support/art-fixtures.ts';
+import {
+  artForm,
+  browserFor,
+  cellAt,
+  png,
+  postForm,
+  storedState,
+  validFields,
+  type FormFile,
+} from './support/art-fixtures.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -41,13 +50,23 @@ function describedForm(descriptions: (string | null)[], files: FormFile[], kept:
 }
 
 const save = async (form: FormData) => postForm(t, await browserFor(t, author.cookie), `/api/cell/${cellToken}`, form);
-const stored = () => t.deps.db.select({ token: pictures.token, description: pictures.description }).from(pictures).orderBy(pictures.position).all();
+const stored = () =>
+  t.deps.db
+    .select({ token: pictures.token, description: pictures.description })
+    .from(pictures)
+    .orderBy(pictures.position)
+    .all();
 
 describe('describing pictures', () => {
   it('keeps each picture with its description and answers it on the details', async () => {
-    const res = await save(describedForm(['  Lights of a harbour at night, doubled in black water.  ', ''], [main, second]));
+    const res = await save(
+      describedForm(['  Lights of a harbour at night, doubled in black water.  ', ''], [main, second]),
+    );
     expect(res.status).toBe(200);
-    const details = await t.caller().art.details({ cellToken }).catch(() => null);
+    const details = await t
+      .caller()
+      .art.details({ cellToken })
+      .catch(() => null);
     const forEdit = await t.caller(author.user).art.forEdit({ cellToken });
     const answered = forEdit.art!.pictures.map((picture) => picture.description);
     expect(answered).toEqual(['Lights of a harbour at night, doubled in black water.', '']);
@@ -55,7 +74,7 @@ describe('describing pictures', () => {
     expect(details).toBeNull();
   });
 
-  it('changes a kept picture\'s description without a new upload, and a new picture starts without one', async () => {
+  it("changes a kept picture's description without a new upload, and a new picture starts without one", async () => {
     const [first] = stored();
     const res = await save(describedForm(['Harbour lights, the long exposure.'], [], [first!.token]));
     expect(res.status).toBe(200);
@@ -89,8 +108,12 @@ describe('where descriptions are read', () => {
     const tags = artOpenGraphTags(t.deps, cellToken);
     expect(tags).toContain('<meta property="og:image:alt" content="Harbour lights, the long exposure.">');
     // The entry's HTML content is itself escaped inside the feed's XML.
-    expect(renderFeed(t.deps.db, t.deps.config.siteUrl, t.clock.now())).toContain('alt=&quot;Harbour lights, the long exposure.&quot;');
-    expect((await t.caller().art.details({ cellToken })).pictures[0]!.description).toBe('Harbour lights, the long exposure.');
+    expect(renderFeed(t.deps.db, t.deps.config.siteUrl, t.clock.now())).toContain(
+      'alt=&quot;Harbour lights, the long exposure.&quot;',
+    );
+    expect((await t.caller().art.details({ cellToken })).pictures[0]!.description).toBe(
+      'Harbour lights, the long exposure.',
+    );
     expect(t.deps.db.select().from(pictures).where(eq(pictures.description, '')).all()).toEqual([]);
   });
 });

@@ -13,8 +13,8 @@ import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { toAppError } from '#server/errors.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { browserFor, cellAt, gif, jpegWithGps, png, postForm, publishedPieceAt } from './support/art-fixtures.ts';
@@ -48,7 +48,9 @@ function halfTransparentPng() {
   for (let y = 0; y < size; y++) {
     for (let x = size / 2; x < size; x++) pixels.set([200, 30, 30, 255], (y * size + x) * 4);
   }
-  return sharp(pixels, { raw: { width: size, height: size, channels: 4 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width: size, height: size, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 describe('the public profile', () => {
@@ -92,7 +94,12 @@ describe('the public profile', () => {
 describe('the profile form', () => {
   it('saves every field for the owner, who reads them back as the full profile', async () => {
     const { user } = t.addUser(Role.Artist);
-    const fields = validProfile({ fb_url: 'www.facebook.com/rivers', tw_url: 'http://x.example/rivers', tt_url: 'https://tt.example/@r', in_url: 'https://in.example/r' });
+    const fields = validProfile({
+      fb_url: 'www.facebook.com/rivers',
+      tw_url: 'http://x.example/rivers',
+      tt_url: 'https://tt.example/@r',
+      in_url: 'https://in.example/r',
+    });
     const saved = await t.caller(user).user.updateProfile({ token: user.token, ...fields });
     const expected = { ...fields, token: user.token, image: null, fb_url: 'https://www.facebook.com/rivers' };
     expect(saved).toEqual(expected);
@@ -101,7 +108,10 @@ describe('the profile form', () => {
 
   it('takes any state as free text outside the US, and trims what it stores', async () => {
     const { user } = t.addUser(Role.Artist);
-    const saved = await t.caller(user).user.updateProfile({ token: user.token, ...validProfile({ country: 'DE', state: '  Bavaria ', zipcode: '80331', city: 'Munich' }) });
+    const saved = await t.caller(user).user.updateProfile({
+      token: user.token,
+      ...validProfile({ country: 'DE', state: '  Bavaria ', zipcode: '80331', city: 'Munich' }),
+    });
     expect(saved).toMatchObject({ country: 'DE', state: 'Bavaria', city: 'Munich' });
   });
 
@@ -131,24 +141,35 @@ describe('the profile form', () => {
     ['personal_url', 'rivers.example.org', 'Format is invalid.'],
   ];
 
-  it.each(BAD.map(([field, value, message]) => ({ field, value, message, shown: value.length > 40 ? `${value.length} characters` : JSON.stringify(value) })))(
-    'refuses $field = $shown with its message and changes nothing (tRPC)',
-    async ({ field, value, message }) => {
-      const { user } = t.addUser(Role.Artist);
-      await t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
-      const before = state();
-      const refused = await refusal(t.caller(user).user.updateProfile({ token: user.token, ...validProfile({ [field]: value }) }));
-      expect(refused).toEqual({ code: 'validation_failed', errors: { [field]: [message] } });
-      expect(state()).toEqual(before);
-    },
-  );
+  it.each(
+    BAD.map(([field, value, message]) => ({
+      field,
+      value,
+      message,
+      shown: value.length > 40 ? `${value.length} characters` : JSON.stringify(value),
+    })),
+  )('refuses $field = $shown with its message and changes nothing (tRPC)', async ({ field, value, message }) => {
+    const { user } = t.addUser(Role.Artist);
+    await t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
+    const before = state();
+    const refused = await refusal(
+      t.caller(user).user.updateProfile({ token: user.token, ...validProfile({ [field]: value }) }),
+    );
+    expect(refused).toEqual({ code: 'validation_failed', errors: { [field]: [message] } });
+    expect(state()).toEqual(before);
+  });
 
   it('refuses a javascript: URL in every URL field over HTTP, and stores none', async () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const browser = await browserFor(t, cookie);
     const before = state();
     for (const field of ['personal_url', 'fb_url', 'tw_url', 'tt_url', 'in_url']) {
-      const answer = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile({ [field]: 'javascript:alert(1)' })));
+      const answer = await postForm(
+        t,
+        browser,
+        `/api/user/${user.token}/profile`,
+        profileForm(validProfile({ [field]: 'javascript:alert(1)' })),
+      );
       expect(expectFailure(answer, 'validation_failed').errors).toEqual({ [field]: ['Format is invalid.'] });
     }
     expect(state()).toEqual(before);
@@ -160,19 +181,32 @@ describe('the profile form', () => {
     for (const role of [Role.Observer, Role.Artist, Role.Admin]) {
       const other = t.addUser(role);
       const browser = await browserFor(t, other.cookie);
-      const answer = await postForm(t, browser, `/api/user/${owner.user.token}/profile`, profileForm(validProfile(), { bytes: await png(), name: 'a.png', type: 'image/png' }));
+      const answer = await postForm(
+        t,
+        browser,
+        `/api/user/${owner.user.token}/profile`,
+        profileForm(validProfile(), { bytes: await png(), name: 'a.png', type: 'image/png' }),
+      );
       expectFailure(answer, 'forbidden');
       before.users.push(userRow(t.deps.db, other.user.id));
     }
     const guest = await browserFor(t);
-    expectFailure(await postForm(t, guest, `/api/user/${owner.user.token}/profile`, profileForm(validProfile())), 'unauthenticated');
+    expectFailure(
+      await postForm(t, guest, `/api/user/${owner.user.token}/profile`, profileForm(validProfile())),
+      'unauthenticated',
+    );
     expect(state()).toEqual(before);
   });
 
   it('saves through the multipart route without an image, and answers the full profile', async () => {
     const { user, cookie } = t.addUser(Role.Observer);
     const browser = await browserFor(t, cookie);
-    const answer = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile({ city: 'Albany' })));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/user/${user.token}/profile`,
+      profileForm(validProfile({ city: 'Albany' })),
+    );
     expect(expectSuccess(answer)).toMatchObject({ token: user.token, city: 'Albany', image: null });
     expect(expectSuccess(await browser.get(`/api/user/${user.token}/fullprofile`))).toMatchObject({ city: 'Albany' });
   });
@@ -180,7 +214,9 @@ describe('the profile form', () => {
   it('takes a JSON body on the same path, and refuses two images in one form', async () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const browser = await browserFor(t, cookie);
-    expect(expectSuccess(await browser.post(`/api/user/${user.token}/profile`, validProfile({ city: 'Buffalo' })))).toMatchObject({ city: 'Buffalo' });
+    expect(
+      expectSuccess(await browser.post(`/api/user/${user.token}/profile`, validProfile({ city: 'Buffalo' }))),
+    ).toMatchObject({ city: 'Buffalo' });
     const before = state();
     const form = profileForm(validProfile({ city: 'Troy' }), { bytes: await png(), name: 'a.png', type: 'image/png' });
     form.append('image', new Blob([new Uint8Array(await gif())], { type: 'image/gif' }), 'b.gif');
@@ -195,7 +231,12 @@ describe('the avatar', () => {
   it('stores a 300x300 JPEG flattened on white with no EXIF, served under /media', async () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const browser = await browserFor(t, cookie);
-    const answer = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile(), { bytes: await halfTransparentPng(), name: 'me.png', type: 'image/png' }));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/user/${user.token}/profile`,
+      profileForm(validProfile(), { bytes: await halfTransparentPng(), name: 'me.png', type: 'image/png' }),
+    );
     const saved = expectSuccess(answer);
     expect(saved.image).toMatch(/^\/media\/[0-9a-f]{32}-avatar\.jpg$/);
     const stored = fs.readFileSync(mediaFile(saved.image));
@@ -217,14 +258,30 @@ describe('the avatar', () => {
   it('drops the EXIF (GPS) of a camera JPEG and takes a GIF, removing the old avatar file after the new one is saved', async () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const browser = await browserFor(t, cookie);
-    const first = expectSuccess(await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile(), { bytes: await jpegWithGps(), name: 'cam.jpg', type: 'image/jpeg' })));
+    const first = expectSuccess(
+      await postForm(
+        t,
+        browser,
+        `/api/user/${user.token}/profile`,
+        profileForm(validProfile(), { bytes: await jpegWithGps(), name: 'cam.jpg', type: 'image/jpeg' }),
+      ),
+    );
     expect((await sharp(fs.readFileSync(mediaFile(first.image))).metadata()).exif).toBeUndefined();
-    const second = expectSuccess(await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile(), { bytes: await gif(), name: 'anim.gif', type: 'image/gif' })));
+    const second = expectSuccess(
+      await postForm(
+        t,
+        browser,
+        `/api/user/${user.token}/profile`,
+        profileForm(validProfile(), { bytes: await gif(), name: 'anim.gif', type: 'image/gif' }),
+      ),
+    );
     expect(second.image).not.toBe(first.image);
     expect(fs.existsSync(mediaFile(second.image))).toBe(true);
     expect(fs.existsSync(mediaFile(first.image))).toBe(false);
     // Saving the form again without an image keeps the avatar.
-    expect(expectSuccess(await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile()))).image).toBe(second.image);
+    expect(
+      expectSuccess(await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile()))).image,
+    ).toBe(second.image);
     expect(fs.existsSync(mediaFile(second.image))).toBe(true);
   });
 
@@ -232,18 +289,52 @@ describe('the avatar', () => {
     const a = t.addUser(Role.Artist);
     const b = t.addUser(Role.Artist);
     const same = await png(50, 50, '#00aa00');
-    const shared = expectSuccess(await postForm(t, await browserFor(t, a.cookie), `/api/user/${a.user.token}/profile`, profileForm(validProfile(), { bytes: same, name: 'x.png', type: 'image/png' })));
-    expectSuccess(await postForm(t, await browserFor(t, b.cookie), `/api/user/${b.user.token}/profile`, profileForm(validProfile(), { bytes: same, name: 'y.png', type: 'image/png' })));
-    expectSuccess(await postForm(t, await browserFor(t, a.cookie), `/api/user/${a.user.token}/profile`, profileForm(validProfile(), { bytes: await png(50, 50, '#0000aa'), name: 'z.png', type: 'image/png' })));
+    const shared = expectSuccess(
+      await postForm(
+        t,
+        await browserFor(t, a.cookie),
+        `/api/user/${a.user.token}/profile`,
+        profileForm(validProfile(), { bytes: same, name: 'x.png', type: 'image/png' }),
+      ),
+    );
+    expectSuccess(
+      await postForm(
+        t,
+        await browserFor(t, b.cookie),
+        `/api/user/${b.user.token}/profile`,
+        profileForm(validProfile(), { bytes: same, name: 'y.png', type: 'image/png' }),
+      ),
+    );
+    expectSuccess(
+      await postForm(
+        t,
+        await browserFor(t, a.cookie),
+        `/api/user/${a.user.token}/profile`,
+        profileForm(validProfile(), { bytes: await png(50, 50, '#0000aa'), name: 'z.png', type: 'image/png' }),
+      ),
+    );
     expect(fs.existsSync(mediaFile(shared.image))).toBe(true);
   });
 
-  const webp = () => sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).webp().toBuffer();
+  const webp = () =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .webp()
+      .toBuffer();
   const NOT_IMAGES: [what: string, bytes: () => Promise<Buffer>, name: string, type: string][] = [
     ['a text file named .jpg', async () => Buffer.from('just some words, not a picture'), 'avatar.jpg', 'image/jpeg'],
     ['a WebP named .png', webp, 'avatar.png', 'image/png'],
-    ['an SVG named .gif', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'avatar.gif', 'image/gif'],
-    ['JPEG magic bytes followed by garbage', async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]), 'avatar.jpeg', 'image/jpeg'],
+    [
+      'an SVG named .gif',
+      async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'avatar.gif',
+      'image/gif',
+    ],
+    [
+      'JPEG magic bytes followed by garbage',
+      async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7)]),
+      'avatar.jpeg',
+      'image/jpeg',
+    ],
     ['an empty file with a name', async () => Buffer.alloc(0), 'avatar.png', 'image/png'],
   ];
 
@@ -251,7 +342,12 @@ describe('the avatar', () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const browser = await browserFor(t, cookie);
     const before = state();
-    const answer = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile(), { bytes: await bytes(), name, type }));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/user/${user.token}/profile`,
+      profileForm(validProfile(), { bytes: await bytes(), name, type }),
+    );
     const r = expectFailure(answer, 'validation_failed');
     expect(r.errors).toEqual({ image: [AVATAR_MESSAGES.wrongType] });
     expect(state()).toEqual(before);
@@ -262,7 +358,12 @@ describe('the avatar', () => {
     const browser = await browserFor(t, cookie);
     const before = state();
     const big = Buffer.concat([await png(), Buffer.alloc(AVATAR_LIMITS.maxBytes)]);
-    const answer = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile(), { bytes: big, name: 'big.png', type: 'image/png' }));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/user/${user.token}/profile`,
+      profileForm(validProfile(), { bytes: big, name: 'big.png', type: 'image/png' }),
+    );
     expect(expectFailure(answer, 'payload_too_large').errors).toEqual({ image: [AVATAR_MESSAGES.tooBig] });
     expect(state()).toEqual(before);
   });
@@ -271,10 +372,23 @@ describe('the avatar', () => {
     const { user, cookie } = t.addUser(Role.Artist);
     const browser = await browserFor(t, cookie);
     const before = state();
-    const ok = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile({ city: '' }), { bytes: await png(), name: 'a.png', type: 'image/png' }));
+    const ok = await postForm(
+      t,
+      browser,
+      `/api/user/${user.token}/profile`,
+      profileForm(validProfile({ city: '' }), { bytes: await png(), name: 'a.png', type: 'image/png' }),
+    );
     expect(expectFailure(ok, 'validation_failed').errors).toEqual({ city: ['City cannot be blank.'] });
-    const both = await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile({ city: '' }), { bytes: Buffer.from('text'), name: 'a.png', type: 'image/png' }));
-    expect(expectFailure(both, 'validation_failed').errors).toEqual({ city: ['City cannot be blank.'], image: [AVATAR_MESSAGES.wrongType] });
+    const both = await postForm(
+      t,
+      browser,
+      `/api/user/${user.token}/profile`,
+      profileForm(validProfile({ city: '' }), { bytes: Buffer.from('text'), name: 'a.png', type: 'image/png' }),
+    );
+    expect(expectFailure(both, 'validation_failed').errors).toEqual({
+      city: ['City cannot be blank.'],
+      image: [AVATAR_MESSAGES.wrongType],
+    });
     expect(state()).toEqual(before);
   });
 });
@@ -285,7 +399,16 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
     const cell = cellAt(t.deps.db, treeId, row, column);
     const piece = t.deps.db
       .insert(art)
-      .values({ token: newToken(), cellId: cell.id, authorId, status, title: `Piece ${row}/${column}`, category: 'Drawing', createdAt, updatedAt: createdAt })
+      .values({
+        token: newToken(),
+        cellId: cell.id,
+        authorId,
+        status,
+        title: `Piece ${row}/${column}`,
+        category: 'Drawing',
+        createdAt,
+        updatedAt: createdAt,
+      })
       .returning()
       .get();
     t.deps.db.update(cells).set({ status: CellStatus.Pending, artId: piece.id }).where(eq(cells.id, cell.id)).run();
@@ -299,7 +422,17 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
     const published = publishedPieceAt(t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));
     const next = publishedPieceAt(t.deps.db, tree.id, 10, 3, neighbour.id, 'b'.repeat(32));
     const publishedId = t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, published.artToken)).get()!.id;
-    t.deps.db.insert(connections).values({ token: newToken(), artId: publishedId, nextCellId: cellAt(t.deps.db, tree.id, 10, 3).id, description: 'Rivers meet.', createdAt: 1, updatedAt: 1 }).run();
+    t.deps.db
+      .insert(connections)
+      .values({
+        token: newToken(),
+        artId: publishedId,
+        nextCellId: cellAt(t.deps.db, tree.id, 10, 3).id,
+        description: 'Rivers meet.',
+        createdAt: 1,
+        updatedAt: 1,
+      })
+      .run();
     const submitted = pieceAt(tree.id, 12, 2, owner.user.id, ArtStatus.Submitted, Date.UTC(2026, 2, 1));
     pieceAt(tree.id, 12, 3, owner.user.id, ArtStatus.Removed, Date.UTC(2026, 3, 1));
     const draft = reserveCell(t.deps, owner.user, cellAt(t.deps.db, tree.id, 33, 0).token);
@@ -310,8 +443,19 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       [submitted.cellToken, ArtStatus.Submitted, null],
       [published.cellToken, ArtStatus.Published, null],
     ]);
-    expect(atelier[0]).toMatchObject({ artToken: draft.art.token, cellStatus: CellStatus.Reserved, thumb: null, treeToken: tree.token, row: 33, column: 0 });
-    expect(atelier[2]).toMatchObject({ title: 'Neighbour 10/2', thumb: `/media/${'a'.repeat(32)}-thumb.webp`, activity: { likes: 0, reviews: 0 } });
+    expect(atelier[0]).toMatchObject({
+      artToken: draft.art.token,
+      cellStatus: CellStatus.Reserved,
+      thumb: null,
+      treeToken: tree.token,
+      row: 33,
+      column: 0,
+    });
+    expect(atelier[2]).toMatchObject({
+      title: 'Neighbour 10/2',
+      thumb: `/media/${'a'.repeat(32)}-thumb.webp`,
+      activity: { likes: 0, reviews: 0 },
+    });
 
     const cards = await t.caller().user.publishedArt({ token: owner.user.token });
     expect(cards).toEqual([
@@ -333,10 +477,19 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
         row: 10,
         column: 2,
         status: CellStatus.Published,
-        art: expect.objectContaining({ token: published.artToken, year: 2020, picture: { thumb: `/media/${'a'.repeat(32)}-thumb.webp` } }),
-        connections: [{ next_cell: { token: next.cellToken, art: { picture: { thumb: `/media/${'b'.repeat(32)}-thumb.webp` } } } }],
+        art: expect.objectContaining({
+          token: published.artToken,
+          year: 2020,
+          picture: { thumb: `/media/${'a'.repeat(32)}-thumb.webp` },
+        }),
+        connections: [
+          { next_cell: { token: next.cellToken, art: { picture: { thumb: `/media/${'b'.repeat(32)}-thumb.webp` } } } },
+        ],
       }),
     ]);
-    expectFailure(await (await browserFor(t, t.addUser(Role.Artist).cookie)).get(`/api/user/${owner.user.token}/art`), 'forbidden');
+    expectFailure(
+      await (await browserFor(t, t.addUser(Role.Artist).cookie)).get(`/api/user/${owner.user.token}/art`),
+      'forbidden',
+    );
   });
 });

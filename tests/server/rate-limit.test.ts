@@ -75,7 +75,10 @@ describe('rate limits', () => {
   it('writes batched hits within FLUSH_MS, without being asked', async () => {
     const db = connect(freshFile());
     for (let i = 0; i < 5; i++) hitRateLimit(db, NOW, LIMITS.searchPerIp, '10.0.0.3');
-    await vi.waitFor(() => expect(savedCount(db, LIMITS.searchPerIp, '10.0.0.3')).toBe(5), { timeout: FLUSH_MS * 5, interval: 50 });
+    await vi.waitFor(() => expect(savedCount(db, LIMITS.searchPerIp, '10.0.0.3')).toBe(5), {
+      timeout: FLUSH_MS * 5,
+      interval: 50,
+    });
   });
 
   it('carries a window on across a restart, and a crash forgets only the hits after the last write', () => {

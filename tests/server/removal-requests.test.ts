@@ -7,9 +7,9 @@ import { count, eq } from 'drizzle-orm';
 import { art, removalRequests } from '#drizzle/schema.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
-import { NOT_PUBLISHED_MESSAGE } from '#server/services/removal-requests.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { NOT_PUBLISHED_MESSAGE } from '#server/services/review/removal-requests.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { cellAt } from './support/art-fixtures.ts';
 import { artRow, cellRow, submitPieceAt } from './support/review-fixtures.ts';
@@ -26,15 +26,25 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 const requestsOf = (artToken: string) =>
-  t.deps.db.select({ n: count() }).from(removalRequests).where(eq(removalRequests.artId, artRow(t.deps.db, artToken).id)).get()!.n;
-const refusalOf = (call: Promise<unknown>) => call.then(() => null, (e: unknown) => toAppError(e).toBody());
+  t.deps.db
+    .select({ n: count() })
+    .from(removalRequests)
+    .where(eq(removalRequests.artId, artRow(t.deps.db, artToken).id))
+    .get()!.n;
+const refusalOf = (call: Promise<unknown>) =>
+  call.then(
+    () => null,
+    (e: unknown) => toAppError(e).toBody(),
+  );
 
 describe('art.requestRemoval', () => {
   it('refuses a piece waiting for review, and stores nothing', async () => {
     const artist = t.addUser(Role.Artist);
     const piece = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Under Review');
     expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Submitted);
-    const refusal = await refusalOf(t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: 'Changed my mind.' }));
+    const refusal = await refusalOf(
+      t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: 'Changed my mind.' }),
+    );
     expect(refusal).toEqual({ error: 'conflict', message: NOT_PUBLISHED_MESSAGE });
     expect(requestsOf(piece.artToken)).toBe(0);
   });
@@ -44,7 +54,9 @@ describe('art.requestRemoval', () => {
     const sentBack = await submitPieceAt(t, treeId, 33, 2, artist.user, 'Sent Back');
     await t.caller(admin.user).admin.requestChanges({ artToken: sentBack.artToken, reason: 'Please add the frame.' });
     expect(artRow(t.deps.db, sentBack.artToken).status).toBe(ArtStatus.ChangesRequested);
-    expect(await refusalOf(t.caller(artist.user).art.requestRemoval({ cellToken: sentBack.cellToken, reason: '' }))).toEqual({
+    expect(
+      await refusalOf(t.caller(artist.user).art.requestRemoval({ cellToken: sentBack.cellToken, reason: '' })),
+    ).toEqual({
       error: 'conflict',
       message: NOT_PUBLISHED_MESSAGE,
     });
@@ -54,9 +66,15 @@ describe('art.requestRemoval', () => {
     const drafter = t.addUser(Role.Observer);
     const square = cellAt(t.deps.db, treeId, 33, 4);
     reserveCell(t.deps, drafter.user, square.token);
-    const draft = t.deps.db.select().from(art).where(eq(art.id, cellRow(t.deps.db, square.token).artId!)).get()!;
+    const draft = t.deps.db
+      .select()
+      .from(art)
+      .where(eq(art.id, cellRow(t.deps.db, square.token).artId!))
+      .get()!;
     expect(draft.status).toBe(ArtStatus.Draft);
-    expect((await refusalOf(t.caller(drafter.user).art.requestRemoval({ cellToken: square.token, reason: '' })))?.error).toBe('conflict');
+    expect(
+      (await refusalOf(t.caller(drafter.user).art.requestRemoval({ cellToken: square.token, reason: '' })))?.error,
+    ).toBe('conflict');
     expect(requestsOf(draft.token)).toBe(0);
   });
 
@@ -64,7 +82,9 @@ describe('art.requestRemoval', () => {
     const artist = t.addUser(Role.Artist);
     const piece = await submitPieceAt(t, treeId, 34, 0, artist.user, 'Not Yours');
     const stranger = t.addUser(Role.Observer);
-    expect((await refusalOf(t.caller(stranger.user).art.requestRemoval({ cellToken: piece.cellToken, reason: '' })))?.error).toBe('forbidden');
+    expect(
+      (await refusalOf(t.caller(stranger.user).art.requestRemoval({ cellToken: piece.cellToken, reason: '' })))?.error,
+    ).toBe('forbidden');
   });
 
   it('accepts the author’s request once the piece is published', async () => {

@@ -41,10 +41,15 @@ async function linesFor(reqId: string): Promise<LogLine[]> {
 
 describe('request logs', () => {
   it('logs each request as JSON lines under the id the caller sent', async () => {
-    const res = await fetch(`${server.url}/api/cell/AAAAAAAAAAAAAAAAAAAAAA`, { headers: { 'x-request-id': 'trace-0123456789' } });
+    const res = await fetch(`${server.url}/api/cell/AAAAAAAAAAAAAAAAAAAAAA`, {
+      headers: { 'x-request-id': 'trace-0123456789' },
+    });
     expect(res.status).toBe(404);
     const lines = await linesFor('trace-0123456789');
-    expect(lines.find((line) => line.req)).toMatchObject({ msg: 'incoming request', req: { method: 'GET', url: '/api/cell/AAAAAAAAAAAAAAAAAAAAAA' } });
+    expect(lines.find((line) => line.req)).toMatchObject({
+      msg: 'incoming request',
+      req: { method: 'GET', url: '/api/cell/AAAAAAAAAAAAAAAAAAAAAA' },
+    });
     expect(lines.find((line) => line.res)).toMatchObject({ msg: 'request completed', res: { statusCode: 404 } });
   });
 
@@ -53,7 +58,9 @@ describe('request logs', () => {
     await fetch(`${server.url}/api/cell/BBBBBBBBBBBBBBBBBBBBBB`, { headers: { 'x-request-id': 'bad id with spaces' } });
     let fresh: string | undefined;
     for (let i = 0; i < 100 && !fresh; i++) {
-      fresh = logLines().find((line) => line.reqId && !before.has(line.reqId) && line.req?.url.endsWith('BBBBBBBBBBBBBBBBBBBBBB'))?.reqId;
+      fresh = logLines().find(
+        (line) => line.reqId && !before.has(line.reqId) && line.req?.url.endsWith('BBBBBBBBBBBBBBBBBBBBBB'),
+      )?.reqId;
       if (!fresh) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(fresh).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

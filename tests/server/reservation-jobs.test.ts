@@ -8,10 +8,14 @@ import { and, eq, like } from 'drizzle-orm';
 import { art, cells, mailOutbox, pictures, reservations, subscriptions, trees } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { startJobs } from '#server/services/jobs.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
-import { expireReservations, RESERVATION_JOBS, sendReservationReminders } from '#server/services/reservation-jobs.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
+import {
+  expireReservations,
+  RESERVATION_JOBS,
+  sendReservationReminders,
+} from '#server/services/reservations/reservation-jobs.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
@@ -58,7 +62,11 @@ async function holder() {
 
 const reservation = (id: number) => t.deps.db.select().from(reservations).where(eq(reservations.id, id)).get()!;
 const remindersOf = (token: string) =>
-  t.deps.db.select().from(mailOutbox).where(like(mailOutbox.dedupeKey, `reservation-reminder:${token}:%`)).all();
+  t.deps.db
+    .select()
+    .from(mailOutbox)
+    .where(like(mailOutbox.dedupeKey, `reservation-reminder:${token}:%`))
+    .all();
 const version = () => t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.v;
 
 describe('reminders', () => {
@@ -81,11 +89,18 @@ describe('reminders', () => {
       expect(sendReservationReminders(t.deps)).toBe(0);
       t.clock.advance(2 * HOUR);
       expect(sendReservationReminders(t.deps)).toBe(0);
-      expect(reservation(held.id)).toMatchObject({ reminderCount: index + 1, updatedAt: at, state: 'active', expiresAt: deadline });
+      expect(reservation(held.id)).toMatchObject({
+        reminderCount: index + 1,
+        updatedAt: at,
+        state: 'active',
+        expiresAt: deadline,
+      });
     }
 
     const mails = remindersOf(held.token);
-    expect(mails.map((mail) => mail.dedupeKey)).toEqual([1, 2, 3, 4].map((n) => `reservation-reminder:${held.token}:${n}`));
+    expect(mails.map((mail) => mail.dedupeKey)).toEqual(
+      [1, 2, 3, 4].map((n) => `reservation-reminder:${held.token}:${n}`),
+    );
     const extendLink = `${t.deps.config.siteUrl}/observe/cell/${cell.token}/reserve/${held.token}/extend`;
     for (const mail of mails) {
       expect(mail).toMatchObject({ toAddress: user.email, kind: 'reservation-reminder' });
@@ -176,7 +191,18 @@ describe('expiry', () => {
     t.clock.set(START);
     const { held, user, cell, browser } = await holder();
     const draftId = cellAt(t.deps.db, tree.id, cell.row, cell.column)!.artId!;
-    t.deps.db.insert(pictures).values({ token: newToken(), artId: draftId, position: 0, mediaKey: 'draftkey0000000000', width: 10, height: 10, createdAt: START }).run();
+    t.deps.db
+      .insert(pictures)
+      .values({
+        token: newToken(),
+        artId: draftId,
+        position: 0,
+        mediaKey: 'draftkey0000000000',
+        width: 10,
+        height: 10,
+        createdAt: START,
+      })
+      .run();
 
     const toSquare = t.addUser(Role.Observer);
     const toAny = t.addUser(Role.Artist);
@@ -195,7 +221,10 @@ describe('expiry', () => {
     expect(reservation(held.id)).toMatchObject({ state: 'expired', updatedAt: held.expiresAt });
     expect(t.deps.db.select().from(art).where(eq(art.id, draftId)).get()).toBeUndefined();
     expect(t.deps.db.select().from(pictures).where(eq(pictures.artId, draftId)).all()).toEqual([]);
-    expect(cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({ status: CellStatus.Available, artId: null });
+    expect(cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({
+      status: CellStatus.Available,
+      artId: null,
+    });
     expect(version()).toBe(versionBefore + 1);
 
     const told = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available')).all();
@@ -213,11 +242,15 @@ describe('expiry', () => {
     const runner = startJobs(t.deps, RESERVATION_JOBS);
     await runner.runAll();
     await runner.stop();
-    expect(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available')).all()).toHaveLength(told.length);
+    expect(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available')).all()).toHaveLength(
+      told.length,
+    );
 
     // The former holder holds nothing; their extend link says it ran out; anyone may reserve the square again.
     expect((await browser.get(`/api/user/${user.token}/reserve`)).body).toEqual({ r: null });
-    expect((await browser.post(`/api/cell/${cell.token}/reserve/${held.token}`)).body.r.error).toBe('reservation_expired');
+    expect((await browser.post(`/api/cell/${cell.token}/reserve/${held.token}`)).body.r.error).toBe(
+      'reservation_expired',
+    );
     const next = await browserOf(t, toSquare.cookie).post(`/api/cell/${cell.token}/reserve`);
     expect(next.status).toBe(200);
   });
@@ -226,7 +259,11 @@ describe('expiry', () => {
     t.clock.set(START);
     const { held, cell } = await holder();
     const artId = cellAt(t.deps.db, tree.id, cell.row, cell.column)!.artId!;
-    t.deps.db.update(art).set({ status: ArtStatus.Submitted, submittedAt: START + DAY }).where(eq(art.id, artId)).run();
+    t.deps.db
+      .update(art)
+      .set({ status: ArtStatus.Submitted, submittedAt: START + DAY })
+      .where(eq(art.id, artId))
+      .run();
 
     t.clock.set(held.expiresAt - 3 * DAY);
     expect(sendReservationReminders(t.deps)).toBe(0);
@@ -246,9 +283,15 @@ describe('expiry', () => {
     expect(branch).toMatchObject({ type: CellType.Branch, status: CellStatus.Reserved });
     t.clock.set(branch.expiresAt);
     expect(expireReservations(t.deps)).toBe(1);
-    const cell = t.deps.db.select().from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.token, branch.token))).get()!;
+    const cell = t.deps.db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), eq(cells.token, branch.token)))
+      .get()!;
     expect(cell).toMatchObject({ type: CellType.Branch, status: CellStatus.Available, artId: null });
     const other = t.addUser(Role.Observer);
-    await expect(t.caller(other.user).cell.reserve({ token: branch.token })).resolves.toMatchObject({ token: branch.token });
+    await expect(t.caller(other.user).cell.reserve({ token: branch.token })).resolves.toMatchObject({
+      token: branch.token,
+    });
   });
 });

@@ -12,7 +12,7 @@ import { CellStatus, CellType, Role } from '#shared/domain.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { cellAt, publishAt, setCellStatus } from './support/reservation-fixtures.ts';
@@ -31,7 +31,16 @@ function addUsers(n: number): { id: number; cookie: string }[] {
   return Array.from({ length: n }, (_, i) => {
     const user = db
       .insert(users)
-      .values({ token: newToken(), email: `racer${i}-${newToken(4)}@race.test`, passwordHash: 'unusable', firstname: 'Race', lastname: `R${i}`, role: Role.Observer, createdAt: now, updatedAt: now })
+      .values({
+        token: newToken(),
+        email: `racer${i}-${newToken(4)}@race.test`,
+        passwordHash: 'unusable',
+        firstname: 'Race',
+        lastname: `R${i}`,
+        role: Role.Observer,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning({ id: users.id })
       .get();
     return { id: user.id, cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${CSRF}` };
@@ -49,7 +58,11 @@ async function post(serverIndex: number, cookie: string, apiPath: string, body: 
 }
 
 const activeOnCell = (cellId: number) =>
-  db.select({ n: count() }).from(reservations).where(and(eq(reservations.cellId, cellId), eq(reservations.state, 'active'))).get()!.n;
+  db
+    .select({ n: count() })
+    .from(reservations)
+    .where(and(eq(reservations.cellId, cellId), eq(reservations.state, 'active')))
+    .get()!.n;
 
 beforeAll(async () => {
   dir = tempDir('gallery-race-');
@@ -67,7 +80,9 @@ describe('reservation races across two processes sharing one database file', () 
   it('200 users reserving one square at once: exactly one wins, 199 are told it is taken, one reservation exists', async () => {
     const racers = addUsers(200);
     const square = cellAt(db, tree.id, 33, 2)!;
-    const answers = await Promise.all(racers.map((racer, i) => post(i, racer.cookie, `/api/cell/${square.token}/reserve`)));
+    const answers = await Promise.all(
+      racers.map((racer, i) => post(i, racer.cookie, `/api/cell/${square.token}/reserve`)),
+    );
 
     const won = answers.filter((a) => a.status === 200);
     expect(won).toHaveLength(1);
@@ -88,13 +103,20 @@ describe('reservation races across two processes sharing one database file', () 
     const racers = addUsers(50);
     // Every user's 10 requests, interleaved user by user and spread over both servers.
     const attempts = squares.flatMap((square, s) => racers.map((racer, r) => ({ racer, square, server: r + s })));
-    const answers = await Promise.all(attempts.map((a) => post(a.server, a.racer.cookie, `/api/cell/${a.square.token}/reserve`)));
+    const answers = await Promise.all(
+      attempts.map((a) => post(a.server, a.racer.cookie, `/api/cell/${a.square.token}/reserve`)),
+    );
 
     const codes = new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.r.error}`));
     expect([...codes].every((code) => code === '409 cell_taken' || code === '409 already_reserved')).toBe(true);
 
     const racerIds = new Set(racers.map((r) => r.id));
-    const held = db.select().from(reservations).where(eq(reservations.state, 'active')).all().filter((r) => racerIds.has(r.userId));
+    const held = db
+      .select()
+      .from(reservations)
+      .where(eq(reservations.state, 'active'))
+      .all()
+      .filter((r) => racerIds.has(r.userId));
     const wins = answers.filter((a) => a.status === 200).length;
     expect(held).toHaveLength(wins);
     expect(new Set(held.map((r) => r.userId)).size).toBe(held.length);
@@ -115,7 +137,16 @@ describe('reservation races across two processes sharing one database file', () 
     const now = Date.now();
     // This process is the other writer, caught in the middle of its reserve transaction.
     db.$client.exec('BEGIN IMMEDIATE');
-    db.insert(reservations).values({ token: newToken(), userId: winner!.id, cellId: square.id, expiresAt: now + 14 * 86_400_000, createdAt: now, updatedAt: now }).run();
+    db.insert(reservations)
+      .values({
+        token: newToken(),
+        userId: winner!.id,
+        cellId: square.id,
+        expiresAt: now + 14 * 86_400_000,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
     db.update(cells).set({ status: CellStatus.Reserved }).where(eq(cells.id, square.id)).run();
     const pending = post(0, late!.cookie, `/api/cell/${square.token}/reserve`);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -131,7 +162,16 @@ describe('reservation races across two processes sharing one database file', () 
     setCellStatus(db, tree.id, 26, 1, CellStatus.Available);
     const square = cellAt(db, tree.id, 26, 1)!;
     const now = Date.now();
-    db.insert(reservations).values({ token: newToken(), userId: first!.id, cellId: square.id, expiresAt: now + 14 * 86_400_000, createdAt: now, updatedAt: now }).run();
+    db.insert(reservations)
+      .values({
+        token: newToken(),
+        userId: first!.id,
+        cellId: square.id,
+        expiresAt: now + 14 * 86_400_000,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
     const artBefore = db.select({ n: count() }).from(art).get()!.n;
     const answer = await post(1, second!.cookie, `/api/cell/${square.token}/reserve`);
     expect(`${answer.status} ${answer.body.r.error}`).toBe('409 cell_taken');
@@ -144,11 +184,19 @@ describe('reservation races across two processes sharing one database file', () 
   it('the same branch position requested by many users at once: one square is created, not two', async () => {
     publishAt(db, tree.id, 15, 4);
     const racers = addUsers(20);
-    const answers = await Promise.all(racers.map((racer, i) => post(i, racer.cookie, '/api/branch/reserve', { row: 15, column: 5 })));
+    const answers = await Promise.all(
+      racers.map((racer, i) => post(i, racer.cookie, '/api/branch/reserve', { row: 15, column: 5 })),
+    );
 
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.r.error}`))).toEqual(new Set(['409 slot_occupied']));
-    const created = db.select().from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.row, 15), eq(cells.column, 5))).all();
+    expect(new Set(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body.r.error}`))).toEqual(
+      new Set(['409 slot_occupied']),
+    );
+    const created = db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), eq(cells.row, 15), eq(cells.column, 5)))
+      .all();
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ type: CellType.Branch, status: CellStatus.Reserved });
     expect(activeOnCell(created[0]!.id)).toBe(1);

@@ -8,9 +8,9 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { art, cells, mailOutbox, reservations, subscriptions, trees } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
-import { openNeighboursAfterPublish } from '#server/services/growth.ts';
-import { notifyAvailable } from '#server/services/subscriptions.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
+import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
+import { notifyAvailable } from '#server/services/reservations/subscriptions.ts';
 import { IMMEDIATE } from '#server/db.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import {
@@ -88,9 +88,20 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
     const cell = cellAt(t.deps.db, tree.id, SEED_ROW, 0)!;
     expect(cell.status).toBe(CellStatus.Reserved);
     const draft = t.deps.db.select().from(art).where(eq(art.id, cell.artId!)).get()!;
-    expect(draft).toMatchObject({ cellId: cell.id, authorId: user.id, status: ArtStatus.Draft, token: res.body.r.art.token });
+    expect(draft).toMatchObject({
+      cellId: cell.id,
+      authorId: user.id,
+      status: ArtStatus.Draft,
+      token: res.body.r.art.token,
+    });
     const held = activeReservationOf(t.deps.db, user.id)!;
-    expect(held).toMatchObject({ cellId: cell.id, state: 'active', expiresAt: now + 14 * DAY, reminderCount: 0, extended: false });
+    expect(held).toMatchObject({
+      cellId: cell.id,
+      state: 'active',
+      expiresAt: now + 14 * DAY,
+      reminderCount: 0,
+      extended: false,
+    });
     expect(held.token).toMatch(/^[\w-]{22}$/);
     expect(version()).toBe(versionBefore + 1);
 
@@ -131,7 +142,11 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   it('refuses a PUBLISHED square with cell_not_available', async () => {
     const { browser } = member();
     publishAt(t.deps.db, tree.id, 30, 4);
-    await expectRefused(() => browser.post(`/api/cell/${cellAt(t.deps.db, tree.id, 30, 4)!.token}/reserve`), 409, 'cell_not_available');
+    await expectRefused(
+      () => browser.post(`/api/cell/${cellAt(t.deps.db, tree.id, 30, 4)!.token}/reserve`),
+      409,
+      'cell_not_available',
+    );
   });
 
   it("refuses someone else's RESERVED square with cell_taken", async () => {
@@ -164,7 +179,10 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   it('answers the same codes over tRPC', async () => {
     const { user } = member();
     const pending = cellAt(t.deps.db, tree.id, 11, 1)!.token;
-    await expect(t.caller(user).cell.reserve({ token: pending })).rejects.toMatchObject({ code: 'CONFLICT', cause: { code: 'cell_not_available' } });
+    await expect(t.caller(user).cell.reserve({ token: pending })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      cause: { code: 'cell_not_available' },
+    });
     await expect(t.caller().cell.reserve({ token: pending })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
@@ -185,7 +203,12 @@ describe('GET /api/user/{token}/reserve', () => {
 describe('reserving a branch slot (POST /api/branch/reserve)', () => {
   // A published trunk square at (8, 0) makes (7..9, -1) slots; (14, 0) and (16, 0) make (15, -1) touch two.
   beforeAll(() => {
-    for (const [row, column] of [[8, 0], [14, 0], [16, 0]] as const) publishAt(t.deps.db, tree.id, row, column);
+    for (const [row, column] of [
+      [8, 0],
+      [14, 0],
+      [16, 0],
+    ] as const)
+      publishAt(t.deps.db, tree.id, row, column);
   });
 
   it('creates the branch square (type 3) at the slot and reserves it, answering its token', async () => {
@@ -193,7 +216,14 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
     const versionBefore = version();
     const res = await browser.post('/api/branch/reserve', { row: 8, column: -1 });
     expect(res.status).toBe(200);
-    expect(res.body.r).toMatchObject({ row: 8, column: -1, type: CellType.Branch, status: CellStatus.Reserved, tree_token: tree.token, art: { status: 0 } });
+    expect(res.body.r).toMatchObject({
+      row: 8,
+      column: -1,
+      type: CellType.Branch,
+      status: CellStatus.Reserved,
+      tree_token: tree.token,
+      art: { status: 0 },
+    });
     const cell = cellAt(t.deps.db, tree.id, 8, -1)!;
     expect(cell).toMatchObject({ token: res.body.r.token, type: CellType.Branch, status: CellStatus.Reserved });
     expect(activeReservationOf(t.deps.db, user.id)!.cellId).toBe(cell.id);
@@ -233,8 +263,16 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
   it('refuses a guest, an unknown tree and a position that is not a number', async () => {
     await expectRefused(() => browserOf(t).post('/api/branch/reserve', { row: 7, column: -1 }), 401, 'unauthenticated');
     const { browser } = member();
-    await expectRefused(() => browser.post('/api/branch/reserve', { row: 7, column: -1, treeToken: 'q'.repeat(22) }), 404, 'tree_not_found');
-    await expectRefused(() => browser.post('/api/branch/reserve', { row: 'seven', column: -1 }), 400, 'validation_failed');
+    await expectRefused(
+      () => browser.post('/api/branch/reserve', { row: 7, column: -1, treeToken: 'q'.repeat(22) }),
+      404,
+      'tree_not_found',
+    );
+    await expectRefused(
+      () => browser.post('/api/branch/reserve', { row: 'seven', column: -1 }),
+      400,
+      'validation_failed',
+    );
     await expectRefused(() => browser.post('/api/branch/reserve', { row: 7.5, column: -1 }), 400, 'validation_failed');
     await expectRefused(() => browser.post('/api/branch/reserve', { column: -1 }), 400, 'validation_failed');
   });
@@ -247,7 +285,11 @@ describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/avai
     const res = await browser.post(`/api/cell/${pending.token}/subscribe/available`);
     expect(res.status).toBe(200);
     expect(res.body.r).toEqual({ cell_token: pending.token, created_at: t.clock.now() });
-    await expectRefused(() => browser.post(`/api/cell/${pending.token}/subscribe/available`), 409, 'already_subscribed');
+    await expectRefused(
+      () => browser.post(`/api/cell/${pending.token}/subscribe/available`),
+      409,
+      'already_subscribed',
+    );
 
     const any = await browser.post('/api/cell/subscribe/available');
     expect(any.status).toBe(200);
@@ -293,7 +335,13 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
       .where(eq(reservations.id, id))
       .run();
     const held = activeReservationOf(t.deps.db, holder.user.id)!;
-    return { ...holder, cellToken, reminderToken: held.token, path: `/api/cell/${cellToken}/reserve/${held.token}`, held };
+    return {
+      ...holder,
+      cellToken,
+      reminderToken: held.token,
+      path: `/api/cell/${cellToken}/reserve/${held.token}`,
+      held,
+    };
   }
 
   it('adds a full week even when asked for right after the first reminder, 7 days before the deadline', async () => {
@@ -316,15 +364,33 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     const { browser, path, user, held } = await heldWithReminders(2);
     const asked = await browser.get(path);
     expect(asked.status).toBe(200);
-    expect(asked.body.r).toMatchObject({ extension_allowed: true, refusal: null, reminder: 2, extended: false, extended_until: sevenDaysAfterUntilMidnight(held.expiresAt) });
+    expect(asked.body.r).toMatchObject({
+      extension_allowed: true,
+      refusal: null,
+      reminder: 2,
+      extended: false,
+      extended_until: sevenDaysAfterUntilMidnight(held.expiresAt),
+    });
 
     t.clock.advance(3 * 60 * 60 * 1000);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
     const until = sevenDaysAfterUntilMidnight(held.expiresAt);
-    expect(res.body.r).toMatchObject({ expires_at: until, extended: true, extension_allowed: false, refusal: 'extension_not_allowed' });
-    expect(activeReservationOf(t.deps.db, user.id)).toMatchObject({ expiresAt: until, extended: true, updatedAt: t.clock.now() });
-    expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r).toMatchObject({ expires_at: until, extended: true });
+    expect(res.body.r).toMatchObject({
+      expires_at: until,
+      extended: true,
+      extension_allowed: false,
+      refusal: 'extension_not_allowed',
+    });
+    expect(activeReservationOf(t.deps.db, user.id)).toMatchObject({
+      expiresAt: until,
+      extended: true,
+      updatedAt: t.clock.now(),
+    });
+    expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r).toMatchObject({
+      expires_at: until,
+      extended: true,
+    });
 
     await expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
   });
@@ -350,7 +416,10 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     const { browser, path, held } = await heldWithReminders(4);
     const back = t.clock.now();
     t.clock.set(held.expiresAt);
-    expect((await browser.get(path)).body.r).toMatchObject({ extension_allowed: false, refusal: 'reservation_expired' });
+    expect((await browser.get(path)).body.r).toMatchObject({
+      extension_allowed: false,
+      refusal: 'reservation_expired',
+    });
     await expectRefused(() => browser.post(path), 409, 'reservation_expired');
     t.clock.set(back);
   });
@@ -372,10 +441,22 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 
   it('refuses an unknown reminder token, and a real one under another square, with reservation_not_found', async () => {
     const { browser, cellToken, reminderToken } = await heldWithReminders(1);
-    await expectRefused(() => browser.get(`/api/cell/${cellToken}/reserve/${'r'.repeat(22)}`), 404, 'reservation_not_found');
-    await expectRefused(() => browser.post(`/api/cell/${cellToken}/reserve/${'r'.repeat(22)}`), 404, 'reservation_not_found');
+    await expectRefused(
+      () => browser.get(`/api/cell/${cellToken}/reserve/${'r'.repeat(22)}`),
+      404,
+      'reservation_not_found',
+    );
+    await expectRefused(
+      () => browser.post(`/api/cell/${cellToken}/reserve/${'r'.repeat(22)}`),
+      404,
+      'reservation_not_found',
+    );
     const elsewhere = cellAt(t.deps.db, tree.id, SEED_ROW, 1)!.token;
-    await expectRefused(() => browser.post(`/api/cell/${elsewhere}/reserve/${reminderToken}`), 404, 'reservation_not_found');
+    await expectRefused(
+      () => browser.post(`/api/cell/${elsewhere}/reserve/${reminderToken}`),
+      404,
+      'reservation_not_found',
+    );
   });
 
   it('counts the week from the deadline, however long ago the reminder was', async () => {
@@ -399,13 +480,20 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     expect((await both.browser.post(`/api/cell/${target.token}/subscribe/available`)).status).toBe(200);
     expect((await both.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     // Earlier tests left "any" subscriptions too; they are told as well.
-    const openAny = db.select().from(subscriptions).where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt))).all();
+    const openAny = db
+      .select()
+      .from(subscriptions)
+      .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt)))
+      .all();
 
     const now = t.clock.now();
     const mailsBefore = db.select().from(mailOutbox).all().length;
     const publish = () =>
       db.transaction((tx) => {
-        tx.update(cells).set({ status: CellStatus.Published }).where(eq(cells.id, cellAt(db, tree.id, 5, 1)!.id)).run();
+        tx.update(cells)
+          .set({ status: CellStatus.Published })
+          .where(eq(cells.id, cellAt(db, tree.id, 5, 1)!.id))
+          .run();
         const openedIds = openNeighboursAfterPublish(tx, tree.id, 5, 1, now);
         return { openedIds, queued: notifyAvailable(tx, now, openedIds, t.deps.config.siteUrl) };
       }, IMMEDIATE);
@@ -425,7 +513,11 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     expect(queued).toBe(new Set([toSquare.user.id, ...anyUsers]).size);
 
     for (const who of [toSquare, toAny, both]) {
-      const open = db.select().from(subscriptions).where(and(eq(subscriptions.userId, who.user.id), isNull(subscriptions.notifiedAt))).all();
+      const open = db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, who.user.id), isNull(subscriptions.notifiedAt)))
+        .all();
       expect(open).toEqual([]);
     }
     // Told once: the same squares again queue nothing.

@@ -11,7 +11,7 @@ import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { cellAt } from './support/reservation-fixtures.ts';
@@ -29,7 +29,16 @@ function addUser(role: number): { id: number; cookie: string } {
   const now = Date.now();
   const user = db
     .insert(users)
-    .values({ token: newToken(), email: `staff-${newToken(6)}@race.test`, passwordHash: 'unusable', firstname: 'Staff', lastname: 'Racer', role, createdAt: now, updatedAt: now })
+    .values({
+      token: newToken(),
+      email: `staff-${newToken(6)}@race.test`,
+      passwordHash: 'unusable',
+      firstname: 'Staff',
+      lastname: 'Racer',
+      role,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: users.id })
     .get();
   return { id: user.id, cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${CSRF}` };
@@ -41,10 +50,30 @@ function submittedPieceAt(column: number, authorId: number): { artToken: string;
   const now = Date.now();
   const piece = db
     .insert(art)
-    .values({ token: newToken(), cellId: cell.id, authorId, status: ArtStatus.Submitted, title: `Race ${column}`, year: 2024, submittedAt: now, createdAt: now, updatedAt: now })
+    .values({
+      token: newToken(),
+      cellId: cell.id,
+      authorId,
+      status: ArtStatus.Submitted,
+      title: `Race ${column}`,
+      year: 2024,
+      submittedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get();
-  db.insert(pictures).values({ token: newToken(), artId: piece.id, position: 0, mediaKey: `race${column}`, width: 10, height: 10, createdAt: now }).run();
+  db.insert(pictures)
+    .values({
+      token: newToken(),
+      artId: piece.id,
+      position: 0,
+      mediaKey: `race${column}`,
+      width: 10,
+      height: 10,
+      createdAt: now,
+    })
+    .run();
   db.update(cells).set({ status: CellStatus.Reserved, artId: piece.id }).where(eq(cells.id, cell.id)).run();
   return { artToken: piece.token, cellId: cell.id };
 }
@@ -79,18 +108,37 @@ describe('two staff members publishing at once', () => {
 
     const outcomes = await Promise.all(
       pieces.map((piece, i) =>
-        Promise.all([publish(servers[i % 2]!, alice!.cookie, piece.artToken), publish(servers[(i + 1) % 2]!, bob!.cookie, piece.artToken)]),
+        Promise.all([
+          publish(servers[i % 2]!, alice.cookie, piece.artToken),
+          publish(servers[(i + 1) % 2]!, bob.cookie, piece.artToken),
+        ]),
       ),
     );
 
     for (const pair of outcomes) expect([...pair].sort()).toEqual(['200', '409 art_not_submitted']);
     for (const piece of pieces) {
-      expect(db.select({ status: art.status }).from(art).where(eq(art.token, piece.artToken)).get()!.status).toBe(ArtStatus.Published);
-      expect(db.select({ status: cells.status }).from(cells).where(eq(cells.id, piece.cellId)).get()!.status).toBe(CellStatus.Published);
-      const logged = db.select({ n: count() }).from(staffActions).where(and(eq(staffActions.action, 'publish'), eq(staffActions.subjectToken, piece.artToken))).get()!.n;
+      expect(db.select({ status: art.status }).from(art).where(eq(art.token, piece.artToken)).get()!.status).toBe(
+        ArtStatus.Published,
+      );
+      expect(db.select({ status: cells.status }).from(cells).where(eq(cells.id, piece.cellId)).get()!.status).toBe(
+        CellStatus.Published,
+      );
+      const logged = db
+        .select({ n: count() })
+        .from(staffActions)
+        .where(and(eq(staffActions.action, 'publish'), eq(staffActions.subjectToken, piece.artToken)))
+        .get()!.n;
       expect(logged).toBe(1);
-      expect(db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.dedupeKey, `art-published:${piece.artToken}`)).get()!.n).toBe(1);
+      expect(
+        db
+          .select({ n: count() })
+          .from(mailOutbox)
+          .where(eq(mailOutbox.dedupeKey, `art-published:${piece.artToken}`))
+          .get()!.n,
+      ).toBe(1);
     }
-    expect(db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.kind, 'art-published')).get()!.n).toBe(PIECES);
+    expect(db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.kind, 'art-published')).get()!.n).toBe(
+      PIECES,
+    );
   });
 });

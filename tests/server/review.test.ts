@@ -9,9 +9,9 @@ import { and, eq } from 'drizzle-orm';
 import { connections, staffActions, trees, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
-import { saveConnections } from '#server/services/connections.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { saveConnections } from '#server/services/art/connections.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { artForm, browserFor, cellAt, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
 import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from './support/review-fixtures.ts';
@@ -27,8 +27,13 @@ let second: Awaited<ReturnType<typeof submitPieceAt>>;
 let neighbour: { cellToken: string; artToken: string };
 
 /** The app's error code of a refused call. */
-const codeOf = (call: Promise<unknown>) => call.then(() => 'allowed', (e: unknown) => toAppError(e).code);
-const versionOf = () => t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.version;
+const codeOf = (call: Promise<unknown>) =>
+  call.then(
+    () => 'allowed',
+    (e: unknown) => toAppError(e).code,
+  );
+const versionOf = () =>
+  t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.version;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -39,7 +44,9 @@ beforeAll(async () => {
   // The artist's earlier piece next to the square of the first submission, for its connection and "other pieces".
   neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, artist.user.id, 'neighbourkey');
   first = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
-  saveConnections(t.deps, artist.user, first.cellToken, { connections: [{ token: neighbour.cellToken, status: 1, description: 'The same harbour at night.' }] });
+  saveConnections(t.deps, artist.user, first.cellToken, {
+    connections: [{ token: neighbour.cellToken, status: 1, description: 'The same harbour at night.' }],
+  });
   t.clock.advance(60_000);
   secondAuthor = t.addUser(Role.Observer);
   second = await submitPieceAt(t, treeId, 33, 4, secondAuthor.user, 'Second Light');
@@ -61,7 +68,14 @@ describe('the review queue', () => {
 
   it('shows one piece in full: images, fields, AI use, connections, square and the artist with their other pieces', async () => {
     const item = await t.caller(admin.user).admin.reviewItem({ artToken: first.artToken });
-    expect(item.art).toMatchObject({ token: first.artToken, status: ArtStatus.Submitted, title: 'Lantern Harbour', ai_use: 'none', medium: ['Oil'], keywords: ['dusk', 'river'] });
+    expect(item.art).toMatchObject({
+      token: first.artToken,
+      status: ArtStatus.Submitted,
+      title: 'Lantern Harbour',
+      ai_use: 'none',
+      medium: ['Oil'],
+      keywords: ['dusk', 'river'],
+    });
     expect(item.pictures).toHaveLength(1);
     expect(item.pictures[0]).toMatchObject({ width: 64, height: 48 });
     expect(item.pictures[0]!.image).toMatch(/-large\.webp$/);
@@ -72,13 +86,30 @@ describe('the review queue', () => {
         column: 1,
         description: 'The same harbour at night.',
         status: 1,
-        neighbour: { artToken: neighbour.artToken, title: 'Neighbour 34/1', thumb: '/media/neighbourkey-thumb.webp', author: expect.objectContaining({ token: artist.user.token }) },
+        neighbour: {
+          artToken: neighbour.artToken,
+          title: 'Neighbour 34/1',
+          thumb: '/media/neighbourkey-thumb.webp',
+          author: expect.objectContaining({ token: artist.user.token }),
+        },
       },
     ]);
-    expect(item.cell).toMatchObject({ token: first.cellToken, row: 33, column: 0, type: CellType.Trunk, status: CellStatus.Reserved });
+    expect(item.cell).toMatchObject({
+      token: first.cellToken,
+      row: 33,
+      column: 0,
+      type: CellType.Trunk,
+      status: CellStatus.Reserved,
+    });
     expect(item.artist).toMatchObject({ token: artist.user.token, email: artist.user.email, role: Role.Artist });
     expect(item.otherPieces).toEqual([
-      { artToken: neighbour.artToken, cellToken: neighbour.cellToken, title: 'Neighbour 34/1', status: ArtStatus.Published, thumb: '/media/neighbourkey-thumb.webp' },
+      {
+        artToken: neighbour.artToken,
+        cellToken: neighbour.cellToken,
+        title: 'Neighbour 34/1',
+        status: ArtStatus.Published,
+        thumb: '/media/neighbourkey-thumb.webp',
+      },
     ]);
     expect(await codeOf(t.caller(admin.user).admin.reviewItem({ artToken: 'n'.repeat(22) }))).toBe('art_not_found');
   });
@@ -92,7 +123,9 @@ describe('publishing', () => {
     const draftToken = (await t.caller(drafter.user).art.forEdit({ cellToken: draftCell.token })).art!.token;
     const before = adminStateOf(t.deps.db);
     expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: draftToken }))).toBe('art_not_submitted');
-    expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: neighbour.artToken }))).toBe('art_not_submitted');
+    expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: neighbour.artToken }))).toBe(
+      'art_not_submitted',
+    );
     expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: 'n'.repeat(22) }))).toBe('art_not_found');
     expect(await codeOf(t.caller(artist.user).admin.publish({ artToken: first.artToken }))).toBe('forbidden');
     expect(await codeOf(t.caller().admin.publish({ artToken: first.artToken }))).toBe('unauthenticated');
@@ -117,14 +150,29 @@ describe('publishing', () => {
     const browser = await browserFor(t, admin.cookie);
     const res = await browser.post('/trpc/admin.publish', { artToken: first.artToken });
     expect(res.status).toBe(200);
-    expect(res.body.result.data).toEqual({ artToken: first.artToken, cellToken: first.cellToken, openedCellTokens: pendingAround.map((c) => c.token) });
+    expect(res.body.result.data).toEqual({
+      artToken: first.artToken,
+      cellToken: first.cellToken,
+      openedCellTokens: pendingAround.map((c) => c.token),
+    });
 
-    expect(artRow(t.deps.db, first.artToken)).toMatchObject({ status: ArtStatus.Published, publishedAt: t.clock.now() });
+    expect(artRow(t.deps.db, first.artToken)).toMatchObject({
+      status: ArtStatus.Published,
+      publishedAt: t.clock.now(),
+    });
     expect(cellRow(t.deps.db, first.cellToken).status).toBe(CellStatus.Published);
     for (const cell of pendingAround) expect(cellRow(t.deps.db, cell.token).status).toBe(CellStatus.Available);
-    expect(t.deps.db.select({ status: connections.status }).from(connections).where(eq(connections.nextCellId, cellRow(t.deps.db, neighbour.cellToken).id)).all()).toEqual([{ status: 1 }]);
+    expect(
+      t.deps.db
+        .select({ status: connections.status })
+        .from(connections)
+        .where(eq(connections.nextCellId, cellRow(t.deps.db, neighbour.cellToken).id))
+        .all(),
+    ).toEqual([{ status: 1 }]);
     expect(versionOf()).toBeGreaterThan(version);
-    expect(t.deps.db.select({ role: users.role }).from(users).where(eq(users.id, artist.user.id)).get()!.role).toBe(Role.Artist);
+    expect(t.deps.db.select({ role: users.role }).from(users).where(eq(users.id, artist.user.id)).get()!.role).toBe(
+      Role.Artist,
+    );
     const hits = await t.caller().cell.search({ search: 'Lantern' });
     expect(hits.map((hit) => hit.artToken)).toContain(first.artToken);
     expect((await t.caller(admin.user).admin.queue()).map((item) => item.artToken)).toEqual([second.artToken]);
@@ -137,7 +185,11 @@ describe('publishing', () => {
     expect(told?.subject).toBe('A square is available on the Gallery Tree');
     expect(told?.text).toContain(`/observe?cell=${waitedFor.token}`);
 
-    const log = t.deps.db.select().from(staffActions).where(and(eq(staffActions.action, 'publish'), eq(staffActions.subjectToken, first.artToken))).all();
+    const log = t.deps.db
+      .select()
+      .from(staffActions)
+      .where(and(eq(staffActions.action, 'publish'), eq(staffActions.subjectToken, first.artToken)))
+      .all();
     expect(log).toHaveLength(1);
     expect(log[0]!.staffId).toBe(admin.user.id);
   });
@@ -153,14 +205,23 @@ describe('requesting changes', () => {
   it('refuses a missing, blank or too long reason and changes nothing', async () => {
     const before = adminStateOf(t.deps.db);
     for (const reason of ['', '   ', 'x'.repeat(4096)]) {
-      expect(await codeOf(t.caller(admin.user).admin.requestChanges({ artToken: second.artToken, reason }))).toBe('validation_failed');
+      expect(await codeOf(t.caller(admin.user).admin.requestChanges({ artToken: second.artToken, reason }))).toBe(
+        'validation_failed',
+      );
     }
     const browser = await browserFor(t, admin.cookie);
     const missing = await browser.post('/trpc/admin.requestChanges', { artToken: second.artToken });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.data.app).toMatchObject({ error: 'validation_failed', errors: { reason: ['Reason cannot be blank.'] } });
-    expect(await codeOf(t.caller(artist.user).admin.requestChanges({ artToken: second.artToken, reason: 'No.' }))).toBe('forbidden');
-    expect(await codeOf(t.caller(admin.user).admin.requestChanges({ artToken: first.artToken, reason: 'Too late.' }))).toBe('art_not_submitted');
+    expect(missing.body.error.data.app).toMatchObject({
+      error: 'validation_failed',
+      errors: { reason: ['Reason cannot be blank.'] },
+    });
+    expect(await codeOf(t.caller(artist.user).admin.requestChanges({ artToken: second.artToken, reason: 'No.' }))).toBe(
+      'forbidden',
+    );
+    expect(
+      await codeOf(t.caller(admin.user).admin.requestChanges({ artToken: first.artToken, reason: 'Too late.' })),
+    ).toBe('art_not_submitted');
     expect(adminStateOf(t.deps.db)).toEqual(before);
   });
 
@@ -170,7 +231,10 @@ describe('requesting changes', () => {
     const mailsBefore = (await mailsOf(t)).length;
     const answer = await t.caller(admin.user).admin.requestChanges({ artToken: second.artToken, reason });
     expect(answer).toEqual({ artToken: second.artToken, status: ArtStatus.ChangesRequested, reviewNote: reason });
-    expect(artRow(t.deps.db, second.artToken)).toMatchObject({ status: ArtStatus.ChangesRequested, reviewNote: reason });
+    expect(artRow(t.deps.db, second.artToken)).toMatchObject({
+      status: ArtStatus.ChangesRequested,
+      reviewNote: reason,
+    });
     expect(await t.caller(admin.user).admin.queue()).toEqual([]);
 
     const mail = (await mailsOf(t)).slice(mailsBefore).find((m) => m.to === author.email);
@@ -186,7 +250,12 @@ describe('requesting changes', () => {
     // The editor's SUBMIT over HTTP, keeping the picture: back in the queue as SUBMITTED.
     const authorBrowser = await browserFor(t, secondAuthor.cookie);
     const kept = editor.art!.pictures.map((p) => p.token);
-    const resubmitted = await postForm(t, authorBrowser, `/api/cell/${second.cellToken}`, artForm(validFields({ submit: '1', title: 'Second Light' }), [], kept));
+    const resubmitted = await postForm(
+      t,
+      authorBrowser,
+      `/api/cell/${second.cellToken}`,
+      artForm(validFields({ submit: '1', title: 'Second Light' }), [], kept),
+    );
     expect(resubmitted.status).toBe(200);
     expect(resubmitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, review_note: null });
     expect((await t.caller(admin.user).admin.queue()).map((item) => item.artToken)).toEqual([second.artToken]);

@@ -9,8 +9,13 @@ import { count, desc, eq } from 'drizzle-orm';
 import { art } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
-import { rebuildSearchIndex, SEARCH_CANDIDATES, SEARCH_RESULT_LIMIT, searchCells } from '#server/services/search.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import {
+  rebuildSearchIndex,
+  SEARCH_CANDIDATES,
+  SEARCH_RESULT_LIMIT,
+  searchCells,
+} from '#server/services/art/search.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 
 let db: Db;
@@ -33,7 +38,14 @@ describe('bounded search over a large tree', () => {
   it('ranks only the newest matches when a term matches more than the candidate bound', () => {
     // Every piece's artist is "Synthetic Artist": the term matches them all, equally well.
     const newest = new Set(
-      db.select({ token: art.token }).from(art).where(eq(art.status, ArtStatus.Published)).orderBy(desc(art.id)).limit(SEARCH_CANDIDATES).all().map((a) => a.token),
+      db
+        .select({ token: art.token })
+        .from(art)
+        .where(eq(art.status, ArtStatus.Published))
+        .orderBy(desc(art.id))
+        .limit(SEARCH_CANDIDATES)
+        .all()
+        .map((a) => a.token),
     );
     const hits = searchCells(db, 'syn');
     expect(hits).toHaveLength(SEARCH_RESULT_LIMIT);

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
-import { rebuildSearchIndex, SEARCHES_WAITING } from '#server/services/search.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
+import { rebuildSearchIndex, SEARCHES_WAITING } from '#server/services/art/search.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 
 let app: App;
@@ -37,13 +37,18 @@ interface Answer {
 }
 
 async function connections(n: number): Promise<((route: string) => Promise<Answer>)[]> {
-  const agents = Array.from({ length: n }, () => ({ agent: new http.Agent({ keepAlive: true, maxSockets: 1 }), address: `198.51.${Math.floor(opened / 250)}.${(opened++ % 250) + 1}` }));
+  const agents = Array.from({ length: n }, () => ({
+    agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
+    address: `198.51.${Math.floor(opened / 250)}.${(opened++ % 250) + 1}`,
+  }));
   const get = ({ agent, address }: (typeof agents)[number], route: string) =>
     new Promise<Answer>((resolve, reject) => {
       http
         .get(`${url}${route}`, { agent, headers: { 'x-forwarded-for': address } }, (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], doneAt: performance.now() }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], doneAt: performance.now() }),
+          );
         })
         .on('error', reject);
     });
@@ -58,9 +63,9 @@ describe('a search flood', () => {
     const searches = lines.slice(0, 40).map((send, i) => send(`/api/cells/search?search=syn${i % 3 ? 'thetic' : ''}`));
     const health = lines[40]!('/api/health');
     const [answered, ...done] = await Promise.all([health, ...searches]);
-    expect(answered!.status).toBe(200);
+    expect(answered.status).toBe(200);
     expect(done.every((d) => d.status === 200)).toBe(true);
-    const searchesBefore = done.filter((d) => d.doneAt < answered!.doneAt).length;
+    const searchesBefore = done.filter((d) => d.doneAt < answered.doneAt).length;
     expect(searchesBefore).toBeLessThan(20);
   }, 60_000);
 

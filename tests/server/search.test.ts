@@ -1,5 +1,5 @@
 /**
- * Search over published pieces (spec §2 search popup, §5, §8; server/services/search.ts): what it finds, in what
+ * Search over published pieces (spec §2 search popup, §5, §8; server/services/art/search.ts): what it finds, in what
  * order, what it never shows, and that no input can break the FTS query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +7,8 @@ import { TRPCError } from '@trpc/server';
 import { and, eq } from 'drizzle-orm';
 import { art, cells, pictures } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
-import { createTree } from '#server/services/tree.ts';
-import { reindexArt, searchCells, ftsQueryOf } from '#server/services/search.ts';
+import { createTree } from '#server/services/tree/tree.ts';
+import { reindexArt, searchCells, ftsQueryOf } from '#server/services/art/search.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 
@@ -33,7 +33,11 @@ function addPiece(input: PieceInput): { artId: number; cellToken: string } {
   const now = t.clock.now();
   const column = nextColumn++ % 5;
   if (column === 4) nextRow++;
-  const cell = db.select().from(cells).where(and(eq(cells.treeId, treeId), eq(cells.row, nextRow), eq(cells.column, column))).get()!;
+  const cell = db
+    .select()
+    .from(cells)
+    .where(and(eq(cells.treeId, treeId), eq(cells.row, nextRow), eq(cells.column, column)))
+    .get()!;
   const status = input.status ?? ArtStatus.Published;
   return db.transaction((tx) => {
     const { id: artId } = tx
@@ -54,7 +58,17 @@ function addPiece(input: PieceInput): { artId: number; cellToken: string } {
       })
       .returning({ id: art.id })
       .get();
-    tx.insert(pictures).values({ token: newToken(), artId, position: 0, mediaKey: `k${artId}`.padEnd(16, '0'), width: 10, height: 10, createdAt: now }).run();
+    tx.insert(pictures)
+      .values({
+        token: newToken(),
+        artId,
+        position: 0,
+        mediaKey: `k${artId}`.padEnd(16, '0'),
+        width: 10,
+        height: 10,
+        createdAt: now,
+      })
+      .run();
     const cellStatus = status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved;
     tx.update(cells).set({ artId, status: cellStatus }).where(eq(cells.id, cell.id)).run();
     reindexArt(tx, artId);
@@ -72,9 +86,27 @@ beforeAll(async () => {
   treeId = createTree(t.deps.db, t.clock.now(), 'Search').id;
   painter = t.addUser(Role.Artist).user;
   weaver = t.addUser(Role.Artist).user;
-  addPiece({ title: 'Luminous Harbour', keywords: ['sea', 'boats'], description: 'Evening light over the water.', authorId: painter.id });
-  addPiece({ title: 'Quiet Orchard', keywords: ['apples', 'autumn'], description: 'Rows of trees, one luminous afternoon.', category: 'Drawing', authorId: painter.id });
-  addPiece({ title: 'Woven Tides', keywords: ['indigo', 'cotton'], description: 'Blue thread.', category: 'Textile', authorId: weaver.id, aiUse: 'assisted' });
+  addPiece({
+    title: 'Luminous Harbour',
+    keywords: ['sea', 'boats'],
+    description: 'Evening light over the water.',
+    authorId: painter.id,
+  });
+  addPiece({
+    title: 'Quiet Orchard',
+    keywords: ['apples', 'autumn'],
+    description: 'Rows of trees, one luminous afternoon.',
+    category: 'Drawing',
+    authorId: painter.id,
+  });
+  addPiece({
+    title: 'Woven Tides',
+    keywords: ['indigo', 'cotton'],
+    description: 'Blue thread.',
+    category: 'Textile',
+    authorId: weaver.id,
+    aiUse: 'assisted',
+  });
   addPiece({ title: 'Secret Draft Lantern', authorId: painter.id, status: ArtStatus.Draft });
   addPiece({ title: 'Submitted Lantern', authorId: painter.id, status: ArtStatus.Submitted });
   addPiece({ title: 'Removed Lantern', authorId: painter.id, status: ArtStatus.Removed });
@@ -104,7 +136,13 @@ describe('searchCells', () => {
     const renamer = t.addUser(Role.Artist).user;
     addPiece({ title: 'Saffron Weir', authorId: renamer.id });
     await t.caller(renamer).user.updateAccount({
-      token: renamer.token, firstname: 'Quillon', lastname: 'Marchetti', email: renamer.email, show_email: false, password: '', confirm_password: '',
+      token: renamer.token,
+      firstname: 'Quillon',
+      lastname: 'Marchetti',
+      email: renamer.email,
+      show_email: false,
+      password: '',
+      confirm_password: '',
     });
     expect(searchCells(t.deps.db, 'Quillon', 10).map((hit) => hit.title)).toEqual(['Saffron Weir']);
     expect(searchCells(t.deps.db, renamer.firstname, 10).map((hit) => hit.title)).not.toContain('Saffron Weir');
@@ -145,7 +183,27 @@ describe('searchCells', () => {
   });
 
   it('never passes FTS syntax through: hostile input is plain words or nothing', () => {
-    const hostile = ['"', '""', 'NEAR(', 'NEAR(harbour orchard, 2)', '*', '* *', 'harbour"', '"harbour', 'title:harbour', 'harbour OR quiet', 'AND OR NOT', "'; drop table art_search; --", ')(', '^luminous', '-harbour', '+', '{title}: x', 'a"b"c', '\u0000zz'];
+    const hostile = [
+      '"',
+      '""',
+      'NEAR(',
+      'NEAR(harbour orchard, 2)',
+      '*',
+      '* *',
+      'harbour"',
+      '"harbour',
+      'title:harbour',
+      'harbour OR quiet',
+      'AND OR NOT',
+      "'; drop table art_search; --",
+      ')(',
+      '^luminous',
+      '-harbour',
+      '+',
+      '{title}: x',
+      'a"b"c',
+      '\u0000zz',
+    ];
     for (const term of hostile) expect(() => searchCells(t.deps.db, term), term).not.toThrow();
     expect(ftsQueryOf('NEAR(harbour, 2)')).toBe('"near"* "harbour"* "2"*');
     expect(ftsQueryOf('*"')).toBeNull();
@@ -162,12 +220,18 @@ describe('cell.search (tRPC) and GET /api/cells/search', () => {
   });
 
   it('refuses a term of 2 characters (after trimming)', async () => {
-    const error = await t.caller().cell.search({ search: ' ab ' }).catch((e: unknown) => e);
+    const error = await t
+      .caller()
+      .cell.search({ search: ' ab ' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe('BAD_REQUEST');
     const res = await t.server.inject({ url: '/api/cells/search?search=ab' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().r).toMatchObject({ error: 'validation_failed', errors: { search: ['Minimal length is 3 symbols.'] } });
+    expect(res.json().r).toMatchObject({
+      error: 'validation_failed',
+      errors: { search: ['Minimal length is 3 symbols.'] },
+    });
   });
 
   it('answers the matching cells, each with its art, over REST, and hostile terms are not errors', async () => {

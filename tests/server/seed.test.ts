@@ -10,11 +10,11 @@ import { testConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
-import { openNeighboursAfterPublish } from '#server/services/growth.ts';
-import { mediaNameOf } from '#server/services/images.ts';
-import { printSeedSummary, seedDemo, type SeedResult } from '#server/services/seed/demo.ts';
-import { generateSyntheticTree, syntheticSettings } from '#server/services/seed/synthetic.ts';
-import { createTree } from '#server/services/tree.ts';
+import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
+import { mediaNameOf } from '#server/services/art/images.ts';
+import { printSeedSummary, seedDemo, type SeedResult } from '#server/seed/demo.ts';
+import { generateSyntheticTree, syntheticSettings } from '#server/seed/synthetic.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { bandOfRow, inBranchArea, isTrunkColumn, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
 
@@ -85,7 +85,14 @@ describe('the demo seed', () => {
   });
 
   it('gives the pieces many different dominant colours', () => {
-    const colours = new Set(ctx.db.select({ c: art.dominantColor }).from(art).where(eq(art.status, ArtStatus.Published)).all().map((r) => r.c));
+    const colours = new Set(
+      ctx.db
+        .select({ c: art.dominantColor })
+        .from(art)
+        .where(eq(art.status, ArtStatus.Published))
+        .all()
+        .map((r) => r.c),
+    );
     expect(colours.size).toBeGreaterThanOrEqual(20);
   });
 
@@ -100,7 +107,12 @@ describe('the demo seed', () => {
   it('connects pieces only to published neighbours', () => {
     const byId = new Map(treeCells.map((c) => [c.id, c]));
     const rows = ctx.db
-      .select({ next: connections.nextCellId, cellId: art.cellId, status: connections.status, description: connections.description })
+      .select({
+        next: connections.nextCellId,
+        cellId: art.cellId,
+        status: connections.status,
+        description: connections.description,
+      })
       .from(connections)
       .innerJoin(art, eq(art.id, connections.artId))
       .all();
@@ -176,7 +188,10 @@ describe('the demo seed', () => {
 
   it('does not print a password that came from ADMIN_PASSWORD', () => {
     const lines: string[] = [];
-    printSeedSummary({ ...result, admin: { email: 'a@b.test', password: 'from-the-env-123', generated: false } }, (line) => lines.push(line));
+    printSeedSummary(
+      { ...result, admin: { email: 'a@b.test', password: 'from-the-env-123', generated: false } },
+      (line) => lines.push(line),
+    );
     expect(lines.join('\n')).not.toContain('from-the-env-123');
     expect(lines.join('\n')).toContain('ADMIN_PASSWORD');
   });
@@ -184,11 +199,26 @@ describe('the demo seed', () => {
   it('gives a second fresh database different tokens and uses the given admin credentials', async () => {
     const other = freshContext();
     contexts.push(other);
-    const second = await seedDemo(other, { pieces: 4, artists: 6, adminEmail: 'Boss@Example.test', adminPassword: 'a fine password' });
+    const second = await seedDemo(other, {
+      pieces: 4,
+      artists: 6,
+      adminEmail: 'Boss@Example.test',
+      adminPassword: 'a fine password',
+    });
     expect(second.treeToken).not.toBe(result.treeToken);
     expect(second.admin).toEqual({ email: 'boss@example.test', password: 'a fine password', generated: false });
-    const firstTokens = new Set(ctx.db.select({ t: cells.token }).from(cells).all().map((r) => r.t));
-    const secondTokens = other.db.select({ t: cells.token }).from(cells).all().map((r) => r.t);
+    const firstTokens = new Set(
+      ctx.db
+        .select({ t: cells.token })
+        .from(cells)
+        .all()
+        .map((r) => r.t),
+    );
+    const secondTokens = other.db
+      .select({ t: cells.token })
+      .from(cells)
+      .all()
+      .map((r) => r.t);
     expect(secondTokens.some((t) => firstTokens.has(t))).toBe(false);
     const admin = other.db.select().from(users).where(eq(users.role, Role.Admin)).get()!;
     expect(await verifyPassword(admin.passwordHash, 'a fine password')).toBe(true);
@@ -206,10 +236,20 @@ describe('growth after a publish', () => {
   it('opens exactly the pending trunk cells around the published one', () => {
     const tree = createTree(db, 1000, 'Growth');
     const at = (row: number, column: number) =>
-      db.select().from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column))).get()!;
+      db
+        .select()
+        .from(cells)
+        .where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column)))
+        .get()!;
     // Row 32 is the trunk row just above the seed rows (33, 34), which start AVAILABLE.
-    db.update(cells).set({ status: CellStatus.Published }).where(eq(cells.id, at(33, 0).id)).run();
-    db.update(cells).set({ status: CellStatus.Reserved }).where(eq(cells.id, at(32, 1).id)).run();
+    db.update(cells)
+      .set({ status: CellStatus.Published })
+      .where(eq(cells.id, at(33, 0).id))
+      .run();
+    db.update(cells)
+      .set({ status: CellStatus.Reserved })
+      .where(eq(cells.id, at(32, 1).id))
+      .run();
     const opened = openNeighboursAfterPublish(db, tree.id, 33, 0, 5000);
     expect(opened).toEqual([at(32, 0).id]);
     expect(at(32, 0)).toMatchObject({ status: CellStatus.Available, updatedAt: 5000 });
@@ -223,7 +263,11 @@ describe('growth after a publish', () => {
     const b = createTree(db, 1000, 'B');
     const opened = db.transaction((tx) => openNeighboursAfterPublish(tx, a.id, 20, 2, 7000));
     expect(opened).toHaveLength(8);
-    const changed = db.select().from(cells).where(and(eq(cells.treeId, b.id), eq(cells.status, CellStatus.Available))).all();
+    const changed = db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, b.id), eq(cells.status, CellStatus.Available)))
+      .all();
     expect(changed).toHaveLength(10);
   });
 });
@@ -258,7 +302,9 @@ describe('synthetic trees', () => {
       expect(statuses.has(status)).toBe(true);
     }
     // Growth starts at the ground: the top rows are pending.
-    expect(rows.filter((c) => bandOfRow(settings, c.row) === 'crown').every((c) => c.status === CellStatus.Pending)).toBe(true);
+    expect(
+      rows.filter((c) => bandOfRow(settings, c.row) === 'crown').every((c) => c.status === CellStatus.Pending),
+    ).toBe(true);
     const published = rows.filter((c) => c.status === CellStatus.Published);
     expect(published.length).toBeGreaterThan(2500);
     const colours = ctx.db.select({ c: art.dominantColor }).from(art).where(eq(art.status, ArtStatus.Published)).all();

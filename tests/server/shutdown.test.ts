@@ -12,22 +12,33 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { art, cells, pictures } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { artForm, png, validFields } from './support/art-fixtures.ts';
 import { cellAt, SEED_ROW } from './support/reservation-fixtures.ts';
-import { encodeForm, signedInUsers, startRealServer, stopRealServer, writeHeaders, type RealServer } from './support/real-server.ts';
+import {
+  encodeForm,
+  signedInUsers,
+  startRealServer,
+  stopRealServer,
+  writeHeaders,
+  type RealServer,
+} from './support/real-server.ts';
 
 let server: RealServer | null = null;
 afterEach(async () => {
-  if (server && server.process.exitCode === null && server.process.signalCode === null) await stopRealServer(server, 'SIGKILL');
+  if (server && server.process.exitCode === null && server.process.signalCode === null)
+    await stopRealServer(server, 'SIGKILL');
   server = null;
 });
 
 /** Polls until the server no longer takes new requests (connection refused, or 503 on a kept-alive socket). */
 async function untilRefusing(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const status = await fetch(`${url}/api/health`, { headers: { connection: 'close' } }).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/api/health`, { headers: { connection: 'close' } }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 0 || status === 503) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -45,7 +56,11 @@ describe('graceful shutdown of the real server', () => {
     closeDatabase(db);
     expect(square.status).toBe(CellStatus.Available);
 
-    const { body, contentType } = await encodeForm(artForm(validFields({ title: 'Finished During Shutdown' }), [{ bytes: await png(640, 480), name: 'a.png', type: 'image/png' }]));
+    const { body, contentType } = await encodeForm(
+      artForm(validFields({ title: 'Finished During Shutdown' }), [
+        { bytes: await png(640, 480), name: 'a.png', type: 'image/png' },
+      ]),
+    );
     const target = new URL(`${server.url}/api/cell/${square.token}`);
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
@@ -55,7 +70,12 @@ describe('graceful shutdown of the real server', () => {
           path: target.pathname,
           method: 'POST',
           // "100 Continue" comes back once the server has read the headers: the request is then surely in flight.
-          headers: { ...writeHeaders(user!.cookie), 'content-type': contentType, 'content-length': body.length, expect: '100-continue' },
+          headers: {
+            ...writeHeaders(user!.cookie),
+            'content-type': contentType,
+            'content-length': body.length,
+            expect: '100-continue',
+          },
         },
         (res) => {
           let text = '';

@@ -39,7 +39,10 @@ describe('liking a member', () => {
     expect(await c.user.unlike(pair)).toEqual({ liked: 0, likes: 0 });
     expect(await c.user.like(pair)).toEqual({ liked: 1, likes: 1 });
     expect(await c.user.like(pair)).toEqual({ liked: 1, likes: 1 });
-    expect(await t.caller(other).user.like({ userToken: other.token, otherToken: artist.token })).toEqual({ liked: 1, likes: 2 });
+    expect(await t.caller(other).user.like({ userToken: other.token, otherToken: artist.token })).toEqual({
+      liked: 1,
+      likes: 2,
+    });
     expect(await c.user.unlike(pair)).toEqual({ liked: 0, likes: 1 });
     expect(await c.user.unlike(pair)).toEqual({ liked: 0, likes: 1 });
     expect((await t.caller().user.profile({ token: artist.token })).activity.likes).toBe(1);
@@ -51,10 +54,18 @@ describe('liking a member', () => {
     const target = t.addUser(Role.Artist).user;
     const before = state();
     expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: me.token }))).toBe('own_profile');
-    expect(await codeOf(t.caller(me).user.likeStatus({ userToken: me.token, otherToken: me.token }))).toBe('own_profile');
-    expect(await codeOf(t.caller(admin).user.like({ userToken: me.token, otherToken: target.token }))).toBe('forbidden');
-    expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: 'm'.repeat(22) }))).toBe('user_not_found');
-    expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: 'bad token!' }))).toBe('validation_failed');
+    expect(await codeOf(t.caller(me).user.likeStatus({ userToken: me.token, otherToken: me.token }))).toBe(
+      'own_profile',
+    );
+    expect(await codeOf(t.caller(admin).user.like({ userToken: me.token, otherToken: target.token }))).toBe(
+      'forbidden',
+    );
+    expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: 'm'.repeat(22) }))).toBe(
+      'user_not_found',
+    );
+    expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: 'bad token!' }))).toBe(
+      'validation_failed',
+    );
     expect(state()).toEqual(before);
   });
 
@@ -80,7 +91,9 @@ describe('following a member', () => {
     const me = t.addUser(Role.Observer).user;
     const first = t.addUser(Role.Artist).user;
     const second = t.addUser(Role.Artist).user;
-    await t.caller(second).user.updateProfile({ token: second.token, ...validProfile({ city: 'Boston', state: 'MA', zipcode: '02134' }) });
+    await t
+      .caller(second)
+      .user.updateProfile({ token: second.token, ...validProfile({ city: 'Boston', state: 'MA', zipcode: '02134' }) });
     const c = t.caller(me);
     const to = (other: { token: string }) => ({ token: me.token, otherToken: other.token });
 
@@ -96,8 +109,24 @@ describe('following a member', () => {
     expect(state()).toEqual(before);
 
     expect(await c.user.following({ token: me.token })).toEqual([
-      { token: second.token, firstname: second.firstname, lastname: second.lastname, image: null, city: 'Boston', country: 'US', created_at: secondAt },
-      { token: first.token, firstname: first.firstname, lastname: first.lastname, image: null, city: '', country: '', created_at: firstAt },
+      {
+        token: second.token,
+        firstname: second.firstname,
+        lastname: second.lastname,
+        image: null,
+        city: 'Boston',
+        country: 'US',
+        created_at: secondAt,
+      },
+      {
+        token: first.token,
+        firstname: first.firstname,
+        lastname: first.lastname,
+        image: null,
+        city: '',
+        country: '',
+        created_at: firstAt,
+      },
     ]);
     expect((await t.caller().user.profile({ token: first.token })).activity.followers).toBe(1);
 
@@ -117,7 +146,9 @@ describe('following a member', () => {
     expect(await codeOf(t.caller(me).user.unfollow({ token: me.token, otherToken: me.token }))).toBe('own_profile');
     expect(await codeOf(t.caller(admin).user.follow({ token: me.token, otherToken: target.token }))).toBe('forbidden');
     expect(await codeOf(t.caller(admin).user.following({ token: me.token }))).toBe('forbidden');
-    expect(await codeOf(t.caller(me).user.follow({ token: me.token, otherToken: 'm'.repeat(22) }))).toBe('user_not_found');
+    expect(await codeOf(t.caller(me).user.follow({ token: me.token, otherToken: 'm'.repeat(22) }))).toBe(
+      'user_not_found',
+    );
     expect(state()).toEqual(before);
   });
 
@@ -128,7 +159,9 @@ describe('following a member', () => {
     t.deps.db.update(users).set({ disabledAt: t.clock.now() }).where(eq(users.id, gone.id)).run();
     expect(await t.caller(me).user.following({ token: me.token })).toEqual([]);
     const other = t.addUser(Role.Observer).user;
-    expect(await codeOf(t.caller(other).user.follow({ token: other.token, otherToken: gone.token }))).toBe('user_not_found');
+    expect(await codeOf(t.caller(other).user.follow({ token: other.token, otherToken: gone.token }))).toBe(
+      'user_not_found',
+    );
   });
 
   it('works over HTTP with the error codes of the catalogue', async () => {
@@ -138,7 +171,9 @@ describe('following a member', () => {
     const url = `/api/user/${fan.user.token}/follow/${artist.user.token}`;
     expect(expectSuccess(await browser.request('PUT', url))).toEqual({ following: 1, followers: 1 });
     expectFailure(await browser.request('PUT', url), 'already_following');
-    expect(expectSuccess(await browser.get(`/api/user/${fan.user.token}/follow`))).toEqual([expect.objectContaining({ token: artist.user.token })]);
+    expect(expectSuccess(await browser.get(`/api/user/${fan.user.token}/follow`))).toEqual([
+      expect.objectContaining({ token: artist.user.token }),
+    ]);
     expect(expectSuccess(await browser.get(url))).toEqual({ following: 1, followers: 1 });
     expect(expectSuccess(await browser.request('DELETE', url))).toEqual({ following: 0, followers: 0 });
     expectFailure(await browser.request('DELETE', url), 'not_following');

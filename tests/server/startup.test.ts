@@ -25,14 +25,19 @@ describe('start-up problems are told in one line', () => {
     const file = path.join(dir, 'not-a-folder');
     fs.writeFileSync(file, 'x');
     await expect(buildApp(testConfig(path.join(file, 'data')))).rejects.toThrow(StartupError);
-    await expect(buildApp(testConfig(path.join(file, 'data')))).rejects.toThrow(`The data folder ${path.join(file, 'data')} cannot be created`);
+    await expect(buildApp(testConfig(path.join(file, 'data')))).rejects.toThrow(
+      `The data folder ${path.join(file, 'data')} cannot be created`,
+    );
   });
 
-  it.runIf(process.platform === 'linux')('answers at once for a data folder under /proc, where Node\'s recursive mkdir never returns', async () => {
-    const dir = '/proc/gallery-tree-no-such-folder/data';
-    await expect(buildApp(testConfig(dir))).rejects.toThrow(`The data folder ${dir} cannot be created: ENOENT`);
-    expect(fs.existsSync('/proc/gallery-tree-no-such-folder')).toBe(false);
-  });
+  it.runIf(process.platform === 'linux')(
+    "answers at once for a data folder under /proc, where Node's recursive mkdir never returns",
+    async () => {
+      const dir = '/proc/gallery-tree-no-such-folder/data';
+      await expect(buildApp(testConfig(dir))).rejects.toThrow(`The data folder ${dir} cannot be created: ENOENT`);
+      expect(fs.existsSync('/proc/gallery-tree-no-such-folder')).toBe(false);
+    },
+  );
 
   it('creates a data folder whose parents do not exist yet', async () => {
     const dir = path.join(tempDir(), 'a', 'b', 'data');

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
-import { createTree } from '#server/services/tree.ts';
-import { recordBulkChange } from '#server/services/tree-changes.ts';
+import { createTree } from '#server/services/tree/tree.ts';
+import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 
 let t: TestApp;
@@ -37,7 +37,10 @@ describe('tree.get (tRPC)', () => {
 
   it('refuses an unknown token with tree_not_found and a malformed one as invalid input', async () => {
     await expect(t.caller().tree.get({ token: 'x'.repeat(22) })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const malformed = await t.caller().tree.get({ token: 'no good' }).catch((e: unknown) => e);
+    const malformed = await t
+      .caller()
+      .tree.get({ token: 'no good' })
+      .catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(TRPCError);
     expect((malformed as TRPCError).code).toBe('BAD_REQUEST');
   });
@@ -49,7 +52,10 @@ describe('tree.get (tRPC)', () => {
     expect(res.json().error.data.app).toEqual({ error: 'tree_not_found', message: 'No tree has this token.' });
     const bad = await t.server.inject({ url: `/trpc/tree.get?input=${encodeURIComponent('{"token":"<script>"}')}` });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.data.app).toMatchObject({ error: 'validation_failed', errors: { token: ['Malformed token.'] } });
+    expect(bad.json().error.data.app).toMatchObject({
+      error: 'validation_failed',
+      errors: { token: ['Malformed token.'] },
+    });
   });
 });
 
@@ -69,7 +75,10 @@ describe('GET /api/tree/{treeToken}', () => {
 
   it('sends the same bytes brotli- or gzip-compressed when the client accepts them', async () => {
     const plain = (await t.server.inject({ url: `/api/tree/${treeToken}` })).body;
-    const br = await t.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await t.server.inject({
+      url: `/api/tree/${treeToken}`,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain);
     expect(br.rawPayload.length).toBeLessThan(plain.length);
@@ -81,7 +90,10 @@ describe('GET /api/tree/{treeToken}', () => {
   it('is built again after a bulk change (the log cannot bring an older snapshot up to date): a new ETag', async () => {
     const before = (await t.server.inject({ url: `/api/tree/${treeToken}` })).headers.etag;
     t.deps.db.transaction((tx) => recordBulkChange(tx, treeId, t.clock.now()));
-    const after = await t.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'if-none-match': before as string } });
+    const after = await t.server.inject({
+      url: `/api/tree/${treeToken}`,
+      headers: { 'if-none-match': before as string },
+    });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before);
   });

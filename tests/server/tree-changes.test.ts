@@ -12,18 +12,30 @@ import { art, cells, reservations, trees } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { applyChanges, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
-import { colorAsSent, decodeColor, decodeSnapshot, type TreeCells, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import {
+  colorAsSent,
+  decodeColor,
+  decodeSnapshot,
+  type TreeCells,
+  type TreeSnapshotWire,
+} from '#shared/tree/snapshot.ts';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
-import { saveArt } from '#server/services/art.ts';
+import { saveArt } from '#server/services/art/art.ts';
 import { releaseReservationByStaff } from '#server/services/admin/reservations.ts';
 import { acceptRemoval } from '#server/services/admin/removals.ts';
-import { requestRemoval } from '#server/services/removal-requests.ts';
-import { expireReservations } from '#server/services/reservation-jobs.ts';
-import { reserveBranchSlot, reserveCell } from '#server/services/reservations.ts';
-import { publishArt } from '#server/services/review.ts';
-import { buildSnapshotBytes, readSnapshotCells } from '#server/services/snapshot-build.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
-import { CHANGES_MAX, pruneChangeLog, readChanges, recordBulkChange, recordCellChanges } from '#server/services/tree-changes.ts';
+import { requestRemoval } from '#server/services/review/removal-requests.ts';
+import { expireReservations } from '#server/services/reservations/reservation-jobs.ts';
+import { reserveBranchSlot, reserveCell } from '#server/services/reservations/reservations.ts';
+import { publishArt } from '#server/services/review/review.ts';
+import { buildSnapshotBytes, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
+import {
+  CHANGES_MAX,
+  pruneChangeLog,
+  readChanges,
+  recordBulkChange,
+  recordCellChanges,
+} from '#server/services/tree/tree-changes.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { png, validFields } from './support/art-fixtures.ts';
 
@@ -37,7 +49,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const treeNow = () => t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
 
 /** The snapshot of the tree as it is now: its version, and a function decoding a fresh copy each call. */
-function snapshotNow(): { version: number; cells: TreeCells; decode(): TreeCells } {
+function snapshotNow(): { version: number; cells: TreeCells; decode: () => TreeCells } {
   const built = buildSnapshotBytes(t.deps.db, treeNow());
   const wire = (JSON.parse(built.body.identity.toString()) as { r: TreeSnapshotWire }).r;
   return { version: wire.version, cells: decodeSnapshot(wire), decode: () => decodeSnapshot(wire) };
@@ -47,7 +59,9 @@ function snapshotNow(): { version: number; cells: TreeCells; decode(): TreeCells
 function canonical(tree: TreeCells): string[] {
   const lines: string[] = [];
   for (let i = 0; i < tree.count; i++) {
-    lines.push(`${tree.row[i]},${tree.col[i]} s${tree.status[i]} t${tree.type[i]} c${tree.color[i]} ${tree.token?.[i] ?? ''} ${tree.thumb?.[i] ?? ''}`);
+    lines.push(
+      `${tree.row[i]},${tree.col[i]} s${tree.status[i]} t${tree.type[i]} c${tree.color[i]} ${tree.token?.[i] ?? ''} ${tree.thumb?.[i] ?? ''}`,
+    );
   }
   const position = (line: string) => line.split(' ')[0]!.split(',').map(Number) as [number, number];
   return lines.sort((a, b) => position(a)[0] - position(b)[0] || position(a)[1] - position(b)[1]);
@@ -88,12 +102,19 @@ async function run(action: Action): Promise<void> {
   };
   switch (action.kind) {
     case 'reserve': {
-      const free = t.deps.db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available))).all();
+      const free = t.deps.db
+        .select({ token: cells.token })
+        .from(cells)
+        .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
+        .all();
       if (free.length) swallow(() => reserveCell(ctx, member.user, free[action.pick % free.length]!.token));
       return;
     }
     case 'reserveSlot': {
-      const slots = computeBranchSlots(tree.settings as TreeSettings, gridOfCells(readSnapshotCells(t.deps.db, tree.id)));
+      const slots = computeBranchSlots(
+        tree.settings as TreeSettings,
+        gridOfCells(readSnapshotCells(t.deps.db, tree.id)),
+      );
       const slot = slots[action.pick % Math.max(1, slots.length)];
       if (slot) swallow(() => reserveBranchSlot(ctx, member.user, { treeToken: tree.token, ...slot }));
       return;
@@ -101,7 +122,11 @@ async function run(action: Action): Promise<void> {
     case 'submit': {
       const held = heldBy(member.user);
       if (held?.artStatus === ArtStatus.Draft) {
-        await saveArt(ctx, member.user, held.cellToken, { fields: validFields({ title: `Piece ${action.pick}` }), slots: [{ file: picture }], submit: true });
+        await saveArt(ctx, member.user, held.cellToken, {
+          fields: validFields({ title: `Piece ${action.pick}` }),
+          slots: [{ file: picture }],
+          submit: true,
+        });
       }
       return;
     }
@@ -111,7 +136,11 @@ async function run(action: Action): Promise<void> {
       return;
     }
     case 'release': {
-      const active = t.deps.db.select({ id: reservations.id }).from(reservations).where(eq(reservations.state, 'active')).all();
+      const active = t.deps.db
+        .select({ id: reservations.id })
+        .from(reservations)
+        .where(eq(reservations.state, 'active'))
+        .all();
       if (active.length) releaseReservationByStaff(ctx, admin.user, active[action.pick % active.length]!.id);
       return;
     }
@@ -150,7 +179,8 @@ describe('changes since a version, applied to that version’s snapshot', () => 
   it('give exactly the snapshot built from scratch, after any sequence of real changes', async () => {
     const action = fc.record({ kind: fc.constantFrom(...ACTIONS), who: fc.nat(4), pick: fc.nat(1000) });
     // A run of changes that publishes something, so the later runs have branch slots and pieces to remove.
-    for (const kind of ['reserve', 'submit', 'publish', 'reserveSlot', 'submit', 'publish'] as const) await run({ kind, who: 0, pick: 1 });
+    for (const kind of ['reserve', 'submit', 'publish', 'reserveSlot', 'submit', 'publish'] as const)
+      await run({ kind, who: 0, pick: 1 });
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 10 }), async (actions) => {
         const start = snapshotNow();
@@ -261,7 +291,9 @@ describe('GET /api/tree/{token}/changes and tree.changes', () => {
     const missing = await t.server.inject({ url: `/api/tree/${tree.token}/changes` });
     expect(missing.statusCode).toBe(400);
     for (const since of [-1, 1.5, version + 1]) {
-      await expect(t.caller().tree.changes({ token: tree.token, since })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await expect(t.caller().tree.changes({ token: tree.token, since })).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+      });
     }
     expect((await t.server.inject({ url: `/api/tree/${'z'.repeat(22)}/changes?since=1` })).statusCode).toBe(404);
     expect(logRows()).toEqual(rowsBefore);

@@ -13,10 +13,10 @@ import { buildApp, type App } from '#server/app.ts';
 import { manualClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
 import { STREAMS_PER_IP, TreeEventFeed } from '#server/http/tree-events.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { readChanges, recordBulkChange } from '#server/services/tree-changes.ts';
+import { readChanges, recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
 import { openStream, type OpenStream } from './support/event-stream.ts';
 
@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 function availableCell(app: App, tree: TreeRow): string {
-  return app.deps.db.select({ token: cells.token }).from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available))).limit(1).get()!.token;
+  return app.deps.db
+    .select({ token: cells.token })
+    .from(cells)
+    .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
+    .limit(1)
+    .get()!.token;
 }
 
 function versionOf(app: App, tree: TreeRow): number {
@@ -120,12 +125,18 @@ describe('the streams a whole server holds', () => {
     t.deps.treeEvents?.close();
     t.deps.treeEvents = new TreeEventFeed(t.deps.db, t.server.log, { total: 2, perIp: 10 });
     const base = await t.start();
-    const held = [await openStream(base, `/api/tree/${tree.token}/events`), await openStream(base, `/api/tree/${tree.token}/events`)];
+    const held = [
+      await openStream(base, `/api/tree/${tree.token}/events`),
+      await openStream(base, `/api/tree/${tree.token}/events`),
+    ];
     expect(held.map((s) => s.status)).toEqual([200, 200]);
     const refused = await openStream(base, `/api/tree/${tree.token}/events`);
     expect(refused.status).toBe(429);
     await refused.ended;
-    expect(JSON.parse(refused.body).r).toMatchObject({ error: 'rate_limited', message: expect.stringContaining('as many live trees as it can') });
+    expect(JSON.parse(refused.body).r).toMatchObject({
+      error: 'rate_limited',
+      message: expect.stringContaining('as many live trees as it can'),
+    });
     for (const stream of held) stream.close();
   });
 });
@@ -145,7 +156,16 @@ describe('across a server restart', () => {
       const now = clock.now();
       return app.deps.db
         .insert(users)
-        .values({ token: newToken(), email: `${newToken(6)}@example.test`, passwordHash: 'unusable', firstname: 'A', lastname: 'B', role: Role.Observer, createdAt: now, updatedAt: now })
+        .values({
+          token: newToken(),
+          email: `${newToken(6)}@example.test`,
+          passwordHash: 'unusable',
+          firstname: 'A',
+          lastname: 'B',
+          role: Role.Observer,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning()
         .get();
     };

@@ -1,5 +1,5 @@
 /**
- * The growth history for the replay (shared/tree/history.ts, server/services/tree-history.ts): exactly the published
+ * The growth history for the replay (shared/tree/history.ts, server/services/tree/tree-history.ts): exactly the published
  * pieces with their publish times, in publish order; the decoder gives back positions and times; ETag and 304; a
  * piece published through the review service appears at its time; unknown and malformed tokens refused. Also that
  * the seeds give a believable growth order (demo and synthetic trees).
@@ -20,13 +20,13 @@ import { testConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
-import { seedDemo } from '#server/services/seed/demo.ts';
-import { generateSyntheticTree } from '#server/services/seed/synthetic.ts';
-import { createTree } from '#server/services/tree.ts';
-import { recordBulkChange } from '#server/services/tree-changes.ts';
-import { BUILDS } from '#server/services/build-jobs.ts';
-import { BuildWorker } from '#server/services/build-worker-client.ts';
-import { TreeHistoryStore } from '#server/services/tree-history-store.ts';
+import { seedDemo } from '#server/seed/demo.ts';
+import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { createTree } from '#server/services/tree/tree.ts';
+import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
+import { BUILDS } from '#server/services/tree/build-jobs.ts';
+import { BuildWorker } from '#server/services/tree/build-worker-client.ts';
+import { TreeHistoryStore } from '#server/services/tree/tree-history-store.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { publishedPieceAt } from './support/art-fixtures.ts';
 import { submitPieceAt } from './support/review-fixtures.ts';
@@ -40,13 +40,15 @@ let treeId: number;
 /** The pieces published directly, as [row, column, publishedAt], in the order the history must list them. */
 let expected: [number, number, number][];
 
-const historyOf = async (headers: Record<string, string> = {}) => t.server.inject({ url: `/api/tree/${treeToken}/history`, headers });
+const historyOf = async (headers: Record<string, string> = {}) =>
+  t.server.inject({ url: `/api/tree/${treeToken}/history`, headers });
 const wireOf = (body: string) => (JSON.parse(body) as { r: TreeHistoryWire }).r;
 const listed = (wire: TreeHistoryWire) => {
   const pieces = decodeHistory(wire);
   return Array.from({ length: pieces.count }, (_, i) => [pieces.row[i]!, pieces.column[i]!, pieces.at[i]!]);
 };
-const inSteps = (pieces: [number, number, number][]) => pieces.map(([row, column, at]) => [row, column, Math.floor(at / HOUR) * HOUR]);
+const inSteps = (pieces: [number, number, number][]) =>
+  pieces.map(([row, column, at]) => [row, column, Math.floor(at / HOUR) * HOUR]);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -69,7 +71,11 @@ beforeAll(async () => {
   }
   // A piece taken down again: its square shows no published art, so it is not in the history.
   const removed = publishedPieceAt(t.deps.db, treeId, 30, 3, author, 'historyremoved');
-  t.deps.db.update(art).set({ status: ArtStatus.Removed, publishedAt: base }).where(eq(art.token, removed.artToken)).run();
+  t.deps.db
+    .update(art)
+    .set({ status: ArtStatus.Removed, publishedAt: base })
+    .where(eq(art.token, removed.artToken))
+    .run();
   recordBulkChange(t.deps.db, treeId, t.clock.now());
   expected = [...planned].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
 }, 30_000);
@@ -77,10 +83,28 @@ afterAll(() => t.cleanup());
 
 describe('the history wire format', () => {
   it('encodes rows as differences, columns as they are and times in whole steps, and decodes them back', () => {
-    const at = [Date.UTC(2026, 0, 1, 10, 30), Date.UTC(2026, 0, 1, 10, 59), Date.UTC(2026, 0, 1, 13, 1), Date.UTC(2026, 0, 3, 0, 0)];
-    const pieces = { count: 4, row: Int32Array.of(40, 39, 41, 10), column: Int32Array.of(2, -3, 7, 0), at: Float64Array.from(at) };
+    const at = [
+      Date.UTC(2026, 0, 1, 10, 30),
+      Date.UTC(2026, 0, 1, 10, 59),
+      Date.UTC(2026, 0, 1, 13, 1),
+      Date.UTC(2026, 0, 3, 0, 0),
+    ];
+    const pieces = {
+      count: 4,
+      row: Int32Array.of(40, 39, 41, 10),
+      column: Int32Array.of(2, -3, 7, 0),
+      at: Float64Array.from(at),
+    };
     const wire = encodeHistory({ token: 't', version: 9 }, pieces);
-    expect(wire).toMatchObject({ format: 1, start: Date.UTC(2026, 0, 1, 10), step: HOUR, count: 4, row: [40, -1, 2, -31], col: [2, -3, 7, 0], time: [0, 0, 3, 35] });
+    expect(wire).toMatchObject({
+      format: 1,
+      start: Date.UTC(2026, 0, 1, 10),
+      step: HOUR,
+      count: 4,
+      row: [40, -1, 2, -31],
+      col: [2, -3, 7, 0],
+      time: [0, 0, 3, 35],
+    });
     const back = decodeHistory(wire);
     expect([...back.row]).toEqual([40, 39, 41, 10]);
     expect([...back.column]).toEqual([2, -3, 7, 0]);
@@ -88,10 +112,18 @@ describe('the history wire format', () => {
   });
 
   it('starts at 0 when nothing is published, and refuses pieces out of time order or columns of the wrong length', () => {
-    const empty = encodeHistory({ token: 't', version: 1 }, { count: 0, row: new Int32Array(), column: new Int32Array(), at: new Float64Array() });
+    const empty = encodeHistory(
+      { token: 't', version: 1 },
+      { count: 0, row: new Int32Array(), column: new Int32Array(), at: new Float64Array() },
+    );
     expect(empty).toMatchObject({ start: 0, count: 0, row: [], col: [], time: [] });
     expect(decodeHistory(empty).count).toBe(0);
-    const backwards = { count: 2, row: Int32Array.of(1, 2), column: Int32Array.of(0, 0), at: Float64Array.of(5 * HOUR, HOUR) };
+    const backwards = {
+      count: 2,
+      row: Int32Array.of(1, 2),
+      column: Int32Array.of(0, 0),
+      at: Float64Array.of(5 * HOUR, HOUR),
+    };
     expect(() => encodeHistory({ token: 't', version: 1 }, backwards)).toThrow(RangeError);
     expect(() => decodeHistory({ ...empty, count: 1 })).toThrow(RangeError);
   });
@@ -165,7 +197,10 @@ describe('tree.history (tRPC)', () => {
 
   it('refuses an unknown token with NOT_FOUND and a malformed one with BAD_REQUEST', async () => {
     await expect(t.caller().tree.history({ token: 'x'.repeat(22) })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const malformed = await t.caller().tree.history({ token: 'no good' }).catch((e: unknown) => e);
+    const malformed = await t
+      .caller()
+      .tree.history({ token: 'no good' })
+      .catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(TRPCError);
     expect((malformed as TRPCError).code).toBe('BAD_REQUEST');
   });
@@ -187,7 +222,10 @@ describe('a history the tree has moved past', () => {
 
       const meanwhile = await store.get(moved);
       expect(meanwhile).toBe(kept);
-      await vi.waitFor(async () => expect((await store.get(moved)).version).toBe(moved.version), { timeout: 20_000, interval: 20 });
+      await vi.waitFor(async () => expect((await store.get(moved)).version).toBe(moved.version), {
+        timeout: 20_000,
+        interval: 20,
+      });
       const fresh = await store.get(moved);
       expect(fresh.etag).not.toBe(kept.etag);
       expect(listed(fresh.wire()).map(([row, column]) => [row, column])).toContainEqual([35, 2]);
@@ -215,7 +253,13 @@ describe('the seeds grow believably', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-history-'));
     dirs.push(dir);
     fs.mkdirSync(path.join(dir, 'media'));
-    return { db: openDatabase(path.join(dir, 'gallery.db')), clock: systemClock, media: createMediaStore(path.join(dir, 'media')), config: testConfig(dir), log: quietLog };
+    return {
+      db: openDatabase(path.join(dir, 'gallery.db')),
+      clock: systemClock,
+      media: createMediaStore(path.join(dir, 'media')),
+      config: testConfig(dir),
+      log: quietLog,
+    };
   };
   const contexts: ServiceContext[] = [];
   afterAll(() => {
@@ -228,7 +272,9 @@ describe('the seeds grow believably', () => {
     contexts.push(ctx);
     const seeded = await seedDemo(ctx, { pieces: 16, artists: 5, seed: 17 });
     const tree = ctx.db.select().from(trees).where(eq(trees.token, seeded.treeToken)).get()!;
-    const history = decodeHistory(JSON.parse(BUILDS.history(ctx.db, tree.id).body.identity.toString()).r as TreeHistoryWire);
+    const history = decodeHistory(
+      JSON.parse(BUILDS.history(ctx.db, tree.id).body.identity.toString()).r as TreeHistoryWire,
+    );
     expect(history.count).toBe(seeded.published);
     expect(history.at[history.count - 1]! - history.at[0]!).toBeGreaterThan(150 * DAY);
     expect(new Set(history.at).size).toBeGreaterThan(history.count * 0.9);
@@ -237,7 +283,9 @@ describe('the seeds grow believably', () => {
     for (let i = 0; i < history.count; i++) {
       const piece = { row: history.row[i]!, column: history.column[i]! };
       const besideSeed = piece.row >= bands.seed - 1 && piece.row <= bands.roots;
-      const besideEarlier = grown.some((g) => Math.max(Math.abs(g.row - piece.row), Math.abs(g.column - piece.column)) === 1);
+      const besideEarlier = grown.some(
+        (g) => Math.max(Math.abs(g.row - piece.row), Math.abs(g.column - piece.column)) === 1,
+      );
       expect(besideSeed || besideEarlier, `piece ${i} at ${piece.row}/${piece.column}`).toBe(true);
       grown.push(piece);
     }
@@ -275,7 +323,8 @@ describe('the seeds grow believably', () => {
     for (let i = 0; i < history.count; i++) {
       const row = history.row[i]!;
       if (isTrunk(i)) trunkSeen.add(row);
-      else if (rowsWithTrunk.has(row)) expect(trunkSeen.has(row), `a branch square of row ${row} before its trunk`).toBe(true);
+      else if (rowsWithTrunk.has(row))
+        expect(trunkSeen.has(row), `a branch square of row ${row} before its trunk`).toBe(true);
     }
   });
 });

@@ -8,8 +8,8 @@ import { art, cells, pictures, reservations } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
-import { createTree } from '#server/services/tree.ts';
-import { recordCellChanges } from '#server/services/tree-changes.ts';
+import { createTree } from '#server/services/tree/tree.ts';
+import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 
@@ -19,7 +19,11 @@ let treeId: number;
 let artist: ReturnType<TestApp['addUser']>['user'];
 
 function cellAt(row: number, column: number) {
-  return t.deps.db.select().from(cells).where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))).get()!;
+  return t.deps.db
+    .select()
+    .from(cells)
+    .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
+    .get()!;
 }
 
 function putArt(row: number, column: number, status: number, title: string): void {
@@ -31,7 +35,17 @@ function putArt(row: number, column: number, status: number, title: string): voi
     .values({ token: newToken(), cellId: cell.id, authorId: artist.id, status, title, createdAt: now, updatedAt: now })
     .returning({ id: art.id })
     .get();
-  db.insert(pictures).values({ token: newToken(), artId: id, position: 0, mediaKey: 'abcdef0123456789', width: 1, height: 1, createdAt: now }).run();
+  db.insert(pictures)
+    .values({
+      token: newToken(),
+      artId: id,
+      position: 0,
+      mediaKey: 'abcdef0123456789',
+      width: 1,
+      height: 1,
+      createdAt: now,
+    })
+    .run();
   db.update(cells)
     .set({ artId: id, status: status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved })
     .where(eq(cells.id, cell.id))
@@ -58,7 +72,11 @@ describe('GET /api/tree/{treeToken}/region', () => {
     expect(found).toHaveLength(12);
     expect(found.every((cell) => cell.row >= 9 && cell.row <= 11 && cell.column >= 0 && cell.column <= 3)).toBe(true);
     const copper = found.find((cell) => cell.row === 10 && cell.column === 1)!;
-    expect(copper).toMatchObject({ token: cellAt(10, 1).token, title: 'Copper Field', artist: `${artist.firstname} ${artist.lastname}` });
+    expect(copper).toMatchObject({
+      token: cellAt(10, 1).token,
+      title: 'Copper Field',
+      artist: `${artist.firstname} ${artist.lastname}`,
+    });
     expect(copper.thumb).toMatch(/^\/media\//);
     const draft = found.find((cell) => cell.row === 10 && cell.column === 2)!;
     expect(draft).toMatchObject({ token: cellAt(10, 2).token, title: null, artist: null, thumb: null });
@@ -70,14 +88,23 @@ describe('GET /api/tree/{treeToken}/region', () => {
     expect(first.headers['content-encoding']).toBe('gzip');
     const again = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(again.statusCode).toBe(304);
-    t.deps.db.update(cells).set({ status: CellStatus.Available }).where(eq(cells.id, cellAt(12, 0).id)).run();
+    t.deps.db
+      .update(cells)
+      .set({ status: CellStatus.Available })
+      .where(eq(cells.id, cellAt(12, 0).id))
+      .run();
     recordCellChanges(t.deps.db, treeId, [cellAt(12, 0).id], t.clock.now());
     const changed = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(changed.statusCode).toBe(200);
   });
 
   it('refuses a region that is too large, inverted, or not numbers', async () => {
-    for (const query of ['row0=0&row1=64&col0=0&col1=3', 'row0=5&row1=4&col0=0&col1=3', 'row0=a&row1=4&col0=0&col1=3', 'row0=0&row1=4&col0=0']) {
+    for (const query of [
+      'row0=0&row1=64&col0=0&col1=3',
+      'row0=5&row1=4&col0=0&col1=3',
+      'row0=a&row1=4&col0=0&col1=3',
+      'row0=0&row1=4&col0=0',
+    ]) {
       const res = await t.server.inject({ url: `/api/tree/${treeToken}/region?${query}` });
       expect(res.statusCode, query).toBe(400);
       expect(res.json().r.error).toBe('bad_request');
@@ -106,7 +133,14 @@ describe('cell.mine', () => {
     const reservedCell = cellAt(10, 2);
     t.deps.db
       .insert(reservations)
-      .values({ token: newToken(), userId: artist.id, cellId: reservedCell.id, expiresAt: t.clock.now() + 1e9, createdAt: 0, updatedAt: 0 })
+      .values({
+        token: newToken(),
+        userId: artist.id,
+        cellId: reservedCell.id,
+        expiresAt: t.clock.now() + 1e9,
+        createdAt: 0,
+        updatedAt: 0,
+      })
       .run();
     const mine = await t.caller(artist).cell.mine();
     expect(mine.map((cell) => [cell.row, cell.column, cell.status])).toEqual([

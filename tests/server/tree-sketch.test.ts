@@ -1,5 +1,5 @@
 /**
- * The tree's first sketch in the /observe page (server/services/tree-sketch.ts): drawn for the view the engine will
+ * The tree's first sketch in the /observe page (server/services/tree/tree-sketch.ts): drawn for the view the engine will
  * open at (the seed band, a shared position, a shared cell), with each square's look and colour as the snapshot
  * carries it, redrawn when the tree changes, and never in the way: any other page, a bad address or a tree it cannot
  * draw gets the page without it.
@@ -17,9 +17,9 @@ import { PALETTE } from '#shared/tree/cell-look.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { openingScale, seedViewTarget, TRUNK_FIT_MARGIN, trunkWidth, worldBoundsOf } from '#shared/tree/layout.ts';
 import { colorAsSent, decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
-import { SKETCH_HEIGHT, SKETCH_WIDTH } from '#server/services/tree-sketch.ts';
-import { createTree, type TreeRow } from '#server/services/tree.ts';
-import { recordBulkChange } from '#server/services/tree-changes.ts';
+import { SKETCH_HEIGHT, SKETCH_WIDTH } from '#server/services/tree/tree-sketch.ts';
+import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
+import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
 
@@ -32,7 +32,11 @@ const PAGE = '<!doctype html><html><head><title>app</title></head><body><div id=
 const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
 
 function cellAt(row: number, column: number) {
-  return t.deps.db.select().from(cells).where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column))).get();
+  return t.deps.db
+    .select()
+    .from(cells)
+    .where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column)))
+    .get();
 }
 
 /** A piece at (row, column) with a dominant colour; a published one turns the square published. */
@@ -42,7 +46,16 @@ function putArt(row: number, column: number, status: number, dominantColor: numb
   const cell = cellAt(row, column)!;
   const { id } = db
     .insert(art)
-    .values({ token: newToken(), cellId: cell.id, authorId, status, title: `Piece ${row}:${column}`, dominantColor, createdAt: now, updatedAt: now })
+    .values({
+      token: newToken(),
+      cellId: cell.id,
+      authorId,
+      status,
+      title: `Piece ${row}:${column}`,
+      dominantColor,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning({ id: art.id })
     .get();
   db.update(cells)
@@ -53,9 +66,14 @@ function putArt(row: number, column: number, status: number, dominantColor: numb
   return cell.token;
 }
 
-async function page(url: string): Promise<{ status: number; body: string; sketch: { x: number; y: number; width: number; height: number } | null }> {
+async function page(
+  url: string,
+): Promise<{ status: number; body: string; sketch: { x: number; y: number; width: number; height: number } | null }> {
   const res = await t.server.inject({ url });
-  const found = /<div class="tree-sketch" aria-hidden="true"><svg [^>]*width="(\d+)" height="(\d+)" viewBox="([^"]+)">/.exec(res.body);
+  const found =
+    /<div class="tree-sketch" aria-hidden="true"><svg [^>]*width="(\d+)" height="(\d+)" viewBox="([^"]+)">/.exec(
+      res.body,
+    );
   if (!found) return { status: res.statusCode, body: res.body, sketch: null };
   expect([Number(found[1]), Number(found[2])]).toEqual([SKETCH_WIDTH, SKETCH_HEIGHT]);
   const [x, y, width, height] = found[3]!.split(' ').map(Number) as [number, number, number, number];
@@ -139,21 +157,34 @@ describe('the tree page arrives with its first sketch', () => {
     const position = nearSeed(-2, 1);
     const atPosition = viewOf((await page(`/observe?row=${position.row}&col=${position.column}&zoom=1.5`)).sketch!);
     const centre = clampPoint(cellCentre(position.row, position.column), await bounds());
-    expect(atPosition).toMatchObject({ x: expect.closeTo(centre.x, 1), y: expect.closeTo(centre.y, 1), scale: expect.closeTo(1.5, 5) });
+    expect(atPosition).toMatchObject({
+      x: expect.closeTo(centre.x, 1),
+      y: expect.closeTo(centre.y, 1),
+      scale: expect.closeTo(1.5, 5),
+    });
 
     const target = nearSeed(1, 2);
     const token = cellAt(target.row, target.column)!.token;
     const atCell = viewOf((await page(`/observe?cell=${token}&zoom=2`)).sketch!);
     const cellCentreClamped = clampPoint(cellCentre(target.row, target.column), await bounds());
-    expect(atCell).toMatchObject({ x: expect.closeTo(cellCentreClamped.x, 1), y: expect.closeTo(cellCentreClamped.y, 1), scale: expect.closeTo(2, 5) });
+    expect(atCell).toMatchObject({
+      x: expect.closeTo(cellCentreClamped.x, 1),
+      y: expect.closeTo(cellCentreClamped.y, 1),
+      scale: expect.closeTo(2, 5),
+    });
   });
 
   it("shrinks the default view's sketch on a narrow screen as the engine does (the trunk's width fits), and no other", async () => {
-    const fitted = /<svg [^>]*style="width:clamp\((\d+)px,calc\(\(100vw - (\d+)px\) \* ([\d.]+)\),(\d+)px\);height:auto"/;
+    const fitted =
+      /<svg [^>]*style="width:clamp\((\d+)px,calc\(\(100vw - (\d+)px\) \* ([\d.]+)\),(\d+)px\);height:auto"/;
     const found = fitted.exec((await page('/observe')).body);
     expect(found, 'the default view is sized in CSS').not.toBeNull();
     const [min, margins, perPixel, max] = found!.slice(1).map(Number) as [number, number, number, number];
-    expect({ min, max, margins }).toEqual({ min: SKETCH_WIDTH * TREE_VIEW.zoomMin, max: SKETCH_WIDTH * TREE_VIEW.zoomDefault, margins: 2 * TRUNK_FIT_MARGIN });
+    expect({ min, max, margins }).toEqual({
+      min: SKETCH_WIDTH * TREE_VIEW.zoomMin,
+      max: SKETCH_WIDTH * TREE_VIEW.zoomDefault,
+      margins: 2 * TRUNK_FIT_MARGIN,
+    });
     // On a 390-pixel phone the sketch is as wide as the engine's opening zoom makes SKETCH_WIDTH CSS pixels.
     expect(((390 - margins) * perPixel) / SKETCH_WIDTH).toBeCloseTo(openingScale(settings, 390), 4);
     expect(perPixel).toBeCloseTo(SKETCH_WIDTH / trunkWidth(settings), 4);
@@ -226,7 +257,7 @@ describe('the tree page arrives with its first sketch', () => {
 
   it('leaves the page whole when the tree cannot be drawn', async () => {
     const { db } = t.deps;
-    db.update(trees).set({ settings: {} as TreeSettings }).where(eq(trees.id, tree.id)).run();
+    db.update(trees).set({ settings: {} }).where(eq(trees.id, tree.id)).run();
     recordBulkChange(db, tree.id, Date.now());
     try {
       const { status, body, sketch } = await page('/observe');

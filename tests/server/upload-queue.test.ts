@@ -7,9 +7,9 @@ import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { art, pictures } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
-import { IMAGE_WORK_AT_ONCE, imageWork } from '#server/services/images.ts';
+import { IMAGE_WORK_AT_ONCE, imageWork } from '#server/services/art/images.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
-import { createTree } from '#server/services/tree.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
 import { artForm, browserFor, cellAt, postForm, validFields } from './support/art-fixtures.ts';
 
@@ -24,7 +24,9 @@ afterAll(() => t.cleanup());
 
 /** A 12-megapixel picture: small as a file, large once decoded. */
 const large = (shade: number) =>
-  sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: shade, g: 90, b: 160 } } }).png({ compressionLevel: 1 }).toBuffer();
+  sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: shade, g: 90, b: 160 } } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 
 describe('a burst of large uploads', () => {
   it(`decodes at most ${IMAGE_WORK_AT_ONCE} at once; past the line the save is refused (busy, Retry-After), writing nothing`, async () => {
@@ -32,10 +34,28 @@ describe('a burst of large uploads', () => {
     const browser = await browserFor(t, artist.cookie);
     const square = cellAt(t.deps.db, treeId, 33, 1).token;
     // The square is the artist's first (a small save), then 20 large saves of it arrive at once.
-    expect((await postForm(t, browser, `/api/cell/${square}`, artForm(validFields(), [{ bytes: await large(255), name: 'first.png', type: 'image/png' }]))).status).toBe(200);
+    expect(
+      (
+        await postForm(
+          t,
+          browser,
+          `/api/cell/${square}`,
+          artForm(validFields(), [{ bytes: await large(255), name: 'first.png', type: 'image/png' }]),
+        )
+      ).status,
+    ).toBe(200);
     const images = await Promise.all(Array.from({ length: 20 }, (_, i) => large(i * 10)));
     const before = imageWork.started;
-    const answers = await Promise.all(images.map((bytes, i) => postForm(t, browser, `/api/cell/${square}`, artForm(validFields({ title: `Burst ${i}` }), [{ bytes, name: `b${i}.png`, type: 'image/png' }]))));
+    const answers = await Promise.all(
+      images.map((bytes, i) =>
+        postForm(
+          t,
+          browser,
+          `/api/cell/${square}`,
+          artForm(validFields({ title: `Burst ${i}` }), [{ bytes, name: `b${i}.png`, type: 'image/png' }]),
+        ),
+      ),
+    );
     expect(imageWork.mostAtOnce).toBeLessThanOrEqual(IMAGE_WORK_AT_ONCE);
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
@@ -54,7 +74,12 @@ describe('a burst of large uploads', () => {
     const held = Array.from({ length: 64 }, () => imageWork.run(() => gate).catch((error: unknown) => error));
     const artist = t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
-    const answer = await postForm(t, browser, `/api/cell/${cellAt(t.deps.db, treeId, 33, 3).token}`, artForm(validFields(), [{ bytes: await large(1), name: 'x.png', type: 'image/png' }]));
+    const answer = await postForm(
+      t,
+      browser,
+      `/api/cell/${cellAt(t.deps.db, treeId, 33, 3).token}`,
+      artForm(validFields(), [{ bytes: await large(1), name: 'x.png', type: 'image/png' }]),
+    );
     release();
     await Promise.all(held);
     expect(answer.status).toBe(503);
@@ -66,14 +91,29 @@ describe('a burst of large uploads', () => {
     const artist = t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
     const square = cellAt(t.deps.db, treeId, 34, 1).token;
-    const first = await postForm(t, browser, `/api/cell/${square}`, artForm(validFields(), [{ bytes: await large(2), name: 'x.png', type: 'image/png' }]));
+    const first = await postForm(
+      t,
+      browser,
+      `/api/cell/${square}`,
+      artForm(validFields(), [{ bytes: await large(2), name: 'x.png', type: 'image/png' }]),
+    );
     expect(first.status).toBe(200);
     const kept = [first.body.r.art.pictures[0].token as string];
     for (let i = 1; i < LIMITS.artSavesPerUser.max; i++) {
-      expect((await postForm(t, browser, `/api/cell/${square}`, artForm(validFields({ title: `Save ${i}` }), [], kept))).status).toBe(200);
+      expect(
+        (await postForm(t, browser, `/api/cell/${square}`, artForm(validFields({ title: `Save ${i}` }), [], kept)))
+          .status,
+      ).toBe(200);
     }
-    const refused = await postForm(t, browser, `/api/cell/${square}`, artForm(validFields({ title: 'One too many' }), [], kept));
+    const refused = await postForm(
+      t,
+      browser,
+      `/api/cell/${square}`,
+      artForm(validFields({ title: 'One too many' }), [], kept),
+    );
     expect(refused.status).toBe(429);
-    expect(t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)).get()!.title).toBe(`Save ${LIMITS.artSavesPerUser.max - 1}`);
+    expect(t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)).get()!.title).toBe(
+      `Save ${LIMITS.artSavesPerUser.max - 1}`,
+    );
   }, 120_000);
 });

@@ -11,10 +11,16 @@ import { eq } from 'drizzle-orm';
 import { art, users } from '#drizzle/schema.ts';
 import { buildApp, type App } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
-import { storePicture } from '#server/services/images.ts';
+import { storePicture } from '#server/services/art/images.ts';
 import { tempDir } from '#tests/helpers/test-app.ts';
 import { createApiWorld, type ApiWorld } from './support/api-world.ts';
-import { listHttpRoutes, listProcedures, MUTATING_METHODS, routeKey, type HttpRoute } from './support/route-inventory.ts';
+import {
+  listHttpRoutes,
+  listProcedures,
+  MUTATING_METHODS,
+  routeKey,
+  type HttpRoute,
+} from './support/route-inventory.ts';
 import { watchStore } from './support/store-fingerprint.ts';
 import type { FastifyRequest } from 'fastify';
 import { csrfRefusal } from '#server/http/csrf.ts';
@@ -25,7 +31,12 @@ let mediaUrl: string;
 beforeAll(async () => {
   w = await createApiWorld();
   store = watchStore(w.t.deps.db, w.t.deps.config.mediaDir);
-  const picture = await storePicture(w.t.deps.media, await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer());
+  const picture = await storePicture(
+    w.t.deps.media,
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer(),
+  );
   mediaUrl = `/media/${picture.key}-thumb.webp`;
 }, 60_000);
 afterAll(() => w.t.cleanup());
@@ -53,10 +64,30 @@ const ATTACKS: Record<string, Record<string, string>> = {
   'a wrong token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': 'W'.repeat(32) },
   'a token but no CSRF cookie': { 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD },
   'the token without X-Requested-With': { cookie: `csrf=${GOOD}`, 'x-csrf-token': GOOD },
-  'a foreign Origin, with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, origin: 'https://evil.example' },
-  'Origin null, with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, origin: 'null' },
-  'Sec-Fetch-Site cross-site, with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, 'sec-fetch-site': 'cross-site' },
-  'Sec-Fetch-Site same-site (a sibling subdomain), with the right token': { cookie: `csrf=${GOOD}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, 'sec-fetch-site': 'same-site' },
+  'a foreign Origin, with the right token': {
+    cookie: `csrf=${GOOD}`,
+    'x-requested-with': 'XMLHttpRequest',
+    'x-csrf-token': GOOD,
+    origin: 'https://evil.example',
+  },
+  'Origin null, with the right token': {
+    cookie: `csrf=${GOOD}`,
+    'x-requested-with': 'XMLHttpRequest',
+    'x-csrf-token': GOOD,
+    origin: 'null',
+  },
+  'Sec-Fetch-Site cross-site, with the right token': {
+    cookie: `csrf=${GOOD}`,
+    'x-requested-with': 'XMLHttpRequest',
+    'x-csrf-token': GOOD,
+    'sec-fetch-site': 'cross-site',
+  },
+  'Sec-Fetch-Site same-site (a sibling subdomain), with the right token': {
+    cookie: `csrf=${GOOD}`,
+    'x-requested-with': 'XMLHttpRequest',
+    'x-csrf-token': GOOD,
+    'sec-fetch-site': 'same-site',
+  },
 };
 
 /** Every mutating route but tRPC's catch-all, plus every tRPC mutation by its own path. */
@@ -64,7 +95,9 @@ const targets: HttpRoute[] = await (async () => {
   const { createTestApp } = await import('#tests/helpers/test-app.ts');
   const t = await createTestApp();
   try {
-    const rest = (await listHttpRoutes(t.server)).filter((route) => MUTATING_METHODS.has(route.method) && route.url !== '/trpc/:path');
+    const rest = (await listHttpRoutes(t.server)).filter(
+      (route) => MUTATING_METHODS.has(route.method) && route.url !== '/trpc/:path',
+    );
     const mutations = listProcedures()
       .filter((procedure) => procedure.type === 'mutation')
       .map((procedure) => ({ method: 'POST', url: `/trpc/${procedure.name}` }));
@@ -89,7 +122,11 @@ describe('CSRF on every mutating route (DESIGN.md §5)', () => {
         const res = await w.t.server.inject({
           method: route.method as 'POST',
           url,
-          headers: { ...headers, cookie: [headers.cookie, session].filter(Boolean).join('; '), 'content-type': 'application/json' },
+          headers: {
+            ...headers,
+            cookie: [headers.cookie, session].filter(Boolean).join('; '),
+            'content-type': 'application/json',
+          },
           payload: '{}',
         });
         expect(res.statusCode, `${attack}: ${res.body.slice(0, 200)}`).toBe(403);
@@ -101,7 +138,14 @@ describe('CSRF on every mutating route (DESIGN.md §5)', () => {
       const genuine = await w.t.server.inject({
         method: route.method as 'POST',
         url,
-        headers: { cookie: `csrf=${GOOD}; ${session}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD, origin: SITE, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        headers: {
+          cookie: `csrf=${GOOD}; ${session}`,
+          'x-requested-with': 'XMLHttpRequest',
+          'x-csrf-token': GOOD,
+          origin: SITE,
+          'sec-fetch-site': 'same-origin',
+          'content-type': 'application/json',
+        },
         payload: '{}',
       });
       expect(genuine.body).not.toContain('csrf_failed');
@@ -111,8 +155,15 @@ describe('CSRF on every mutating route (DESIGN.md §5)', () => {
 
 /** Headers every answer carries, whatever it is. */
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
-  const csp = String(headers['content-security-policy'] ?? '');
-  for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'"]) {
+  const csp = typeof headers['content-security-policy'] === 'string' ? headers['content-security-policy'] : '';
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ]) {
     expect(csp, `${what}: ${directive}`).toContain(directive);
   }
   expect(csp, what).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
@@ -127,9 +178,14 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
 describe('host names (DNS rebinding)', () => {
   it('refuses a host name that is not the site’s with 421, in the envelope on the API, before anything is read', async () => {
     for (const host of ['evil.example', 'evil.example:3000', 'localhost.evil.example']) {
-      const api = await w.t.server.inject({ url: '/api/user/current', headers: { host, cookie: `session=${(await w.browser('admin')).cookie('session')}` } });
+      const api = await w.t.server.inject({
+        url: '/api/user/current',
+        headers: { host, cookie: `session=${(await w.browser('admin')).cookie('session')}` },
+      });
       expect(api.statusCode, host).toBe(421);
-      expect(api.json(), host).toEqual({ r: { error: 'bad_request', message: 'This server does not answer for that host name.' } });
+      expect(api.json(), host).toEqual({
+        r: { error: 'bad_request', message: 'This server does not answer for that host name.' },
+      });
       expectSecurityHeaders(api.headers, host);
       const page = await w.t.server.inject({ url: '/', headers: { host } });
       expect(page.statusCode, host).toBe(421);
@@ -140,7 +196,13 @@ describe('host names (DNS rebinding)', () => {
   it('takes a write’s Origin as the site’s only when it is SITE_URL’s, or an address’s own that no page elsewhere can have', () => {
     const write = (host: string, origin: string) =>
       csrfRefusal(
-        { method: 'POST', protocol: 'http', host, headers: { origin, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD }, cookies: { csrf: GOOD } } as unknown as FastifyRequest,
+        {
+          method: 'POST',
+          protocol: 'http',
+          host,
+          headers: { origin, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD },
+          cookies: { csrf: GOOD },
+        } as unknown as FastifyRequest,
         [SITE],
       );
     expect(write('localhost:3000', SITE)).toBeNull();
@@ -164,7 +226,11 @@ describe('security headers on pages, API answers and media', () => {
     ['a REST answer', () => `/api/cell/${w.piece.cellToken}`, 200],
     ['a REST refusal', () => '/api/cell/short', 400],
     ['an unknown /api path', () => '/api/no/such/path', 404],
-    ['a tRPC answer', () => `/trpc/cell.get?input=${encodeURIComponent(JSON.stringify({ token: w.piece.cellToken }))}`, 200],
+    [
+      'a tRPC answer',
+      () => `/trpc/cell.get?input=${encodeURIComponent(JSON.stringify({ token: w.piece.cellToken }))}`,
+      200,
+    ],
     ['a tree snapshot', () => `/api/tree/${w.treeToken}`, 200],
     ['a media file', () => mediaUrl, 200],
     ['a missing media file', () => `/media/${'0'.repeat(32)}-thumb.webp`, 404],
@@ -213,7 +279,9 @@ describe('security headers on pages, API answers and media', () => {
         expect(answers.map((res) => res.statusCode)).toEqual([200, 400, 404, 403]);
         for (const res of answers) {
           const security = Object.fromEntries(
-            Object.entries(res.headers).filter(([name]) => name in expected || name === 'strict-transport-security' || name === 'x-powered-by'),
+            Object.entries(res.headers).filter(
+              ([name]) => name in expected || name === 'strict-transport-security' || name === 'x-powered-by',
+            ),
           );
           expect(security, res.raw.req.url).toEqual(expected);
         }
@@ -232,17 +300,25 @@ describe('security headers on pages, API answers and media', () => {
 });
 
 /** The attributes of the named cookie in a Set-Cookie answer, lower-cased, or null when it is not set. */
-function cookieAttributes(setCookie: string | string[] | undefined, name: string): { value: string; attributes: Map<string, string> } | null {
+function cookieAttributes(
+  setCookie: string | string[] | undefined,
+  name: string,
+): { value: string; attributes: Map<string, string> } | null {
   const line = ([] as string[]).concat(setCookie ?? []).find((c) => c.startsWith(`${name}=`));
   if (!line) return null;
   const [pair, ...rest] = line.split(';').map((part) => part.trim());
-  const attributes = new Map(rest.map((part) => [part.split('=')[0]!.toLowerCase(), part.split('=').slice(1).join('=')] as [string, string]));
+  const attributes = new Map(
+    rest.map((part) => [part.split('=')[0]!.toLowerCase(), part.split('=').slice(1).join('=')] as [string, string]),
+  );
   return { value: pair!.slice(name.length + 1), attributes };
 }
 
 async function siteAt(siteUrl: string): Promise<{ app: App; dir: string }> {
   const dir = tempDir('gallery-cookies-');
-  const config = { ...loadConfig({ DATA_DIR: dir, SITE_URL: siteUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }), runJobs: false };
+  const config = {
+    ...loadConfig({ DATA_DIR: dir, SITE_URL: siteUrl, LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
+    runJobs: false,
+  };
   return { app: await buildApp(config), dir };
 }
 
@@ -257,12 +333,26 @@ describe('cookies (DESIGN.md §5)', () => {
         const registered = await app.server.inject({
           method: 'POST',
           url: '/api/register',
-          headers: { cookie: `csrf=${csrf.value}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf.value, origin: siteUrl, 'content-type': 'application/json' },
-          payload: JSON.stringify({ firstname: 'Cookie', lastname: 'Test', email: 'cookie@web.test', password: 'abc&123' }),
+          headers: {
+            cookie: `csrf=${csrf.value}`,
+            'x-requested-with': 'XMLHttpRequest',
+            'x-csrf-token': csrf.value,
+            origin: siteUrl,
+            'content-type': 'application/json',
+          },
+          payload: JSON.stringify({
+            firstname: 'Cookie',
+            lastname: 'Test',
+            email: 'cookie@web.test',
+            password: 'abc&123',
+          }),
         });
         expect(registered.statusCode).toBe(200);
         const session = cookieAttributes(registered.headers['set-cookie'], 'session')!;
-        for (const [name, cookie] of [['csrf', csrf], ['session', session]] as const) {
+        for (const [name, cookie] of [
+          ['csrf', csrf],
+          ['session', session],
+        ] as const) {
           expect(cookie, name).not.toBeNull();
           expect(cookie.attributes.has('httponly'), `${name} HttpOnly`).toBe(true);
           expect(cookie.attributes.get('samesite')?.toLowerCase(), `${name} SameSite`).toBe('lax');
@@ -280,7 +370,12 @@ describe('cookies (DESIGN.md §5)', () => {
         const out = await app.server.inject({
           method: 'POST',
           url: '/api/auth/logout',
-          headers: { cookie: `csrf=${csrf.value}; session=${session.value}`, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': csrf.value, origin: siteUrl },
+          headers: {
+            cookie: `csrf=${csrf.value}; session=${session.value}`,
+            'x-requested-with': 'XMLHttpRequest',
+            'x-csrf-token': csrf.value,
+            origin: siteUrl,
+          },
         });
         expect(out.statusCode).toBe(200);
         const cleared = cookieAttributes(out.headers['set-cookie'], 'session')!;

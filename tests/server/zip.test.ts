@@ -40,7 +40,12 @@ describe('the offline lookup', () => {
   });
 
   it('refuses an input longer than a zipcode with a field error', async () => {
-    const error = toAppError(await t.caller().misc.zip({ zip: '9'.repeat(17) }).catch((e: unknown) => e));
+    const error = toAppError(
+      await t
+        .caller()
+        .misc.zip({ zip: '9'.repeat(17) })
+        .catch((e: unknown) => e),
+    );
     expect(error.code).toBe('validation_failed');
     expect(error.fieldErrors).toEqual({ zip: ['Maximal length is 16 symbols.'] });
   });
@@ -66,10 +71,16 @@ describe('the optional external service', () => {
   let service: http.Server;
   const asked: string[] = [];
   const answers: Record<string, (res: http.ServerResponse) => void> = {
-    '10001': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: 'Manhattan', state_short: 'NY' })),
+    '10001': (res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ city: 'Manhattan', state_short: 'NY' })),
     '90210': (res) => res.writeHead(500).end('down'),
     '02134': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{not json'),
-    '20001': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ city: '<b>x</b>', state_short: 'ZZ' })),
+    '20001': (res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ city: '<b>x</b>', state_short: 'ZZ' })),
     '60601': () => undefined, // never answers: the timeout gives up
   };
 
@@ -108,7 +119,9 @@ describe('the optional external service', () => {
 describe('ZIP_LOOKUP_URL', () => {
   it('is optional, and when set must be an http(s) URL with {zip}', () => {
     expect(loadConfig({}).zipLookupUrl).toBeNull();
-    expect(loadConfig({ ZIP_LOOKUP_URL: 'https://zip.example/us/{zip}' }).zipLookupUrl).toBe('https://zip.example/us/{zip}');
+    expect(loadConfig({ ZIP_LOOKUP_URL: 'https://zip.example/us/{zip}' }).zipLookupUrl).toBe(
+      'https://zip.example/us/{zip}',
+    );
     expect(() => loadConfig({ ZIP_LOOKUP_URL: 'https://zip.example/us/' })).toThrow(ConfigError);
     expect(() => loadConfig({ ZIP_LOOKUP_URL: 'ftp://zip.example/{zip}' })).toThrow(ConfigError);
     expect(() => loadConfig({ ZIP_LOOKUP_URL: 'not a url {zip}' })).toThrow(ConfigError);

@@ -7,7 +7,7 @@ import {
   mulberry32,
   renderArtwork,
   titleFor,
-} from '#server/services/seed/art-generator.ts';
+} from '#server/seed/art-generator.ts';
 
 describe('the artwork generator', () => {
   it('gives 30 seeds 30 different pictures', () => {

@@ -29,7 +29,11 @@ describe('screen and world coordinates', () => {
   });
 
   it('round-trips screen → world → screen', () => {
-    for (const point of [{ x: 0, y: 0 }, { x: 317, y: 42.5 }, { x: -80, y: 999 }]) {
+    for (const point of [
+      { x: 0, y: 0 },
+      { x: 317, y: 42.5 },
+      { x: -80, y: 999 },
+    ]) {
       const back = worldToScreen(camera, screenToWorld(camera, point));
       expect(back.x).toBeCloseTo(point.x, 9);
       expect(back.y).toBeCloseTo(point.y, 9);

@@ -28,7 +28,19 @@ describe('details after live changes', () => {
     });
     const key = blockKey(blockOf(40, 1).blockRow, blockOf(40, 1).blockColumn);
     expect(details.hasBlock(key)).toBe(true);
-    details.noteChanged(encodeChanges(1, 2, [{ row: 40, column: 1, status: CellStatus.Published, type: 1, color: 0x123456, token: 'new-a', thumb: '/new-a.webp' }]));
+    details.noteChanged(
+      encodeChanges(1, 2, [
+        {
+          row: 40,
+          column: 1,
+          status: CellStatus.Published,
+          type: 1,
+          color: 0x123456,
+          token: 'new-a',
+          thumb: '/new-a.webp',
+        },
+      ]),
+    );
     expect(details.tokenOf(a)).toBe('new-a');
     expect(details.thumbOf(a)).toBe('/new-a.webp');
     expect(details.pieceOf(a)).toBeNull();

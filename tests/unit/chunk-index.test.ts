@@ -20,7 +20,16 @@ function positions(list: [number, number][]) {
 
 describe('chunk index', () => {
   it('groups cells by 16 × 16 squares of positions, negative columns included', () => {
-    const index = buildChunkIndex(positions([[0, 0], [15, 15], [16, 0], [0, -1], [3, -16], [3, -17]]));
+    const index = buildChunkIndex(
+      positions([
+        [0, 0],
+        [15, 15],
+        [16, 0],
+        [0, -1],
+        [3, -16],
+        [3, -17],
+      ]),
+    );
     expect(index.chunks.get(chunkKey(0, 0))?.cells).toEqual([0, 1]);
     expect(index.chunks.get(chunkKey(1, 0))?.cells).toEqual([2]);
     expect(index.chunks.get(chunkKey(0, -1))?.cells).toEqual([3, 4]);
@@ -29,21 +38,33 @@ describe('chunk index', () => {
   });
 
   it('files branch slots with the cells of their chunk', () => {
-    const index = buildChunkIndex(positions([[0, 0]]), [{ row: 1, column: -1 }, { row: 2, column: 3 }]);
+    const index = buildChunkIndex(positions([[0, 0]]), [
+      { row: 1, column: -1 },
+      { row: 2, column: 3 },
+    ]);
     expect(index.chunks.get(chunkKey(0, 0))).toMatchObject({ cells: [0], slots: [1] });
     expect(index.chunks.get(chunkKey(0, -1))).toMatchObject({ cells: [], slots: [0] });
   });
 
   it('finds the chunks a view touches without looking at the others', () => {
-    const index = buildChunkIndex(positions([[0, 0], [40, 0], [0, 40], [200, 200]]));
+    const index = buildChunkIndex(
+      positions([
+        [0, 0],
+        [40, 0],
+        [0, 40],
+        [200, 200],
+      ]),
+    );
     const view = { x: 10, y: 10, width: CHUNK_WORLD, height: 100 };
     const range = chunkRangeOf(view);
     expect(range).toEqual({ rowFrom: 0, rowTo: 0, columnFrom: 0, columnTo: 1 });
     expect(chunksInRange(index, range).map((c) => c.key)).toEqual([chunkKey(0, 0)]);
     const wide = chunkRangeOf(view, CHUNK_WORLD * 3);
-    expect(chunksInRange(index, wide).map((c) => c.key).sort()).toEqual(
-      [chunkKey(0, 0), chunkKey(2, 0), chunkKey(0, 2)].sort(),
-    );
+    expect(
+      chunksInRange(index, wide)
+        .map((c) => c.key)
+        .sort(),
+    ).toEqual([chunkKey(0, 0), chunkKey(2, 0), chunkKey(0, 2)].sort());
   });
 
   it('lists the nearest chunks first so the middle of the screen is built first', () => {
@@ -73,7 +94,11 @@ describe('tree layout', () => {
     thumb: null,
   });
   const cells = decodeSnapshot(
-    encodeSnapshot({ token: 'tree', version: 1, settings: S }, [cell(10, 0, CellStatus.Published), cell(10, 1, CellStatus.Pending), cell(40, 25, CellStatus.Available)]),
+    encodeSnapshot({ token: 'tree', version: 1, settings: S }, [
+      cell(10, 0, CellStatus.Published),
+      cell(10, 1, CellStatus.Pending),
+      cell(40, 25, CellStatus.Available),
+    ]),
   );
 
   it('answers the shared branch-slot rule over the decoded arrays', () => {

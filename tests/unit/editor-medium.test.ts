@@ -6,7 +6,12 @@ import { NOT_APPLICABLE } from '#shared/constants.ts';
 import { ART_MESSAGES, mediumStepEntries } from '#shared/validation/art.ts';
 import { initialEditorState, setMedium, setValues } from '#client/editor/editor-state.ts';
 
-const newPiece = { cell: { token: 'c', treeToken: 't' }, mayEdit: true, isNew: true, art: null } as unknown as ArtForEdit;
+const newPiece = {
+  cell: { token: 'c', treeToken: 't' },
+  mayEdit: true,
+  isNew: true,
+  art: null,
+} as unknown as ArtForEdit;
 
 describe('the medium step', () => {
   it('ticking Digital sets the materials to Not Applicable; unticking it takes that away, keeping the rest', () => {
@@ -24,7 +29,7 @@ describe('the medium step', () => {
     const materials = v.object({ materials: mediumStepEntries.materials });
     const mixed = v.safeParse(materials, { materials: [NOT_APPLICABLE, 'Canvas'] });
     expect(mixed.success).toBe(false);
-    expect(mixed.issues![0]!.message).toBe(ART_MESSAGES.notApplicableAlone);
+    expect(mixed.issues![0].message).toBe(ART_MESSAGES.notApplicableAlone);
     expect(v.safeParse(materials, { materials: [NOT_APPLICABLE] }).success).toBe(true);
     expect(v.safeParse(materials, { materials: ['Canvas', 'Glass'] }).success).toBe(true);
   });

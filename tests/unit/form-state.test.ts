@@ -5,7 +5,8 @@ import { errorBodyOf, failureOf, validate } from '#client/forms/form-state.ts';
 import { errorMessageFor, errorMessages, messages } from '#client/locale/messages.ts';
 
 /** What a failed tRPC call looks like to the client: the app's error body sits in data.app. */
-const trpcError = (app: unknown) => Object.assign(new Error('failed'), { data: { code: 'BAD_REQUEST', httpStatus: 400, app } });
+const trpcError = (app: unknown) =>
+  Object.assign(new Error('failed'), { data: { code: 'BAD_REQUEST', httpStatus: 400, app } });
 
 const REGISTRATION_FIELDS = ['firstname', 'lastname', 'email', 'password'];
 
@@ -35,7 +36,9 @@ describe('checking a form with the shared schema', () => {
       { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', password: 'abcdefgh' },
       REGISTRATION_FIELDS,
     );
-    expect(!result.ok && result.failure.fieldErrors).toEqual({ password: 'There must be at least one number or special sign.' });
+    expect(!result.ok && result.failure.fieldErrors).toEqual({
+      password: 'There must be at least one number or special sign.',
+    });
   });
 
   it('gives the trimmed values to send when the form is valid', () => {
@@ -59,13 +62,29 @@ describe('checking a form with the shared schema', () => {
   });
 
   it('shows a mismatched password confirmation beside the confirm field', () => {
-    const values = { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', show_email: false, password: 'secret-1', confirm_password: 'secret-2' };
+    const values = {
+      firstname: 'Ada',
+      lastname: 'Hopper',
+      email: 'ada@example.com',
+      show_email: false,
+      password: 'secret-1',
+      confirm_password: 'secret-2',
+    };
     const result = validate(accountSchema, values, Object.keys(values));
-    expect(!result.ok && result.failure.fieldErrors).toEqual({ confirm_password: 'The password confirmation does not match.' });
+    expect(!result.ok && result.failure.fieldErrors).toEqual({
+      confirm_password: 'The password confirmation does not match.',
+    });
   });
 
   it('accepts an account form that leaves the password empty', () => {
-    const values = { firstname: 'Ada', lastname: 'Hopper', email: 'ada@example.com', show_email: true, password: '', confirm_password: '' };
+    const values = {
+      firstname: 'Ada',
+      lastname: 'Hopper',
+      email: 'ada@example.com',
+      show_email: true,
+      password: '',
+      confirm_password: '',
+    };
     expect(validate(accountSchema, values, Object.keys(values)).ok).toBe(true);
   });
 });
@@ -90,10 +109,16 @@ describe('showing a failed call on a form', () => {
     const error = trpcError({
       error: ErrorCode.ValidationFailed,
       message: 'Some fields are not valid.',
-      errors: { email: ['Invalid email address.', 'Maximal length is 128 symbols.'], password: ['Minimal length is 6 symbols.'] },
+      errors: {
+        email: ['Invalid email address.', 'Maximal length is 128 symbols.'],
+        password: ['Minimal length is 6 symbols.'],
+      },
     });
     expect(failureOf(error, REGISTRATION_FIELDS)).toEqual({
-      fieldErrors: { email: 'Invalid email address. Maximal length is 128 symbols.', password: 'Minimal length is 6 symbols.' },
+      fieldErrors: {
+        email: 'Invalid email address. Maximal length is 128 symbols.',
+        password: 'Minimal length is 6 symbols.',
+      },
       message: null,
     });
   });
@@ -102,21 +127,34 @@ describe('showing a failed call on a form', () => {
     const error = trpcError({
       error: ErrorCode.ValidationFailed,
       message: 'Some fields are not valid.',
-      errors: { email: ['Invalid email address.'], message: ['Maximal length is 4096 symbols.'], token: ['Malformed token.'] },
+      errors: {
+        email: ['Invalid email address.'],
+        message: ['Maximal length is 4096 symbols.'],
+        token: ['Malformed token.'],
+      },
     });
     expect(failureOf(error, ['email', 'reason', 'subject', 'message'], 'fields-and-message')).toEqual({
       fieldErrors: { email: 'Invalid email address.', message: 'Maximal length is 4096 symbols.' },
       message: 'Some fields are not valid. Malformed token.',
     });
     // Without a message of its own, the code's locale text stands in for it.
-    expect(failureOf(trpcError({ error: ErrorCode.ValidationFailed, errors: { email: ['Invalid email address.'] } }), ['email'], 'fields-and-message')).toEqual({
+    expect(
+      failureOf(
+        trpcError({ error: ErrorCode.ValidationFailed, errors: { email: ['Invalid email address.'] } }),
+        ['email'],
+        'fields-and-message',
+      ),
+    ).toEqual({
       fieldErrors: { email: 'Invalid email address.' },
       message: errorMessages.validation_failed,
     });
   });
 
   it('shows errors of fields the form does not have as the form message', () => {
-    const error = trpcError({ error: ErrorCode.ValidationFailed, errors: { token: ['Malformed token.'], email: ['Invalid email address.'] } });
+    const error = trpcError({
+      error: ErrorCode.ValidationFailed,
+      errors: { token: ['Malformed token.'], email: ['Invalid email address.'] },
+    });
     expect(failureOf(error, REGISTRATION_FIELDS)).toEqual({
       fieldErrors: { email: 'Invalid email address.' },
       message: 'Malformed token.',
@@ -125,7 +163,10 @@ describe('showing a failed call on a form', () => {
 
   it('shows the server’s message when there are no field errors', () => {
     const error = trpcError({ error: ErrorCode.InvalidCredentials, message: 'Wrong e-mail address or password.' });
-    expect(failureOf(error, ['username', 'password'])).toEqual({ fieldErrors: {}, message: 'Wrong e-mail address or password.' });
+    expect(failureOf(error, ['username', 'password'])).toEqual({
+      fieldErrors: {},
+      message: 'Wrong e-mail address or password.',
+    });
   });
 
   it('falls back to the locale text of the code when the server sent no message', () => {
@@ -134,11 +175,14 @@ describe('showing a failed call on a form', () => {
   });
 
   it('falls back to the undefined error message when nothing is known', () => {
-    expect(failureOf(new TypeError('Failed to fetch'), REGISTRATION_FIELDS)).toEqual({ fieldErrors: {}, message: messages.undefinedError });
+    expect(failureOf(new TypeError('Failed to fetch'), REGISTRATION_FIELDS)).toEqual({
+      fieldErrors: {},
+      message: messages.undefinedError,
+    });
     expect(failureOf(trpcError({ error: 'some_new_code' }), REGISTRATION_FIELDS).message).toBe(messages.undefinedError);
-    expect(failureOf(trpcError({ error: ErrorCode.BadRequest, message: '   ', errors: { email: [''] } }), ['email']).message).toBe(
-      errorMessages.bad_request,
-    );
+    expect(
+      failureOf(trpcError({ error: ErrorCode.BadRequest, message: '   ', errors: { email: [''] } }), ['email']).message,
+    ).toBe(errorMessages.bad_request);
   });
 
   it('puts every error in the one message in single mode (login, reset password)', () => {

@@ -91,7 +91,12 @@ describe('branch slots', () => {
   });
 
   it('round-trips positions through their keys, negative columns included', () => {
-    for (const [row, column] of [[0, 0], [3, -15], [28_000, 19], [44, -1]] as const) {
+    for (const [row, column] of [
+      [0, 0],
+      [3, -15],
+      [28_000, 19],
+      [44, -1],
+    ] as const) {
       expect(positionOfKey(positionKey(row, column))).toEqual({ row, column });
     }
   });

@@ -38,7 +38,12 @@ class FakeStream {
   emit(type: string, data: unknown): void {
     const version = (data as { version?: number }).version;
     const body = type === 'changes' ? toChangesEvent(data as TreeChangesWire) : data;
-    const event = { type, target: this, data: JSON.stringify(body), lastEventId: version === undefined ? '' : String(version) } as unknown as Event;
+    const event = {
+      type,
+      target: this,
+      data: JSON.stringify(body),
+      lastEventId: version === undefined ? '' : String(version),
+    } as unknown as Event;
     for (const listener of this.listeners.get(type) ?? []) listener(event);
   }
 }
@@ -199,7 +204,8 @@ describe('the live tree', () => {
   });
 
   it('loads the snapshot when /changes answers resync or refuses the version', async () => {
-    answer = (since) => (since === 10 ? { format: 1, resync: true, since, version: 70 } : encodeChanges(since, since, []));
+    answer = (since) =>
+      since === 10 ? { format: 1, resync: true, since, version: 70 } : encodeChanges(since, since, []);
     start();
     await vi.advanceTimersByTimeAsync(0);
     expect(reloads).toBe(1);

@@ -29,7 +29,18 @@ describe('links on a profile', () => {
   });
 
   it('never links another scheme, whatever the server stored', () => {
-    for (const url of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', 'ftp://x.example', '//evil.example', 'https//x', 'http://', '']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'vbscript:x',
+      'ftp://x.example',
+      '//evil.example',
+      'https//x',
+      'http://',
+      '',
+    ]) {
       expect(httpHref(url), url).toBeNull();
     }
   });
@@ -42,9 +53,9 @@ describe('links on a profile', () => {
 
 describe('profile text', () => {
   it('joins the address parts that are there', () => {
-    expect(addressLine({ city: 'New York', zipcode: '10001', state: 'NY', countryName: 'United States of America' })).toBe(
-      'New York, 10001, NY, United States of America',
-    );
+    expect(
+      addressLine({ city: 'New York', zipcode: '10001', state: 'NY', countryName: 'United States of America' }),
+    ).toBe('New York, 10001, NY, United States of America');
     expect(addressLine({ city: '', zipcode: ' ', state: 'Bavaria', countryName: 'Germany' })).toBe('Bavaria, Germany');
   });
 

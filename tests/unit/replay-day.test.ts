@@ -9,7 +9,15 @@ describe('the replay day in the address', () => {
   });
 
   it('reads nothing from a missing, malformed or impossible day', () => {
-    for (const search of ['', '?at=', '?at=2025-3-9', '?at=2025-02-30', '?at=2025-13-01', '?at=yesterday', '?at=2025-03-09T10:00']) {
+    for (const search of [
+      '',
+      '?at=',
+      '?at=2025-3-9',
+      '?at=2025-02-30',
+      '?at=2025-13-01',
+      '?at=yesterday',
+      '?at=2025-03-09T10:00',
+    ]) {
       expect(parseReplayDay(search)).toBeNull();
     }
   });

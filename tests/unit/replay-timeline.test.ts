@@ -52,18 +52,22 @@ describe('growth replay', () => {
   it('reaches the same tree by steps from any time as from scratch, and leaves the live tree alone', () => {
     const liveStatus = tree.cells.status.slice();
     fc.assert(
-      fc.property(fc.nat(timeline.count), fc.array(fc.nat(timeline.count), { minLength: 1, maxLength: 6 }), (start, moves) => {
-        const state = stateAt(start);
-        let shown = start;
-        for (const next of moves) {
-          updateTree(state, replayChanges(timeline, shown, next));
-          shown = next;
-          const fresh = deriveReplayCells(tree.cells, timeline, next);
-          expect(state.cells.status).toEqual(fresh.status);
-          expect(state.cells.color).toEqual(fresh.color);
-          expect(state.slots.list()).toEqual(computeBranchSlots(tree.settings, engineGrid(fresh)));
-        }
-      }),
+      fc.property(
+        fc.nat(timeline.count),
+        fc.array(fc.nat(timeline.count), { minLength: 1, maxLength: 6 }),
+        (start, moves) => {
+          const state = stateAt(start);
+          let shown = start;
+          for (const next of moves) {
+            updateTree(state, replayChanges(timeline, shown, next));
+            shown = next;
+            const fresh = deriveReplayCells(tree.cells, timeline, next);
+            expect(state.cells.status).toEqual(fresh.status);
+            expect(state.cells.color).toEqual(fresh.color);
+            expect(state.slots.list()).toEqual(computeBranchSlots(tree.settings, engineGrid(fresh)));
+          }
+        },
+      ),
       { numRuns: 40 },
     );
     expect(tree.cells.status).toEqual(liveStatus);
@@ -72,16 +76,26 @@ describe('growth replay', () => {
   it('puts a piece the history does not name yet (published after the history was built) at its end, at the time given', () => {
     const whole = growthHistory(tree, 4);
     // The history as the server kept it before its last 5 pieces were published.
-    const older = { ...whole, count: whole.count - 5, row: whole.row.slice(0, -5), col: whole.col.slice(0, -5), time: whole.time.slice(0, -5) };
+    const older = {
+      ...whole,
+      count: whole.count - 5,
+      row: whole.row.slice(0, -5),
+      col: whole.col.slice(0, -5),
+      time: whole.time.slice(0, -5),
+    };
     const now = timeline.end + 86_400_000;
     const filled = buildTimeline(older, tree.cells, now);
     expect(filled.count).toBe(timeline.count);
     expect(new Set(filled.index)).toEqual(new Set(timeline.index));
     expect(Array.from(filled.at.subarray(filled.count - 5))).toEqual([now, now, now, now, now]);
-    expect(Array.from(filled.at.subarray(0, filled.count - 5))).toEqual(Array.from(timeline.at.subarray(0, timeline.count - 5)));
+    expect(Array.from(filled.at.subarray(0, filled.count - 5))).toEqual(
+      Array.from(timeline.at.subarray(0, timeline.count - 5)),
+    );
     // Before `now` the late pieces are not shown yet; at `now` the replay's tree is the live one.
     expect(publishedBy(filled, now - 1)).toBe(filled.count - 5);
-    expect(deriveReplayCells(tree.cells, filled, filled.count).status).toEqual(tree.cells.status.subarray(0, tree.cells.count));
+    expect(deriveReplayCells(tree.cells, filled, filled.count).status).toEqual(
+      tree.cells.status.subarray(0, tree.cells.count),
+    );
   });
 
   it('is not disturbed by cells the live tree gains meanwhile', () => {

@@ -22,7 +22,9 @@ describe('the return address after a login', () => {
   it('is welcome without a next, and the login path carries the page that asked', () => {
     expect(returnPathOf('', ORIGIN)).toBe('/');
     expect(loginPathFor('/profile?tab=atelier')).toBe('/login?next=%2Fprofile%3Ftab%3Datelier');
-    expect(returnPathOf(loginPathFor('/profile?tab=atelier').slice('/login'.length), ORIGIN)).toBe('/profile?tab=atelier');
+    expect(returnPathOf(loginPathFor('/profile?tab=atelier').slice('/login'.length), ORIGIN)).toBe(
+      '/profile?tab=atelier',
+    );
     expect(loginPathFor('/')).toBe('/login');
   });
 });

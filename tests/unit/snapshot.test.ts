@@ -5,13 +5,24 @@ import { SNAPSHOT_DETAIL_LIMIT, decodeSnapshot, encodeSnapshot, type SnapshotCel
 
 const header = { token: 'tree-token-0123456789', version: 3, settings: DEFAULT_TREE_SETTINGS };
 
-function cell(row: number, column: number, status: number, color: number | null, thumb: string | null = null): SnapshotCell {
+function cell(
+  row: number,
+  column: number,
+  status: number,
+  color: number | null,
+  thumb: string | null = null,
+): SnapshotCell {
   return { row, column, status, type: column >= 0 && column < 5 ? 1 : 3, color, token: `tok-${row}-${column}`, thumb };
 }
 
 describe('tree snapshot', () => {
   it('decodes what it encodes: positions, statuses, types, tokens and thumbnails', () => {
-    const cells = [cell(3, -2, 2, 0xff8800, '/media/a-thumb.webp'), cell(3, 1, 3, null), cell(7, 4, 0, null), cell(40, 19, 1, null)];
+    const cells = [
+      cell(3, -2, 2, 0xff8800, '/media/a-thumb.webp'),
+      cell(3, 1, 3, null),
+      cell(7, 4, 0, null),
+      cell(40, 19, 1, null),
+    ];
     const decoded = decodeSnapshot(encodeSnapshot(header, cells));
     expect(decoded.count).toBe(4);
     expect(Array.from(decoded.row)).toEqual([3, 3, 7, 40]);
@@ -24,7 +35,9 @@ describe('tree snapshot', () => {
   });
 
   it('keeps colours at 12 bits and marks cells without art', () => {
-    const decoded = decodeSnapshot(encodeSnapshot(header, [cell(0, 0, 2, 0xf0a050), cell(0, 1, 2, 0x000000), cell(0, 2, 3, null)]));
+    const decoded = decodeSnapshot(
+      encodeSnapshot(header, [cell(0, 0, 2, 0xf0a050), cell(0, 1, 2, 0x000000), cell(0, 2, 3, null)]),
+    );
     expect(decoded.color[0]).toBe(0xffaa55);
     expect(decoded.color[1]).not.toBe(-1); // black art is still art
     expect(decoded.color[2]).toBe(-1);

@@ -1,6 +1,14 @@
 /** The site's calendar (decision 027): days, midnights and dates in one named zone, whatever the process's own. */
 import { describe, expect, it } from 'vitest';
-import { addDaysIn, endOfDayIn, formatDateIn, formatDeadline, isTimeZone, startOfDayIn, zoneOffsetAt } from '#shared/time-zone.ts';
+import {
+  addDaysIn,
+  endOfDayIn,
+  formatDateIn,
+  formatDeadline,
+  isTimeZone,
+  startOfDayIn,
+  zoneOffsetAt,
+} from '#shared/time-zone.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -45,13 +53,21 @@ describe('dates as the pages write them', () => {
   const deadline = Date.UTC(2026, 5, 16, 11, 59, 59, 999); // midnight ending June 16 in Auckland
 
   it("writes the site's date, and names the zone when the reader's clock differs", () => {
-    expect(formatDateIn(deadline, 'Pacific/Auckland', 'long', { readerZone: 'Pacific/Auckland', locale: 'en-US' })).toBe('June 16, 2026');
+    expect(
+      formatDateIn(deadline, 'Pacific/Auckland', 'long', { readerZone: 'Pacific/Auckland', locale: 'en-US' }),
+    ).toBe('June 16, 2026');
     // A reader in Paris (10:00 on June 16 there) still reads the site's date, with its zone.
-    expect(formatDateIn(deadline, 'Pacific/Auckland', 'long', { readerZone: 'Europe/Paris', locale: 'en-US' })).toBe('June 16, 2026 (GMT+12)');
+    expect(formatDateIn(deadline, 'Pacific/Auckland', 'long', { readerZone: 'Europe/Paris', locale: 'en-US' })).toBe(
+      'June 16, 2026 (GMT+12)',
+    );
     // In London the reader's clock is on summer time (UTC+1): a UTC site says so.
-    expect(formatDateIn(Date.UTC(2026, 5, 16, 23, 59), 'UTC', 'long', { readerZone: 'Europe/London', locale: 'en-US' })).toBe('June 16, 2026 (UTC)');
+    expect(
+      formatDateIn(Date.UTC(2026, 5, 16, 23, 59), 'UTC', 'long', { readerZone: 'Europe/London', locale: 'en-US' }),
+    ).toBe('June 16, 2026 (UTC)');
     // ...but not in winter, when London's clock reads UTC.
-    expect(formatDateIn(Date.UTC(2026, 0, 16, 23, 59), 'UTC', 'long', { readerZone: 'Europe/London', locale: 'en-US' })).toBe('January 16, 2026');
+    expect(
+      formatDateIn(Date.UTC(2026, 0, 16, 23, 59), 'UTC', 'long', { readerZone: 'Europe/London', locale: 'en-US' }),
+    ).toBe('January 16, 2026');
   });
 
   it('states a deadline in full with its zone for e-mails', () => {

@@ -19,7 +19,14 @@ import {
   rowEnd,
   type GridExtent,
 } from '#client/tree/engine/far-moves.ts';
-import { bandText, countsText, pieceText, surveyBands, viewSummaryText, type ViewSurvey } from '#client/tree/engine/survey.ts';
+import {
+  bandText,
+  countsText,
+  pieceText,
+  surveyBands,
+  viewSummaryText,
+  type ViewSurvey,
+} from '#client/tree/engine/survey.ts';
 
 /**
  * A made-up tree drawn as text, one line a row from row 0, column -2 at the left: P published, A available, R
@@ -35,7 +42,12 @@ const PICTURE = [
   'A.P.P.A', // 6
 ];
 const FIRST_COLUMN = -2;
-const extent: GridExtent = { minRow: 0, maxRow: PICTURE.length - 1, minColumn: FIRST_COLUMN, maxColumn: FIRST_COLUMN + PICTURE[0]!.length - 1 };
+const extent: GridExtent = {
+  minRow: 0,
+  maxRow: PICTURE.length - 1,
+  minColumn: FIRST_COLUMN,
+  maxColumn: FIRST_COLUMN + PICTURE[0]!.length - 1,
+};
 const at = (row: number, column: number) => PICTURE[row]?.[column - FIRST_COLUMN] ?? '.';
 const has = (row: number, column: number) => at(row, column) !== '.';
 const published = (row: number, column: number) => at(row, column) === 'P';
@@ -123,11 +135,23 @@ describe('the long moves', () => {
     ];
     expect(bandIndexOf(bands, 3)).toBe(1);
     expect(bandIndexOf(bands, 40)).toBe(3);
-    expect(bandStep(has, extent, bands, { row: 0, column: 0 }, 1)).toEqual({ position: { row: 2, column: 0 }, band: bands[1] });
+    expect(bandStep(has, extent, bands, { row: 0, column: 0 }, 1)).toEqual({
+      position: { row: 2, column: 0 },
+      band: bands[1],
+    });
     // The seed band has no square: on to the roots, whose first row with one is row 6.
-    expect(bandStep(has, extent, bands, { row: 3, column: 3 }, 1)).toEqual({ position: { row: 6, column: 2 }, band: bands[3] });
-    expect(bandStep(has, extent, bands, { row: 6, column: 2 }, -1)).toEqual({ position: { row: 2, column: 1 }, band: bands[1] });
-    expect(bandStep(has, extent, bands, { row: 2, column: 1 }, -1)).toEqual({ position: { row: 0, column: 0 }, band: bands[0] });
+    expect(bandStep(has, extent, bands, { row: 3, column: 3 }, 1)).toEqual({
+      position: { row: 6, column: 2 },
+      band: bands[3],
+    });
+    expect(bandStep(has, extent, bands, { row: 6, column: 2 }, -1)).toEqual({
+      position: { row: 2, column: 1 },
+      band: bands[1],
+    });
+    expect(bandStep(has, extent, bands, { row: 2, column: 1 }, -1)).toEqual({
+      position: { row: 0, column: 0 },
+      band: bands[0],
+    });
     expect(bandStep(has, extent, bands, { row: 0, column: 0 }, -1)).toBeNull();
     expect(bandStep(has, extent, bands, { row: 6, column: 0 }, 1)).toBeNull();
   });
@@ -140,7 +164,11 @@ describe('the long moves', () => {
       { name: 'seed', rowFrom: b.seed, rowTo: b.roots - 1 },
       { name: 'roots', rowFrom: b.roots, rowTo: b.end - 1 },
     ]);
-    expect(bandRows({ ...DEFAULT_TREE_SETTINGS, crown: { rows: 0 } }).map((band) => band.name)).toEqual(['trunk', 'seed', 'roots']);
+    expect(bandRows({ ...DEFAULT_TREE_SETTINGS, crown: { rows: 0 } }).map((band) => band.name)).toEqual([
+      'trunk',
+      'seed',
+      'roots',
+    ]);
   });
 
   it('says where the tree ends', () => {
@@ -151,7 +179,9 @@ describe('the long moves', () => {
     expect(farEdgeText({ kind: 'row-end', direction: -1 })).toBe('Edge of the tree: no more columns to the left.');
     expect(farEdgeText({ kind: 'page', direction: 1 })).toBe('Edge of the tree: no more rows below.');
     expect(farEdgeText({ kind: 'band', direction: -1 })).toBe('Edge of the tree: no band above this one.');
-    expect(farEdgeText({ kind: 'next', what: 'free', direction: 1 })).toBe('Edge of the tree: no free square after this square.');
+    expect(farEdgeText({ kind: 'next', what: 'free', direction: 1 })).toBe(
+      'Edge of the tree: no free square after this square.',
+    );
   });
 });
 
@@ -205,8 +235,12 @@ describe('the survey in words', () => {
     expect(viewSummaryText(view)).toBe(
       'In view: rows 30 to 41, columns -3 to 9: 12 published pieces, 3 available squares, 1 reserved square and 20 unavailable squares. Bands in view: trunk and branches, seed.',
     );
-    expect(viewSummaryText({ ...view, rowTo: 30, bands: ['seed'] })).toMatch(/^In view: row 30, columns -3 to 9: .* Bands in view: seed\.$/);
-    expect(pieceText({ row: 30, column: 2, token: 'x', title: 'Sunset', artist: 'Ana Lima' }, false)).toBe('Sunset by Ana Lima, row 30, column 2');
+    expect(viewSummaryText({ ...view, rowTo: 30, bands: ['seed'] })).toMatch(
+      /^In view: row 30, columns -3 to 9: .* Bands in view: seed\.$/,
+    );
+    expect(pieceText({ row: 30, column: 2, token: 'x', title: 'Sunset', artist: 'Ana Lima' }, false)).toBe(
+      'Sunset by Ana Lima, row 30, column 2',
+    );
     expect(pieceText({ row: 30, column: -2, token: 'x', title: null, artist: null }, true)).toBe(
       'A published piece (its title is on its way), row 30, column -2 (yours)',
     );

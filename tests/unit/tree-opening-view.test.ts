@@ -17,7 +17,8 @@ const withTrunk = (columns: number): TreeSettings => ({ ...settings, trunk: { ..
 
 describe('the zoom a first visit opens at', () => {
   it('is the usual zoom on a screen wide enough for the trunk', () => {
-    for (const width of [1280, 800, trunkWidth(settings) + 2 * TRUNK_FIT_MARGIN]) expect(openingScale(settings, width)).toBe(TREE_VIEW.zoomDefault);
+    for (const width of [1280, 800, trunkWidth(settings) + 2 * TRUNK_FIT_MARGIN])
+      expect(openingScale(settings, width)).toBe(TREE_VIEW.zoomDefault);
   });
 
   it('shrinks on a phone just enough for the whole trunk, with a margin each side', () => {
@@ -64,17 +65,28 @@ describe('when squares show their pictures', () => {
 });
 
 describe('the toast naming a linked square', () => {
-  const hit = (status: number, piece: CellHit['piece'] = null): CellHit => ({ kind: 'cell', row: 12, column: 3, status, token: 'x', piece });
+  const hit = (status: number, piece: CellHit['piece'] = null): CellHit => ({
+    kind: 'cell',
+    row: 12,
+    column: 3,
+    status,
+    token: 'x',
+    piece,
+  });
 
   it('says where it is and what it is', () => {
     expect(linkedSquareText(hit(CellStatus.Available))).toBe('Row 12, column 3: available');
-    expect(linkedSquareText({ ...hit(CellStatus.Available), kind: 'slot', token: null })).toBe('Row 12, column 3: available');
+    expect(linkedSquareText({ ...hit(CellStatus.Available), kind: 'slot', token: null })).toBe(
+      'Row 12, column 3: available',
+    );
     expect(linkedSquareText(hit(CellStatus.Reserved))).toBe('Row 12, column 3: reserved');
     expect(linkedSquareText(hit(CellStatus.Pending))).toBe('Row 12, column 3: not open yet');
   });
 
-  it("names a published piece by its title and artist once they are known", () => {
-    expect(linkedSquareText(hit(CellStatus.Published, { title: 'Tide', artist: 'Ana' }))).toBe('Row 12, column 3: Tide by Ana');
+  it('names a published piece by its title and artist once they are known', () => {
+    expect(linkedSquareText(hit(CellStatus.Published, { title: 'Tide', artist: 'Ana' }))).toBe(
+      'Row 12, column 3: Tide by Ana',
+    );
     expect(linkedSquareText(hit(CellStatus.Published, { title: 'Tide', artist: '' }))).toBe('Row 12, column 3: Tide');
     expect(linkedSquareText(hit(CellStatus.Published))).toBe('Row 12, column 3: a published piece');
   });

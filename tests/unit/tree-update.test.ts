@@ -18,14 +18,23 @@ const header = { token: 'tree-token-0123456789', version: 1, settings: S };
 
 function snapshotCell(row: number, column: number, status: number): SnapshotCell {
   const type = isTrunkColumn(S, column) ? CellType.Trunk : CellType.Branch;
-  return { row, column, status, type, color: status === CellStatus.Published ? 0x336699 : null, token: `t${row}_${column}`, thumb: null };
+  return {
+    row,
+    column,
+    status,
+    type,
+    color: status === CellStatus.Published ? 0x336699 : null,
+    token: `t${row}_${column}`,
+    thumb: null,
+  };
 }
 
 /** A small tree: the trunk's columns over every row, half of them published, and a few branch pieces. */
 function startingTree(): TreeCells {
   const cells: SnapshotCell[] = [];
   for (let row = 0; row < 42; row++) {
-    for (let column = 0; column < S.trunk.columns; column++) cells.push(snapshotCell(row, column, row > 20 ? CellStatus.Published : CellStatus.Pending));
+    for (let column = 0; column < S.trunk.columns; column++)
+      cells.push(snapshotCell(row, column, row > 20 ? CellStatus.Published : CellStatus.Pending));
     if (row > 22 && row < 26) cells.push(snapshotCell(row, -1, CellStatus.Published));
   }
   cells.sort((a, b) => a.row - b.row || a.column - b.column);
@@ -37,49 +46,68 @@ function stateOf(cells: TreeCells): TreeState {
   return { cells, settings: S, slots, index: buildChunkIndex(cells, slots.positions) };
 }
 
-const slotKeys = (list: readonly { row: number; column: number }[]) => new Set(list.map((s) => positionKey(s.row, s.column)));
+const slotKeys = (list: readonly { row: number; column: number }[]) =>
+  new Set(list.map((s) => positionKey(s.row, s.column)));
 
 /** A change: a position near the tree (new cells included) and a status (ABSENT hides a cell, as the replay does). */
 const changeArbitrary = fc.record({
   row: fc.integer({ min: 0, max: 41 }),
   column: fc.integer({ min: -8, max: 10 }),
-  status: fc.constantFrom(CellStatus.Pending, CellStatus.Reserved, CellStatus.Published, CellStatus.Available, ABSENT_STATUS),
+  status: fc.constantFrom(
+    CellStatus.Pending,
+    CellStatus.Reserved,
+    CellStatus.Published,
+    CellStatus.Available,
+    ABSENT_STATUS,
+  ),
 });
 
 function batchOf(list: { row: number; column: number; status: number }[]) {
   // One change a position per batch, as the server's log answers.
   const unique = new Map(list.map((c) => [positionKey(c.row, c.column), c]));
-  return encodeChanges(1, 2, [...unique.values()].map((c) => snapshotCell(c.row, c.column, c.status)));
+  return encodeChanges(
+    1,
+    2,
+    [...unique.values()].map((c) => snapshotCell(c.row, c.column, c.status)),
+  );
 }
 
 describe('changes applied in place', () => {
   it('keeps the branch slots equal to the whole tree’s after random changes', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 8 }), (batches) => {
-        const state = stateOf(startingTree());
-        for (const batch of batches) {
-          updateTree(state, batchOf(batch));
-          const fresh = computeBranchSlots(S, engineGrid(state.cells));
-          expect(state.slots.list()).toEqual(fresh);
-        }
-      }),
+      fc.property(
+        fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 8 }),
+        (batches) => {
+          const state = stateOf(startingTree());
+          for (const batch of batches) {
+            updateTree(state, batchOf(batch));
+            const fresh = computeBranchSlots(S, engineGrid(state.cells));
+            expect(state.slots.list()).toEqual(fresh);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('keeps the chunk index equal to one built afresh', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 6 }), (batches) => {
-        const state = stateOf(startingTree());
-        for (const batch of batches) updateTree(state, batchOf(batch));
-        const fresh = buildChunkIndex(state.cells, state.slots.list());
-        for (const [key, entry] of fresh.chunks) {
-          const kept = state.index.chunks.get(key);
-          expect([...(kept?.cells ?? [])].sort((a, b) => a - b)).toEqual(entry.cells);
-          expect(slotKeys((kept?.slots ?? []).map((s) => state.slots.positions[s]!))).toEqual(slotKeys(entry.slots.map((s) => state.slots.list()[s]!)));
-        }
-        for (const [key, entry] of state.index.chunks) if (!fresh.chunks.has(key)) expect(entry.slots).toEqual([]);
-      }),
+      fc.property(
+        fc.array(fc.array(changeArbitrary, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 6 }),
+        (batches) => {
+          const state = stateOf(startingTree());
+          for (const batch of batches) updateTree(state, batchOf(batch));
+          const fresh = buildChunkIndex(state.cells, state.slots.list());
+          for (const [key, entry] of fresh.chunks) {
+            const kept = state.index.chunks.get(key);
+            expect([...(kept?.cells ?? [])].sort((a, b) => a - b)).toEqual(entry.cells);
+            expect(slotKeys((kept?.slots ?? []).map((s) => state.slots.positions[s]!))).toEqual(
+              slotKeys(entry.slots.map((s) => state.slots.list()[s]!)),
+            );
+          }
+          for (const [key, entry] of state.index.chunks) if (!fresh.chunks.has(key)) expect(entry.slots).toEqual([]);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -24,27 +24,47 @@ describe('the view in the address', () => {
   it('has no view without its parameters, and an invalid one for anything malformed', () => {
     expect(parseTreeUrl('')).toEqual({ kind: 'none' });
     expect(parseTreeUrl('?bench')).toEqual({ kind: 'none' });
-    for (const search of ['?row=3&col=1&zoom=9', '?row=3&col=1&zoom=0.1', '?row=3&col=1&zoom=abc', '?row=3&col=1&zoom=', '?row=x&col=1', '?row=3', '?cell=short', '?cell=<script>', '?row=99999999&col=0']) {
+    for (const search of [
+      '?row=3&col=1&zoom=9',
+      '?row=3&col=1&zoom=0.1',
+      '?row=3&col=1&zoom=abc',
+      '?row=3&col=1&zoom=',
+      '?row=x&col=1',
+      '?row=3',
+      '?cell=short',
+      '?cell=<script>',
+      '?row=99999999&col=0',
+    ]) {
       expect(parseTreeUrl(search), search).toEqual({ kind: 'invalid' });
     }
   });
 
   it('writes the view back, keeping other parameters and dropping a cell token', () => {
-    expect(formatTreeUrl(`?bench&cell=${TOKEN}`, { row: 7, column: -3, scale: 1.5 })).toBe('?bench=&row=7&col=-3&zoom=1.5');
+    expect(formatTreeUrl(`?bench&cell=${TOKEN}`, { row: 7, column: -3, scale: 1.5 })).toBe(
+      '?bench=&row=7&col=-3&zoom=1.5',
+    );
     const written = formatTreeUrl('', { row: 40, column: 2, scale: 0.5 });
     expect(parseTreeUrl(written)).toEqual({ kind: 'position', row: 40, column: 2, scale: 0.5 });
   });
 });
 
-function hit(status: number, token: string | null = TOKEN, kind: CellHit['kind'] = 'cell', piece: CellHit['piece'] = null): CellHit {
+function hit(
+  status: number,
+  token: string | null = TOKEN,
+  kind: CellHit['kind'] = 'cell',
+  piece: CellHit['piece'] = null,
+): CellHit {
   return { kind, row: 34, column: 2, status, token, piece };
 }
 
 describe('a click on a square (spec §2, §4)', () => {
   const guest = { isAdmin: false, ownTokens: new Set<string>() };
 
-  it('opens a published piece\'s details, and says so when its token is not known', () => {
-    expect(actionForCell(hit(CellStatus.Published), guest)).toEqual({ kind: 'navigate', to: `/observe/cell/${TOKEN}/details` });
+  it("opens a published piece's details, and says so when its token is not known", () => {
+    expect(actionForCell(hit(CellStatus.Published), guest)).toEqual({
+      kind: 'navigate',
+      to: `/observe/cell/${TOKEN}/details`,
+    });
     expect(actionForCell(hit(CellStatus.Published, null), guest)).toEqual({ kind: 'unreachable' });
   });
 
@@ -56,12 +76,20 @@ describe('a click on a square (spec §2, §4)', () => {
 
   it('opens the editor on a reserved square for an admin or its own artist, the subscribe popup for anyone else', () => {
     expect(actionForCell(hit(CellStatus.Reserved), guest)).toEqual({ kind: 'popup', popup: 'subscribe' });
-    expect(actionForCell(hit(CellStatus.Reserved), { isAdmin: true, ownTokens: new Set() })).toEqual({ kind: 'navigate', to: `/observe/cell/${TOKEN}/edit` });
-    expect(actionForCell(hit(CellStatus.Reserved), { isAdmin: false, ownTokens: new Set([TOKEN]) })).toEqual({ kind: 'navigate', to: `/observe/cell/${TOKEN}/edit` });
+    expect(actionForCell(hit(CellStatus.Reserved), { isAdmin: true, ownTokens: new Set() })).toEqual({
+      kind: 'navigate',
+      to: `/observe/cell/${TOKEN}/edit`,
+    });
+    expect(actionForCell(hit(CellStatus.Reserved), { isAdmin: false, ownTokens: new Set([TOKEN]) })).toEqual({
+      kind: 'navigate',
+      to: `/observe/cell/${TOKEN}/edit`,
+    });
   });
 
   it('names the focused square for a screen reader', () => {
-    expect(describeCell(hit(CellStatus.Published, TOKEN, 'cell', { title: 'Quiet Orchard', artist: 'Ada Lee' }))).toBe('row 34, column 2: published — Quiet Orchard by Ada Lee');
+    expect(describeCell(hit(CellStatus.Published, TOKEN, 'cell', { title: 'Quiet Orchard', artist: 'Ada Lee' }))).toBe(
+      'row 34, column 2: published — Quiet Orchard by Ada Lee',
+    );
     expect(describeCell(hit(CellStatus.Published))).toBe('row 34, column 2: published piece');
     expect(describeCell(hit(CellStatus.Available, null, 'slot'))).toMatch(/^row 34, column 2: available branch slot/);
     expect(describeCell(hit(CellStatus.Reserved), true)).toMatch(/reserved by you/);

@@ -17,7 +17,11 @@ export function LogTab() {
             <EmptyNote>No staff action yet.</EmptyNote>
           ) : (
             <>
-              <AdminTable testId="staff-log" caption="Staff actions, newest first" columns={['When', 'Who', 'What', 'Note']}>
+              <AdminTable
+                testId="staff-log"
+                caption="Staff actions, newest first"
+                columns={['When', 'Who', 'What', 'Note']}
+              >
                 {entries.items.map((entry) => (
                   <tr key={entry.id} data-testid="log-entry" data-action={entry.action}>
                     <td>
@@ -35,7 +39,13 @@ export function LogTab() {
                   </tr>
                 ))}
               </AdminTable>
-              <Pager label="Pages of the log" page={entries.page} pageSize={entries.pageSize} total={entries.total} onPage={setPage} />
+              <Pager
+                label="Pages of the log"
+                page={entries.page}
+                pageSize={entries.pageSize}
+                total={entries.total}
+                onPage={setPage}
+              />
             </>
           )
         }

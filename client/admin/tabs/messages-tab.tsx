@@ -50,7 +50,12 @@ function MessageCard({ message, onNotice }: { message: AdminMessage; onNotice: (
       run: () => markHandled.mutateAsync({ id: message.id }),
       done: `“${message.subject}” is marked handled.`,
       onNotice,
-      refresh: () => Promise.all([utils.admin.messages.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]),
+      refresh: () =>
+        Promise.all([
+          utils.admin.messages.invalidate(),
+          utils.admin.overview.invalidate(),
+          utils.admin.staffLog.invalidate(),
+        ]),
     });
   const reply = `mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`;
 
@@ -60,7 +65,8 @@ function MessageCard({ message, onNotice }: { message: AdminMessage; onNotice: (
         <div>
           <h2 className="admin-card__title">{message.subject}</h2>
           <p className="admin-muted">
-            {message.reason} · from {message.user ? `${message.user.name} (${message.email})` : message.email} · <DateTime time={message.createdAt} />
+            {message.reason} · from {message.user ? `${message.user.name} (${message.email})` : message.email} ·{' '}
+            <DateTime time={message.createdAt} />
           </p>
         </div>
         {message.handledAt !== null && <span className="admin-badge admin-badge--handled">handled</span>}
@@ -71,7 +77,12 @@ function MessageCard({ message, onNotice }: { message: AdminMessage; onNotice: (
           Reply by e-mail
         </a>
         {message.handledAt === null ? (
-          <button type="button" className="button button--small" onClick={() => void onMark()} disabled={markHandled.isPending}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => void onMark()}
+            disabled={markHandled.isPending}
+          >
             {markHandled.isPending ? 'Please wait…' : 'Mark handled'}
           </button>
         ) : (

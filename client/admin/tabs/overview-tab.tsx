@@ -21,7 +21,10 @@ export function OverviewTab() {
   const overview = trpc.admin.overview.useQuery({});
   return (
     <section className="admin-section">
-      <SectionHeading title="overview." lead="What waits for staff, and how the tree has grown over the last six months." />
+      <SectionHeading
+        title="overview."
+        lead="What waits for staff, and how the tree has grown over the last six months."
+      />
       <QueryView query={overview}>{(data) => <OverviewBody overview={data} />}</QueryView>
     </section>
   );

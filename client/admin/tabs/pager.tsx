@@ -14,13 +14,23 @@ export function Pager({ page, pageSize, total, onPage, label }: PagerProps) {
   const last = Math.min(total, page * pageSize);
   return (
     <nav className="admin-pager" aria-label={label}>
-      <button type="button" className="button button--small button--quiet" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <button
+        type="button"
+        className="button button--small button--quiet"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
         ← Previous
       </button>
       <span className="admin-pager__where">
         {first}–{last} of {total}
       </span>
-      <button type="button" className="button button--small button--quiet" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button
+        type="button"
+        className="button button--small button--quiet"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
         Next →
       </button>
     </nav>

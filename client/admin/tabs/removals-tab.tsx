@@ -7,7 +7,16 @@ import type { AdminRemovalRequest, RemovalState } from '#shared/admin-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { titleOf } from '../format.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, Thumb, runStaffAction, type Notice } from '../parts.tsx';
+import {
+  DateTime,
+  EmptyNote,
+  NoticeLine,
+  QueryView,
+  SectionHeading,
+  Thumb,
+  runStaffAction,
+  type Notice,
+} from '../parts.tsx';
 import { ReasonForm } from '../reason-form.tsx';
 import { detailsLinkOf } from '../sections.ts';
 import { StateFilter } from './state-filter.tsx';
@@ -54,7 +63,12 @@ function RemovalCard({ request, onNotice }: { request: AdminRemovalRequest; onNo
   const decline = trpc.admin.declineRemoval.useMutation();
   const [declining, setDeclining] = useState(false);
   const title = titleOf(request.art.title);
-  const refresh = () => Promise.all([utils.admin.removalRequests.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]);
+  const refresh = () =>
+    Promise.all([
+      utils.admin.removalRequests.invalidate(),
+      utils.admin.overview.invalidate(),
+      utils.admin.staffLog.invalidate(),
+    ]);
 
   const onAccept = () =>
     runStaffAction({
@@ -79,7 +93,8 @@ function RemovalCard({ request, onNotice }: { request: AdminRemovalRequest; onNo
             <a href={detailsLinkOf(request.art.cellToken)}>{title}</a>
           </h2>
           <p className="admin-muted">
-            {request.requester ? request.requester.name : 'Unknown member'} · {request.email} · <DateTime time={request.createdAt} />
+            {request.requester ? request.requester.name : 'Unknown member'} · {request.email} ·{' '}
+            <DateTime time={request.createdAt} />
           </p>
         </div>
         <span className={`admin-badge admin-badge--${request.state}`}>{request.state}</span>
@@ -95,11 +110,21 @@ function RemovalCard({ request, onNotice }: { request: AdminRemovalRequest; onNo
             busy={accept.isPending}
             danger
           />
-          <button type="button" className="button button--small button--quiet" aria-expanded={declining} onClick={() => setDeclining(!declining)}>
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-expanded={declining}
+            onClick={() => setDeclining(!declining)}
+          >
             Decline…
           </button>
           {declining && (
-            <ReasonForm label="Reason for declining" hint="The artist receives this in an e-mail." submitLabel="Decline the request" onSubmit={onDecline} />
+            <ReasonForm
+              label="Reason for declining"
+              hint="The artist receives this in an e-mail."
+              submitLabel="Decline the request"
+              onSubmit={onDecline}
+            />
           )}
         </div>
       ) : (

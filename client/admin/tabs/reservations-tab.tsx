@@ -5,7 +5,16 @@ import { ArtStatus } from '#shared/domain.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { CELL_TYPE_LABELS, labelOf } from '../labels.ts';
-import { AdminTable, DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, runStaffAction, type Notice } from '../parts.tsx';
+import {
+  AdminTable,
+  DateTime,
+  EmptyNote,
+  NoticeLine,
+  QueryView,
+  SectionHeading,
+  runStaffAction,
+  type Notice,
+} from '../parts.tsx';
 import { treeLinkOf } from '../sections.ts';
 
 export function ReservationsTab() {
@@ -20,7 +29,11 @@ export function ReservationsTab() {
           items.length === 0 ? (
             <EmptyNote>No square is reserved right now.</EmptyNote>
           ) : (
-            <AdminTable testId="reservations" caption="Squares reserved now" columns={['Square', 'Held by', 'Reserved', 'Runs out', { hidden: 'Release' }]}>
+            <AdminTable
+              testId="reservations"
+              caption="Squares reserved now"
+              columns={['Square', 'Held by', 'Reserved', 'Runs out', { hidden: 'Release' }]}
+            >
               {items.map((reservation) => (
                 <ReservationRow key={reservation.id} reservation={reservation} onNotice={setNotice} />
               ))}
@@ -32,7 +45,13 @@ export function ReservationsTab() {
   );
 }
 
-function ReservationRow({ reservation, onNotice }: { reservation: AdminReservation; onNotice: (notice: Notice) => void }) {
+function ReservationRow({
+  reservation,
+  onNotice,
+}: {
+  reservation: AdminReservation;
+  onNotice: (notice: Notice) => void;
+}) {
   const utils = trpc.useUtils();
   const release = trpc.admin.releaseReservation.useMutation();
   const { cell, user } = reservation;
@@ -44,7 +63,12 @@ function ReservationRow({ reservation, onNotice }: { reservation: AdminReservati
       run: () => release.mutateAsync({ reservationId: reservation.id }),
       done: `The square at ${place} is released.`,
       onNotice,
-      refresh: () => Promise.all([utils.admin.reservations.invalidate(), utils.admin.overview.invalidate(), utils.admin.staffLog.invalidate()]),
+      refresh: () =>
+        Promise.all([
+          utils.admin.reservations.invalidate(),
+          utils.admin.overview.invalidate(),
+          utils.admin.staffLog.invalidate(),
+        ]),
     });
 
   return (

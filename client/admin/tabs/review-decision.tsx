@@ -21,7 +21,12 @@ interface ReviewDecisionProps {
 function useAfterReview() {
   const utils = trpc.useUtils();
   return () =>
-    Promise.all([utils.admin.queue.invalidate(), utils.admin.overview.invalidate(), utils.admin.reviewItem.invalidate(), utils.admin.staffLog.invalidate()]);
+    Promise.all([
+      utils.admin.queue.invalidate(),
+      utils.admin.overview.invalidate(),
+      utils.admin.reviewItem.invalidate(),
+      utils.admin.staffLog.invalidate(),
+    ]);
 }
 
 export function ReviewDecision({ item, onDecided, onFailed }: ReviewDecisionProps) {
@@ -59,7 +64,10 @@ export function ReviewDecision({ item, onDecided, onFailed }: ReviewDecisionProp
   const onRequestChanges = async (reason: string) => {
     try {
       await requestChanges.mutateAsync({ artToken, reason });
-      onDecided({ kind: 'success', text: 'Changes requested. The artist has been e-mailed your reason and can resubmit.' });
+      onDecided({
+        kind: 'success',
+        text: 'Changes requested. The artist has been e-mailed your reason and can resubmit.',
+      });
     } catch (error) {
       // Shown above the decision, which may vanish: the piece may have been decided by someone else meanwhile.
       onFailed({ kind: 'error', text: adminErrorText(error) });
@@ -68,15 +76,28 @@ export function ReviewDecision({ item, onDecided, onFailed }: ReviewDecisionProp
   };
 
   return (
-    <section className="admin-panel admin-decision" aria-labelledby="review-decision-title" data-testid="review-decision">
+    <section
+      className="admin-panel admin-decision"
+      aria-labelledby="review-decision-title"
+      data-testid="review-decision"
+    >
       <h2 id="review-decision-title" className="admin-subtitle">
         Decide
       </h2>
       <div className="admin-decision__publish">
-        <button type="button" className="button" onClick={() => void onPublish()} disabled={publishing} aria-busy={publishing || undefined} data-testid="publish-button">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void onPublish()}
+          disabled={publishing}
+          aria-busy={publishing || undefined}
+          data-testid="publish-button"
+        >
           {publishing ? 'Publishing…' : 'Publish'}
         </button>
-        <p className="field__hint">The piece goes live on the tree, its neighbouring squares open, and the artist is e-mailed its link.</p>
+        <p className="field__hint">
+          The piece goes live on the tree, its neighbouring squares open, and the artist is e-mailed its link.
+        </p>
       </div>
       <ReasonForm
         testId="request-changes-form"

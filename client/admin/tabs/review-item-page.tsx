@@ -38,7 +38,8 @@ export function ReviewItemPage() {
             <NoticeLine notice={notice} />
             {notice?.kind === 'success' && (
               <p className="admin-after">
-                <Link to="/review">Back to the queue</Link> · <a href={treeLinkOf(data.cell.token)}>See the square on the tree</a>
+                <Link to="/review">Back to the queue</Link> ·{' '}
+                <a href={treeLinkOf(data.cell.token)}>See the square on the tree</a>
               </p>
             )}
             <div className="admin-review">

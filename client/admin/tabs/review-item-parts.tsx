@@ -21,7 +21,13 @@ export function ReviewPictures({ item }: { item: ReviewItem }) {
     <div className="admin-pictures" data-testid="review-pictures">
       {item.pictures.map((picture, index) => (
         <figure key={picture.token} className="admin-picture">
-          <img src={picture.image} width={picture.width} height={picture.height} alt={count > 1 ? `${title}, picture ${index + 1} of ${count}` : title} decoding="async" />
+          <img
+            src={picture.image}
+            width={picture.width}
+            height={picture.height}
+            alt={count > 1 ? `${title}, picture ${index + 1} of ${count}` : title}
+            decoding="async"
+          />
           <figcaption>
             {index === 0 ? 'Main picture' : `Picture ${index + 1}`} · {picture.width} × {picture.height} px ·{' '}
             <a href={picture.image} target="_blank" rel="noopener">
@@ -111,7 +117,8 @@ export function ReviewPlace({ item }: { item: ReviewItem }) {
         On the tree
       </h2>
       <p>
-        Row {cell.row}, column {cell.column} · {labelOf(CELL_TYPE_LABELS, cell.type)} square · {labelOf(CELL_STATUS_LABELS, cell.status)}
+        Row {cell.row}, column {cell.column} · {labelOf(CELL_TYPE_LABELS, cell.type)} square ·{' '}
+        {labelOf(CELL_STATUS_LABELS, cell.status)}
       </p>
       <p>
         <a href={treeLinkOf(cell.token)} data-testid="review-tree-link">
@@ -143,10 +150,13 @@ export function ReviewConnections({ item }: { item: ReviewItem }) {
               <Thumb src={connection.neighbour?.thumb ?? null} />
               <div>
                 <p className="admin-list__title">
-                  {connection.neighbour ? `${titleOf(connection.neighbour.title)} by ${connection.neighbour.author.name}` : 'A square with no piece'}
+                  {connection.neighbour
+                    ? `${titleOf(connection.neighbour.title)} by ${connection.neighbour.author.name}`
+                    : 'A square with no piece'}
                   <span className="admin-muted">
                     {' '}
-                    · row {connection.row}, column {connection.column} · {connectionState(connection.status, item.art.status)}
+                    · row {connection.row}, column {connection.column} ·{' '}
+                    {connectionState(connection.status, item.art.status)}
                   </span>
                 </p>
                 <p className="admin-prose">{plain(connection.description)}</p>
@@ -167,10 +177,15 @@ export function ReviewArtist({ item }: { item: ReviewItem }) {
         The artist
       </h2>
       <p>
-        <a href={profileLinkOf(artist.token)}>{fullName(artist)}</a> · {artist.email} · {labelOf(ROLE_LABELS, artist.role)}
+        <a href={profileLinkOf(artist.token)}>{fullName(artist)}</a> · {artist.email} ·{' '}
+        {labelOf(ROLE_LABELS, artist.role)}
       </p>
       <h3 className="admin-subtitle admin-subtitle--small">Their other pieces</h3>
-      {item.otherPieces.length === 0 ? <EmptyNote>This is their first piece.</EmptyNote> : <OtherPieces pieces={item.otherPieces} />}
+      {item.otherPieces.length === 0 ? (
+        <EmptyNote>This is their first piece.</EmptyNote>
+      ) : (
+        <OtherPieces pieces={item.otherPieces} />
+      )}
     </section>
   );
 }

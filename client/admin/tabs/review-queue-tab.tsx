@@ -8,13 +8,20 @@ export function ReviewQueueTab() {
   const queue = trpc.admin.queue.useQuery({});
   return (
     <section className="admin-section">
-      <SectionHeading title="review." lead="Pieces waiting for review, the longest-waiting first. Open one to see it whole and decide." />
+      <SectionHeading
+        title="review."
+        lead="Pieces waiting for review, the longest-waiting first. Open one to see it whole and decide."
+      />
       <QueryView query={queue}>
         {(items) =>
           items.length === 0 ? (
             <EmptyNote>Nothing is waiting for review.</EmptyNote>
           ) : (
-            <AdminTable testId="review-queue" caption="Pieces waiting for review, oldest first" columns={['Piece', 'Artist', 'Submitted', { hidden: 'Open' }]}>
+            <AdminTable
+              testId="review-queue"
+              caption="Pieces waiting for review, oldest first"
+              columns={['Piece', 'Artist', 'Submitted', { hidden: 'Open' }]}
+            >
               {items.map((item) => (
                 <tr key={item.artToken} data-testid="queue-item" data-art={item.artToken}>
                   <td>
@@ -28,7 +35,11 @@ export function ReviewQueueTab() {
                     <DateTime time={item.submittedAt} />
                   </td>
                   <td className="admin-table__actions">
-                    <Link className="button button--small" to={`/review/${encodeURIComponent(item.artToken)}`} aria-label={`Review ${titleOf(item.title)} by ${item.author.name}`}>
+                    <Link
+                      className="button button--small"
+                      to={`/review/${encodeURIComponent(item.artToken)}`}
+                      aria-label={`Review ${titleOf(item.title)} by ${item.author.name}`}
+                    >
                       Review
                     </Link>
                   </td>

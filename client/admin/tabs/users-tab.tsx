@@ -10,7 +10,16 @@ import { useCurrentUser } from '#client/app/current-user.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { fullName } from '../format.ts';
 import { ROLE_CHOICES, ROLE_LABELS, labelOf } from '../labels.ts';
-import { AdminTable, DateTime, EmptyNote, NoticeLine, QueryView, SectionHeading, runStaffAction, type Notice } from '../parts.tsx';
+import {
+  AdminTable,
+  DateTime,
+  EmptyNote,
+  NoticeLine,
+  QueryView,
+  SectionHeading,
+  runStaffAction,
+  type Notice,
+} from '../parts.tsx';
 import { profileLinkOf } from '../sections.ts';
 import { Pager } from './pager.tsx';
 
@@ -35,7 +44,13 @@ export function UsersTab() {
           <label className="field__label" htmlFor={searchId}>
             Name or e-mail
           </label>
-          <input id={searchId} className="field__input" type="search" value={draft} onChange={(event) => setDraft(event.currentTarget.value)} />
+          <input
+            id={searchId}
+            className="field__input"
+            type="search"
+            value={draft}
+            onChange={(event) => setDraft(event.currentTarget.value)}
+          />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={roleId}>
@@ -47,7 +62,11 @@ export function UsersTab() {
             value={query.role ?? ''}
             onChange={(event) => {
               const value = event.currentTarget.value;
-              setQuery((current) => ({ search: current.search, page: 1, ...(value === '' ? {} : { role: Number(value) as Role }) }));
+              setQuery((current) => ({
+                search: current.search,
+                page: 1,
+                ...(value === '' ? {} : { role: Number(value) as Role }),
+              }));
             }}
           >
             <option value="">Any role</option>
@@ -69,12 +88,22 @@ export function UsersTab() {
             <EmptyNote>No member matches.</EmptyNote>
           ) : (
             <>
-              <AdminTable testId="users" caption={`Members, ${page.total} in all`} columns={['Member', 'Joined', 'Role', 'Account']}>
+              <AdminTable
+                testId="users"
+                caption={`Members, ${page.total} in all`}
+                columns={['Member', 'Joined', 'Role', 'Account']}
+              >
                 {page.items.map((user) => (
                   <UserRow key={user.token} user={user} onNotice={setNotice} />
                 ))}
               </AdminTable>
-              <Pager label="Pages of members" page={page.page} pageSize={page.pageSize} total={page.total} onPage={(next) => setQuery((current) => ({ ...current, page: next }))} />
+              <Pager
+                label="Pages of members"
+                page={page.page}
+                pageSize={page.pageSize}
+                total={page.total}
+                onPage={(next) => setQuery((current) => ({ ...current, page: next }))}
+              />
             </>
           )
         }
@@ -119,7 +148,13 @@ function UserRow({ user, onNotice }: { user: AdminUser; onNotice: (notice: Notic
           <label className="visually-hidden" htmlFor={roleId}>
             Role of {name}
           </label>
-          <select id={roleId} className="field__input field__select admin-inline__select" value={role} disabled={isMe} onChange={(event) => setRoleChoice(Number(event.currentTarget.value))}>
+          <select
+            id={roleId}
+            className="field__input field__select admin-inline__select"
+            value={role}
+            disabled={isMe}
+            onChange={(event) => setRoleChoice(Number(event.currentTarget.value))}
+          >
             {ROLE_CHOICES.map((choice) => (
               <option key={choice} value={choice}>
                 {ROLE_LABELS[choice]}
@@ -131,7 +166,12 @@ function UserRow({ user, onNotice }: { user: AdminUser; onNotice: (notice: Notic
               type="button"
               className="button button--small"
               disabled={setRole.isPending}
-              onClick={() => void run(() => setRole.mutateAsync({ userToken: user.token, role: role as Role }), `${name} is now: ${labelOf(ROLE_LABELS, role)}.`)}
+              onClick={() =>
+                void run(
+                  () => setRole.mutateAsync({ userToken: user.token, role: role as Role }),
+                  `${name} is now: ${labelOf(ROLE_LABELS, role)}.`,
+                )
+              }
             >
               Save role
             </button>
@@ -142,7 +182,12 @@ function UserRow({ user, onNotice }: { user: AdminUser; onNotice: (notice: Notic
         {user.disabled ? (
           <div className="admin-inline">
             <span className="admin-badge admin-badge--disabled">disabled</span>
-            <button type="button" className="button button--small button--quiet" disabled={enable.isPending} onClick={() => void run(() => enable.mutateAsync({ userToken: user.token }), `${name} can log in again.`)}>
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              disabled={enable.isPending}
+              onClick={() => void run(() => enable.mutateAsync({ userToken: user.token }), `${name} can log in again.`)}
+            >
               Enable
             </button>
           </div>
@@ -151,7 +196,9 @@ function UserRow({ user, onNotice }: { user: AdminUser; onNotice: (notice: Notic
             label="Disable"
             question={`Disable ${name}? They are logged out everywhere and cannot log in until enabled.`}
             confirmLabel="Yes, disable"
-            onConfirm={() => void run(() => disable.mutateAsync({ userToken: user.token }), `${name} is disabled and logged out.`)}
+            onConfirm={() =>
+              void run(() => disable.mutateAsync({ userToken: user.token }), `${name} is disabled and logged out.`)
+            }
             busy={disable.isPending}
             disabled={isMe}
             danger

@@ -10,14 +10,19 @@ import type { StepProps } from './step-props.ts';
 
 const listed = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : '—');
 
-export function ConfirmStep({ state, onEdit }: StepProps & { onEdit(step: number): void }) {
+export function ConfirmStep({ state, onEdit }: StepProps & { onEdit: (step: number) => void }) {
   const { values } = state;
   const selected = state.connections.filter((c) => c.status === 1);
   const block = (step: StepName, rows: [string, ReactNode][]) => (
     <section className="editor-summary" data-testid={`summary-${step}`}>
       <header className="editor-summary__header">
         <h3 className="editor-summary__title">{step}</h3>
-        <button type="button" className="button button--quiet" onClick={() => onEdit(STEPS.indexOf(step))} data-testid={`edit-${step}`}>
+        <button
+          type="button"
+          className="button button--quiet"
+          onClick={() => onEdit(STEPS.indexOf(step))}
+          data-testid={`edit-${step}`}
+        >
           EDIT<span className="visually-hidden"> {step.toLowerCase()}</span>
         </button>
       </header>
@@ -39,7 +44,12 @@ export function ConfirmStep({ state, onEdit }: StepProps & { onEdit(step: number
         [
           'Images',
           <span className="editor-summary__images">
-            {images.map((slot, index) => slot.preview && <img key={index} src={slot.preview} alt={`Image ${index + 1}`} width={56} height={56} />)}
+            {images.map(
+              (slot, index) =>
+                slot.preview && (
+                  <img key={index} src={slot.preview} alt={`Upload ${index + 1}`} width={56} height={56} />
+                ),
+            )}
           </span>,
         ],
       ])}
@@ -59,7 +69,12 @@ export function ConfirmStep({ state, onEdit }: StepProps & { onEdit(step: number
         ['Description', <span className="editor-summary__text">{values.description}</span>],
         ['AI use', AI_USE_LABELS[values.ai_use as AiUse] ?? '—'],
       ])}
-      {block('CONNECTION', selected.length > 0 ? selected.map((c) => [c.next_cell.art.title.trim() || 'Untitled', c.description]) : [['Connections', 'None']])}
+      {block(
+        'CONNECTION',
+        selected.length > 0
+          ? selected.map((c) => [c.next_cell.art.title.trim() || 'Untitled', c.description])
+          : [['Connections', 'None']],
+      )}
     </div>
   );
 }

@@ -24,7 +24,11 @@ export function ConnectionStep({ state, update, loading }: StepProps & { loading
         const artist = `${next.art.author.firstname} ${next.art.author.lastname}`.trim();
         const selected = connection.status === 1;
         return (
-          <li key={connection.token} className={selected ? 'editor-connection editor-connection--on' : 'editor-connection'} data-testid="connection">
+          <li
+            key={connection.token}
+            className={selected ? 'editor-connection editor-connection--on' : 'editor-connection'}
+            data-testid="connection"
+          >
             <label className="editor-connection__pick">
               <input
                 type="checkbox"

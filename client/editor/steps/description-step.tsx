@@ -11,7 +11,11 @@ const AI_CHOICES = AI_USE_OPTIONS.map((value) => ({ value, label: AI_USE_LABELS[
 export function DescriptionStep({ state, update }: StepProps) {
   return (
     <>
-      <KeywordsInput keywords={state.values.keywords} error={state.errors.keywords} onChange={(keywords) => update((s) => setValues(s, { keywords }))} />
+      <KeywordsInput
+        keywords={state.values.keywords}
+        error={state.errors.keywords}
+        onChange={(keywords) => update((s) => setValues(s, { keywords }))}
+      />
       <TextArea
         label="Description"
         testId="description"

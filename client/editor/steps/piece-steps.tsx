@@ -1,5 +1,12 @@
 /** The first three steps of the wizard (spec §2 editArt): IMAGE (title and images), CATEGORY, MEDIUM. */
-import { ART_LIMITS, CATEGORY_OPTIONS, MATERIAL_OPTIONS, MEDIUM_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS } from '#shared/constants.ts';
+import {
+  ART_LIMITS,
+  CATEGORY_OPTIONS,
+  MATERIAL_OPTIONS,
+  MEDIUM_OPTIONS,
+  STYLE_OPTIONS,
+  SUBJECT_OPTIONS,
+} from '#shared/constants.ts';
 import { ART_MESSAGES, yearOptions } from '#shared/validation/art.ts';
 import { CheckList, SelectInput, TextInput } from '../editor-fields.tsx';
 import { setMedium, setSlot, setValues } from '../editor-state.ts';
@@ -29,7 +36,11 @@ export function ImageStep({ state, update, mainLocked }: StepProps & { mainLocke
 }
 
 export function CategoryStep({ state, update, currentYear }: StepProps) {
-  const select = (name: 'category' | 'subject' | 'style' | 'year', label: string, options: readonly (string | number)[]) => (
+  const select = (
+    name: 'category' | 'subject' | 'style' | 'year',
+    label: string,
+    options: readonly (string | number)[],
+  ) => (
     <SelectInput
       label={label}
       testId={name}
@@ -60,7 +71,11 @@ export function MediumStep({ state, update }: StepProps) {
         error={state.errors.medium}
         hint={`Up to ${ART_LIMITS.maxMedium}. Choosing Digital sets materials to Not Applicable.`}
         onChange={(medium) =>
-          update((s) => (medium.length > ART_LIMITS.maxMedium ? withError(s, 'medium', ART_MESSAGES.tooManyMedium) : setMedium(s, medium)))
+          update((s) =>
+            medium.length > ART_LIMITS.maxMedium
+              ? withError(s, 'medium', ART_MESSAGES.tooManyMedium)
+              : setMedium(s, medium),
+          )
         }
       />
       <CheckList

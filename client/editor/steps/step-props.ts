@@ -3,7 +3,7 @@ import type { EditorState } from '../editor-state.ts';
 
 export interface StepProps {
   state: EditorState;
-  update(change: (state: EditorState) => EditorState): void;
+  update: (change: (state: EditorState) => EditorState) => void;
   currentYear: number;
 }
 

@@ -5,5 +5,6 @@ export const CONTACT_COPY = {
   successContact: 'Thank you! Your message is on its way, and we will reply to the address you gave us.',
   reasonPlaceholder: 'Choose a reason',
   asideTitle: 'before you write',
-  aside: 'Many answers are already in our {faqs}. To have a piece taken down, you can also ask from the artwork’s detail page.',
+  aside:
+    'Many answers are already in our {faqs}. To have a piece taken down, you can also ask from the artwork’s detail page.',
 } as const;

@@ -16,25 +16,21 @@ export const THE_GROUND: readonly Principle[] = [
     name: 'honesty',
     rule: 'AI use must be disclosed',
     summary: 'Say how your piece was made.',
-    body:
-      'If AI had a hand in your work, a little or a lot, disclose it when you upload. Honest labels let every visitor trust what they are looking at, and let AI-assisted work stand openly beside everything else.',
+    body: 'If AI had a hand in your work, a little or a lot, disclose it when you upload. Honest labels let every visitor trust what they are looking at, and let AI-assisted work stand openly beside everything else.',
   },
   {
     name: 'connectivity',
     summary: 'Every piece answers its neighbours.',
-    body:
-      'A square touches the work around it on four sides and four corners. When you place a piece, tell us how it connects: a shared colour, an echo of a shape, a reply to someone else’s story.',
+    body: 'A square touches the work around it on four sides and four corners. When you place a piece, tell us how it connects: a shared colour, an echo of a shape, a reply to someone else’s story.',
   },
   {
     name: 'decency',
     summary: 'Make and speak as a good neighbour.',
-    body:
-      'No hate, no harassment, nothing meant to hurt, and nothing that is not yours to share. The tree is a public place, open to everyone who wanders in.',
+    body: 'No hate, no harassment, nothing meant to hurt, and nothing that is not yours to share. The tree is a public place, open to everyone who wanders in.',
   },
   {
     name: 'community',
     summary: 'We grow it together.',
-    body:
-      'The tree grows only as its artists do. Look closely, like generously, follow the people who move you, and leave room for the next square.',
+    body: 'The tree grows only as its artists do. Look closely, like generously, follow the people who move you, and leave room for the next square.',
   },
 ];

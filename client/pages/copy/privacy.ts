@@ -72,6 +72,8 @@ export const PRIVACY_SECTIONS: readonly LegalSection[] = [
   },
   {
     title: 'Questions',
-    blocks: ['Anything unclear, or anything you would like us to do with your information? Write to us at {help-email}. We are glad to help.'],
+    blocks: [
+      'Anything unclear, or anything you would like us to do with your information? Write to us at {help-email}. We are glad to help.',
+    ],
   },
 ];

@@ -10,17 +10,58 @@ function Square({ x, y, tone, size = 22 }: { x: number; y: number; tone: Tone; s
 /** A small tree: trunk rows of five, branches out to the sides, a few open squares waiting. */
 function OverviewArt() {
   const rows: [number, Tone][][] = [
-    [[3, 'sage'], [4, 'accent'], [5, 'ochre']],
-    [[1, 'plum'], [3, 'clay'], [4, 'slate'], [5, 'sage'], [7, 'open']],
-    [[0, 'open'], [2, 'ochre'], [3, 'accent'], [4, 'plum'], [5, 'clay'], [6, 'slate']],
-    [[2, 'sage'], [3, 'ochre'], [4, 'accent'], [5, 'slate'], [6, 'ochre'], [7, 'open']],
-    [[2, 'clay'], [3, 'slate'], [4, 'sage'], [5, 'plum'], [6, 'accent']],
-    [[2, 'accent'], [3, 'bark'], [4, 'bark'], [5, 'bark'], [6, 'clay']],
-    [[3, 'root'], [5, 'root']],
+    [
+      [3, 'sage'],
+      [4, 'accent'],
+      [5, 'ochre'],
+    ],
+    [
+      [1, 'plum'],
+      [3, 'clay'],
+      [4, 'slate'],
+      [5, 'sage'],
+      [7, 'open'],
+    ],
+    [
+      [0, 'open'],
+      [2, 'ochre'],
+      [3, 'accent'],
+      [4, 'plum'],
+      [5, 'clay'],
+      [6, 'slate'],
+    ],
+    [
+      [2, 'sage'],
+      [3, 'ochre'],
+      [4, 'accent'],
+      [5, 'slate'],
+      [6, 'ochre'],
+      [7, 'open'],
+    ],
+    [
+      [2, 'clay'],
+      [3, 'slate'],
+      [4, 'sage'],
+      [5, 'plum'],
+      [6, 'accent'],
+    ],
+    [
+      [2, 'accent'],
+      [3, 'bark'],
+      [4, 'bark'],
+      [5, 'bark'],
+      [6, 'clay'],
+    ],
+    [
+      [3, 'root'],
+      [5, 'root'],
+    ],
   ];
   return (
     <svg className="slide-art" viewBox="0 0 240 200" aria-hidden="true" focusable="false">
-      {rows.flatMap((row, r) => row.map(([c, tone]) => <Square key={`${r}:${c}`} x={12 + c * 25} y={14 + r * 25} tone={tone} />))}
+      {rows.flatMap((row, r) =>
+        row.map(([c, tone]) => <Square key={`${r}:${c}`} x={12 + c * 25} y={14 + r * 25} tone={tone} />),
+      )}
       <line className="art-ground" x1="20" x2="220" y1="187" y2="187" />
     </svg>
   );
@@ -29,15 +70,60 @@ function OverviewArt() {
 /** The bands of the tree, from branches down to roots, labelled. */
 function MetaphorArt() {
   const bands: { label: string; rows: [number, Tone][][] }[] = [
-    { label: 'branches', rows: [[[0, 'plum'], [1, 'sage'], [2, 'accent'], [3, 'ochre'], [4, 'clay']]] },
-    { label: 'trunk', rows: [[[1, 'slate'], [2, 'sage'], [3, 'accent']], [[1, 'ochre'], [2, 'clay'], [3, 'slate']]] },
-    { label: 'seed', rows: [[[1, 'open'], [2, 'bark'], [3, 'open']]] },
-    { label: 'roots', rows: [[[0, 'root'], [2, 'root'], [4, 'root']]] },
+    {
+      label: 'branches',
+      rows: [
+        [
+          [0, 'plum'],
+          [1, 'sage'],
+          [2, 'accent'],
+          [3, 'ochre'],
+          [4, 'clay'],
+        ],
+      ],
+    },
+    {
+      label: 'trunk',
+      rows: [
+        [
+          [1, 'slate'],
+          [2, 'sage'],
+          [3, 'accent'],
+        ],
+        [
+          [1, 'ochre'],
+          [2, 'clay'],
+          [3, 'slate'],
+        ],
+      ],
+    },
+    {
+      label: 'seed',
+      rows: [
+        [
+          [1, 'open'],
+          [2, 'bark'],
+          [3, 'open'],
+        ],
+      ],
+    },
+    {
+      label: 'roots',
+      rows: [
+        [
+          [0, 'root'],
+          [2, 'root'],
+          [4, 'root'],
+        ],
+      ],
+    },
   ];
   let y = 10;
   const parts = bands.map((band, b) => {
     const top = y;
-    const squares = band.rows.flatMap((row, r) => row.map(([c, tone]) => <Square key={`${b}:${r}:${c}`} x={20 + c * 25} y={top + r * 25} tone={tone} size={21} />));
+    const squares = band.rows.flatMap((row, r) =>
+      row.map(([c, tone]) => <Square key={`${b}:${r}:${c}`} x={20 + c * 25} y={top + r * 25} tone={tone} size={21} />),
+    );
     y += band.rows.length * 25 + 10;
     return (
       <g key={band.label}>
@@ -67,8 +153,14 @@ function ConnectionArt() {
   const cx = x0 + cell + gap;
   const cy = y0 + cell + gap;
   const points = [
-    [cx + cell / 2, cy], [cx + cell, cy + cell / 2], [cx + cell / 2, cy + cell], [cx, cy + cell / 2],
-    [cx, cy], [cx + cell, cy], [cx + cell, cy + cell], [cx, cy + cell],
+    [cx + cell / 2, cy],
+    [cx + cell, cy + cell / 2],
+    [cx + cell / 2, cy + cell],
+    [cx, cy + cell / 2],
+    [cx, cy],
+    [cx + cell, cy],
+    [cx + cell, cy + cell],
+    [cx, cy + cell],
   ] as const;
   return (
     <svg className="slide-art" viewBox="0 0 240 200" aria-hidden="true" focusable="false">
@@ -105,8 +197,12 @@ function InteractionArt() {
       <rect className="art-square art-square--accent" x="128" y="72" width="40" height="40" rx="5" />
       <g className="art-panel">
         <rect x="178" y="22" width="46" height="24" rx="6" />
-        <text x="190" y="39">+</text>
-        <text x="208" y="39">−</text>
+        <text x="190" y="39">
+          +
+        </text>
+        <text x="208" y="39">
+          −
+        </text>
       </g>
     </svg>
   );

@@ -17,7 +17,12 @@ export function LegalSections({ idPrefix, sections }: { idPrefix: string; sectio
       </nav>
       <div className="legal-sections">
         {sections.map((section, i) => (
-          <section key={section.title} id={`${idPrefix}-${i + 1}`} className="legal-section" data-testid="legal-section">
+          <section
+            key={section.title}
+            id={`${idPrefix}-${i + 1}`}
+            className="legal-section"
+            data-testid="legal-section"
+          >
             <h2 className="legal-section__title">
               <span className="legal-section__number">{i + 1}.</span> {section.title}
             </h2>

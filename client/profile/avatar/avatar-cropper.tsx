@@ -5,7 +5,16 @@
  * reach, as the saved JPEG will be.
  */
 import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
-import { SLIDER_STEPS, moveView, placement, scaleOf, sliderOf, zoomRange, zoomView, type CropView } from './crop-geometry.ts';
+import {
+  SLIDER_STEPS,
+  moveView,
+  placement,
+  scaleOf,
+  sliderOf,
+  zoomRange,
+  zoomView,
+  type CropView,
+} from './crop-geometry.ts';
 
 /** Screen pixels of the frame, and of the dimmed margin around it that shows what is cut off. */
 export const CROP_FRAME = 232;
@@ -17,7 +26,7 @@ const WHEEL_ZOOM = 1.0015;
 export interface AvatarCropperProps {
   picture: ImageBitmap;
   view: CropView;
-  onViewChange(view: CropView): void;
+  onViewChange: (view: CropView) => void;
 }
 
 export function AvatarCropper({ picture, view, onViewChange }: AvatarCropperProps) {
@@ -56,7 +65,9 @@ export function AvatarCropper({ picture, view, onViewChange }: AvatarCropperProp
     drag.current = { x: event.clientX, y: event.clientY };
     // On a narrow screen the stage may be drawn smaller than its nominal size: move by nominal pixels.
     const shrink = STAGE / event.currentTarget.getBoundingClientRect().width;
-    onViewChange(moveView(view, (event.clientX - last.x) * shrink, (event.clientY - last.y) * shrink, picture, CROP_FRAME));
+    onViewChange(
+      moveView(view, (event.clientX - last.x) * shrink, (event.clientY - last.y) * shrink, picture, CROP_FRAME),
+    );
   };
   const endDrag = () => {
     drag.current = null;
@@ -87,6 +98,7 @@ export function AvatarCropper({ picture, view, onViewChange }: AvatarCropperProp
         style={{ width: STAGE }}
         tabIndex={0}
         // Arrow keys and +/- must reach the cropper, not a screen reader's own navigation.
+        // eslint-disable-next-line jsx-a11y/no-interactive-element-to-noninteractive-role -- an application role, so that arrow keys reach the cropper
         role="application"
         aria-roledescription="picture cropper"
         aria-label="The part of your picture inside the square becomes your profile picture. Drag or use the arrow keys to move it, plus and minus to zoom."
@@ -109,7 +121,9 @@ export function AvatarCropper({ picture, view, onViewChange }: AvatarCropperProp
           max={SLIDER_STEPS}
           step={1}
           value={sliderOf(view.scale, range)}
-          onChange={(event) => onViewChange(zoomView(view, scaleOf(Number(event.currentTarget.value), range), picture, CROP_FRAME))}
+          onChange={(event) =>
+            onViewChange(zoomView(view, scaleOf(Number(event.currentTarget.value), range), picture, CROP_FRAME))
+          }
           data-testid="avatar-zoom"
         />
       </div>

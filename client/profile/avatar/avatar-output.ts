@@ -17,6 +17,10 @@ export function renderAvatar(picture: ImageBitmap, view: CropView, frame: number
   const at = placement(view, picture, frame, side);
   context.drawImage(picture, at.x, at.y, at.width, at.height);
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The picture could not be encoded.'))), 'image/jpeg', JPEG_QUALITY);
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('The picture could not be encoded.'))),
+      'image/jpeg',
+      JPEG_QUALITY,
+    );
   });
 }

@@ -18,8 +18,8 @@ export interface AvatarPopupProps {
   /** The picture shown until another is chosen. */
   currentImage: string | null;
   name: string;
-  onApply(avatar: Blob): void;
-  onClose(): void;
+  onApply: (avatar: Blob) => void;
+  onClose: () => void;
 }
 
 const ACCEPT = [...AVATAR_LIMITS.types, '.jpg', '.jpeg', '.png', '.gif'].join(',');
@@ -62,7 +62,8 @@ export function AvatarPopup({ currentImage, name, onApply, onClose }: AvatarPopu
   return (
     <Popup title="profile picture." eyebrow="your profile" onClose={onClose} testId="avatar-popup">
       <p className="popup__lead">
-        Choose a JPEG, PNG or GIF of no more than 8MB. It is cropped to a square of {AVATAR_LIMITS.size}x{AVATAR_LIMITS.size} pixels.
+        Choose a JPEG, PNG or GIF of no more than 8MB. It is cropped to a square of {AVATAR_LIMITS.size}x
+        {AVATAR_LIMITS.size} pixels.
       </p>
       <div className="avatar-popup__stage">
         {picture && view ? (
@@ -94,7 +95,13 @@ export function AvatarPopup({ currentImage, name, onApply, onClose }: AvatarPopu
         data-testid="avatar-file"
       />
       <div className="popup__actions avatar-popup__actions">
-        <button type="button" className="button button--quiet" onClick={() => input.current?.click()} disabled={busy} data-autofocus>
+        <button
+          type="button"
+          className="button button--quiet"
+          onClick={() => input.current?.click()}
+          disabled={busy}
+          data-autofocus
+        >
           BROWSE
         </button>
         <button type="button" className="button" onClick={() => void apply()} disabled={busy || !picture}>

@@ -51,9 +51,7 @@ export function AccountPanel({ user }: { user: CurrentUser }) {
         </div>
         <TextField form={form} name="email" label="Email" type="email" autoComplete="email" maxLength={L.email} />
         <CheckboxField form={form} name="show_email" label="Show my e-mail address on my public profile" />
-        <p className="form__note">
-          {accountPasswordNote}
-        </p>
+        <p className="form__note">{accountPasswordNote}</p>
         <div className="form-grid form-grid--two">
           <NewPasswordField form={form} name="password" label="New password" />
           <NewPasswordField form={form} name="confirm_password" label="Confirm password" />

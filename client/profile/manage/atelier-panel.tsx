@@ -14,8 +14,7 @@ import { ExtendOffer, formatShortDate, heldCellOf } from '#client/popups/reserva
 import { atLeastZero } from '#client/ui/counts.ts';
 import { shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
-
-const cellPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cellToken)}`;
+import { cellPath } from '#shared/paths.ts';
 
 /** Where a piece stands, as its author reads it. */
 export function atelierStatus(item: AtelierItem): string {
@@ -33,7 +32,8 @@ export function atelierStatus(item: AtelierItem): string {
   }
 }
 
-const isInProgress = (item: AtelierItem) => item.status === ArtStatus.Draft || item.status === ArtStatus.ChangesRequested;
+const isInProgress = (item: AtelierItem) =>
+  item.status === ArtStatus.Draft || item.status === ArtStatus.ChangesRequested;
 
 export function AtelierPanel({ user }: { user: CurrentUser }) {
   const art = trpc.user.art.useQuery({ token: user.token }, { retry: false });
@@ -79,7 +79,11 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
           {items.map((item) => (
             <tr key={item.artToken} data-testid="atelier-row">
               <td className="profile-table__picture">
-                {item.thumb ? <img className="data-table__thumb" src={item.thumb} alt="" width={56} height={56} loading="lazy" /> : <span className="data-table__thumb" />}
+                {item.thumb ? (
+                  <img className="data-table__thumb" src={item.thumb} alt="" width={56} height={56} loading="lazy" />
+                ) : (
+                  <span className="data-table__thumb" />
+                )}
               </td>
               <td className="profile-table__title">
                 <span data-testid="atelier-title">{item.title.trim() !== '' ? item.title : 'Untitled'}</span>
@@ -100,7 +104,7 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
                 <span className="profile-table__buttons">
                   {isInProgress(item) ? (
                     <>
-                      <Link to={`${cellPath(item.cellToken)}/edit`} className="button" data-testid="atelier-upload">
+                      <Link to={cellPath(item.cellToken, 'edit')} className="button" data-testid="atelier-upload">
                         UPLOAD ARTWORK
                       </Link>
                       <ExtendOffer cell={heldCellOf(reservedCell, item.cellToken)} />
@@ -112,10 +116,14 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
                     </span>
                   ) : (
                     <>
-                      <Link to={`${cellPath(item.cellToken)}/details`} className="button" data-testid="atelier-details">
+                      <Link to={cellPath(item.cellToken, 'details')} className="button" data-testid="atelier-details">
                         VIEW DETAILS
                       </Link>
-                      <Link to={`/observe?cell=${encodeURIComponent(item.cellToken)}`} className="button button--quiet" data-testid="atelier-tree">
+                      <Link
+                        to={cellPath(item.cellToken, 'tree')}
+                        className="button button--quiet"
+                        data-testid="atelier-tree"
+                      >
                         VIEW ON TREE
                       </Link>
                     </>

@@ -12,7 +12,7 @@ export interface AvatarFieldProps {
   name: string;
   /** The applied picture waiting to be saved with the form, or null. */
   pending: Blob | null;
-  onPendingChange(avatar: Blob | null): void;
+  onPendingChange: (avatar: Blob | null) => void;
 }
 
 export function AvatarField({ savedImage, name, pending, onPendingChange }: AvatarFieldProps) {
@@ -24,9 +24,16 @@ export function AvatarField({ savedImage, name, pending, onPendingChange }: Avat
       <div className="avatar-field__text">
         <p className="field__label">Profile picture</p>
         <p className="avatar-field__note" data-testid="avatar-note">
-          {pending ? 'Your new picture is saved with the profile.' : '300x300 pixels, JPEG, PNG or GIF, no larger than 8MB.'}
+          {pending
+            ? 'Your new picture is saved with the profile.'
+            : '300x300 pixels, JPEG, PNG or GIF, no larger than 8MB.'}
         </p>
-        <button type="button" className="button button--quiet avatar-field__edit" onClick={() => setOpen(true)} data-testid="avatar-edit">
+        <button
+          type="button"
+          className="button button--quiet avatar-field__edit"
+          onClick={() => setOpen(true)}
+          data-testid="avatar-edit"
+        >
           {savedImage || pending ? 'Change picture' : 'Add a picture'}
         </button>
       </div>

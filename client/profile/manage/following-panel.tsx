@@ -13,6 +13,7 @@ import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
 import { fullName, shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
+import { profilePath } from '#shared/paths.ts';
 
 export function FollowingPanel({ user }: { user: CurrentUser }) {
   const following = trpc.user.following.useQuery({ token: user.token }, { retry: false });
@@ -85,7 +86,7 @@ function FollowingTable({ viewerToken, people }: { viewerToken: string; people: 
                   </td>
                   <td className="profile-table__actions">
                     <span className="profile-table__buttons">
-                      <Link to={`/profile/${encodeURIComponent(person.token)}`} className="button" data-testid="following-view">
+                      <Link to={profilePath(person.token)} className="button" data-testid="following-view">
                         VIEW PROFILE
                       </Link>
                       <button

@@ -28,7 +28,15 @@ export function PlaceFields({ form }: { form: Form<ProfileValues> }) {
   return (
     <>
       <div className="form-grid form-grid--two">
-        <SelectField form={form} name="country" label="Country" options={COUNTRY_OPTIONS} placeholder="Choose a country" onChoose={chooseCountry} autoComplete="country" />
+        <SelectField
+          form={form}
+          name="country"
+          label="Country"
+          options={COUNTRY_OPTIONS}
+          placeholder="Choose a country"
+          onChoose={chooseCountry}
+          autoComplete="country"
+        />
         <TextField
           form={form}
           name="zipcode"
@@ -41,7 +49,14 @@ export function PlaceFields({ form }: { form: Form<ProfileValues> }) {
       <div className="form-grid form-grid--two">
         <TextField form={form} name="city" label="City" autoComplete="address-level2" maxLength={L.place} />
         {isUs ? (
-          <SelectField form={form} name="state" label="State" options={STATE_OPTIONS} placeholder="Choose a state" autoComplete="address-level1" />
+          <SelectField
+            form={form}
+            name="state"
+            label="State"
+            options={STATE_OPTIONS}
+            placeholder="Choose a state"
+            autoComplete="address-level1"
+          />
         ) : (
           <TextField form={form} name="state" label="State" autoComplete="address-level1" maxLength={L.place} />
         )}

@@ -22,6 +22,7 @@ import { PlaceFields } from './place-fields.tsx';
 import { SaveActions } from './save-actions.tsx';
 import { profileValues } from './profile-values.ts';
 import { saveProfile } from './save-profile.ts';
+import { profilePath } from '#shared/paths.ts';
 
 export function ProfilePanel({ user }: { user: CurrentUser }) {
   const profile = trpc.user.fullProfile.useQuery({ token: user.token }, { retry: false, refetchOnWindowFocus: false });
@@ -62,7 +63,7 @@ function ProfileForm({ user, profile }: { user: CurrentUser; profile: FullProfil
           <h2 className="panel-card__title">Your public profile</h2>
           <p className="panel-card__lead">What visitors see when they open your name.</p>
         </div>
-        <Link to={`/profile/${encodeURIComponent(user.token)}`} className="button button--quiet" data-testid="preview-profile">
+        <Link to={profilePath(user.token)} className="button button--quiet" data-testid="preview-profile">
           PREVIEW PROFILE
         </Link>
       </div>
@@ -80,7 +81,15 @@ function ProfileForm({ user, profile }: { user: CurrentUser; profile: FullProfil
         </fieldset>
         <fieldset className="form-fieldset">
           <legend className="form-fieldset__legend">Links</legend>
-          <TextField form={form} name="personal_url" label="Personal website" type="text" autoComplete="url" maxLength={L.url} placeholder="https://" />
+          <TextField
+            form={form}
+            name="personal_url"
+            label="Personal website"
+            type="text"
+            autoComplete="url"
+            maxLength={L.url}
+            placeholder="https://"
+          />
           <div className="form-grid form-grid--two">
             {SOCIAL_LINKS.map(({ field, label }) => (
               <TextField key={field} form={form} name={field} label={label} maxLength={L.url} placeholder="https://" />

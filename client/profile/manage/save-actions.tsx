@@ -3,7 +3,13 @@ import type { ReactNode } from 'react';
 import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import type { FormNotice } from '#client/forms/use-form.ts';
 
-export function SaveActions({ form, children }: { form: { notice: FormNotice | null; submitting: boolean }; children: ReactNode }) {
+export function SaveActions({
+  form,
+  children,
+}: {
+  form: { notice: FormNotice | null; submitting: boolean };
+  children: ReactNode;
+}) {
   return (
     <>
       <FormMessage notice={form.notice} />

@@ -8,8 +8,7 @@ import type { PublishedArtCard } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
 import { atLeastZero } from '#client/ui/counts.ts';
-
-const detailsPath = (cellToken: string) => `/observe/cell/${encodeURIComponent(cellToken)}/details`;
+import { cellPath } from '#shared/paths.ts';
 
 export function ProfileArt({ token }: { token: string }) {
   const art = trpc.user.publishedArt.useQuery({ token }, { retry: false });
@@ -41,12 +40,16 @@ function ArtCard({ card }: { card: PublishedArtCard }) {
   const views = atLeastZero(card.activity.reviews);
   return (
     <li className="art-card" data-testid="profile-art-card">
-      <Link to={detailsPath(card.cellToken)} className="art-card__picture" aria-label={`Details of ${title}`}>
-        {card.thumb ? <img src={card.thumb} alt="" width={256} height={256} loading="lazy" decoding="async" /> : <span className="art-card__no-picture" />}
+      <Link to={cellPath(card.cellToken, 'details')} className="art-card__picture" aria-label={`Details of ${title}`}>
+        {card.thumb ? (
+          <img src={card.thumb} alt="" width={256} height={256} loading="lazy" decoding="async" />
+        ) : (
+          <span className="art-card__no-picture" />
+        )}
       </Link>
       <div className="art-card__body">
         <h3 className="art-card__title">
-          <Link to={detailsPath(card.cellToken)}>{title}</Link>
+          <Link to={cellPath(card.cellToken, 'details')}>{title}</Link>
           {card.year !== null && <span className="art-card__year">, {card.year}</span>}
         </h3>
         <p className="art-card__facts">
@@ -61,7 +64,11 @@ function ArtCard({ card }: { card: PublishedArtCard }) {
           <ul className="art-card__connections" aria-label="Connected pieces">
             {card.connections.map((connection) => (
               <li key={connection.cellToken}>
-                <Link to={detailsPath(connection.cellToken)} className="art-card__connection" aria-label="Details of a connected piece">
+                <Link
+                  to={cellPath(connection.cellToken, 'details')}
+                  className="art-card__connection"
+                  aria-label="Details of a connected piece"
+                >
                   {connection.thumb ? (
                     <img src={connection.thumb} alt="" width={40} height={40} loading="lazy" decoding="async" />
                   ) : (

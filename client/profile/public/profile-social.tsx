@@ -19,7 +19,11 @@ interface Toggled {
 }
 
 /** One optimistic toggle: `write` puts a state in the query cache, `send` asks the server for the new one. */
-function useToggle(current: Toggled | undefined, write: (state: Toggled) => void, send: (on: boolean) => Promise<Toggled>) {
+function useToggle(
+  current: Toggled | undefined,
+  write: (state: Toggled) => void,
+  send: (on: boolean) => Promise<Toggled>,
+) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const toggle = async () => {
@@ -105,7 +109,9 @@ function SocialToggles({ viewerToken, profile }: { viewerToken: string; profile:
         <li>
           <button
             type="button"
-            className={likes.on ? 'pill pill--button profile-toggle profile-toggle--on' : 'pill pill--button profile-toggle'}
+            className={
+              likes.on ? 'pill pill--button profile-toggle profile-toggle--on' : 'pill pill--button profile-toggle'
+            }
             aria-pressed={likes.on}
             disabled={!liked || likeToggle.busy}
             onClick={() => void likeToggle.toggle()}
@@ -113,13 +119,17 @@ function SocialToggles({ viewerToken, profile }: { viewerToken: string; profile:
           >
             <HeartIcon className="profile-social__icon" filled={likes.on} />
             <Count value={likes.count} one="like" many="likes" testId="profile-likes-count" />
-            <span className="visually-hidden">{likes.on ? ', liked by you. Click to unlike.' : '. Click to like.'}</span>
+            <span className="visually-hidden">
+              {likes.on ? ', liked by you. Click to unlike.' : '. Click to like.'}
+            </span>
           </button>
         </li>
         <li>
           <button
             type="button"
-            className={follows.on ? 'pill pill--button profile-toggle profile-toggle--on' : 'pill pill--button profile-toggle'}
+            className={
+              follows.on ? 'pill pill--button profile-toggle profile-toggle--on' : 'pill pill--button profile-toggle'
+            }
             aria-pressed={follows.on}
             disabled={!followed || followToggle.busy}
             onClick={() => void followToggle.toggle()}
@@ -156,9 +166,22 @@ function Count({ value, one, many, testId }: { value: number; one: string; many:
 
 function PersonIcon() {
   return (
-    <svg className="profile-social__icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+    <svg
+      className="profile-social__icon"
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      aria-hidden="true"
+      focusable="false"
+    >
       <circle cx="12" cy="8.5" r="3.5" fill="none" stroke="currentColor" strokeWidth="1.8" />
-      <path d="M5 20c.8-3.6 3.6-5.5 7-5.5s6.2 1.9 7 5.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+      <path
+        d="M5 20c.8-3.6 3.6-5.5 7-5.5s6.2 1.9 7 5.5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }

@@ -23,15 +23,22 @@ export class DividerBands {
     this.strips.label = 'divider bands';
     this.labels.label = 'divider labels';
     const { strips, dividers } = bandStrips(settings, worldBounds);
-    for (const strip of strips) this.strips.rect(strip.x, strip.y, strip.width, strip.height).fill({ color: STRIP_COLOURS[strip.kind] });
-    for (const divider of dividers) this.bandLabels.push({ worldY: divider.labelY, view: this.makeLabel(divider.name) });
+    for (const strip of strips)
+      this.strips.rect(strip.x, strip.y, strip.width, strip.height).fill({ color: STRIP_COLOURS[strip.kind] });
+    for (const divider of dividers)
+      this.bandLabels.push({ worldY: divider.labelY, view: this.makeLabel(divider.name) });
   }
 
   private makeLabel(name: string): Container {
     const view = new Container({ label: `band ${name}` });
     const text = new Text({
       text: name,
-      style: { fontFamily: 'system-ui, -apple-system, "Segoe UI", sans-serif', fontSize: 11, fill: PALETTE.ink, letterSpacing: 0.8 },
+      style: {
+        fontFamily: 'system-ui, -apple-system, "Segoe UI", sans-serif',
+        fontSize: 11,
+        fill: PALETTE.ink,
+        letterSpacing: 0.8,
+      },
       resolution: Math.max(2, globalThis.devicePixelRatio || 1),
     });
     text.alpha = 0.75;

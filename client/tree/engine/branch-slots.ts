@@ -50,7 +50,14 @@ export class BranchSlots {
    * Asks the slot rule again at the nine positions round (row, column); answers the slots that came or went. `seen`
    * holds the positions a batch already asked about (neighbouring changes share most of their neighbourhoods).
    */
-  recheckAround(settings: TreeSettings, grid: CellGrid, row: number, column: number, into: SlotChange[], seen: Set<number>): void {
+  recheckAround(
+    settings: TreeSettings,
+    grid: CellGrid,
+    row: number,
+    column: number,
+    into: SlotChange[],
+    seen: Set<number>,
+  ): void {
     for (let r = row - 1; r <= row + 1; r++) {
       for (let c = column - 1; c <= column + 1; c++) {
         const key = positionKey(r, c);

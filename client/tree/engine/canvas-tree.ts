@@ -41,9 +41,9 @@ export interface CanvasTreeDeps {
   thumbnails: ThumbnailCache;
   fetchRegion?: FetchRegion;
   /** Something drawn changed outside a camera move (a thumbnail arrived). */
-  onChange(): void;
+  onChange: () => void;
   /** A region's details arrived. */
-  onRegion(): void;
+  onRegion: () => void;
 }
 
 /** What applying a batch did, for the engine: the update itself, and whether the world rectangle grew. */
@@ -165,7 +165,8 @@ export class CanvasTree {
         piece: this.details.pieceOf(index),
       };
     }
-    if (this.state.slots.has(row, column)) return { kind: 'slot', row, column, status: CellStatus.Available, token: null, piece: null };
+    if (this.state.slots.has(row, column))
+      return { kind: 'slot', row, column, status: CellStatus.Available, token: null, piece: null };
     return null;
   }
 

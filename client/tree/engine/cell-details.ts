@@ -51,7 +51,8 @@ export class CellDetails {
       const row = changes.row[k]!;
       const column = changes.col[k]!;
       const i = this.cells.indexOf.at(row, column);
-      if (!this.cells.token && i >= 0 && changes.cell[k]) this.changed.set(i, { token: changes.cell[k]!, thumb: changes.thumb[k]! });
+      if (!this.cells.token && i >= 0 && changes.cell[k])
+        this.changed.set(i, { token: changes.cell[k]!, thumb: changes.thumb[k]! });
       const { blockRow, blockColumn } = blockOf(row, column);
       const key = blockKey(blockRow, blockColumn);
       const block = this.blocks.get(key);

@@ -24,7 +24,11 @@ export class ChangeHighlight {
   /** Outlines the squares among `positions` that lie in `view` (world pixels), from `now`. */
   show(positions: readonly Position[], view: Rect, now: number): void {
     const onScreen = positions.filter(
-      (p) => p.column * CELL_PITCH + CELL_SIZE > view.x && p.column * CELL_PITCH < view.x + view.width && p.row * CELL_PITCH + CELL_SIZE > view.y && p.row * CELL_PITCH < view.y + view.height,
+      (p) =>
+        p.column * CELL_PITCH + CELL_SIZE > view.x &&
+        p.column * CELL_PITCH < view.x + view.width &&
+        p.row * CELL_PITCH + CELL_SIZE > view.y &&
+        p.row * CELL_PITCH < view.y + view.height,
     );
     if (onScreen.length === 0) return;
     // Squares still fading from an earlier batch restart with the new ones: one clock keeps the drawing cheap.
@@ -41,7 +45,8 @@ export class ChangeHighlight {
       this.squares = [];
       return false;
     }
-    for (const square of this.squares) g.rect(square.column * CELL_PITCH - 4, square.row * CELL_PITCH - 4, CELL_SIZE + 8, CELL_SIZE + 8);
+    for (const square of this.squares)
+      g.rect(square.column * CELL_PITCH - 4, square.row * CELL_PITCH - 4, CELL_SIZE + 8, CELL_SIZE + 8);
     g.stroke({ width: 4, color: PALETTE.mine, alpha: left });
     return true;
   }

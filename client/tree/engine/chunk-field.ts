@@ -106,7 +106,8 @@ export class ChunkField {
       this.drop(key, chunk);
     }
     // Stale chunks on screen are rebuilt before new ones are built.
-    if (this.stale.size > 0) this.queue = [...shown.filter((chunk) => this.stale.has(chunk.entry.key)).map((chunk) => chunk.entry), ...queue];
+    if (this.stale.size > 0)
+      this.queue = [...shown.filter((chunk) => this.stale.has(chunk.entry.key)).map((chunk) => chunk.entry), ...queue];
   }
 
   /** The cells object changed (cells were added: its arrays grew). */

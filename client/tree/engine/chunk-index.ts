@@ -46,7 +46,10 @@ export interface CellPositions {
   col: ArrayLike<number>;
 }
 
-export function buildChunkIndex(cells: CellPositions, slots: readonly { row: number; column: number }[] = []): ChunkIndex {
+export function buildChunkIndex(
+  cells: CellPositions,
+  slots: readonly { row: number; column: number }[] = [],
+): ChunkIndex {
   const chunks = new Map<number, ChunkEntry>();
   // Cells come row by row: the run of a row inside one chunk reuses the last entry without a lookup.
   let last: ChunkEntry | null = null;
@@ -79,7 +82,12 @@ export function chunkRangeOf(rect: Rect, margin = 0): ChunkRange {
 }
 
 export function inRange(range: ChunkRange, chunkRow: number, chunkColumn: number): boolean {
-  return chunkRow >= range.rowFrom && chunkRow <= range.rowTo && chunkColumn >= range.columnFrom && chunkColumn <= range.columnTo;
+  return (
+    chunkRow >= range.rowFrom &&
+    chunkRow <= range.rowTo &&
+    chunkColumn >= range.columnFrom &&
+    chunkColumn <= range.columnTo
+  );
 }
 
 /** World rectangle of a chunk. */

@@ -14,20 +14,20 @@ export interface TreeEngineOptions {
   keyTarget: HTMLElement;
   /** Loads region details; without it a large tree has no tokens, thumbnails or titles. */
   fetchRegion?: FetchRegion;
-  onCellTap?(hit: CellHit): void;
-  onScaleChange?(scale: number): void;
+  onCellTap?: (hit: CellHit) => void;
+  onScaleChange?: (scale: number) => void;
   /** Every camera move (the page debounces what it does with it). */
-  onCameraChange?(camera: Camera): void;
-  onDraggingChange?(dragging: boolean): void;
+  onCameraChange?: (camera: Camera) => void;
+  onDraggingChange?: (dragging: boolean) => void;
   /**
    * The keyboard's focus cell changed (`fresh`), or what is known about it may have (null: no focus); `note` goes
    * before it (the band a jump reached).
    */
-  onFocusChange?(hit: CellHit | null, context?: { fresh: boolean; note?: string }): void;
+  onFocusChange?: (hit: CellHit | null, context?: { fresh: boolean; note?: string }) => void;
   /** The keyboard found nowhere further to go: what to say ("Edge of the tree: …"). */
-  onNotice?(text: string): void;
+  onNotice?: (text: string) => void;
   /** What the tree on screen holds or knows changed (live changes, a region's titles, the replay): the survey looks again. */
-  onContentChange?(): void;
+  onContentChange?: () => void;
   /** Once, after the first frame that shows cells. */
-  onFirstFrame?(): void;
+  onFirstFrame?: () => void;
 }

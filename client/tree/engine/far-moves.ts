@@ -48,18 +48,27 @@ export function bandRows(settings: TreeSettings): BandRows[] {
 export function nearestInRow(hasSquare: HasSquare, extent: GridExtent, row: number, column: number): Position | null {
   const reach = Math.max(column - extent.minColumn, extent.maxColumn - column);
   for (let d = 0; d <= reach; d++) {
-    if (column - d >= extent.minColumn && column - d <= extent.maxColumn && hasSquare(row, column - d)) return { row, column: column - d };
-    if (d > 0 && column + d >= extent.minColumn && column + d <= extent.maxColumn && hasSquare(row, column + d)) return { row, column: column + d };
+    if (column - d >= extent.minColumn && column - d <= extent.maxColumn && hasSquare(row, column - d))
+      return { row, column: column - d };
+    if (d > 0 && column + d >= extent.minColumn && column + d <= extent.maxColumn && hasSquare(row, column + d))
+      return { row, column: column + d };
   }
   return null;
 }
 
 /** Home (-1) and End (+1): the first or last square of the row, or null when `from` already is it. */
-export function rowEnd(hasSquare: HasSquare, extent: GridExtent, from: Position, direction: Direction): Position | null {
+export function rowEnd(
+  hasSquare: HasSquare,
+  extent: GridExtent,
+  from: Position,
+  direction: Direction,
+): Position | null {
   if (direction < 0) {
-    for (let column = extent.minColumn; column < from.column; column++) if (hasSquare(from.row, column)) return { row: from.row, column };
+    for (let column = extent.minColumn; column < from.column; column++)
+      if (hasSquare(from.row, column)) return { row: from.row, column };
   } else {
-    for (let column = extent.maxColumn; column > from.column; column--) if (hasSquare(from.row, column)) return { row: from.row, column };
+    for (let column = extent.maxColumn; column > from.column; column--)
+      if (hasSquare(from.row, column)) return { row: from.row, column };
   }
   return null;
 }
@@ -68,7 +77,13 @@ export function rowEnd(hasSquare: HasSquare, extent: GridExtent, from: Position,
  * Page Up (-1) and Page Down (+1): the square nearest the same column `rows` rows away (no further than the tree's
  * first or last row); when that row has none, the nearest row back towards `from` that has one. Null at the edge.
  */
-export function pageStep(hasSquare: HasSquare, extent: GridExtent, from: Position, rows: number, direction: Direction): Position | null {
+export function pageStep(
+  hasSquare: HasSquare,
+  extent: GridExtent,
+  from: Position,
+  rows: number,
+  direction: Direction,
+): Position | null {
   const target = Math.min(extent.maxRow, Math.max(extent.minRow, from.row + direction * Math.max(1, rows)));
   for (let row = target; row !== from.row && (direction > 0 ? row > from.row : row < from.row); row -= direction) {
     const found = nearestInRow(hasSquare, extent, row, from.column);
@@ -79,7 +94,8 @@ export function pageStep(hasSquare: HasSquare, extent: GridExtent, from: Positio
 
 /** The band holding a row; a row outside every band counts as in the nearest one. */
 export function bandIndexOf(bands: readonly BandRows[], row: number): number {
-  for (let i = 0; i < bands.length; i++) if (row <= bands[i]!.rowTo) return row < bands[i]!.rowFrom && i > 0 ? i - 1 : i;
+  for (let i = 0; i < bands.length; i++)
+    if (row <= bands[i]!.rowTo) return row < bands[i]!.rowFrom && i > 0 ? i - 1 : i;
   return bands.length - 1;
 }
 
@@ -110,11 +126,17 @@ export function bandStep(
  * for which `wanted` holds, or null when there is none. Looks at positions one by one: for squares that are many
  * (published pieces), not for rare ones (free squares have their sorted list: nextInList).
  */
-export function nextInReadingOrder(wanted: HasSquare, extent: GridExtent, from: Position, direction: Direction): Position | null {
+export function nextInReadingOrder(
+  wanted: HasSquare,
+  extent: GridExtent,
+  from: Position,
+  direction: Direction,
+): Position | null {
   let row = from.row;
   let column = from.column + direction;
   while (row >= extent.minRow && row <= extent.maxRow) {
-    for (; column >= extent.minColumn && column <= extent.maxColumn; column += direction) if (wanted(row, column)) return { row, column };
+    for (; column >= extent.minColumn && column <= extent.maxColumn; column += direction)
+      if (wanted(row, column)) return { row, column };
     row += direction;
     column = direction > 0 ? extent.minColumn : extent.maxColumn;
   }
@@ -153,15 +175,24 @@ export function farEdgeText(move: FarMove): string {
     case 'page':
       return edgeText(move.direction, 0);
     case 'band':
-      return move.direction > 0 ? 'Edge of the tree: no band below this one.' : 'Edge of the tree: no band above this one.';
+      return move.direction > 0
+        ? 'Edge of the tree: no band below this one.'
+        : 'Edge of the tree: no band above this one.';
     case 'next': {
       const what = move.what === 'published' ? 'published piece' : 'free square';
-      return move.direction > 0 ? `Edge of the tree: no ${what} after this square.` : `Edge of the tree: no ${what} before this square.`;
+      return move.direction > 0
+        ? `Edge of the tree: no ${what} after this square.`
+        : `Edge of the tree: no ${what} before this square.`;
     }
   }
 }
 
-const BAND_LABELS: Record<BandName, string> = { crown: 'Crown', trunk: 'Trunk and branches', seed: 'Seed', roots: 'Roots' };
+const BAND_LABELS: Record<BandName, string> = {
+  crown: 'Crown',
+  trunk: 'Trunk and branches',
+  seed: 'Seed',
+  roots: 'Roots',
+};
 
 /** A band's name as the survey and the keyboard say it. */
 export function bandLabel(name: BandName): string {

@@ -7,10 +7,10 @@ import { createFrameLog, recordFrame, type FrameLog } from './stats.ts';
 
 export interface FrameWork {
   /** Brings the scene up to date; answers the milliseconds spent building chunks. */
-  update(now: number): number;
-  render(): void;
+  update: (now: number) => number;
+  render: () => void;
   /** After the frame: whether another one is wanted at once (chunks still waiting, a flight under way). */
-  after(): boolean;
+  after: () => boolean;
 }
 
 export class FrameLoop {

@@ -9,21 +9,21 @@ import type { Point } from '#shared/tree/camera.ts';
 import type { FarMove } from './far-moves.ts';
 
 export interface InputHandlers {
-  pan(screenDx: number, screenDy: number): void;
+  pan: (screenDx: number, screenDy: number) => void;
   /** One zoom step about a screen point: +1 in, -1 out. */
-  zoomStep(anchor: Point, direction: 1 | -1): void;
+  zoomStep: (anchor: Point, direction: 1 | -1) => void;
   /** Continuous zoom (two-finger pinch) by a factor about a screen point. */
-  zoomBy(anchor: Point, factor: number): void;
-  tap(point: Point): void;
+  zoomBy: (anchor: Point, factor: number) => void;
+  tap: (point: Point) => void;
   /** A mouse moving with no button held; null when it leaves the canvas. */
-  hover(point: Point | null): void;
-  dragging(active: boolean): void;
+  hover: (point: Point | null) => void;
+  dragging: (active: boolean) => void;
   /** Arrow keys: move the focus cell one square in a direction. */
-  moveFocus(dRow: number, dColumn: number): void;
+  moveFocus: (dRow: number, dColumn: number) => void;
   /** Enter (or Space) on the focus cell. */
-  activate(): void;
+  activate: () => void;
   /** Home, End, Page Up, Page Down, B, P, F (with Shift: the other way). */
-  farMove(move: FarMove): void;
+  farMove: (move: FarMove) => void;
 }
 
 /** What a key does on the focused canvas (null: nothing, the browser keeps it). */
@@ -144,7 +144,8 @@ export class CanvasInput {
     this.pointers.set(e.pointerId, p);
     if (this.pointers.size >= 2) {
       const distance = this.currentPinchDistance();
-      if (this.pinchDistance > 0 && distance > 0) this.handlers.zoomBy(this.pinchCentre(), distance / this.pinchDistance);
+      if (this.pinchDistance > 0 && distance > 0)
+        this.handlers.zoomBy(this.pinchCentre(), distance / this.pinchDistance);
       this.pinchDistance = distance;
       this.setDragging(true);
       return;
@@ -206,7 +207,8 @@ export class CanvasInput {
     e.preventDefault();
     if (command.kind === 'step') this.handlers.moveFocus(command.dRow, command.dColumn);
     else if (command.kind === 'activate') this.handlers.activate();
-    else if (command.kind === 'zoom') this.handlers.zoomStep({ x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 }, command.direction);
+    else if (command.kind === 'zoom')
+      this.handlers.zoomStep({ x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 }, command.direction);
     else this.handlers.farMove(command.move);
   };
 

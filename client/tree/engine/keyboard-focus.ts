@@ -5,7 +5,15 @@
  * drawing and opening.
  */
 import { CellStatus } from '#shared/domain.ts';
-import { CELL_PITCH, CELL_SIZE, centredOn, cellCentre, screenToWorld, viewRect, type Camera } from '#shared/tree/camera.ts';
+import {
+  CELL_PITCH,
+  CELL_SIZE,
+  centredOn,
+  cellCentre,
+  screenToWorld,
+  viewRect,
+  type Camera,
+} from '#shared/tree/camera.ts';
 import {
   bandLabel,
   bandStep,
@@ -22,31 +30,31 @@ import {
 import { nearestSquare, stepFocus, type Position } from './focus.ts';
 
 export interface FocusHost {
-  hasSquare(row: number, column: number): boolean;
-  camera(): Camera;
-  viewport(): { width: number; height: number };
+  hasSquare: (row: number, column: number) => boolean;
+  camera: () => Camera;
+  viewport: () => { width: number; height: number };
   /** Moves the camera (as a visitor's move: it ends a flight). */
-  pan(camera: Camera): void;
+  pan: (camera: Camera) => void;
   /** The focus or its visibility changed: redraw the marks. */
-  changed(): void;
+  changed: () => void;
   /**
    * Says what the focused square is (null: nothing is focused); `fresh` when the square itself changed; `note` goes
    * before it (the band a B jump reached).
    */
-  announce(position: Position | null, fresh: boolean, note?: string): void;
+  announce: (position: Position | null, fresh: boolean, note?: string) => void;
   /** Says something other than a square: that the tree ends there. */
-  notice(text: string): void;
+  notice: (text: string) => void;
   /** Enter on the focused square. */
-  open(position: Position): void;
+  open: (position: Position) => void;
   /** Whether the canvas has the page's keyboard focus. */
-  hasPageFocus(): boolean;
+  hasPageFocus: () => boolean;
   /** The rows and columns the tree spans (null: no tree), and its bands. */
-  extent(): GridExtent | null;
-  bands(): readonly BandRows[];
+  extent: () => GridExtent | null;
+  bands: () => readonly BandRows[];
   /** The status of the cell or slot at a position, or null when there is none. */
-  statusAt(row: number, column: number): number | null;
+  statusAt: (row: number, column: number) => number | null;
   /** The free squares, cells and branch slots, in reading order. */
-  freeSquares(): readonly Position[];
+  freeSquares: () => readonly Position[];
 }
 
 /** How a focus move brings its square into view: not at all, just enough, or centred when it is off screen. */
@@ -127,7 +135,12 @@ export class KeyboardFocus {
         target =
           move.what === 'free'
             ? nextInList(this.host.freeSquares(), from, move.direction)
-            : nextInReadingOrder((row, column) => this.host.statusAt(row, column) === CellStatus.Published, extent, from, move.direction);
+            : nextInReadingOrder(
+                (row, column) => this.host.statusAt(row, column) === CellStatus.Published,
+                extent,
+                from,
+                move.direction,
+              );
         break;
     }
     if (target) return this.focus(target.row, target.column, { reveal: 'centre', note });
@@ -162,7 +175,10 @@ export class KeyboardFocus {
   private squareNearCentre(): Position | null {
     const { width, height } = this.host.viewport();
     const centre = screenToWorld(this.host.camera(), { x: width / 2, y: height / 2 });
-    return nearestSquare(this.host.hasSquare, { row: Math.floor(centre.y / CELL_PITCH), column: Math.floor(centre.x / CELL_PITCH) });
+    return nearestSquare(this.host.hasSquare, {
+      row: Math.floor(centre.y / CELL_PITCH),
+      column: Math.floor(centre.x / CELL_PITCH),
+    });
   }
 
   /** Pans just enough for the square (and a margin round it) to be on screen; `centre`: to its middle if it is off screen. */

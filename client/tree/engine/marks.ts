@@ -35,10 +35,18 @@ function drawFocus(g: Graphics, x: number, y: number): void {
   const bottom = y + S + out;
   g.rect(x - 3, y - 3, S + 6, S + 6).stroke({ width: 3, color: PALETTE.background });
   g.rect(x - 1.5, y - 1.5, S + 3, S + 3).stroke({ width: 3, color: PALETTE.ink });
-  g.moveTo(left, top + arm).lineTo(left, top).lineTo(left + arm, top);
-  g.moveTo(right - arm, top).lineTo(right, top).lineTo(right, top + arm);
-  g.moveTo(right, bottom - arm).lineTo(right, bottom).lineTo(right - arm, bottom);
-  g.moveTo(left + arm, bottom).lineTo(left, bottom).lineTo(left, bottom - arm);
+  g.moveTo(left, top + arm)
+    .lineTo(left, top)
+    .lineTo(left + arm, top);
+  g.moveTo(right - arm, top)
+    .lineTo(right, top)
+    .lineTo(right, top + arm);
+  g.moveTo(right, bottom - arm)
+    .lineTo(right, bottom)
+    .lineTo(right - arm, bottom);
+  g.moveTo(left + arm, bottom)
+    .lineTo(left, bottom)
+    .lineTo(left, bottom - arm);
   g.stroke({ width: 4, color: PALETTE.ink, cap: 'square', join: 'miter' });
 }
 

@@ -55,7 +55,12 @@ export class RegionLoader {
         }
       }
       // Nearest the middle first; the view's newest wishes replace older ones still waiting.
-      wanted.sort((a, b) => (a.blockRow - midRow) ** 2 + (a.blockColumn - midColumn) ** 2 - ((b.blockRow - midRow) ** 2 + (b.blockColumn - midColumn) ** 2));
+      wanted.sort(
+        (a, b) =>
+          (a.blockRow - midRow) ** 2 +
+          (a.blockColumn - midColumn) ** 2 -
+          ((b.blockRow - midRow) ** 2 + (b.blockColumn - midColumn) ** 2),
+      );
       this.queue = wanted.slice(0, MAX_VIEW_BLOCKS);
       this.pump();
     }, SETTLE_MS);
@@ -107,4 +112,3 @@ export class RegionLoader {
     return done;
   }
 }
-

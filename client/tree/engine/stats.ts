@@ -60,7 +60,7 @@ export interface FrameLog {
   /** Frames recorded since the start (the ring holds the last FRAME_LOG_SIZE). */
   count: number;
   /** Forgets what was recorded (a benchmark phase starts). */
-  reset(): void;
+  reset: () => void;
 }
 
 export const FRAME_LOG_SIZE = 8192;
@@ -119,7 +119,13 @@ export function createFrameLog(): FrameLog | null {
   return log;
 }
 
-export function recordFrame(log: FrameLog, startedAt: number, totalMs: number, buildMs: number, renderMs: number): void {
+export function recordFrame(
+  log: FrameLog,
+  startedAt: number,
+  totalMs: number,
+  buildMs: number,
+  renderMs: number,
+): void {
   const at = log.count % FRAME_LOG_SIZE;
   log.total[at] = totalMs;
   log.build[at] = buildMs;

@@ -92,7 +92,8 @@ export function surveyBands(settings: TreeSettings, cells: SurveyCells, slots: r
 /** "12 published pieces, 3 available squares, 1 reserved square and 20 unavailable squares", or "no squares". */
 export function countsText(counts: StatusCounts): string {
   const parts: string[] = [];
-  const say = (n: number, one: string, many: string) => n > 0 && parts.push(`${n.toLocaleString('en')} ${n === 1 ? one : many}`);
+  const say = (n: number, one: string, many: string) =>
+    n > 0 && parts.push(`${n.toLocaleString('en')} ${n === 1 ? one : many}`);
   say(counts.published, 'published piece', 'published pieces');
   say(counts.available, 'available square', 'available squares');
   say(counts.reserved, 'reserved square', 'reserved squares');
@@ -110,18 +111,26 @@ function span(from: number, to: number): string {
 export function viewSummaryText(view: ViewSurvey): string {
   const rows = `${view.rowFrom === view.rowTo ? 'row' : 'rows'} ${span(view.rowFrom, view.rowTo)}`;
   const columns = `${view.columnFrom === view.columnTo ? 'column' : 'columns'} ${span(view.columnFrom, view.columnTo)}`;
-  const bands = view.bands.length > 0 ? ` Bands in view: ${view.bands.map((name) => bandLabel(name).toLowerCase()).join(', ')}.` : '';
+  const bands =
+    view.bands.length > 0
+      ? ` Bands in view: ${view.bands.map((name) => bandLabel(name).toLowerCase()).join(', ')}.`
+      : '';
   return `In view: ${rows}, ${columns}: ${countsText(view.counts)}.${bands}`;
 }
 
 /** A band's line: "Seed, rows 33 to 34: 8 published pieces and 2 available squares". */
 export function bandText(band: BandSurvey): string {
-  const branches = band.branches && countsText(band.branches) !== 'no squares' ? ` (on the branches: ${countsText(band.branches)})` : '';
+  const branches =
+    band.branches && countsText(band.branches) !== 'no squares'
+      ? ` (on the branches: ${countsText(band.branches)})`
+      : '';
   return `${bandLabel(band.name)}, rows ${span(band.rowFrom, band.rowTo)}: ${countsText(band.counts)}${branches}`;
 }
 
 /** A piece's words in the survey's list: "Sunset by Ana Lima, row 30, column 2", or what is known before its title. */
 export function pieceText(piece: SurveyPiece, own: boolean): string {
-  const name = piece.title ? `${piece.title}${piece.artist ? ` by ${piece.artist}` : ''}` : 'A published piece (its title is on its way)';
+  const name = piece.title
+    ? `${piece.title}${piece.artist ? ` by ${piece.artist}` : ''}`
+    : 'A published piece (its title is on its way)';
   return `${name}, row ${piece.row}, column ${piece.column}${own ? ' (yours)' : ''}`;
 }

@@ -84,7 +84,8 @@ export class TreeEngine {
     world.addChild(this.marks.graphics, this.highlight.graphics, this.hoverOutline.graphics);
     this.input = new CanvasInput(app.canvas, options.keyTarget, {
       pan: (dx, dy) => this.userMove(panBy(this.camera, dx, dy)),
-      zoomStep: (anchor, direction) => this.userMove(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
+      zoomStep: (anchor, direction) =>
+        this.userMove(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
       zoomBy: (anchor, factor) => this.userMove(zoomAt(this.camera, anchor, this.camera.scale * factor)),
       tap: (point) => this.open(this.hitAt(point)),
       hover: (point) => this.hover(point),
@@ -174,7 +175,9 @@ export class TreeEngine {
   beginReplay(cells: TreeCells, slots?: readonly Position[]): void {
     const live = this.stage.live;
     if (!live) return;
-    this.stage.showReplay(this.makeTree(cells, live.settings, slots ?? computeBranchSlots(live.settings, engineGrid(cells))));
+    this.stage.showReplay(
+      this.makeTree(cells, live.settings, slots ?? computeBranchSlots(live.settings, engineGrid(cells))),
+    );
     this.afterTreeSwap();
   }
 
@@ -280,7 +283,8 @@ export class TreeEngine {
   nextAvailable(): Position | null {
     const list = this.tree?.availableSquares() ?? [];
     if (list.length === 0) return null;
-    this.availableCursor = this.availableCursor <= 0 || this.availableCursor > list.length ? list.length - 1 : this.availableCursor - 1;
+    this.availableCursor =
+      this.availableCursor <= 0 || this.availableCursor > list.length ? list.length - 1 : this.availableCursor - 1;
     return list[this.availableCursor]!;
   }
 
@@ -329,7 +333,8 @@ export class TreeEngine {
    */
   private takePageFocus(): void {
     const active = document.activeElement;
-    if (active === null || active === document.body || active.matches('main h1')) this.options.keyTarget.focus({ preventScroll: true });
+    if (active === null || active === document.body || active.matches('main h1'))
+      this.options.keyTarget.focus({ preventScroll: true });
   }
 
   /**
@@ -522,7 +527,12 @@ export class TreeEngine {
       this.stats.firstFrameAt = performance.now();
       this.options.onFirstFrame?.();
     }
-    return (tree?.chunks.waiting ?? false) || this.flight.active || this.highlight.active || (this.frameHook !== null && this.hookWantsFrame);
+    return (
+      (tree?.chunks.waiting ?? false) ||
+      this.flight.active ||
+      this.highlight.active ||
+      (this.frameHook !== null && this.hookWantsFrame)
+    );
   }
 
   /** Applies a pending view and the camera, culls chunks when the view moved, and builds a few waiting chunks. */
@@ -533,7 +543,8 @@ export class TreeEngine {
     if (this.pendingView) {
       const view = this.pendingView;
       this.pendingView = null;
-      if (view === 'seed') this.setCamera(centredOn(seedViewTarget(tree.settings), openingScale(tree.settings, width), width, height));
+      if (view === 'seed')
+        this.setCamera(centredOn(seedViewTarget(tree.settings), openingScale(tree.settings, width), width, height));
       else if ('camera' in view) this.setCamera(view.camera);
       else this.setCamera(centredOn(view.centre, view.scale, width, height));
     }
@@ -564,7 +575,10 @@ export class TreeEngine {
     world.scale.set(scale);
     // Whole device pixels keep the square edges crisp while panning.
     const resolution = this.options.app.renderer.resolution || 1;
-    world.position.set(Math.round(-x * scale * resolution) / resolution, Math.round(-y * scale * resolution) / resolution);
+    world.position.set(
+      Math.round(-x * scale * resolution) / resolution,
+      Math.round(-y * scale * resolution) / resolution,
+    );
   }
 
   private regionLoaded(): void {
@@ -580,7 +594,8 @@ export class TreeEngine {
   /** A tap or Enter on a square: resolved (its token loaded if need be), then handed to the page. */
   private open(hit: CellHit | null): void {
     const tree = this.tree;
-    if (hit && tree) void tree.resolveHit(hit).then((resolved) => !this.destroyed && this.options.onCellTap?.(resolved));
+    if (hit && tree)
+      void tree.resolveHit(hit).then((resolved) => !this.destroyed && this.options.onCellTap?.(resolved));
   }
 
   private focusChanged(): void {

@@ -46,7 +46,8 @@ export function updateTree(state: TreeState, changes: TreeChangesWire): TreeUpda
   const grid = engineGrid(cells);
   const slotChanges: SlotChange[] = [];
   const seen = new Set<number>();
-  const recheck = (i: number) => state.slots.recheckAround(state.settings, grid, cells.row[i]!, cells.col[i]!, slotChanges, seen);
+  const recheck = (i: number) =>
+    state.slots.recheckAround(state.settings, grid, cells.row[i]!, cells.col[i]!, slotChanges, seen);
   applied.changed.forEach(recheck);
   applied.added.forEach(recheck);
   for (const { index, appeared } of slotChanges) {

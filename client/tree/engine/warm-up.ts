@@ -6,7 +6,10 @@ import { Graphics, type Application, type Container } from 'pixi.js';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 
 export function warmUpRenderer(app: Application, world: Container): void {
-  const probe = new Graphics().rect(0, 0, 2, 2).fill({ color: PALETTE.background }).stroke({ width: 1, color: PALETTE.background });
+  const probe = new Graphics()
+    .rect(0, 0, 2, 2)
+    .fill({ color: PALETTE.background })
+    .stroke({ width: 1, color: PALETTE.background });
   world.addChild(probe);
   app.render();
   probe.destroy();

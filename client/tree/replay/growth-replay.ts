@@ -5,7 +5,13 @@
  */
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import type { TreeEngine } from '../engine/tree-engine.ts';
-import { buildTimeline, deriveReplayCells, publishedBy, replayChanges, type ReplayTimeline } from './replay-timeline.ts';
+import {
+  buildTimeline,
+  deriveReplayCells,
+  publishedBy,
+  replayChanges,
+  type ReplayTimeline,
+} from './replay-timeline.ts';
 
 /** How long playing from the first publish to now takes. */
 export const PLAY_MS = 20_000;
@@ -18,8 +24,8 @@ const FRAME_BUDGET_MS = 2;
 
 export interface ReplayListener {
   /** The time shown (the clock moved, or a seek). */
-  time(ms: number): void;
-  playing(playing: boolean): void;
+  time: (ms: number) => void;
+  playing: (playing: boolean) => void;
 }
 
 export class GrowthReplay {

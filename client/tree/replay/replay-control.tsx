@@ -26,7 +26,12 @@ function endOfDay(time: number): number {
 function writeDay(time: number | null): void {
   if (window.location.pathname !== TREE_PAGE_PATH) return;
   const search = formatReplayDay(window.location.search, time);
-  if (search !== window.location.search) window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${window.location.hash}`);
+  if (search !== window.location.search)
+    window.history.replaceState(
+      window.history.state,
+      '',
+      `${window.location.pathname}${search}${window.location.hash}`,
+    );
 }
 
 type Mode = 'off' | 'loading' | 'on';
@@ -119,7 +124,12 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
   if (mode !== 'on') {
     return (
       <div className="tree-replay tree-replay--off">
-        <button type="button" className="tree-replay__start" onClick={() => void start(null, true)} disabled={!engine || mode === 'loading'}>
+        <button
+          type="button"
+          className="tree-replay__start"
+          onClick={() => void start(null, true)}
+          disabled={!engine || mode === 'loading'}
+        >
           {mode === 'loading' ? 'Loading the history…' : 'Replay growth'}
         </button>
         {problem && (

@@ -161,5 +161,18 @@ export function replayChanges(timeline: ReplayTimeline, from: number, to: number
     const packed = forward ? timeline.afterColor[k]! : 0;
     color += HEX[packed >> 8]! + HEX[(packed >> 4) & 0xf]! + HEX[packed & 0xf]!;
   }
-  return { format: CHANGES_FORMAT, resync: false, since: from, version: to, count, row, col, status, type, color, cell, thumb };
+  return {
+    format: CHANGES_FORMAT,
+    resync: false,
+    since: from,
+    version: to,
+    count,
+    row,
+    col,
+    status,
+    type,
+    color,
+    cell,
+    thumb,
+  };
 }

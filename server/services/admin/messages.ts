@@ -43,7 +43,12 @@ function answerOf(row: Awaited<ReturnType<ReturnType<typeof selectMessages>['all
 
 /** admin.messages: unhandled ones the oldest first; handled ones (or all) the newest first. */
 export function listMessages(ctx: ServiceContext, handled: boolean | undefined): AdminMessage[] {
-  const filter = handled === undefined ? undefined : handled ? isNotNull(contactMessages.handledAt) : isNull(contactMessages.handledAt);
+  const filter =
+    handled === undefined
+      ? undefined
+      : handled
+        ? isNotNull(contactMessages.handledAt)
+        : isNull(contactMessages.handledAt);
   const order = handled === false ? asc(contactMessages.createdAt) : desc(contactMessages.createdAt);
   return selectMessages(ctx.db).where(filter).orderBy(order, asc(contactMessages.id)).all().map(answerOf);
 }
@@ -60,7 +65,12 @@ export function markMessageHandled(ctx: ServiceContext, viewer: Viewer, id: numb
       .set({ handledAt: now, handledBy: staff.id })
       .where(and(eq(contactMessages.id, id), isNull(contactMessages.handledAt)))
       .run().changes;
-    if (changed === 1) recordStaffAction(tx, staff, now, { action: StaffAction.MarkMessageHandled, subjectType: 'contact_message', subjectToken: String(id) });
+    if (changed === 1)
+      recordStaffAction(tx, staff, now, {
+        action: StaffAction.MarkMessageHandled,
+        subjectType: 'contact_message',
+        subjectToken: String(id),
+      });
     return answerOf(selectMessages(tx).where(eq(contactMessages.id, id)).get()!);
   });
 }

@@ -56,7 +56,14 @@ export function getOverview(ctx: ServiceContext): AdminOverview {
   const published = weekly(db, art, art.publishedAt, from, to);
   const reservationsMade = weekly(db, reservations, reservations.createdAt, from, to);
   // An expiry writes the reservation's updated_at once, as it ends.
-  const reservationsExpired = weekly(db, reservations, reservations.updatedAt, from, to, eq(reservations.state, 'expired'));
+  const reservationsExpired = weekly(
+    db,
+    reservations,
+    reservations.updatedAt,
+    from,
+    to,
+    eq(reservations.state, 'expired'),
+  );
   const newUsers = weekly(db, users, users.createdAt, from, to);
   return {
     counts: counts(db),

@@ -13,11 +13,11 @@ import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { enqueueMail } from '../mail.ts';
-import { mainPictureOf, thumbOf } from '../review.ts';
-import { reindexArt } from '../search.ts';
-import { notifyAvailable } from '../subscriptions.ts';
-import { recordCellChanges } from '../tree-changes.ts';
+import { enqueueMail } from '../mail/mail.ts';
+import { mainPictureOf, thumbOf } from '../review/review.ts';
+import { reindexArt } from '../art/search.ts';
+import { notifyAvailable } from '../reservations/subscriptions.ts';
+import { recordCellChanges } from '../tree/tree-changes.ts';
 import { personRef, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
 
 const requester = alias(users, 'requester');
@@ -77,7 +77,14 @@ function readRequest(q: Queryable, token: string): AdminRemovalRequest {
 }
 
 /** Moves an open request to its decision, or says it was decided already. Answers the piece and its author. */
-function decide(tx: Queryable, staff: Staff, now: number, token: string, state: 'accepted' | 'declined', note: string | null) {
+function decide(
+  tx: Queryable,
+  staff: Staff,
+  now: number,
+  token: string,
+  state: 'accepted' | 'declined',
+  note: string | null,
+) {
   const request = tx.select().from(removalRequests).where(eq(removalRequests.token, token)).get();
   if (!request) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
   const changed = tx
@@ -85,7 +92,8 @@ function decide(tx: Queryable, staff: Staff, now: number, token: string, state: 
     .set({ state, decidedBy: staff.id, decisionNote: note, decidedAt: now })
     .where(and(eq(removalRequests.id, request.id), eq(removalRequests.state, 'open')))
     .run().changes;
-  if (changed !== 1) throw new AppError(ErrorCode.RemovalAlreadyDecided, 'This removal request has already been decided.');
+  if (changed !== 1)
+    throw new AppError(ErrorCode.RemovalAlreadyDecided, 'This removal request has already been decided.');
   return tx
     .select({
       piece: { id: art.id, token: art.token, title: art.title, cellId: art.cellId },
@@ -111,7 +119,10 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
     const { piece, cell, author } = decide(tx, staff, now, token, 'accepted', null);
     tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, piece.id)).run();
     if (cell.artId === piece.id) {
-      tx.update(cells).set({ status: CellStatus.Available, artId: null, updatedAt: now }).where(eq(cells.id, piece.cellId)).run();
+      tx.update(cells)
+        .set({ status: CellStatus.Available, artId: null, updatedAt: now })
+        .where(eq(cells.id, piece.cellId))
+        .run();
       tx.update(reservations)
         .set({ state: 'released', updatedAt: now })
         .where(and(eq(reservations.cellId, piece.cellId), inArray(reservations.state, ['active', 'submitted'])))
@@ -124,7 +135,11 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
     reindexArt(tx, piece.id);
     recordCellChanges(tx, cell.treeId, [piece.cellId], now);
     notifyAvailable(tx, now, [piece.cellId], ctx.config.siteUrl);
-    const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.AcceptRemoval, subjectType: 'removal_request', subjectToken: token });
+    const actionId = recordStaffAction(tx, staff, now, {
+      action: StaffAction.AcceptRemoval,
+      subjectType: 'removal_request',
+      subjectToken: token,
+    });
     enqueueMail(tx, now, {
       to: author.email,
       kind: 'removal-accepted',
@@ -143,12 +158,22 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
 }
 
 /** admin.declineRemoval: the piece stays; the artist hears why. */
-export function declineRemoval(ctx: ServiceContext, viewer: Viewer, token: string, reason: string): AdminRemovalRequest {
+export function declineRemoval(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  token: string,
+  reason: string,
+): AdminRemovalRequest {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const { piece, author } = decide(tx, staff, now, token, 'declined', reason);
-    const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.DeclineRemoval, subjectType: 'removal_request', subjectToken: token, note: reason });
+    const actionId = recordStaffAction(tx, staff, now, {
+      action: StaffAction.DeclineRemoval,
+      subjectType: 'removal_request',
+      subjectToken: token,
+      note: reason,
+    });
     enqueueMail(tx, now, {
       to: author.email,
       kind: 'removal-declined',

@@ -11,9 +11,15 @@ import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { enqueueMail } from '../mail.ts';
-import { clockedReservation, fateOfPiece, holdersPiece, onTheClock, releaseInTx } from '../reservation-jobs.ts';
-import { treeLinkOf } from '../subscriptions.ts';
+import { enqueueMail } from '../mail/mail.ts';
+import {
+  clockedReservation,
+  fateOfPiece,
+  holdersPiece,
+  onTheClock,
+  releaseInTx,
+} from '../reservations/reservation-jobs.ts';
+import { treeLinkOf } from '../reservations/subscriptions.ts';
 import { personRef, recordStaffAction, requireStaff } from './staff-log.ts';
 import { IMMEDIATE } from '../../db.ts';
 
@@ -48,7 +54,11 @@ export function releaseReservationByStaff(ctx: ServiceContext, viewer: Viewer, r
     const row = clockedReservation(tx, reservationId);
     if (!row) throw new AppError(ErrorCode.ReservationNotFound, 'No active reservation has this id.');
     releaseInTx(tx, now, ctx.config.siteUrl, row, 'released');
-    const actionId = recordStaffAction(tx, staff, now, { action: StaffAction.ReleaseReservation, subjectType: 'reservation', subjectToken: row.cellToken });
+    const actionId = recordStaffAction(tx, staff, now, {
+      action: StaffAction.ReleaseReservation,
+      subjectType: 'reservation',
+      subjectToken: row.cellToken,
+    });
     enqueueMail(tx, now, {
       to: row.email,
       kind: 'reservation-released',

@@ -4,7 +4,13 @@
  */
 import { count, desc, eq } from 'drizzle-orm';
 import { staffActions, users } from '#drizzle/schema.ts';
-import { ADMIN_PAGE_SIZE, type AdminPage, type AdminPersonRef, type StaffAction, type StaffLogEntry } from '#shared/admin-api.ts';
+import {
+  ADMIN_PAGE_SIZE,
+  type AdminPage,
+  type AdminPersonRef,
+  type StaffAction,
+  type StaffLogEntry,
+} from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
@@ -20,7 +26,8 @@ export function requireStaff(viewer: Viewer): Staff {
   return viewer;
 }
 
-export const nameOf = (person: { firstname: string; lastname: string }): string => `${person.firstname} ${person.lastname}`.trim();
+export const nameOf = (person: { firstname: string; lastname: string }): string =>
+  `${person.firstname} ${person.lastname}`.trim();
 
 export const personRef = (person: { token: string; firstname: string; lastname: string }): AdminPersonRef => ({
   token: person.token,
@@ -38,7 +45,14 @@ export interface StaffActionRecord {
 export function recordStaffAction(tx: Queryable, staff: Staff, now: number, record: StaffActionRecord): number {
   return tx
     .insert(staffActions)
-    .values({ staffId: staff.id, action: record.action, subjectType: record.subjectType, subjectToken: record.subjectToken, note: record.note ?? null, createdAt: now })
+    .values({
+      staffId: staff.id,
+      action: record.action,
+      subjectType: record.subjectType,
+      subjectToken: record.subjectToken,
+      note: record.note ?? null,
+      createdAt: now,
+    })
     .returning({ id: staffActions.id })
     .get().id;
 }

@@ -61,7 +61,8 @@ export function listUsers(ctx: ServiceContext, query: UsersQuery): AdminPage<Adm
 function otherUser(tx: Queryable, staff: Staff, userToken: string): UserRow {
   const user = tx.select().from(users).where(eq(users.token, userToken)).get();
   if (!user) throw new AppError(ErrorCode.NotFound, 'No user has this token.');
-  if (user.id === staff.id) throw new AppError(ErrorCode.OwnAccount, 'Staff cannot change the role of, or disable, their own account.');
+  if (user.id === staff.id)
+    throw new AppError(ErrorCode.OwnAccount, 'Staff cannot change the role of, or disable, their own account.');
   return user;
 }
 
@@ -69,7 +70,11 @@ function changeUser(
   ctx: ServiceContext,
   viewer: Viewer,
   userToken: string,
-  change: (tx: Queryable, user: UserRow, now: number) => { set: Partial<UserRow>; action: StaffAction; note?: string } | null,
+  change: (
+    tx: Queryable,
+    user: UserRow,
+    now: number,
+  ) => { set: Partial<UserRow>; action: StaffAction; note?: string } | null,
 ): AdminUser {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
@@ -77,19 +82,35 @@ function changeUser(
     const user = otherUser(tx, staff, userToken);
     const plan = change(tx, user, now);
     if (!plan) return answerOf(user);
-    const updated = tx.update(users).set({ ...plan.set, updatedAt: now }).where(eq(users.id, user.id)).returning().get()!;
-    recordStaffAction(tx, staff, now, { action: plan.action, subjectType: 'user', subjectToken: user.token, note: plan.note ?? null });
+    const updated = tx
+      .update(users)
+      .set({ ...plan.set, updatedAt: now })
+      .where(eq(users.id, user.id))
+      .returning()
+      .get();
+    recordStaffAction(tx, staff, now, {
+      action: plan.action,
+      subjectType: 'user',
+      subjectToken: user.token,
+      note: plan.note ?? null,
+    });
     return answerOf(updated);
   });
 }
 
-const ROLE_NAMES: Record<number, string> = { [Role.Observer]: 'observer', [Role.Artist]: 'artist', [Role.Admin]: 'admin' };
+const ROLE_NAMES: Record<number, string> = {
+  [Role.Observer]: 'observer',
+  [Role.Artist]: 'artist',
+  [Role.Admin]: 'admin',
+};
 const roleName = (role: number) => ROLE_NAMES[role] ?? String(role);
 
 /** admin.setRole: setting the role it already has changes nothing and logs nothing. */
 export function setRole(ctx: ServiceContext, viewer: Viewer, userToken: string, role: Role): AdminUser {
   return changeUser(ctx, viewer, userToken, (_tx, user) =>
-    user.role === role ? null : { set: { role }, action: StaffAction.SetRole, note: `${roleName(user.role)} -> ${roleName(role)}` },
+    user.role === role
+      ? null
+      : { set: { role }, action: StaffAction.SetRole, note: `${roleName(user.role)} -> ${roleName(role)}` },
   );
 }
 

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
-import { reserveCell } from '#server/services/reservations.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
 import type { ApiWorld } from './api-world.ts';
 import type { Contract } from './contract.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
@@ -20,7 +20,11 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       spec: false, // DESIGN.md §7
       success: async () => {
         const r = expectSuccess(await (await as('observer')).get('/api/user/current'));
-        expect(r).toMatchObject({ token: world().people.observer.user.token, role: Role.Observer, email: world().people.observer.user.email });
+        expect(r).toMatchObject({
+          token: world().people.observer.user.token,
+          role: Role.Observer,
+          email: world().people.observer.user.email,
+        });
         expect(r).not.toHaveProperty('passwordHash');
       },
       failure: async () => {
@@ -41,46 +45,96 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
     'POST /api/register': {
       spec: true,
       success: async () => {
-        const r = expectSuccess(await (await as('guest')).post('/api/register', { firstname: 'Ada', lastname: 'Lane', email: 'ada@contract.test', password: 'abc&123' }));
+        const r = expectSuccess(
+          await (
+            await as('guest')
+          ).post('/api/register', {
+            firstname: 'Ada',
+            lastname: 'Lane',
+            email: 'ada@contract.test',
+            password: 'abc&123',
+          }),
+        );
         expect(r).toMatchObject({ email: 'ada@contract.test', role: Role.Observer, firstname: 'Ada' });
       },
       failure: async () => {
-        expectFailure(await (await as('guest')).post('/api/register', { firstname: 'Ada', lastname: 'Lane', email: 'ADA@contract.test', password: 'abc&123' }), 'email_taken');
-        const r = expectFailure(await (await as('guest')).post('/api/register', { firstname: '', lastname: 'Lane', email: 'x', password: 'abc' }), 'validation_failed');
+        expectFailure(
+          await (
+            await as('guest')
+          ).post('/api/register', {
+            firstname: 'Ada',
+            lastname: 'Lane',
+            email: 'ADA@contract.test',
+            password: 'abc&123',
+          }),
+          'email_taken',
+        );
+        const r = expectFailure(
+          await (
+            await as('guest')
+          ).post('/api/register', { firstname: '', lastname: 'Lane', email: 'x', password: 'abc' }),
+          'validation_failed',
+        );
         expect(Object.keys(r.errors ?? {}).sort()).toEqual(['email', 'firstname', 'password']);
       },
     },
     'POST /api/auth/login': {
       spec: true,
       success: async () => {
-        await (await as('guest')).post('/api/register', { firstname: 'Bo', lastname: 'Lane', email: 'bo@contract.test', password: 'abc&123' });
-        const r = expectSuccess(await (await as('guest')).post('/api/auth/login', { username: 'bo@contract.test', password: 'abc&123' }));
+        await (
+          await as('guest')
+        ).post('/api/register', { firstname: 'Bo', lastname: 'Lane', email: 'bo@contract.test', password: 'abc&123' });
+        const r = expectSuccess(
+          await (await as('guest')).post('/api/auth/login', { username: 'bo@contract.test', password: 'abc&123' }),
+        );
         expect(r).toMatchObject({ email: 'bo@contract.test' });
       },
       failure: async () => {
-        expectFailure(await (await as('guest')).post('/api/auth/login', { username: 'bo@contract.test', password: 'wrong&123' }), 'invalid_credentials');
+        expectFailure(
+          await (await as('guest')).post('/api/auth/login', { username: 'bo@contract.test', password: 'wrong&123' }),
+          'invalid_credentials',
+        );
       },
     },
     'POST /api/password/reset': {
       spec: true,
       success: async () => {
-        expect(expectSuccess(await (await as('guest')).post('/api/password/reset', { username: 'nobody@contract.test' }))).toEqual({ ok: true });
+        expect(
+          expectSuccess(await (await as('guest')).post('/api/password/reset', { username: 'nobody@contract.test' })),
+        ).toEqual({ ok: true });
       },
       failure: async () => {
-        expect(expectFailure(await (await as('guest')).post('/api/password/reset', { username: 'not an address' }), 'validation_failed').errors?.username).toHaveLength(1);
+        expect(
+          expectFailure(
+            await (await as('guest')).post('/api/password/reset', { username: 'not an address' }),
+            'validation_failed',
+          ).errors?.username,
+        ).toHaveLength(1);
       },
     },
     'POST /api/password/restore/:token': {
       spec: true,
       success: async () => {
-        await (await as('guest')).post('/api/register', { firstname: 'Cy', lastname: 'Lane', email: 'cy@contract.test', password: 'abc&123' });
+        await (
+          await as('guest')
+        ).post('/api/register', { firstname: 'Cy', lastname: 'Lane', email: 'cy@contract.test', password: 'abc&123' });
         await (await as('guest')).post('/api/password/reset', { username: 'cy@contract.test' });
-        const mail = world().t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'cy@contract.test')).all().at(-1)!;
+        const mail = world()
+          .t.deps.db.select()
+          .from(mailOutbox)
+          .where(eq(mailOutbox.toAddress, 'cy@contract.test'))
+          .all()
+          .at(-1)!;
         const token = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
-        expect(expectSuccess(await (await as('guest')).post(`/api/password/restore/${token}`, { password: 'new&better9' }))).toEqual({ ok: true });
+        expect(
+          expectSuccess(await (await as('guest')).post(`/api/password/restore/${token}`, { password: 'new&better9' })),
+        ).toEqual({ ok: true });
       },
       failure: async () => {
-        expectFailure(await (await as('guest')).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'new&better9' }), 'invalid_reset_token');
+        expectFailure(
+          await (await as('guest')).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'new&better9' }),
+          'invalid_reset_token',
+        );
       },
     },
     'POST /api/user/:token/account': {
@@ -88,13 +142,27 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       success: async () => {
         const { browser, user } = await newcomer();
         const r = expectSuccess(
-          await browser.post(`/api/user/${user.token}/account`, { firstname: 'New', lastname: 'Name', email: user.email, show_email: true, password: '', confirm_password: '' }),
+          await browser.post(`/api/user/${user.token}/account`, {
+            firstname: 'New',
+            lastname: 'Name',
+            email: user.email,
+            show_email: true,
+            password: '',
+            confirm_password: '',
+          }),
         );
         expect(r).toMatchObject({ token: user.token, firstname: 'New', show_email: true });
       },
       failure: async () => {
-        const answer = await (await as('artist')).post(`/api/user/${world().people.owner.user.token}/account`, {
-          firstname: 'X', lastname: 'Y', email: 'x@contract.test', show_email: false, password: '', confirm_password: '',
+        const answer = await (
+          await as('artist')
+        ).post(`/api/user/${world().people.owner.user.token}/account`, {
+          firstname: 'X',
+          lastname: 'Y',
+          email: 'x@contract.test',
+          show_email: false,
+          password: '',
+          confirm_password: '',
         });
         expectFailure(answer, 'forbidden');
       },
@@ -105,21 +173,44 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
         const { browser, user } = await newcomer();
         expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toBeNull();
         reserveCell(world().t.deps, user, world().cell(SEED_ROW + 1, 1).token);
-        expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toMatchObject({ token: world().cell(SEED_ROW + 1, 1).token, status: CellStatus.Reserved });
+        expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toMatchObject({
+          token: world().cell(SEED_ROW + 1, 1).token,
+          status: CellStatus.Reserved,
+        });
       },
       failure: async () => {
-        expectFailure(await (await as('artist')).get(`/api/user/${world().people.owner.user.token}/reserve`), 'forbidden');
-        expectFailure(await (await as('guest')).get(`/api/user/${world().people.owner.user.token}/reserve`), 'unauthenticated');
+        expectFailure(
+          await (await as('artist')).get(`/api/user/${world().people.owner.user.token}/reserve`),
+          'forbidden',
+        );
+        expectFailure(
+          await (await as('guest')).get(`/api/user/${world().people.owner.user.token}/reserve`),
+          'unauthenticated',
+        );
       },
     },
     'POST /api/misc/contact': {
       spec: true,
       success: async () => {
-        const r = expectSuccess(await (await as('guest')).post('/api/misc/contact', { subject: 'Hi', reason: 'Question', email: 'me@contract.test', message: 'How do branches grow?' }));
+        const r = expectSuccess(
+          await (
+            await as('guest')
+          ).post('/api/misc/contact', {
+            subject: 'Hi',
+            reason: 'Question',
+            email: 'me@contract.test',
+            message: 'How do branches grow?',
+          }),
+        );
         expect(r).toEqual({ ok: true });
       },
       failure: async () => {
-        const r = expectFailure(await (await as('guest')).post('/api/misc/contact', { subject: '', reason: 'Question', email: 'bad', message: 'x' }), 'validation_failed');
+        const r = expectFailure(
+          await (
+            await as('guest')
+          ).post('/api/misc/contact', { subject: '', reason: 'Question', email: 'bad', message: 'x' }),
+          'validation_failed',
+        );
         expect(r.errors).toHaveProperty('email');
         expect(r.errors).toHaveProperty('subject');
       },
@@ -128,7 +219,10 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       spec: false,
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get('/api/initial-params'));
-        expect(r).toMatchObject({ params: { tree_token: expect.any(String), settings: expect.any(Object) }, csrf_token: expect.any(String) });
+        expect(r).toMatchObject({
+          params: { tree_token: expect.any(String), settings: expect.any(Object) },
+          csrf_token: expect.any(String),
+        });
       },
       failure: async () => {
         // It takes no input and cannot fail on one; a path below it is no route.

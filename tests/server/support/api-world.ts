@@ -5,10 +5,10 @@
 import { eq } from 'drizzle-orm';
 import { art } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
-import { reindexArt } from '#server/services/search.ts';
+import { reindexArt } from '#server/services/art/search.ts';
 import { createSession } from '#server/auth/sessions.ts';
-import { reserveCell } from '#server/services/reservations.ts';
-import { createTree } from '#server/services/tree.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
+import { createTree } from '#server/services/tree/tree.ts';
 import type { RequestContext } from '#server/trpc.ts';
 import { BrowserLike } from '#tests/helpers/browser-like.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
@@ -36,12 +36,12 @@ export interface ApiWorld {
   /** The artist's published piece just above it. */
   neighbour: { cellToken: string; artToken: string };
   /** A browser for the asker holding its CSRF cookie and a session of its own (so a logout ends only that one). */
-  browser(asker: Asker): Promise<BrowserLike>;
-  userOf(asker: Asker): RequestContext['user'];
+  browser: (asker: Asker) => Promise<BrowserLike>;
+  userOf: (asker: Asker) => RequestContext['user'];
   /** A new observer with a signed-in browser, for calls that change what a person holds or follows. */
-  newcomer(): Promise<Person & { browser: BrowserLike }>;
+  newcomer: () => Promise<Person & { browser: BrowserLike }>;
   /** A square at (row, column) of the tree. */
-  cell(row: number, column: number): { token: string; id: number; status: number };
+  cell: (row: number, column: number) => { token: string; id: number; status: number };
 }
 
 /**
@@ -61,7 +61,14 @@ export async function createApiWorld(): Promise<ApiWorld> {
     admin: t.addUser(Role.Admin),
   };
   // A neighbour above the piece, by the artist, so the piece's square has something to connect to.
-  const neighbour = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW - 1, PIECE_COLUMN, people.artist.user.id, 'd'.repeat(32));
+  const neighbour = publishedPieceAt(
+    t.deps.db,
+    tree.id,
+    PIECE_ROW - 1,
+    PIECE_COLUMN,
+    people.artist.user.id,
+    'd'.repeat(32),
+  );
   const piece = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW, PIECE_COLUMN, people.owner.user.id, 'e'.repeat(32));
   for (const made of [neighbour, piece]) reindexArt(t.deps.db, artIdOf(t, made.artToken));
   const held = reserveCell(t.deps, people.owner.user, cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3)!.token);
@@ -74,7 +81,11 @@ export async function createApiWorld(): Promise<ApiWorld> {
     piece,
     neighbour,
     holding,
-    browser: (asker) => browserFor(t, asker === 'guest' ? undefined : `session=${createSession(t.deps.db, t.clock, people[asker].user.id).token}`),
+    browser: (asker) =>
+      browserFor(
+        t,
+        asker === 'guest' ? undefined : `session=${createSession(t.deps.db, t.clock, people[asker].user.id).token}`,
+      ),
     userOf: (asker) => (asker === 'guest' ? null : people[asker].user),
     async newcomer() {
       const person = t.addUser(Role.Observer);
@@ -85,4 +96,5 @@ export async function createApiWorld(): Promise<ApiWorld> {
   return world;
 }
 
-const artIdOf = (t: TestApp, token: string): number => t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, token)).get()!.id;
+const artIdOf = (t: TestApp, token: string): number =>
+  t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, token)).get()!.id;

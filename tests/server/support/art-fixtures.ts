@@ -10,15 +10,28 @@ import { BrowserLike } from '#tests/helpers/browser-like.ts';
 import type { TestApp } from '#tests/helpers/test-app.ts';
 
 export const png = (width = 64, height = 48, background = '#3060c0') =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 
-export const gif = (width = 40, height = 40) => sharp({ create: { width, height, channels: 3, background: '#c03030' } }).gif().toBuffer();
+export const gif = (width = 40, height = 40) =>
+  sharp({ create: { width, height, channels: 3, background: '#c03030' } })
+    .gif()
+    .toBuffer();
 
 /** A JPEG carrying EXIF with a GPS position, as a phone camera writes it. */
 export const jpegWithGps = () =>
   sharp({ create: { width: 80, height: 60, channels: 3, background: '#20a040' } })
     .jpeg()
-    .withExif({ IFD0: { Make: 'TestCam', Model: 'GPS-1' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' } })
+    .withExif({
+      IFD0: { Make: 'TestCam', Model: 'GPS-1' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '48/1 51/1 2400/100',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '2/1 21/1 300/100',
+      },
+    })
     .toBuffer();
 
 /** Every text field of a valid piece, as the wizard sends them. */
@@ -50,14 +63,20 @@ export interface FormFile {
   field?: string;
 }
 
-export function artForm(fields: Record<string, string | string[]>, files: FormFile[] = [], kept: (string | null)[] = []): FormData {
+export function artForm(
+  fields: Record<string, string | string[]>,
+  files: FormFile[] = [],
+  kept: (string | null)[] = [],
+): FormData {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, item);
     else form.append(name, value);
   }
   kept.forEach((token, i) => token && form.append(`pictures[${i}]`, token));
-  files.forEach((file, i) => form.append(file.field ?? `files[${i}]`, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name));
+  files.forEach((file, i) =>
+    form.append(file.field ?? `files[${i}]`, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name),
+  );
   return form;
 }
 
@@ -91,19 +110,41 @@ export async function postForm(t: TestApp, browser: BrowserLike, url: string, fo
 }
 
 export function cellAt(db: Db, treeId: number, row: number, column: number) {
-  return db.select().from(cells).where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))).get()!;
+  return db
+    .select()
+    .from(cells)
+    .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
+    .get()!;
 }
 
 /** A published piece by `authorId` on (row, column), written directly (publishing is issue 8's). */
-export function publishedPieceAt(db: Db, treeId: number, row: number, column: number, authorId: number, mediaKey: string): { cellToken: string; artToken: string } {
+export function publishedPieceAt(
+  db: Db,
+  treeId: number,
+  row: number,
+  column: number,
+  authorId: number,
+  mediaKey: string,
+): { cellToken: string; artToken: string } {
   const cell = cellAt(db, treeId, row, column);
   const now = Date.UTC(2026, 0, 1);
   const piece = db
     .insert(art)
-    .values({ token: newToken(), cellId: cell.id, authorId, status: ArtStatus.Published, title: `Neighbour ${row}/${column}`, year: 2020, createdAt: now, updatedAt: now })
+    .values({
+      token: newToken(),
+      cellId: cell.id,
+      authorId,
+      status: ArtStatus.Published,
+      title: `Neighbour ${row}/${column}`,
+      year: 2020,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get();
-  db.insert(pictures).values({ token: newToken(), artId: piece.id, position: 0, mediaKey, width: 10, height: 10, createdAt: now }).run();
+  db.insert(pictures)
+    .values({ token: newToken(), artId: piece.id, position: 0, mediaKey, width: 10, height: 10, createdAt: now })
+    .run();
   db.update(cells).set({ status: CellStatus.Published, artId: piece.id }).where(eq(cells.id, cell.id)).run();
   return { cellToken: cell.token, artToken: piece.token };
 }
@@ -114,7 +155,11 @@ export function storedState(db: Db, mediaDir: string) {
     art: db.select().from(art).orderBy(asc(art.id)).all(),
     pictures: db.select().from(pictures).orderBy(asc(pictures.id)).all(),
     connections: db.select().from(connections).orderBy(asc(connections.id)).all(),
-    cells: db.select({ id: cells.id, status: cells.status, artId: cells.artId }).from(cells).orderBy(asc(cells.id)).all(),
+    cells: db
+      .select({ id: cells.id, status: cells.status, artId: cells.artId })
+      .from(cells)
+      .orderBy(asc(cells.id))
+      .all(),
     reservations: db.select().from(reservations).orderBy(asc(reservations.id)).all(),
     roles: db.select({ id: users.id, role: users.role }).from(users).orderBy(asc(users.id)).all(),
     files: fs.readdirSync(mediaDir).sort(),

@@ -20,7 +20,10 @@ export function expectSuccess(answer: HttpAnswer, status = 200): any {
 }
 
 /** A failed answer with the given code: its status, the envelope, and only the fields of the error shape. */
-export function expectFailure(answer: HttpAnswer, code: ErrorCode): { error: ErrorCode; errors?: Record<string, string[]>; message?: string } {
+export function expectFailure(
+  answer: HttpAnswer,
+  code: ErrorCode,
+): { error: ErrorCode; errors?: Record<string, string[]>; message?: string } {
   expect(answer.status, JSON.stringify(answer.body)).toBe(httpStatusOf[code]);
   expect(Object.keys(answer.body as object)).toEqual(['r']);
   const r = (answer.body as { r: Record<string, unknown> }).r;
@@ -37,7 +40,16 @@ export function expectFailure(answer: HttpAnswer, code: ErrorCode): { error: Err
 }
 
 /** Signs of an internal leak: stack frames, source or module paths, Node's error names. */
-const LEAKS = [/\n\s+at /, /\bat [\w.<>]+ \(/, /node_modules/, /file:\/\//, /\.tsx?:\d+/, /\/(?:work|home|tmp|usr)\//, /"stack"/, /SqliteError|SQLITE_|TypeError|ReferenceError/];
+const LEAKS = [
+  /\n\s+at /,
+  /\bat [\w.<>]+ \(/,
+  /node_modules/,
+  /file:\/\//,
+  /\.tsx?:\d+/,
+  /\/(?:work|home|tmp|usr)\//,
+  /"stack"/,
+  /SqliteError|SQLITE_|TypeError|ReferenceError/,
+];
 
 /** The text of an answer holds none of the leaks above (nor the test's data folder). */
 export function leakIn(text: string, dataDir?: string): string | null {

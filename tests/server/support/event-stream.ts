@@ -13,8 +13,8 @@ export interface OpenStream {
   body: string;
   events: SseEvent[];
   ended: Promise<void>;
-  next(predicate?: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
-  close(): void;
+  next: (predicate?: (event: SseEvent) => boolean, timeoutMs?: number) => Promise<SseEvent>;
+  close: () => void;
 }
 
 export function openStream(base: string, path: string, headers: Record<string, string> = {}): Promise<OpenStream> {

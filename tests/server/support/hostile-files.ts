@@ -79,11 +79,17 @@ export function pngBomb(width: number, height: number): Buffer {
   header[8] = 8; // bit depth
   header[9] = 0; // greyscale
   const rows = zlib.deflateSync(Buffer.alloc((width + 1) * 50));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', rows), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', rows),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The first part of a file, as an interrupted upload leaves it. */
-export const truncated = (bytes: Buffer, fraction = 0.6): Buffer => bytes.subarray(0, Math.floor(bytes.length * fraction));
+export const truncated = (bytes: Buffer, fraction = 0.6): Buffer =>
+  bytes.subarray(0, Math.floor(bytes.length * fraction));
 
 export const CAMERA = { make: 'SpyCam', model: 'GPS-9000', xmpCreator: 'Jane Q. Photographer' };
 
@@ -93,7 +99,12 @@ export function cameraJpeg(): Promise<Buffer> {
     .jpeg()
     .withExif({
       IFD0: { Make: CAMERA.make, Model: CAMERA.model },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '48/1 51/1 2400/100',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '2/1 21/1 300/100',
+      },
     })
     .withXmp(
       `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${CAMERA.xmpCreator}</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>`,

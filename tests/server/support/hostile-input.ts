@@ -56,10 +56,25 @@ export const NASTY_STRINGS: readonly string[] = [
 ];
 
 /** Keys a hostile object carries besides the schema's own. */
-const NASTY_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '0', 'length', 'then'];
+const NASTY_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' ',
+  '0',
+  'length',
+  'then',
+];
 
 /** Token-shaped strings (16 to 64 URL-safe characters) that name nothing. */
-export const tokenLike = fc.string({ minLength: 16, maxLength: 64, unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-') });
+export const tokenLike = fc.string({
+  minLength: 16,
+  maxLength: 64,
+  unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'),
+});
 
 export function hostileString(realTokens: readonly string[] = []): fc.Arbitrary<string> {
   return fc.oneof(
@@ -86,17 +101,24 @@ export function hostileValue(realTokens: readonly string[] = []): fc.Arbitrary<u
       { depthSize: 'small', withCrossShrink: true },
       { weight: 6, arbitrary: leaf },
       { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 4 }) },
-      { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 8 })), tie('value'), { maxKeys: 4 }) },
+      {
+        weight: 1,
+        arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 8 })), tie('value'), {
+          maxKeys: 4,
+        }),
+      },
     ),
   })).value;
 }
 
 /** Objects that try to pollute Object.prototype when merged, with the keys as own properties. */
-export const pollution = fc.constantFrom(
-  '{"__proto__":{"polluted":"yes"}}',
-  '{"constructor":{"prototype":{"polluted":"yes"}}}',
-  '{"token":"x","__proto__":{"isAdmin":true,"role":2}}',
-).map((json) => JSON.parse(json) as Record<string, unknown>);
+export const pollution = fc
+  .constantFrom(
+    '{"__proto__":{"polluted":"yes"}}',
+    '{"constructor":{"prototype":{"polluted":"yes"}}}',
+    '{"token":"x","__proto__":{"isAdmin":true,"role":2}}',
+  )
+  .map((json) => JSON.parse(json) as Record<string, unknown>);
 
 /**
  * A procedure's input: anything at all, or an object with the schema's own keys (some left out) holding hostile
@@ -111,7 +133,12 @@ export function hostileInput(keys: readonly string[], realTokens: readonly strin
   return fc.oneof(
     { weight: 1, arbitrary: value },
     { weight: 1, arbitrary: pollution },
-    { weight: 4, arbitrary: fc.tuple(shaped, fc.option(pollution, { nil: undefined })).map(([base, extra]) => (extra ? { ...extra, ...(base as object) } : base)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(shaped, fc.option(pollution, { nil: undefined }))
+        .map(([base, extra]) => (extra ? { ...extra, ...(base as object) } : base)),
+    },
   );
 }
 

@@ -20,7 +20,8 @@ export function shapeDifferences(documented: unknown, live: unknown, at = '$'): 
   const kinds = [kindOf(documented), kindOf(live)];
   if (kinds[0] !== kinds[1]) return [`${at}: documented ${kinds[0]}, live ${kinds[1]}`];
   if (kinds[0] === 'list') return listDifferences(documented as unknown[], live as unknown[], at);
-  if (kinds[0] === 'object') return objectDifferences(documented as Record<string, unknown>, live as Record<string, unknown>, at);
+  if (kinds[0] === 'object')
+    return objectDifferences(documented as Record<string, unknown>, live as Record<string, unknown>, at);
   return [];
 }
 
@@ -30,7 +31,8 @@ function objectDifferences(documented: Record<string, unknown>, live: Record<str
     if (!(key in live)) problems.push(`${at}.${key}: missing from the live answer`);
     else problems.push(...shapeDifferences(documented[key], live[key], `${at}.${key}`));
   }
-  for (const key of Object.keys(live)) if (!(key in documented)) problems.push(`${at}.${key}: in the live answer but not documented`);
+  for (const key of Object.keys(live))
+    if (!(key in documented)) problems.push(`${at}.${key}: in the live answer but not documented`);
   return problems;
 }
 
@@ -38,7 +40,8 @@ function listDifferences(documented: unknown[], live: unknown[], at: string): st
   if (documented.length === 0 && live.length === 0) return [];
   if (documented.length === 0) return [`${at}: documented as an empty list, live has items`];
   if (live.length === 0) return [`${at}: the live list is empty, so the documented items cannot be checked`];
-  const matches = (item: unknown, among: unknown[]) => among.some((other) => shapeDifferences(other, item).length === 0);
+  const matches = (item: unknown, among: unknown[]) =>
+    among.some((other) => shapeDifferences(other, item).length === 0);
   const problems: string[] = [];
   live.forEach((item, i) => {
     if (!matches(item, documented)) problems.push(...shapeDifferences(documented[0], item, `${at}[${i}]`));
@@ -53,5 +56,8 @@ function listDifferences(documented: unknown[], live: unknown[], at: string): st
 export function keysOf(value: unknown, at = '$'): { key: string; at: string }[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => keysOf(item, `${at}[${i}]`));
   if (kindOf(value) !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => [{ key, at: `${at}.${key}` }, ...keysOf(item, `${at}.${key}`)]);
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => [
+    { key, at: `${at}.${key}` },
+    ...keysOf(item, `${at}.${key}`),
+  ]);
 }

@@ -8,7 +8,6 @@ import { artForm, postForm } from './art-fixtures.ts';
 import { type Contract, MISSING } from './contract.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
 
-
 export const PROFILE_FIELDS = {
   zipcode: '10001',
   country: 'US',
@@ -35,7 +34,12 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       spec: true,
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get(`/api/user/${owner()}/profile`));
-        expect(r).toMatchObject({ token: owner(), firstname: world().people.owner.user.firstname, email: null, activity: { likes: expect.any(Number), followers: expect.any(Number) } });
+        expect(r).toMatchObject({
+          token: owner(),
+          firstname: world().people.owner.user.firstname,
+          email: null,
+          activity: { likes: expect.any(Number), followers: expect.any(Number) },
+        });
       },
       failure: async () => {
         expectFailure(await (await as('guest')).get(`/api/user/${MISSING}/profile`), 'user_not_found');
@@ -57,20 +61,42 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       success: async () => {
         const { browser, user } = await newcomer();
         const answer = await postForm(world().t, browser, `/api/user/${user.token}/profile`, artForm(PROFILE_FIELDS));
-        expect(expectSuccess(answer)).toMatchObject({ token: user.token, city: 'New York', personal_url: 'https://www.example.org' });
+        expect(expectSuccess(answer)).toMatchObject({
+          token: user.token,
+          city: 'New York',
+          personal_url: 'https://www.example.org',
+        });
       },
       failure: async () => {
         const { browser, user } = await newcomer();
-        const blank = expectFailure(await postForm(world().t, browser, `/api/user/${user.token}/profile`, artForm({ ...PROFILE_FIELDS, city: '' })), 'validation_failed');
+        const blank = expectFailure(
+          await postForm(
+            world().t,
+            browser,
+            `/api/user/${user.token}/profile`,
+            artForm({ ...PROFILE_FIELDS, city: '' }),
+          ),
+          'validation_failed',
+        );
         expect(blank.errors?.city).toHaveLength(1);
-        expectFailure(await postForm(world().t, browser, `/api/user/${owner()}/profile`, artForm(PROFILE_FIELDS)), 'forbidden');
+        expectFailure(
+          await postForm(world().t, browser, `/api/user/${owner()}/profile`, artForm(PROFILE_FIELDS)),
+          'forbidden',
+        );
       },
     },
     'GET /api/user/:token/art': {
       spec: true,
       success: async () => {
         const r = expectSuccess(await (await as('owner')).get(`/api/user/${owner()}/art`));
-        expect(r).toEqual(expect.arrayContaining([expect.objectContaining({ token: world().piece.cellToken, art: expect.objectContaining({ token: world().piece.artToken }) })]));
+        expect(r).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              token: world().piece.cellToken,
+              art: expect.objectContaining({ token: world().piece.artToken }),
+            }),
+          ]),
+        );
       },
       failure: async () => {
         expectFailure(await (await as('guest')).get(`/api/user/${owner()}/art`), 'unauthenticated');
@@ -80,7 +106,12 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       spec: true,
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get(`/api/user/${owner()}/art/published`));
-        expect(r).toEqual([expect.objectContaining({ token: world().piece.cellToken, art: expect.objectContaining({ token: world().piece.artToken }) })]);
+        expect(r).toEqual([
+          expect.objectContaining({
+            token: world().piece.cellToken,
+            art: expect.objectContaining({ token: world().piece.artToken }),
+          }),
+        ]);
       },
       failure: async () => {
         expectFailure(await (await as('guest')).get(`/api/user/${MISSING}/art/published`), 'user_not_found');
@@ -89,7 +120,10 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
     'GET /api/user/:userToken/like/:otherToken': {
       spec: true,
       success: async () => {
-        expect(expectSuccess(await (await as('observer')).get(`/api/user/${me('observer')}/like/${owner()}`))).toEqual({ liked: expect.any(Number), likes: expect.any(Number) });
+        expect(expectSuccess(await (await as('observer')).get(`/api/user/${me('observer')}/like/${owner()}`))).toEqual({
+          liked: expect.any(Number),
+          likes: expect.any(Number),
+        });
       },
       failure: async () => {
         expectFailure(await (await as('artist')).get(`/api/user/${me('observer')}/like/${owner()}`), 'forbidden');
@@ -98,7 +132,9 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
     'PUT /api/user/:userToken/like/:otherToken': {
       spec: true,
       success: async () => {
-        expect(expectSuccess(await (await as('artist')).request('PUT', `/api/user/${me('artist')}/like/${owner()}`))).toMatchObject({ liked: 1 });
+        expect(
+          expectSuccess(await (await as('artist')).request('PUT', `/api/user/${me('artist')}/like/${owner()}`)),
+        ).toMatchObject({ liked: 1 });
       },
       failure: async () => {
         expectFailure(await (await as('owner')).request('PUT', `/api/user/${owner()}/like/${owner()}`), 'own_profile');
@@ -107,16 +143,23 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
     'DELETE /api/user/:userToken/like/:otherToken': {
       spec: true,
       success: async () => {
-        expect(expectSuccess(await (await as('artist')).request('DELETE', `/api/user/${me('artist')}/like/${owner()}`))).toMatchObject({ liked: 0 });
+        expect(
+          expectSuccess(await (await as('artist')).request('DELETE', `/api/user/${me('artist')}/like/${owner()}`)),
+        ).toMatchObject({ liked: 0 });
       },
       failure: async () => {
-        expectFailure(await (await as('artist')).request('DELETE', `/api/user/${me('artist')}/like/${MISSING}`), 'user_not_found');
+        expectFailure(
+          await (await as('artist')).request('DELETE', `/api/user/${me('artist')}/like/${MISSING}`),
+          'user_not_found',
+        );
       },
     },
     'GET /api/user/:token/follow': {
       spec: true,
       success: async () => {
-        expect(expectSuccess(await (await as('observer')).get(`/api/user/${me('observer')}/follow`))).toBeInstanceOf(Array);
+        expect(expectSuccess(await (await as('observer')).get(`/api/user/${me('observer')}/follow`))).toBeInstanceOf(
+          Array,
+        );
       },
       failure: async () => {
         expectFailure(await (await as('guest')).get(`/api/user/${me('observer')}/follow`), 'unauthenticated');
@@ -125,7 +168,9 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
     'GET /api/user/:token/follow/:otherToken': {
       spec: true,
       success: async () => {
-        expect(expectSuccess(await (await as('observer')).get(`/api/user/${me('observer')}/follow/${owner()}`))).toEqual({ following: expect.any(Number), followers: expect.any(Number) });
+        expect(
+          expectSuccess(await (await as('observer')).get(`/api/user/${me('observer')}/follow/${owner()}`)),
+        ).toEqual({ following: expect.any(Number), followers: expect.any(Number) });
       },
       failure: async () => {
         expectFailure(await (await as('artist')).get(`/api/user/${me('observer')}/follow/${owner()}`), 'forbidden');
@@ -135,7 +180,9 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       spec: true,
       success: async () => {
         const { browser, user } = await newcomer();
-        expect(expectSuccess(await browser.request('PUT', `/api/user/${user.token}/follow/${owner()}`))).toMatchObject({ following: 1 });
+        expect(expectSuccess(await browser.request('PUT', `/api/user/${user.token}/follow/${owner()}`))).toMatchObject({
+          following: 1,
+        });
         const list = expectSuccess(await browser.get(`/api/user/${user.token}/follow`));
         expect(list).toEqual([expect.objectContaining({ token: owner() })]);
       },
@@ -150,7 +197,9 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       success: async () => {
         const { browser, user } = await newcomer();
         await browser.request('PUT', `/api/user/${user.token}/follow/${owner()}`);
-        expect(expectSuccess(await browser.request('DELETE', `/api/user/${user.token}/follow/${owner()}`))).toMatchObject({ following: 0 });
+        expect(
+          expectSuccess(await browser.request('DELETE', `/api/user/${user.token}/follow/${owner()}`)),
+        ).toMatchObject({ following: 0 });
       },
       failure: async () => {
         const { browser, user } = await newcomer();
@@ -164,7 +213,10 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
         expect(r === null || (typeof r.city === 'string' && typeof r.state_short === 'string')).toBe(true);
       },
       failure: async () => {
-        expect(expectFailure(await (await as('guest')).get(`/api/misc/zip/${'9'.repeat(40)}`), 'validation_failed').errors?.zip).toHaveLength(1);
+        expect(
+          expectFailure(await (await as('guest')).get(`/api/misc/zip/${'9'.repeat(40)}`), 'validation_failed').errors
+            ?.zip,
+        ).toHaveLength(1);
       },
     },
   };

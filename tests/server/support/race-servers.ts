@@ -21,12 +21,12 @@ export function startRaceServer(dataDir: string): Promise<RaceServer> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line) resolve({ process: child, url: (JSON.parse(line) as { url: string }).url });
     });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`race server exited with ${code}: ${err}`)));
   });
 }

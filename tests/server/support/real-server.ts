@@ -21,8 +21,8 @@ export interface RealServer {
   process: ChildProcess;
   url: string;
   /** Everything the process wrote to stdout (its JSON log lines among it) and to stderr so far. */
-  stdout(): string;
-  stderr(): string;
+  stdout: () => string;
+  stderr: () => string;
   /** Resolves with the exit code (or the signal's name) once the process has ended. */
   exited: Promise<number | string>;
 }
@@ -32,18 +32,36 @@ export function startRealServer(dataDir: string, env: Record<string, string> = {
   // included, reaches the server and nothing else.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--no-build'], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '', LOG_LEVEL: 'warn', SEED: 'none', PORT: '0', DATA_DIR: dataDir, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      TZ: process.env.TZ ?? '',
+      LOG_LEVEL: 'warn',
+      SEED: 'none',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /is running at (http:\/\/\S+) /.exec(out);
-      if (match) resolve({ process: child, url: match[1]!.replace('localhost', '127.0.0.1'), stdout: () => out, stderr: () => err, exited });
+      if (match)
+        resolve({
+          process: child,
+          url: match[1]!.replace('localhost', '127.0.0.1'),
+          stdout: () => out,
+          stderr: () => err,
+          exited,
+        });
     });
     void exited.then((code) => reject(new Error(`the server exited (${code}) before listening: ${err}`)));
   });
@@ -62,10 +80,23 @@ export function signedInUsers(db: Db, n: number, label = 'ops'): { id: number; e
     const email = `${label}${i}-${newToken(4).toLowerCase()}@ops.test`;
     const user = db
       .insert(users)
-      .values({ token: newToken(), email, passwordHash: 'unusable', firstname: 'Ops', lastname: `User${i}`, role: Role.Observer, createdAt: now, updatedAt: now })
+      .values({
+        token: newToken(),
+        email,
+        passwordHash: 'unusable',
+        firstname: 'Ops',
+        lastname: `User${i}`,
+        role: Role.Observer,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning({ id: users.id })
       .get();
-    return { id: user.id, email, cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${TEST_CSRF}` };
+    return {
+      id: user.id,
+      email,
+      cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${TEST_CSRF}`,
+    };
   });
 }
 

@@ -10,11 +10,18 @@ import type { TestApp } from '#tests/helpers/test-app.ts';
 export const SEED_ROW = 33;
 
 export function cellAt(db: Db, treeId: number, row: number, column: number) {
-  return db.select().from(cells).where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))).get();
+  return db
+    .select()
+    .from(cells)
+    .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
+    .get();
 }
 
 export function setCellStatus(db: Db, treeId: number, row: number, column: number, status: number): void {
-  db.update(cells).set({ status }).where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))).run();
+  db.update(cells)
+    .set({ status })
+    .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
+    .run();
 }
 
 /** Marks a trunk square PUBLISHED directly (publishing itself is issue 8's). */
@@ -33,7 +40,11 @@ export function browserOf(t: TestApp, cookie?: string): BrowserLike {
 export function stateOf(db: Db) {
   return {
     trees: db.select({ id: trees.id, version: trees.version }).from(trees).orderBy(asc(trees.id)).all(),
-    cells: db.select({ id: cells.id, status: cells.status, artId: cells.artId, updatedAt: cells.updatedAt }).from(cells).orderBy(asc(cells.id)).all(),
+    cells: db
+      .select({ id: cells.id, status: cells.status, artId: cells.artId, updatedAt: cells.updatedAt })
+      .from(cells)
+      .orderBy(asc(cells.id))
+      .all(),
     art: db.select({ id: art.id, status: art.status, cellId: art.cellId }).from(art).orderBy(asc(art.id)).all(),
     pictures: db.select({ n: count() }).from(pictures).get()!.n,
     reservations: db.select().from(reservations).orderBy(asc(reservations.id)).all(),
@@ -43,10 +54,17 @@ export function stateOf(db: Db) {
 }
 
 export function activeReservationOf(db: Db, userId: number) {
-  return db.select().from(reservations).where(and(eq(reservations.userId, userId), eq(reservations.state, 'active'))).get();
+  return db
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+    .get();
 }
 
 /** Ends a user's hold without the timers, so the next test can reserve again with the same user. */
 export function releaseHold(db: Db, userId: number): void {
-  db.update(reservations).set({ state: 'released' }).where(and(eq(reservations.userId, userId), eq(reservations.state, 'active'))).run();
+  db.update(reservations)
+    .set({ state: 'released' })
+    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+    .run();
 }

@@ -6,12 +6,7 @@
  */
 import type { Asker, ApiWorld } from './api-world.ts';
 
-export type Who =
-  | 'everyone'
-  | 'signed-in'
-  | 'owner'
-  | 'owner or admin'
-  | 'signed-in, not the author';
+export type Who = 'everyone' | 'signed-in' | 'owner' | 'owner or admin' | 'signed-in, not the author';
 
 /** What each asker gets under a rule: through to the service, or refused with this code. */
 export type Outcome = 'through' | 'unauthenticated' | 'forbidden' | 'own_art';
@@ -54,58 +49,149 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
   'GET /api/tree/:treeToken/history': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/history` },
   'GET /api/tree/:treeToken/changes': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/changes?since=0` },
   // A stream never ends, and inject waits for the end: a malformed version answers at once, past the role check.
-  'GET /api/tree/:treeToken/events': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/events?since=not-a-version` },
-  'GET /api/tree/:treeToken/region': { who: 'everyone', url: (w) => `/api/tree/${w.treeToken}/region?row0=0&row1=5&col0=0&col1=4` },
+  'GET /api/tree/:treeToken/events': {
+    who: 'everyone',
+    url: (w) => `/api/tree/${w.treeToken}/events?since=not-a-version`,
+  },
+  'GET /api/tree/:treeToken/region': {
+    who: 'everyone',
+    url: (w) => `/api/tree/${w.treeToken}/region?row0=0&row1=5&col0=0&col1=4`,
+  },
   'GET /api/cells/search': { who: 'everyone', url: () => '/api/cells/search?search=Neighbour' },
   'GET /api/cell/:cellToken': { who: 'everyone', url: pieceCell },
   'GET /api/cell/:cellToken/art': { who: 'everyone', url: (w) => `/api/cell/${pieceCell(w)}/art` },
   // Anyone signed in may ask; the answer's mayEdit says whether the wizard opens (spec §4: else /forbidden).
   'GET /api/cell/:cellToken/art/edit': { who: 'signed-in', url: (w) => `/api/cell/${pieceCell(w)}/art/edit` },
   // Spec §5 edit access: the author or an admin. The blank title is refused on the fields, after the role check.
-  'POST /api/cell/:cellToken': { who: 'owner or admin', url: (w) => `/api/cell/${pieceCell(w)}`, multipart: true, body: () => ({ title: '' }) },
-  'GET /api/cell/:cellToken/connections': { who: 'owner or admin', url: (w) => `/api/cell/${pieceCell(w)}/connections` },
-  'GET /api/cell/:cellToken/connections/active': { who: 'everyone', url: (w) => `/api/cell/${pieceCell(w)}/connections/active` },
-  'POST /api/cell/:cellToken/connections': { who: 'owner or admin', url: (w) => `/api/cell/${pieceCell(w)}/connections`, body: () => ({ connections: [] }) },
+  'POST /api/cell/:cellToken': {
+    who: 'owner or admin',
+    url: (w) => `/api/cell/${pieceCell(w)}`,
+    multipart: true,
+    body: () => ({ title: '' }),
+  },
+  'GET /api/cell/:cellToken/connections': {
+    who: 'owner or admin',
+    url: (w) => `/api/cell/${pieceCell(w)}/connections`,
+  },
+  'GET /api/cell/:cellToken/connections/active': {
+    who: 'everyone',
+    url: (w) => `/api/cell/${pieceCell(w)}/connections/active`,
+  },
+  'POST /api/cell/:cellToken/connections': {
+    who: 'owner or admin',
+    url: (w) => `/api/cell/${pieceCell(w)}/connections`,
+    body: () => ({ connections: [] }),
+  },
   // DESIGN.md §4: removal is asked for by the piece's author; staff decide on the dashboard.
-  'POST /api/cell/:cellToken/removal': { who: 'owner', url: (w) => `/api/cell/${pieceCell(w)}/removal`, body: () => ({ reason: 'Please take it down.' }) },
+  'POST /api/cell/:cellToken/removal': {
+    who: 'owner',
+    url: (w) => `/api/cell/${pieceCell(w)}/removal`,
+    body: () => ({ reason: 'Please take it down.' }),
+  },
   'POST /api/cell/:cellToken/reserve': { who: 'signed-in', url: (w) => `/api/cell/${pieceCell(w)}/reserve` },
-  'GET /api/cell/:cellToken/reserve/:reserveId': { who: 'owner or admin', url: (w) => `/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}` },
-  'POST /api/cell/:cellToken/reserve/:reserveId': { who: 'owner or admin', url: (w) => `/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}` },
-  'POST /api/cell/:cellToken/subscribe/available': { who: 'signed-in', url: (w) => `/api/cell/${pendingCell(w)}/subscribe/available` },
+  'GET /api/cell/:cellToken/reserve/:reserveId': {
+    who: 'owner or admin',
+    url: (w) => `/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}`,
+  },
+  'POST /api/cell/:cellToken/reserve/:reserveId': {
+    who: 'owner or admin',
+    url: (w) => `/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}`,
+  },
+  'POST /api/cell/:cellToken/subscribe/available': {
+    who: 'signed-in',
+    url: (w) => `/api/cell/${pendingCell(w)}/subscribe/available`,
+  },
   'POST /api/cell/subscribe/available': { who: 'signed-in', url: () => '/api/cell/subscribe/available' },
-  'POST /api/branch/reserve': { who: 'signed-in', url: () => '/api/branch/reserve', body: (w) => ({ treeToken: w.treeToken, row: 40, column: -30 }) },
+  'POST /api/branch/reserve': {
+    who: 'signed-in',
+    url: () => '/api/branch/reserve',
+    body: (w) => ({ treeToken: w.treeToken, row: 40, column: -30 }),
+  },
   'GET /api/art/:artToken/like': { who: 'signed-in', url: (w) => `/api/art/${w.piece.artToken}/like` },
   'PUT /api/art/:artToken/like': { who: 'signed-in, not the author', url: (w) => `/api/art/${w.piece.artToken}/like` },
-  'DELETE /api/art/:artToken/like': { who: 'signed-in, not the author', url: (w) => `/api/art/${w.piece.artToken}/like` },
+  'DELETE /api/art/:artToken/like': {
+    who: 'signed-in, not the author',
+    url: (w) => `/api/art/${w.piece.artToken}/like`,
+  },
   'PUT /api/art/:artToken/review': { who: 'everyone', url: (w) => `/api/art/${w.piece.artToken}/review` },
   // DESIGN.md §7: the signed-in user, 401 for a guest.
   'GET /api/user/current': { who: 'signed-in', url: () => '/api/user/current' },
   'POST /api/auth/logout': { who: 'signed-in', url: () => '/api/auth/logout' },
   // Spec §6 sends signed-in people away from these pages; the server answers anyone (a second login replaces the session).
-  'POST /api/auth/login': { who: 'everyone', url: () => '/api/auth/login', body: () => ({ username: 'nobody@rest.test', password: 'wrong&123' }) },
-  'POST /api/register': { who: 'everyone', url: () => '/api/register', body: () => ({ firstname: '', lastname: '', email: 'x', password: '' }) },
-  'POST /api/password/reset': { who: 'everyone', url: () => '/api/password/reset', body: () => ({ username: 'nobody@rest.test' }) },
-  'POST /api/password/restore/:token': { who: 'everyone', url: () => `/api/password/restore/${MISSING}`, body: () => ({ password: 'new&better9' }) },
-  'POST /api/misc/contact': { who: 'everyone', url: () => '/api/misc/contact', body: () => ({ subject: '', reason: 'Question', email: 'x', message: '' }) },
+  'POST /api/auth/login': {
+    who: 'everyone',
+    url: () => '/api/auth/login',
+    body: () => ({ username: 'nobody@rest.test', password: 'wrong&123' }),
+  },
+  'POST /api/register': {
+    who: 'everyone',
+    url: () => '/api/register',
+    body: () => ({ firstname: '', lastname: '', email: 'x', password: '' }),
+  },
+  'POST /api/password/reset': {
+    who: 'everyone',
+    url: () => '/api/password/reset',
+    body: () => ({ username: 'nobody@rest.test' }),
+  },
+  'POST /api/password/restore/:token': {
+    who: 'everyone',
+    url: () => `/api/password/restore/${MISSING}`,
+    body: () => ({ password: 'new&better9' }),
+  },
+  'POST /api/misc/contact': {
+    who: 'everyone',
+    url: () => '/api/misc/contact',
+    body: () => ({ subject: '', reason: 'Question', email: 'x', message: '' }),
+  },
   'GET /api/misc/zip/:zip': { who: 'everyone', url: () => '/api/misc/zip/10001' },
   // The account and what it holds: its owner only, admins included (an admin changes roles on the dashboard).
   'POST /api/user/:token/account': {
     who: 'owner',
     url: (w) => `/api/user/${ownerToken(w)}/account`,
-    body: (w) => ({ firstname: 'Owen', lastname: 'Owner', email: w.people.owner.user.email, show_email: false, password: '', confirm_password: '' }),
+    body: (w) => ({
+      firstname: 'Owen',
+      lastname: 'Owner',
+      email: w.people.owner.user.email,
+      show_email: false,
+      password: '',
+      confirm_password: '',
+    }),
   },
   'GET /api/user/:token/reserve': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/reserve` },
   'GET /api/user/:id/profile': { who: 'everyone', url: (w) => `/api/user/${ownerToken(w)}/profile` },
-  'POST /api/user/:id/profile': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/profile`, multipart: true, body: () => ({ city: '' }) },
+  'POST /api/user/:id/profile': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/profile`,
+    multipart: true,
+    body: () => ({ city: '' }),
+  },
   'GET /api/user/:id/fullprofile': { who: 'owner or admin', url: (w) => `/api/user/${ownerToken(w)}/fullprofile` },
   'GET /api/user/:token/art': { who: 'owner or admin', url: (w) => `/api/user/${ownerToken(w)}/art` },
   'GET /api/user/:token/art/published': { who: 'everyone', url: (w) => `/api/user/${ownerToken(w)}/art/published` },
   // Likes and follows name the acting user first: that must be the viewer (nobody acts for another).
-  'GET /api/user/:userToken/like/:otherToken': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/like/${otherToken(w)}` },
-  'PUT /api/user/:userToken/like/:otherToken': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/like/${otherToken(w)}` },
-  'DELETE /api/user/:userToken/like/:otherToken': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/like/${otherToken(w)}` },
+  'GET /api/user/:userToken/like/:otherToken': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/like/${otherToken(w)}`,
+  },
+  'PUT /api/user/:userToken/like/:otherToken': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/like/${otherToken(w)}`,
+  },
+  'DELETE /api/user/:userToken/like/:otherToken': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/like/${otherToken(w)}`,
+  },
   'GET /api/user/:token/follow': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/follow` },
-  'GET /api/user/:token/follow/:otherToken': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/follow/${otherToken(w)}` },
-  'PUT /api/user/:token/follow/:otherToken': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/follow/${otherToken(w)}` },
-  'DELETE /api/user/:token/follow/:otherToken': { who: 'owner', url: (w) => `/api/user/${ownerToken(w)}/follow/${otherToken(w)}` },
+  'GET /api/user/:token/follow/:otherToken': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/follow/${otherToken(w)}`,
+  },
+  'PUT /api/user/:token/follow/:otherToken': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/follow/${otherToken(w)}`,
+  },
+  'DELETE /api/user/:token/follow/:otherToken': {
+    who: 'owner',
+    url: (w) => `/api/user/${ownerToken(w)}/follow/${otherToken(w)}`,
+  },
 };

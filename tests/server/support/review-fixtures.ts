@@ -1,11 +1,20 @@
 /** Shared by the review and admin tests: a piece submitted for review the way the editor does it, and a state snapshot. */
 import fs from 'node:fs';
 import { asc, eq } from 'drizzle-orm';
-import { art, cells, connections, contactMessages, removalRequests, sessions, staffActions, users } from '#drizzle/schema.ts';
+import {
+  art,
+  cells,
+  connections,
+  contactMessages,
+  removalRequests,
+  sessions,
+  staffActions,
+  users,
+} from '#drizzle/schema.ts';
 import type { Db } from '#server/db.ts';
-import { deliverOutbox } from '#server/services/mail.ts';
-import { saveArt } from '#server/services/art.ts';
-import { reserveCell } from '#server/services/reservations.ts';
+import { deliverOutbox } from '#server/services/mail/mail.ts';
+import { saveArt } from '#server/services/art/art.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { readOutbox, type ReadMail } from '#tests/helpers/outbox.ts';
 import type { TestApp } from '#tests/helpers/test-app.ts';
 import { cellAt, png, validFields } from './art-fixtures.ts';
@@ -14,10 +23,21 @@ import { stateOf } from './reservation-fixtures.ts';
 type Member = ReturnType<TestApp['addUser']>['user'];
 
 /** Reserves (row, column) for `author` and submits a piece there with one picture, as the editor's SUBMIT does. */
-export async function submitPieceAt(t: TestApp, treeId: number, row: number, column: number, author: Member, title = `Piece ${row}/${column}`) {
+export async function submitPieceAt(
+  t: TestApp,
+  treeId: number,
+  row: number,
+  column: number,
+  author: Member,
+  title = `Piece ${row}/${column}`,
+) {
   const cell = cellAt(t.deps.db, treeId, row, column);
   reserveCell(t.deps, author, cell.token);
-  const saved = await saveArt(t.deps, author, cell.token, { fields: validFields({ title }), slots: [{ file: await png(64, 48, '#884422') }], submit: true });
+  const saved = await saveArt(t.deps, author, cell.token, {
+    fields: validFields({ title }),
+    slots: [{ file: await png(64, 48, '#884422') }],
+    submit: true,
+  });
   return { cellToken: cell.token, cellId: cell.id, artToken: saved.art!.token };
 }
 

@@ -96,10 +96,18 @@ export interface ProcedureInfo {
 
 /** Every tRPC procedure, with its kind and the access level it declares (server/permissions.ts). */
 export function listProcedures(): ProcedureInfo[] {
-  return Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: ProcedureInfo['type']; meta?: { access?: Access }; inputs: unknown[] } }>)
+  return Object.entries(
+    appRouter._def.procedures as unknown as Record<
+      string,
+      { _def: { type: ProcedureInfo['type']; meta?: { access?: Access }; inputs: unknown[] } }
+    >,
+  )
     .map(([name, procedure]) => {
       const access = procedure._def.meta?.access;
-      if (!access) throw new Error(`Procedure ${name} declares no access level: build it on publicProcedure, userProcedure or adminProcedure.`);
+      if (!access)
+        throw new Error(
+          `Procedure ${name} declares no access level: build it on publicProcedure, userProcedure or adminProcedure.`,
+        );
       return { name, type: procedure._def.type, access, inputs: procedure._def.inputs };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -109,13 +117,22 @@ export function listProcedures(): ProcedureInfo[] {
 export function inputKeys(schema: unknown, seen = new Set<unknown>()): string[] {
   if (typeof schema !== 'object' || schema === null || seen.has(schema)) return [];
   seen.add(schema);
-  const node = schema as { entries?: Record<string, unknown>; wrapped?: unknown; item?: unknown; options?: unknown[]; pipe?: unknown[] };
+  const node = schema as {
+    entries?: Record<string, unknown>;
+    wrapped?: unknown;
+    item?: unknown;
+    options?: unknown[];
+    pipe?: unknown[];
+  };
   const keys = new Set<string>(Object.keys(node.entries ?? {}));
-  for (const child of [node.wrapped, node.item, ...(node.options ?? []), ...(node.pipe ?? []), ...Object.values(node.entries ?? {})]) {
+  for (const child of [
+    node.wrapped,
+    node.item,
+    ...(node.options ?? []),
+    ...(node.pipe ?? []),
+    ...Object.values(node.entries ?? {}),
+  ]) {
     if (child !== schema) for (const key of inputKeys(child, seen)) keys.add(key);
   }
   return [...keys];
 }
-
-/** `/api/cell/:cellToken/reserve` → `/api/cell/{cellToken}/reserve`, the spec's notation. */
-export const specPath = (url: string): string => url.replace(/:(\w+)/g, '{$1}');

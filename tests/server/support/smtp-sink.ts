@@ -12,7 +12,7 @@ export interface ReceivedMail {
 export interface SmtpSink {
   port: number;
   received: ReceivedMail[];
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -20,7 +20,9 @@ export interface SmtpSink {
  * counts as delivered and the sender waits. `accept`, asked before each message is kept: false leaves that one
  * unanswered and not delivered (a test may kill its sender meanwhile).
  */
-export function startSmtpSink(options: { port?: number; stall?: boolean; accept?: (mail: ReceivedMail) => boolean } = {}): Promise<SmtpSink> {
+export function startSmtpSink(
+  options: { port?: number; stall?: boolean; accept?: (mail: ReceivedMail) => boolean } = {},
+): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -36,7 +38,11 @@ export function startSmtpSink(options: { port?: number; stall?: boolean; accept?
       stream.on('end', () => {
         if (options.stall) return;
         const raw = Buffer.concat(chunks).toString('utf8');
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, messageId: /^Message-ID: (.*)$/im.exec(raw)?.[1]?.trim() ?? '' };
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          messageId: /^Message-ID: (.*)$/im.exec(raw)?.[1]?.trim() ?? '',
+        };
         if (options.accept && !options.accept(mail)) return;
         received.push(mail);
         callback();

@@ -18,14 +18,17 @@ export interface StoreFingerprint {
 export function storeFingerprint(db: Db, mediaDir: string): StoreFingerprint {
   const client = db.$client;
   const names = client
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
+    )
     .pluck()
     .all() as string[];
   const tables: Record<string, string> = {};
   for (const name of names) {
     if (COUNTERS.has(name) || isFtsShadow(name, names)) continue;
     const hash = createHash('sha256');
-    for (const row of client.prepare(`SELECT * FROM "${name}"`).raw().iterate()) hash.update(JSON.stringify(row, bigints));
+    for (const row of client.prepare(`SELECT * FROM "${name}"`).raw().iterate())
+      hash.update(JSON.stringify(row, bigints));
     tables[name] = hash.digest('hex').slice(0, 16);
   }
   return { tables, files: fs.readdirSync(mediaDir).sort() };
@@ -33,7 +36,9 @@ export function storeFingerprint(db: Db, mediaDir: string): StoreFingerprint {
 
 /** FTS5 keeps its index in shadow tables (name_data, name_idx, ...) that mirror the virtual table hashed already. */
 function isFtsShadow(name: string, all: readonly string[]): boolean {
-  return all.some((other) => other !== name && name.startsWith(`${other}_`) && /_(data|idx|content|docsize|config)$/.test(name));
+  return all.some(
+    (other) => other !== name && name.startsWith(`${other}_`) && /_(data|idx|content|docsize|config)$/.test(name),
+  );
 }
 
 const bigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
@@ -57,7 +62,9 @@ export function watchStore(db: Db, mediaDir: string) {
     /** The tables and files that differ from a mark: empty when nothing was written since. */
     changedSince(mark: StoreFingerprint): string[] {
       const now = current();
-      const tables = Object.keys({ ...mark.tables, ...now.tables }).filter((name) => mark.tables[name] !== now.tables[name]);
+      const tables = Object.keys({ ...mark.tables, ...now.tables }).filter(
+        (name) => mark.tables[name] !== now.tables[name],
+      );
       const files = mark.files.join('\n') === now.files.join('\n') ? [] : ['media files'];
       return [...tables, ...files];
     },

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
-import { getDefaultTree } from '#server/services/tree.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { artForm, validFields } from './art-fixtures.ts';
 import { encodeForm, signedInUsers, writeHeaders } from './real-server.ts';
 
@@ -28,7 +28,10 @@ export interface LoadTally {
 }
 
 /** Users, AVAILABLE trunk squares (rows 5 to 30 of the default tree) and a set of distinct small images. */
-export async function prepareWriteLoad(db: Db, options: { uploaders: number; reservers: number; images?: number }): Promise<WriteLoad> {
+export async function prepareWriteLoad(
+  db: Db,
+  options: { uploaders: number; reservers: number; images?: number },
+): Promise<WriteLoad> {
   const tree = getDefaultTree(db)!;
   const trunk = db
     .select({ id: cells.id, token: cells.token, row: cells.row })
@@ -36,10 +39,27 @@ export async function prepareWriteLoad(db: Db, options: { uploaders: number; res
     .where(and(eq(cells.treeId, tree.id), inArray(cells.status, [CellStatus.Pending, CellStatus.Available])))
     .all()
     .filter((cell) => cell.row >= 5 && cell.row <= 30);
-  db.update(cells).set({ status: CellStatus.Available }).where(inArray(cells.id, trunk.map((c) => c.id))).run();
+  db.update(cells)
+    .set({ status: CellStatus.Available })
+    .where(
+      inArray(
+        cells.id,
+        trunk.map((c) => c.id),
+      ),
+    )
+    .run();
   const images = await Promise.all(
     Array.from({ length: options.images ?? 24 }, (_, i) =>
-      sharp({ create: { width: 96 + i, height: 72, channels: 3, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 } } }).png().toBuffer(),
+      sharp({
+        create: {
+          width: 96 + i,
+          height: 72,
+          channels: 3,
+          background: { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 },
+        },
+      })
+        .png()
+        .toBuffer(),
     ),
   );
   return {
@@ -51,8 +71,14 @@ export async function prepareWriteLoad(db: Db, options: { uploaders: number; res
 }
 
 async function saveArt(url: string, cookie: string, square: string, image: Buffer, title: string): Promise<Response> {
-  const { body, contentType } = await encodeForm(artForm(validFields({ title }), [{ bytes: image, name: 'art.png', type: 'image/png' }]));
-  return fetch(`${url}/api/cell/${square}`, { method: 'POST', headers: { ...writeHeaders(cookie), 'content-type': contentType }, body: new Uint8Array(body) });
+  const { body, contentType } = await encodeForm(
+    artForm(validFields({ title }), [{ bytes: image, name: 'art.png', type: 'image/png' }]),
+  );
+  return fetch(`${url}/api/cell/${square}`, {
+    method: 'POST',
+    headers: { ...writeHeaders(cookie), 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
 }
 
 /**
@@ -82,7 +108,13 @@ export async function runWriteLoad(
       const square = take();
       if (!square) return;
       for (let i = 0; i < maxSaves && !options.stop(); i++) {
-        const res = await saveArt(url, user.cookie, square, load.images[(u * 7 + i) % load.images.length]!, `Load ${u}.${i}`);
+        const res = await saveArt(
+          url,
+          user.cookie,
+          square,
+          load.images[(u * 7 + i) % load.images.length]!,
+          `Load ${u}.${i}`,
+        );
         if (res.status === 200) tally.saves++;
         else tally.failures.push(`save ${res.status} ${await res.text()}`);
       }
@@ -93,13 +125,18 @@ export async function runWriteLoad(
       while (!options.stop()) {
         const square = take();
         if (!square) return;
-        const res = await fetch(`${url}/api/cell/${square}/reserve`, { method: 'POST', headers: { ...writeHeaders(user.cookie), 'content-type': 'application/json' }, body: '{}' });
+        const res = await fetch(`${url}/api/cell/${square}/reserve`, {
+          method: 'POST',
+          headers: { ...writeHeaders(user.cookie), 'content-type': 'application/json' },
+          body: '{}',
+        });
         if (res.status === 200) {
           tally.reservations++;
           return;
         }
         const answer = (await res.json()) as { r: { error?: string } };
-        if (res.status >= 500 || answer.r.error !== 'cell_taken') tally.failures.push(`reserve ${res.status} ${answer.r.error}`);
+        if (res.status >= 500 || answer.r.error !== 'cell_taken')
+          tally.failures.push(`reserve ${res.status} ${answer.r.error}`);
       }
     });
 

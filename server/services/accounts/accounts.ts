@@ -1,0 +1,281 @@
+/**
+ * Accounts (spec §2, §4, §5; DESIGN.md §5): registration, login, password reset and restore, and the account form.
+ * Addresses are stored lower-cased and compared that way. Login and reset never tell whether an address is
+ * registered; registration must (docs/decisions/006).
+ */
+import { createHash } from 'node:crypto';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { passwordResetTokens, users } from '#drizzle/schema.ts';
+import { Role } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { createSession, invalidateUserSessions, type SessionUser } from '../../auth/sessions.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { newToken } from '../../tokens.ts';
+import type { ServiceContext } from '../context.ts';
+import { enqueueMail } from '../mail/mail.ts';
+import { reindexArtOfAuthor } from '../art/search.ts';
+import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Verifying against this keeps an unknown address as slow as a wrong password. */
+let decoyHash: Promise<string> | null = null;
+
+function findByEmail(ctx: ServiceContext, email: string): SessionUser | undefined {
+  return ctx.db
+    .select()
+    .from(users)
+    .where(eq(users.email, normaliseEmail(email)))
+    .get();
+}
+
+export interface NewSession {
+  user: SessionUser;
+  token: string;
+  expiresAt: number;
+}
+
+export async function register(
+  ctx: ServiceContext,
+  input: { firstname: string; lastname: string; email: string; password: string },
+  ip: string,
+): Promise<NewSession> {
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.registerPerIp, ip);
+  const email = normaliseEmail(input.email);
+  if (findByEmail(ctx, email)) throw emailTaken();
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  const user = ctx.db.transaction((tx) => {
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw emailTaken();
+    return tx
+      .insert(users)
+      .values({
+        token: newToken(),
+        email,
+        passwordHash,
+        firstname: input.firstname,
+        lastname: input.lastname,
+        role: Role.Observer,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+  });
+  return { user, ...createSession(ctx.db, ctx.clock, user.id) };
+}
+
+function emailTaken(): AppError {
+  return new AppError(ErrorCode.EmailTaken, 'This e-mail address is already registered.', {
+    email: ['This e-mail address is already registered. Log in or reset your password.'],
+  });
+}
+
+/**
+ * Signs in. Attempts are limited per network address; failures per account and address and per address
+ * (decision 024): someone guessing an account's password slows down only themselves, never its owner elsewhere.
+ */
+export async function login(
+  ctx: ServiceContext,
+  input: { username: string; password: string },
+  ip: string,
+): Promise<NewSession> {
+  const now = ctx.clock.now();
+  const accountAtIp = `${normaliseEmail(input.username)}|${ip}`;
+  checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerIp, ip);
+  checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccountIp, accountAtIp);
+  hitRateLimit(ctx.db, now, LIMITS.loginPerIp, ip);
+  const user = findByEmail(ctx, input.username);
+  let valid: boolean;
+  if (!user) {
+    decoyHash ??= hashPassword('decoy password for unknown addresses 1', true);
+    await verifyPassword(await decoyHash, input.password);
+    valid = false;
+  } else {
+    valid = (await verifyPassword(user.passwordHash, input.password)) && user.disabledAt === null;
+  }
+  if (!valid) {
+    // Counted after the answer is known; the next attempt past a limit is the one refused.
+    const failedAt = ctx.clock.now();
+    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerIp, ip));
+    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccountIp, accountAtIp));
+    throw invalidCredentials();
+  }
+  return { user: user!, ...createSession(ctx.db, ctx.clock, user!.id) };
+}
+
+/** Counts a failure; that this one went past the limit is told on the next attempt, not instead of this answer. */
+function countQuietly(count: () => void): void {
+  try {
+    count();
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === ErrorCode.RateLimited)) throw error;
+  }
+}
+
+function invalidCredentials(): AppError {
+  return new AppError(ErrorCode.InvalidCredentials, 'Wrong e-mail address or password.');
+}
+
+/** Always answers the same; mails a single-use link when the address belongs to an active account. */
+export function requestPasswordReset(ctx: ServiceContext, input: { username: string }, ip: string): void {
+  const now = ctx.clock.now();
+  hitRateLimit(ctx.db, now, LIMITS.resetPerIp, ip);
+  hitRateLimit(ctx.db, now, LIMITS.resetPerAddress, normaliseEmail(input.username));
+  const user = findByEmail(ctx, input.username);
+  if (!user || user.disabledAt !== null) return;
+  const token = newToken(24);
+  const link = `${ctx.config.siteUrl}/restore-password/${token}`;
+  ctx.db.transaction((tx) => {
+    tx.insert(passwordResetTokens)
+      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: now + RESET_TOKEN_TTL_MS, createdAt: now })
+      .run();
+    enqueueMail(tx, now, {
+      to: user.email,
+      kind: 'password-reset',
+      subject: 'Reset your Gallery Tree password',
+      text: [
+        `Hello ${user.firstname},`,
+        '',
+        'Someone asked to reset the password of your Gallery Tree account. If it was you, choose a new one here:',
+        '',
+        link,
+        '',
+        'The link works once, for the next hour. If you did not ask, ignore this message: your password stays as it is.',
+      ].join('\n'),
+    });
+  });
+}
+
+function validReset(db: Queryable, tokenHash: string, now: number) {
+  const reset = db
+    .select()
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
+    .get();
+  if (!reset)
+    throw new AppError(ErrorCode.InvalidResetToken, 'This link has expired or was already used. Ask for a new one.');
+  return reset;
+}
+
+/**
+ * Sets a new password from a reset link; every session of the user ends, and every other reset link of theirs
+ * stops working. The link is checked before the password is hashed, and attempts are limited per address and per
+ * link: a flood of made-up links costs the server a lookup each, never a hash (decision 024).
+ */
+export async function restorePassword(
+  ctx: ServiceContext,
+  input: { token: string; password: string },
+  ip: string,
+): Promise<void> {
+  const tokenHash = hashToken(input.token);
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerIp, ip);
+  validReset(ctx.db, tokenHash, ctx.clock.now());
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    // Checked again: the link may have been used or run out while the password was hashed.
+    const reset = validReset(tx, tokenHash, now);
+    tx.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.userId, reset.userId)).run();
+    tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, reset.userId)).run();
+    invalidateUserSessions(tx, reset.userId);
+  });
+}
+
+export interface AccountUpdate {
+  firstname: string;
+  lastname: string;
+  email: string;
+  show_email: boolean;
+  password: string;
+  current_password: string;
+}
+
+export const CURRENT_PASSWORD_MESSAGES = {
+  missing: 'Enter your current password to change your e-mail address or password.',
+  wrong: 'This is not your current password.',
+} as const;
+
+/**
+ * A new e-mail address or password needs the current password too (decision 024): a borrowed session, or one left
+ * open on a shared computer, must not be enough to take the account over. Wrong answers count as failed logins.
+ */
+async function confirmCurrentPassword(
+  ctx: ServiceContext,
+  user: SessionUser,
+  given: string,
+  ip: string,
+): Promise<void> {
+  const fail = (message: string) =>
+    new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', { current_password: [message] });
+  if (!given) throw fail(CURRENT_PASSWORD_MESSAGES.missing);
+  const accountAtIp = `${user.email}|${ip}`;
+  checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp);
+  if (await verifyPassword(user.passwordHash, given)) return;
+  countQuietly(() => hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp));
+  throw fail(CURRENT_PASSWORD_MESSAGES.wrong);
+}
+
+/**
+ * The account form. A new password ends every session of the user, then opens a fresh one for the person who
+ * changed it (returned), so only they stay signed in; it also voids every reset link still out.
+ */
+export async function updateAccount(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: AccountUpdate,
+  ip: string,
+): Promise<{ user: SessionUser; session: { token: string; expiresAt: number } | null }> {
+  const email = normaliseEmail(input.email);
+  if (input.password || email !== normaliseEmail(user.email))
+    await confirmCurrentPassword(ctx, user, input.current_password, ip);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    const clash = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), ne(users.id, user.id)))
+      .get();
+    if (clash) {
+      throw new AppError(ErrorCode.EmailTaken, 'This e-mail address is used by another account.', {
+        email: ['This e-mail address is used by another account.'],
+      });
+    }
+    tx.update(users)
+      .set({
+        firstname: input.firstname,
+        lastname: input.lastname,
+        email,
+        showEmail: input.show_email,
+        ...(passwordHash ? { passwordHash } : {}),
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id))
+      .run();
+    // Artist names are searchable: a rename reaches the index in the same transaction.
+    reindexArtOfAuthor(tx, user.id);
+    if (passwordHash) {
+      invalidateUserSessions(tx, user.id);
+      tx.update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)))
+        .run();
+    }
+  });
+  const updated = ctx.db.select().from(users).where(eq(users.id, user.id)).get()!;
+  return { user: updated, session: passwordHash ? createSession(ctx.db, ctx.clock, user.id) : null };
+}

@@ -1,0 +1,143 @@
+/**
+ * Profiles (spec §2, §3, §5): the public profile anyone may read, the profile form's data for its owner (or an
+ * admin), and saving the form with an optional avatar. A save checks every field and the image before anything is
+ * written, writes the avatar file, commits the row, and only then removes the old avatar file; a failed commit
+ * takes back the new file.
+ */
+import { eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import { users } from '#drizzle/schema.ts';
+import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
+import type { FullProfile, PublicProfile } from '#shared/profile-api.ts';
+import { countryName } from '#shared/reference/countries.ts';
+import { profileSchema } from '#shared/validation/profile.ts';
+import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { mayEditProfile, mayReadPrivateProfile, type Viewer } from '../../permissions.ts';
+import { prepareAvatar, removeAvatarIfUnused, writeAvatar } from './avatars.ts';
+import { LIMITS, hitRateLimit } from '../rate-limit.ts';
+import type { ServiceContext } from '../context.ts';
+import { followersOf, likesOfUser, memberByToken } from '../social/user-social.ts';
+import { ensureRoomForUpload } from '../../storage.ts';
+import { IMMEDIATE } from '../../db.ts';
+
+type UserRow = typeof users.$inferSelect;
+
+const imageUrl = (image: string | null) => (image ? MEDIA_URL_PREFIX + image : null);
+
+/** GET /api/user/{token}/profile: public; the e-mail only when the owner set show_email. */
+export function getPublicProfile(ctx: ServiceContext, token: string): PublicProfile {
+  const row = memberByToken(ctx, token);
+  return {
+    token: row.token,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    role: row.role,
+    image: imageUrl(row.image),
+    city: row.city,
+    zipcode: row.zipcode,
+    state: row.state,
+    country: row.country,
+    countryName: row.country ? countryName(row.country) : '',
+    email: row.showEmail ? row.email : null,
+    personal_url: row.personalUrl,
+    fb_url: row.fbUrl,
+    tw_url: row.twUrl,
+    tt_url: row.ttUrl,
+    in_url: row.inUrl,
+    description: row.description,
+    exhibitions: row.exhibitions,
+    education: row.education,
+    created_at: row.createdAt,
+    activity: { likes: likesOfUser(ctx, row.id), followers: followersOf(ctx, row.id) },
+  };
+}
+
+function fullProfileOf(row: UserRow): FullProfile {
+  return {
+    token: row.token,
+    image: imageUrl(row.image),
+    zipcode: row.zipcode,
+    country: row.country,
+    city: row.city,
+    state: row.state,
+    description: row.description,
+    exhibitions: row.exhibitions,
+    education: row.education,
+    personal_url: row.personalUrl,
+    fb_url: row.fbUrl,
+    tw_url: row.twUrl,
+    tt_url: row.ttUrl,
+    in_url: row.inUrl,
+  };
+}
+
+/** GET /api/user/{token}/fullprofile: the owner, or an admin. */
+export function getFullProfile(ctx: ServiceContext, viewer: Viewer, token: string): FullProfile {
+  if (!mayReadPrivateProfile(viewer, token))
+    throw new AppError(ErrorCode.Forbidden, 'You can only see your own profile form.');
+  return fullProfileOf(memberByToken(ctx, token));
+}
+
+/**
+ * POST /api/user/{token}/profile (and user.updateProfile without an image): the owner only. `fields` are checked
+ * here with the shared schema, so the multipart route and the procedure give the same field errors.
+ */
+export async function updateProfile(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  token: string,
+  fields: unknown,
+  image: Buffer | null,
+): Promise<FullProfile> {
+  if (!viewer) throw new AppError(ErrorCode.Unauthenticated, 'Log in to change your profile.');
+  if (!mayEditProfile(viewer, token)) throw new AppError(ErrorCode.Forbidden, 'You can only change your own profile.');
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(viewer.id));
+  const before = memberByToken(ctx, token);
+
+  const errors: FieldErrors = {};
+  const parsed = v.safeParse(profileSchema, fields);
+  if (!parsed.success) Object.assign(errors, fieldErrorsOfIssues(parsed.issues));
+  if (image) ensureRoomForUpload(ctx.config.dataDir, ctx.config.minFreeBytes);
+  const avatar = image ? await prepareAvatar(image) : null;
+  if (avatar && 'error' in avatar) errors.image = [avatar.error];
+  if (!parsed.success || (avatar && 'error' in avatar)) {
+    throw new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', errors);
+  }
+
+  const created = avatar ? await writeAvatar(ctx.media, avatar) : false;
+  const p = parsed.output;
+  let after: UserRow;
+  try {
+    after = ctx.db.transaction((tx) => {
+      // The file is shared with every user of the same picture: written again if a removal took it meanwhile.
+      if (avatar) ctx.media.restoreSync(avatar.name, avatar.bytes);
+      return tx
+        .update(users)
+        .set({
+          zipcode: p.zipcode,
+          country: p.country,
+          city: p.city,
+          state: p.state,
+          description: p.description,
+          exhibitions: p.exhibitions,
+          education: p.education,
+          personalUrl: p.personal_url,
+          fbUrl: p.fb_url,
+          twUrl: p.tw_url,
+          ttUrl: p.tt_url,
+          inUrl: p.in_url,
+          ...(avatar ? { image: avatar.name } : {}),
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(users.id, before.id))
+        .returning()
+        .get();
+    }, IMMEDIATE);
+  } catch (error) {
+    if (avatar && created) removeAvatarIfUnused(ctx, avatar.name);
+    throw error;
+  }
+  if (avatar && before.image !== avatar.name) removeAvatarIfUnused(ctx, before.image);
+  return fullProfileOf(after);
+}

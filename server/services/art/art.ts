@@ -1,0 +1,369 @@
+/**
+ * Art of a square (spec §2, §3, §5; DESIGN.md §3, §4, §8): who may edit it, the editor's data, saving (validate
+ * everything, then write the files, then one transaction for the rows), and the details page.
+ */
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import { art, artLikes, artViews, pictures, reservations, users } from '#drizzle/schema.ts';
+import type { ArtCellRef, ArtDetails, ArtFields, ArtForEdit, ArtPicture } from '#shared/art-api.ts';
+import type { AiUse } from '#shared/constants.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
+import {
+  ART_MESSAGES,
+  artFormSchema,
+  checkPictureDescriptions,
+  imageListErrors,
+  type ArtFormValues,
+} from '#shared/validation/art.ts';
+import { IMMEDIATE, type Db, type Queryable } from '../../db.ts';
+import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { isAdmin, mayEditArt, type Viewer } from '../../permissions.ts';
+import { newToken } from '../../tokens.ts';
+import { prepareArtImage, removeUnnamedMedia, restorePictureFiles, writePreparedPictures } from './art-media.ts';
+import { editFacts, loadCellWithArt, type ArtRow, type CellWithArt } from './cell-with-art.ts';
+import { listActiveConnections } from './connections.ts';
+import type { ServiceContext } from '../context.ts';
+import { mediaNameOf, type PreparedPicture } from './images.ts';
+import { openRemovalRequestOf } from '../review/removal-requests.ts';
+import { reserveCell } from '../reservations/reservations.ts';
+import { LIMITS, hitRateLimit } from '../rate-limit.ts';
+import { reindexArt } from './search.ts';
+import { recordCellChanges } from '../tree/tree-changes.ts';
+import { promoteToArtist } from '../accounts/users.ts';
+import { ensureRoomForUpload } from '../../storage.ts';
+
+export const pictureUrls = (key: string) => ({
+  thumb: MEDIA_URL_PREFIX + mediaNameOf(key, 'thumb'),
+  image: MEDIA_URL_PREFIX + mediaNameOf(key, 'large'),
+});
+
+export function readPictures(q: Queryable, artId: number): ArtPicture[] {
+  return q
+    .select({
+      token: pictures.token,
+      key: pictures.mediaKey,
+      width: pictures.width,
+      height: pictures.height,
+      description: pictures.description,
+    })
+    .from(pictures)
+    .where(eq(pictures.artId, artId))
+    .orderBy(asc(pictures.position))
+    .all()
+    .map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
+}
+
+/** A published piece with its author's name and main picture, for the preview of a shared link; null otherwise. */
+export function publishedPieceForSharing(q: Queryable, cellToken: string) {
+  let piece;
+  try {
+    piece = loadCellWithArt(q, cellToken).art;
+  } catch {
+    return null;
+  }
+  if (!piece || piece.status !== ArtStatus.Published) return null;
+  const author = q
+    .select({ firstname: users.firstname, lastname: users.lastname })
+    .from(users)
+    .where(eq(users.id, piece.authorId))
+    .get();
+  return { piece, author, main: readPictures(q, piece.id)[0] };
+}
+
+/** A piece's form fields in the API's names (the editor, details and the review screen show the same). */
+export function fieldsOf(row: ArtRow): ArtFields {
+  return {
+    title: row.title,
+    year: row.year,
+    category: row.category,
+    subject: row.subject,
+    style: row.style,
+    medium: row.medium,
+    materials: row.materials,
+    keywords: row.keywords,
+    description: row.description,
+    width: row.width,
+    height: row.height,
+    depth: row.depth,
+    units: row.units,
+    no_size: row.noSize,
+    ai_use: row.aiUse as AiUse,
+  };
+}
+
+/** What the edit rule of server/permissions.ts looks at. */
+
+const publicCell = ({ id: _id, treeId: _treeId, ...cell }: CellWithArt['cell']): ArtCellRef => cell;
+
+/** art.forEdit: the wizard's data, or mayEdit false (the client sends the viewer to /forbidden). */
+export function getArtForEdit(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtForEdit {
+  const found = loadCellWithArt(ctx.db, cellToken);
+  const mayEdit = mayEditArt(viewer, editFacts(found));
+  const piece = found.art;
+  if (!mayEdit) return { cell: publicCell(found.cell), mayEdit, isNew: piece === null, art: null };
+  return {
+    cell: publicCell(found.cell),
+    mayEdit,
+    // A fresh reservation's draft has never been saved: the wizard says 'add.' until it has pictures.
+    isNew: piece === null || (piece.status === ArtStatus.Draft && piece.title === ''),
+    art: piece && {
+      ...fieldsOf(piece),
+      token: piece.token,
+      status: piece.status,
+      reviewNote: piece.status === ArtStatus.ChangesRequested ? piece.reviewNote : null,
+      pictures: readPictures(ctx.db, piece.id),
+      mainImageLocked: piece.status === ArtStatus.Published && !isAdmin(viewer),
+    },
+  };
+}
+
+/** One image slot of the form (files[i] or pictures[i]): a new file, an existing picture kept, or empty. */
+export type ImageSlot = { file: Buffer } | { picture: string } | null;
+
+export interface ArtSubmission {
+  /** The text fields as sent (validated here with the shared schema). */
+  fields: Record<string, unknown>;
+  slots: ImageSlot[];
+  /** What each slot's picture shows (descriptions[i], its alt text), by the same index as the slots; optional. */
+  descriptions?: (string | undefined)[];
+  /** The wizard's final SUBMIT sends submit=1 (review); without it the piece is saved as it is (draft stays draft). */
+  submit: boolean;
+}
+
+/**
+ * POST /api/cell/{cellToken}: checks every field and image before anything is written, writes the image files,
+ * then commits the rows in one transaction; if that fails, the files it wrote are taken back.
+ */
+export async function saveArt(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  cellToken: string,
+  submission: ArtSubmission,
+): Promise<ArtForEdit> {
+  if (!viewer) throw new AppError(ErrorCode.Unauthenticated, 'Log in to upload art.');
+  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
+  const found = loadCellWithArt(ctx.db, cellToken);
+  if (!mayEditArt(viewer, editFacts(found)))
+    throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
+
+  const currentYear = new Date(ctx.clock.now()).getUTCFullYear();
+  const errors: FieldErrors = {};
+  const parsed = v.safeParse(artFormSchema(currentYear), submission.fields);
+  if (!parsed.success) Object.assign(errors, fieldErrorsOfIssues(parsed.issues));
+
+  const existing = found.art ? readPictures(ctx.db, found.art.id) : [];
+  for (const [key, message] of Object.entries(imageListErrors(submission.slots))) errors[key] = [message];
+  const described = checkPictureDescriptions(submission.descriptions ?? []);
+  for (const [key, message] of Object.entries(described.errors)) errors[key] = [message];
+  const present = submission.slots.flatMap((slot, index) => (slot ? [{ slot, index }] : []));
+  for (const { slot, index } of present) {
+    if ('picture' in slot && !existing.some((p) => p.token === slot.picture))
+      errors[`files.${index}`] ??= [ART_MESSAGES.imageBlank];
+  }
+  const prepared = new Map<number, PreparedPicture>();
+  if (present.some(({ slot }) => 'file' in slot)) ensureRoomForUpload(ctx.config.dataDir, ctx.config.minFreeBytes);
+  if (present.length <= 3) {
+    for (const { slot, index } of present) {
+      if (!('file' in slot)) continue;
+      const result = await prepareArtImage(slot.file);
+      if ('error' in result) errors[`files.${index}`] ??= [result.error];
+      else prepared.set(index, result);
+    }
+  }
+  if (Object.keys(errors).length > 0 || !parsed.success) {
+    throw new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', errors);
+  }
+
+  // DESIGN.md §4: a published piece's main image changes only through an admin.
+  const mainSlot = present[0]!.slot;
+  const mainChanges = 'file' in mainSlot || mainSlot.picture !== existing[0]?.token;
+  if (found.art?.status === ArtStatus.Published && mainChanges && !isAdmin(viewer)) {
+    throw new AppError(
+      ErrorCode.MainImageLocked,
+      'The main image of a published piece can be changed only by us: contact us to change it.',
+      {
+        'files.0': ['The main image of a published piece can be changed only by us: contact us to change it.'],
+      },
+    );
+  }
+
+  const files = [...prepared.values()];
+  const written = await writePreparedPictures(ctx, files);
+  try {
+    const storedByIndex = new Map([...prepared.keys()].map((index, i) => [index, written.pictures[i]!]));
+    const plan = present.map(({ slot, index }): PicturePlan => {
+      const description = described.values[index] ?? '';
+      return slot && 'picture' in slot
+        ? { keep: slot.picture, description }
+        : { stored: storedByIndex.get(index)!, description };
+    });
+    commitArt(ctx, viewer, cellToken, {
+      values: parsed.output,
+      plan,
+      files,
+      submit: submission.submit,
+      reserveFirst: found.art === null,
+    });
+  } catch (error) {
+    removeUnnamedMedia(ctx, written.created);
+    throw error;
+  }
+  return getArtForEdit(ctx, viewer, cellToken);
+}
+
+type PicturePlan = (
+  { keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number } }
+) & { description: string };
+
+interface ArtCommit {
+  values: ArtFormValues;
+  plan: PicturePlan[];
+  /** The new pictures' bytes: written again inside the transaction if a removal took them meanwhile. */
+  files: readonly PreparedPicture[];
+  submit: boolean;
+  /** The square had no piece: it is reserved for the viewer in the same transaction (spec §5 edit access). */
+  reserveFirst: boolean;
+}
+
+function commitArt(
+  ctx: ServiceContext,
+  viewer: NonNullable<Viewer>,
+  cellToken: string,
+  { values, plan, files, submit, reserveFirst }: ArtCommit,
+): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    restorePictureFiles(ctx.media, files);
+    // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
+    // this transaction (its own becomes a savepoint), so a save that fails below leaves no reservation or draft.
+    if (reserveFirst) reserveCell({ ...ctx, db: tx as unknown as Db }, viewer, cellToken);
+    // Read again inside the transaction: the reservation may have run out since the checks above.
+    const found = loadCellWithArt(tx, cellToken);
+    const piece = found.art;
+    if (!piece || !mayEditArt(viewer, editFacts(found)))
+      throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
+
+    const kept = plan.flatMap((p) => ('keep' in p ? [p.keep] : []));
+    const current = tx.select().from(pictures).where(eq(pictures.artId, piece.id)).all();
+    const gone = current.filter((p) => !kept.includes(p.token)).map((p) => p.id);
+    if (gone.length) tx.delete(pictures).where(inArray(pictures.id, gone)).run();
+    // Positions are unique per piece: move the kept ones out of the way before placing them.
+    tx.update(pictures)
+      .set({ position: sql`${pictures.position} + 100` })
+      .where(eq(pictures.artId, piece.id))
+      .run();
+    let mainColor: number | null = piece.dominantColor;
+    plan.forEach((item, position) => {
+      const { description } = item;
+      if ('keep' in item) {
+        tx.update(pictures)
+          .set({ position, description })
+          .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)))
+          .run();
+      } else {
+        const { key, width, height, dominantColor } = item.stored;
+        tx.insert(pictures)
+          .values({
+            token: newToken(),
+            artId: piece.id,
+            position,
+            mediaKey: key,
+            width,
+            height,
+            description,
+            createdAt: now,
+          })
+          .run();
+        if (position === 0) mainColor = dominantColor;
+      }
+    });
+
+    const submitting = submit && (piece.status === ArtStatus.Draft || piece.status === ArtStatus.ChangesRequested);
+    tx.update(art)
+      .set({
+        title: values.title,
+        year: values.year,
+        category: values.category,
+        subject: values.subject,
+        style: values.style,
+        medium: values.medium,
+        materials: values.materials,
+        keywords: values.keywords,
+        description: values.description,
+        width: values.width,
+        height: values.height,
+        depth: values.depth,
+        units: values.units,
+        noSize: values.no_size,
+        aiUse: values.ai_use,
+        dominantColor: mainColor,
+        ...(submitting ? { status: ArtStatus.Submitted, submittedAt: now } : {}),
+        updatedAt: now,
+      })
+      .where(eq(art.id, piece.id))
+      .run();
+
+    if (submitting) {
+      promoteToArtist(tx, piece.authorId, now);
+      // A submitted piece is never released by the reservation timer: it waits for review.
+      tx.update(reservations)
+        .set({ state: 'submitted', updatedAt: now })
+        .where(
+          and(
+            eq(reservations.cellId, found.cell.id),
+            eq(reservations.userId, piece.authorId),
+            eq(reservations.state, 'active'),
+          ),
+        )
+        .run();
+    }
+    // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
+    if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published)
+      recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
+    reindexArt(tx, piece.id);
+  }, IMMEDIATE);
+}
+
+/** art.details: a published piece for everyone; the author and admins also see it before and after review. */
+export function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtDetails {
+  const found = loadCellWithArt(ctx.db, cellToken);
+  const piece = found.art;
+  const isAuthor = viewer !== null && piece !== null && piece.authorId === viewer.id;
+  if (!piece || (piece.status !== ArtStatus.Published && !isAuthor && !isAdmin(viewer))) {
+    throw new AppError(ErrorCode.ArtNotFound, 'This square has no published art.');
+  }
+  const author = ctx.db
+    .select({
+      token: users.token,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      image: users.image,
+      description: users.description,
+    })
+    .from(users)
+    .where(eq(users.id, piece.authorId))
+    .get()!;
+  const pictureList = readPictures(ctx.db, piece.id);
+  return {
+    ...fieldsOf(piece),
+    token: piece.token,
+    status: piece.status,
+    created_at: piece.createdAt,
+    cell: publicCell(found.cell),
+    pictures: pictureList,
+    picture: pictureList[0] ? { thumb: pictureList[0].thumb } : null,
+    author: { ...author, image: author.image ? MEDIA_URL_PREFIX + author.image : null },
+    activity: activityOf(ctx, piece.id),
+    connections: listActiveConnections(ctx.db, found.cell.id, piece.id),
+    mayEdit: mayEditArt(viewer, editFacts(found)),
+    removalRequest: isAuthor ? openRemovalRequestOf(ctx, piece.id) : null,
+  };
+}
+
+export function activityOf(ctx: ServiceContext, artId: number): { likes: number; reviews: number } {
+  const likes = ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()?.n ?? 0;
+  const reviews = ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()?.n ?? 0;
+  return { likes, reviews };
+}

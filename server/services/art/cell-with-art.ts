@@ -1,0 +1,44 @@
+/** A square with its current piece, as the art, connection and removal services all read it (one loader, no circle). */
+import { eq } from 'drizzle-orm';
+import { art, cells, trees } from '#drizzle/schema.ts';
+import type { ArtCellRef } from '#shared/art-api.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import type { Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { TOKEN_PATTERN } from '../../tokens.ts';
+
+export type ArtRow = typeof art.$inferSelect;
+
+export interface CellWithArt {
+  cell: ArtCellRef & { id: number; treeId: number };
+  /** The square's current piece; a REMOVED one reads as none. */
+  art: ArtRow | null;
+}
+
+/** The square a token names with its current piece: 400 for a malformed token, 404 for an unknown one. */
+export function loadCellWithArt(q: Queryable, cellToken: string): CellWithArt {
+  if (!TOKEN_PATTERN.test(cellToken)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
+  const found = q
+    .select({
+      id: cells.id,
+      treeId: cells.treeId,
+      token: cells.token,
+      row: cells.row,
+      column: cells.column,
+      status: cells.status,
+      treeToken: trees.token,
+      artId: cells.artId,
+    })
+    .from(cells)
+    .innerJoin(trees, eq(trees.id, cells.treeId))
+    .where(eq(cells.token, cellToken))
+    .get();
+  if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
+  const { artId, ...cell } = found;
+  const piece = artId === null ? undefined : q.select().from(art).where(eq(art.id, artId)).get();
+  return { cell, art: piece && piece.status !== ArtStatus.Removed ? piece : null };
+}
+
+/** What the permission check of editing a square's piece needs to know. */
+export const editFacts = (found: CellWithArt) => ({ status: found.cell.status, art: found.art });

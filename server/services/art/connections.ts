@@ -1,0 +1,191 @@
+/**
+ * Connections between neighbouring pieces (spec §1, §3, §5, §7): a piece may connect to the published pieces among
+ * its square's 8 neighbours, each with a description. Saved ones show on the details of both pieces.
+ */
+import { and, between, eq, inArray, ne, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { art, cells, connections, pictures, users } from '#drizzle/schema.ts';
+import type { ArtConnection } from '#shared/art-api.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
+import type { Db, Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { mayEditArt, type Viewer } from '../../permissions.ts';
+import { newToken } from '../../tokens.ts';
+import type { ServiceContext } from '../context.ts';
+import { mediaNameOf } from './images.ts';
+import { editFacts, loadCellWithArt } from './cell-with-art.ts';
+
+type NextCell = ArtConnection['next_cell'] & { cellId: number };
+
+/** The published pieces on the 8 squares around (row, column), with what a connection shows of each. */
+function publishedNeighbours(q: Queryable, cell: { treeId: number; row: number; column: number }): NextCell[] {
+  return q
+    .select({
+      cellId: cells.id,
+      token: cells.token,
+      row: cells.row,
+      column: cells.column,
+      artToken: art.token,
+      title: art.title,
+      year: art.year,
+      mediaKey: pictures.mediaKey,
+      authorToken: users.token,
+      firstname: users.firstname,
+      lastname: users.lastname,
+    })
+    .from(cells)
+    .innerJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
+    .innerJoin(users, eq(users.id, art.authorId))
+    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
+    .where(
+      and(
+        eq(cells.treeId, cell.treeId),
+        between(cells.row, cell.row - 1, cell.row + 1),
+        between(cells.column, cell.column - 1, cell.column + 1),
+        or(ne(cells.row, cell.row), ne(cells.column, cell.column)),
+      ),
+    )
+    .all()
+    .map((n) => ({
+      cellId: n.cellId,
+      token: n.token,
+      row: n.row,
+      column: n.column,
+      art: {
+        token: n.artToken,
+        title: n.title,
+        year: n.year,
+        picture: n.mediaKey ? { thumb: MEDIA_URL_PREFIX + mediaNameOf(n.mediaKey, 'thumb') } : null,
+        author: { token: n.authorToken, firstname: n.firstname, lastname: n.lastname },
+      },
+    }));
+}
+
+const withoutId = ({ cellId: _cellId, ...next }: NextCell): ArtConnection['next_cell'] => next;
+
+function editableCell(ctx: ServiceContext, viewer: Viewer, cellToken: string) {
+  const found = loadCellWithArt(ctx.db, cellToken);
+  if (!mayEditArt(viewer, editFacts(found)))
+    throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
+  return found;
+}
+
+/** GET /api/cell/{cellToken}/connections: every possible connection, with this piece's choice and description. */
+export function listPossibleConnections(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtConnection[] {
+  const found = editableCell(ctx, viewer, cellToken);
+  const chosen = new Map(
+    found.art
+      ? ctx.db
+          .select()
+          .from(connections)
+          .where(and(eq(connections.artId, found.art.id), eq(connections.status, 1)))
+          .all()
+          .map((c) => [c.nextCellId, c])
+      : [],
+  );
+  return publishedNeighbours(ctx.db, found.cell).map((next) => {
+    const saved = chosen.get(next.cellId);
+    return {
+      token: next.token,
+      status: saved ? 1 : 0,
+      description: saved?.description ?? '',
+      next_cell: withoutId(next),
+    };
+  });
+}
+
+/**
+ * POST /api/cell/{cellToken}/connections: the selected connections replace the piece's own, in one transaction.
+ * Only the published neighbours may be chosen; the wizard sends this after the art itself is saved.
+ */
+export function saveConnections(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  cellToken: string,
+  input: { connections: { token: string; status: number; description: string }[] },
+): ArtConnection[] {
+  const found = editableCell(ctx, viewer, cellToken);
+  if (!found.art) throw new AppError(ErrorCode.ArtNotFound, 'Save the piece before its connections.');
+  const artId = found.art.id;
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    const neighbours = new Map(publishedNeighbours(tx, found.cell).map((n) => [n.token, n]));
+    const errors: FieldErrors = {};
+    const selected = new Map<number, string>();
+    input.connections.forEach((item, index) => {
+      if (item.status !== 1) return;
+      const next = neighbours.get(item.token);
+      if (!next)
+        errors[`connections.${index}.token`] = ['Only a published piece next to this square can be connected.'];
+      else selected.set(next.cellId, item.description);
+    });
+    if (Object.keys(errors).length)
+      throw new AppError(ErrorCode.ConnectionNotAllowed, 'Some connections are not possible.', errors);
+    const existing = tx.select().from(connections).where(eq(connections.artId, artId)).all();
+    const dropped = existing.filter((c) => !selected.has(c.nextCellId)).map((c) => c.id);
+    if (dropped.length) tx.delete(connections).where(inArray(connections.id, dropped)).run();
+    for (const [nextCellId, description] of selected) {
+      tx.insert(connections)
+        .values({ token: newToken(), artId, nextCellId, description, status: 1, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [connections.artId, connections.nextCellId],
+          set: { description, status: 1, updatedAt: now },
+        })
+        .run();
+    }
+  });
+  return listPossibleConnections(ctx, viewer, cellToken);
+}
+
+/**
+ * The connections shown on a piece's details (GET /api/cell/{cellToken}/connections/active): the ones it made and
+ * the ones made to its square, wherever the other piece is published and still on its square.
+ */
+export function listActiveConnections(db: Db | Queryable, cellId: number, artId: number): ArtConnection[] {
+  const cell = db
+    .select({ treeId: cells.treeId, row: cells.row, column: cells.column })
+    .from(cells)
+    .where(eq(cells.id, cellId))
+    .get();
+  if (!cell) return [];
+  const neighbours = publishedNeighbours(db, cell);
+  if (neighbours.length === 0) return [];
+  const byCell = new Map(neighbours.map((n) => [n.cellId, n]));
+  const otherArt = alias(art, 'other_art');
+  const outgoing = db
+    .select({ nextCellId: connections.nextCellId, description: connections.description })
+    .from(connections)
+    .where(and(eq(connections.artId, artId), eq(connections.status, 1)))
+    .all();
+  const incoming = db
+    .select({ fromCellId: otherArt.cellId, description: connections.description })
+    .from(connections)
+    .innerJoin(otherArt, eq(otherArt.id, connections.artId))
+    .innerJoin(cells, and(eq(cells.id, otherArt.cellId), eq(cells.artId, otherArt.id)))
+    .where(and(eq(connections.nextCellId, cellId), eq(connections.status, 1)))
+    .all();
+  const out = new Map<number, ArtConnection>();
+  for (const [otherCellId, description] of [
+    ...outgoing.map((c) => [c.nextCellId, c.description] as const),
+    ...incoming.map((c) => [c.fromCellId, c.description] as const),
+  ]) {
+    const next = byCell.get(otherCellId);
+    if (next && !out.has(otherCellId))
+      out.set(otherCellId, { token: next.token, status: 1, description, next_cell: withoutId(next) });
+  }
+  return [...out.values()];
+}
+
+/** GET /api/cell/{cellToken}/connections/active: public for a published piece, like its details. */
+export function getActiveConnections(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtConnection[] {
+  const found = loadCellWithArt(ctx.db, cellToken);
+  const piece = found.art;
+  const mayView =
+    piece &&
+    (piece.status === ArtStatus.Published ||
+      (viewer && (viewer.id === piece.authorId || mayEditArt(viewer, editFacts(found)))));
+  if (!piece || !mayView) return [];
+  return listActiveConnections(ctx.db, found.cell.id, piece.id);
+}

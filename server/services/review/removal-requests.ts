@@ -1,0 +1,68 @@
+/**
+ * Removal requests (decisions 009 and 011): an author asks, from the details page, for their published piece to be
+ * taken down; the request is stored for staff, who accept (the piece becomes REMOVED, issue 8) or decline it.
+ */
+import { and, eq } from 'drizzle-orm';
+import { art, removalRequests, users } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { AppError } from '../../errors.ts';
+import { mayRequestRemoval, type Viewer } from '../../permissions.ts';
+import { newToken } from '../../tokens.ts';
+import { loadCellWithArt } from '../art/cell-with-art.ts';
+import type { ServiceContext } from '../context.ts';
+import { IMMEDIATE } from '../../db.ts';
+
+export interface RemovalRequestAnswer {
+  token: string;
+  state: string;
+  createdAt: number;
+}
+
+/** The piece's open request, if any (the details page shows it to the author instead of the action). */
+export function openRemovalRequestOf(ctx: ServiceContext, artId: number): RemovalRequestAnswer | null {
+  return (
+    ctx.db
+      .select({ token: removalRequests.token, state: removalRequests.state, createdAt: removalRequests.createdAt })
+      .from(removalRequests)
+      .where(and(eq(removalRequests.artId, artId), eq(removalRequests.state, 'open')))
+      .get() ?? null
+  );
+}
+
+export const NOT_PUBLISHED_MESSAGE =
+  'Only a published piece can be taken down at its artist’s request, and this piece is not published.';
+
+/**
+ * Stores the author's request for their published piece; asking again while one is open answers that one. A piece
+ * that is not published (a draft, waiting for review, changes requested) is refused with a conflict.
+ */
+export function requestRemoval(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  cellToken: string,
+  reason: string,
+): RemovalRequestAnswer {
+  const piece = loadCellWithArt(ctx.db, cellToken).art;
+  if (!piece) throw new AppError(ErrorCode.ArtNotFound, 'This square has no art.');
+  if (!viewer || !mayRequestRemoval(viewer, piece))
+    throw new AppError(ErrorCode.Forbidden, 'Only the artist can ask for this piece to be removed.');
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    // Read again under the write lock: staff may have just changed the piece's status.
+    const status = tx.select({ status: art.status }).from(art).where(eq(art.id, piece.id)).get()?.status;
+    if (status !== ArtStatus.Published) throw new AppError(ErrorCode.Conflict, NOT_PUBLISHED_MESSAGE);
+    const open = tx
+      .select({ token: removalRequests.token, state: removalRequests.state, createdAt: removalRequests.createdAt })
+      .from(removalRequests)
+      .where(and(eq(removalRequests.artId, piece.id), eq(removalRequests.state, 'open')))
+      .get();
+    if (open) return open;
+    const email = tx.select({ email: users.email }).from(users).where(eq(users.id, viewer.id)).get()!.email;
+    const token = newToken();
+    tx.insert(removalRequests)
+      .values({ token, artId: piece.id, requesterId: viewer.id, email, reason, state: 'open', createdAt: now })
+      .run();
+    return { token, state: 'open', createdAt: now };
+  }, IMMEDIATE);
+}

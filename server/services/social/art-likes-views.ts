@@ -1,0 +1,135 @@
+/**
+ * Likes and views of art (spec §4, §6, §7). A like is one a user and piece (liking twice changes nothing); one's own
+ * art cannot be liked. A view ("review") counts once per viewer per day: a user by id, a guest by a hash of IP and
+ * User-Agent (never stored in the clear).
+ */
+import { createHash } from 'node:crypto';
+import { and, count, eq } from 'drizzle-orm';
+import { art, artLikes, artViews } from '#drizzle/schema.ts';
+import type { LikeStatus } from '#shared/art-api.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { AppError } from '../../errors.ts';
+import { isAdmin, mayLikeArt, type Viewer } from '../../permissions.ts';
+import { TOKEN_PATTERN } from '../../tokens.ts';
+import type { ServiceContext } from '../context.ts';
+
+/** A piece by token that the viewer may see: published, or their own, or any for an admin. */
+function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string) {
+  if (!TOKEN_PATTERN.test(artToken)) throw new AppError(ErrorCode.BadRequest, 'Malformed art token.');
+  const piece = ctx.db
+    .select({ id: art.id, authorId: art.authorId, status: art.status })
+    .from(art)
+    .where(eq(art.token, artToken))
+    .get();
+  const visible =
+    piece &&
+    (piece.status === ArtStatus.Published ||
+      (piece.status !== ArtStatus.Removed && (piece.authorId === viewer?.id || isAdmin(viewer))));
+  if (!piece || !visible) throw new AppError(ErrorCode.ArtNotFound, 'No published art has this token.');
+  return piece;
+}
+
+function likesOf(ctx: ServiceContext, artId: number): number {
+  return ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()?.n ?? 0;
+}
+
+function statusOf(ctx: ServiceContext, userId: number, artId: number): LikeStatus {
+  const liked = ctx.db
+    .select({ a: artLikes.artId })
+    .from(artLikes)
+    .where(and(eq(artLikes.userId, userId), eq(artLikes.artId, artId)))
+    .get();
+  return { liked: liked ? 1 : 0, likes: likesOf(ctx, artId) };
+}
+
+function member(viewer: Viewer): NonNullable<Viewer> {
+  if (!viewer) throw new AppError(ErrorCode.Unauthenticated, 'Log in to like art.');
+  return viewer;
+}
+
+/** GET /api/art/{artToken}/like */
+export function getArtLikeStatus(ctx: ServiceContext, viewer: Viewer, artToken: string): LikeStatus {
+  const user = member(viewer);
+  return statusOf(ctx, user.id, visibleArt(ctx, viewer, artToken).id);
+}
+
+function likeable(ctx: ServiceContext, viewer: Viewer, artToken: string) {
+  const user = member(viewer);
+  const piece = visibleArt(ctx, viewer, artToken);
+  if (!mayLikeArt(user, piece)) throw new AppError(ErrorCode.OwnArt, 'You cannot like your own art.');
+  if (piece.status !== ArtStatus.Published)
+    throw new AppError(ErrorCode.ArtNotFound, 'Only published art can be liked.');
+  return { user, piece };
+}
+
+/** PUT /api/art/{artToken}/like: idempotent. */
+export function likeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): LikeStatus {
+  const { user, piece } = likeable(ctx, viewer, artToken);
+  ctx.db
+    .insert(artLikes)
+    .values({ userId: user.id, artId: piece.id, createdAt: ctx.clock.now() })
+    .onConflictDoNothing()
+    .run();
+  return statusOf(ctx, user.id, piece.id);
+}
+
+/** DELETE /api/art/{artToken}/like: idempotent. */
+export function unlikeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): LikeStatus {
+  const { user, piece } = likeable(ctx, viewer, artToken);
+  ctx.db
+    .delete(artLikes)
+    .where(and(eq(artLikes.userId, user.id), eq(artLikes.artId, piece.id)))
+    .run();
+  return statusOf(ctx, user.id, piece.id);
+}
+
+export interface Visitor {
+  ip: string;
+}
+
+/**
+ * The network a guest's address stands for: an IPv4 address itself, an IPv6 address's /64 (one household or
+ * machine is given a whole /64, and can pick any address in it).
+ */
+export function visitorNetwork(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const groups = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
+ * The key a view is counted under, with the UTC day: a signed-in visitor's account, a guest's network address
+ * (hashed). Not the User-Agent, which a client sets to whatever it likes: 50 of them from one address are one view.
+ */
+export function viewerKeyOf(viewer: Viewer, visitor: Visitor, now: number): string {
+  const day = new Date(now).toISOString().slice(0, 10);
+  if (viewer) return `u:${viewer.id}:${day}`;
+  const hash = createHash('sha256').update(visitorNetwork(visitor.ip)).digest('base64url').slice(0, 32);
+  return `g:${hash}:${day}`;
+}
+
+/** PUT /api/art/{artToken}/review: registers the view (once per viewer per day) and answers the count. */
+export function registerArtView(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  artToken: string,
+  visitor: Visitor,
+): { reviews: number } {
+  const piece = visibleArt(ctx, viewer, artToken);
+  const now = ctx.clock.now();
+  // The author (or staff) looking at a piece under review is not a visitor's view.
+  if (piece.status === ArtStatus.Published) {
+    const viewerKey = viewerKeyOf(viewer, visitor, now);
+    ctx.db.insert(artViews).values({ artId: piece.id, viewerKey, createdAt: now }).onConflictDoNothing().run();
+  }
+  return { reviews: ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, piece.id)).get()?.n ?? 0 };
+}

@@ -1,0 +1,158 @@
+/**
+ * Likes and follows between users (spec §4, §6, §7). The path's first token is the acting user and must be the
+ * viewer; nobody likes or follows themselves. A like is a toggle: liking twice or unliking someone not liked
+ * changes nothing. A follow is a list entry: following twice or unfollowing someone not followed is refused
+ * (already_following, not_following) and changes nothing. Counts are row counts, so never below 0.
+ */
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { follows, userLikes, users } from '#drizzle/schema.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import type { FollowedUser, FollowStatus, UserLikeStatus } from '#shared/profile-api.ts';
+import { AppError } from '../../errors.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { mayActAs, mayFollow, mayLikeUser, type Viewer } from '../../permissions.ts';
+import type { ServiceContext } from '../context.ts';
+
+/** An active (not disabled) member by token, or user_not_found. */
+export function memberByToken(ctx: ServiceContext, token: string): typeof users.$inferSelect {
+  const found = ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.token, token), isNull(users.disabledAt)))
+    .get();
+  if (!found) throw new AppError(ErrorCode.UserNotFound, 'There is no member with this profile.');
+  return found;
+}
+
+function actor(viewer: Viewer, userToken: string): NonNullable<Viewer> {
+  if (!mayActAs(viewer, userToken))
+    throw new AppError(ErrorCode.Forbidden, 'You can only like and follow as yourself.');
+  return viewer;
+}
+
+/** The acting viewer and the other member, checked with `allowed` (never oneself). */
+function pair(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  userToken: string,
+  otherToken: string,
+  allowed: (v: Viewer, o: { token: string }) => boolean,
+) {
+  const me = actor(viewer, userToken);
+  if (!allowed(me, { token: otherToken }))
+    throw new AppError(ErrorCode.OwnProfile, 'You cannot like or follow yourself.');
+  return { me, other: memberByToken(ctx, otherToken) };
+}
+
+export function likesOfUser(ctx: ServiceContext, userId: number): number {
+  return ctx.db.select({ n: count() }).from(userLikes).where(eq(userLikes.likedUserId, userId)).get()?.n ?? 0;
+}
+
+export function followersOf(ctx: ServiceContext, userId: number): number {
+  return ctx.db.select({ n: count() }).from(follows).where(eq(follows.followedId, userId)).get()?.n ?? 0;
+}
+
+function likeStatusOf(ctx: ServiceContext, userId: number, otherId: number): UserLikeStatus {
+  const row = ctx.db
+    .select({ id: userLikes.likedUserId })
+    .from(userLikes)
+    .where(and(eq(userLikes.userId, userId), eq(userLikes.likedUserId, otherId)))
+    .get();
+  return { liked: row ? 1 : 0, likes: likesOfUser(ctx, otherId) };
+}
+
+function isFollowing(ctx: ServiceContext, userId: number, otherId: number): boolean {
+  return (
+    ctx.db
+      .select({ id: follows.followedId })
+      .from(follows)
+      .where(and(eq(follows.followerId, userId), eq(follows.followedId, otherId)))
+      .get() !== undefined
+  );
+}
+
+function followStatusOf(ctx: ServiceContext, userId: number, otherId: number): FollowStatus {
+  return { following: isFollowing(ctx, userId, otherId) ? 1 : 0, followers: followersOf(ctx, otherId) };
+}
+
+/** GET /api/user/{userToken}/like/{otherToken} */
+export function userLikeStatus(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  userToken: string,
+  otherToken: string,
+): UserLikeStatus {
+  const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
+  return likeStatusOf(ctx, me.id, other.id);
+}
+
+/** PUT /api/user/{userToken}/like/{otherToken}: idempotent. */
+export function likeUser(ctx: ServiceContext, viewer: Viewer, userToken: string, otherToken: string): UserLikeStatus {
+  const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
+  ctx.db
+    .insert(userLikes)
+    .values({ userId: me.id, likedUserId: other.id, createdAt: ctx.clock.now() })
+    .onConflictDoNothing()
+    .run();
+  return likeStatusOf(ctx, me.id, other.id);
+}
+
+/** DELETE /api/user/{userToken}/like/{otherToken}: idempotent. */
+export function unlikeUser(ctx: ServiceContext, viewer: Viewer, userToken: string, otherToken: string): UserLikeStatus {
+  const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
+  ctx.db
+    .delete(userLikes)
+    .where(and(eq(userLikes.userId, me.id), eq(userLikes.likedUserId, other.id)))
+    .run();
+  return likeStatusOf(ctx, me.id, other.id);
+}
+
+/** GET /api/user/{token}/follow: FOLLOWING, most recently followed first (disabled accounts left out). */
+export function listFollowing(ctx: ServiceContext, viewer: Viewer, token: string): FollowedUser[] {
+  const me = actor(viewer, token);
+  return ctx.db
+    .select({
+      token: users.token,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      image: users.image,
+      city: users.city,
+      country: users.country,
+      created_at: follows.createdAt,
+    })
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.followedId))
+    .where(and(eq(follows.followerId, me.id), isNull(users.disabledAt)))
+    .orderBy(desc(follows.createdAt), desc(users.id))
+    .all()
+    .map((row) => ({ ...row, image: row.image ? MEDIA_URL_PREFIX + row.image : null }));
+}
+
+/** GET /api/user/{token}/follow/{otherToken} */
+export function followStatus(ctx: ServiceContext, viewer: Viewer, token: string, otherToken: string): FollowStatus {
+  const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
+  return followStatusOf(ctx, me.id, other.id);
+}
+
+/** PUT /api/user/{token}/follow/{otherToken}: refused with already_following when already followed. */
+export function follow(ctx: ServiceContext, viewer: Viewer, token: string, otherToken: string): FollowStatus {
+  const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
+  const inserted = ctx.db
+    .insert(follows)
+    .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
+    .onConflictDoNothing()
+    .run();
+  if (inserted.changes === 0) throw new AppError(ErrorCode.AlreadyFollowing, 'You already follow this member.');
+  return followStatusOf(ctx, me.id, other.id);
+}
+
+/** DELETE /api/user/{token}/follow/{otherToken}: refused with not_following when not followed. */
+export function unfollow(ctx: ServiceContext, viewer: Viewer, token: string, otherToken: string): FollowStatus {
+  const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
+  const deleted = ctx.db
+    .delete(follows)
+    .where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id)))
+    .run();
+  if (deleted.changes === 0) throw new AppError(ErrorCode.NotFollowing, 'You do not follow this member.');
+  return followStatusOf(ctx, me.id, other.id);
+}

@@ -1,0 +1,64 @@
+/** Reading cells: one by token, and the viewer's own. */
+import { and, desc, eq, ne } from 'drizzle-orm';
+import { art, cells, reservations, trees } from '#drizzle/schema.ts';
+import type { CellSummary } from '#shared/api-types.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import type { Db } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { TOKEN_PATTERN } from '../../tokens.ts';
+import { preparedOnce } from '../prepared.ts';
+
+/** One cell and its tree's token by the cell's token (prepared once: every square a visitor opens asks it). */
+const cellSummaryStatement = preparedOnce<[string], CellSummary>(`
+  select c.token as token, c.row as row, c."column" as "column", c.type as type, c.status as status, t.token as treeToken
+  from cells c join trees t on t.id = c.tree_id
+  where c.token = ?
+`);
+
+export function getCellSummary(db: Db, token: string): CellSummary {
+  if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
+  const found = cellSummaryStatement(db).get(token);
+  if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
+  return found;
+}
+
+/** One of the viewer's own squares, for the tree's find-my-slots and its reserved-by-me look. */
+export interface ViewerCell {
+  token: string;
+  row: number;
+  column: number;
+  status: number;
+  treeToken: string;
+}
+
+/**
+ * The viewer's squares (spec §2, find-my-slots): the square they hold a reservation on first, then the cells of
+ * their pieces (drafts, under review, published), newest first. Removed pieces are not theirs to find.
+ */
+export function listViewerCells(db: Db, userId: number): ViewerCell[] {
+  const columns = {
+    token: cells.token,
+    row: cells.row,
+    column: cells.column,
+    status: cells.status,
+    treeToken: trees.token,
+  };
+  const held = db
+    .select(columns)
+    .from(reservations)
+    .innerJoin(cells, eq(cells.id, reservations.cellId))
+    .innerJoin(trees, eq(trees.id, cells.treeId))
+    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+    .all();
+  const pieces = db
+    .select(columns)
+    .from(art)
+    .innerJoin(cells, and(eq(cells.id, art.cellId), eq(cells.artId, art.id)))
+    .innerJoin(trees, eq(trees.id, cells.treeId))
+    .where(and(eq(art.authorId, userId), ne(art.status, ArtStatus.Removed)))
+    .orderBy(desc(art.createdAt), desc(art.id))
+    .all();
+  const seen = new Set<string>();
+  return [...held, ...pieces].filter((cell) => !seen.has(cell.token) && seen.add(cell.token));
+}

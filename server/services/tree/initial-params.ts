@@ -1,0 +1,19 @@
+/** The initial parameters every page carries (DESIGN.md §7). */
+import type { InitialParams } from '#shared/api-types.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import type { ServiceContext } from '../context.ts';
+import { getDefaultTree } from './tree.ts';
+
+export function initialParams(ctx: Pick<ServiceContext, 'db' | 'config'>): InitialParams {
+  return {
+    treeToken: getDefaultTree(ctx.db)?.token ?? null,
+    settings: {
+      imagePath: MEDIA_URL_PREFIX,
+      email: ctx.config.contactEmail,
+      helpEmail: ctx.config.helpEmail,
+      siteUrl: ctx.config.siteUrl,
+      phone: ctx.config.contactPhone,
+      timeZone: ctx.config.siteTimezone,
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Reading a tree's cells in snapshot order and turning them into the snapshot's bytes. Kept apart from the rest of
+ * the tree service so the build worker (build-worker.ts) loads only what building needs.
+ */
+import { threadId } from 'node:worker_threads';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { and, asc, between, eq, inArray, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { art, cells, pictures } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
+import type { CellExtent } from '#shared/tree/layout.ts';
+import type { RegionBounds } from '#shared/tree/region.ts';
+import { SnapshotEncoder, type SnapshotCell } from '#shared/tree/snapshot.ts';
+import type { Db, Queryable } from '../../db.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { mediaNameOf } from '../art/media-names.ts';
+import { preparedOnce } from '../prepared.ts';
+
+const thumbnailOf = (mediaKey: string) => MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb');
+
+/** A snapshot's bytes and what the server keeps beside them; built here or by the worker. */
+export interface SnapshotBytes {
+  treeId: number;
+  version: number;
+  /** `{"r": wire}` as bytes: identity, brotli and gzip. */
+  body: { identity: Buffer; br: Buffer; gzip: Buffer };
+  /** The rows and columns the cells reach (the first sketch's world bounds: tree-sketch.ts). */
+  extent: CellExtent | null;
+  count: number;
+  builtMs: number;
+  /** The thread that built it (0: the server's own event loop). */
+  thread: number;
+}
+
+/** Which cells to read: one rectangle, or the cells whose ids a subquery gives (the change log's). */
+export interface CellFilter {
+  region?: RegionBounds;
+  cellIds?: SQL | ReturnType<Queryable['select']> | { getSQL: () => SQL };
+}
+
+/**
+ * Reads the cells of a tree in snapshot order (or those a filter picks): only published art lends its colour and
+ * thumbnail.
+ */
+export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFilter = {}): SnapshotCell[] {
+  const { region, cellIds } = filter;
+  // The cells a subquery names are found by id alone: with the tree's condition beside it, SQLite would walk the
+  // tree's position index instead (a million rows), and a few cells sort faster here than through that index.
+  const where: SQL[] = cellIds ? [inArray(cells.id as SQLiteColumn, cellIds as SQL)] : [eq(cells.treeId, treeId)];
+  if (region) where.push(between(cells.row, region.row0, region.row1), between(cells.column, region.col0, region.col1));
+  const query = db
+    .select({
+      row: cells.row,
+      column: cells.column,
+      status: cells.status,
+      type: cells.type,
+      token: cells.token,
+      color: art.dominantColor,
+      mediaKey: pictures.mediaKey,
+    })
+    .from(cells)
+    .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
+    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
+    .where(and(...where));
+  const rows = cellIds ? query.values().sort(byPosition) : query.orderBy(asc(cells.row), asc(cells.column)).values();
+  const out = new Array<SnapshotCell>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [row, column, status, type, token, color, mediaKey] = rows[i] as [
+      number,
+      number,
+      number,
+      number,
+      string,
+      number | null,
+      string | null,
+    ];
+    out[i] = {
+      row,
+      column,
+      status,
+      type,
+      token,
+      color: status === CellStatus.Published ? color : null,
+      thumb: mediaKey ? thumbnailOf(mediaKey) : null,
+    };
+  }
+  return out;
+}
+
+function byPosition(a: unknown[], b: unknown[]): number {
+  return (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number);
+}
+
+/**
+ * The whole snapshot of a tree at the version its row gives, encoded and compressed. A tree past the detail limit
+ * (whose snapshot carries no tokens or thumbnails) is read row by row straight into the encoder, so a million cells
+ * never exist as a million objects at once (decision 026); a smaller one goes through the cell list.
+ */
+export function buildSnapshotBytes(
+  db: Db,
+  tree: { id: number; token: string; version: number; settings: unknown },
+): SnapshotBytes {
+  const started = performance.now();
+  const header = { token: tree.token, version: tree.version, settings: tree.settings as TreeSettings };
+  const encoder = new SnapshotEncoder(countCells(db).get(tree.id)!.n);
+  if (encoder.carriesDetail) {
+    for (const cell of readSnapshotCells(db, tree.id))
+      encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
+  } else {
+    for (const [row, column, status, type, color] of largeSnapshotRows(db).iterate(tree.id))
+      encoder.add(row, column, status, type, color);
+  }
+  const wire = encoder.finish(header);
+  const extent = encoder.extent();
+  const identity = Buffer.from(`{"r":${JSON.stringify(wire)}}`);
+  // Brotli's best levels take seconds on the largest trees; level 9 keeps a million cells well under a second.
+  const quality = identity.length > 4_000_000 ? 9 : 11;
+  const br = brotliCompressSync(identity, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+    },
+  });
+  const gzip = gzipSync(identity, { level: 9 });
+  return {
+    treeId: tree.id,
+    version: tree.version,
+    body: { identity, br, gzip },
+    extent,
+    count: wire.count,
+    builtMs: performance.now() - started,
+    thread: threadId,
+  };
+}
+
+const countCells = preparedOnce<[number], { n: number }>('select count(*) as n from cells where tree_id = ?');
+/** What a large snapshot needs of each cell, in snapshot order: row, column, status, type, published colour. */
+const largeSnapshotRows = preparedOnce<[number], [number, number, number, number, number | null]>(
+  `select c.row, c."column", c.status, c.type, case when c.status = ${CellStatus.Published} then a.dominant_color end
+   from cells c left join art a on a.id = c.art_id and a.status = ${ArtStatus.Published}
+   where c.tree_id = ? order by c.row, c."column"`,
+  { raw: true },
+);

@@ -1,0 +1,96 @@
+/**
+ * The built snapshots of the trees (docs/decisions/023-live-tree-change-log.md). A snapshot is built off the event
+ * loop, by a worker thread with its own read-only connection, and is then served for as long as an open tree can be
+ * brought up to date from it through the change log: a change costs the server the change, never a rebuild. It is
+ * built again only when the log no longer reaches back to it (pruned, or a bulk change) or when it has fallen far
+ * enough behind that a new visitor would fetch many changes after it; meanwhile the old one is still served.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import type { Db } from '../../db.ts';
+import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
+import type { SnapshotBytes } from './snapshot-build.ts';
+import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
+
+/** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
+export const REBUILD_AFTER_CHANGES = 2_000;
+
+export interface BuiltSnapshot extends SnapshotBytes {
+  etag: string;
+  /** The snapshot as an object (tRPC's tree.get answers it): parsed from its bytes once, when first asked. */
+  wire: () => TreeSnapshotWire;
+}
+
+interface TreeVersions {
+  id: number;
+  version: number;
+  changesFrom: number;
+}
+
+export class SnapshotStore {
+  private readonly built = new Map<number, BuiltSnapshot>();
+  private readonly building = new Map<number, Promise<BuiltSnapshot>>();
+  /** Builds done so far (tests and the benchmark read it). */
+  builds = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly worker: BuildWorker,
+    private readonly options: {
+      log?: FastifyBaseLogger;
+      rebuildAfter?: number;
+      /** Called after each build (the app warms the tree's growth history then). */
+      built?: (tree: { id: number; version: number }) => void;
+    } = {},
+  ) {}
+
+  /**
+   * A snapshot of the tree that the change log can bring up to date: the one kept if it still can (built again in
+   * the background once far behind), else a new one, built off the event loop.
+   */
+  async get(tree: TreeVersions): Promise<BuiltSnapshot> {
+    const kept = this.built.get(tree.id);
+    if (kept && kept.version === tree.version) return kept;
+    if (kept && kept.version >= tree.changesFrom) {
+      const rebuildAfter = this.options.rebuildAfter ?? REBUILD_AFTER_CHANGES;
+      const behind = changesAfter(this.db, tree.id, kept.version, CHANGES_MAX);
+      // Too far behind for /changes to bring it up to date: wait for the new one (built off the event loop).
+      if (behind > CHANGES_MAX) return this.rebuild(tree.id);
+      if (behind >= rebuildAfter) {
+        this.rebuild(tree.id).catch((error: unknown) =>
+          this.options.log?.warn({ err: error, treeId: tree.id }, 'the tree snapshot could not be rebuilt'),
+        );
+      }
+      return kept;
+    }
+    return this.rebuild(tree.id);
+  }
+
+  /** The last snapshot built for a tree, whatever its version; never builds one. */
+  peek(treeId: number): BuiltSnapshot | null {
+    return this.built.get(treeId) ?? null;
+  }
+
+  /** Builds the tree's snapshot once, however many ask at the same time. */
+  private rebuild(treeId: number): Promise<BuiltSnapshot> {
+    const under = this.building.get(treeId);
+    if (under) return under;
+    const done = this.worker
+      .build('snapshot', treeId)
+      .then((bytes) => {
+        this.builds++;
+        const snapshot = withWire(bytes);
+        const kept = this.built.get(treeId);
+        if (!kept || kept.version <= snapshot.version) this.built.set(treeId, snapshot);
+        this.options.built?.({ id: treeId, version: snapshot.version });
+        return this.built.get(treeId)!;
+      })
+      .finally(() => this.building.delete(treeId));
+    this.building.set(treeId, done);
+    return done;
+  }
+}
+
+function withWire(bytes: SnapshotBytes): BuiltSnapshot {
+  return withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, `"t${bytes.treeId}v${bytes.version}"`);
+}

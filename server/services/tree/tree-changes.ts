@@ -1,0 +1,160 @@
+/**
+ * The tree's change log (docs/decisions/023-live-tree-change-log.md). Every writer of a cell the snapshot shows calls
+ * recordCellChanges inside its transaction: one row per changed cell, and the tree's version becomes the log's last
+ * sequence number. Open trees then ask what changed since their version (readChanges) instead of the whole tree.
+ */
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { treeChanges, trees } from '#drizzle/schema.ts';
+import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import type { Db, Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { readSnapshotCells } from './snapshot-build.ts';
+
+/** How long, and how many changes, the log keeps per tree; an open tree further behind fetches the snapshot. */
+export const CHANGE_LOG_KEEP_MS = 24 * 60 * 60 * 1000;
+export const CHANGE_LOG_KEEP_ROWS = 100_000;
+
+/**
+ * More changes than this since a version are not sent cell by cell: the answer is "resync", and the snapshot (built
+ * bytes, cheap to send) is fetched instead, so no answer reads thousands of cells on the event loop.
+ */
+export const CHANGES_MAX = 5_000;
+
+/** Log rows of a tree after `version`, counted up to `limit` + 1 (an indexed range, never the whole log). */
+export function changesAfter(db: Queryable, treeId: number, version: number, limit: number): number {
+  const recent = db
+    .select({ one: sql`1` })
+    .from(treeChanges)
+    .where(and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, version)))
+    .limit(limit + 1)
+    .as('recent');
+  return db
+    .select({ n: sql<number>`count(*)` })
+    .from(recent)
+    .get()!.n;
+}
+
+/** Logs changes to the given cells of a tree (inside the caller's transaction) and moves the tree's version. */
+export function recordCellChanges(tx: Queryable, treeId: number, cellIds: readonly number[], now: number): number {
+  if (cellIds.length === 0) throw new Error('recordCellChanges needs at least one cell.');
+  let seq = 0;
+  for (const cellId of cellIds) {
+    seq = tx.insert(treeChanges).values({ treeId, cellId, at: now }).returning({ seq: treeChanges.seq }).get().seq;
+  }
+  tx.update(trees).set({ version: seq }).where(eq(trees.id, treeId)).run();
+  return seq;
+}
+
+/**
+ * A change too large to log cell by cell (seeding, a generated tree, a repair): one row without a cell. Every open
+ * tree older than it fetches the snapshot again.
+ */
+export function recordBulkChange(tx: Queryable, treeId: number, now: number): number {
+  const { seq } = tx
+    .insert(treeChanges)
+    .values({ treeId, cellId: null, at: now })
+    .returning({ seq: treeChanges.seq })
+    .get();
+  tx.update(trees).set({ version: seq, changesFrom: seq }).where(eq(trees.id, treeId)).run();
+  return seq;
+}
+
+/** A `since` as the address gives it: a whole number from 0 up, or a 400 that says what is wrong. */
+export function parseSince(raw: unknown): number {
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) {
+    throw new AppError(ErrorCode.BadRequest, 'since must be a tree version: a whole number from 0 up.', {
+      since: ['Expected a whole number from 0 up.'],
+    });
+  }
+  return Number(raw);
+}
+
+/**
+ * The cells of `tree` changed after version `since`, as they are now: 400 for a version the tree has not reached,
+ * "resync" for one older than the log reaches (or than a bulk change, or more than CHANGES_MAX changes behind). One read transaction, so the version and the
+ * cells agree.
+ */
+export function readChanges(db: Db, treeId: number, since: number): TreeChangesAnswer {
+  return db.transaction((tx) => {
+    const tree = tx
+      .select({ version: trees.version, changesFrom: trees.changesFrom })
+      .from(trees)
+      .where(eq(trees.id, treeId))
+      .get();
+    if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'No tree has this token.');
+    if (since > tree.version) {
+      throw new AppError(ErrorCode.BadRequest, `since is ahead of the tree, whose version is ${tree.version}.`, {
+        since: ['Ahead of the tree.'],
+      });
+    }
+    if (since === tree.version) return encodeChanges(since, tree.version, []);
+    const resync = { format: 1, resync: true, since, version: tree.version } as const;
+    if (since < tree.changesFrom) return resync;
+    const after = and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, since));
+    const bulk = tx
+      .select({ seq: treeChanges.seq })
+      .from(treeChanges)
+      .where(and(after, isNull(treeChanges.cellId)))
+      .limit(1)
+      .get();
+    if (bulk || changesAfter(tx, treeId, since, CHANGES_MAX) > CHANGES_MAX) return resync;
+    const changedIds = tx.selectDistinct({ id: treeChanges.cellId }).from(treeChanges).where(after);
+    return encodeChanges(since, tree.version, readSnapshotCells(tx, treeId, { cellIds: changedIds }));
+  });
+}
+
+/** The newest sequence number in the whole log (0 when empty): what the live feed watches. */
+export function lastChangeSeq(db: Db): number {
+  return db
+    .select({ seq: sql<number>`coalesce(max(${treeChanges.seq}), 0)` })
+    .from(treeChanges)
+    .get()!.seq;
+}
+
+/** Trees whose version moved past `seq`, with their versions. */
+export function treesChangedAfter(db: Db, seq: number): Pick<typeof trees.$inferSelect, 'id' | 'token' | 'version'>[] {
+  return db
+    .select({ id: trees.id, token: trees.token, version: trees.version })
+    .from(trees)
+    .where(gt(trees.version, seq))
+    .all();
+}
+
+/**
+ * Drops what the log no longer needs to keep: rows older than CHANGE_LOG_KEEP_MS, and all but the newest
+ * CHANGE_LOG_KEEP_ROWS of each tree. A tree's changesFrom moves up to the last dropped row.
+ */
+export function pruneChangeLog(
+  db: Db,
+  now: number,
+  keep = { ms: CHANGE_LOG_KEEP_MS, rows: CHANGE_LOG_KEEP_ROWS },
+): number {
+  let dropped = 0;
+  for (const tree of db.select({ id: trees.id, changesFrom: trees.changesFrom }).from(trees).all()) {
+    const inTree = eq(treeChanges.treeId, tree.id);
+    const oldByAge = db
+      .select({ seq: sql<number | null>`max(${treeChanges.seq})` })
+      .from(treeChanges)
+      .where(and(inTree, lte(treeChanges.at, now - keep.ms)))
+      .get()?.seq;
+    const oldByCount = db
+      .select({ seq: treeChanges.seq })
+      .from(treeChanges)
+      .where(inTree)
+      .orderBy(sql`${treeChanges.seq} desc`)
+      .limit(1)
+      .offset(keep.rows)
+      .get()?.seq;
+    const cutoff = Math.max(oldByAge ?? 0, oldByCount ?? 0);
+    if (cutoff <= 0) continue;
+    db.transaction((tx) => {
+      dropped += tx
+        .delete(treeChanges)
+        .where(and(inTree, lte(treeChanges.seq, cutoff)))
+        .run().changes;
+      if (cutoff > tree.changesFrom) tx.update(trees).set({ changesFrom: cutoff }).where(eq(trees.id, tree.id)).run();
+    });
+  }
+  return dropped;
+}

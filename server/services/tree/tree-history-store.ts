@@ -1,0 +1,90 @@
+/**
+ * The built growth histories of the trees (tree-history.ts), one per tree: built by the build worker off the event
+ * loop, once however many ask, and kept. A kept history that the tree has moved past is still worth serving: the
+ * history only grows at its end, and the page adds the pieces published since from the live tree it already holds
+ * (client/tree/replay/replay-timeline.ts). So when the tree has changed, a new one is built (one build at a time per
+ * tree) and a request waits for it at most STALE_WAIT_MS before it gets the kept one. On a million cells a build
+ * takes seconds; on a small tree it comes well within the wait.
+ */
+import type { TreeHistoryWire } from '#shared/tree/history.ts';
+import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
+import type { HistoryBytes } from './tree-history.ts';
+
+/** How long a request waits for a newer history before it is answered with the kept one. */
+export const STALE_WAIT_MS = 500;
+
+export interface BuiltHistory extends HistoryBytes {
+  etag: string;
+  /** The history as an object (tRPC's tree.history answers it): parsed from its bytes once, when first asked. */
+  wire: () => TreeHistoryWire;
+}
+
+interface TreeVersion {
+  id: number;
+  version: number;
+}
+
+export class TreeHistoryStore {
+  private readonly built = new Map<number, BuiltHistory>();
+  private readonly building = new Map<number, Promise<BuiltHistory>>();
+  /** Builds done so far (tests read it). */
+  builds = 0;
+
+  constructor(
+    private readonly worker: BuildWorker,
+    private readonly options: { staleWaitMs?: number; warn?: (error: unknown, treeId: number) => void } = {},
+  ) {}
+
+  /**
+   * The history at the tree's current version if it is kept or comes within the stale wait; else the kept one,
+   * older (the page fills in the rest). With none kept, the request waits for the first build.
+   */
+  async get(tree: TreeVersion): Promise<BuiltHistory> {
+    const kept = this.built.get(tree.id);
+    if (kept && kept.version >= tree.version) return kept;
+    const next = this.build(tree.id);
+    if (!kept) return next;
+    // A failed build leaves the kept history in service: it is logged, not thrown at the visitor.
+    const fresh = next.catch((error: unknown) => {
+      this.options.warn?.(error, tree.id);
+      return kept;
+    });
+    const waitMs = this.options.staleWaitMs ?? STALE_WAIT_MS;
+    if (waitMs <= 0) return kept;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<BuiltHistory>((resolve) => {
+      timer = setTimeout(() => resolve(kept), waitMs);
+    });
+    return Promise.race([fresh, waited]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Builds a tree's first history in the background (after its first snapshot), so that the first replay on a
+   * large tree does not wait for the build; nothing when one is kept or under way.
+   */
+  warm(tree: TreeVersion): void {
+    if (this.built.has(tree.id) || this.building.has(tree.id)) return;
+    this.build(tree.id).catch((error: unknown) => this.options.warn?.(error, tree.id));
+  }
+
+  /** One build at a time per tree: it reads the tree as it is when the worker reaches it. */
+  private build(treeId: number): Promise<BuiltHistory> {
+    const under = this.building.get(treeId);
+    if (under) return under;
+    const done = this.worker
+      .build('history', treeId)
+      .then((bytes) => {
+        this.builds++;
+        const history: BuiltHistory = withParsedWire<HistoryBytes, TreeHistoryWire>(
+          bytes,
+          `"t${bytes.treeId}h${bytes.version}"`,
+        );
+        const current = this.built.get(treeId);
+        if (!current || current.version <= history.version) this.built.set(treeId, history);
+        return this.built.get(treeId)!;
+      })
+      .finally(() => this.building.delete(treeId));
+    this.building.set(treeId, done);
+    return done;
+  }
+}

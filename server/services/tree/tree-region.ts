@@ -1,0 +1,79 @@
+/**
+ * Region details of a tree (shared/tree/region.ts): tokens, thumbnails, titles and artists of the cells in one
+ * bounded rectangle, read through the cells' position index. What a large tree's snapshot leaves out, per region.
+ */
+import { and, asc, between, eq } from 'drizzle-orm';
+import { art, cells, pictures, users } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { REGION_MAX_SPAN, regionWidth, type RegionBounds, type TreeRegionWire } from '#shared/tree/region.ts';
+import type { Db } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { mediaNameOf } from '../art/images.ts';
+import type { TreeRow } from './tree.ts';
+
+const LIMIT = 1_000_000;
+
+/** Reads row0, row1, col0, col1 from a query string: integers, ordered, at most REGION_MAX_SPAN a side. */
+export function parseRegionBounds(query: Record<string, unknown>): RegionBounds {
+  const read = (name: keyof RegionBounds): number => {
+    const raw = query[name];
+    const value = typeof raw === 'string' && /^-?\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(value) || Math.abs(value) > LIMIT) {
+      throw new AppError(ErrorCode.BadRequest, `${name} must be a whole number.`, { [name]: ['Invalid value.'] });
+    }
+    return value;
+  };
+  const bounds = { row0: read('row0'), row1: read('row1'), col0: read('col0'), col1: read('col1') };
+  const rows = bounds.row1 - bounds.row0 + 1;
+  const columns = bounds.col1 - bounds.col0 + 1;
+  if (rows < 1 || columns < 1 || rows > REGION_MAX_SPAN || columns > REGION_MAX_SPAN) {
+    throw new AppError(ErrorCode.BadRequest, `A region is 1 to ${REGION_MAX_SPAN} rows and columns, first to last.`);
+  }
+  return bounds;
+}
+
+export function readRegion(db: Db, tree: TreeRow, bounds: RegionBounds): TreeRegionWire {
+  const rows = db
+    .select({
+      row: cells.row,
+      column: cells.column,
+      token: cells.token,
+      title: art.title,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      mediaKey: pictures.mediaKey,
+    })
+    .from(cells)
+    .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
+    .leftJoin(users, eq(users.id, art.authorId))
+    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
+    .where(
+      and(
+        eq(cells.treeId, tree.id),
+        between(cells.row, bounds.row0, bounds.row1),
+        between(cells.column, bounds.col0, bounds.col1),
+      ),
+    )
+    .orderBy(asc(cells.row), asc(cells.column))
+    .all();
+  const width = regionWidth(bounds);
+  const wire: TreeRegionWire = {
+    version: tree.version,
+    ...bounds,
+    at: [],
+    token: [],
+    thumb: [],
+    title: [],
+    artist: [],
+  };
+  for (const cell of rows) {
+    wire.at.push((cell.row - bounds.row0) * width + (cell.column - bounds.col0));
+    wire.token.push(cell.token);
+    wire.thumb.push(cell.mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(cell.mediaKey, 'thumb') : '');
+    wire.title.push(cell.title ?? '');
+    wire.artist.push(cell.firstname ? `${cell.firstname} ${cell.lastname}` : '');
+  }
+  return wire;
+}

@@ -1,4 +1,4 @@
-/** The reference data of spec §3: the full ISO 3166-1 country list and the US states plus DC. */
+/** The profile form's reference data (shared/reference/): the full ISO 3166-1 country list and the US states plus DC. */
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES, countryName, isCountryCode } from '#shared/reference/countries.ts';
 import { DEFAULT_US_STATE, isUsStateCode, US_STATES } from '#shared/reference/us-states.ts';

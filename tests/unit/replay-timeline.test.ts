@@ -1,8 +1,7 @@
 /**
- * The growth replay's tree at a time (issue 17): reached by batches of changes from any other time, it equals the
- * tree derived from scratch for that time, slots included; pieces published later are back to what they were
- * before (a trunk square pending, a branch square not there); cells the history does not name keep their state; the
- * live tree is never touched.
+ * The growth replay's tree at a time (issue 17): reached by batches of changes from any other time, it equals the tree
+ * derived afresh (slots included); later pieces are undone (a trunk square pending, a branch square gone); cells the
+ * history does not name keep their state; the live tree is never touched.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
- * The SVG Pen the server draws the tree's first sketch with (server/services/tree/tree-sketch.ts): PixiJS's path rule (a
- * fill then a stroke share one path; the next shape starts a new one), lone rectangles and circles as their own
+ * The SVG Pen the server draws the tree's first sketch with (server/services/tree/tree-sketch.ts): PixiJS's path rule
+ * (a fill then a stroke share one path; the next shape starts a new one), lone rectangles and circles as their own
  * elements, strokes kept inside an edge, and line paints in a row with the same style sharing one element.
  */
 import { describe, expect, it } from 'vitest';

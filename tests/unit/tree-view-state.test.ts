@@ -57,7 +57,8 @@ function hit(
   return { kind, row: 34, column: 2, status, token, piece };
 }
 
-describe('a click on a square (spec §2, §4)', () => {
+// What a tap opens: docs/product.md, Squares (cells).
+describe('a click on a square', () => {
   const guest = { isAdmin: false, ownTokens: new Set<string>() };
 
   it("opens a published piece's details, and says so when its token is not known", () => {

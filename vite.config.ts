@@ -1,9 +1,6 @@
 /**
- * The client build (DESIGN.md §1): root client/, output dist/client, served by the Fastify app. In development the
- * Vite server on 5173 proxies the API, tRPC and media paths to the app on $PORT (3000 by default). The tree canvas
- * (PixiJS) and the React libraries get chunks of their own, so a text page never downloads the renderer. A second
- * entry, client/admin/index.html, is the staff dashboard (/admin/dashboard): its own page, which never loads PixiJS
- * (the dev server rewrites the dashboard's paths to it).
+ * The client build (docs/architecture.md, Layers): root client/, output dist/client, served by the Fastify app, with
+ * the staff dashboard (/admin/dashboard) as a second entry. In development Vite on 5173 proxies the API to the app.
  */
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -94,6 +91,8 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
+          // PixiJS and the React libraries get chunks of their own: a text page, and the staff dashboard, never
+          // download the renderer.
           groups: [
             // Higher priority claims a module first. Vite's preload helper and React go first, so the groups that
             // depend on them (PixiJS loads its renderers lazily) do not absorb them and drag PixiJS into every page.

@@ -1,6 +1,6 @@
 /**
- * The whole data model (spec §3, DESIGN.md §3). Numeric ids stay inside the server; every row a URL names has a
- * random token. Times are unix milliseconds. Migrations are generated from this file into migrations/.
+ * The whole data model (docs/product.md, "Squares (cells)" and "Pieces (art)"). Numeric ids stay inside the server;
+ * every row a URL names has a random token. Times are unix milliseconds. drizzle-kit generates migrations/ from it.
  */
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
@@ -226,7 +226,7 @@ export const connections = sqliteTable(
   ],
 );
 
-/** The spec's reminder: its token is the id in the extend link. */
+/** A member's hold on one square (docs/product.md, Reservations); its token is the extend link's reminder token. */
 export const reservations = sqliteTable(
   'reservations',
   {
@@ -247,7 +247,7 @@ export const reservations = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    // One held square a user and one holder a square, whatever the interleaving (DESIGN.md §4).
+    // One held square a user and one holder a square, whatever the interleaving (decision 008).
     uniqueIndex('reservations_one_per_user')
       .on(t.userId)
       .where(sql`state = 'active'`),
@@ -315,7 +315,7 @@ export const follows = sqliteTable(
   (t) => [primaryKey({ columns: [t.followerId, t.followedId] }), index('follows_followed_idx').on(t.followedId)],
 );
 
-/** Views ("reviews" in the spec) of a piece: one a viewer, a viewer being a user or a hashed visitor key. */
+/** Views of a piece ("reviews" in the API; docs/product.md, Glossary): one a viewer, a user or a hashed visitor key. */
 export const artViews = sqliteTable(
   'art_views',
   {
@@ -421,7 +421,7 @@ export const staffActions = sqliteTable(
   (t) => [index('staff_actions_created_idx').on(t.createdAt)],
 );
 
-/** Attempts counted per key and window, for the rate limits of DESIGN.md §5 (kept in the database so restarts keep them). */
+/** Attempts per key and window for the rate limits (docs/product.md, Limits), kept in the database across restarts. */
 export const rateLimitHits = sqliteTable(
   'rate_limit_hits',
   {

@@ -1,8 +1,6 @@
 /**
  * The dashboard's frame: a header with the gallery's name, who is signed in, a link back to the gallery and the
- * sections' navigation (with the work waiting in each), then the section itself. The server only sends this page
- * to admins; if the session has ended or changed by the time the page asks who is signed in, it goes to the app's
- * forbidden page as the server would. A session lost later shows in each section as its calls' forbidden error.
+ * sections' navigation (with the work waiting in each), then the section itself.
  */
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
@@ -11,6 +9,11 @@ import { LogoMark } from '#client/app/logo-mark.tsx';
 import { trpc } from '#client/api/trpc.ts';
 import { SECTIONS } from './sections.ts';
 
+/**
+ * The server only sends this page to admins; if the session has ended or changed by the time the page asks who is
+ * signed in, it goes to the app's forbidden page as the server would. A session lost later shows in each section as
+ * its calls' forbidden error.
+ */
 function useForbiddenWhenNotAdmin(): ReturnType<typeof useCurrentUser> {
   const current = useCurrentUser();
   const { user, isLoading } = current;

@@ -1,7 +1,6 @@
 /**
- * The staff dashboard's entry (/admin/dashboard): its own page and React root, outside the app's routes (spec §2).
- * The server serves this page to admins only; it reads the same boot data (CSRF token, initial parameters) as the
- * app and talks to the same tRPC API with the same session.
+ * The staff dashboard's entry (/admin/dashboard): its own page and React root, outside the app's routes, served to
+ * admins only; same boot data, tRPC API and session as the app (decision 013).
  */
 import { createRoot } from 'react-dom/client';
 import { loadBoot } from '#client/api/initial-params.ts';

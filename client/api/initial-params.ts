@@ -1,6 +1,6 @@
 /**
- * The page's boot data (DESIGN.md §7): the initial parameters and the CSRF token. The server injects both into
- * index.html; under the Vite dev server they are absent, so they are fetched from GET /api/initial-params instead.
+ * The page's boot data: the initial parameters and the CSRF token. The server injects both into index.html; under
+ * the Vite dev server they are absent, so they are fetched from GET /api/initial-params (docs/api.md) instead.
  */
 import type { InitialParams } from '#shared/api-types.ts';
 import { camelKeys } from '#shared/key-case.ts';
@@ -51,7 +51,7 @@ export function initialParams(): InitialParams {
   return requireBoot().params;
 }
 
-/** Headers every call to our own server sends (spec §7, DESIGN.md §5). */
+/** Headers every call to our own server sends (docs/api.md, CSRF; decision 004). */
 export function apiHeaders(): Record<string, string> {
   return { 'X-Requested-With': 'XMLHttpRequest', 'X-CSRF-Token': boot?.csrfToken ?? '' };
 }

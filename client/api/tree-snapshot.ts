@@ -1,5 +1,5 @@
 /**
- * GET /api/tree/{treeToken}: the compact tree snapshot from its plain, precompressed route (DESIGN.md §6), not tRPC.
+ * GET /api/tree/{treeToken}: the compact tree snapshot from its plain, precompressed route, not tRPC (decision 002).
  * Sends the last ETag so an unchanged tree costs a 304 and no decoding.
  */
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';

@@ -1,8 +1,6 @@
 /**
- * The edit-reserved-cell popup (spec §2 Popups): shown by the app layout on its own when the user holds a reserved
- * square whose piece is still a draft (art status 0) and the page is not the extend-reservation page (nor that
- * square's editor, where the question would be moot). Yes opens the editor; either answer clears the prompt for the
- * rest of the session and closes.
+ * The edit-reserved-cell popup: the app layout shows it on its own while the user holds a square whose piece is still
+ * a draft, asking whether to go on with it (docs/product.md, Reservations).
  */
 import { useSyncExternalStore } from 'react';
 import { useMatch, useNavigate } from 'react-router';
@@ -10,6 +8,10 @@ import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { Popup } from './popup.tsx';
 import { editPathOf, ExtendOffer, formatShortDate } from './reservation-parts.tsx';
 
+/**
+ * Not on the extend page, nor in that square's editor (the question would be moot), nor while the preloader plays.
+ * Yes opens the editor; either answer clears the prompt for the rest of the browser session and closes.
+ */
 export function EditReservedCellPopup() {
   const { promptCell, clearPrompt } = useReservedCell();
   const onExtendPage = useMatch('/observe/cell/:cellToken/reserve/:reminderToken/extend') !== null;

@@ -1,8 +1,6 @@
 /**
- * The help popup (spec §2, Popups): how to move around the tree (zoom with the +/- buttons or Ctrl and the wheel,
- * drag or the pan buttons to pan, the wheel and Shift+wheel to scroll, the keyboard and its long moves, the survey
- * in words), search, find-free, find-my-slots (only for a visitor who has a square), the legend of the three kinds of
- * square, and a link to contact.
+ * The help popup: how to move around the tree, with the mouse, a finger or the keyboard (decision 029's long moves),
+ * its search and finds, the legend of the three kinds of square, and a link to contact.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';

@@ -1,9 +1,4 @@
-/**
- * The popup frame (spec §2, Popups): a modal dialog with its title and a close button. Built on the native <dialog>
- * opened with showModal(), so the page behind is inert and focus stays inside; Escape, the close button and a click
- * on the backdrop all close it through `onClose`, so the owner's state decides. Focus moves in on open (to the
- * element marked data-autofocus, else the first control) and goes back where it was on close.
- */
+/** The frame every popup shares: a modal dialog with its title and a close button. */
 import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
 import './popups.css';
@@ -19,6 +14,11 @@ export interface PopupProps {
   testId?: string;
 }
 
+/**
+ * Built on the native <dialog> opened with showModal(), so the page behind is inert and focus stays inside; Escape,
+ * the close button and a click on the backdrop all close it through `onClose`, so the owner's state decides. Focus
+ * moves in on open (to the element marked data-autofocus, else the first control) and goes back where it was on close.
+ */
 export function Popup({ title, eyebrow, onClose, children, wide, testId }: PopupProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();

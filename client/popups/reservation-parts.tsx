@@ -1,7 +1,6 @@
 /**
- * Pieces shared by the reservation screens (spec §2: the reserve and subscribe popups, the edit-reserved-cell popup
- * and the extend page): a radio choice with its question as the legend, the guest's log-in prompt, the message
- * under the choice, and the dates they show.
+ * Parts shared by the reservation screens (the reserve, subscribe and edit-reserved-cell popups, the extend page):
+ * the radio choice, the guest's prompt, the message under the choice, the dates and paths they show.
  */
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -18,7 +17,7 @@ export interface ChoiceOption<T extends string> {
   disabled?: boolean;
 }
 
-/** A question with its answers as radios; nothing is chosen at first (so submit starts disabled, spec §5). */
+/** A question with its answers as radios; nothing is chosen at first (so submit starts disabled). */
 export function ChoiceGroup<T extends string>({
   legend,
   options,
@@ -71,7 +70,7 @@ export function ChoiceMessage({ kind, children }: { kind: 'error' | 'success'; c
   );
 }
 
-/** A guest's prompt (spec §2): reserving and subscribing need an account. */
+/** A guest's prompt: reserving and subscribing need an account (docs/product.md, Who may do what). */
 export function GuestPrompt({ what, onClose }: { what: string; onClose: () => void }) {
   return (
     <div className="guest-prompt" data-testid="guest-prompt">
@@ -93,7 +92,7 @@ export function GuestPrompt({ what, onClose }: { what: string; onClose: () => vo
   );
 }
 
-/** The localized message for a failed call's error code (spec §8), else the screen's own fallback. */
+/** The localized message for a failed call's error code (shared/errors.ts), else the screen's own fallback. */
 export function reservationErrorText(error: unknown, fallback: string): string {
   return errorMessageFor(errorBodyOf(error)?.error) ?? fallback;
 }
@@ -137,7 +136,7 @@ export function ExtendOffer({ cell, onFollow }: { cell: ReservedCell | null; onF
   );
 }
 
-/** The editor of a square (spec §2 editArt). */
+/** The editor of a square (docs/product.md, Screens and routes). */
 export function editPathOf(cellToken: string): string {
   return cellPath(cellToken, 'edit');
 }

@@ -1,9 +1,6 @@
 /**
- * The reserve popup (spec §2 Popups, §4 "Reserve popup", §5, §8). A guest is asked to log in or register. A member
- * goes step 0 (reserve this square? yes/no; no closes) → step 1 (upload now? yes opens the editor with the square's
- * token, the new branch square's when a slot was reserved) → step 2 (thanks, and the date 14 days from now).
- * A trunk square is reserved by its token, a branch slot (no cell yet) by its row and column. After a reserve the
- * tree on screen catches up at once and the user's reserved square is the new one. Submit waits for a choice and for the call.
+ * The reserve popup, opened by an available square or branch slot: a guest is asked to log in or register, a member
+ * reserves it in three steps (docs/product.md, Reservations).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -63,6 +60,11 @@ export function ReservePopup({ cell, onClose }: CellPopupProps) {
   );
 }
 
+/**
+ * Step 0: reserve this square? (no closes) → step 1: upload now? (yes opens the editor of the reserved square, the new
+ * branch square's when a slot was reserved) → step 2: thanks, and the deadline. A trunk square is reserved by its
+ * token, a branch slot (no cell yet) by its row and column. Submit waits for a choice and for the call.
+ */
 function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserved: () => void }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
@@ -98,7 +100,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
       setReserved(answer);
       setReservedCell(answer);
       onReserved();
-      // The tree changed: the tree on screen asks for the change at once (spec §4), and the viewer's own squares too.
+      // The tree changed: the tree on screen asks for the change at once, and the viewer's own squares too.
       catchUpLiveTree(treeToken);
       void utils.cell.mine.invalidate();
       setChoice(null);

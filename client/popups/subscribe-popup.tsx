@@ -1,8 +1,6 @@
 /**
- * The subscribe popup (spec §2 Popups, §5, §8). A guest is asked to log in or register. A member chooses to be told
- * when this square, or when any square, becomes available; a reserved square first says it is reserved. Cancel and
- * submit; submit waits for a choice and for the call. A failure shows the message for its code, else
- * cellSubscribeError.
+ * The subscribe popup: a guest is asked to log in or register; a member asks to be told when this square, or any
+ * square, becomes available (docs/product.md, Reservations: Subscriptions).
  */
 import { useState, type FormEvent } from 'react';
 import { CellStatus } from '#shared/domain.ts';
@@ -30,6 +28,7 @@ export function SubscribePopup({ cell, onClose }: CellPopupProps) {
   );
 }
 
+/** A reserved square first says so. Submit waits for a choice and for the call; a failure shows its code's message. */
 function SubscribeForm({ cell, onClose }: CellPopupProps) {
   const subscribeCell = trpc.cell.subscribe.useMutation();
   const subscribeAny = trpc.cell.subscribeAny.useMutation();

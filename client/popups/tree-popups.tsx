@@ -1,6 +1,6 @@
 /**
  * Which popup the tree page shows (at most one), and the popups themselves. The page keeps the state; opening and
- * closing go through it so the camera can be saved and restored around them (spec §2).
+ * closing go through it so the camera is saved and restored around them (decision 010).
  */
 import type { CellPopupProps } from './cell-popup-props.ts';
 import { HelpPopup } from './help-popup.tsx';

@@ -1,11 +1,11 @@
 /**
- * Shapes of the admin router's answers (issue 8): the staff dashboard at /admin/dashboard imports these.
- * Times are unix milliseconds; weeks start on Monday 00:00 UTC. Pages are numbered from 1, ADMIN_PAGE_SIZE rows
- * each. Contact messages and reservations are named by their numeric id (admin only; contact messages have no
- * token), everything else by its token.
+ * Shapes of the admin router's answers, for the staff dashboard at /admin/dashboard. Times are unix milliseconds.
+ * Contact messages and reservations are named by their numeric id (only staff see it; messages have no token),
+ * everything else by its token.
  */
 import type { ArtFields, ArtPicture } from './art-api.ts';
 
+/** Rows on one page of a dashboard list; pages are numbered from 1. */
 export const ADMIN_PAGE_SIZE = 50;
 export const OVERVIEW_WEEKS = 26;
 

@@ -1,6 +1,6 @@
 /** Shapes of answers shared by the server and the client, beyond what tRPC infers. */
 
-/** The page's initial parameters (DESIGN.md §7), injected into index.html as JSON. */
+/** The page's initial parameters (docs/api.md, GET /api/initial-params), injected into index.html as JSON. */
 export interface InitialParams {
   treeToken: string | null;
   settings: {
@@ -35,12 +35,12 @@ export interface CellSummary {
   treeToken: string;
 }
 
-/** The viewer's held square (spec §4 "reserved cell of the user"): the answer of a reserve and of user.reservedCell. */
+/** The viewer's held square (docs/product.md, Reservations): the answer of a reserve and of user.reservedCell. */
 export interface ReservedCell extends CellSummary {
   /** The draft (or submitted) piece on the square; status 0 is the draft the edit-reserved-cell popup asks about. */
   art: { token: string; status: number };
   expiresAt: number;
-  /** The spec's reminder: how many reminder e-mails went out, and when the last one (or the extension) happened. */
+  /** How many reminder e-mails went out, and (updatedAt) when the last one, or the extension, happened. */
   reminderCount: number;
   updatedAt: number;
   extended: boolean;

@@ -12,7 +12,7 @@ export interface ArtPicture {
   description: string;
 }
 
-/** The text fields of a piece, named as the spec's submitted form fields (spec §3). */
+/** The text fields of a piece, named as the art save's form fields (docs/api.md, POST /api/cell/{cellToken}). */
 export interface ArtFields {
   title: string;
   year: number | null;
@@ -52,7 +52,7 @@ export interface ArtForEdit {
         /** Staff's reason, shown while the status is CHANGES_REQUESTED (3). */
         reviewNote: string | null;
         pictures: ArtPicture[];
-        /** A published piece's main image changes only through an admin (DESIGN.md §4). */
+        /** A published piece's main image changes only through an admin (docs/product.md, Pieces (art)). */
         mainImageLocked: boolean;
       })
     | null;
@@ -66,7 +66,7 @@ export interface ArtAuthor {
   description: string;
 }
 
-/** A connection as the spec's Connection entity: token is the neighbouring CELL's token. */
+/** A connection to a neighbouring piece (docs/product.md, Pieces (art)): token is the neighbouring CELL's token. */
 export interface ArtConnection {
   token: string;
   status: 0 | 1;

@@ -1,4 +1,4 @@
-/** The business constants and limits of spec §9, in one place for the client and the server. */
+/** The business constants and limits (docs/product.md, Limits), in one place for the client and the server. */
 
 export const RESERVATION_DAYS = 14;
 export const EXTENSION_DAYS = 7;
@@ -149,7 +149,7 @@ export const SUBJECT_OPTIONS = [
   'Wildlife/Animals',
 ] as const;
 
-/** The spec leaves the category list open; these are ours (docs/decisions). */
+/** Our own list of categories: the original written rules left it open (docs/product.md, Limits). */
 export const CATEGORY_OPTIONS = [
   'Painting',
   'Drawing',

@@ -1,4 +1,4 @@
-/** Named status codes and roles (spec §3, §6; DESIGN.md §3). Numeric values are part of the API. */
+/** Status codes and roles (docs/product.md: Roles, Squares (cells), Pieces (art)); the numbers are part of the API. */
 
 export const CellStatus = {
   Pending: 0,

@@ -27,7 +27,7 @@ export const ErrorCode = {
   Busy: 'busy',
   /** A write failed, or an upload was refused, for lack of disk space. */
   InsufficientStorage: 'insufficient_storage',
-  // Reservations and subscriptions (spec §8: the reserve, subscribe and extend calls answer these in r.error).
+  // Reservations and subscriptions: the reserve, subscribe and extend calls answer these in r.error.
   CellNotAvailable: 'cell_not_available',
   AlreadyReserved: 'already_reserved',
   CellTaken: 'cell_taken',
@@ -57,10 +57,10 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Field errors as the spec's server error shape has them: field name to a list of messages. */
+/** Field errors as a failed answer carries them (docs/api.md, Answers and errors): field name to its messages. */
 export type FieldErrors = Record<string, string[]>;
 
-/** The `r` of a failed REST answer, and the `data.app` of a failed tRPC call (DESIGN.md §7). */
+/** The `r` of a failed REST answer, and the `data.app` of a failed tRPC call (docs/api.md, Answers and errors). */
 export interface ErrorBody {
   error: ErrorCode;
   errors?: FieldErrors;

@@ -1,9 +1,6 @@
 /**
- * Shapes of the profile and social answers (issue 9): the public profile, the profile form, the atelier and the
- * published-art cards, user likes and follows, the ZIP lookup. Procedure names (server/routers/user*.ts, misc.ts):
- * user.profile, user.fullProfile, user.updateProfile, user.art, user.publishedArt, user.likeStatus / like / unlike,
- * user.following, user.followStatus / follow / unfollow, misc.zip. Field names follow spec §3 (snake_case where
- * the spec names them so). Every image is a media URL or null (the placeholder avatar is the client's).
+ * Shapes of the profile and social answers (server/routers/user*.ts, misc.zip): fields in snake_case where docs/api.md
+ * names them so. Every image is a media URL or null (the placeholder avatar is the client's).
  */
 
 /** GET /api/user/{token}/profile: what anyone may see (the e-mail only when the owner chose show_email). */
@@ -36,7 +33,7 @@ export interface PublicProfile {
   activity: { likes: number; followers: number };
 }
 
-/** The profile form's fields (spec §5, the multipart fields of spec §7 without the image). */
+/** The profile form's fields: the multipart fields of POST /api/user/{token}/profile without the image. */
 export interface ProfileFields {
   zipcode: string;
   country: string;
@@ -71,7 +68,7 @@ export interface ArtSize {
 /** One row of ATELIER (GET /api/user/{token}/art): the user's squares with a piece, drafts included, newest first. */
 export interface AtelierItem extends ArtSize {
   cellToken: string;
-  /** The cell status (spec §3: 0 pending, 1 reserved, 2 published, 3 available). */
+  /** The CellStatus (0 pending, 1 reserved, 2 published, 3 available). */
   cellStatus: number;
   /** The cell type (1 trunk, 3 branch). */
   cellType: number;

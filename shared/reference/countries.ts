@@ -1,5 +1,5 @@
 /**
- * The full ISO 3166-1 country list (spec §3 reference data): alpha-2 code and English name, sorted by name, from the
+ * The full ISO 3166-1 country list of the profile form: alpha-2 code and English name, sorted by name, from the
  * maintained i18n-iso-countries package with only its English locale registered (so the client bundle carries one
  * language).
  */

@@ -1,4 +1,4 @@
-/** The US states plus the District of Columbia (spec §3 reference data): USPS code and name, sorted by name. */
+/** The US states plus the District of Columbia, for the profile form: USPS code and name, sorted by name. */
 
 export interface UsState {
   code: string;
@@ -59,7 +59,7 @@ export const US_STATES: readonly UsState[] = [
   { code: 'WY', name: 'Wyoming' },
 ];
 
-/** The state a US profile starts with when the country is set (spec §4: AL). */
+/** The state a US profile starts with when the country is set. */
 export const DEFAULT_US_STATE = 'AL';
 
 const CODES = new Set(US_STATES.map((s) => s.code));

@@ -1,16 +1,16 @@
 /**
- * How each cell status looks on the canvas (DESIGN.md §6): published = its art's dominant colour (the thumbnail
- * covers it when zoomed in), available = light with an accent outline, reserved = muted and hatched with a marker,
- * pending = a faint outline. Branch slots are available squares with a dashed outline.
- *
- * The drawing goes through `Pen`, the part of PixiJS's Graphics these looks use, so the first sketch of the tree
- * (server/services/tree/tree-sketch.ts, an SVG the server puts in the page) draws every square exactly as the engine
- * later does.
+ * How each cell status looks on the canvas: published = its art's dominant colour (the thumbnail covers it when zoomed
+ * in), available = light with an accent outline, reserved = muted and hatched with a marker, pending = a faint outline,
+ * a branch slot = an available square with a dashed outline. Drawn through `Pen`, for the engine and the first sketch.
  */
 import { CellStatus } from '../domain.ts';
 import { CELL_SIZE } from './camera.ts';
 
-/** A path-and-paint surface: PixiJS's Graphics is one; server/services/tree/tree-sketch.ts writes SVG through one. */
+/**
+ * A path-and-paint surface, the part of PixiJS's Graphics these looks use: Graphics is one, and
+ * server/services/tree/tree-sketch.ts writes SVG through one, so the page's first sketch draws every square exactly as
+ * the engine later does.
+ */
 /* eslint-disable @typescript-eslint/method-signature-style -- PixiJS's own methods, each returning `this` */
 export interface Pen {
   rect(x: number, y: number, width: number, height: number): this;

@@ -1,8 +1,7 @@
 /**
- * What changed in a tree since a version (docs/decisions/023-live-tree-change-log.md): the changed cells' current
- * state, in the snapshot's own columns (absolute rows here, tokens and thumbnails always), so an open tree applies
- * them in place instead of fetching and decoding the whole tree again. "resync" says the log no longer reaches back
- * to that version: fetch the snapshot.
+ * What changed in a tree since a version (decision 023): the changed cells' current state in the snapshot's columns
+ * (absolute rows, tokens and thumbnails always), applied in place by an open tree instead of a whole new snapshot.
+ * "resync" says the log no longer reaches back to that version: fetch the snapshot.
  */
 import { decodeColor, encodeColor, type SnapshotCell, type TreeCells } from './snapshot.ts';
 

@@ -1,6 +1,6 @@
 /**
- * Tree geometry (DESIGN.md §4): bands, the branch area and the branch-slot rule. One module used by the canvas to
- * draw slots and by the server to check a branch reservation, so both always agree.
+ * Tree geometry (docs/product.md, Growth of the tree): bands, the branch area and the branch-slot rule. One module
+ * used by the canvas to draw slots and by the server to check a branch reservation, so both always agree.
  */
 import { CellStatus } from '../domain.ts';
 

@@ -1,8 +1,7 @@
 /**
- * The tree's growth history (issue 17's replay): when each piece now published was published, in publish order,
- * compact enough to travel for a million pieces (rows and times as differences from the previous piece, which the
- * growth order keeps small). Positions, not snapshot indices, so it fits whatever version of the snapshot the page
- * holds. Served by GET /api/tree/{token}/history and tRPC tree.history.
+ * The growth history for the replay (decision 023): each piece now published, in publish order, with rows and times as
+ * differences (small in growth order) so a million pieces travel; positions, not snapshot indices, so it fits any
+ * snapshot the page holds. Served by GET /api/tree/{token}/history and tRPC tree.history.
  */
 export const HISTORY_FORMAT = 1;
 

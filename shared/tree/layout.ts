@@ -85,7 +85,7 @@ export function worldBoundsOf(settings: TreeSettings, cells: Pick<TreeCells, 'co
   );
 }
 
-/** The divider bands' strips (DESIGN.md §4) in world pixels: what the engine and the first sketch both paint. */
+/** The divider bands' strips in world pixels (docs/product.md, Growth of the tree), painted by engine and sketch. */
 export interface BandStrip extends Rect {
   kind: 'ground' | 'band' | 'line';
 }

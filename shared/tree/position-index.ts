@@ -1,9 +1,7 @@
 /**
- * Where each cell of a decoded snapshot sits, by position: a dense grid of indices over the tree's rows and columns
- * (an Int32Array, -1 for no cell), so a lookup is two subtractions and one read, and a million cells cost 4 MB
- * rather than a Map of a million boxed keys. A tree spread thinly over a huge area falls back to a Map. Its parts are
- * plain data, so a worker can build it and hand it over (the grid is transferable). A cell added later outside the
- * dense grid's bounds (a live tree grows: shared/tree/changes.ts) is kept in a small Map beside it.
+ * Where each cell of a decoded snapshot sits: a dense Int32Array grid of indices (-1 for none), so a lookup is two
+ * subtractions and a read and a million cells cost 4 MB; a Map for a thinly spread tree, and a small Map for cells a
+ * live tree adds outside the grid. Plain data, so a worker can build it and hand it over (the grid is transferable).
  */
 import { positionKey, positionOfKey } from './geometry.ts';
 

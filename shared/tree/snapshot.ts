@@ -1,8 +1,7 @@
 /**
- * The compact tree snapshot (decision 002): columns of small numbers and digit strings instead of one object per
- * cell, so a million cells stay a few megabytes on the wire and decode in milliseconds. Cells are sorted by row,
- * then column. Tokens and thumbnails ride along only for trees small enough that they cost little; larger trees
- * fetch them per region.
+ * The compact tree snapshot (decision 002): columns of small numbers and digit strings instead of one object per cell,
+ * so a million cells stay a few megabytes and decode in milliseconds. Cells are sorted by row, then column; larger
+ * trees leave tokens and thumbnails out (SNAPSHOT_DETAIL_LIMIT) and fetch them per region.
  */
 import { totalRows, type TreeSettings } from './geometry.ts';
 import { extentOf, type CellExtent } from './layout.ts';

@@ -1,13 +1,12 @@
 /**
- * The view in the address (spec §2: a shared link opens at that place). The page writes
- * `/observe?row=R&col=C&zoom=Z`: the square at the middle of the screen and the zoom. It also reads
- * `/observe?cell=TOKEN&zoom=Z`, which opens centred on that cell. Anything malformed (a zoom off the 0.5..2.5 scale,
- * a row that is not a number) reads as "no usable view", and the tree opens at its default view.
+ * The view in the address, so a shared link opens at that place (decision 010): `/observe?row=R&col=C&zoom=Z` (the
+ * square mid-screen) is written and read, `/observe?cell=TOKEN&zoom=Z` read, centred on that cell. Anything malformed
+ * (a zoom off the 0.5..2.5 scale, a row that is not a number) reads as "no usable view": the default view opens.
  */
 import { TREE_VIEW } from '../constants.ts';
 import { TOKEN_PATTERN } from '../validation/common.ts';
 
-/** The tree page's path (spec §2). */
+/** The tree page's path (docs/product.md, Screens and routes). */
 export const TREE_PAGE_PATH = '/observe';
 
 export type UrlView =

@@ -1,4 +1,4 @@
-/** Registration, login, password reset and restore, and the account form (spec §5), for the forms and the server. */
+/** Registration, login, reset and restore, and the account form (docs/product.md, Limits), for forms and server. */
 import * as v from 'valibot';
 import { ACCOUNT_LIMITS as L } from '../constants.ts';
 import { TOKEN_PATTERN } from './common.ts';
@@ -35,7 +35,7 @@ export const restoreSchema = v.object({
   password,
 });
 
-/** The account payload of spec §3; an empty password leaves the password as it is. */
+/** The account form (POST /api/user/{token}/account); an empty password leaves the password as it is. */
 export const accountSchema = v.pipe(
   v.object({
     firstname: requiredText('First name', L.name),

@@ -1,7 +1,7 @@
 /**
- * The art form of spec §5 and §9, written once for the seven-step wizard (each step validates with its own schema)
- * and for the server (POST /api/cell/{cellToken} and the connection save). Years depend on "now", so the schemas
- * come from factories taking the current year; images are files, checked by the pure helpers at the end.
+ * The art form's rules (docs/product.md, Limits), written once for the seven-step wizard (a schema per step) and the
+ * server (POST /api/cell/{cellToken}, the connection save). Years depend on "now", so the schemas come from factories
+ * taking the current year; images are files, checked by the pure helpers at the end.
  */
 import * as v from 'valibot';
 import {
@@ -64,12 +64,12 @@ function uniqueTrimmed(items: readonly string[]): string[] {
   return out;
 }
 
-/** Keywords as the wizard enters them (spec §5): comma-separated entries are split, duplicates ignored. */
+/** Keywords as the wizard enters them: comma-separated entries are split, duplicates ignored. */
 export function splitKeywords(entries: string[]): string[] {
   return uniqueTrimmed(entries.flatMap((entry) => entry.split(',')));
 }
 
-/** The years the year select offers: this year back 100 (spec §9), newest first. */
+/** The years the year select offers: this year back 100, newest first. */
 export function yearOptions(currentYear: number): number[] {
   return Array.from({ length: L.yearsBack + 1 }, (_, i) => currentYear - i);
 }
@@ -148,7 +148,7 @@ function sizeChecks<T extends SizeFields>() {
       }
       if (textOf('units') === '') fail('units', MESSAGES.blank('Units'));
     }),
-    // Spec §4: with no_size the dimensions are sent empty and the units are 'in'.
+    // With no_size the dimensions are sent empty and the units are 'in'.
     v.transform<T, T>((i) => (i.no_size ? { ...i, width: '', height: '', depth: '', units: 'in' } : i)),
   ] as const;
 }
@@ -220,7 +220,7 @@ const artEntries = (currentYear: number) => ({
   ...descriptionStepEntries,
 });
 
-/** Every text field of a piece (spec §3 submitted fields; images and connections travel beside it). */
+/** Every text field of a piece as the art save sends it (images and connections travel beside it). */
 export function artFormSchema(currentYear: number) {
   const object = v.object(artEntries(currentYear));
   return v.pipe(object, ...sizeChecks<v.InferOutput<typeof object>>());
@@ -276,7 +276,7 @@ export type SniffedType = 'jpeg' | 'png' | 'gif';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-/** The type the first bytes announce, or null: the only types art may be (spec §5), whatever the file is named. */
+/** The type the first bytes announce, or null: the only types art may be, whatever the file is named. */
 export function sniffImageType(bytes: Uint8Array): SniffedType | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) return 'png';

@@ -1,4 +1,4 @@
-/** The contact form (spec §3, §5, §9): one schema for the page's form and for the misc.contact procedure. */
+/** The contact form (docs/product.md, Limits): one schema for the page's form and for the misc.contact procedure. */
 import * as v from 'valibot';
 import { CONTACT_LIMITS as L, CONTACT_REASONS } from '../constants.ts';
 import { MESSAGES, requiredEmail, requiredText } from './rules.ts';

@@ -1,8 +1,6 @@
 /**
- * The profile form (spec §5), for the form and the server: zipcode, country, city, state and description required;
- * the country is an ISO code of shared/reference/countries.ts; for the US the state is a code of
- * shared/reference/us-states.ts (a dropdown), elsewhere free text. URLs are empty or http(s) (spec's "www." form is
- * stored with https:// in front), so no other scheme (javascript:, data:, ...) is ever kept or rendered as a link.
+ * The profile form (docs/product.md, Limits), for the form and the server. URLs are empty or http(s) (a "www." address
+ * is stored with https:// in front), so no other scheme (javascript:, data:, ...) is ever kept or rendered as a link.
  */
 import * as v from 'valibot';
 import { PROFILE_LIMITS as L } from '../constants.ts';
@@ -35,7 +33,7 @@ export const profileSchema = v.pipe(
 );
 export type ProfileOutput = v.InferOutput<typeof profileSchema>;
 
-/** Spec §5's avatar messages. */
+/** The avatar field's messages (docs/product.md, Limits). */
 export const AVATAR_MESSAGES = {
   tooBig: 'Your image exceeds the maximum file size of 8MB. Please check your image and upload again.',
   wrongType: 'Your image must be in JPEG, PNG, or GIF format. Please check your image and upload again.',

@@ -1,4 +1,4 @@
-/** Inputs of the reservation calls (spec §7): reserve a square or a branch slot, read or extend a reservation. */
+/** Inputs of the reservation calls (docs/api.md): reserve a square or a branch slot, read or extend a reservation. */
 import * as v from 'valibot';
 import { MESSAGES } from './rules.ts';
 import { tokenSchema } from './common.ts';

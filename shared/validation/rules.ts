@@ -1,7 +1,7 @@
 /**
- * The generic validator of spec §5 as valibot pieces, with its default messages. Forms and procedures both build
- * their schemas from these, so a rule and its message exist once. The first failing rule of a field is the one
- * shown (see firstErrors).
+ * The generic validator as valibot pieces, with its default messages (docs/product.md, Limits). Forms and procedures
+ * both build their schemas from these, so a rule and its message exist once. The first failing rule of a field is the
+ * one shown (see firstErrors).
  */
 import * as v from 'valibot';
 
@@ -83,7 +83,7 @@ export function normalizeLineBreaks(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** The spec's "www." form of a URL, with https:// in front; any other text as it is. */
+/** A URL that starts with "www.", with https:// in front; any other text as it is. */
 export function withWebScheme(url: string): string {
   return /^www\./i.test(url) ? `https://${url}` : url;
 }

@@ -1,4 +1,4 @@
-/** The tree's search (spec §5, §9): a trimmed term of 3 to 100 characters, for the search box and cell.search. */
+/** The tree's search: a trimmed term of 3 to 100 characters, for the search box and cell.search. */
 import * as v from 'valibot';
 import { SEARCH_MIN_LENGTH } from '../constants.ts';
 import { MESSAGES } from './rules.ts';

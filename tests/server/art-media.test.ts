@@ -1,5 +1,5 @@
 /**
- * The art media pipeline (DESIGN.md §8): magic bytes decide the type, a save that fails after writing its files takes
+ * The art media pipeline (decision 009): magic bytes decide the type, a save that fails after writing its files takes
  * them back, and the hourly sweep removes only old files that no row names.
  */
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-/** The art form rules of spec §5/§9 as the wizard's steps use them (shared/validation/art.ts): pure, no server. */
+/** The art form rules (docs/product.md, Limits) as the wizard's steps use them (shared/validation/art.ts), pure. */
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { firstErrors, MESSAGES } from '#shared/validation/rules.ts';
@@ -18,7 +18,7 @@ const errorsOf = (schema: v.GenericSchema, input: unknown) => {
   return result.success ? {} : firstErrors(result.issues);
 };
 
-describe('the art wizard steps (spec §4, §5)', () => {
+describe('the art wizard steps', () => {
   it('IMAGE needs a title of at most 255 characters', () => {
     expect(errorsOf(steps.IMAGE, { title: ' ' })).toEqual({ title: MESSAGES.blank('Title') });
     expect(errorsOf(steps.IMAGE, { title: 'x'.repeat(256) })).toEqual({ title: MESSAGES.maxLength(255) });
@@ -112,7 +112,7 @@ describe('the art wizard steps (spec §4, §5)', () => {
   });
 });
 
-describe('image rules (spec §5, §8)', () => {
+describe('image rules', () => {
   it('checks size first, then type by MIME type or name', () => {
     expect(imageFileError({ size: 16 * 1024 * 1024 + 1, type: 'image/png' })).toBe(ART_MESSAGES.imageTooBig);
     expect(imageFileError({ size: 10, type: 'image/webp', name: 'a.webp' })).toBe(ART_MESSAGES.imageType);

@@ -205,7 +205,8 @@ describe('saving art refuses every bad input and stores nothing', () => {
   });
 });
 
-describe('edit access is the server’s to refuse (spec §5)', () => {
+// Who may edit a piece: docs/product.md, Who may do what (`mayEditArt`).
+describe('edit access is the server’s to refuse', () => {
   it("refuses editing someone else's piece", async () => {
     const stranger = t.addUser(Role.Artist);
     const browser = await browserFor(t, stranger.cookie);
@@ -236,7 +237,7 @@ describe('edit access is the server’s to refuse (spec §5)', () => {
     expect(answer.status).toBe(401);
   });
 
-  it('takes an available square with no piece through a reservation (spec §5: any signed-in user)', async () => {
+  it('takes an available square with no piece through a reservation (any signed-in user)', async () => {
     const someone = t.addUser(Role.Observer);
     const browser = await browserFor(t, someone.cookie);
     const free = cellAt(t.deps.db, treeId, SEED_ROW + 1, 4).token;

@@ -1,8 +1,6 @@
 /**
- * The window of a piece sent back for changes (decision 019), on the manual clock: staff's request starts a fresh
- * reservation window (deadline in the e-mail, reminders and the one extension anew), resubmitting stops the clock,
- * and a window that runs out frees the square but keeps the artist's piece, REMOVED with its pictures and files, in
- * their atelier. Staff releasing such a reservation keeps the piece too; an untouched draft is still discarded.
+ * The window of a piece sent back for changes (decision 019), on the manual clock: a fresh window, the clock stopped
+ * by resubmitting, and a lapsed or released window that frees the square but keeps the piece in the atelier.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,8 +1,7 @@
 /**
- * The API contract (spec §7, DESIGN.md §7) over real HTTP: for each call of the spec's table (and the two paths
- * DESIGN.md adds, and every other /api path the server holds), the {r: …} envelope, a success with its shape, and a
- * documented failure with its code and error shape. Rows of the account and profile calls live in support/. The
- * routes are enumerated from the running server: a path without a row fails the coverage test, by name.
+ * The API contract (docs/api.md) over real HTTP, for every /api path the server holds: the {r: …} envelope, a success
+ * with its shape, and a documented failure with its code and error shape. The paths are enumerated from the running
+ * server, so one without a row fails by name; the rows of the account and profile calls live in support/.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -461,10 +460,10 @@ const CONTRACTS: Record<string, Contract> = {
 /** The routes the server holds at collection time: rows of paths not built yet are not run, and the report names them. */
 const existing = await existingApiRouteShapes();
 
-describe('the API contract (spec §7)', () => {
+describe('the API contract', () => {
   for (const [key, contract] of Object.entries(CONTRACTS)) {
     if (!existing.has(routeShape(key))) continue;
-    describe(`${key}${contract.spec ? '' : ' (beyond spec §7)'}`, () => {
+    describe(`${key}${contract.spec ? '' : ' (beyond the original paths)'}`, () => {
       it('answers a success in the {r: …} envelope', contract.success);
       it('answers a documented failure with its code and the error shape', contract.failure);
     });

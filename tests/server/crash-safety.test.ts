@@ -1,8 +1,6 @@
 /**
- * Crash safety (issue 10): the real server is killed with SIGKILL in the middle of art uploads and reservations,
- * then started again on the same data folder. Nothing is half-written: every picture row has its files, the
- * clean-up sweep leaves no file without a row, no square is AVAILABLE while an active reservation holds it, and the
- * e-mails queued before the crash are delivered over SMTP exactly once.
+ * Crash safety (issue 10): the real server is killed with SIGKILL in the middle of art uploads and reservations, then
+ * started again on the same data folder: nothing is half-written, and the queued e-mails go out over SMTP once.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Text an author writes reaches every reader of the Atom feed. Control characters (C0 other than tab and line
- * breaks, U+FFFE, U+FFFF) would make the whole feed ill-formed, and an author may edit a published piece's text at
- * any time: a save refuses them with a field error, and the feed drops them from text stored before that rule.
- * Random strings go through the real save; the feed is then parsed by a strict XML parser.
+ * Control characters in an author's text (C0 but tab and line breaks, U+FFFE, U+FFFF) would make the whole Atom feed
+ * ill-formed: the real save refuses them with a field error, and the feed drops them from text stored before that rule.
+ * Random strings go through the save; a strict XML parser reads the feed.
  */
 import fc from 'fast-check';
 import { SaxesParser } from 'saxes';

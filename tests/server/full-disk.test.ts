@@ -1,8 +1,7 @@
 /**
- * A full disk (decision 026), on a real small file system: a tmpfs mounted for the test when the machine allows it,
- * else the same steps with SQLite itself made full (`max_page_count`) and the upload threshold above the free space.
- * A write that fails for lack of space answers 507 insufficient_storage in the envelope, writes nothing half, and
- * works again once space is freed; uploads are refused before any decoding; /api/health tells "up, cannot write".
+ * A full disk (decision 026) on a tmpfs mounted for the test, or else SQLite made full (`max_page_count`) with the
+ * upload threshold above the free space: 507 insufficient_storage and nothing half-written, uploads refused before
+ * decoding, /api/health saying "up, cannot write", and all working again once space is freed.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

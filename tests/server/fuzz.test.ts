@@ -1,9 +1,7 @@
 /**
- * Random and hostile input (fast-check) at every tRPC procedure and every /api route, both enumerated at run time:
- * huge and strange strings, full-text and SQL syntax, path traversal, numbers where strings go, nested objects,
- * prototype-pollution keys. Whatever comes in: never an internal error, never a stack trace or a file path in an
- * answer, never a write from a refused call (every table and the media folder compared before and after), and
- * Object.prototype untouched. Runs are bounded so the file stays well under a minute.
+ * Random and hostile input (fast-check, support/hostile-input.ts) at every tRPC procedure and /api route, both
+ * enumerated at run time: never an internal error, a stack trace or a file path in an answer, a write from a refused
+ * call (every table and the media folder compared), or a touched Object.prototype.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -34,6 +32,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => w.t.cleanup());
 
+/** Runs per case, bounded so the file stays well under a minute. */
 const RUNS = { caller: 25, http: 12, trpcHttp: 8 } as const;
 
 /** The caller's function for a dotted procedure name. */

@@ -1,8 +1,7 @@
 /**
- * A bounded load on loopback (issue 10): the real server over a searchable synthetic tree takes two rounds of 1,200
- * requests, 20 at a time, mixing the tree snapshot, cell details, search and health. Every request is answered
- * without a 5xx or a connection error, and the server's memory after the second round is not meaningfully above
- * the first (no leak per request). Speed is the benchmark's business, not this test's.
+ * A bounded load on loopback (issue 10): two rounds of 1,200 requests, 20 at a time (snapshot, cell details, search,
+ * health), to the real server over a searchable synthetic tree: no 5xx, no connection error, no memory growth per
+ * request. Speed is the benchmark's business, not this test's.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Pictures are content-addressed: every row with the same bytes names the same files. Two processes sharing one
- * data folder receive saves of one image at the same moment; some saves succeed, the others fail after writing
- * (the saver already holds another square). A failed save's clean-up must never take a file a committed row names,
- * whichever process committed it and in whatever order the two interleave.
+ * Pictures are content-addressed (rows with the same bytes name the same files): when two processes save one image at
+ * once and some saves fail after writing (the saver holds another square), a failed save's clean-up must never take a
+ * file a committed row names, whichever process committed it and however the two interleave.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * The role table of spec §6 over REST: every /api route the server holds (enumerated at run time) is called by a
- * guest, an observer, an artist, the owner (the person its path names) and an admin, and must let through or refuse
- * each as tests/server/support/rest-access.ts says. A route without a row fails here, by name.
+ * The role table over REST (docs/api.md, Who may call): every /api route the server holds (enumerated at run time) is
+ * called by a guest, an observer, an artist, the owner (the person its path names) and an admin, and must let through
+ * or refuse each as tests/server/support/rest-access.ts says. A route without a row fails here, by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASKERS, createApiWorld, type ApiWorld } from './support/api-world.ts';
@@ -41,7 +41,7 @@ function verdict(answer: { status: number; error?: string }): string {
 
 const existing = await existingApiRouteShapes();
 
-describe('the role table over REST (spec §6)', () => {
+describe('the role table over REST', () => {
   it('has a row for every /api route the server holds', async () => {
     const missing = (await listApiRoutes(w.t.server)).filter((route) => !rowFor(REST_ACCESS, route)).map(routeKey);
     expect(missing, `routes without a row in tests/server/support/rest-access.ts: ${missing.join(', ')}`).toEqual([]);

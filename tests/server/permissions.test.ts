@@ -1,6 +1,7 @@
 /**
- * The role table of spec §6, walked for every procedure that exists: each is called as a guest, an observer, an
- * artist and an admin, and must let exactly the expected viewers through. A procedure without a row fails here.
+ * The role table (docs/product.md, Who may do what), walked for every procedure that exists: each is called as a
+ * guest, an observer, an artist and an admin, and must let exactly the expected viewers through. A procedure without
+ * a row fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
@@ -260,7 +261,7 @@ function beyondRole(call: Promise<unknown>): Promise<unknown> {
   });
 }
 
-describe('the role table (spec §6)', () => {
+describe('the role table', () => {
   it('has a row for every procedure', () => {
     const procedures = Object.keys(appRouter._def.procedures).sort();
     expect(procedures).toEqual(

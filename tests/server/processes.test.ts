@@ -1,8 +1,7 @@
 /**
- * Several real server processes (`npm start`'s) on one data folder, as a process manager runs them behind a proxy,
- * with an SMTP server on loopback counting what arrives: every e-mail is delivered once, also when the process
- * delivering is killed halfway; a change through one process reaches the event streams and caches of the others;
- * start-up on a new folder is safe when they all start at once; and a rolling restart loses and repeats nothing.
+ * Several real server processes (`npm start`'s) on one data folder, as behind a proxy, with an SMTP server on loopback:
+ * each e-mail delivered once (also when its sender is killed halfway), changes reaching the others' streams and caches,
+ * a safe simultaneous start on a new folder, and a rolling restart that loses and repeats nothing.
  */
 import http from 'node:http';
 import path from 'node:path';

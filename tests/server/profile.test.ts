@@ -1,7 +1,7 @@
 /**
- * Profiles (issue 9; spec §2, §5, §7): the public profile, the profile form through tRPC and through the multipart
- * REST route with the avatar, every rule of the form and of the avatar (each refusal with its message and nothing
- * changed, rows and files), and the stored avatar itself (300x300 JPEG on white, no EXIF, the old file removed).
+ * Profiles (issue 9; decision 014): the public profile, the profile form through tRPC and through the multipart REST
+ * route with the avatar, every rule of the form and of the avatar (each refusal with its message and nothing changed,
+ * rows and files), and the stored avatar itself (300x300 JPEG on white, no EXIF, the old file removed).
  */
 import fs from 'node:fs';
 import path from 'node:path';

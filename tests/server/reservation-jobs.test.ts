@@ -1,7 +1,7 @@
 /**
- * The reservation timers on a moving clock (spec §9, DESIGN.md §4, §8): reminders at 7, 3 and 1 days before the
- * deadline and on its last day, each once however often the job runs; the extension from the e-mailed link; expiry
- * releasing the square, discarding the draft and telling subscribers once; a submitted piece never released.
+ * The reservation timers on a moving clock (docs/product.md, Reservations; decision 008): reminders at 7, 3 and 1 days
+ * before the deadline and on its last day, each once however often the job runs; the extension from the e-mailed link;
+ * expiry releasing the square, discarding the draft and telling subscribers once; a submitted piece never released.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';

@@ -1,8 +1,7 @@
 /**
- * Two reservations of one square at the same moment: exactly one wins (DESIGN.md §4), tested for real. Two server
- * processes share one database file (two better-sqlite3 connections, as two processes of a deployment would), and
- * many users fire interleaved HTTP requests at both at once. Inside one Node process a synchronous transaction can
- * never interleave with another, so only separate processes make the race real.
+ * Reservation races for real (docs/product.md, Reservations): two server processes share one database file and many
+ * users fire interleaved HTTP requests at both. Only separate processes make the race real: inside one Node process a
+ * synchronous transaction never interleaves with another.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

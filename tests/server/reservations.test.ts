@@ -1,5 +1,5 @@
 /**
- * Reservations from click to hold (spec §2, §4, §5, §7, §8, §9; DESIGN.md §4): reserving a square or a branch slot,
+ * Reservations from click to hold (docs/product.md, Reservations; decision 008): reserving a square or a branch slot,
  * the viewer's held square, subscriptions, the extend page. Every bad input answers its code over REST and changes
  * nothing in the database.
  */

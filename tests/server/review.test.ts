@@ -1,8 +1,7 @@
 /**
- * Staff review (issue 8) through tRPC's createCaller and real HTTP: the queue, one piece in full, publishing (growth,
- * search, tree version, the artist's and the subscribers' e-mails, the staff log) and requesting changes (the reason
- * reaches the artist and the editor; resubmitting puts the piece back in the queue). Every bad input of the issue
- * gets its error and changes nothing. The race of two staff publishing at once is in review-race.test.ts.
+ * Staff review (issue 8) through tRPC's createCaller and real HTTP: the queue, one piece in full, publishing and
+ * requesting changes; every bad input of the issue gets its error and changes nothing. The race of two staff
+ * publishing at once is in review-race.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';

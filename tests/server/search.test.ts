@@ -1,6 +1,6 @@
 /**
- * Search over published pieces (spec §2 search popup, §5, §8; server/services/art/search.ts): what it finds, in what
- * order, what it never shows, and that no input can break the FTS query.
+ * Search over published pieces (the search popup; server/services/art/search.ts; docs/product.md, Limits): what it
+ * finds, in what order, what it never shows, and that no input can break the FTS query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';

@@ -1,8 +1,7 @@
 /**
- * The tree's change log (issue 17): after any sequence of real changes (reserve a square or a branch slot, submit,
- * publish with its neighbours opening, release, expiry, removal), the changes since an old version applied to the
- * old snapshot give exactly the snapshot built from scratch now. Then: resync past the log's end and after a bulk
- * change, every bad `since` refused with a clear 400 through REST and tRPC, ETags, and a change costing no rebuild.
+ * The tree's change log (issue 17): the changes since an old version, applied to its snapshot, give exactly the one
+ * built afresh after any sequence of real changes (reserve, submit, publish, release, expiry, removal); then resync,
+ * bad `since` values over REST and tRPC, ETags, and a change that costs no rebuild.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadId } from 'node:worker_threads';

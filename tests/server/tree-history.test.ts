@@ -1,8 +1,7 @@
 /**
- * The growth history for the replay (shared/tree/history.ts, server/services/tree/tree-history.ts): exactly the published
- * pieces with their publish times, in publish order; the decoder gives back positions and times; ETag and 304; a
- * piece published through the review service appears at its time; unknown and malformed tokens refused. Also that
- * the seeds give a believable growth order (demo and synthetic trees).
+ * The growth history for the replay (shared/tree/history.ts, server/services/tree/tree-history.ts): its wire format,
+ * the route and procedure (publish order, ETags, refusals), a history the tree has moved past, and seeds that grow
+ * believably (demo and synthetic trees).
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,8 +1,7 @@
 /**
- * The tree's first sketch in the /observe page (server/services/tree/tree-sketch.ts): drawn for the view the engine will
- * open at (the seed band, a shared position, a shared cell), with each square's look and colour as the snapshot
- * carries it, redrawn when the tree changes, and never in the way: any other page, a bad address or a tree it cannot
- * draw gets the page without it.
+ * The tree's first sketch in the /observe page (server/services/tree/tree-sketch.ts): drawn for the engine's opening
+ * view with each square as the snapshot carries it, redrawn when the tree changes, and never in the way: any other
+ * page, a bad address or a tree it cannot draw gets the page without it.
  */
 import fs from 'node:fs';
 import path from 'node:path';

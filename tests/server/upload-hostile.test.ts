@@ -1,10 +1,7 @@
 /**
- * Hostile files at both upload doors over HTTP (DESIGN.md §8): the art save (POST /api/cell/{cellToken}) and the
- * avatar (POST /api/user/{token}/profile). Polyglots and misnamed files are decoded and re-encoded, so what is
- * stored and served is only a picture; truncated images, script posing as a GIF and a decompression bomb are
- * refused with the form's message and store nothing; a camera JPEG loses its EXIF (GPS) and XMP. The plain cases
- * (a text file named .png, a broken PNG body, a 20000×20000 image, WebP, over-size files) are in art.test.ts,
- * art-media.test.ts and profile.test.ts.
+ * Hostile files at both upload doors over HTTP, the art save and the avatar (decisions 009, 014): what is stored and
+ * served is only a re-encoded picture, or nothing, with the form's message. The plain cases (a text file named .png, a
+ * broken PNG, 20000×20000, WebP, over-size) are in art.test.ts, art-media.test.ts and profile.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Web security over HTTP (DESIGN.md §5): CSRF refused on every mutating route and every tRPC mutation (both
- * enumerated at run time) without the token, with a wrong one, without X-Requested-With, from a foreign Origin or a
- * cross-site Sec-Fetch-Site, writing nothing; the Content Security Policy and the usual headers on pages, API answers
- * and media; cookies HttpOnly, SameSite=Lax, Path=/ and Secure when SITE_URL is https; user text escaped in the feed.
+ * Web security over HTTP (decisions 001, 004, 021): CSRF refused on every mutating route and tRPC mutation (both
+ * enumerated at run time) however it is forged, host names, the Content Security Policy and the usual headers on pages,
+ * API answers and media, the cookies' attributes, and user text escaped in the feed.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,7 +106,7 @@ const targets: HttpRoute[] = await (async () => {
   }
 })();
 
-describe('CSRF on every mutating route (DESIGN.md §5)', () => {
+describe('CSRF on every mutating route', () => {
   it('finds mutating routes and tRPC mutations to check', () => {
     expect(targets.some((route) => route.url.startsWith('/api/'))).toBe(true);
     expect(targets.some((route) => route.url.startsWith('/trpc/'))).toBe(true);
@@ -322,7 +321,7 @@ async function siteAt(siteUrl: string): Promise<{ app: App; dir: string }> {
   return { app: await buildApp(config), dir };
 }
 
-describe('cookies (DESIGN.md §5)', () => {
+describe('cookies', () => {
   for (const siteUrl of ['http://localhost:3000', 'https://gallery.example']) {
     const secure = siteUrl.startsWith('https://');
     it(`are HttpOnly, SameSite=Lax, Path=/ and ${secure ? '' : 'not '}Secure for ${siteUrl}`, async () => {
@@ -359,7 +358,7 @@ describe('cookies (DESIGN.md §5)', () => {
           expect(cookie.attributes.get('path'), `${name} Path`).toBe('/');
           expect(cookie.attributes.has('secure'), `${name} Secure`).toBe(secure);
         }
-        // The session lasts 30 days without use (DESIGN.md §5); its secret never appears in the page.
+        // The session lasts 30 days without use (decision 001); its secret never appears in the page.
         expect(Number(session.attributes.get('max-age'))).toBeGreaterThan(30 * 24 * 60 * 60 - 60);
         expect(Number(session.attributes.get('max-age'))).toBeLessThanOrEqual(30 * 24 * 60 * 60);
         expect(session.value).toMatch(/^[\w-]+\.[\w-]+$/);

@@ -1,6 +1,6 @@
 /**
- * The contract rows of the account, session and site-wide calls (spec §7, DESIGN.md §7's current user and logout),
- * kept apart from contract.test.ts for length.
+ * The contract rows of the account, session and site-wide calls (docs/api.md), kept apart from contract.test.ts for
+ * length.
  */
 import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -17,7 +17,7 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
   const newcomer = () => world().newcomer();
   return {
     'GET /api/user/current': {
-      spec: false, // DESIGN.md §7
+      spec: false, // added with the REST adapter (docs/api.md)
       success: async () => {
         const r = expectSuccess(await (await as('observer')).get('/api/user/current'));
         expect(r).toMatchObject({
@@ -32,7 +32,7 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       },
     },
     'POST /api/auth/logout': {
-      spec: false, // DESIGN.md §7
+      spec: false, // added with the REST adapter (docs/api.md)
       success: async () => {
         const { browser } = await newcomer();
         expect(expectSuccess(await browser.post('/api/auth/logout'))).toEqual({ ok: true });

@@ -1,7 +1,7 @@
 /** The shape of a contract row (tests/server/contract.test.ts): one per route, keyed `METHOD /api/pattern`. */
 
 export interface Contract {
-  /** Whether the call is a row of spec §7's table (the others are DESIGN.md's or the project's own). */
+  /** Whether the call is one of the gallery's original REST paths (false: one the project added; see docs/api.md). */
   spec: boolean;
   /** A success in the {r: …} envelope, with its payload's shape. */
   success: () => Promise<void>;

@@ -1,7 +1,7 @@
 /**
- * What every /api answer must look like (DESIGN.md §7): a JSON object with the one field r; on failure r is
- * {error: CODE, errors?: {field: [messages]}, message?: text} with the HTTP status of that code, and never a stack
- * trace, a file path or an internal error.
+ * What every /api answer must look like (docs/api.md, Answers and errors): a JSON object with the one field r; on
+ * failure r is {error: CODE, errors?: {field: [messages]}, message?: text} with the HTTP status of that code, and never
+ * a stack trace, a file path or an internal error.
  */
 import { expect } from 'vitest';
 import { httpStatusOf, type ErrorCode } from '#shared/errors.ts';

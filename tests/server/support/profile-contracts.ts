@@ -1,5 +1,5 @@
 /**
- * The contract rows of spec §7's profile and social calls (issue 9) and the ZIP lookup that stands in for the
+ * The contract rows of the profile and social calls (issue 9; docs/api.md) and the ZIP lookup that stands in for the
  * external one, kept apart from contract.test.ts for length. Shapes from shared/profile-api.ts.
  */
 import { expect } from 'vitest';
@@ -207,7 +207,7 @@ export function profileContracts(world: () => ApiWorld): Record<string, Contract
       },
     },
     'GET /api/misc/zip/:zip': {
-      spec: false, // stands in for spec §7's external zip-code lookup
+      spec: false, // stands in for the original external zip-code lookup (decision 014)
       success: async () => {
         const r = expectSuccess(await (await as('guest')).get('/api/misc/zip/10001'));
         expect(r === null || (typeof r.city === 'string' && typeof r.state_short === 'string')).toBe(true);

@@ -1,8 +1,7 @@
 /**
- * Who may call each /api route (spec §6, DESIGN.md §5), one row per route: the rule, and a call that is valid apart
- * from who makes it. "owner" is the person the path names: the account of /user/{token}/…, the author of the piece
- * on /cell/{cellToken}, the holder of a reservation. permissions-rest.test.ts walks it for every asker; docs/api.md
- * must say the same (api-docs.test.ts).
+ * Who may call each /api route (docs/api.md, Who may call), one row per route: the rule, and a call valid apart from
+ * who makes it. "owner" is the person the path names: the account of /user/{token}/…, the author of the piece on
+ * /cell/{cellToken}, the holder of a reservation. permissions-rest.test.ts walks it; docs/api.md must agree.
  */
 import type { Asker, ApiWorld } from './api-world.ts';
 
@@ -60,9 +59,10 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
   'GET /api/cells/search': { who: 'everyone', url: () => '/api/cells/search?search=Neighbour' },
   'GET /api/cell/:cellToken': { who: 'everyone', url: pieceCell },
   'GET /api/cell/:cellToken/art': { who: 'everyone', url: (w) => `/api/cell/${pieceCell(w)}/art` },
-  // Anyone signed in may ask; the answer's mayEdit says whether the wizard opens (spec §4: else /forbidden).
+  // Anyone signed in may ask; the answer's may_edit says whether the wizard opens (else /forbidden).
   'GET /api/cell/:cellToken/art/edit': { who: 'signed-in', url: (w) => `/api/cell/${pieceCell(w)}/art/edit` },
-  // Spec §5 edit access: the author or an admin. The blank title is refused on the fields, after the role check.
+  // Edit access (docs/product.md, Who may do what): the author or an admin. The blank title is refused on the fields,
+  // after the role check.
   'POST /api/cell/:cellToken': {
     who: 'owner or admin',
     url: (w) => `/api/cell/${pieceCell(w)}`,
@@ -82,7 +82,7 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
     url: (w) => `/api/cell/${pieceCell(w)}/connections`,
     body: () => ({ connections: [] }),
   },
-  // DESIGN.md §4: removal is asked for by the piece's author; staff decide on the dashboard.
+  // Removal is asked for by the piece's author; staff decide on the dashboard (docs/product.md, Review and removal).
   'POST /api/cell/:cellToken/removal': {
     who: 'owner',
     url: (w) => `/api/cell/${pieceCell(w)}/removal`,
@@ -114,10 +114,11 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
     url: (w) => `/api/art/${w.piece.artToken}/like`,
   },
   'PUT /api/art/:artToken/review': { who: 'everyone', url: (w) => `/api/art/${w.piece.artToken}/review` },
-  // DESIGN.md §7: the signed-in user, 401 for a guest.
+  // The signed-in user, 401 for a guest.
   'GET /api/user/current': { who: 'signed-in', url: () => '/api/user/current' },
   'POST /api/auth/logout': { who: 'signed-in', url: () => '/api/auth/logout' },
-  // Spec §6 sends signed-in people away from these pages; the server answers anyone (a second login replaces the session).
+  // The client sends signed-in people away from these pages (docs/product.md, Screens and routes); the server answers
+  // anyone (a second login replaces the session).
   'POST /api/auth/login': {
     who: 'everyone',
     url: () => '/api/auth/login',

@@ -18,8 +18,8 @@ export interface HttpRoute {
 export const routeKey = (route: HttpRoute): string => `${route.method} ${route.url}`;
 
 /**
- * A route key with its parameters' names blanked (`GET /api/cell/:`), so a table may name a parameter as the spec
- * does ({id}, {token}) whatever the route file calls it.
+ * A route key with its parameters' names blanked (`GET /api/cell/:`), so a table may name a parameter as docs/api.md
+ * does ({cellToken}, {token}) whatever the route file calls it.
  */
 export const routeShape = (key: string): string => key.replace(/:\w+/g, ':');
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { Db } from '#server/db.ts';
 
-/** Attempt counters: a refused login or search still counts against its limit, by design (DESIGN.md §5). */
+/** Attempt counters: a refused login or search still counts against its limit, by design (decision 006). */
 const COUNTERS = new Set(['rate_limit_hits']);
 
 export interface StoreFingerprint {

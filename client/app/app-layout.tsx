@@ -1,8 +1,6 @@
 /**
- * The app shell (spec §2): the preloader first, then header, routed view and footer. Routes render only once the
- * current user is known, so guards never flash the wrong page; the tree, open to everyone, starts at once. The tree
- * route fixes the header and lets its view fill the screen. While the header's menu is open the routed view (and
- * the footer) are hidden. After a move to another page, focus goes to its main heading and the page is announced.
+ * The app shell: the preloader, then header, routed view and footer. Routes wait for the current user except the
+ * tree (`beforeUser`); the open menu hides the view and the footer (decision 007); route-focus.ts moves focus.
  */
 import { useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';

@@ -1,6 +1,6 @@
 /**
- * A person's picture, or our placeholder when they have none (spec §3: "placeholder avatar when absent"): a head
- * and shoulders built from the same rounded squares as the mark, on a soft ground.
+ * A person's picture, or our placeholder when they have none: a head and shoulders built from the same rounded
+ * squares as the mark, on a soft ground.
  */
 
 interface AvatarProps {

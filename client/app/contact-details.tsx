@@ -1,6 +1,6 @@
 /**
- * The gallery's addresses, on the contact page and in the footer: the contact e-mail, the help e-mail and the phone number,
- * each shown only when the operator has set it (CONTACT_EMAIL, HELP_EMAIL, CONTACT_PHONE).
+ * The gallery's addresses, on the contact page and in the footer: the contact e-mail, the help e-mail and the phone
+ * number, each shown only when the operator has set it (CONTACT_EMAIL, HELP_EMAIL, CONTACT_PHONE).
  */
 import { initialParams } from '#client/api/initial-params.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The signed-in user (spec §4, Session): loaded once at start; null means a guest. Logging in, registering and
+ * The signed-in user: loaded once at start; null means a guest. Logging in, registering and
  * saving the account reload it; logging out empties it, and the route guards then send the visitor to welcome.
  */
 import { useCallback } from 'react';
@@ -15,7 +15,7 @@ export function useCurrentUser(): { user: CurrentUser | null; isLoading: boolean
     retry: false,
     refetchOnWindowFocus: false,
   });
-  // A failed fetch leaves the visitor a guest (spec §4).
+  // A failed fetch leaves the visitor a guest.
   return { user: query.data ?? null, isLoading: query.isPending && query.fetchStatus !== 'idle' };
 }
 
@@ -23,7 +23,7 @@ export function isAdmin(user: CurrentUser | null): boolean {
   return user?.role === Role.Admin;
 }
 
-/** An observer has not shared a piece yet; manage profile shows them fewer tabs (spec §6). */
+/** An observer has not shared a piece yet; manage profile shows them fewer tabs (docs/product.md, Who may do what). */
 export function isObserver(user: CurrentUser | null): boolean {
   return user?.role === Role.Observer;
 }
@@ -39,7 +39,7 @@ export function useReloadCurrentUser(): () => Promise<void> {
 
 /**
  * Logs out: ends the session on the server, then forgets the user here and refreshes every query. The layout stays
- * mounted (no loading flash); the guards send the visitor to welcome once the user is empty (spec §2). A session
+ * mounted (no loading flash); the guards send the visitor to welcome once the user is empty (decision 007). A session
  * the server had already ended counts as logged out; any other failure is rethrown with the user left as is.
  */
 export function useLogout(): { logout: () => Promise<void>; isPending: boolean } {

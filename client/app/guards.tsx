@@ -1,8 +1,7 @@
 /**
- * Route guards (decision 007): a guest opening a user-only route is asked to log in and comes back to it afterwards (a
- * link from an e-mail survives the login); a signed-in user opening a guest-only route goes where `?next=` says, or
- * to welcome; so does everyone whose user becomes empty after having been set (a logout). Nothing guarded
- * renders before the current user is known, so the wrong page never flashes.
+ * Route guards (decision 007): a guest on a user-only route logs in and comes back to it; a member on a guest-only
+ * route goes where `?next=` says, or to welcome, as does a user who logs out. Nothing guarded renders before the
+ * current user is known, so the wrong page never flashes.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';

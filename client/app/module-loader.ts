@@ -1,8 +1,7 @@
 /**
- * A component whose module loads in the background, rendered without <Suspense>: React holds a suspended boundary's
- * content back for up to 300 ms after its fallback showed, which would delay the tree's first frame for nothing.
- * `start()` may be called early (client/tree/early-start.ts does, on /observe) and again later: the load runs once.
- * No React here: the early start runs before React has arrived. The component side is use-loaded.ts.
+ * A component whose module loads in the background, rendered without <Suspense> (which holds content back up to
+ * 300 ms after its fallback, delaying the tree's first frame). `start()` loads once however often it is called; no
+ * React here, since client/tree/early-start.ts calls it before React has arrived. use-loaded.ts renders it.
  */
 export interface ModuleLoader<T> {
   /** Starts the load (once) and answers its promise. */

@@ -1,4 +1,4 @@
-/** Sets the document title in the spec's page-title style ("learn." → "learn. · Gallery Tree"). */
+/** Sets the document title: the page's own, then the gallery's name ("learn." → "learn. · Gallery Tree"). */
 import { useEffect } from 'react';
 
 export function usePageTitle(title: string): void {

@@ -1,12 +1,6 @@
 /**
- * How the preloader plays on this page load (spec §2, App shell). The full logo animation (about 7 s) plays on a
- * visitor's first page of a browser session; later full reloads in the same session, and visitors who prefer
- * reduced motion, get the short version. Tests and automation can switch it:
- *
- * - `?nopreload` in the address, or localStorage `gallery-tree:preloader` = `skip`: no preloader at all.
- * - `?preload` in the address, or localStorage `gallery-tree:preloader` = `play`: the full animation, always.
- * - Otherwise a browser driven by automation (`navigator.webdriver`, true under Playwright) skips it, so browser
- *   tests do not each wait seven seconds; the preloader's own test forces it with `?preload`.
+ * How the preloader plays on this page load: the full animation on a session's first page, else short, or skipped
+ * (decision 007).
  */
 
 export type PreloaderMode = 'full' | 'short' | 'skip';
@@ -49,7 +43,12 @@ export function browserEnvironment(): Environment {
   };
 }
 
-/** Decides the mode, and remembers that this session has seen the full animation. */
+/**
+ * Decides the mode, and remembers that this session has seen the full animation. `?nopreload` or localStorage
+ * `gallery-tree:preloader` = `skip`: no preloader; `?preload` or `play`: the full animation, always; otherwise a
+ * browser driven by automation (`navigator.webdriver`, true under Playwright) skips it, so browser tests do not each
+ * wait seven seconds (the preloader's own test forces it with `?preload`). Reduced motion gets the short version.
+ */
 export function preloaderMode(env: Environment = browserEnvironment()): PreloaderMode {
   const params = new URLSearchParams(env.search);
   const flag = read(env.local, PRELOADER_FLAG_KEY);

@@ -1,9 +1,5 @@
 /**
- * The preloader (spec §2, App shell): our mark assembling itself square by square, played once. It goes away
- * TIMINGS.preloaderHideMs after all three are done: the page's assets have loaded (window load and fonts), the
- * animation has finished (its last animation's animationend), and initialisation is done (the current user is
- * known). A click or a key press skips the animation. See preloader-mode.ts for when it is short or skipped.
- *
+ * The preloader: our mark assembling itself square by square, played once (decision 007; preloader-mode.ts).
  * While it runs, <html data-preloader> says "playing"; afterwards "done" (or "skipped"), for tests and styles.
  */
 import { useEffect, useState, type AnimationEvent } from 'react';
@@ -45,6 +41,11 @@ function useAssetsLoaded(): boolean {
   return loaded;
 }
 
+/**
+ * Goes away TIMINGS.preloaderHideMs after all three are done: the page's assets have loaded (window load and fonts),
+ * the animation has finished (its last animation's animationend), and initialisation is done (the current user is
+ * known). A click or a key press skips the animation.
+ */
 export function Preloader({ initialised }: { initialised: boolean }) {
   const [mode] = useState(preloaderMode);
   const assetsLoaded = useAssetsLoaded();

@@ -1,10 +1,6 @@
 /**
- * The signed-in user's reserved square (spec §4 "Reserved cell of the user"): fetched at start-up when someone is
- * logged in and again whenever the user becomes a (different) non-guest, cleared when the user becomes a guest. A
- * failed fetch sets it to `true` (spec §8): "something is held, we cannot say what", so nothing asks about it.
- *
- * It also keeps the edit-reserved-cell prompt's state: the popup asks about the held draft once per browser session
- * (tab). Answering it, reserving a square, or closing the extend page clears it for the rest of the session.
+ * The signed-in user's reserved square, fetched whenever the user becomes a (different) member and cleared for a
+ * guest, and the state of the edit-reserved-cell prompt that asks about it.
  */
 import { createContext, createElement, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ArtStatus } from '#shared/domain.ts';
@@ -12,18 +8,24 @@ import type { ReservedCell } from '#shared/api-types.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from './current-user.ts';
 
-/** null: nothing held (or a guest); true: the fetch failed; undefined: not known yet. */
+/**
+ * null: nothing held (or a guest); true: the fetch failed ("something is held, we cannot say what", so nothing asks
+ * about it); undefined: not known yet.
+ */
 export type ReservedCellState = ReservedCell | null | true | undefined;
 
 export interface ReservedCellContextValue {
   reservedCell: ReservedCellState;
-  /** The square the edit-reserved-cell popup should ask about now, or null. */
+  /**
+   * The square the edit-reserved-cell popup should ask about now, or null: a held draft, asked about once per browser
+   * session (tab); answering it, reserving a square, or closing the extend page clears it for the rest of the session.
+   */
   promptCell: ReservedCell | null;
   /** After a reserve: the new square is the user's, and since they just chose it nobody asks about it again. */
   setReservedCell: (cell: ReservedCell | null) => void;
   /** Fetches it again (after an extension, say). */
   refresh: () => Promise<void>;
-  /** Clears the prompt for the rest of the session (spec §2: either answer clears it; so does the extend page). */
+  /** Clears the prompt for the rest of the session (either answer clears it; so does the extend page). */
   clearPrompt: () => void;
 }
 

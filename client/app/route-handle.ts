@@ -1,4 +1,4 @@
-/** Per-route settings (spec §2): the page's highlight name, and whether the header is fixed over a full-bleed view. */
+/** Per-route settings: the page's highlight name, and whether the header is fixed over a full-bleed view. */
 import { useMatches } from 'react-router';
 
 export interface RouteHandle {

@@ -1,7 +1,7 @@
 /**
- * Every route of spec §2's table, in data mode. Each carries its highlight name (and the tree its fixed header) in
- * `handle`; guards wrap the user-only and guest-only pages, and the layout (welcome after a logout). The tree page
- * loads in the background, bringing PixiJS with it.
+ * Every route of docs/product.md's "Screens and routes", in data mode. Each carries its highlight name (and the tree
+ * its fixed header) in `handle`; guards wrap the user-only and guest-only pages, and the layout (welcome after a
+ * logout). The tree page loads in the background, bringing PixiJS with it.
  */
 import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';

@@ -1,7 +1,6 @@
 /**
- * The header (spec §2, Header): the mark, the signed-in visitor's strip, and a toggle that opens a collapsible menu
- * of the items their audience may see (site-menu.ts). The open menu is half the page's height and hides the routed
- * view (the layout does that); it closes on a menu-link click, on a window resize, or on Escape.
+ * The header: the mark, the signed-in visitor's strip, and a toggle that opens a collapsible menu of the items their
+ * audience may see (site-menu.ts); how the open menu behaves is decision 007's.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';

@@ -1,7 +1,6 @@
 /**
- * The header's menu (spec §2, Header) as data: its items in order, each with its audience, and the rule that says
- * who sees what. An item with no audience is for everyone; guest-only for guests; user-only for any signed-in user
- * (admins included); admin-only for admins.
+ * The header's menu as data: its items in order, each with its audience, and the rule that says who sees what. No
+ * audience: everyone; guest-only: guests; user-only: any signed-in user (admins included); admin-only: admins.
  */
 import type { CurrentUser } from '#shared/api-types.ts';
 import { isAdmin } from './current-user.ts';

@@ -1,10 +1,6 @@
 /**
- * The tree page's head start. On a visit that opens at /observe, the app's entry imports this module first, so it
- * runs before the rest of the app is even evaluated (React, the routes, the signed-in user's round trip): the
- * snapshot is asked for at once, fetched and decoded in the worker, off the page's main thread, and the tree page's
- * module (with PixiJS) starts loading, while the app shell boots. Meanwhile the visitor already sees the tree: the
- * server drew its opening view into the page (server/services/tree/tree-sketch.ts). The tree page then takes the snapshot
- * already on its way instead of asking again.
+ * The tree page's head start (decision 016): imported first by the app's entry, so on /observe the snapshot is asked
+ * for, and the tree page's module starts loading, before the rest of the app is even evaluated.
  */
 import { readInjectedBoot } from '#client/api/initial-params.ts';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';

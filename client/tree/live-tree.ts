@@ -1,9 +1,6 @@
 /**
- * Keeps an open tree up to date (issue 17, docs/decisions/023): while the page is visible it holds the tree's event
- * stream and hands each change to the page in version order; when the stream is refused or keeps breaking it asks
- * /changes every few seconds instead, and tries the stream again now and then. A `resync` (the log no longer reaches
- * the page's version) fetches the whole snapshot again. Plain TypeScript: the page's hook (use-tree-snapshot.ts)
- * owns one per open tree.
+ * Keeps an open tree up to date (decision 023): the event stream while the page is visible, /changes polled when the
+ * stream fails, the whole snapshot again on a `resync`. Plain TypeScript: use-tree-snapshot.ts owns one per open tree.
  */
 import { ChangesFetchError, fetchTreeChanges, treeEventsUrl } from '#client/api/tree-changes.ts';
 import {
@@ -57,6 +54,11 @@ export interface LiveTreeOptions {
 /** EventSource.CLOSED, without needing the global (absent where there are no streams). */
 const STREAM_CLOSED = 2;
 
+/**
+ * Hands each change to the page in version order. A stream refused or broken STREAM_ERRORS_MAX times in a row gives
+ * way to polling /changes, and is tried again now and then; a `resync` (the log no longer reaches the page's version)
+ * fetches the snapshot again.
+ */
 export class LiveTree {
   private versionOnScreen: number;
   private mode: LiveMode = 'paused';

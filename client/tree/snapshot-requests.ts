@@ -1,8 +1,6 @@
 /**
- * Asks for the tree snapshot: fetched and decoded in one worker for the page (snapshot-worker.ts), started on the
- * first request, so a million cells never freeze the page. Where the browser has no workers, or the worker cannot
- * start, the page does the same work itself (snapshot-decoding.ts, loaded only then). Small on purpose: the app's
- * entry imports it (early-start.ts), so a visit to the tree asks for its snapshot before the app shell boots.
+ * Asks for the tree snapshot, fetched and decoded in one worker for the page (decision 010). Small on purpose: the
+ * app's entry imports it (early-start.ts), so a visit to the tree asks for its snapshot before the app shell boots.
  */
 import { requestTreeSnapshot } from '#client/api/tree-snapshot.ts';
 import type { PageResponse, SnapshotReply, SnapshotRequest } from './snapshot-decoding.ts';
@@ -11,6 +9,10 @@ let worker: Worker | null | undefined;
 let nextId = 1;
 const waiting = new Map<number, (reply: SnapshotReply) => void>();
 
+/**
+ * The page's one worker (snapshot-worker.ts), started on the first request, so a million cells never freeze the page;
+ * null where the browser has no workers: the page then does the work itself (snapshot-decoding.ts, loaded only then).
+ */
 function startWorker(): Worker | null {
   if (typeof Worker === 'undefined') return null;
   let started: Worker;

@@ -1,7 +1,6 @@
 /**
- * A worker that fetches and decodes the tree snapshot (snapshot-decoding.ts), so parsing megabytes of JSON and
- * building a million-cell index never blocks the page: the canvas gets ready on the main thread meanwhile. On a first
- * visit the page asks for the snapshot itself while this worker starts, and hands the answer over (PageResponse).
+ * Fetches and decodes the tree snapshot (snapshot-decoding.ts) off the main thread, which readies the canvas. On a
+ * first visit the page asks for the snapshot itself while this worker starts, and hands the answer over (PageResponse).
  */
 import { fetchAndDecode, transferablesOf, type PageResponse, type SnapshotRequest } from './snapshot-decoding.ts';
 

@@ -1,8 +1,6 @@
 /**
- * The tree's WebGL canvas. @pixi/react's <Application> owns the Pixi application and its two layers (the world, a
- * render group, and a screen-space overlay); one component creates the plain-TypeScript TreeEngine over them and
- * hands it to the page through a ref. React never sees a cell. Loaded lazily by the tree view (with PixiJS), and
- * mounted before the snapshot arrives, so the renderer starts while the tree is fetched and decoded.
+ * The tree's WebGL canvas: @pixi/react's <Application> with two layers (the world, a render group, and a screen-space
+ * overlay) and the plain-TypeScript TreeEngine over them, handed to the page through a ref. React never sees a cell.
  */
 // Pixi compiles shader sync code with new Function() unless this polyfill is loaded; the site's CSP forbids eval.
 import 'pixi.js/unsafe-eval';
@@ -45,6 +43,10 @@ export interface TreeCanvasProps {
   onEngine?: (engine: TreeEngine | null) => void;
 }
 
+/**
+ * Loaded by the tree view with PixiJS, and mounted before the snapshot arrives, so the renderer starts while the tree
+ * is fetched and decoded.
+ */
 export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);

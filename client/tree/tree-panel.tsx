@@ -1,10 +1,6 @@
 /**
- * The tree's top panel: zoom out and in (each disabled at its end of the range), pan left, up, down and
- * right (so the view moves without dragging: in the panel on a wide screen, behind one button on a phone), find next
- * free, search, help, and find-my-slots for a visitor who has a square. Search opens a text box with a cancel button;
- * Enter with more than 2 trimmed characters hands the term on (the page opens the search popup) and closes the box,
- * the keyboard going back to the Search button, where the popup gives it back when it closes; a shorter term sends
- * nothing.
+ * The tree's top panel: zoom out and in (each disabled at its end of the range), the pan buttons (decision 029), find
+ * next free, search, help, and find-my-slots for a visitor who has a square.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { SEARCH_MIN_LENGTH } from '#shared/constants.ts';
@@ -180,6 +176,10 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
   );
 }
 
+/**
+ * Search's text box, with a cancel button. Enter with a searchable term hands it on (the page opens the search popup)
+ * and closes the box, the keyboard going back to the Search button, where the popup gives it back when it closes.
+ */
 function SearchBox({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (term: string) => void }) {
   const [text, setText] = useState('');
   const [tooShort, setTooShort] = useState(false);
@@ -192,7 +192,8 @@ function SearchBox({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (te
       role="search"
       onSubmit={(event) => {
         event.preventDefault();
-        // Spec §5: the search runs only when the trimmed text is longer than 2 characters; otherwise nothing is sent.
+        // The search runs only when the trimmed text is longer than 2 characters (docs/product.md, Limits); otherwise
+        // nothing is sent.
         if (isSearchable(text)) onSubmit(text.trim());
         else setTooShort(true);
       }}

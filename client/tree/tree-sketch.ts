@@ -1,17 +1,11 @@
 /**
- * The tree's first sketch, page side. On a first visit to /observe the server has drawn the opening view into the
- * page (server/services/tree/tree-sketch.ts): fixed under the header, across the window, so the visitor sees the tree
- * with the page's first paint while the app boots and WebGL starts. It stays where it is, over the tree area (under
- * the header and the tree's panel: global.css), until the engine's first frame removes it; leaving the page, a failed
- * fetch or a browser that cannot draw the tree removes it too. It is never moved into the tree canvas: moving it
- * would have the browser paint it again, which costs the engine's first frame a few hundred milliseconds in software
- * rendering. It is only ever there once: a later visit to the tree within the app has the engine at once.
- *
- * window.__treeSketch records when it was removed (page time, ms), for the tests.
+ * The tree's first sketch, page side: the opening view the server drew into the /observe page (decision 022) stays
+ * where it is, never moved into the canvas, until the engine's first frame (or a reason not to draw) removes it.
  */
 
 declare global {
   interface Window {
+    /** When the sketch was removed (page time, ms), for the tests. */
     __treeSketch?: { removedAt: number | null };
   }
 }
@@ -41,7 +35,10 @@ export function sketchShown(): Promise<void> {
   });
 }
 
-/** Removes the sketch (the engine drew, or the tree will not be drawn here). */
+/**
+ * Removes the sketch (the engine drew, or the tree will not be drawn here: the page left, a failed fetch, no WebGL).
+ * It is there once only: a later visit to the tree within the app has the engine at once.
+ */
 export function removeSketch(): void {
   const found = theSketch();
   if (!found) return;

@@ -1,7 +1,6 @@
 /**
- * The tree in words, beside the canvas, for whoever cannot see it: the bands with their squares by kind, what the view
- * holds with its published pieces as links, and a button that says it aloud. It follows the view once the camera
- * rests, and looks only at the view's squares, so it costs the same on a tree of a million cells as on a small one.
+ * The tree in words beside the canvas, for whoever cannot see it (decision 029): the bands, the view's published pieces
+ * as links, a button that says it aloud. It follows the view once the camera rests, so its cost follows the screen.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';

@@ -1,10 +1,6 @@
 /**
- * The tree area of /observe: the canvas with its DOM overlays (top panel, popups, toast, the screen reader's live
- * description, the survey in words) and the honest states around it (loading, no tree yet, a failed fetch with Retry).
- *
- * The view (spec §2): the camera is saved when a popup opens and restored when it closes; leaving the page keeps it
- * for the next visit, with the piece opened, which has the keyboard's focus again on the way back; and the address
- * carries it (`?row=&col=&zoom=`, see tree-url.ts) so a shared link opens there.
+ * The tree area of /observe: the canvas with its overlays (panel, popups, toast, live description, survey) and the
+ * states around it (loading, no tree yet, a failed fetch with Retry). How the view is kept: decisions 010 and 029.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';

@@ -1,7 +1,7 @@
 /**
- * The seven-step art wizard (spec §2 editArt, §4 art wizard): the step menu, one step at a time with CONTINUE only
- * when it validates and '< BACK' on every step but the first, EDIT from the confirm summary, SUBMIT, and the live
- * preview beside the form. Submitting sends the piece, then its connections, then hands over to the final screen.
+ * The seven-step art wizard (decision 011): the step menu, one step at a time with CONTINUE only when it validates
+ * and '< BACK' on every step but the first, EDIT from the confirm summary, SUBMIT, and the live preview beside the
+ * form. Submitting sends the piece, then its connections, then hands over to the final screen.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ArtForEdit } from '#shared/art-api.ts';
@@ -44,7 +44,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
   const formRef = useRef<HTMLFormElement>(null);
   const shownStep = useRef(state.step);
 
-  // Failures of the connection fetch are ignored (spec §8): the step then has nothing to offer.
+  // Failures of the connection fetch are ignored: the step then has nothing to offer.
   const possible = trpc.art.connections.useQuery(
     { cellToken },
     { retry: false, refetchOnWindowFocus: false, staleTime: Infinity },
@@ -104,7 +104,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
       return;
     }
     const selected = connectionsInput(state).filter((c) => c.status === 1);
-    // Spec §4: the outcome of the connection update is ignored.
+    // The outcome of the connection update is ignored (decision 011).
     await saveConnections.mutateAsync({ cellToken, connections: selected }).catch(() => undefined);
     setUnsaved(false);
     onSubmitted();

@@ -1,8 +1,6 @@
 /**
- * The art editor's state (spec §3 client-side image form state, §4 art wizard): the text fields, the image slots,
- * the connections, the step and the errors, with the wizard's rules as pure functions: Digital sets materials to
- * 'Not Applicable', the size step presets no_size for Digital on its first visit, ticking no_size empties the
- * dimensions, and the image list keeps one empty slot (up to 3 images).
+ * The art editor's state: the text fields, the image slots, the connections, the step and the errors, with the
+ * wizard's rules as pure functions (decision 011).
  */
 import type { ArtConnection, ArtForEdit } from '#shared/art-api.ts';
 import { ART_LIMITS, NOT_APPLICABLE } from '#shared/constants.ts';
@@ -14,7 +12,7 @@ const SIZE_STEP = STEPS.indexOf('SIZE');
 
 const DIGITAL = 'Digital';
 
-/** One image slot (spec §3): a chosen file with its preview, or a picture already stored, with its own error. */
+/** One image slot: a chosen file with its preview, or a picture already stored, with its own error. */
 export interface ImageSlot {
   file: File | null;
   /** Object URL of the chosen file, or the stored picture's large image. */
@@ -150,7 +148,7 @@ export function setMedium(state: EditorState, medium: string[]): EditorState {
   return setValues(state, { medium });
 }
 
-/** Ticking no_size hides the dimensions and sends them empty with units 'in' (spec §4). */
+/** Ticking no_size hides the dimensions and sends them empty with units 'in'. */
 export function setNoSize(state: EditorState, noSize: boolean): EditorState {
   const patch: Partial<ArtValues> = noSize
     ? { no_size: true, width: '', height: '', depth: '', units: 'in' }
@@ -158,7 +156,7 @@ export function setNoSize(state: EditorState, noSize: boolean): EditorState {
   return setValues(state, patch);
 }
 
-/** Shows a step; the first visit of SIZE presets no_size when the medium has Digital (spec §4). */
+/** Shows a step; the first visit of SIZE presets no_size when the medium has Digital (decision 011). */
 export function goToStep(state: EditorState, step: number): EditorState {
   let next: EditorState = { ...state, step, furthest: Math.max(state.furthest, step) };
   if (step === SIZE_STEP && !state.sizeVisited) {

@@ -1,5 +1,5 @@
 /**
- * Checks a chosen image file in the browser before it is ever sent, with the server's messages (spec §5, §8): size,
+ * Checks a chosen image file in the browser before it is ever sent, with the server's messages (decision 011): size,
  * then the type its first bytes announce (a text file renamed .png is refused), then the pixel count and whether
  * the browser can decode it at all. The server checks everything again.
  */

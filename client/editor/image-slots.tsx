@@ -1,8 +1,6 @@
 /**
- * The image list of the IMAGE step (decision 011): up to 3 images, the first the main one, always one empty slot
- * while there is room. Each slot is one tile: a click, Enter or Space on it opens the file picker, and an image file
- * dropped on it (highlighted while dragged over) goes through the same checks; a Remove button sits below a filled
- * one. A published piece's main image is locked for its author, with a note to contact us.
+ * The image list of the IMAGE step (decision 011): up to 3 images, the first the main one, and one empty slot while
+ * there is room. Each slot is one tile that opens the file picker or takes a dropped file; a filled one can be removed.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';

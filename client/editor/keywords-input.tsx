@@ -1,8 +1,6 @@
 /**
- * Keywords (spec §5): typed into one box and added with Enter (or by leaving the box, so a keyword typed and never
- * entered is not lost on CONTINUE); comma-separated entries are split, duplicates
- * ignored; at most 10, each at most 48 characters. An entry that would break a limit is refused with the server's
- * message and stays in the box to be fixed. Each keyword shows as a chip with a remove button.
+ * Keywords (docs/product.md, Limits): typed into one box, added with Enter or on leaving it, each shown as a chip with
+ * a remove button; an entry that would break a limit stays in the box with the server's message (decision 011).
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { ART_LIMITS } from '#shared/constants.ts';

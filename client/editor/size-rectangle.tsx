@@ -1,6 +1,6 @@
 /**
- * The SIZE step's proportional rectangle (spec §2): width against height as entered, drawn to fit a fixed box, with
- * its sides labelled. Nothing is drawn until both sides are positive numbers.
+ * The SIZE step's proportional rectangle: width against height as entered, drawn to fit a fixed box, with its sides
+ * labelled. Nothing is drawn until both sides are positive numbers.
  */
 const BOX = 160;
 const MIN_SIDE = 4;

@@ -1,6 +1,6 @@
 /**
- * Whether a wizard step may be left forwards (spec §4 "next only if the step validates"): each step is checked with
- * its schema from shared/validation/art.ts, the same one the server saves with, so the messages are the server's.
+ * Whether a wizard step may be left forwards (decision 011): each step is checked with its schema from
+ * shared/validation/art.ts, the same one the server saves with, so the messages are the server's.
  */
 import * as v from 'valibot';
 import { artStepSchemas, imageListErrors } from '#shared/validation/art.ts';

@@ -1,7 +1,7 @@
 /**
- * The wizard's step menu (spec §2): the seven steps in order, the current one marked; a step already reached can be
- * opened from it (leaving the current step forwards still needs it to validate, which the wizard decides). On a
- * narrow screen the menu scrolls sideways and keeps the current step in view.
+ * The wizard's step menu (decision 011): the seven steps in order, the current one marked; a step already reached
+ * can be opened from it (leaving the current step forwards still needs it to validate, which the wizard decides).
+ * On a narrow screen the menu scrolls sideways and keeps the current step in view.
  */
 import { useEffect, useRef } from 'react';
 import { STEPS } from './editor-state.ts';

@@ -1,8 +1,6 @@
 /**
- * Sending the piece (spec §4, §7, §8): the multipart POST /api/cell/{cellToken} with the submitted fields of spec §3
- * and submit=1, then the connections (selected ones only; the outcome of that second call is ignored). A failure
- * becomes the confirm step's message: the locale text for the server's code (else the undefined-error text),
- * followed by the field errors, which also go beside their fields.
+ * Sending the piece (decision 011): the multipart POST /api/cell/{cellToken} (docs/api.md) with submit=1, then the
+ * selected connections, whose outcome is ignored. A refusal becomes the confirm step's message and field errors.
  */
 import type { ErrorBody } from '#shared/errors.ts';
 import { apiHeaders } from '#client/api/initial-params.ts';

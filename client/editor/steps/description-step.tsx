@@ -1,4 +1,4 @@
-/** The DESCRIPTION step (spec §2): keywords, the description, and how AI was used (honesty, always stated). */
+/** The DESCRIPTION step: keywords, the description, and how AI was used (honesty, always stated). */
 import { AI_USE_LABELS } from '#client/art/art-facts.tsx';
 import { AI_USE_OPTIONS, ART_LIMITS } from '#shared/constants.ts';
 import { RadioGroup, TextArea } from '../editor-fields.tsx';

@@ -1,4 +1,4 @@
-/** The first three steps of the wizard (spec §2 editArt): IMAGE (title and images), CATEGORY, MEDIUM. */
+/** The first three steps of the wizard: IMAGE (title and images), CATEGORY, MEDIUM. */
 import {
   ART_LIMITS,
   CATEGORY_OPTIONS,

@@ -1,6 +1,6 @@
 /**
- * The SIZE step (spec §2, §4): width, height, depth and units with the proportional rectangle and the .01 depth
- * note, or the no-size box, which hides the dimensions and empties them.
+ * The SIZE step: width, height, depth and units with the proportional rectangle and the .01 depth note, or the
+ * no-size box, which hides the dimensions and empties them.
  */
 import { useId } from 'react';
 import { ART_LIMITS } from '#shared/constants.ts';

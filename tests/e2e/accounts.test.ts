@@ -1,6 +1,7 @@
 /**
- * Accounts in a real browser (spec §2, §4, §5, §8): register, log out and in, change the account, reset and restore
- * the password through the e-mailed link, and the route guards, all through the pages a visitor uses.
+ * Accounts in a real browser (docs/product.md, Who may do what; decision 006): register, log out and in, change the
+ * account, reset and restore the password through the e-mailed link, and the route guards, all through the pages a
+ * visitor uses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';

@@ -1,12 +1,7 @@
 /**
- * The staff dashboard in a real browser (issue 8; spec §1 staff review, §2 dashboard link; DESIGN.md §4): the demo
- * admin follows the header's dashboard link (a full page load into the second client entry), reads the overview,
- * opens the review queue and a freshly submitted piece, is refused a request for changes without a reason, and
- * publishes the piece. A visitor in a second browser then finds it on the tree (published, with the square above
- * now available) and in search; the artist's 'your piece is live' e-mail and a subscriber's e-mail are in the
- * outbox. A second admin tab deciding the same piece afterwards is told, by code, that someone got there first.
- * Observers and guests opening the dashboard get the app's forbidden page.
- * With ADMIN_SHOTS=<folder> set, it also saves screenshots of the overview and the review there.
+ * The staff dashboard in a real browser (issue 8; decisions 012, 013): the demo admin reviews and publishes a fresh
+ * piece (a second tab deciding it afterwards is told someone got there first); a visitor then finds it on the tree and
+ * in search; the e-mails are in the outbox; observers and guests get the app's forbidden page.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +29,7 @@ let admin: { context: BrowserContext; page: Page; errors: string[] };
 /** tRPC procedures the admin's pages sent as mutations (e.g. 'admin.publish'). */
 let adminMutations: string[];
 
+/** With ADMIN_SHOTS=<folder> set, the test saves screenshots of the overview and the review there. */
 const SHOTS = process.env.ADMIN_SHOTS ?? null;
 const stamp = Date.now().toString(36);
 const TITLE = `Lantern Moths ${stamp}`;

@@ -1,9 +1,7 @@
 /**
- * The dashboard's other sections in a real browser (issue 8): a removal request declined (a reason required, in
- * the page) and another accepted after a confirm; a contact message read and marked handled; a member found by
- * e-mail, given a new role, disabled (which ends their sessions) and enabled again, while the admin's own row
- * cannot be changed; a reservation released after a confirm; and every one of those actions in the staff log. The
- * dashboard never loads the tree's renderer (PixiJS).
+ * The dashboard's other sections in a real browser (issue 8): removals declined (a reason required) and accepted, a
+ * contact message handled, a member's role changed, disabled and enabled (never the admin's own row), a reservation
+ * released, and every action in the staff log. The dashboard never loads the tree's renderer (PixiJS).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, count, eq } from 'drizzle-orm';

@@ -1,10 +1,7 @@
 /**
- * The art details page in a real browser (the like toggle, the like and view calls): a visitor opens a seeded
- * published piece and sees its title, author, dimensions, a picture and its connections, switches pictures with a
- * thumbnail, and the visit adds one view; a signed-in member likes it, the count rises and survives a reload; the
- * author of a piece that is not published gets EDIT but no REQUEST REMOVAL (decision 011); an unknown square gets a
- * friendly not-found message. No console errors along the way.
- * With ART_DETAILS_SHOTS=<folder> set, it also saves 1280x800 and 360x740 screenshots there.
+ * The art details page in a real browser: what a visitor sees of a published piece and the view it counts, a member's
+ * like, what its author is offered before and after publishing (decision 011), a phone-sized window, an unknown
+ * square. No console errors along the way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, count, eq } from 'drizzle-orm';
@@ -14,6 +11,7 @@ import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
 import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
 
+/** With ART_DETAILS_SHOTS=<folder> set, the test saves 1280x800 and 360x740 screenshots there. */
 const SHOTS = process.env.ART_DETAILS_SHOTS ?? null;
 
 let gallery: Gallery;

@@ -1,15 +1,7 @@
 /**
- * The art editor in a real browser (issue 7; decision 011): a new member reserves a square next to a published
- * piece, walks the seven steps with two real image files (checking the wizard's rules on the way: next only when a step validates, Digital sets materials and presets no size,
- * ticking no size empties the dimensions, keywords split on commas, a connection needs its description), submits
- * and sees the final screen; the details page says 'waiting for review' to the author; once staff publish it, a
- * second member sees it with its connection, likes it, and counts one view however often they look. The author then
- * asks for its removal, and edits the text of the published piece, whose main image stays locked; a piece sent back
- * for changes shows staff's reason and goes to review again. Bad inputs: a text file renamed .png, a PNG with a
- * broken body, an 11th and a 49-character keyword, a missing connection description, a save the server refuses
- * (its message on the confirm step), and another member's piece (sent to /forbidden). The image tile opens the picker
- * by click, Enter and Space and takes a dropped file through the same checks. No console errors along the way.
- * With ART_EDITOR_SHOTS=<folder> set, it also saves screenshots there.
+ * The art editor in a real browser (issue 7; decision 011): a new member takes a square next to a published piece
+ * through the seven steps to review and publication and edits it again; the image tile by mouse, keyboard and drop;
+ * bad inputs refused with their messages. No console errors along the way.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,11 +1,7 @@
 /**
- * Profiles in a real browser (issue 9; spec §2 public profile, manage profile, avatar popup; §4 toggles and the
- * profile form; §5 rules): an artist (a new member who submitted a piece and holds a square, both through the REST
- * paths) fills every profile field with the ZIP lookup, crops and applies an avatar, saves, and previews the public
- * profile; a `javascript:` URL and a text file named .png are refused with their messages and nothing is sent; the
- * artist likes and follows a seeded artist, sees the counts change and survive a reload, and unfollows from
- * FOLLOWING; ATELIER lists the submitted piece and the held square; an observer gets ACCOUNT and FOLLOWING only; a
- * stored non-http URL never becomes a link. With PROFILE_SHOTS=<folder> set, it also saves screenshots there.
+ * Profiles in a real browser (issue 9; decisions 014, 015): an artist fills the profile form (ZIP lookup, a cropped
+ * avatar) and previews the public profile; bad URLs and files are refused, sending nothing; likes and follows; ATELIER
+ * and the tabs by role; a stored non-http URL never becomes a link.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +25,7 @@ import {
   type Member,
 } from './profile-fixtures.ts';
 
+/** With PROFILE_SHOTS=<folder> set, the test saves screenshots there. */
 const SHOTS = process.env.PROFILE_SHOTS ?? null;
 
 let gallery: Gallery;
@@ -146,7 +143,7 @@ describe('the profile form', () => {
     expect(stored.url).toBe('');
   });
 
-  it('refuses a text file named .png and a file over 8 MB, with the spec’s messages', async () => {
+  it('refuses a text file named .png and a file over 8 MB, with their messages', async () => {
     await page.getByTestId('avatar-edit').click();
     const popup = page.getByTestId('avatar-popup');
     await popup.getByRole('heading', { name: 'profile picture.' }).waitFor();
@@ -239,7 +236,7 @@ describe('the profile form', () => {
     expect(right.rgb[2]).toBeGreaterThan(150);
     expect(right.rgb[0]).toBeLessThan(100);
 
-    // The success message goes away on its own (spec §9: 4000 ms).
+    // The success message goes away on its own (after 4000 ms: shared/constants.ts).
     await message.waitFor({ state: 'detached', timeout: TIMINGS.successMessageMs * 3 });
   });
 

@@ -1,8 +1,6 @@
 /**
  * The public pages and the app shell in a real browser: the preloader, every public page, the header menu on a
- * phone-sized window, who sees which menu item, a refusal of the contact form shown with its message and its field
- * errors together, and a message sent through the contact form all the way to the outbox. Browsers driven by
- * Playwright skip the preloader (navigator.webdriver); its own tests force it with `?preload`.
+ * phone-sized window, who sees which menu item, and the contact form (its refusals shown, a message sent).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
@@ -58,6 +56,7 @@ function logInAsAdmin(page: Page): Promise<number> {
   return postFromPage(page, '/api/auth/login', { username: E2E_ADMIN.email, password: E2E_ADMIN.password });
 }
 
+// Browsers driven by Playwright skip the preloader (navigator.webdriver); these tests force it with `?preload`.
 describe('the preloader', () => {
   it('plays our logo animation once, signals its end, and goes away when the page is ready', async () => {
     const page = await openPage();

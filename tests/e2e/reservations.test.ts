@@ -1,11 +1,7 @@
 /**
- * Reservations in a real browser (issue 6; spec §2 reserve, subscribe and edit-reserved-cell popups, the extend
- * page; §4, §5, §8, §9): a new member reserves a trunk square through the popup (steps 0 → 1 → no → 2 with the
- * date 14 days ahead) and sees the re-fetched tree show it reserved; a second member reserves a branch slot and
- * lands on the editor, then subscribes to the first member's square; the first member's reminder e-mail (sent by
- * the reminder job on a clock moved a week on) links to the extend page, which extends once and then refuses; and
- * the edit-reserved-cell popup greets the first member on the welcome page but not on the extend page.
- * With RESERVATION_SHOTS=<folder> set, it also saves screenshots of the popups and the extend page there.
+ * Reservations in a real browser (issue 6; docs/product.md, Reservations): the reserve popup's steps for a trunk square
+ * and a branch slot, subscribing, the reminder's link to the extend page (once, then refused), extending from the
+ * square itself, the edit-reserved-cell popup, guests and small screens.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -24,6 +20,7 @@ import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } 
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const DAY_MS = 86_400_000;
+/** With RESERVATION_SHOTS=<folder> set, the test saves screenshots of the popups and the extend page there. */
 const SHOTS = process.env.RESERVATION_SHOTS ?? null;
 
 let gallery: Gallery;
@@ -152,7 +149,7 @@ describe('reserving a trunk square', () => {
     await popup.getByTestId('reserve-step-0').waitFor();
     expect(await popup.textContent()).toContain('Would you like to reserve this square?');
     const submit = popup.getByRole('button', { name: 'Submit' });
-    // Spec §5: nothing chosen, nothing to send.
+    // Nothing chosen, nothing to send.
     expect(await submit.isDisabled()).toBe(true);
     await screenshot(page, 'reserve-step-0-1280');
     await popup.getByLabel('Yes', { exact: true }).check();

@@ -1,8 +1,7 @@
 /**
- * The tree page's features in a real browser (issue 5; spec §2 tree, cell click, search and help popups; §4, §8;
- * DESIGN.md §6): the top panel, zoom about the pointer, find-free, search, the keyboard path with its live
- * description, the view in the address, the popups a click opens, and find-my-slots for a signed-in artist.
- * Positions are checked against the engine's own camera (window.__treeStats), not the DOM.
+ * The tree page's features in a real browser (issue 5; decision 010): the top panel, zoom about the pointer, find-free,
+ * search, the keyboard path with its live description, the view in the address, the popups a click opens, and
+ * find-my-slots for a signed-in artist.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +32,7 @@ let errors: string[];
 /** tRPC procedures the page called, in order (e.g. 'cell.search'). */
 let calls: string[];
 
+/** The engine's own camera (window.__treeStats): positions are checked against it, not the DOM. */
 const stats = (on: Page = page) => on.evaluate(() => ({ ...window.__treeStats! }));
 
 async function openTree(search = '', on: Page = page): Promise<void> {

@@ -1,9 +1,7 @@
 /**
- * The live tree (issue 17): open tree pages follow the tree through its event stream and draw a piece published
- * elsewhere in place, without a reload (the one-second target is measured by npm run bench:live); a page whose
- * stream is refused polls /changes instead; the camera, an open popup and the keyboard focus stay; a bulk change
- * makes pages load the snapshot again; a hidden page holds no stream and catches up once shown, and so does a tree
- * page left for another and come back to. Prints the commit→drawn times it measures.
+ * The live tree (issue 17): open tree pages follow the event stream (or poll /changes when it is refused) and draw a
+ * piece published elsewhere in place, keeping camera, popup and focus; they reload after a bulk change and catch up
+ * when shown again or come back to. Prints the commit→drawn times; the one-second target is npm run bench:live's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull, ne } from 'drizzle-orm';

@@ -1,9 +1,6 @@
 /**
- * The growth replay in a real browser (issue 17): `?at=DAY` opens the tree as it was at the end of that day, paused,
- * every square published by then drawn as published and none published later (a later trunk piece is an empty
- * square, a later branch piece is not there); play and pause move the clock; the scrubber moves the tree and the
- * address; Back to live shows the live tree again; a malformed or unreached day opens the live tree.
- * The engine's squares are read through window.__treeSquareAt (client/tree/engine/stats.ts).
+ * The growth replay in a real browser (issue 17): `?at=DAY` opens the tree as it was at the end of that day, paused;
+ * play, pause and the scrubber move it; Back to live returns; a malformed or unreached day opens the live tree.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -32,7 +29,7 @@ let liveNow: string[] = [];
 
 type Square = { kind: 'cell' | 'slot'; status: number } | null;
 
-/** What every cell position of the live tree holds on screen now. */
+/** What every cell position of the live tree holds on screen now (window.__treeSquareAt, engine/stats.ts). */
 function squaresShown(): Promise<Square[]> {
   const positions = Array.from({ length: tree.count }, (_, i) => [tree.row[i]!, tree.col[i]!] as const);
   return page.evaluate((list) => list.map(([row, column]) => window.__treeSquareAt!(row, column)), positions);

@@ -1,9 +1,7 @@
 /**
- * The tree's first sketch (server/services/tree/tree-sketch.ts, client/tree/tree-sketch.ts) in a real browser: on a first
- * visit to /observe the page arrives with the opening view already drawn, at the engine's own camera and in each
- * square's colour, for the default view and for a shared link alike; the engine's first frame replaces it; and it
- * never outlives the page or covers a notice. PixiJS's chunk is held back by the test where the sketch must be seen
- * alone.
+ * The tree's first sketch (server/services/tree/tree-sketch.ts, client/tree/tree-sketch.ts) in a real browser: the
+ * opening view drawn at the engine's camera in each square's colour, for the default view and a shared link alike,
+ * replaced by the engine's first frame, never outliving the page or covering a notice.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,9 +1,7 @@
 /**
- * User text is rendered as text everywhere (issue 10, STYLE: never markup from user data), in a real browser: a
- * published piece titled `<img src=x onerror=alert(1)>` by an artist named `<script>…</script>` shows literally on
- * the details page (and in its Open Graph tags), in the search results popup, in the tree's live description, on
- * the artist's profile, and on the staff dashboard (users, a removal request, a contact message). No element is made from the payload and no dialog ever opens (the CSP would block an inline
- * handler anyway, so the DOM itself is checked, not only the dialog).
+ * User text is rendered as text everywhere (issue 10), in a real browser: a piece and an artist named with markup show
+ * literally on every page that shows them. The DOM itself is checked, not only that no dialog opens: the Content
+ * Security Policy would block an inline handler anyway.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';

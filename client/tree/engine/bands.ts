@@ -1,7 +1,6 @@
 /**
- * The four divider bands (spec §2, DESIGN.md §4): thin full-width strips in the gap above the first row of the
- * trunk, the branch start, the seed and the roots, plus a faint ground tint under the roots. The strips live in the world; their labels live in screen space
- * so they stay small and readable at every zoom and cling to the left edge.
+ * The four divider bands (docs/product.md, Growth of the tree): thin full-width strips in the gap above the first row
+ * of the trunk, the branch start, the seed and the roots, plus a faint ground tint under the roots.
  */
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
@@ -14,6 +13,10 @@ interface BandLabel {
   view: Container;
 }
 
+/**
+ * The strips live in the world; their labels live in screen space so they stay small and readable at every zoom and
+ * cling to the left edge.
+ */
 export class DividerBands {
   readonly strips = new Graphics();
   readonly labels = new Container();

@@ -1,8 +1,6 @@
 /**
- * The branch slots of a tree on the canvas, kept up to date as cells change (issue 17): a change at (r, c) can only
- * alter the slot rule's answer in its 3 × 3 neighbourhood, so only those nine positions are asked again. Each
- * position that was ever a slot keeps one index in `positions` (chunks refer to slots by index), so the list never
- * needs renumbering; `alive` says which are slots now.
+ * The branch slots of a tree on the canvas, kept up to date as cells change (decision 023): a change at (r, c) can only
+ * alter the slot rule's answer in its 3 × 3 neighbourhood, so only those nine positions are asked again.
  */
 import { branchSlotRefusal, positionKey, type CellGrid, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { Position } from './focus.ts';
@@ -12,6 +10,10 @@ export interface SlotChange {
   appeared: boolean;
 }
 
+/**
+ * Each position that was ever a slot keeps one index in `positions` (chunks refer to slots by index), so the list
+ * never needs renumbering; `alive` says which are slots now.
+ */
 export class BranchSlots {
   /** Every position that is or was a slot; chunk entries hold indices into it. */
   readonly positions: Position[] = [];

@@ -1,8 +1,6 @@
 /**
- * What the canvas knows about each cell beyond its position, status and colour: its token and thumbnail (from the
- * snapshot when the tree is small, otherwise from region answers near the view), and a published piece's title and
- * artist (always from region answers: the snapshot never carries them). Region blocks are kept in a small LRU, so
- * memory follows where the visitor has looked, not the tree's size.
+ * What the canvas knows about each cell beyond its position, status and colour: its token and thumbnail, and a
+ * published piece's title and artist (decision 010, details by region).
  */
 import { positionKey } from '#shared/tree/geometry.ts';
 import { REGION_BLOCK, blockOf, regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
@@ -25,6 +23,11 @@ export function blockKey(blockRow: number, blockColumn: number): number {
   return positionKey(blockRow, blockColumn);
 }
 
+/**
+ * Tokens and thumbnails come from the snapshot when the tree is small, otherwise from region answers near the view;
+ * titles and artists always from region answers (the snapshot never carries them). Region blocks are kept in a small
+ * LRU, so memory follows where the visitor has looked, not the tree's size.
+ */
 export class CellDetails {
   private readonly blocks = new Map<number, Block>();
   /** Tokens and thumbnails that live changes brought, by cell index (a large tree's snapshot has none). */

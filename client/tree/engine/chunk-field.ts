@@ -1,8 +1,6 @@
 /**
  * The chunks of one tree on the canvas: which are built, which are shown, which wait to be built. Culling compares
- * chunk bounds with the view (never single cells over the tree); chunks are built a few per frame, nearest the middle
- * first, and destroyed, with their thumbnails, once they are well out of sight. Only shown chunks look at their
- * thumbnails, so that work follows the screen's size too.
+ * chunk bounds with the view, never single cells over the tree.
  */
 import { Container } from 'pixi.js';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
@@ -25,6 +23,10 @@ function grow(rect: Rect, by: number): Rect {
   return { x: rect.x - by, y: rect.y - by, width: rect.width + 2 * by, height: rect.height + 2 * by };
 }
 
+/**
+ * Chunks are built a few per frame, nearest the middle first, and destroyed, with their thumbnails, once they are well
+ * out of sight. Only shown chunks look at their thumbnails, so that work follows the screen's size too.
+ */
 export class ChunkField {
   readonly layer = new Container({ label: 'chunks' });
   private readonly built = new Map<number, ChunkView>();

@@ -1,5 +1,5 @@
 /**
- * The keyboard's way around the tree (DESIGN.md §6), as pure functions over "is there a square here?": the square
+ * The keyboard's way around the tree (decision 010), as pure functions over "is there a square here?": the square
  * nearest a point to start from, and the next square in a direction (gaps in the branches are skipped, so every
  * press lands on something that can be opened).
  */

@@ -1,5 +1,5 @@
 /**
- * Frames on demand (DESIGN.md §6): one animation frame is asked for when something changed, never an idle ticker.
+ * Frames on demand (decision 010): one animation frame is asked for when something changed, never an idle ticker.
  * Each frame's main-thread cost is timed: the update (culling, chunk building) and the render, for the benchmark's
  * frame log (stats.ts, on with `?bench`).
  */

@@ -1,9 +1,6 @@
 /**
- * Pointer, wheel and key input on the canvas, as the help popup of spec §2 describes it: drag (or one finger) to
- * pan, Ctrl+wheel to zoom about the pointer, wheel to scroll vertically, Shift+wheel horizontally; a press released
- * without dragging is a tap. On the keyboard (DESIGN.md §6) the arrow keys move a focus cell, Enter opens it, and
- * plus and minus zoom; Home, End, Page Up and Down, B, P and F make the long moves of far-moves.ts. Plain DOM events:
- * hit testing is one division, so Pixi's event system is not used.
+ * Pointer, wheel and key input on the canvas, as the help popup (help-popup.tsx) describes it. Plain DOM events: hit
+ * testing is one division, so Pixi's event system is not used.
  */
 import type { Point } from '#shared/tree/camera.ts';
 import type { FarMove } from './far-moves.ts';
@@ -86,6 +83,11 @@ interface ActivePointer {
   y: number;
 }
 
+/**
+ * Drag (or one finger) pans, Ctrl+wheel zooms about the pointer, the wheel scrolls vertically and Shift+wheel
+ * horizontally; a press released without dragging is a tap. Keys (decisions 010 and 029): the arrows move the focus
+ * cell, Enter opens it, plus and minus zoom; Home, End, Page Up and Down, B, P and F make far-moves.ts's long moves.
+ */
 export class CanvasInput {
   private readonly pointers = new Map<number, ActivePointer>();
   private start: (Point & { touch: boolean }) | null = null;

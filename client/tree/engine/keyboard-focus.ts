@@ -1,8 +1,6 @@
 /**
- * The keyboard's focus cell (DESIGN.md §6): where it is, whether it is shown (only while the canvas has keyboard
- * focus), moving it square by square (focus.ts) and far (far-moves.ts), keeping it on screen, and telling the page
- * what it is, or that the tree ends there. The engine is its host: it answers what lies where and does the panning,
- * drawing and opening.
+ * The keyboard's focus cell (decisions 010 and 029): where it is, whether it is shown (only while the canvas has
+ * keyboard focus), and its moves square by square (focus.ts) and far (far-moves.ts).
  */
 import { CellStatus } from '#shared/domain.ts';
 import {
@@ -60,6 +58,10 @@ export interface FocusHost {
 /** How a focus move brings its square into view: not at all, just enough, or centred when it is off screen. */
 export type Reveal = 'none' | 'nudge' | 'centre';
 
+/**
+ * Keeps the focus on screen and tells the page what it is, or that the tree ends there. The engine is its host
+ * (FocusHost): it answers what lies where and does the panning, drawing and opening.
+ */
 export class KeyboardFocus {
   private current: Position | null = null;
   /** What was said before the focused square when it was reached (its band), said again with it. */

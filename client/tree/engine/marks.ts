@@ -1,7 +1,6 @@
 /**
- * Marks drawn over the squares, in the world above the chunks (DESIGN.md §6): the viewer's own squares (a reserved
- * one of theirs is plain to tell from anyone else's), the square find-free or find-my-slots just brought into view,
- * and the keyboard's focus cell. Few at a time, so one Graphics redrawn only when they change.
+ * Marks drawn over the squares, in the world above the chunks: the viewer's own squares, the square find-free or
+ * find-my-slots just brought into view, and the keyboard's focus cell.
  */
 import { Graphics } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
@@ -65,6 +64,7 @@ function drawTarget(g: Graphics, x: number, y: number): void {
   g.roundRect(x - 26, y - 26, S + 52, S + 52, 20).stroke({ width: 3, color: PALETTE.target, alpha: 0.35 });
 }
 
+/** Few marks at a time, so one Graphics redrawn only when they change. */
 export class MarkLayer {
   readonly graphics = new Graphics({ label: 'marks' });
 

@@ -1,10 +1,6 @@
 /**
- * A tiny live record of what the engine is doing, exposed as window.__treeStats for browser tests and for anyone
- * curious in the console. The engine updates the one object in place; nothing here allocates per frame.
- *
- * With `?bench` in the page's address the engine also keeps a ring buffer of its per-frame main-thread work
- * (window.__treeFrames): the camera update, culling, chunk building and app.render(), which is what a frame costs our
- * code whatever the GPU (the benchmark reads it; see tests/bench/tree-canvas.bench.ts).
+ * A tiny live record of what the engine is doing (window.__treeStats), for browser tests and the curious in the
+ * console, updated in place: nothing here allocates per frame. With `?bench`, each frame's cost too (__treeFrames).
  */
 export interface TreeStats {
   /** Cells in the decoded snapshot. */
@@ -47,7 +43,11 @@ export interface TreeStats {
   replaying: boolean;
 }
 
-/** Per-frame main-thread work in milliseconds, newest last, in a ring of FRAME_LOG_SIZE. */
+/**
+ * Per-frame main-thread work in milliseconds, newest last, in a ring of FRAME_LOG_SIZE: the camera update, culling,
+ * chunk building and app.render(), which is what a frame costs our code whatever the GPU (read by
+ * tests/bench/tree-canvas.bench.ts).
+ */
 export interface FrameLog {
   /** Whole frame: update (camera, culling, chunk building) plus app.render(). */
   total: Float32Array;

@@ -1,14 +1,10 @@
 /**
- * Thumbnail textures, loaded only for cells in visible chunks and unloaded when the last chunk using them is
- * destroyed (DESIGN.md §6). Counted per URL, since one picture may appear in several cells, and throttled so a fast
- * pan never fires hundreds of requests at once.
- *
- * Pixi's asset cache is one for the page, and a load of a URL shares whatever the cache holds for it, even a texture
- * an unloading is about to destroy. So the counting is one for the page too (a tree left while its pictures load, and
- * the tree come back to, share them), and a URL asked for again while it is being unloaded loads once that is done.
+ * Thumbnail textures, loaded only for cells in visible chunks and unloaded when the last chunk using them is destroyed,
+ * so GPU memory follows the screen (docs/architecture.md, The tree page).
  */
 import { Assets, type Texture } from 'pixi.js';
 
+/** Loads under way at most, so a fast pan never fires hundreds of requests at once. */
 const MAX_IN_FLIGHT = 6;
 
 interface Entry {
@@ -18,7 +14,13 @@ interface Entry {
   waiters: ((texture: Texture | null) => void)[];
 }
 
-/** The page's textures: every ThumbnailCache counts its references here. */
+/**
+ * The page's textures: every ThumbnailCache counts its references here, per URL (one picture may appear in several
+ * cells). Pixi's asset cache is one for the page, and a load of a URL shares whatever the cache holds for it, even a
+ * texture an unloading is about to destroy. So the counting is one for the page too (a tree left while its pictures
+ * load, and the tree come back to, share them), and a URL asked for again while it is being unloaded loads once that
+ * is done (decision 029).
+ */
 class TexturePool {
   private readonly entries = new Map<string, Entry>();
   private readonly queue: string[] = [];

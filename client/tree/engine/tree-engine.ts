@@ -1,9 +1,6 @@
 /**
- * The tree canvas engine (DESIGN.md §6): plain TypeScript, owned by one React component through a ref. It keeps the
- * camera (and its smooth flights), applies it to the world layer (a render group), asks the tree on the canvas
- * (canvas-tree.ts) to cull, build and load what the view needs, places the band labels, draws the marks (the
- * viewer's squares, a find's target, the keyboard's focus), turns taps and Enter into cell hits, and renders only
- * when something changed (no idle frames).
+ * The tree canvas engine (docs/architecture.md, The tree page): plain TypeScript, owned by one React component through
+ * a ref (tree-canvas.tsx); React never sees a cell.
  */
 import { TREE_VIEW } from '#shared/constants.ts';
 import type { TreeChangesWire } from '#shared/tree/changes.ts';
@@ -51,6 +48,12 @@ function prefersReducedMotion(): boolean {
   return typeof window !== 'undefined' && (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false);
 }
 
+/**
+ * Keeps the camera (and its smooth flights), applies it to the world layer (a render group), asks the tree on the
+ * canvas (canvas-tree.ts) to cull, build and load what the view needs, places the band labels, draws the marks (the
+ * viewer's squares, a find's target, the keyboard's focus), turns taps and Enter into cell hits, and renders only when
+ * something changed (no idle frames).
+ */
 export class TreeEngine {
   readonly stats: TreeStats = createTreeStats();
   private camera: Camera = { x: 0, y: 0, scale: TREE_VIEW.zoomDefault };

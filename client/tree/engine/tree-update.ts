@@ -1,8 +1,6 @@
 /**
- * One batch of changes applied to a tree on the canvas, the part without PixiJS (issue 17): the cells change in place
- * (shared/tree/changes.ts), the branch slots are asked again only round the changed cells, the chunk index files new
- * cells and the slots that came or went, and the answer names the chunks whose picture changed, so only those are
- * drawn again.
+ * One batch of changes applied to a tree on the canvas, the part without PixiJS (decision 023): the answer names the
+ * chunks whose picture changed, so only those are drawn again.
  */
 import { applyChanges, type TreeChangesWire } from '#shared/tree/changes.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
@@ -28,7 +26,11 @@ export interface TreeUpdate {
   newChunks: boolean;
 }
 
-/** Applies `changes` to `state` (its `cells` may become a new, larger object). */
+/**
+ * Applies `changes` to `state` (its `cells` may become a new, larger object): the cells change in place
+ * (shared/tree/changes.ts), the branch slots are asked again only round the changed cells, and the chunk index files
+ * new cells and the slots that came or went.
+ */
 export function updateTree(state: TreeState, changes: TreeChangesWire): TreeUpdate {
   const applied = applyChanges(state.cells, changes);
   const cells = applied.cells;

@@ -1,8 +1,6 @@
 /**
- * The growth replay's controls on the tree page (issue 17): a button that starts it, then play/pause, a scrubber with
- * the date it shows, and a way back to the live tree. `?at=YYYY-MM-DD` opens the replay paused at the end of that
- * day (UTC); scrubbing or pausing writes the day shown back into the address, so the link can be shared. A day the
- * history does not reach, or one that is not a day, leaves the live tree as it is.
+ * The growth replay's controls on the tree page (decision 023): a button that starts it, then play/pause, a scrubber
+ * with the date it shows, and a way back to the live tree.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
@@ -36,6 +34,11 @@ function writeDay(time: number | null): void {
 
 type Mode = 'off' | 'loading' | 'on';
 
+/**
+ * `?at=YYYY-MM-DD` opens the replay paused at the end of that day (UTC); scrubbing or pausing writes the day shown back
+ * into the address, so the link can be shared. A day the history does not reach, or one that is not a day, leaves the
+ * live tree as it is.
+ */
 export function ReplayControl({ token, engine }: { token: string; engine: TreeEngine | null }) {
   const [addressDay] = useState(() => parseReplayDay(window.location.search));
   const [mode, setMode] = useState<Mode>('off');

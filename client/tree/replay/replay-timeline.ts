@@ -1,9 +1,6 @@
 /**
- * The growth replay's timeline (issue 17): the history's pieces (shared/tree/history.ts) matched to the page's tree,
- * with what each cell looks like once published (as the tree is now) and before (a trunk square pending, a branch
- * square not there yet). The tree at time T is the live tree with every piece published after T put back to its
- * "before"; moving between two times is a batch of changes (shared/tree/changes.ts) over the pieces in between, so
- * the engine redraws only what they touch.
+ * The growth replay's timeline (decision 023): the history's pieces (shared/tree/history.ts) matched to the page's
+ * tree, each cell's look once published (as now) and before (a trunk square pending, a branch square not there yet).
  */
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { CHANGES_FORMAT, type TreeChangesWire } from '#shared/tree/changes.ts';
@@ -114,7 +111,10 @@ export function publishedBy(timeline: ReplayTimeline, time: number): number {
   return low;
 }
 
-/** The tree with its first `published` pieces published and the rest as they were before: a copy, the live one untouched. */
+/**
+ * The tree at a time: the live tree with its first `published` pieces published and every later one put back to its
+ * "before": a copy, the live one untouched.
+ */
 export function deriveReplayCells(tree: TreeCells, timeline: ReplayTimeline, published: number): TreeCells {
   const cells: TreeCells = {
     count: tree.count,
@@ -138,7 +138,10 @@ export function deriveReplayCells(tree: TreeCells, timeline: ReplayTimeline, pub
 
 const HEX = '0123456789abcdef';
 
-/** The changes that move a tree shown with `from` pieces published to `to` published (either way in time). */
+/**
+ * The changes that move a tree shown with `from` pieces published to `to` published (either way in time): a batch
+ * (shared/tree/changes.ts) over the pieces in between, so the engine redraws only what they touch.
+ */
 export function replayChanges(timeline: ReplayTimeline, from: number, to: number): TreeChangesWire {
   const first = Math.min(from, to);
   const count = Math.abs(to - from);

@@ -1,6 +1,6 @@
 /**
- * The frame of a page that is mostly one form (login, register, reset and restore password): the title in the
- * spec's style, a short lead, the form on a raised card, and the links that lead elsewhere.
+ * The frame of a page that is mostly one form (login, register, reset and restore password): the title ("login.",
+ * also the tab's), a short lead, the form on a raised card, and the links that lead elsewhere.
  */
 import type { ReactNode } from 'react';
 import { usePageTitle } from '#client/app/page-title.ts';

@@ -1,4 +1,7 @@
-/** The field where a member chooses a password (registration, restore, account): hidden text, the browser's offer of a new password, the length limit. */
+/**
+ * The field where a member chooses a password (registration, restore, account): hidden text, the browser's offer of
+ * a new password, the length limit.
+ */
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
 import { TextField, type TextFieldProps } from './fields.tsx';
 import type { FormValue } from './use-form.ts';

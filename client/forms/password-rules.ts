@@ -1,4 +1,4 @@
-/** The password rules note (spec §2, §5), worded once for every form that sets a password. */
+/** The password rules note (docs/product.md, Limits), worded once for every form that sets a password. */
 import { PASSWORD_RULE_TEXT } from '#shared/validation/account.ts';
 
 export const passwordRules = `${PASSWORD_RULE_TEXT}.`;

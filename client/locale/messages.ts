@@ -1,6 +1,6 @@
 /**
- * The client's locale table (spec §8): a message for every error code of shared/errors.ts, and the success and
- * fallback messages the forms show. A form prefers the text the server sent; these fill in where it sent none.
+ * The client's locale table: a message for every error code of shared/errors.ts (docs/api.md, Answers and errors),
+ * and the forms' success and fallback messages. A form prefers the server's text; these fill in where it sent none.
  */
 import type { ErrorCode } from '#shared/errors.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';

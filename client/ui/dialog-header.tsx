@@ -1,4 +1,7 @@
-/** A modal dialog's header (the .dialog look in client/styles): an optional eyebrow, the title its dialog is labelled by, and the close button. */
+/**
+ * A modal dialog's header (the .dialog look in client/styles): an optional eyebrow, the title its dialog is labelled
+ * by, and the close button.
+ */
 import type { ReactNode } from 'react';
 
 export function DialogHeader({

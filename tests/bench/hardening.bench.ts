@@ -1,10 +1,7 @@
 /**
- * `npm run bench -- hardening` (issue 19): what floods cost everyone else. The real server in its own process on
- * core 0 (a proxy in front is assumed, so each simulated client has its own address), this process on core 1,
- * loopback only, every loop bounded in time:
- * - a real login's latency, idle and under a flood of made-up password-restore links;
- * - cell reads and /api/health while 50 connections search without pause, and the searches' own latency;
- * - the server's memory while 20 large uploads arrive at once.
+ * `npm run bench -- hardening` (issue 19): what floods cost everyone else, the real server on core 0 (each simulated
+ * client has its own address, as behind a proxy) and this process on core 1, loopback only, loops bounded in time: a
+ * login idle and under a restore-link flood; reads while 50 connections search nonstop; memory under 20 big uploads.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,9 +1,7 @@
 /**
- * `npm run bench:live` (decision 023): the live tree under writes, against the real server process on loopback. On a
- * synthetic tree (1,000,000 cells; BENCH_CELLS shrinks it), a writer makes 2 changes a second through the HTTP API
- * (reservations by signed-in users, releases and publishes by an admin) while 200 viewers follow the tree's event
- * stream and a probe asks /api/health every 20 ms. Then 1,000 idle streams, and the old design's cost (a whole
- * snapshot rebuilt and refetched by every viewer per change) measured on the same tree for comparison.
+ * `npm run bench:live` (decision 023), the real server process on loopback over a synthetic tree (1,000,000 cells;
+ * BENCH_CELLS shrinks it): 2 changes a second through the HTTP API to 200 viewers of the event stream, a /api/health
+ * probe every 20 ms, 1,000 idle streams, and the old design's cost (the snapshot rebuilt and refetched per change).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

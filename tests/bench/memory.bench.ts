@@ -1,8 +1,7 @@
 /**
- * `npm run bench -- memory` (issue 23): the resident memory of the real server (`npm start`'s, worker threads
- * counted) over a 1,000,000-cell tree (`BENCH_CELLS` shrinks it), sampled from /proc every 20 ms from launch:
- * start-up, a first visitor's snapshot, the opening page (its sketch), the growth history, then steady state once
- * the build worker has ended after its idle time.
+ * `npm run bench -- memory` (issue 23): the real server's resident memory (`npm start`'s, worker threads counted) over
+ * a 1,000,000-cell tree (`BENCH_CELLS` shrinks it), sampled from /proc every 20 ms from launch through start-up, a
+ * first snapshot, the opening page (its sketch), the history, and steady state once the build worker has ended.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

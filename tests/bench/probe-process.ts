@@ -1,11 +1,6 @@
 /**
- * A measuring client in its own process, so that the load a benchmark generates in its own process (flood loops,
- * searchers) does not delay the measured requests on the client's side. Usage:
- *   node --import tsx tests/bench/probe-process.ts <url> logins <count> <email> <password>
- *     signs in <count> times, one after another; prints the latencies (ms) as JSON.
- *   node --import tsx tests/bench/probe-process.ts <url> reads <cellToken> <everyMs>
- *     alternates a cell read and /api/health every <everyMs> until a line arrives on stdin; prints
- *     {"cell": [...], "health": [...]} (ms).
+ * A measuring client in its own process, so that the load a benchmark makes in its own (flood loops, searchers) does
+ * not delay the measured requests. Usage: node --import tsx tests/bench/probe-process.ts <url> <mode> <arguments>.
  */
 import http from 'node:http';
 
@@ -38,6 +33,7 @@ function request(method: string, route: string, body?: unknown): Promise<{ statu
 }
 
 if (mode === 'logins') {
+  // logins <count> <email> <password>: signs in <count> times, one after another; prints the latencies (ms) as JSON.
   const [count, email, password] = rest;
   const times: number[] = [];
   for (let i = 0; i < Number(count); i++) {
@@ -47,6 +43,8 @@ if (mode === 'logins') {
   }
   process.stdout.write(JSON.stringify(times), () => process.exit(0));
 } else if (mode === 'reads') {
+  // reads <cellToken> <everyMs>: alternates a cell read and /api/health every <everyMs> until a line arrives on stdin;
+  // prints {"cell": [...], "health": [...]} (ms).
   const [cellToken, everyMs] = rest;
   const result = { cell: [] as number[], health: [] as number[] };
   let running = true;

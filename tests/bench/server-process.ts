@@ -1,12 +1,12 @@
 /**
- * The server under `npm run bench:server`, in its own process (pinned to one core by the benchmark): the real app
- * over a prepared data folder, plus one trivial JSON route that exists only here, the ceiling the other paths are
- * compared with. Usage: node --import tsx tests/bench/server-process.ts <dataDir>. Prints {"url": ...} once
+ * The server under `npm run bench:server`, in its own process (pinned to a core by the benchmark): the real app over a
+ * prepared data folder. Usage: node --import tsx tests/bench/server-process.ts <dataDir>; prints {"url": ...} once
  * listening; stops on SIGTERM.
  */
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 
+/** One trivial JSON route that exists only here: the ceiling the other paths are compared with. */
 export const CEILING_PATH = '/bench/ping';
 /** The live benchmark's look at what following the live trees has cost so far (tests/bench/live.bench.ts). */
 const FEED_WORK_PATH = '/bench/feed-work';

@@ -1,8 +1,7 @@
 /**
- * `npm run bench:server` (issue 10): the HTTP paths under wrk, the server pinned to core 0 and wrk to core 1, over a
- * synthetic 100,000-cell tree made searchable. Each path is compared with a ceiling measured in the same run: a
- * trivial JSON route for cell details, the REST path for tRPC, the same query run directly on SQLite for search.
- * Then REST reads and the snapshot again, from two server processes on the same data folder against one.
+ * `npm run bench:server` (issue 10): the HTTP paths under wrk over a searchable synthetic 100,000-cell tree, each
+ * against a ceiling from the same run (a trivial JSON route, the REST path for tRPC, the direct SQLite query for
+ * search); then REST reads and the snapshot from two server processes on one data folder against one.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

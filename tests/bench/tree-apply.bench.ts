@@ -1,8 +1,7 @@
 /**
- * What applying live changes and playing the growth replay cost on the main thread, without PixiJS (issue 17's
- * targets: 100 changed cells on a 1,000,000-cell tree in at most 4 ms; replay frames at most 8 ms at p95). The tree
- * is built in memory. Run: `npm run bench -- apply`; BENCH_CELLS changes the tree's size (default 1,000,000). The
- * same work with drawing included is measured in Chromium by `npm run bench -- browser-live`.
+ * What applying live changes and the growth replay cost on the main thread, without PixiJS (issue 17: 100 changed cells
+ * on a 1,000,000-cell tree in ≤ 4 ms, replay frames ≤ 8 ms at p95), on a tree built in memory (BENCH_CELLS, 1,000,000
+ * by default). Run: `npm run bench -- apply`; with drawing, in Chromium: `npm run bench -- browser-live`.
  */
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { encodeChanges } from '#shared/tree/changes.ts';

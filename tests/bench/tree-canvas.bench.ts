@@ -1,23 +1,7 @@
 /**
- * The tree canvas in a browser (issue 5, benchmarks 1-3). Run: `npm run bench:tree`.
- *
- * Headless Chromium (the browser tests' flags: SwiftShader WebGL, so rasterising is slow and says nothing about our
- * code) against the real server (buildApp + start on port 0) over synthetic trees from generateSyntheticTree:
- *
- * 1. Main-thread work per frame — the engine's own record of camera update + culling + chunk building +
- *    app.render() (window.__treeFrames, on with `?bench`) — during the same scripted 10-second pan and zoom at
- *    1,000 and 1,000,000 cells: p50, p95, max, and the max over the frames of the pans alone.
- * 2. At 1,000,000 cells: navigation to the first frame with cells (snapshot fetch included), the JS heap after that
- *    frame (CDP Runtime.getHeapUsage after a GC), and the snapshot's bytes on the wire.
- * 3. The same 100,000-cell tree as a plain DOM grid (one absolutely positioned, coloured element per cell, on a static
- *    page the bench serves itself with the same snapshot bytes) against ours, each in a fresh browser: time to the
- *    first frame presented (the second animation frame after the grid is in the DOM; the first after our first
- *    frame), and memory: the page's renderer process and the GPU process (resident set, from /proc by the pids
- *    CDP's SystemInfo.getProcessInfo names), plus JS heap and DOM nodes (CDP Performance.getMetrics).
- *
- * The snapshot is built once per change of a tree and kept (server/services/tree/tree.ts), so each server's cache is
- * warmed before the page is opened: what a visitor waits for is sending the kept bytes, not building them
- * (the build is tree-snapshot.bench.ts's business).
+ * The tree canvas in a browser (issue 5, benchmarks 1-3; `npm run bench:tree`): headless Chromium with the browser
+ * tests' flags against the real server over synthetic trees. SwiftShader WebGL rasterises slowly: that says nothing
+ * about our code.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -50,6 +34,11 @@ interface Served {
   close: () => Promise<void>;
 }
 
+/**
+ * The real server (buildApp + start on port 0) over a tree from generateSyntheticTree, its kept snapshot warmed: the
+ * snapshot is built once per change of a tree (server/services/tree/tree.ts), so what a visitor waits for is sending
+ * the kept bytes, not building them (the build is tree-snapshot.bench.ts's business).
+ */
 async function serveSyntheticTree(cells: number): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-canvas-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
@@ -77,7 +66,10 @@ function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
-/** Records, in the page, when the first frame after a mark has been presented (see the module summary). */
+/**
+ * Records, in the page, when the first frame has been presented: the second animation frame after the grid is in the
+ * DOM, the first after our first frame.
+ */
 const PRESENTED_SCRIPT = `(() => {
   let seen = false;
   let sketchSeen = false;
@@ -454,7 +446,12 @@ interface Part {
   notes: string[];
 }
 
-/** 1 and 2: frames at 1k and 1M during the scripted pan and zoom, and the first frame of each. */
+/**
+ * 1 and 2: frames at 1k and 1M during the scripted pan and zoom, and the first frame of each. 1: main-thread work per
+ * frame, the engine's own record of camera update + culling + chunk building + app.render() (window.__treeFrames, on
+ * with `?bench`): p50, p95, max, and the max over the pans' frames alone. 2: at 1M, navigation to the first frame with
+ * cells (snapshot fetch included), the JS heap after it (CDP Runtime.getHeapUsage after a GC), the snapshot's bytes.
+ */
 async function framesPart(log: Log): Promise<Part> {
   const rows: Row[] = [];
   const notes: string[] = [];
@@ -547,7 +544,12 @@ function wayOf(way: Record<string, number>): string {
     .join(', ');
 }
 
-/** 3: the 100k tree, DOM grid against ours, alternating, each in a fresh browser; the medians are reported. */
+/**
+ * 3: the 100k tree as a plain DOM grid (one absolutely positioned, coloured element per cell, on a static page served
+ * here with the same snapshot bytes) against ours, alternating, each in a fresh browser; the medians are reported: the
+ * first frame presented, and memory: the renderer's and GPU process's resident set (from /proc, by the pids CDP's
+ * SystemInfo.getProcessInfo names), JS heap and DOM nodes (CDP Performance.getMetrics).
+ */
 async function domPart(log: Log, rounds: number): Promise<Part> {
   log('generating 100,000 cells for the DOM comparison');
   const served = await serveSyntheticTree(100_000);

@@ -1,8 +1,7 @@
 /**
- * The live tree and the growth replay in Chromium on a 1,000,000-cell tree (issue 17's browser targets): batches of
- * 100 changed cells written to the database and the log, which the page applies from its event stream (the
- * engine's lastApplyMs, and commit → applied), then the frames while the replay plays (the engine's frame log,
- * `?bench`) and the history's bytes. Run: `npm run bench -- browser-live`; BENCH_CELLS shrinks the tree.
+ * The live tree and the growth replay in Chromium on a 1,000,000-cell tree (issue 17; `npm run bench -- browser-live`,
+ * BENCH_CELLS shrinks it): batches of 100 changed cells applied from the event stream (lastApplyMs, commit → applied),
+ * the replay's frames (the engine's frame log, `?bench`) and the history's bytes.
  */
 import fs from 'node:fs';
 import os from 'node:os';

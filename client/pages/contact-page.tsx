@@ -1,8 +1,7 @@
 /**
  * Contact ('contact.'): e-mail, reason, subject and message, checked in the browser with the shared contact schema
- * (the server checks the same). A refusal shows each field's errors under its field and the server's message, with
- * any other errors, in the banner, both at once (decision 007); with nothing to show, the 'undefined error' text.
- * Editing a field clears its error and both banners. A signed-in visitor's address is filled in for them.
+ * (the server checks the same); a refusal shows field errors and the server's message at once (decision 007). A
+ * signed-in visitor's address is filled in for them.
  */
 import { useId } from 'react';
 import { CONTACT_LIMITS, CONTACT_REASONS } from '#shared/constants.ts';

@@ -1,8 +1,7 @@
 /**
- * Add/Edit art ('add.' or 'edit.', spec §2 editArt), /observe/cell/{cellToken}/edit: 'Loading...' while the cell
- * loads, then the seven-step wizard (client/editor), or /forbidden for a viewer who may not edit it (spec §4). Staff's
- * reason shows at the top while changes are requested. The close button returns to the tree; after SUBMIT the final
- * screen thanks the artist and links back to the tree.
+ * Add/Edit art ('add.' or 'edit.'), /observe/cell/{cellToken}/edit: the seven-step wizard (client/editor), with staff's
+ * reason while changes are requested, or /forbidden for a viewer who may not edit the piece (docs/product.md, Who may
+ * do what). After SUBMIT a final screen thanks the artist and links back to the tree.
  */
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';

@@ -1,7 +1,6 @@
 /**
- * Manage profile ('manage profile.', spec §2): the tab host. Tabs by role (observers ACCOUNT and FOLLOWING;
- * everyone else PROFILE, ACCOUNT, ATELIER, FOLLOWING); each tab's panel lives in client/profile/manage. The selected
- * tab lives in the address (?tab=account) so it can be linked.
+ * Manage profile ('manage profile.'): the tab host, tabs by role (docs/product.md, Who may do what), each tab's panel
+ * in client/profile/manage. The selected tab lives in the address (?tab=account) so it can be linked.
  */
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';

@@ -1,10 +1,7 @@
 /**
- * Extend reservation ('extend reserve.', spec §2, §4, §8, §9), opened from a reminder e-mail's link
- * /observe/cell/{cellToken}/reserve/{reminderToken}/extend. Loading, then the question with Yes/No and SUBMIT
- * (disabled until a choice is made and while submitting), or the not-allowed message when the reservation cannot be
- * extended (again, after four reminders, after its deadline). Yes extends once: the success text names the day at
- * whose midnight the square is released. No just closes; closing goes back to the tree and clears the
- * reserved-cell prompt. A failure shows the message for its code, else cellExtendReserveError, under the radios.
+ * Extend reservation ('extend reserve.'): Yes gives a held square its one extra week, or the page says why it
+ * cannot (docs/product.md, Reservations; decision 027). No, or closing, returns to the tree and clears the
+ * reserved-cell prompt.
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -75,7 +72,7 @@ export function ExtendReservationPage() {
       </div>
     );
   } else if (reservation.isError || !reservation.data.extensionAllowed) {
-    // The same message as a refused extension (spec §8): the code's, else cellExtendReserveError.
+    // The same message as a refused extension: the code's, else cellExtendReserveError.
     const code = reservation.isError ? errorBodyOf(reservation.error)?.error : (reservation.data.refusal ?? undefined);
     body = (
       <div data-testid="extend-not-allowed">

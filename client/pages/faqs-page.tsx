@@ -1,6 +1,6 @@
 /**
- * FAQs ('faqs.', spec §2): the eleven questions; choosing one opens its answer and closes the one before. The
- * selected question is local state.
+ * FAQs ('faqs.'): the eleven questions; choosing one opens its answer and closes the one before. The selected
+ * question is local state.
  */
 import { useId, useState } from 'react';
 import { FAQS, FAQS_LEAD } from './copy/faqs.ts';

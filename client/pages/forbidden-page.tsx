@@ -1,4 +1,4 @@
-/** Forbidden (spec §2): shows 403 and Forbidden; where a visitor without the rights for a page is sent. */
+/** Forbidden: shows 403 and Forbidden; where a visitor without the rights for a page is sent. */
 import { Link } from 'react-router';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { StatusArt } from './status-art.tsx';

@@ -1,7 +1,7 @@
 /**
- * Learn ('learn.', spec §2): four slides (OVERVIEW, METAPHOR, CONNECTION, INTERACTION) with a tab menu and
- * previous/next arrows; the previous arrow is hidden on the first slide, the next on the last. The current slide is
- * local state; arrow keys move between tabs.
+ * Learn ('learn.'): four slides (OVERVIEW, METAPHOR, CONNECTION, INTERACTION) with a tab menu and previous/next
+ * arrows; the previous arrow is hidden on the first slide, the next on the last. The current slide is local state;
+ * arrow keys move between tabs.
  */
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';

@@ -1,7 +1,7 @@
 /**
- * Login ('login.', spec §2): username (an e-mail address) and password. Every error shows as one message (spec §8);
- * on success the current user is reloaded, then the visitor goes back to the page that asked them to log in
- * (`?next=`, a path of this site) or to welcome.
+ * Login ('login.'): username (an e-mail address) and password. Every error shows as one message (decision 007); on
+ * success the current user is reloaded, then the visitor goes back to the page that asked them to log in (`?next=`,
+ * a path of this site) or to welcome.
  */
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';

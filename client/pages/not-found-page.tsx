@@ -1,4 +1,4 @@
-/** Not found (spec §2): any path the app does not know. */
+/** Not found: any path the app does not know. */
 import { Link } from 'react-router';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { StatusArt } from './status-art.tsx';

@@ -1,6 +1,6 @@
 /**
- * Participate ('participate.', spec §2): the steps from visitor to artist, a link to the principles popup (The
- * Ground), and the way to registration. The words live in copy/participate.ts.
+ * Participate ('participate.'): the steps from visitor to artist, a link to the principles popup (The Ground), and
+ * the way to registration. The words live in copy/participate.ts.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -1,6 +1,6 @@
 /**
- * The principles popup (spec §2, Popups): The Ground's four principles in a modal dialog. Built on the native
- * <dialog>, so focus is trapped and Escape closes it; a click on the backdrop closes it too.
+ * The principles popup: The Ground's four principles in a modal dialog. Built on the native <dialog>, so focus is
+ * trapped and Escape closes it; a click on the backdrop closes it too.
  */
 import { useEffect, useId, useRef } from 'react';
 import { DialogHeader } from '#client/ui/dialog-header.tsx';

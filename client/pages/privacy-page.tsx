@@ -1,4 +1,4 @@
-/** Privacy policy ('privacy.', spec §1, §2), with the help e-mail link; the words live in copy/privacy.ts. */
+/** Privacy policy ('privacy.'), with the help e-mail link; the words live in copy/privacy.ts. */
 import { PRIVACY_LEAD, PRIVACY_SECTIONS, PRIVACY_UPDATED } from './copy/privacy.ts';
 import { LegalSections } from './static/legal-sections.tsx';
 import { StaticPage } from './static/static-page.tsx';

@@ -1,8 +1,7 @@
 /**
- * The public profile, /profile/{token} (spec §2): the name in lowercase as the title, the picture, the address
- * line, the e-mail when its owner shows it, the personal URL, likes and followers with the toggles, the social
- * links, MEMBER SINCE, BIO, EXHIBITIONS and EDUCATION (read more / read less), the published ART, and EDIT for the
- * owner. Opens at the top. Everything the member wrote is rendered as text; only http(s) URLs become links.
+ * The public profile, /profile/{token}: the name in lowercase as the title, picture, address line, links, likes and
+ * followers with the toggles, the member's words, the published ART, and EDIT for the owner. Opens at the top. What
+ * the member wrote is rendered as text; only http(s) URLs become links (decision 015).
  */
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';

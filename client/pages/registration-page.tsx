@@ -1,6 +1,6 @@
 /**
- * Register ('register.', spec §2): first name, last name, e-mail and password, each with its error beside it. On
- * success the new account is signed in: the current user is reloaded, then the visitor goes to welcome.
+ * Register ('register.'): first name, last name, e-mail and password, each with its error beside it. On success the
+ * new account is signed in: the current user is reloaded, then the visitor goes to welcome.
  */
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_LIMITS as L } from '#shared/constants.ts';

@@ -1,7 +1,7 @@
 /**
- * Reset password ('reset password.', spec §2): asks for the account's e-mail address and mails a link to choose a
- * new password. The answer is the same whether or not the address has an account (DESIGN.md §5); errors show as
- * one message (spec §8).
+ * Reset password ('reset password.'): asks for the account's e-mail address and mails a link to choose a new
+ * password. The answer is the same whether or not the address has an account (decision 006); errors show as one
+ * message (decision 007).
  */
 import { Link } from 'react-router';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';

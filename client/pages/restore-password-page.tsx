@@ -1,7 +1,6 @@
 /**
- * Restore password ('restore password.', spec §2): the page an e-mailed reset link opens. It asks for a new
- * password; after success the form disappears and a success message shows. Any failure shows the one 'password
- * cannot be updated' message (spec §8).
+ * Restore password ('restore password.'): the page an e-mailed reset link opens. It asks for a new password; after
+ * success the form gives way to a success message. Any failure shows the one 'password cannot be updated' message.
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';

@@ -1,4 +1,4 @@
-/** Terms ('terms.', spec §1, §2): 25 numbered sections with a table of contents; the words live in copy/terms.ts. */
+/** Terms ('terms.'): 25 numbered sections with a table of contents; the words live in copy/terms.ts. */
 import { TERMS_LEAD, TERMS_SECTIONS, TERMS_UPDATED } from './copy/terms.ts';
 import { LegalSections } from './static/legal-sections.tsx';
 import { StaticPage } from './static/static-page.tsx';

@@ -1,4 +1,4 @@
-/** The tree (spec §2, /observe): the canvas fills the screen under the fixed header. Loaded lazily with PixiJS. */
+/** The tree, /observe: the canvas fills the screen under the fixed header. Loaded lazily with PixiJS. */
 import { usePageTitle } from '#client/app/page-title.ts';
 import { TreeView } from '#client/tree/tree-view.tsx';
 

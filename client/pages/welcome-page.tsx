@@ -1,4 +1,4 @@
-/** Welcome (spec §2): a short introduction and the ways in: learn, the tree, and participate (for guests only). */
+/** Welcome: a short introduction and the ways in: learn, the tree, and participate (for guests only). */
 import { Link } from 'react-router';
 import { LogoMark } from '#client/app/logo-mark.tsx';
 import { useCurrentUser } from '#client/app/current-user.ts';

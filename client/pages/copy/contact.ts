@@ -1,4 +1,4 @@
-/** The contact page's words (spec §2, Contact; spec §8, successContact). */
+/** The contact page's words, and its success message once a message is sent (successContact). */
 
 export const CONTACT_COPY = {
   lead: 'A question, an idea, a hiccup on the tree, or simply a hello? Write to us. We read every message and answer as soon as we can.',

@@ -1,5 +1,5 @@
 /**
- * The eleven questions of the FAQs page (spec §2, FAQs), answered in our own words. Answers may use the tokens of
+ * The eleven questions of the FAQs page, answered in our own words. Answers may use the tokens of
  * rich-text.tsx (e.g. {contact}) for links.
  */
 import type { RichBlock } from '../static/rich-text.tsx';

@@ -1,10 +1,10 @@
-/** The learn page's four slides (spec §2, Learn), in order. */
+/** The learn page's four slides, in order. */
 
 export type LearnSlideKey = 'overview' | 'metaphor' | 'connection' | 'interaction';
 
 export interface LearnSlide {
   key: LearnSlideKey;
-  /** The tab's label, as the spec writes it. */
+  /** The tab's label, in the capitals the page shows (written, not styled: decision 011). */
   tab: 'OVERVIEW' | 'METAPHOR' | 'CONNECTION' | 'INTERACTION';
   heading: string;
   paragraphs: readonly string[];

@@ -1,4 +1,4 @@
-/** The participate page (spec §2, Participate): the steps from visitor to artist on the tree. */
+/** The participate page: the steps from visitor to artist on the tree. */
 
 export interface ParticipateStep {
   title: string;

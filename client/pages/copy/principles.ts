@@ -1,8 +1,8 @@
-/** The Ground: the gallery's four principles (spec §1), as the principles popup and the participate page tell them. */
+/** The Ground: the gallery's four principles, as the principles popup and the participate page tell them. */
 
 export interface Principle {
   name: string;
-  /** What the principle asks, in a few words, where the spec states it. */
+  /** What the principle asks, in a few words, where the product fixes a rule (AI use: docs/product.md, Limits). */
   rule?: string;
   summary: string;
   body: string;

@@ -1,4 +1,4 @@
-/** The privacy policy (spec §1, §2), dated January 3, 2024, in our own words. */
+/** The privacy policy, dated January 3, 2024, in our own words. */
 import type { LegalSection } from './terms.ts';
 
 export const PRIVACY_UPDATED = { iso: '2024-01-03', label: 'January 3, 2024' } as const;

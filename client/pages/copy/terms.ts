@@ -1,7 +1,6 @@
 /**
- * The legal terms (spec §1, §2): 25 numbered sections, last updated December 29, 2023. The facts the spec fixes are
- * kept as it states them: hosted in the United States, nobody under 13 knowingly served, Florida law, claims within
- * 1 year, removal of a listing requested by e-mail. Written plainly, in our own words.
+ * The legal terms: 25 numbered sections, last updated December 29, 2023, written plainly in our own words around the
+ * facts they must keep (docs/product.md, Screens and routes).
  */
 import type { RichBlock } from '../static/rich-text.tsx';
 

@@ -1,4 +1,4 @@
-/** The welcome page's words (spec §2, Welcome). */
+/** The welcome page's words. */
 
 export const WELCOME = {
   eyebrow: 'a free community art gallery',

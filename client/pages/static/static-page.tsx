@@ -1,6 +1,6 @@
 /**
- * The frame the information pages share (spec §2, Static pages): terms, privacy, faqs and contact, each with the
- * side nav of the four, the current page highlighted.
+ * The frame the information pages share: terms, privacy, faqs and contact, each with the side nav of the four, the
+ * current page highlighted.
  */
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
@@ -14,7 +14,7 @@ const SIDE_NAV = [
 ] as const;
 
 interface StaticPageProps {
-  /** The title in the spec's style, e.g. 'terms.'. */
+  /** The title, lowercase with a full stop (docs/product.md, Screens and routes), e.g. 'terms.'. */
   title: string;
   eyebrow?: string;
   lead?: ReactNode;

@@ -1,8 +1,7 @@
 /**
- * The avatar cropper: one canvas showing the picture under a square frame (what falls outside is dimmed), moved by
- * dragging or the arrow keys and zoomed by the slider, the wheel or +/-. It is controlled: the popup owns the view,
- * so APPLY renders exactly what the cropper shows. The area inside the frame is white where the picture does not
- * reach, as the saved JPEG will be.
+ * The avatar cropper (decision 015): one canvas, the picture under a square frame with the outside dimmed, moved by
+ * dragging or the arrow keys, zoomed by the slider, the wheel or +/-. Controlled: the popup owns the view, so APPLY
+ * renders exactly what it shows (white where the picture does not reach, as the saved JPEG will be).
  */
 import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import {

@@ -1,7 +1,7 @@
 /**
- * Opening a picture chosen for the avatar (spec §5): at most 8 MB, and really a JPEG, PNG or GIF, whatever its name
- * says. The first bytes decide the type (a text file renamed .png is refused), then the browser must be able to
- * decode it. Answers the decoded picture or the spec's message.
+ * Opening a picture chosen for the avatar (docs/product.md, Limits; decision 015): at most 8 MB, and a JPEG, PNG or
+ * GIF by its first bytes whatever its name says (a text file renamed .png is refused), then decoded by the browser.
+ * Answers the decoded picture or the size or type message.
  */
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { sniffImageType } from '#shared/validation/art.ts';

@@ -1,4 +1,6 @@
-/** APPLY of the avatar popup: what the frame shows, rendered at 300x300 as a JPEG on white (spec §5, §9). */
+/**
+ * APPLY of the avatar popup: what the frame shows, rendered at 300x300 as a JPEG on white (docs/product.md, Limits).
+ */
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { placement, type CropView } from './crop-geometry.ts';
 

@@ -1,9 +1,6 @@
 /**
- * The avatar cropper's arithmetic, free of the DOM so it can be tested alone. The picture sits under a square frame
- * of `frame` screen pixels; `scale` is screen pixels per picture pixel and (offsetX, offsetY) moves the picture's
- * centre away from the frame's centre. The frame always covers between AVATAR_LIMITS.cropMin and cropMax picture
- * pixels (spec §9: cropper bounds 5 to 3000 px). Zooming out may show the whole picture inside the frame; what the
- * picture does not cover comes out white.
+ * The avatar cropper's arithmetic, free of the DOM so it can be tested alone. The frame covers 5 to 3000 picture
+ * pixels (AVATAR_LIMITS; decision 015); zoomed out, what the picture does not cover comes out white.
  */
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 
@@ -12,6 +9,10 @@ export interface PictureSize {
   height: number;
 }
 
+/**
+ * How the picture sits under the square frame of `frame` screen pixels: `scale` is screen pixels per picture pixel,
+ * and (offsetX, offsetY) moves the picture's centre away from the frame's centre.
+ */
 export interface CropView {
   scale: number;
   offsetX: number;

@@ -1,6 +1,6 @@
 /**
- * ACCOUNT of manage profile (spec §2, §4): name, e-mail, whether the e-mail shows on the public profile, and a new
- * password. On success the current user is reloaded and the success message shows for a few seconds.
+ * ACCOUNT of manage profile: name, e-mail, whether the e-mail shows on the public profile, and a new password.
+ * On success the current user is reloaded and the success message shows for a few seconds.
  */
 import type { CurrentUser } from '#shared/api-types.ts';
 import { ACCOUNT_LIMITS as L, TIMINGS } from '#shared/constants.ts';

@@ -1,5 +1,5 @@
 /**
- * FOLLOWING of manage profile (spec §2): the members the viewer follows, with the date they started, VIEW PROFILE,
+ * FOLLOWING of manage profile: the members the viewer follows, with the date they started, VIEW PROFILE,
  * and a remove icon that unfollows and fetches the list again.
  */
 import { useState } from 'react';

@@ -1,8 +1,7 @@
 /**
- * Where the member lives, on the profile form (spec §4, §5): the country (the full ISO list), the ZIP code, the city
- * and the state, a dropdown of the US states and DC for the US and free text elsewhere. Changing the country resets
- * the state (AL for the US, else empty). Typing a US ZIP of 5 or more characters asks our own server (misc.zip)
- * and fills the city and the state; an unknown ZIP, or a lookup that fails, changes nothing and says nothing.
+ * Where the member lives, on the profile form (decisions 014 and 015): the country, the ZIP code, the city, and the
+ * state (a dropdown of the states and DC for the US, reset to AL when the US is chosen; else free text). A US ZIP
+ * fills the city and the state through our own server (misc.zip); an unknown one, or a failed lookup, says nothing.
  */
 import { useEffect, useRef } from 'react';
 import { PROFILE_LIMITS as L } from '#shared/constants.ts';

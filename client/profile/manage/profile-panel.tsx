@@ -1,8 +1,7 @@
 /**
- * PROFILE of manage profile (spec §2, §4, §5): the picture (with the 'profile picture.' popup), where the member
- * lives (with the ZIP lookup), BIO, EXHIBITIONS, EDUCATION, the personal and social URLs, PREVIEW PROFILE and
- * submit. The shared schema checks the form before anything is sent (URLs must be http(s) or www.); the server's
- * answer fills the form again, the current user is reloaded, and 'profileUpdated' shows for 4 seconds.
+ * PROFILE of manage profile: the picture, where the member lives, BIO, EXHIBITIONS, EDUCATION, the URLs, PREVIEW
+ * PROFILE and submit, checked with the shared schema first (docs/product.md, Limits). The server's answer fills the
+ * form again, the current user is reloaded, and 'profileUpdated' shows for a few seconds.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-/** The profile form's values: the fields of spec §5 as the form edits them, from and back to the saved profile. */
+/** The profile form's values (docs/product.md, Limits) as the form edits them, from and back to the saved profile. */
 import type { FullProfile, ProfileFields } from '#shared/profile-api.ts';
 import { US } from '#shared/reference/countries.ts';
 

@@ -1,7 +1,7 @@
 /**
- * Saving the profile form: one multipart POST to /api/user/{token}/profile (spec §7) with the fields and, when a new
- * picture was applied, the 300x300 JPEG as `image`. Sent with the app's CSRF headers. A refused save throws the
- * answer's `r` (the app's error body), which the form kit reads like a tRPC error.
+ * Saving the profile form: one multipart POST to /api/user/{token}/profile (docs/api.md), with the CSRF headers, of
+ * the fields and any newly applied 300x300 JPEG as `image`. A refused save throws the answer's `r` (the app's error
+ * body), which the form kit reads like a tRPC error.
  */
 import type { FullProfile } from '#shared/profile-api.ts';
 import type { ProfileOutput } from '#shared/validation/profile.ts';

@@ -1,5 +1,5 @@
 /**
- * The outward links of a public profile: the personal URL and the social links (fb, tw, tt, in; spec §2), each
+ * The outward links of a public profile: the personal URL and the social links (fb, tw, tt, in; decision 015), each
  * hidden when empty. Only http(s) ever becomes a link: a stored value with another scheme shows as plain text
  * (the personal URL) or not at all (a social link).
  */

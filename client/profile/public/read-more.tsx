@@ -1,5 +1,5 @@
 /**
- * A profile section whose text may be long (EXHIBITIONS, EDUCATION; spec §2): the first lines, and 'read more' /
+ * A profile section whose text may be long (EXHIBITIONS, EDUCATION; decision 015): the first lines, and 'read more' /
  * 'read less' when there is more. Cut at a word, never inside one. Rendered as text, line breaks kept.
  */
 import { useId, useState } from 'react';

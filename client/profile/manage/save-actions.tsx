@@ -1,4 +1,4 @@
-/** The end of a manage-profile form: the form's message, then its save button, which says "Saving…" while it works. */
+/** The end of a manage-profile form: the form's message, then its save button, saying "Saving…" while it works. */
 import type { ReactNode } from 'react';
 import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import type { FormNotice } from '#client/forms/use-form.ts';

@@ -1,6 +1,6 @@
 /**
- * buildApp(config): the one HTTP server (DESIGN.md §1). tRPC at /trpc, the REST adapter at /api, media at /media,
- * the built client with its initial parameters everywhere else; CSRF, sessions, security headers and request
+ * buildApp(config): the one HTTP server (docs/architecture.md, Layers). tRPC at /trpc, the REST adapter at /api, media
+ * at /media, the built client with its initial parameters everywhere else; CSRF, sessions, security headers and request
  * logging around all of it. Tests call it with a temporary data folder and `inject` or `listen` on port 0.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,8 +1,6 @@
 /**
- * Online backup of a data folder (decision 017), safe while the server runs and writes: the database first, as one
- * consistent snapshot (`VACUUM INTO` reads inside a single read transaction, so writers go on and the copy is the
- * database as of one moment), then every media file that snapshot names. Media files are content-hashed and never
- * rewritten, so copying them after the snapshot captures exactly the files its rows point at.
+ * Online backup of a data folder, safe while the server runs and writes (decision 017): the database as one consistent
+ * snapshot (`VACUUM INTO`), then every media file that snapshot names (content-hashed, so never rewritten meanwhile).
  */
 import fs from 'node:fs';
 import path from 'node:path';

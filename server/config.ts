@@ -1,6 +1,6 @@
 /**
- * Settings from the environment, parsed once at start-up (DESIGN.md §9). A missing or bad variable stops the
- * process with one clear line; every default is safe for a laptop and says so where it is only that.
+ * Settings from the environment (README.md, Environment variables), parsed once at start-up. A missing or bad variable
+ * stops the process with one clear line; every default is safe for a laptop and says so where it is only that.
  */
 import path from 'node:path';
 import * as v from 'valibot';

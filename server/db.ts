@@ -1,6 +1,7 @@
 /**
- * The one module that opens the database (DESIGN.md §9): a SQLite file in WAL mode with foreign keys on, migrated
- * at start-up. Everything else receives the `Db` it returns, so moving to libSQL stays a change here alone.
+ * The one module that opens the database (docs/architecture.md, Layers): a SQLite file in WAL mode with foreign keys
+ * on, migrated at start-up. Everything else receives the `Db` it returns, so moving to libSQL stays a change here
+ * alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';

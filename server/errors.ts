@@ -118,7 +118,7 @@ export function fieldErrorsOfIssues(issues: readonly { message: string; path?: r
       (issue.path ?? [])
         .map((segment) => (typeof segment === 'object' && segment !== null && 'key' in segment ? segment.key : segment))
         .join('.') || '_';
-    // The generic validator shows the first failing rule of a field (spec §5).
+    // The generic validator shows the first failing rule of a field (docs/product.md, Limits).
     errors[key] ??= [issue.message];
   }
   return errors;

@@ -1,11 +1,7 @@
 /**
- * Where the server's log lines go: standard output, written without ever blocking the event loop (decision 026).
- * A reader that goes away (a log shipper that crashed, a killed `| tee`, a restarted journal) must not stop the
- * server, and a reader that stops reading must not freeze it:
- * - lines are queued and written by asynchronous writes, one at a time, so a slow pipe delays only the log;
- * - the queue is bounded: past MAX_QUEUED_BYTES new lines are dropped and counted (said in the next line written);
- * - once the output is closed (EPIPE and the like) lines are dropped, and that is said once on standard error
- *   if it can still be written.
+ * Where the server's log lines go: standard output, written without ever blocking the event loop (decision 026), so a
+ * reader that goes away or stops reading never stops or freezes the server. Lines past MAX_QUEUED_BYTES are dropped,
+ * and so is everything once the output is closed; either loss is said (in the next line, or once on standard error).
  */
 import fs from 'node:fs';
 

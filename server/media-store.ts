@@ -1,7 +1,7 @@
 /**
- * The one module that stores media files (DESIGN.md §8, §9): content-hashed names in the data folder, written to a
- * temporary name and renamed, so a crash never leaves half a file under a real name. Moving media to object storage
- * is a change here alone.
+ * The one module that stores media files (docs/architecture.md, Layers): content-hashed names in the data folder,
+ * written to a temporary name and renamed, so a crash never leaves half a file under a real name. Moving media to
+ * object storage is a change here alone.
  */
 import fs from 'node:fs/promises';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** The app's tRPC router: one sub-router per area of DESIGN.md §1. */
+/** The app's tRPC router: one sub-router per area (docs/architecture.md, Layers). */
 import { artRouter } from './routers/art.ts';
 import { adminRouter } from './routers/admin.ts';
 import { authRouter } from './routers/auth.ts';

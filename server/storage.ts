@@ -1,8 +1,6 @@
 /**
- * Running out of disk space is its own answer (decision 026): a write that fails for lack of space, in the database
- * or the media folder, answers `insufficient_storage` (507) instead of an internal error; uploads are refused before
- * any image is decoded when the data folder's free space is below MIN_FREE_SPACE_MB; /api/health tells the storage
- * state, so a monitor can tell "up" from "up but cannot write".
+ * Running out of disk space is its own answer (decision 026): `insufficient_storage` (507) for a write that failed for
+ * lack of space, uploads refused below MIN_FREE_SPACE_MB, and the storage state for /api/health.
  */
 import fs from 'node:fs';
 import { ErrorCode } from '#shared/errors.ts';

@@ -1,4 +1,4 @@
-/** Unguessable URL-safe tokens for every row a URL names (DESIGN.md §3): 128 bits from the platform's CSPRNG. */
+/** Unguessable URL-safe tokens for every row a URL names (decision 005): 128 bits from the platform's CSPRNG. */
 import { randomBytes } from 'node:crypto';
 
 export function newToken(bytes = 16): string {

@@ -1,6 +1,7 @@
 /**
- * tRPC's foundation: the request context, the error formatter (every error carries the app's code, field errors
- * and message in `data.app`, DESIGN.md §7) and the base procedures, one per access level of server/permissions.ts.
+ * tRPC's foundation: the request context, the error formatter (every error carries the app's code, field errors and
+ * message in `data.app`: docs/api.md, Answers and errors) and the base procedures, one per access level of
+ * server/permissions.ts.
  */
 import { initTRPC } from '@trpc/server';
 import { ErrorCode, type ErrorBody } from '#shared/errors.ts';

@@ -1,8 +1,7 @@
 /**
- * Turns on the event loop for synchronous work that many requests may ask for at once (a search is one SQLite
- * query of about a millisecond): one piece of work a loop iteration, so everything else that arrived meanwhile (a
- * cell read, a health check) is served between two of them instead of behind the whole burst. At most `maxWaiting`
- * wait; beyond that the request is told busy (503, Retry-After) rather than queued without end (decision 024).
+ * Turns on the event loop for synchronous work many requests ask for at once, such as search (decision 024): one piece
+ * a loop iteration, so a cell read or health check arriving meanwhile is served between two of them, not behind the
+ * whole burst. Past `maxWaiting` waiting, the request is told busy (503, Retry-After) instead of queued without end.
  */
 import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from './errors.ts';

@@ -1,7 +1,7 @@
 /**
- * Sessions as the Lucia guide teaches (DESIGN.md §5), without the deprecated package: the cookie holds
- * `<id>.<secret>`, the database keeps the id and the SHA-256 of the secret, compared in constant time. A session
- * ends after 30 days without use; use moves that horizon, written at most hourly.
+ * Sessions as the Lucia guide teaches (decision 001), without the deprecated package: the cookie holds `<id>.<secret>`,
+ * the database keeps the id and the SHA-256 of the secret, compared in constant time. A session ends after 30 days
+ * without use; use moves that horizon, written at most hourly.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';

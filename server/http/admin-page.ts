@@ -1,8 +1,7 @@
 /**
- * The staff dashboard's page (spec §2: a plain link outside the app's routing; DESIGN.md §2: a second client entry).
- * /admin/dashboard and its tab paths serve the built client/admin/index.html, with the same CSRF meta tag and
- * initial parameters as the app's pages. Whether to serve it is decided here, from the session: anyone but an admin
- * (a guest included) is sent to the app's forbidden page, so the dashboard's code never reaches them.
+ * The staff dashboard's page, a second client entry (decision 013): /admin/dashboard and its tab paths serve the built
+ * client/admin/index.html with the app's CSRF meta tag and initial parameters, to admins only; anyone else (a guest
+ * included) is sent to the app's forbidden page, so the dashboard's code never reaches them.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAdmin } from '../permissions.ts';

@@ -1,8 +1,7 @@
 /**
- * CSRF (DESIGN.md §5): every page carries a token in <meta name="csrf-token">, the same value sits in an HttpOnly
- * cookie, and every mutating request (tRPC mutation or REST write) must echo it in X-CSRF-Token together with
- * X-Requested-With: XMLHttpRequest. A request from a foreign origin is refused whatever it carries. One hook covers
- * tRPC and REST alike.
+ * CSRF (decision 004): the page's <meta name="csrf-token"> and an HttpOnly cookie hold one token, which every tRPC
+ * mutation and REST write must echo in X-CSRF-Token with X-Requested-With: XMLHttpRequest; a foreign origin is refused
+ * whatever it carries. One hook covers tRPC and REST alike.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

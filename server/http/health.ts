@@ -1,8 +1,7 @@
 /**
- * GET /api/health, for a load balancer or a monitor (decision 017): 200 `{"r":{"ok":true,"db":"ok","storage":"ok",…}}`
- * after a trivial query, 503 with `ok: false, db: "unavailable"` when the database cannot answer; 200 with
- * `ok: false, storage: "full"` when it is up but writes fail for lack of space (decision 026). No session, no
- * CSRF, no rate limit, and logged only when something is wrong, so a probe every second stays cheap and quiet.
+ * GET /api/health, for a load balancer or a monitor (docs/api.md; decisions 017, 026): 503 when the database cannot
+ * answer, `ok: false` with `storage: "full"` when writes fail for lack of space. No session, no CSRF, no rate limit,
+ * and logged only when something is wrong, so a probe every second stays cheap and quiet.
  */
 import fs from 'node:fs';
 import path from 'node:path';

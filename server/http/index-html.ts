@@ -1,6 +1,7 @@
 /**
- * The built client's index.html with the page's initial parameters and CSRF token injected (DESIGN.md §7). The
- * template is read once per build (its mtime is checked, so a rebuild is picked up without a restart).
+ * The built client's index.html with the page's initial parameters and CSRF token injected (docs/architecture.md, "The
+ * tree page", step 1). The template is read once per build (its mtime is checked, so a rebuild is picked up without a
+ * restart).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * Text placed in markup the server writes (the Atom feed, page heads, Open Graph tags): escaped for XML and HTML
- * alike, and without the characters XML 1.0 forbids (C0 controls other than tab and line breaks, U+FFFE, U+FFFF),
- * which would make the whole document ill-formed for every reader. Input refuses them too
- * (shared/validation/rules.ts); this keeps output right for text stored before that rule.
+ * Text placed in markup the server writes (the Atom feed, page heads, Open Graph tags): escaped for XML and HTML alike,
+ * without the characters XML 1.0 forbids, which would make the whole document ill-formed (decision 024). Input refuses
+ * them too (shared/validation/rules.ts); this keeps output right for text stored before that rule.
  */
 import { FORBIDDEN_TEXT_CHARACTERS } from '#shared/validation/rules.ts';
 

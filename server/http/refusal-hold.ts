@@ -1,9 +1,7 @@
 /**
- * A short wait before the refusal of an address that is already past its limit (decision 024). A script that floods
- * and waits for each answer is slowed to a few requests a second per connection, at the cost of a timer each, so it
- * no longer keeps the event loop busy; a person past the limit hardly notices a second more. The holds are bounded
- * per address and in all: past them a refusal is sent at once and its connection closed, so holding can never
- * grow without limit.
+ * A short wait before refusing an address already past its limit (decision 024), so a flooding script that waits for
+ * each answer no longer keeps the event loop busy. Holds are bounded per address and in all; past them the refusal
+ * goes out at once and its connection is closed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -1,8 +1,7 @@
 /**
- * The security headers every answer carries (DESIGN.md §5): the Content Security Policy and the usual hardening
- * headers, the same set @fastify/helmet gave with our options (decision 021). They never vary per request, so they
- * are built once when the app starts and set by one hook; helmet rebuilt its middleware and re-serialised the policy
- * on every request, about a third of the work of a small API answer (issue 10).
+ * The security headers every answer carries: the Content Security Policy and the usual hardening headers, the set
+ * @fastify/helmet gave with our options, built once at start and set by one hook (decision 021: helmet rebuilt them on
+ * every request, about a third of a small answer's work).
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -1,13 +1,7 @@
 /**
- * GET /api/tree/{treeToken}/events: a tree's changes pushed as Server-Sent Events (docs/decisions/023). The feed
- * watches the change log's last sequence number (one indexed read every WATCH_MS, whoever wrote: this process or
- * another on the same database), reads each tree's changes once per move and writes the same message to every
- * stream of that tree. Each event's id is the version it brings the tree to, so a browser's reconnection (which
- * sends Last-Event-ID) resumes where it was; a version older than the log reaches gets a `resync` event.
- *
- * Events: `changes` (the changes themselves when small: the /changes answer less what the id says), `version` (a new version whose
- * changes are large: fetch /changes?since=), `resync` (fetch the snapshot). A comment line every HEARTBEAT_MS keeps
- * proxies from closing an idle stream.
+ * GET /api/tree/{treeToken}/events, a tree's changes as Server-Sent Events (decision 023): `changes` when small (the
+ * /changes answer less what the id says), `version` when large (fetch /changes?since=), `resync` (fetch the snapshot).
+ * Each id is the version it brings the tree to, so a reconnection's Last-Event-ID resumes where it was.
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -19,7 +13,12 @@ import { AppError } from '../errors.ts';
 import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree/tree-changes.ts';
 import type { TreeRow } from '../services/tree/tree.ts';
 
+/**
+ * How often the feed reads the change log's last sequence number (one indexed read, whoever wrote: this process or
+ * another); each tree's changes are then read once and the same message written to every stream of that tree.
+ */
 export const WATCH_MS = 100;
+/** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 20_000;
 /** Streams one address may hold (a few tabs), and the whole server. */
 export const STREAMS_PER_IP = 8;

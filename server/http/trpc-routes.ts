@@ -1,11 +1,7 @@
 /**
- * tRPC over Fastify at /trpc (decision 017). Queries sent as GET (the client's batched reads, and single ones) take a
- * short path: the procedures are called directly and their answers written as tRPC's own adapter writes them (same
- * body, status, error shape and onError call). Everything else, and anything unusual about a GET (an unknown path,
- * a mutation, input that is not JSON, a streaming Accept), goes through @trpc/server's Fastify adapter unchanged.
- *
- * Why: the adapter turns every request into a WHATWG Request and its answer into a Response stream (AbortSignal,
- * Headers, ReadableStream), which costs several times the work of the query itself on a small read.
+ * tRPC over Fastify at /trpc. GET queries take a short path (decision 017): the procedures are called directly and
+ * their answers written as tRPC's adapter writes them (body, status, error shape, onError). Anything else, or unusual
+ * (an unknown path, a mutation, non-JSON input, a streaming Accept), goes through @trpc/server's Fastify adapter.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';

@@ -1,7 +1,7 @@
 /**
- * The REST adapter's mechanism (DESIGN.md §7): every /api answer is `{"r": …}`; a failure's r is the ErrorBody with
- * the same code tRPC would give; a success's r is the payload with snake_case keys (`answer`, decision 028). Routes
- * are thin calls of the tRPC procedures through a caller built from the request, so the two front doors never disagree.
+ * The REST adapter's mechanism (decision 003): every /api answer is `{"r": …}`; a failure's r is the ErrorBody with the
+ * same code tRPC would give; a success's r is the payload with snake_case keys (`answer`, decision 028). Routes are
+ * thin calls of the tRPC procedures through a caller built from the request, so the two front doors never disagree.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyProcedure } from '@trpc/server/unstable-core-do-not-import';

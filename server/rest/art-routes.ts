@@ -1,7 +1,7 @@
 /**
- * The art paths of spec §7: the multipart save POST /api/cell/{cellToken} (its own scope, the only one that parses
- * multipart), connections, likes and views, plus the editor's and the details page's reads. Each is a thin call of
- * the art procedures or, for the multipart save, of the same service.
+ * The art paths (docs/api.md): the multipart save POST /api/cell/{cellToken} (its own scope, the only one that parses
+ * multipart), connections, likes and views, plus the editor's and the details page's reads. Each is a thin call of the
+ * art procedures or, for the multipart save, of the same service.
  */
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-/** The reservation paths of spec §7, each a thin call of its tRPC procedure (server/routers/reservations.ts). */
+/** The reservation paths (docs/api.md), each a thin call of its tRPC procedure (server/routers/reservations.ts). */
 import type { FastifyInstance } from 'fastify';
 import { answer, callerFor } from './adapter.ts';
 import { withReminder } from './shapes.ts';

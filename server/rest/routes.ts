@@ -1,4 +1,4 @@
-/** The /api paths of spec §7 (and DESIGN.md §7) that exist so far, each a thin call of a tRPC procedure. */
+/** The /api paths (docs/api.md), each a thin call of a tRPC procedure (decision 003). */
 import type { FastifyInstance } from 'fastify';
 import type { CellSummary } from '#shared/api-types.ts';
 import type { ArtDetails } from '#shared/art-api.ts';

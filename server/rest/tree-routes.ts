@@ -1,14 +1,7 @@
 /**
- * GET /api/tree/{treeToken}: the snapshot as precompressed bytes with an ETag (DESIGN.md §6). A plain route, not a
- * tRPC call: stringifying a large tree per request would cost far more than sending bytes built once. The snapshot
- * may be a few versions behind the tree: its `version` says which, and /changes brings it up to date (decision 023).
- * GET /api/tree/{treeToken}/changes?since=: the cells changed after a version (shared/tree/changes.ts), ETagged.
- * GET /api/tree/{treeToken}/events: the same changes pushed as Server-Sent Events (http/tree-events.ts).
- * GET /api/tree/{treeToken}/history: the published pieces in publish order (shared/tree/history.ts), precompressed and
- * ETagged by version like the snapshot (services/tree/tree-history.ts).
- * GET /api/tree/{treeToken}/region: tokens, thumbnails and titles of one bounded rectangle (shared/tree/region.ts),
- * which a large tree's snapshot leaves out; ETagged by the tree's version, so an unchanged region is a 304.
- * Regions and changes are read from the database per request, so they are rate-limited per IP (generously).
+ * The tree's plain routes (docs/api.md): the snapshot and the growth history as precompressed bytes with an ETag, the
+ * changes since a version, their event stream, one region's details. Not tRPC calls: stringifying a large tree per
+ * request would cost far more than sending bytes built once (decisions 002, 023).
  */
 import type { FastifyInstance } from 'fastify';
 import { regionQuery } from '#shared/tree/region.ts';
@@ -42,6 +35,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
   api.get<{ Params: { treeToken: string }; Querystring: Record<string, unknown> }>(
     '/tree/:treeToken/changes',
     async (req, reply) => {
+      // Each answer is a database read built per request, so it is limited per address (generously).
       hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeChangesPerIp, req.ip);
       const tree = getTreeByToken(api.deps.db, req.params.treeToken);
       const since = parseSince(req.query.since);

@@ -1,8 +1,7 @@
 /**
- * The profile and social paths of spec §7 (issue 9): profile, fullprofile, the multipart profile update with the
- * avatar (its own scope, the only one here that parses multipart), the user's art lists, user likes and follows,
- * and the ZIP lookup the profile form uses. Each is a thin call of the user and misc procedures or, for the
- * multipart update, of the same service.
+ * The profile and social paths (docs/api.md): profiles, the multipart profile update with the avatar (its own scope,
+ * the only one here that parses multipart), art lists, user likes and follows, the ZIP lookup. Each is a thin call of
+ * the user and misc procedures or, for the multipart update, of the same service.
  */
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -28,7 +27,7 @@ export function registerUserRoutes(api: FastifyInstance): void {
     await scope.register(fastifyMultipart, {
       limits: { fileSize: AVATAR_LIMITS.maxBytes, files: 1, fields: 20, fieldSize: FIELD_BYTES, parts: 21 },
     });
-    /** Spec §7's profile update: the form's fields plus an optional `image` (the cropped avatar). */
+    /** POST /api/user/{token}/profile: the form's fields plus an optional `image` (the cropped avatar). */
     scope.post<ByToken & { Body: unknown }>('/user/:token/profile', async (req, reply) => {
       // A form without a file may also come as JSON; the service checks the fields either way.
       const { fields, image } = req.isMultipart()

@@ -1,7 +1,7 @@
 /**
- * admin: the staff dashboard's API (issue 8, spec §1, §6). Every procedure is admin-only; the rules live in
- * server/services/review/review.ts and server/services/admin/*. Every mutation writes a staff_actions row in its own
- * transaction. Answer shapes are in shared/admin-api.ts.
+ * admin: the staff dashboard's API (docs/product.md, Review and removal; decision 012). Every procedure is admin-only;
+ * the rules live in server/services/review/review.ts and server/services/admin/*. Every mutation writes a staff_actions
+ * row in its own transaction. Answer shapes are in shared/admin-api.ts.
  */
 import * as v from 'valibot';
 import type {

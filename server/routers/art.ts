@@ -16,7 +16,7 @@ const byCell = v.object({ cellToken: tokenSchema });
 const byArt = v.object({ artToken: tokenSchema });
 
 export const artRouter = router({
-  /** The wizard's data; mayEdit false sends the viewer to /forbidden (spec §4). */
+  /** The wizard's data; mayEdit false (docs/product.md, Who may do what) sends the viewer to /forbidden. */
   forEdit: userProcedure.input(byCell).query(({ ctx, input }) => getArtForEdit(ctx, ctx.user, input.cellToken)),
   /** The details page: public for published art; the author and admins also see it under review. */
   details: publicProcedure.input(byCell).query(({ ctx, input }) => getArtDetails(ctx, ctx.user, input.cellToken)),

@@ -1,4 +1,4 @@
-/** auth: registration, login, logout, the current user, and password reset (spec §2, §7; DESIGN.md §5). */
+/** auth: registration, login, logout, the current user, and password reset (decisions 001 and 006). */
 import { loginSchema, registrationSchema, resetRequestSchema, restoreSchema } from '#shared/validation/account.ts';
 import { invalidateSession } from '../auth/sessions.ts';
 import { login, register, requestPasswordReset, restorePassword } from '../services/accounts/accounts.ts';

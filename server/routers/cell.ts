@@ -11,7 +11,7 @@ export const cellRouter = router({
   get: publicProcedure
     .input(v.object({ token: tokenSchema }))
     .query(({ ctx, input }) => getCellSummary(ctx.db, input.token)),
-  /** Published pieces matching a term (spec §2 search popup), limited per IP. */
+  /** Published pieces matching a term, for the search popup; limited per IP. */
   search: publicProcedure.input(searchSchema).query(({ ctx, input }) => searchForVisitor(ctx, ctx.ip, input.search)),
   /** The viewer's own squares: their reservation and their pieces (find-my-slots). */
   mine: userProcedure.query(({ ctx }) => listViewerCells(ctx.db, ctx.user!.id)),

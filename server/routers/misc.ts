@@ -1,4 +1,4 @@
-/** misc: site-wide reads (initial parameters, the ZIP lookup) and the contact form (spec §2, §7). */
+/** misc: site-wide reads (initial parameters, the ZIP lookup) and the contact form (docs/api.md). */
 import { contactSchema } from '#shared/validation/contact.ts';
 import { zipSchema } from '#shared/validation/profile.ts';
 import { sendContactMessage } from '../services/mail/contact.ts';

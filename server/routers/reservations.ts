@@ -1,7 +1,7 @@
 /**
- * The reservation procedures (spec §7: reserve, branch, reservation, subscribe calls), mounted into the cell and
- * user routers. Thin: the schema validates, userProcedure and the services ask server/permissions.ts, the services
- * hold the rules.
+ * The reservation procedures (docs/api.md: reserve, branch, reservation, subscribe), mounted into the cell and user
+ * routers. Thin: the schema validates, userProcedure and the services ask server/permissions.ts, the services hold the
+ * rules.
  */
 import * as v from 'valibot';
 import { ErrorCode } from '#shared/errors.ts';

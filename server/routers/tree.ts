@@ -1,5 +1,5 @@
 /**
- * tree: the tree snapshot (compact form of DESIGN.md §6) and what changed since a version (decision 023). The
+ * tree: the tree snapshot (the compact form of decision 002) and what changed since a version (decision 023). The
  * snapshot may be a few versions behind the tree; `changes` since its version brings it up to date.
  */
 import * as v from 'valibot';

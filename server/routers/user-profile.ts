@@ -1,7 +1,7 @@
 /**
- * user.* profile procedures (issue 9, spec §2 public profile and manage profile, §7 profile calls): the public
- * profile, the profile form's data and its update (the avatar comes through the multipart REST route, which calls
- * the same service), the ATELIER list and the published-art cards.
+ * user.* profile procedures, for the public and manage-profile pages (docs/api.md): the public profile, the profile
+ * form's data and its update (the avatar comes through the multipart REST route, which calls the same service), the
+ * ATELIER list and the published-art cards.
  */
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';

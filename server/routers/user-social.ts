@@ -1,6 +1,6 @@
 /**
- * user.* social procedures (spec §4, §6, §7): liking a user and following one. The path's first token must be the
- * viewer; nobody likes or follows themselves.
+ * user.* social procedures (docs/product.md, Who may do what): liking a user and following one. The path's first token
+ * must be the viewer; nobody likes or follows themselves.
  */
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';

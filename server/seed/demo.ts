@@ -1,7 +1,7 @@
 /**
- * The demo tree of a new install (DESIGN.md §9): a demo admin, thirty artists and their generated pieces, grown
- * cell by cell the way the product grows a tree. Pictures are rendered and stored first; every row is then written
- * in one transaction, so a crash leaves nothing half-seeded.
+ * The demo tree of a new install (README.md, Run it; decision 005): a demo admin, thirty artists and their generated
+ * pieces, grown cell by cell the way the product grows a tree. Pictures are rendered and stored first; every row is
+ * then written in one transaction, so a crash leaves nothing half-seeded.
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * Synthetic trees for benchmarks (DESIGN.md §9): a new tree with exactly N cells, up to a million, whose colours
- * vary smoothly so the canvas shows something tree-like. No pictures; one author owns every piece.
+ * Synthetic trees for benchmarks (`npm run generate`, README.md): a new tree with exactly N cells, up to a million,
+ * whose colours vary smoothly so the canvas shows something tree-like. No pictures; one author owns every piece.
  */
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';

@@ -1,8 +1,7 @@
 /**
- * The in-process job runner (decision 025): each job runs on its own interval, never overlapping itself, and is
- * idempotent, so a restart simply picks up where the last run stopped. However many processes share the database,
- * each run is claimed there first (server/services/leases.ts): one process runs a job at a time, once per interval,
- * and a process that dies mid-run leaves the job to another once its lease has run out.
+ * The in-process job runner (docs/architecture.md, Background jobs and mail; decision 025): each job runs on its own
+ * interval, never overlapping itself, idempotent, and claimed in the database first (leases.ts), so one process runs
+ * it at a time, and one that dies mid-run leaves it to another once its lease has run out.
  */
 import type { ServiceContext } from './context.ts';
 import { claimJob, finishJob, keepRenewing, LEASE_MS, newOwnerId, renewJob } from './leases.ts';

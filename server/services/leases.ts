@@ -1,8 +1,7 @@
 /**
- * Claims in the database for work that must happen once however many processes share the data folder (decision
- * 025). A claim names its owner (one per running app) and holds until `lease_until`; the owner renews it while it
- * works, and when the owner dies the claim simply runs out and another process takes the work over. Every claim
- * is one SQL statement, so two processes can never both win it.
+ * Claims in the database for work that must happen once however many processes share the data folder (decision 025):
+ * one SQL statement each, so two processes never both win; the owner (one per running app) renews its claim while it
+ * works, and a dead owner's claim runs out at `lease_until` and another process takes the work over.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';

@@ -1,13 +1,7 @@
 /**
- * Fixed-window rate limits kept in the database (DESIGN.md §5), so a restart does not reset them. A refused
- * attempt answers rate_limited with the number of seconds to wait.
- *
- * Limits on accounts (login, registration, reset, contact) write every attempt at once. The read limits every
- * visitor hits (search, tree regions, ZIP lookups) are `batched` (decision 006): counted in memory per connection
- * and written in one transaction at most FLUSH_MS after a hit, and when the server stops, so a crash forgets at
- * most that last second of them. A window's count is read from the database the first time this process sees it,
- * so a restart carries it on; it is read again at most once a FLUSH_MS and each write reads the total back, so that
- * processes sharing the database count each other's hits within about a second (decision 025).
+ * Fixed-window rate limits kept in the database, so a restart does not reset them (docs/product.md, Limits); a refused
+ * attempt answers rate_limited with the seconds to wait. Account limits write every attempt at once; the read limits
+ * every visitor hits (search, tree regions, ZIP lookups) are `batched` (decision 006).
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { rateLimitHits } from '#drizzle/schema.ts';
@@ -21,7 +15,13 @@ export interface Limit {
   name: string;
   max: number;
   windowMs: number;
-  /** Counted in memory and written in batches (see above); otherwise every attempt is written at once. */
+  /**
+   * Counted in memory per connection and written in one transaction at most FLUSH_MS after a hit, and when the server
+   * stops, so a crash forgets at most that last second; otherwise every attempt is written at once. A window's count
+   * is read from the database the first time this process sees it, so a restart carries it on, then at most once a
+   * FLUSH_MS, and each write reads the total back: processes sharing the database count each other's hits within about
+   * a second (decision 025).
+   */
   batched?: boolean;
 }
 

@@ -1,7 +1,6 @@
 /**
- * Accounts (spec §2, §4, §5; DESIGN.md §5): registration, login, password reset and restore, and the account form.
- * Addresses are stored lower-cased and compared that way. Login and reset never tell whether an address is
- * registered; registration must (docs/decisions/006).
+ * Accounts: registration, login, password reset and restore, and the account form. Addresses are stored lower-cased and
+ * compared that way. Login and reset never tell whether an address is registered; registration must (decision 006).
  */
 import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';

@@ -1,7 +1,7 @@
 /**
- * The avatar pipeline (spec §5, DESIGN.md §8): JPEG, PNG or GIF by magic bytes whatever the file is called, 8 MB at
- * most, decoded by sharp under the pixel limit, turned upright, cropped to 300x300, flattened on white and written
- * as a JPEG with no metadata (EXIF, GPS) under a content-hashed name. Files only: the user row is the caller's.
+ * The avatar pipeline (docs/product.md, Limits; decision 014): type by magic bytes, size, sharp's pixel limit, then
+ * turned upright, cropped to 300x300, flattened on white, written as a JPEG without metadata (EXIF, GPS) under a
+ * content-hashed name. Files only: the user row is the caller's.
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
@@ -18,7 +18,7 @@ export interface PreparedAvatar {
   bytes: Buffer;
 }
 
-/** Checks and re-encodes an uploaded avatar in memory; answers it or spec §5's message for the image field. */
+/** Checks and re-encodes an uploaded avatar in memory; answers it or the image field's message (AVATAR_MESSAGES). */
 export async function prepareAvatar(bytes: Buffer): Promise<PreparedAvatar | { error: string }> {
   if (bytes.length > AVATAR_LIMITS.maxBytes) return { error: AVATAR_MESSAGES.tooBig };
   if (!sniffImageType(bytes)) return { error: AVATAR_MESSAGES.wrongType };

@@ -1,8 +1,7 @@
 /**
- * Profiles (spec §2, §3, §5): the public profile anyone may read, the profile form's data for its owner (or an
- * admin), and saving the form with an optional avatar. A save checks every field and the image before anything is
- * written, writes the avatar file, commits the row, and only then removes the old avatar file; a failed commit
- * takes back the new file.
+ * Profiles: the public profile anyone may read, the form's data for its owner (or an admin), and saving the form with
+ * an optional avatar: every field and the image checked before anything is written, then the avatar file, the row, and
+ * only then the old avatar file's removal; a failed commit takes back the new file.
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';

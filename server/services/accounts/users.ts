@@ -7,7 +7,7 @@ import type { SessionUser } from '../../auth/sessions.ts';
 import type { Queryable } from '../../db.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 
-/** DESIGN.md §3: an observer whose piece is submitted (or published by staff) becomes an artist; other roles stay. */
+/** An observer whose piece is submitted (or published by staff) becomes an artist (docs/product.md, Roles). */
 export function promoteToArtist(tx: Queryable, userId: number, now: number): void {
   tx.update(users)
     .set({ role: Role.Artist, updatedAt: now })

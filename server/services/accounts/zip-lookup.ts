@@ -1,8 +1,7 @@
 /**
- * The profile form's ZIP lookup (issue 9): a US ZIP's city and state, answered from the offline `zipcodes` data (its
- * Canadian entries ignored), so by default no third party ever sees what a user types. When ZIP_LOOKUP_URL is set,
- * that service is asked first with a short timeout; any failure or unusable answer falls back to the offline data.
- * An unknown ZIP answers null, never an error. Rate-limited per IP like search.
+ * The profile form's ZIP lookup (decision 014): a US ZIP's city and state from the offline `zipcodes` data, so by
+ * default no third party sees what a user types; ZIP_LOOKUP_URL, when set, is asked first with a short timeout, and any
+ * failure falls back to the offline data. An unknown ZIP answers null, never an error.
  */
 import type { ZipPlace } from '#shared/profile-api.ts';
 import { PROFILE_LIMITS } from '#shared/constants.ts';
@@ -46,7 +45,7 @@ async function externalZipPlace(ctx: ServiceContext, template: string, zip: stri
     });
     if (!response.ok) return null;
     const body = (await response.json()) as Record<string, unknown> | null;
-    // The spec's lookup answers city and state_short; a plain state is taken too.
+    // The service answers city and state_short (README.md, ZIP_LOOKUP_URL); a plain state is taken too.
     return body ? place(body.city, body.state_short ?? body.state) : null;
   } catch (error) {
     ctx.log.warn({ err: error }, 'external ZIP lookup failed; using the offline data');

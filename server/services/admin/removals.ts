@@ -1,6 +1,6 @@
 /**
- * Removal requests for staff (issue 8, DESIGN.md §4): the list, accepting one (the piece is REMOVED, its square
- * AVAILABLE again with everything that implies) and declining one with a reason. Each decision is one IMMEDIATE
+ * Removal requests for staff (docs/product.md, Review and removal): the list, accepting one (the piece is REMOVED, its
+ * square AVAILABLE again with everything that implies) and declining one with a reason. Each decision is one IMMEDIATE
  * transaction whose conditional UPDATE (WHERE state = 'open') makes deciding twice an error that changes nothing.
  */
 import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';

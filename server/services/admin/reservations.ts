@@ -1,8 +1,6 @@
 /**
- * Reservations for staff (issue 8): the ones whose clock runs (a draft's hold, or a piece sent back for changes,
- * decision 019) with their square, holder, deadline and piece status, and releasing one through the reservation
- * timers' own release path (the square AVAILABLE again, a draft discarded or a piece sent back kept, the tree's
- * version moved, the square's subscribers told); the holder hears of it.
+ * Reservations for staff: those whose clock runs (a draft's hold, or a piece sent back for changes, decision 019), and
+ * releasing one through the expiry's own release path (docs/product.md, Reservations, Expiry); the holder is told.
  */
 import { asc, eq } from 'drizzle-orm';
 import { art, cells, reservations, trees, users } from '#drizzle/schema.ts';

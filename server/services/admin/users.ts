@@ -1,5 +1,5 @@
 /**
- * Users for staff (issue 8, spec §6): search by name or e-mail, change a role, disable an account (which ends all
+ * Users for staff (docs/product.md, Roles): search by name or e-mail, change a role, disable an account (which ends all
  * its sessions; a disabled account cannot log in) and enable it again. Staff never change or disable themselves.
  */
 import { and, asc, count, eq, or, sql } from 'drizzle-orm';

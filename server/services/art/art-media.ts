@@ -1,7 +1,7 @@
 /**
- * Art images through the media pipeline (DESIGN.md §8): magic bytes first (JPEG, PNG, GIF only, whatever the name
- * says), then sharp's decoding and pixel limit; every file of a request is checked before any is written; files
- * written for a save that then fails are removed; an hourly sweep removes files no row names.
+ * Art images through the media pipeline (decisions 009, 024): magic bytes first (JPEG, PNG, GIF only, whatever the name
+ * says), then sharp's decoding and pixel limit; every file of a request is checked before any is written; files written
+ * for a save that then fails are removed; an hourly sweep removes files no row names.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

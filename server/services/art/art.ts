@@ -1,5 +1,5 @@
 /**
- * Art of a square (spec §2, §3, §5; DESIGN.md §3, §4, §8): who may edit it, the editor's data, saving (validate
+ * Art of a square (docs/product.md, Pieces (art); decision 009): who may edit it, the editor's data, saving (validate
  * everything, then write the files, then one transaction for the rows), and the details page.
  */
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
@@ -176,7 +176,7 @@ export async function saveArt(
     throw new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', errors);
   }
 
-  // DESIGN.md §4: a published piece's main image changes only through an admin.
+  // A published piece's main image changes only through an admin (docs/product.md, Pieces (art)).
   const mainSlot = present[0]!.slot;
   const mainChanges = 'file' in mainSlot || mainSlot.picture !== existing[0]?.token;
   if (found.art?.status === ArtStatus.Published && mainChanges && !isAdmin(viewer)) {
@@ -223,7 +223,7 @@ interface ArtCommit {
   /** The new pictures' bytes: written again inside the transaction if a removal took them meanwhile. */
   files: readonly PreparedPicture[];
   submit: boolean;
-  /** The square had no piece: it is reserved for the viewer in the same transaction (spec §5 edit access). */
+  /** The square had no piece: it is reserved for the viewer in the same transaction (docs/product.md, Pieces (art)). */
   reserveFirst: boolean;
 }
 

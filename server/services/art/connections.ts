@@ -1,6 +1,6 @@
 /**
- * Connections between neighbouring pieces (spec §1, §3, §5, §7): a piece may connect to the published pieces among
- * its square's 8 neighbours, each with a description. Saved ones show on the details of both pieces.
+ * Connections between neighbouring pieces (docs/product.md, Pieces (art)): a piece may connect to the published pieces
+ * among its square's 8 neighbours, each with a description. Saved ones show on the details of both pieces.
  */
 import { and, between, eq, inArray, ne, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';

@@ -1,6 +1,6 @@
 /**
- * The image pipeline (DESIGN.md §8): sharp decides what a file is from its bytes, refuses decompression bombs,
- * drops metadata (EXIF, GPS), and writes a thumbnail for the tree and a large size for the details page under a
+ * The image pipeline (decision 009): sharp decides what a file is from its bytes, refuses decompression bombs, drops
+ * metadata (EXIF, GPS), and writes a thumbnail for the tree and a large size for the details page under a
  * content-hashed name, with the dominant colour for small-scale drawing.
  */
 import { createHash } from 'node:crypto';

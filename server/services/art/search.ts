@@ -1,12 +1,7 @@
 /**
- * Search over published pieces (spec §2 search popup, §8; DESIGN.md §5): an SQLite FTS5 table `art_search` (migration
- * 0001_search) holding each PUBLISHED piece's title, keywords, description, category and artist name, its rowid the
- * art's id. This module owns it: whatever publishes, unpublishes, removes or edits a piece calls `reindexArt` in the
- * same transaction, and the index follows; no writer touches the table itself.
- *
- * Synthetic benchmark trees (seed/synthetic.ts) are not searchable: they write their rows in bulk, and indexing a
- * million pieces would add about 6.5 s to the 18 s it takes to generate them, for a search nobody runs there. A
- * benchmark that searches one calls `rebuildSearchIndex` after generating it.
+ * Search over published pieces (decision 017): an FTS5 table `art_search` (migration 0001_search) of each PUBLISHED
+ * piece's title, keywords, description, category and artist, its rowid the art's id. This module owns it: writers call
+ * `reindexArt` in the transaction that changes a piece, and never touch the table themselves.
  */
 import { eq, sql } from 'drizzle-orm';
 import { art, users } from '#drizzle/schema.ts';
@@ -32,8 +27,6 @@ export const SEARCH_CANDIDATES = 1000;
 
 /** Column weights for bm25, in the table's column order: a title match counts most, a description match least. */
 const WEIGHTS = { title: 10, keywords: 4, description: 1, category: 2, artist: 5 } as const;
-
-/** One row of the results popup (spec §2): the cell to open, and what the table shows. */
 
 /**
  * Puts one piece's index row in line with the piece: written when the art is PUBLISHED, removed otherwise (draft,
@@ -66,7 +59,9 @@ export function reindexArt(db: Queryable, artId: number): void {
 
 /**
  * Indexes every published piece afresh, in one statement (the same as migration 0001_search): for rows written in
- * bulk, such as a synthetic benchmark tree. Answers how many pieces are searchable.
+ * bulk, such as a synthetic benchmark tree. Answers how many pieces are searchable. Synthetic trees (seed/synthetic.ts)
+ * are not indexed as they are generated (a million pieces would add about 6.5 s to 18 s, for a search nobody runs
+ * there): a benchmark that searches one calls this after generating it.
  */
 export function rebuildSearchIndex(db: Queryable): number {
   db.run(sql`delete from art_search`);
@@ -188,14 +183,13 @@ export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): 
   );
 }
 
-/** A visitor's search: limited per IP (DESIGN.md §5), then searchCells. `term` is already validated. */
 /** Searches waiting for their turn at most; past that, busy. About 60 ms of queries at a millisecond each. */
 export const SEARCHES_WAITING = 64;
 const searchTurns = new Turns(SEARCHES_WAITING);
 
 /**
  * A visitor's search: limited per address, then run in its turn (server/turns.ts), so a flood of searches leaves
- * room between them for everything else.
+ * room between them for everything else. `term` is already validated.
  */
 export function searchForVisitor(
   ctx: Pick<ServiceContext, 'db' | 'clock'>,

@@ -1,8 +1,7 @@
 /**
- * A user's pieces (spec §2): ATELIER, the owner's squares with a piece (drafts on reserved squares, submitted,
- * published, changes requested) and the pieces kept when a window for changes ran out (decision 019), and the
- * public profile's ART cards (published pieces only). Both newest first by the piece's created_at. Otherwise only
- * pieces still on their square count: a released draft or a piece removed at its artist's request is gone.
+ * A user's pieces: ATELIER (their squares with a piece, at any stage, and the pieces kept when a change window ran out,
+ * decision 019) and the public profile's ART cards (published only), newest first. Otherwise only pieces still on
+ * their square count: a released draft or a piece removed at its artist's request is gone.
  */
 import { and, count, desc, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { art, artLikes, artViews, cells, pictures, removalRequests, reservations, trees } from '#drizzle/schema.ts';

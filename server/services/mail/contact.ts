@@ -1,7 +1,7 @@
 /**
- * The contact form (spec §2, §5, §9): a message is kept in contact_messages for the staff and mailed to the help
- * address through the outbox, both in one transaction, so a message is never stored without its e-mail or the
- * other way round. Limited per IP (DESIGN.md §5).
+ * The contact form: a message is kept in contact_messages for the staff and mailed to the help address through the
+ * outbox, both in one transaction, so a message is never stored without its e-mail or the other way round. Limited per
+ * IP (docs/product.md, Limits).
  */
 import { contactMessages } from '#drizzle/schema.ts';
 import type { ContactMessage } from '#shared/validation/contact.ts';

@@ -1,8 +1,7 @@
 /**
- * The reservation timers (DESIGN.md §4, §8), run by the job runner on ctx.clock: reminder e-mails as the deadline
- * nears, and the release of squares whose deadline passed with the piece still a draft or still waiting for the
- * changes staff asked for (decision 019). Each step is its own transaction that re-reads what it acts on, so running
- * a job twice, or on two processes, or after a crash, does every step once.
+ * The reservation timers (docs/product.md, Reservations) on ctx.clock: reminders as a deadline nears, and the release
+ * of squares whose deadline passed with the piece a draft or awaiting changes. Each step is its own transaction that
+ * re-reads what it acts on, so a rerun, a second process or a crash still does every step once.
  */
 import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
@@ -19,7 +18,7 @@ import { notifyAvailable } from './subscriptions.ts';
 import { recordCellChanges } from '../tree/tree-changes.ts';
 import { cellPath, extendPath } from '#shared/paths.ts';
 
-/** The link of spec §2's extend page, carried by every reminder that may still lead to an extension. */
+/** The extend page's link (docs/product.md, Screens and routes), in each reminder that may still lead to extending. */
 export function extendLinkOf(siteUrl: string, cellToken: string, reminderToken: string): string {
   return siteUrl + extendPath(cellToken, reminderToken);
 }

@@ -1,8 +1,7 @@
 /**
- * Reservations (spec §4, §5, §9; DESIGN.md §4): reserving an AVAILABLE square or a new branch slot, the viewer's
- * held square, and the one-time extension. Each change is one IMMEDIATE transaction (the write lock is taken before
- * the checks are read), and the partial unique indexes on reservations (one active a user, one active a square) are
- * the last word: two reservations of one square, from any number of processes, can never both win.
+ * Reservations (docs/product.md, Reservations; decision 008): reserving an AVAILABLE square or a branch slot, the
+ * viewer's held square, the one extension. Each change is one IMMEDIATE transaction, and the partial unique indexes
+ * (one active a user, one a square) are the last word: two reservations of a square, from any process, never both win.
  */
 import { and, between, eq } from 'drizzle-orm';
 import { art, cells, reservations, trees } from '#drizzle/schema.ts';

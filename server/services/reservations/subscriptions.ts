@@ -1,7 +1,7 @@
 /**
- * Availability subscriptions (spec §2 subscribe popup, DESIGN.md §4): "tell me when this square, or any square,
- * becomes available". notifyAvailable runs inside the transaction that opened the squares (growth after a publish,
- * an expiry, a removal), so the e-mails exist exactly when the change does; each subscription is used up once told.
+ * Availability subscriptions (docs/product.md, Reservations): "tell me when this square, or any square, becomes
+ * available". notifyAvailable runs inside the transaction that opened the squares (growth after a publish, an expiry, a
+ * removal), so the e-mails exist exactly when the change does; each subscription is used up once told.
  */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { cells, subscriptions, users } from '#drizzle/schema.ts';

@@ -1,7 +1,7 @@
 /**
- * Staff review (issue 8, DESIGN.md §4): the queue of SUBMITTED pieces, one piece with everything staff need to
- * decide, publishing it and requesting changes. Each decision is one IMMEDIATE transaction whose conditional UPDATE
- * (WHERE status = SUBMITTED) is the last word: of two staff deciding at once, one wins and the other is told.
+ * Staff review (docs/product.md, Review and removal): the queue of SUBMITTED pieces, one piece with everything staff
+ * need to decide, publishing it and requesting changes. Each decision is one IMMEDIATE transaction whose conditional
+ * UPDATE (WHERE status = SUBMITTED) is the last word: of two staff deciding at once, one wins and the other is told.
  */
 import { and, asc, desc, eq, ne, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';

@@ -1,7 +1,6 @@
 /**
- * Likes and views of art (spec §4, §6, §7). A like is one a user and piece (liking twice changes nothing); one's own
- * art cannot be liked. A view ("review") counts once per viewer per day: a user by id, a guest by a hash of IP and
- * User-Agent (never stored in the clear).
+ * Likes and views of art (docs/product.md, Who may do what). A like is one a user and piece (liking twice changes
+ * nothing); one's own art cannot be liked. A view ("review") counts once per viewer per day (viewerKeyOf).
  */
 import { createHash } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';

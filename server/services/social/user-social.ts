@@ -1,8 +1,7 @@
 /**
- * Likes and follows between users (spec §4, §6, §7). The path's first token is the acting user and must be the
- * viewer; nobody likes or follows themselves. A like is a toggle: liking twice or unliking someone not liked
- * changes nothing. A follow is a list entry: following twice or unfollowing someone not followed is refused
- * (already_following, not_following) and changes nothing. Counts are row counts, so never below 0.
+ * Likes and follows between users (docs/product.md, Who may do what): the path's first token, the acting user, must be
+ * the viewer; nobody likes or follows themselves. Liking twice, or unliking someone not liked, changes nothing; a
+ * second follow, or unfollowing someone not followed, is refused (already_following, not_following). Counts stay >= 0.
  */
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { follows, userLikes, users } from '#drizzle/schema.ts';

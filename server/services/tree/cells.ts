@@ -33,7 +33,7 @@ export interface ViewerCell {
 }
 
 /**
- * The viewer's squares (spec §2, find-my-slots): the square they hold a reservation on first, then the cells of
+ * The viewer's squares (the tree toolbar's "find mine"): the square they hold a reservation on first, then the cells of
  * their pieces (drafts, under review, published), newest first. Removed pieces are not theirs to find.
  */
 export function listViewerCells(db: Db, userId: number): ViewerCell[] {

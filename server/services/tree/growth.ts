@@ -1,6 +1,6 @@
 /**
- * Growth of the trunk (DESIGN.md §4): publishing a piece opens the PENDING trunk cells around it. Runs inside the
- * caller's transaction; telling subscribers is the caller's job.
+ * Growth of the trunk (docs/product.md, Growth of the tree): publishing a piece opens the PENDING trunk cells around
+ * it. Runs inside the caller's transaction; telling subscribers is the caller's job.
  */
 import { and, between, eq, inArray, sql } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';

@@ -1,4 +1,4 @@
-/** The initial parameters every page carries (DESIGN.md §7). */
+/** The initial parameters every page carries (docs/api.md, GET /api/initial-params). */
 import type { InitialParams } from '#shared/api-types.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import type { ServiceContext } from '../context.ts';

@@ -1,9 +1,7 @@
 /**
- * The built snapshots of the trees (docs/decisions/023-live-tree-change-log.md). A snapshot is built off the event
- * loop, by a worker thread with its own read-only connection, and is then served for as long as an open tree can be
- * brought up to date from it through the change log: a change costs the server the change, never a rebuild. It is
- * built again only when the log no longer reaches back to it (pruned, or a bulk change) or when it has fallen far
- * enough behind that a new visitor would fetch many changes after it; meanwhile the old one is still served.
+ * The built snapshots of the trees (decision 023): built by a worker thread off the event loop, then served while the
+ * change log can bring an open tree up to date from them, so a change never costs a rebuild. A new one is built when
+ * the log no longer reaches back (pruned, a bulk change) or it is far behind; meanwhile the old one is still served.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';

@@ -1,16 +1,16 @@
 /**
- * The built growth histories of the trees (tree-history.ts), one per tree: built by the build worker off the event
- * loop, once however many ask, and kept. A kept history that the tree has moved past is still worth serving: the
- * history only grows at its end, and the page adds the pieces published since from the live tree it already holds
- * (client/tree/replay/replay-timeline.ts). So when the tree has changed, a new one is built (one build at a time per
- * tree) and a request waits for it at most STALE_WAIT_MS before it gets the kept one. On a million cells a build
- * takes seconds; on a small tree it comes well within the wait.
+ * The built growth histories (tree-history.ts; decision 023), one per tree, built off the event loop once however many
+ * ask. A history the tree has moved past is still served, since the page adds newer pieces from the live tree it holds
+ * (client/tree/replay/replay-timeline.ts); a new one is built meanwhile, one build at a time per tree.
  */
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
 import type { HistoryBytes } from './tree-history.ts';
 
-/** How long a request waits for a newer history before it is answered with the kept one. */
+/**
+ * How long a request waits for a newer history before it is answered with the kept one: a small tree's build comes
+ * well within it; on a million cells a build takes seconds.
+ */
 export const STALE_WAIT_MS = 500;
 
 export interface BuiltHistory extends HistoryBytes {

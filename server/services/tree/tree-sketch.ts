@@ -1,14 +1,7 @@
 /**
- * The tree's first sketch, drawn by the server into the /observe page itself: the opening view's bands and squares as
- * an inline SVG, so that a first visit shows the tree with the page's first paint, before any script has run, while
- * the app boots and WebGL starts. The engine's first frame replaces it (client/tree/tree-sketch.ts).
- *
- * The server does not know the window's size, and does not need to: the opening view puts one world point at the
- * middle of the tree area whatever the size (camera.ts keeps only the view's centre inside the world). So the sketch
- * is drawn for a large window (SKETCH_WIDTH × SKETCH_HEIGHT CSS pixels) around that point, and the page centres it
- * in the tree area (global.css .tree-sketch): a smaller window shows its middle. Each square is drawn with the
- * engine's own looks (cell-look.ts, through an SVG Pen) and colours (as the snapshot carries them), so the hand-over
- * changes nothing but what only the engine adds: band labels, thumbnails and the viewer's own marks.
+ * The tree's first sketch, drawn by the server into the /observe page (decision 022): the opening view as inline SVG,
+ * in the engine's own looks (cell-look.ts through an SVG Pen) and colours, so a first visit shows the tree with the
+ * first paint, before any script runs. The engine's first frame replaces it (client/tree/tree-sketch.ts).
  */
 import { and, eq, gt, inArray, max, min, type SQL } from 'drizzle-orm';
 import { cells, treeChanges } from '#drizzle/schema.ts';
@@ -34,7 +27,11 @@ import { getCellSummary } from './cells.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { readSnapshotCells, type TreeRow } from './tree.ts';
 
-/** The window the sketch covers, in CSS pixels: most desktop screens; a larger window sees the background beyond. */
+/**
+ * The window the sketch covers, in CSS pixels: most desktop screens; a larger window sees the background beyond. The
+ * server needs no window size: the opening view puts one world point mid-area whatever the size (camera.ts keeps only
+ * the view's centre inside the world), and the page centres the sketch there (global.css .tree-sketch).
+ */
 export const SKETCH_WIDTH = 2560;
 export const SKETCH_HEIGHT = 1600;
 

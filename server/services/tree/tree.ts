@@ -1,6 +1,6 @@
 /**
- * Trees (DESIGN.md §4): creating a tree with its trunk, and reading one by token. Their snapshot is built by
- * snapshot-build.ts and kept by snapshot-store.ts; their changes are logged by tree-changes.ts.
+ * Trees (docs/product.md, Growth of the tree): creating a tree with its trunk, and reading one by token. Their snapshot
+ * is built by snapshot-build.ts and kept by snapshot-store.ts; their changes are logged by tree-changes.ts.
  */
 import { asc, eq } from 'drizzle-orm';
 import { cells, trees } from '#drizzle/schema.ts';

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { RESERVATION_STATES } from '#shared/domain.ts';
 
 const createdAt = () => integer('created_at').notNull();
 const updatedAt = () => integer('updated_at').notNull();
@@ -238,8 +239,7 @@ export const reservations = sqliteTable(
     cellId: integer('cell_id')
       .notNull()
       .references(() => cells.id),
-    /** 'active', 'submitted', 'expired', 'released'. */
-    state: text('state').notNull().default('active'),
+    state: text('state', { enum: RESERVATION_STATES }).notNull().default('active'),
     expiresAt: integer('expires_at').notNull(),
     reminderCount: integer('reminder_count').notNull().default(0),
     extended: integer('extended', { mode: 'boolean' }).notNull().default(false),

@@ -21,7 +21,6 @@ function run(step: Step, prefix = ''): Promise<number> {
   console.log(`${prefix}> ${step.label}`);
   const child = spawn(step.command, step.args, {
     stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
-    env: prefix ? { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } : process.env,
   });
   for (const [stream, out] of [
     [child.stdout, process.stdout],
@@ -39,16 +38,15 @@ function run(step: Step, prefix = ''): Promise<number> {
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
-/** Runs the steps one after another, stopping at the first that fails. */
+/** Runs the steps one after another, each whatever the one before did (so one run shows every failure). */
 async function lane(prefix: string, steps: Step[]): Promise<number> {
+  let first = 0;
   for (const step of steps) {
     const code = await run(step, prefix);
-    if (code !== 0) {
-      console.log(`${prefix}${step.label} failed (exit ${code})`);
-      return code;
-    }
+    if (code !== 0) console.log(`${prefix}${step.label} failed (exit ${code})`);
+    if (first === 0) first = code;
   }
-  return 0;
+  return first;
 }
 
 const args = process.argv.slice(2);

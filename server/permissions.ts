@@ -1,13 +1,13 @@
 /**
- * Who may do what (spec §6). The one place the role table lives on the server: base procedures and services ask
- * here, never compare role numbers themselves.
+ * Who may do what, on the server: the table of shared/permissions.ts (docs/product.md, Who may do what) with how the
+ * server knows a person (user id and token); base procedures and services ask here, never compare roles themselves.
  */
-import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import * as table from '#shared/permissions.ts';
 import type { SessionUser } from './auth/sessions.ts';
 
 export type Viewer = Pick<SessionUser, 'id' | 'role' | 'token'> | null;
 
-export const isAdmin = (viewer: Viewer): boolean => viewer?.role === Role.Admin;
+export const isAdmin = (viewer: Viewer): boolean => table.isAdmin(viewer);
 
 /** Access levels a procedure declares; every procedure is built on exactly one of them. */
 export type Access = 'public' | 'user' | 'admin';
@@ -23,22 +23,22 @@ export function mayAccess(viewer: Viewer, access: Access): boolean {
   }
 }
 
-/** Spec §7 names the account by token: only its owner may change it. */
+/** The account paths name the account by token: only its owner may change it. */
 export function mayEditAccount(viewer: Viewer, accountToken: string): boolean {
   return viewer !== null && viewer.token === accountToken;
 }
 
-/** Spec §6: every signed-in user may reserve a square (one at a time, enforced by the reservation service). */
+/** Every signed-in user may reserve a square (one at a time, enforced by the reservation service). */
 export function mayReserve(viewer: Viewer): viewer is NonNullable<Viewer> {
-  return viewer !== null;
+  return table.mayReserve(viewer);
 }
 
-/** Spec §6: every signed-in user may ask to be told when a square (or any square) becomes available. */
+/** Every signed-in user may ask to be told when a square (or any square) becomes available. */
 export function maySubscribe(viewer: Viewer): viewer is NonNullable<Viewer> {
-  return viewer !== null;
+  return table.maySubscribe(viewer);
 }
 
-/** A reservation is read and extended by its holder; admins may do it for anyone (spec §6: "or admin"). */
+/** A reservation is read and extended by its holder; admins may do it for anyone. */
 export function mayManageReservation(viewer: Viewer, reservation: { userId: number }): boolean {
   return viewer !== null && (viewer.id === reservation.userId || isAdmin(viewer));
 }
@@ -48,32 +48,29 @@ export function mayReadReservationOf(viewer: Viewer, accountToken: string): bool
   return viewer !== null && viewer.token === accountToken;
 }
 
-/**
- * Spec §5 edit access to a square's art: an admin; the author of its current piece; or, for a square with no piece
- * (a removed one counts as none) that is AVAILABLE, any signed-in user. Reserving creates the holder's draft, so a
- * RESERVED square is its holder's through that draft.
- */
+/** Edit access to a square's piece: see shared/permissions.ts. */
 export function mayEditArt(
   viewer: Viewer,
   cell: { status: number; art: { authorId: number; status: number } | null },
 ): boolean {
-  if (viewer === null) return false;
-  if (isAdmin(viewer)) return true;
-  if (cell.art && cell.art.status !== ArtStatus.Removed) return cell.art.authorId === viewer.id;
-  return cell.status === CellStatus.Available;
+  const { art } = cell;
+  return table.mayEditArt(viewer, {
+    status: cell.status,
+    art: art && { own: art.authorId === viewer?.id, status: art.status },
+  });
 }
 
-/** Spec §4/§6: liking art is for signed-in users, never of their own pieces. */
+/** Liking art is for signed-in users, never of their own pieces. */
 export function mayLikeArt(viewer: Viewer, piece: { authorId: number }): boolean {
-  return viewer !== null && viewer.id !== piece.authorId;
+  return table.mayLikeArt(viewer, { own: piece.authorId === viewer?.id });
 }
 
-/** DESIGN.md §4: removal of a piece is requested from its details page by its author (staff decide). */
+/** Removal of a piece is requested from its details page by its author (staff decide). */
 export function mayRequestRemoval(viewer: Viewer, piece: { authorId: number }): boolean {
-  return viewer !== null && viewer.id === piece.authorId;
+  return table.mayRequestRemoval(viewer, { own: piece.authorId === viewer?.id });
 }
 
-/** Spec §2 manage profile: the profile form (and the avatar) is changed by its owner only. */
+/** The profile form (and the avatar) is changed by its owner only. */
 export function mayEditProfile(viewer: Viewer, profileToken: string): boolean {
   return viewer !== null && viewer.token === profileToken;
 }
@@ -83,17 +80,17 @@ export function mayReadPrivateProfile(viewer: Viewer, profileToken: string): boo
   return viewer !== null && (viewer.token === profileToken || isAdmin(viewer));
 }
 
-/** The like and follow paths name the acting user (spec §7): that must be the viewer; nobody acts for another. */
+/** The like and follow paths name the acting user: that must be the viewer; nobody acts for another. */
 export function mayActAs(viewer: Viewer, userToken: string): viewer is NonNullable<Viewer> {
   return viewer !== null && viewer.token === userToken;
 }
 
-/** Spec §6: every signed-in user may like another user, never themselves. */
+/** Every signed-in user may like another user, never themselves. */
 export function mayLikeUser(viewer: Viewer, other: { token: string }): boolean {
-  return viewer !== null && viewer.token !== other.token;
+  return table.mayLikeUser(viewer, { self: other.token === viewer?.token });
 }
 
-/** Spec §6: every signed-in user may follow another user, never themselves. */
+/** Every signed-in user may follow another user, never themselves. */
 export function mayFollow(viewer: Viewer, other: { token: string }): boolean {
-  return viewer !== null && viewer.token !== other.token;
+  return table.mayFollow(viewer, { self: other.token === viewer?.token });
 }

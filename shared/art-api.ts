@@ -1,5 +1,6 @@
 /** Shapes of the art answers (issue 7): the editor's form data, the details page, connections, likes. */
 import type { AiUse } from './constants.ts';
+import type { ConnectionStatus } from './domain.ts';
 
 export interface ArtPicture {
   token: string;
@@ -69,7 +70,7 @@ export interface ArtAuthor {
 /** A connection to a neighbouring piece (docs/product.md, Pieces (art)): token is the neighbouring CELL's token. */
 export interface ArtConnection {
   token: string;
-  status: 0 | 1;
+  status: ConnectionStatus;
   description: string;
   next_cell: {
     token: string;

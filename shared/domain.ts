@@ -23,6 +23,24 @@ export const ArtStatus = {
 } as const;
 export type ArtStatus = (typeof ArtStatus)[keyof typeof ArtStatus];
 
+/** A piece still being made: a draft, or one sent back for changes. Its square's clock runs; its author submits it. */
+export function isArtInProgress(status: number): boolean {
+  return status === ArtStatus.Draft || status === ArtStatus.ChangesRequested;
+}
+
+export const ART_IN_PROGRESS = [ArtStatus.Draft, ArtStatus.ChangesRequested];
+
+/** A connection the author chose (shown once the piece is published), or one offered and left unchosen. */
+export const ConnectionStatus = {
+  Unselected: 0,
+  Selected: 1,
+} as const;
+export type ConnectionStatus = (typeof ConnectionStatus)[keyof typeof ConnectionStatus];
+
+/** A reservation's life: held, then its piece submitted, or it ran out, or staff released it. */
+export const RESERVATION_STATES = ['active', 'submitted', 'expired', 'released'] as const;
+export type ReservationState = (typeof RESERVATION_STATES)[number];
+
 export const Role = {
   Observer: 1,
   Admin: 2,

@@ -1,3 +1,4 @@
+import { titleOrUntitled } from '#shared/words.ts';
 /** How the dashboard writes dates and people: readable in the staff member's own locale, never a raw timestamp. */
 
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -25,5 +26,5 @@ export function fullName(person: { firstname: string; lastname: string }): strin
 
 /** A title as the gallery shows it: an untitled piece still gets words. */
 export function titleOf(title: string): string {
-  return title.trim() !== '' ? title : 'Untitled piece';
+  return titleOrUntitled(title);
 }

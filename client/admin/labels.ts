@@ -1,6 +1,7 @@
 /** Words for the codes the dashboard shows: roles, statuses, cell types and staff actions. */
 import { StaffAction } from '#shared/admin-api.ts';
-import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
+import { CellStatus, CellType, Role } from '#shared/domain.ts';
+import { ART_STATUS_WORDS } from '#shared/words.ts';
 
 export const ROLE_LABELS: Record<number, string> = {
   [Role.Observer]: 'Observer',
@@ -10,13 +11,7 @@ export const ROLE_LABELS: Record<number, string> = {
 
 export const ROLE_CHOICES = [Role.Observer, Role.Artist, Role.Admin] as const;
 
-export const ART_STATUS_LABELS: Record<number, string> = {
-  [ArtStatus.Draft]: 'Draft',
-  [ArtStatus.Submitted]: 'Waiting for review',
-  [ArtStatus.Published]: 'Published',
-  [ArtStatus.ChangesRequested]: 'Changes requested',
-  [ArtStatus.Removed]: 'Removed',
-};
+export const ART_STATUS_LABELS: Record<number, string> = ART_STATUS_WORDS;
 
 export const CELL_STATUS_LABELS: Record<number, string> = {
   [CellStatus.Pending]: 'Unavailable',

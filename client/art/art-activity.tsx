@@ -1,7 +1,7 @@
 /**
- * Likes and views ("reviews") of a piece with the like toggle (spec §4): a click likes and adds one, a second
+ * Likes and views ("reviews") of a piece with the like toggle (shared/permissions.ts says who may): a click likes and adds one, a second
  * unlikes and takes one away; the count never shows below 0. Guests, the author and pieces not yet published get
- * the counts only. The view is registered once on mount (spec §7), and its answer is the count shown.
+ * the counts only. The view is registered once on mount (docs/api.md), and its answer is the count shown.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ArtDetails, LikeStatus } from '#shared/art-api.ts';
@@ -12,6 +12,7 @@ import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { atLeastZero } from '#client/ui/counts.ts';
 import { HeartIcon } from './heart-icon.tsx';
+import { mayLikeArt } from '#shared/permissions.ts';
 
 /** Registers one view of the piece when the page opens; answers the count once the server has it. */
 function useRegisteredViews(artToken: string, published: boolean): number | null {
@@ -34,7 +35,7 @@ function useRegisteredViews(artToken: string, published: boolean): number | null
 export function ArtActivity({ piece }: { piece: ArtDetails }) {
   const { user } = useCurrentUser();
   const published = piece.status === ArtStatus.Published;
-  const mayAskLike = user !== null && user.token !== piece.author.token && published;
+  const mayAskLike = published && mayLikeArt(user, { own: user?.token === piece.author.token });
   const input = { artToken: piece.token };
   const utils = trpc.useUtils();
   const status = trpc.art.likeStatus.useQuery(input, { enabled: mayAskLike, retry: false });

@@ -2,6 +2,7 @@
 import { Link } from 'react-router';
 import type { ArtConnection } from '#shared/art-api.ts';
 import { cellPath } from '#shared/paths.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 export function ArtConnections({ connections }: { connections: ArtConnection[] }) {
   return (
@@ -15,7 +16,7 @@ export function ArtConnections({ connections }: { connections: ArtConnection[] }
         <ul className="art-connections__list">
           {connections.map((connection) => {
             const next = connection.next_cell;
-            const title = next.art.title.trim() !== '' ? next.art.title : 'Untitled';
+            const title = titleOrUntitled(next.art.title);
             const artist = `${next.art.author.firstname} ${next.art.author.lastname}`.trim();
             return (
               <li key={connection.token} className="art-connections__item" data-testid="art-connection">

@@ -2,8 +2,9 @@
 import type { ArtDetails } from '#shared/art-api.ts';
 import type { AiUse } from '#shared/constants.ts';
 import { ArtStatus } from '#shared/domain.ts';
+import { AI_USE_WORDS, ART_STATUS_WORDS } from '#shared/words.ts';
 
-/** 'No size' when the piece has none (a digital work), else 'W x H x D units' (spec §2, as on manage profile). */
+/** 'No size' when the piece has none (a digital work), else 'W x H x D units' (as on manage profile). */
 export function formatDimensions(piece: Pick<ArtDetails, 'width' | 'height' | 'depth' | 'units' | 'no_size'>): string {
   if (piece.no_size) return 'No size';
   const sides = [piece.width, piece.height, piece.depth].map((side) => side.trim()).filter((side) => side !== '');
@@ -11,26 +12,15 @@ export function formatDimensions(piece: Pick<ArtDetails, 'width' | 'height' | 'd
 }
 
 /** Honesty, the first principle of The Ground: every piece says whether and how AI was used. */
-export const AI_USE_LABELS: Record<AiUse, string> = {
-  none: 'No AI used',
-  assisted: 'Made with AI assistance',
-  generated: 'AI-generated',
-};
+/** The long words for each AI use (shared/words.ts), for the facts, the editor and the review. */
+export const AI_USE_LABELS = Object.fromEntries(
+  Object.entries(AI_USE_WORDS).map(([use, words]) => [use, words.label]),
+) as Record<AiUse, string>;
 
 /** What the author (or staff) sees on a piece that is not public yet; null for a published piece. */
 export function unpublishedStatusLabel(status: number): string | null {
-  switch (status) {
-    case ArtStatus.Draft:
-      return 'draft';
-    case ArtStatus.Submitted:
-      return 'waiting for review';
-    case ArtStatus.ChangesRequested:
-      return 'changes requested';
-    case ArtStatus.Removed:
-      return 'removed';
-    default:
-      return null;
-  }
+  if (status === ArtStatus.Published) return null;
+  return ART_STATUS_WORDS[status as ArtStatus]?.toLowerCase() ?? null;
 }
 
 const listed = (values: readonly string[]) => (values.length > 0 ? values.join(', ') : '—');

@@ -1,12 +1,13 @@
-/** The main image of a piece and the thumbnail list that switches it (spec §2, artDetails). */
+/** The main image of a piece and the thumbnail list that switches it. */
 import { useState } from 'react';
 import type { ArtPicture } from '#shared/art-api.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title: string }) {
   const [selected, setSelected] = useState(0);
   const index = selected < pictures.length ? selected : 0;
   const current = pictures[index];
-  const name = title.trim() !== '' ? title : 'Untitled piece';
+  const name = titleOrUntitled(title);
 
   if (!current) {
     return (

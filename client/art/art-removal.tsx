@@ -13,6 +13,7 @@ import { useCurrentUser } from '#client/app/current-user.ts';
 import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import { useForm } from '#client/forms/use-form.ts';
 import { DialogHeader } from '#client/ui/dialog-header.tsx';
+import { mayRequestRemoval } from '#shared/permissions.ts';
 
 const shortDate = (time: number) =>
   new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
@@ -21,7 +22,7 @@ export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   const { user } = useCurrentUser();
   const [pendingSince, setPendingSince] = useState<number | null>(piece.removalRequest?.createdAt ?? null);
   const [open, setOpen] = useState(false);
-  if (!user || user.token !== piece.author.token) return null;
+  if (!mayRequestRemoval(user, { own: user?.token === piece.author.token })) return null;
   // Only a published piece can be taken down; the server refuses the request for any other.
   if (piece.status !== ArtStatus.Published) return null;
 

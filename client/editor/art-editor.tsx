@@ -19,6 +19,7 @@ import { CategoryStep, ImageStep, MediumStep } from './steps/piece-steps.tsx';
 import { SizeStep } from './steps/size-step.tsx';
 import { postArt, submitFailureOf } from './submit-art.ts';
 import './editor.css';
+import { ConnectionStatus } from '#shared/domain.ts';
 
 const STEP_LEADS: Record<(typeof STEPS)[number], string> = {
   IMAGE: 'Give your piece a title and add up to three images.',
@@ -103,7 +104,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
       setSubmitting(false);
       return;
     }
-    const selected = connectionsInput(state).filter((c) => c.status === 1);
+    const selected = connectionsInput(state).filter((c) => c.status === ConnectionStatus.Selected);
     // The outcome of the connection update is ignored (decision 011).
     await saveConnections.mutateAsync({ cellToken, connections: selected }).catch(() => undefined);
     setUnsaved(false);

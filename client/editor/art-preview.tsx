@@ -1,11 +1,12 @@
 /**
- * The live preview beside the wizard (spec §2 editArt): the piece as it will hang, from what has been entered so
+ * The live preview beside the wizard (docs/product.md, Screens and routes: editor): the piece as it will hang, from what has been entered so
  * far: the main image in its square, the other images, title and year, the facts, the dimensions and the AI label.
  * Everything is rendered as text.
  */
 import { AI_USE_LABELS, formatDimensions } from '#client/art/art-facts.tsx';
 import { AI_USE_OPTIONS, type AiUse } from '#shared/constants.ts';
 import { slotIsFilled, type EditorState } from './editor-state.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 const isAiUse = (value: string): value is AiUse => (AI_USE_OPTIONS as readonly string[]).includes(value);
 
@@ -13,7 +14,7 @@ export function ArtPreview({ state, artistName }: { state: EditorState; artistNa
   const { values } = state;
   const images = state.slots.filter(slotIsFilled);
   const [main, ...others] = images;
-  const title = values.title.trim() || 'Untitled';
+  const title = titleOrUntitled(values.title);
   const facts = [values.category, values.subject, values.style].filter((fact) => fact !== '');
   const hasSize = values.no_size || [values.width, values.height, values.depth].some((side) => side.trim() !== '');
   return (

@@ -23,6 +23,7 @@ import { CloseIcon } from '#client/tree/tree-icons.tsx';
 import { BackToTree } from '#client/ui/back-to-tree.tsx';
 import '#client/art/art-details.css';
 import { cellPath, profilePath } from '#shared/paths.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 /** Codes that mean "no piece a visitor may see here", answered with the friendly not-found message. */
 const NOT_FOUND_CODES: readonly string[] = [
@@ -88,7 +89,7 @@ export function ArtDetailsPage() {
   );
 }
 
-const titleOf = (piece: ArtDetails) => (piece.title.trim() !== '' ? piece.title : 'Untitled');
+const titleOf = (piece: ArtDetails) => titleOrUntitled(piece.title);
 
 function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
   const authorName = `${piece.author.firstname} ${piece.author.lastname}`.trim() || 'An artist';

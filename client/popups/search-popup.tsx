@@ -1,5 +1,5 @@
 /**
- * The search popup (spec §2, Popups; §8): runs on open with the text typed in the tree's search box, and again on
+ * The search popup (docs/product.md, Screens and routes; its errors in shared/errors.ts): runs on open with the text typed in the tree's search box, and again on
  * Enter in its own box. Shows 'Please wait...' until the answer is in, 'No records' when nothing matched or the search
  * failed, else a table of pieces (thumbnail, artist name, title, category, date added, the AI label) each with a
  * button to its details page.
@@ -11,14 +11,9 @@ import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { Popup } from './popup.tsx';
 import { cellPath } from '#shared/paths.ts';
+import { AI_USE_WORDS } from '#shared/words.ts';
 
 const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-
-const AI_LABELS: Record<SearchHit['aiUse'], string> = {
-  none: 'No AI',
-  assisted: 'AI-assisted',
-  generated: 'AI-generated',
-};
 
 export interface SearchPopupProps {
   initialTerm: string;
@@ -133,7 +128,7 @@ function SearchResults({ hits }: { hits: SearchHit[] }) {
                 </time>
               </td>
               <td className="search-results__cell--ai">
-                <span className={`ai-label ai-label--${hit.aiUse}`}>{AI_LABELS[hit.aiUse] ?? hit.aiUse}</span>
+                <span className={`ai-label ai-label--${hit.aiUse}`}>{AI_USE_WORDS[hit.aiUse]?.badge ?? hit.aiUse}</span>
               </td>
               <td className="search-results__cell--action search-results__action">
                 <Link

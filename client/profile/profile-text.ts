@@ -5,7 +5,7 @@
 import { withWebScheme } from '#shared/validation/rules.ts';
 
 /**
- * The href for a stored URL, or null when it must not be a link. "www.example.org" (the spec's other accepted form)
+ * The href for a stored URL, or null when it must not be a link. "www.example.org" (the other accepted form, docs/product.md, Limits)
  * opens as https; every other scheme (javascript:, data:, ...) is never a link.
  */
 export function httpHref(url: string): string | null {
@@ -28,7 +28,7 @@ export function displayUrl(url: string): string {
     .replace(/\/$/, '');
 }
 
-/** City, zipcode, state and country name joined by commas, leaving out the empty ones (spec §2). */
+/** City, zipcode, state and country name joined by commas, leaving out the empty ones. */
 export function addressLine(parts: { city: string; zipcode: string; state: string; countryName: string }): string {
   return [parts.city, parts.zipcode, parts.state, parts.countryName]
     .map((part) => part.trim())
@@ -39,7 +39,7 @@ export function addressLine(parts: { city: string; zipcode: string; state: strin
 const LONG_DATE = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
 const SHORT_DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
-/** MEMBER SINCE in MMMM D, YYYY, uppercase (spec §2): "NOVEMBER 22, 2026". */
+/** MEMBER SINCE in MMMM D, YYYY, uppercase: "NOVEMBER 22, 2026". */
 export function memberSince(epochMs: number): string {
   return LONG_DATE.format(epochMs).toUpperCase();
 }

@@ -1,16 +1,17 @@
 /**
- * What a tap (or Enter) on a square opens (spec §2 "Cell click", §4 "Cell clickability"): a published piece opens its
+ * What a tap (or Enter) on a square opens (docs/product.md, Squares (cells)): a published piece opens its
  * details; a pending square the subscribe popup; an available square (a branch slot included) the reserve popup; a
  * reserved square the art editor for an admin or the square's own artist, the subscribe popup for anyone else.
  * And the words a screen reader hears for the keyboard's focus cell, and the toast naming a square a link opened.
  */
-import { CellStatus } from '#shared/domain.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { CellHit } from './engine/tree-engine.ts';
 import { cellPath } from '#shared/paths.ts';
+import { mayEditArt, type Asker } from '#shared/permissions.ts';
 
-/** Who is looking: an admin, and which squares are their own (by token), from cell.mine. */
+/** Who is looking (null: a guest), and which squares are their own (by token), from cell.mine. */
 export interface Viewer {
-  isAdmin: boolean;
+  asker: Asker;
   ownTokens: ReadonlySet<string>;
 }
 
@@ -27,7 +28,14 @@ export function actionForCell(hit: CellHit, viewer: Viewer): CellAction {
     case CellStatus.Available:
       return { kind: 'popup', popup: 'reserve' };
     case CellStatus.Reserved:
-      if (hit.token && (viewer.isAdmin || viewer.ownTokens.has(hit.token)))
+      // A reserved square's piece is its holder's draft (or one sent back for changes): theirs to work on, and staff's.
+      if (
+        hit.token &&
+        mayEditArt(viewer.asker, {
+          status: hit.status,
+          art: { own: viewer.ownTokens.has(hit.token), status: ArtStatus.Draft },
+        })
+      )
         return { kind: 'navigate', to: cellPath(hit.token, 'edit') };
       return { kind: 'popup', popup: 'subscribe' };
     default:

@@ -12,7 +12,7 @@ import { initialParams } from '#client/api/initial-params.ts';
 import { fetchTreeRegion } from '#client/api/tree-region.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
-import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
+import { useCurrentUser } from '#client/app/current-user.ts';
 import { moduleLoader } from '#client/app/module-loader.ts';
 import { useLoaded } from '#client/app/use-loaded.ts';
 import { TreePopups, type TreePopup } from '#client/popups/tree-popups.tsx';
@@ -96,7 +96,7 @@ export function TreeView() {
     [mine.data, token, user],
   );
   const viewer = useMemo(
-    () => ({ known: !userLoading, isAdmin: isAdmin(user), ownTokens: new Set(ownCells.map((cell) => cell.token)) }),
+    () => ({ known: !userLoading, asker: user, ownTokens: new Set(ownCells.map((cell) => cell.token)) }),
     [userLoading, user, ownCells],
   );
   const latestViewer = useRef(viewer);

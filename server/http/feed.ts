@@ -8,6 +8,7 @@ import { newestPublished } from '../services/art/feed.ts';
 import { detailsLinkOf, thumbOf } from '../services/review/review.ts';
 import { escapeMarkup } from './markup.ts';
 import { profilePath } from '#shared/paths.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 export const FEED_PATH = '/feed.xml';
 export const FEED_TITLE = 'Gallery Tree: new pieces';
@@ -22,7 +23,7 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
     const thumbUrl = thumb && siteUrl + thumb;
     const published = piece.publishedAt ?? piece.updatedAt;
     const updated = Math.max(published, piece.updatedAt);
-    const title = piece.title || 'Untitled';
+    const title = titleOrUntitled(piece.title);
     const alt = piece.pictureDescription || title;
     const content = thumbUrl ? `<p><img src="${escapeMarkup(thumbUrl)}" alt="${escapeMarkup(alt)}"></p>` : '';
     return {

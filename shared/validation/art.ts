@@ -16,6 +16,7 @@ import {
 } from '../constants.ts';
 import { tokenSchema } from './common.ts';
 import { MESSAGES, flag, hasNoControlCharacters, optionalText, requiredText, text } from './rules.ts';
+import { ConnectionStatus } from '../domain.ts';
 
 export const ART_MESSAGES = {
   imageBlank: 'Image cannot be blank.',
@@ -183,7 +184,7 @@ export const connectionItemSchema = v.pipe(
   v.forward(
     v.partialCheck(
       [['status'], ['description']],
-      (c) => c.status === 0 || c.description !== '',
+      (c) => c.status === ConnectionStatus.Unselected || c.description !== '',
       ART_MESSAGES.connectionDescription,
     ),
     ['description'],

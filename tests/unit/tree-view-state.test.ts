@@ -3,7 +3,7 @@
  * keyboard's way from square to square, the position index of a decoded snapshot, and camera flights.
  */
 import { describe, expect, it } from 'vitest';
-import { CellStatus } from '#shared/domain.ts';
+import { CellStatus, Role } from '#shared/domain.ts';
 import { positionKey } from '#shared/tree/geometry.ts';
 import { PositionIndex } from '#shared/tree/position-index.ts';
 import { actionForCell, describeCell } from '#client/tree/cell-actions.ts';
@@ -59,7 +59,7 @@ function hit(
 
 // What a tap opens: docs/product.md, Squares (cells).
 describe('a click on a square', () => {
-  const guest = { isAdmin: false, ownTokens: new Set<string>() };
+  const guest = { asker: null, ownTokens: new Set<string>() };
 
   it("opens a published piece's details, and says so when its token is not known", () => {
     expect(actionForCell(hit(CellStatus.Published), guest)).toEqual({
@@ -77,11 +77,15 @@ describe('a click on a square', () => {
 
   it('opens the editor on a reserved square for an admin or its own artist, the subscribe popup for anyone else', () => {
     expect(actionForCell(hit(CellStatus.Reserved), guest)).toEqual({ kind: 'popup', popup: 'subscribe' });
-    expect(actionForCell(hit(CellStatus.Reserved), { isAdmin: true, ownTokens: new Set() })).toEqual({
+    expect(
+      actionForCell(hit(CellStatus.Reserved), { asker: { role: Role.Admin }, ownTokens: new Set<string>() }),
+    ).toEqual({
       kind: 'navigate',
       to: `/observe/cell/${TOKEN}/edit`,
     });
-    expect(actionForCell(hit(CellStatus.Reserved), { isAdmin: false, ownTokens: new Set([TOKEN]) })).toEqual({
+    expect(
+      actionForCell(hit(CellStatus.Reserved), { asker: { role: Role.Observer }, ownTokens: new Set([TOKEN]) }),
+    ).toEqual({
       kind: 'navigate',
       to: `/observe/cell/${TOKEN}/edit`,
     });

@@ -7,12 +7,14 @@ import { AI_USE_LABELS, formatDimensions } from '#client/art/art-facts.tsx';
 import type { AiUse } from '#shared/constants.ts';
 import { STEPS, slotIsFilled, type StepName } from '../editor-state.ts';
 import type { StepProps } from './step-props.ts';
+import { ConnectionStatus } from '#shared/domain.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 const listed = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : '—');
 
 export function ConfirmStep({ state, onEdit }: StepProps & { onEdit: (step: number) => void }) {
   const { values } = state;
-  const selected = state.connections.filter((c) => c.status === 1);
+  const selected = state.connections.filter((c) => c.status === ConnectionStatus.Selected);
   const block = (step: StepName, rows: [string, ReactNode][]) => (
     <section className="editor-summary" data-testid={`summary-${step}`}>
       <header className="editor-summary__header">
@@ -72,7 +74,7 @@ export function ConfirmStep({ state, onEdit }: StepProps & { onEdit: (step: numb
       {block(
         'CONNECTION',
         selected.length > 0
-          ? selected.map((c) => [c.next_cell.art.title.trim() || 'Untitled', c.description])
+          ? selected.map((c) => [titleOrUntitled(c.next_cell.art.title), c.description])
           : [['Connections', 'None']],
       )}
     </div>

@@ -1,11 +1,13 @@
 /**
- * The CONNECTION step (spec §2, §5): the published pieces on the 8 squares around this one; each one ticked needs a
+ * The CONNECTION step (docs/product.md, Pieces (art)): the published pieces on the 8 squares around this one; each one ticked needs a
  * description of the connection. With no published neighbour there is nothing to choose.
  */
 import { ART_LIMITS } from '#shared/constants.ts';
 import { TextArea } from '../editor-fields.tsx';
 import { setConnection } from '../editor-state.ts';
 import type { StepProps } from './step-props.ts';
+import { ConnectionStatus } from '#shared/domain.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 export function ConnectionStep({ state, update, loading }: StepProps & { loading: boolean }) {
   if (loading) return <p className="editor__loading">Loading...</p>;
@@ -20,9 +22,9 @@ export function ConnectionStep({ state, update, loading }: StepProps & { loading
     <ul className="editor-connections" data-testid="connections">
       {state.connections.map((connection, index) => {
         const next = connection.next_cell;
-        const title = next.art.title.trim() || 'Untitled';
+        const title = titleOrUntitled(next.art.title);
         const artist = `${next.art.author.firstname} ${next.art.author.lastname}`.trim();
-        const selected = connection.status === 1;
+        const selected = connection.status === ConnectionStatus.Selected;
         return (
           <li
             key={connection.token}

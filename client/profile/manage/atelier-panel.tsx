@@ -5,7 +5,7 @@
  */
 import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
-import { ArtStatus } from '#shared/domain.ts';
+import { ArtStatus, isArtInProgress } from '#shared/domain.ts';
 import type { AtelierItem } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
@@ -15,25 +15,19 @@ import { atLeastZero } from '#client/ui/counts.ts';
 import { shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
 import { cellPath } from '#shared/paths.ts';
+import { ART_STATUS_WORDS, titleOrUntitled } from '#shared/words.ts';
 
 /** Where a piece stands, as its author reads it. */
 export function atelierStatus(item: AtelierItem): string {
   switch (item.status) {
     case ArtStatus.Draft:
       return item.reservedUntil !== null ? `Reserved until ${formatShortDate(item.reservedUntil)}` : 'Draft';
-    case ArtStatus.Submitted:
-      return 'Waiting for review';
-    case ArtStatus.Published:
-      return 'Published';
-    case ArtStatus.ChangesRequested:
-      return 'Changes requested';
     default:
-      return 'Removed';
+      return ART_STATUS_WORDS[item.status as ArtStatus] ?? ART_STATUS_WORDS[ArtStatus.Removed];
   }
 }
 
-const isInProgress = (item: AtelierItem) =>
-  item.status === ArtStatus.Draft || item.status === ArtStatus.ChangesRequested;
+const isInProgress = (item: AtelierItem) => isArtInProgress(item.status);
 
 export function AtelierPanel({ user }: { user: CurrentUser }) {
   const art = trpc.user.art.useQuery({ token: user.token }, { retry: false });
@@ -86,7 +80,7 @@ function AtelierTable({ items }: { items: AtelierItem[] }) {
                 )}
               </td>
               <td className="profile-table__title">
-                <span data-testid="atelier-title">{item.title.trim() !== '' ? item.title : 'Untitled'}</span>
+                <span data-testid="atelier-title">{titleOrUntitled(item.title)}</span>
                 <span className="profile-table__status" data-testid="atelier-status">
                   {atelierStatus(item)}
                 </span>

@@ -1,5 +1,5 @@
 /**
- * ART on a public profile (spec §2): the published pieces as cards, each with its first thumbnail (to its details),
+ * ART on a public profile (docs/product.md, Screens and routes): the published pieces as cards, each with its first thumbnail (to its details),
  * title with year, category, dimensions, likes and views, and the thumbnails of its connections, each linking to
  * that piece's details.
  */
@@ -9,6 +9,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
 import { atLeastZero } from '#client/ui/counts.ts';
 import { cellPath } from '#shared/paths.ts';
+import { titleOrUntitled } from '#shared/words.ts';
 
 export function ProfileArt({ token }: { token: string }) {
   const art = trpc.user.publishedArt.useQuery({ token }, { retry: false });
@@ -35,7 +36,7 @@ export function ProfileArt({ token }: { token: string }) {
 }
 
 function ArtCard({ card }: { card: PublishedArtCard }) {
-  const title = card.title.trim() !== '' ? card.title : 'Untitled';
+  const title = titleOrUntitled(card.title);
   const likes = atLeastZero(card.activity.likes);
   const views = atLeastZero(card.activity.reviews);
   return (

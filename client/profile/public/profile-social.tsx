@@ -1,5 +1,5 @@
 /**
- * The likes and followers of a profile with the like and follow toggles (spec §4, §6): a click likes (follows) and
+ * The likes and followers of a profile with the like and follow toggles (shared/permissions.ts says who may): a click likes (follows) and
  * adds one, a second click takes it back; the counts never show below 0. The toggles answer at once and take the
  * server's counts when they arrive (or go back, with a message, when the call fails). Guests and the profile's
  * owner see the counts only.
@@ -12,6 +12,7 @@ import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { HeartIcon } from '#client/art/heart-icon.tsx';
 import { atLeastZero } from '#client/ui/counts.ts';
+import { mayFollow, mayLikeUser } from '#shared/permissions.ts';
 
 interface Toggled {
   on: boolean;
@@ -46,8 +47,13 @@ function useToggle(
 
 export function ProfileSocial({ profile }: { profile: PublicProfile }) {
   const { user } = useCurrentUser();
-  const mayToggle = user !== null && user.token !== profile.token;
-  return mayToggle ? <SocialToggles viewerToken={user.token} profile={profile} /> : <Counts profile={profile} />;
+  const self = user?.token === profile.token;
+  const mayToggle = mayLikeUser(user, { self }) && mayFollow(user, { self });
+  return user && mayToggle ? (
+    <SocialToggles viewerToken={user.token} profile={profile} />
+  ) : (
+    <Counts profile={profile} />
+  );
 }
 
 function Counts({ profile }: { profile: PublicProfile }) {

@@ -23,6 +23,7 @@ import { presentIndexAt } from './tree-grid.ts';
 import { updateTree, type TreeState, type TreeUpdate } from './tree-update.ts';
 import { bandIndexOf, bandRows, type BandRows, type GridExtent } from './far-moves.ts';
 import { countStatus, emptyCounts, surveyBands, type BandSurvey, type ViewSurvey } from './survey.ts';
+import { UNTITLED } from '#shared/words.ts';
 
 export interface CellHit {
   /** 'slot' is a computed branch slot: an available square with no cell yet. */
@@ -256,7 +257,7 @@ export class CanvasTree {
         if (pieces.length >= maxPieces) continue;
         const piece = details.pieceOf(index);
         // A piece whose region came without a title has none: it is untitled, not on its way.
-        const title = piece?.title ?? (details.regionLoadedFor(index) ? 'Untitled' : null);
+        const title = piece?.title ?? (details.regionLoadedFor(index) ? UNTITLED : null);
         pieces.push({ row, column, token: details.tokenOf(index), title, artist: piece?.artist ?? null });
       }
     }

@@ -7,7 +7,7 @@ import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, connections, pictures, removalRequests, reservations, users } from '#drizzle/schema.ts';
 import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
-import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { ArtStatus, CellStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
@@ -129,7 +129,7 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
         .run();
     }
     tx.update(connections)
-      .set({ status: 0, updatedAt: now })
+      .set({ status: ConnectionStatus.Unselected, updatedAt: now })
       .where(or(eq(connections.artId, piece.id), eq(connections.nextCellId, piece.cellId)))
       .run();
     reindexArt(tx, piece.id);

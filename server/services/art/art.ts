@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { art, artLikes, artViews, pictures, reservations, users } from '#drizzle/schema.ts';
 import type { ArtCellRef, ArtDetails, ArtFields, ArtForEdit, ArtPicture } from '#shared/art-api.ts';
 import type { AiUse } from '#shared/constants.ts';
-import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { ArtStatus, CellStatus, isArtInProgress } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import {
   ART_MESSAGES,
@@ -280,7 +280,7 @@ function commitArt(
       }
     });
 
-    const submitting = submit && (piece.status === ArtStatus.Draft || piece.status === ArtStatus.ChangesRequested);
+    const submitting = submit && isArtInProgress(piece.status);
     tx.update(art)
       .set({
         title: values.title,

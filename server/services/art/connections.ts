@@ -6,7 +6,7 @@ import { and, between, eq, inArray, ne, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import type { ArtConnection } from '#shared/art-api.ts';
-import { ArtStatus } from '#shared/domain.ts';
+import { ArtStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import type { Db, Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
@@ -80,7 +80,7 @@ export function listPossibleConnections(ctx: ServiceContext, viewer: Viewer, cel
       ? ctx.db
           .select()
           .from(connections)
-          .where(and(eq(connections.artId, found.art.id), eq(connections.status, 1)))
+          .where(and(eq(connections.artId, found.art.id), eq(connections.status, ConnectionStatus.Selected)))
           .all()
           .map((c) => [c.nextCellId, c])
       : [],
@@ -128,10 +128,18 @@ export function saveConnections(
     if (dropped.length) tx.delete(connections).where(inArray(connections.id, dropped)).run();
     for (const [nextCellId, description] of selected) {
       tx.insert(connections)
-        .values({ token: newToken(), artId, nextCellId, description, status: 1, createdAt: now, updatedAt: now })
+        .values({
+          token: newToken(),
+          artId,
+          nextCellId,
+          description,
+          status: ConnectionStatus.Selected,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoUpdate({
           target: [connections.artId, connections.nextCellId],
-          set: { description, status: 1, updatedAt: now },
+          set: { description, status: ConnectionStatus.Selected, updatedAt: now },
         })
         .run();
     }
@@ -157,14 +165,14 @@ export function listActiveConnections(db: Db | Queryable, cellId: number, artId:
   const outgoing = db
     .select({ nextCellId: connections.nextCellId, description: connections.description })
     .from(connections)
-    .where(and(eq(connections.artId, artId), eq(connections.status, 1)))
+    .where(and(eq(connections.artId, artId), eq(connections.status, ConnectionStatus.Selected)))
     .all();
   const incoming = db
     .select({ fromCellId: otherArt.cellId, description: connections.description })
     .from(connections)
     .innerJoin(otherArt, eq(otherArt.id, connections.artId))
     .innerJoin(cells, and(eq(cells.id, otherArt.cellId), eq(cells.artId, otherArt.id)))
-    .where(and(eq(connections.nextCellId, cellId), eq(connections.status, 1)))
+    .where(and(eq(connections.nextCellId, cellId), eq(connections.status, ConnectionStatus.Selected)))
     .all();
   const out = new Map<number, ArtConnection>();
   for (const [otherCellId, description] of [
@@ -173,7 +181,12 @@ export function listActiveConnections(db: Db | Queryable, cellId: number, artId:
   ]) {
     const next = byCell.get(otherCellId);
     if (next && !out.has(otherCellId))
-      out.set(otherCellId, { token: next.token, status: 1, description, next_cell: withoutId(next) });
+      out.set(otherCellId, {
+        token: next.token,
+        status: ConnectionStatus.Selected,
+        description,
+        next_cell: withoutId(next),
+      });
   }
   return [...out.values()];
 }

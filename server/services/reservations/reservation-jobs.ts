@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
 import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
-import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { ART_IN_PROGRESS, ArtStatus, CellStatus } from '#shared/domain.ts';
 import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { keepPieceInTx } from '../review/changes-window.ts';
 import type { ServiceContext } from '../context.ts';
@@ -32,10 +32,7 @@ export const onTheClock = and(
   // Up front, so the (state, expires_at) index narrows the rows before the piece is looked at.
   inArray(reservations.state, ['active', 'submitted']),
   or(
-    and(
-      eq(reservations.state, 'active'),
-      or(isNull(art.id), inArray(art.status, [ArtStatus.Draft, ArtStatus.ChangesRequested])),
-    ),
+    and(eq(reservations.state, 'active'), or(isNull(art.id), inArray(art.status, ART_IN_PROGRESS))),
     and(eq(reservations.state, 'submitted'), eq(art.status, ArtStatus.ChangesRequested)),
   ),
 );

@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, ne, or } from 'drizzle-orm';
 import { art, connections, reservations } from '#drizzle/schema.ts';
-import { ArtStatus } from '#shared/domain.ts';
+import { ArtStatus, ConnectionStatus, type ReservationState } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 import { newToken } from '../../tokens.ts';
 import { reservationDeadline } from '../reservations/reservation-time.ts';
@@ -25,9 +25,10 @@ export function openChangesWindow(tx: Queryable, now: number, authorId: number, 
     .from(reservations)
     .where(and(eq(reservations.userId, authorId), eq(reservations.state, 'active'), ne(reservations.cellId, cellId)))
     .get();
+  const state: ReservationState = holdsAnother ? 'submitted' : 'active';
   const window = {
     token: newToken(),
-    state: holdsAnother ? 'submitted' : 'active',
+    state,
     expiresAt,
     reminderCount: 0,
     extended: false,
@@ -58,7 +59,7 @@ export function openChangesWindow(tx: Queryable, now: number, authorId: number, 
 export function keepPieceInTx(tx: Queryable, now: number, artId: number, cellId: number): void {
   tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, artId)).run();
   tx.update(connections)
-    .set({ status: 0, updatedAt: now })
+    .set({ status: ConnectionStatus.Unselected, updatedAt: now })
     .where(or(eq(connections.artId, artId), eq(connections.nextCellId, cellId)))
     .run();
   reindexArt(tx, artId);

@@ -2,7 +2,18 @@
 
 export const RESERVATION_DAYS = 14;
 export const EXTENSION_DAYS = 7;
-export const MAX_REMINDERS_FOR_EXTENSION = 4;
+/**
+ * The reminders of a held square, in order: `daysBefore` the deadline (null: on its last day, docs/product.md,
+ * Reservations), and the time left that the e-mail's subject names.
+ */
+export const RESERVATION_REMINDERS = [
+  { daysBefore: 7, left: '7 days' },
+  { daysBefore: 3, left: '3 days' },
+  { daysBefore: 1, left: '1 day' },
+  { daysBefore: null, left: 'last day' },
+] as const;
+/** An extension may be asked for while no more reminders than there are steps have gone out. */
+export const MAX_REMINDERS_FOR_EXTENSION = RESERVATION_REMINDERS.length;
 
 export const TREE_VIEW = {
   cellSize: 100,

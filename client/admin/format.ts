@@ -1,18 +1,15 @@
+/** How the dashboard writes dates, people and titles: readable, never a raw timestamp or an empty title. */
+import { formatDate } from '#client/app/dates.ts';
 import { titleOrUntitled } from '#shared/words.ts';
-/** How the dashboard writes dates and people: readable in the staff member's own locale, never a raw timestamp. */
 
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-// Weeks start on Monday 00:00 UTC (shared/admin-api.ts): read in UTC, so a week never shows as the Sunday before.
-const WEEK = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-/** "Nov 22, 2026, 4:05 PM" (in the reader's locale). */
+/** "Nov 22, 2026, 4:05 PM". */
 export function formatDateTime(time: number | Date): string {
-  return DATE_TIME.format(time);
+  return formatDate(time, 'dateTime');
 }
 
 /** A week's label on a chart axis: the day it starts, "Nov 16". */
 export function formatWeek(time: number | Date): string {
-  return WEEK.format(time);
+  return formatDate(time, 'utcWeek');
 }
 
 /** A machine-readable date for <time dateTime>. */

@@ -14,9 +14,7 @@ import { FormMessage, SubmitButton } from '#client/forms/fields.tsx';
 import { useForm } from '#client/forms/use-form.ts';
 import { DialogHeader } from '#client/ui/dialog-header.tsx';
 import { mayRequestRemoval } from '#shared/permissions.ts';
-
-const shortDate = (time: number) =>
-  new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+import { formatDate } from '#client/app/dates.ts';
 
 export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   const { user } = useCurrentUser();
@@ -29,7 +27,8 @@ export function ArtRemoval({ piece }: { piece: ArtDetails }) {
   if (pendingSince !== null) {
     return (
       <p className="art-removal__pending" role="status" data-testid="art-removal-pending">
-        You asked on {shortDate(pendingSince)} for this piece to be removed. Your request is waiting for our team.
+        You asked on {formatDate(pendingSince, 'long')} for this piece to be removed. Your request is waiting for our
+        team.
       </p>
     );
   }

@@ -1,9 +1,6 @@
 /**
- * The art details page ('details.'), /observe/cell/{cellToken}/details: who made the piece, its title and year,
- * likes and views with the like toggle, its facts and dimensions, whether AI was used (honesty), the description and
- * the artist in a collapsible block, the pictures, its connections, EDIT for the author or an admin, and REQUEST
- * REMOVAL for the author of a published piece (decision 011). The author also sees a piece under review, with its
- * status. The close button goes back to the tree, which restores its own camera. Everything the artist wrote is rendered as text.
+ * A piece's page (/observe/cell/{cellToken}/details): its pictures, facts, connections and activity, EDIT and REQUEST
+ * REMOVAL for its author (decision 011). Everything the artist wrote is rendered as text.
  */
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';

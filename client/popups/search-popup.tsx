@@ -1,8 +1,6 @@
 /**
- * The search popup (docs/product.md, Screens and routes; its errors in shared/errors.ts): runs on open with the text typed in the tree's search box, and again on
- * Enter in its own box. Shows 'Please wait...' until the answer is in, 'No records' when nothing matched or the search
- * failed, else a table of pieces (thumbnail, artist name, title, category, date added, the AI label) each with a
- * button to its details page.
+ * The search popup (docs/product.md, Screens and routes): runs on open with the tree's search box's text and again on
+ * Enter; 'Please wait...', then 'No records' or a table of pieces, each with a button to its details page.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,8 +10,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { Popup } from './popup.tsx';
 import { cellPath } from '#shared/paths.ts';
 import { AI_USE_WORDS } from '#shared/words.ts';
-
-const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+import { formatDate } from '#client/app/dates.ts';
 
 export interface SearchPopupProps {
   initialTerm: string;
@@ -124,7 +121,7 @@ function SearchResults({ hits }: { hits: SearchHit[] }) {
               <td className="search-results__cell--category">{hit.category}</td>
               <td className="search-results__cell--date">
                 <time className="search-results__date" dateTime={new Date(hit.addedAt).toISOString()}>
-                  {DATE.format(hit.addedAt)}
+                  {formatDate(hit.addedAt, 'short')}
                 </time>
               </td>
               <td className="search-results__cell--ai">

@@ -3,6 +3,7 @@
  * address line, MEMBER SINCE, and the short dates of the manage-profile tables.
  */
 import { withWebScheme } from '#shared/validation/rules.ts';
+import { formatDate } from '#client/app/dates.ts';
 
 /**
  * The href for a stored URL, or null when it must not be a link. "www.example.org" (the other accepted form, docs/product.md, Limits)
@@ -36,17 +37,14 @@ export function addressLine(parts: { city: string; zipcode: string; state: strin
     .join(', ');
 }
 
-const LONG_DATE = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
-const SHORT_DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-
 /** MEMBER SINCE in MMMM D, YYYY, uppercase: "NOVEMBER 22, 2026". */
 export function memberSince(epochMs: number): string {
-  return LONG_DATE.format(epochMs).toUpperCase();
+  return formatDate(epochMs, 'long').toUpperCase();
 }
 
 /** DATE ADDED and DATE FOLLOWED: "Nov 22, 2026". */
 export function shortDate(epochMs: number): string {
-  return SHORT_DATE.format(epochMs);
+  return formatDate(epochMs, 'short');
 }
 
 export function fullName(person: { firstname: string; lastname: string }): string {

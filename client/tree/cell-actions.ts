@@ -1,8 +1,6 @@
 /**
- * What a tap (or Enter) on a square opens (docs/product.md, Squares (cells)): a published piece opens its
- * details; a pending square the subscribe popup; an available square (a branch slot included) the reserve popup; a
- * reserved square the art editor for an admin or the square's own artist, the subscribe popup for anyone else.
- * And the words a screen reader hears for the keyboard's focus cell, and the toast naming a square a link opened.
+ * What a tap (or Enter) on a square opens, by its status and who is looking (docs/product.md, Squares (cells)), and
+ * the words a screen reader hears for the keyboard's square and the toast naming a square a link opened.
  */
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { CellHit } from './engine/tree-engine.ts';

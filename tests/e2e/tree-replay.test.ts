@@ -13,8 +13,8 @@ import { cells } from '#drizzle/schema.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { decodedTree } from './tree-pixels.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { decodedTree } from '../helpers/browser/tree-pixels.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -95,7 +95,7 @@ describe('growth replay', () => {
     expect(times.filter((t) => t <= end).length).toBeGreaterThan(0);
     expect(await page.getByRole('button', { name: 'Play', exact: true }).isVisible()).toBe(true);
     expect(await page.getByTestId('tree-replay-date').textContent()).toBe(
-      new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(end),
+      new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(end),
     );
     expect(addressDay()).toBe(day);
     expect(new URL(page.url()).searchParams.get('zoom')).toBe('0.5');

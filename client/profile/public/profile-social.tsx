@@ -1,8 +1,6 @@
 /**
- * The likes and followers of a profile with the like and follow toggles (shared/permissions.ts says who may): a click likes (follows) and
- * adds one, a second click takes it back; the counts never show below 0. The toggles answer at once and take the
- * server's counts when they arrive (or go back, with a message, when the call fails). Guests and the profile's
- * owner see the counts only.
+ * A profile's likes and followers, with the like and follow toggles for whom shared/permissions.ts allows: they answer
+ * at once and take the server's counts when they arrive (or go back, with a message, when the call fails).
  */
 import { useState } from 'react';
 import type { PublicProfile } from '#shared/profile-api.ts';

@@ -8,12 +8,11 @@ import { formatReplayDay, parseReplayDay, TREE_PAGE_PATH } from '#shared/tree/tr
 import type { TreeEngine } from '../engine/tree-engine.ts';
 import { GrowthReplay } from './growth-replay.ts';
 import { fetchTreeHistory, historySpan } from './history-request.ts';
+import { formatDate } from '#client/app/dates.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** While playing, the controls follow the clock this often at most (the canvas follows every frame). */
 const UI_EVERY_MS = 100;
-
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The last millisecond of a moment's UTC day: what `?at=` of that day shows, so a paused view and its link agree. */
 function endOfDay(time: number): number {
@@ -144,7 +143,7 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
     );
   }
 
-  const day = dayFormat.format(time);
+  const day = formatDate(time, 'utcDay');
   return (
     <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay">
       <button

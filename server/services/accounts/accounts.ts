@@ -16,6 +16,7 @@ import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail/mail.ts';
 import { reindexArtOfAuthor } from '../art/search.ts';
 import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -71,7 +72,7 @@ export async function register(
 }
 
 function emailTaken(): AppError {
-  return new AppError(ErrorCode.EmailTaken, 'This e-mail address is already registered.', {
+  return new AppError(ErrorCode.EmailTaken, ERROR_TEXT.email_taken, {
     email: ['This e-mail address is already registered. Log in or reset your password.'],
   });
 }
@@ -164,8 +165,7 @@ function validReset(db: Queryable, tokenHash: string, now: number) {
       ),
     )
     .get();
-  if (!reset)
-    throw new AppError(ErrorCode.InvalidResetToken, 'This link has expired or was already used. Ask for a new one.');
+  if (!reset) throw new AppError(ErrorCode.InvalidResetToken, ERROR_TEXT.invalid_reset_token);
   return reset;
 }
 

@@ -19,6 +19,7 @@ import { reindexArt } from '../art/search.ts';
 import { notifyAvailable } from '../reservations/subscriptions.ts';
 import { recordCellChanges } from '../tree/tree-changes.ts';
 import { personRef, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
 
 const requester = alias(users, 'requester');
 const decider = alias(users, 'decider');
@@ -92,8 +93,7 @@ function decide(
     .set({ state, decidedBy: staff.id, decisionNote: note, decidedAt: now })
     .where(and(eq(removalRequests.id, request.id), eq(removalRequests.state, 'open')))
     .run().changes;
-  if (changed !== 1)
-    throw new AppError(ErrorCode.RemovalAlreadyDecided, 'This removal request has already been decided.');
+  if (changed !== 1) throw new AppError(ErrorCode.RemovalAlreadyDecided, ERROR_TEXT.removal_already_decided);
   return tx
     .select({
       piece: { id: art.id, token: art.token, title: art.title, cellId: art.cellId },

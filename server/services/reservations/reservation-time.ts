@@ -3,7 +3,7 @@
  * extension's week, until midnight (decision 027). Days and midnights are those of the site's time zone
  * (SITE_TIMEZONE, UTC unless set), never the process's own, so every process, e-mail and page agrees on the date.
  */
-import { EXTENSION_DAYS, RESERVATION_DAYS } from '#shared/constants.ts';
+import { EXTENSION_DAYS, RESERVATION_DAYS, RESERVATION_REMINDERS } from '#shared/constants.ts';
 import { addDaysIn, endOfDayIn, startOfDayIn } from '#shared/time-zone.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
@@ -22,20 +22,19 @@ export function extensionDeadline(currentExpiresAt: number, zone: string): numbe
   return endOfDayIn(addDaysIn(currentExpiresAt, EXTENSION_DAYS, zone), zone);
 }
 
-/** The reminder steps, in order: 7, 3 and 1 days before the deadline, and once more on its last day. */
-export const REMINDER_STEPS = ['7 days', '3 days', '1 day', 'last day'] as const;
+/** What each reminder step names as the time left (shared/constants.ts holds the steps). */
+export const REMINDER_STEPS = RESERVATION_REMINDERS.map((reminder) => reminder.left);
 
 /**
  * When each reminder step falls due for a deadline. The last-day step starts with the deadline's calendar day but
  * never earlier than 12 hours before it, so it stays apart from the 1-day step when the deadline is at midnight.
  */
 export function reminderDueTimes(expiresAt: number, zone: string): number[] {
-  return [
-    expiresAt - 7 * DAY_MS,
-    expiresAt - 3 * DAY_MS,
-    expiresAt - DAY_MS,
-    Math.max(startOfDayIn(expiresAt, zone), expiresAt - 12 * HOUR_MS),
-  ];
+  return RESERVATION_REMINDERS.map(({ daysBefore }) =>
+    daysBefore !== null
+      ? expiresAt - daysBefore * DAY_MS
+      : Math.max(startOfDayIn(expiresAt, zone), expiresAt - 12 * HOUR_MS),
+  );
 }
 
 /** The latest reminder step due at `now` (before the deadline), or null when none is due yet or it has passed. */

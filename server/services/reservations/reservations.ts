@@ -18,6 +18,7 @@ import type { ServiceContext } from '../context.ts';
 import { extensionDeadline, reservationDeadline } from './reservation-time.ts';
 import { getDefaultTree, getTreeByToken } from '../tree/tree.ts';
 import { recordCellChanges } from '../tree/tree-changes.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
 
 export type Member = NonNullable<Viewer>;
 
@@ -25,14 +26,14 @@ export type Member = NonNullable<Viewer>;
 export const RESERVATION_MESSAGES = {
   cell_not_available: 'This square cannot be reserved: it is not available.',
   already_reserved: 'You already hold a reserved square; upload your piece there before reserving another.',
-  cell_taken: 'Someone else has just reserved this square.',
+  cell_taken: ERROR_TEXT.cell_taken,
   outside_branch_area: 'This position is outside the area where branches may grow.',
-  slot_occupied: 'This position already has a square.',
-  slot_not_connected: 'A new branch square must touch a published piece.',
-  slot_too_connected: 'A new branch square may touch only one published piece.',
-  reservation_not_found: 'This reservation link is not valid.',
-  extension_not_allowed: 'This reservation cannot be extended.',
-  reservation_expired: 'This reservation has already run out.',
+  slot_occupied: ERROR_TEXT.slot_occupied,
+  slot_not_connected: ERROR_TEXT.slot_not_connected,
+  slot_too_connected: ERROR_TEXT.slot_too_connected,
+  reservation_not_found: ERROR_TEXT.reservation_not_found,
+  extension_not_allowed: ERROR_TEXT.extension_not_allowed,
+  reservation_expired: ERROR_TEXT.reservation_expired,
 } as const;
 
 type ReservationRefusal = keyof typeof RESERVATION_MESSAGES;

@@ -14,6 +14,7 @@ import { maySubscribe, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail/mail.ts';
 import { cellPath } from '#shared/paths.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
 
 /** Where an e-mail sends someone to see a square: the tree, centred on it. */
 export function treeLinkOf(siteUrl: string, cellToken: string): string {
@@ -38,7 +39,7 @@ export function subscribe(ctx: ServiceContext, user: Viewer, cellToken: string |
         .get();
       if (!cell) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
       if (cell.status === CellStatus.Available) {
-        throw new AppError(ErrorCode.AlreadyAvailable, 'This square is available now: you can reserve it.');
+        throw new AppError(ErrorCode.AlreadyAvailable, ERROR_TEXT.already_available);
       }
       cellId = cell.id;
     }

@@ -11,6 +11,7 @@ import { AppError } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayActAs, mayFollow, mayLikeUser, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
 
 /** An active (not disabled) member by token, or user_not_found. */
 export function memberByToken(ctx: ServiceContext, token: string): typeof users.$inferSelect {
@@ -19,7 +20,7 @@ export function memberByToken(ctx: ServiceContext, token: string): typeof users.
     .from(users)
     .where(and(eq(users.token, token), isNull(users.disabledAt)))
     .get();
-  if (!found) throw new AppError(ErrorCode.UserNotFound, 'There is no member with this profile.');
+  if (!found) throw new AppError(ErrorCode.UserNotFound, ERROR_TEXT.user_not_found);
   return found;
 }
 
@@ -38,8 +39,7 @@ function pair(
   allowed: (v: Viewer, o: { token: string }) => boolean,
 ) {
   const me = actor(viewer, userToken);
-  if (!allowed(me, { token: otherToken }))
-    throw new AppError(ErrorCode.OwnProfile, 'You cannot like or follow yourself.');
+  if (!allowed(me, { token: otherToken })) throw new AppError(ErrorCode.OwnProfile, ERROR_TEXT.own_profile);
   return { me, other: memberByToken(ctx, otherToken) };
 }
 
@@ -141,7 +141,7 @@ export function follow(ctx: ServiceContext, viewer: Viewer, token: string, other
     .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
     .onConflictDoNothing()
     .run();
-  if (inserted.changes === 0) throw new AppError(ErrorCode.AlreadyFollowing, 'You already follow this member.');
+  if (inserted.changes === 0) throw new AppError(ErrorCode.AlreadyFollowing, ERROR_TEXT.already_following);
   return followStatusOf(ctx, me.id, other.id);
 }
 
@@ -152,6 +152,6 @@ export function unfollow(ctx: ServiceContext, viewer: Viewer, token: string, oth
     .delete(follows)
     .where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id)))
     .run();
-  if (deleted.changes === 0) throw new AppError(ErrorCode.NotFollowing, 'You do not follow this member.');
+  if (deleted.changes === 0) throw new AppError(ErrorCode.NotFollowing, ERROR_TEXT.not_following);
   return followStatusOf(ctx, me.id, other.id);
 }

@@ -23,7 +23,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/e2e/global-setup.ts'],
+          globalSetup: ['tests/helpers/browser/global-setup.ts'],
           // One browser at a time: the machine has two cores and software WebGL is heavy.
           fileParallelism: false,
           testTimeout: 60_000,

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { PROJECT_ROOT } from '../helpers/paths.ts';
 
 /** A server that has not said where it listens by then is taken as stuck, so that a benchmark cannot hang on it. */
 const START_TIMEOUT_MS = 120_000;

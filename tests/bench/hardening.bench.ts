@@ -20,7 +20,7 @@ import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
 import { REFUSAL_HOLD } from '#server/http/refusal-hold.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { PROJECT_ROOT } from '../helpers/paths.ts';
 import { startBenchServer } from './bench-server.ts';
 import { writeResults } from './results.ts';
 

@@ -19,7 +19,7 @@ import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { buildSnapshotBytes } from '#server/services/tree/snapshot-build.ts';
 import { recordBulkChange, recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { PROJECT_ROOT } from '../helpers/paths.ts';
 import { startBenchServer } from './bench-server.ts';
 import { writeResults, type Row } from './results.ts';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { trees } from '#drizzle/schema.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { PROJECT_ROOT } from '../helpers/paths.ts';
 import { generatedTree } from './live.bench.ts';
 import { writeResults } from './results.ts';
 

@@ -12,7 +12,7 @@ import { cells } from '#drizzle/schema.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { getTreeByToken } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
-import { openStream, type OpenStream } from '../server/support/event-stream.ts';
+import { openStream, type OpenStream } from '../helpers/event-stream.ts';
 import { startBenchServer, stopBenchServer } from './bench-server.ts';
 import { runWrkTogether, waitUntilIdle, type WrkResult } from './wrk.ts';
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../e2e/paths.ts';
+import { PROJECT_ROOT } from '../helpers/paths.ts';
 
 export type Row = Record<string, string | number>;
 

@@ -13,8 +13,8 @@ import { testConfig } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness.ts';
-import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../e2e/paths.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser/harness.ts';
+import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../helpers/paths.ts';
 import { writeResults, type Row } from './results.ts';
 
 const VIEWPORT = { width: 1280, height: 800 };

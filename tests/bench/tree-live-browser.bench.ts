@@ -16,8 +16,8 @@ import { openDatabase } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness.ts';
-import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../e2e/paths.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser/harness.ts';
+import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../helpers/paths.ts';
 import { writeResults } from './results.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);

@@ -7,10 +7,10 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, reservations, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
-import { axeViolations } from './axe.ts';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { E2E_ADMIN } from './paths.ts';
-import { seededArtist, signUp, type Member } from './profile-fixtures.ts';
+import { axeViolations } from '../helpers/browser/axe.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { E2E_ADMIN } from '../helpers/paths.ts';
+import { seededArtist, signUp, type Member } from '../helpers/browser/profile-fixtures.ts';
 
 let gallery: Gallery;
 let browser: Browser;

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { TIMINGS } from '#shared/constants.ts';
 import { linkIn, readOutbox } from '../helpers/outbox.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 let gallery: Gallery;
 let browser: Browser;

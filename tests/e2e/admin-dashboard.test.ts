@@ -20,8 +20,8 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { E2E_ADMIN } from './paths.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { E2E_ADMIN } from '../helpers/paths.ts';
 
 let gallery: Gallery;
 let browser: Browser;

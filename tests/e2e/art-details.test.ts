@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, artLikes, artViews, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 /** With ART_DETAILS_SHOTS=<folder> set, the test saves 1280x800 and 360x740 screenshots there. */
 const SHOTS = process.env.ART_DETAILS_SHOTS ?? null;

@@ -32,9 +32,9 @@ import {
   walkToDescription,
   writeImageFiles,
   type Member,
-} from './art-editor-fixtures.ts';
+} from '../helpers/browser/art-editor-fixtures.ts';
 import { LEAVE_EDITOR_QUESTION } from '#client/editor/leave-warning.ts';
-import { launchBrowser, startGallery, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 
 let gallery: Gallery;
 let browser: Browser;

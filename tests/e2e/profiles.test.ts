@@ -11,7 +11,7 @@ import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { TIMINGS } from '#shared/constants.ts';
 import { messages } from '#client/locale/messages.ts';
-import { launchBrowser, startGallery, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import {
   availableSquares,
   followersOf,
@@ -23,7 +23,7 @@ import {
   signUp,
   submitPiece,
   type Member,
-} from './profile-fixtures.ts';
+} from '../helpers/browser/profile-fixtures.ts';
 
 /** With PROFILE_SHOTS=<folder> set, the test saves screenshots there. */
 const SHOTS = process.env.PROFILE_SHOTS ?? null;

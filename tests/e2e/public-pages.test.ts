@@ -12,11 +12,11 @@ import { readOutbox } from '#tests/helpers/outbox.ts';
 import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
 import { FAQS } from '#client/pages/copy/faqs.ts';
 import { THE_GROUND } from '#client/pages/copy/principles.ts';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 /** A phone number set by the operator (CONTACT_PHONE): shown on the contact page and in the footer. */
 const PHONE = '+1 (555) 010-0199';
-import { E2E_ADMIN } from './paths.ts';
+import { E2E_ADMIN } from '../helpers/paths.ts';
 
 let gallery: Gallery;
 let browser: Browser;

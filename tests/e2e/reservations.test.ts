@@ -16,7 +16,7 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const DAY_MS = 86_400_000;

@@ -20,9 +20,9 @@ import { openDatabase, type Db } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import { axeViolations } from './axe.ts';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { E2E_CLIENT_DIR } from './paths.ts';
+import { axeViolations } from '../helpers/browser/axe.ts';
+import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };

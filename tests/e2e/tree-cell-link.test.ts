@@ -11,7 +11,7 @@ import { CellStatus } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 let gallery: Gallery;
 let browser: Browser;

@@ -20,8 +20,8 @@ import { openDatabase, type Db } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { E2E_CLIENT_DIR } from './paths.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 

@@ -15,7 +15,7 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
-import { launchBrowser, startGallery, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 /** The polling that replaces a refused stream, shortened (5 s in real use). */

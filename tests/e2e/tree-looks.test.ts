@@ -15,8 +15,8 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { decodedTree, rgb, type Rgb } from './tree-pixels.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { decodedTree, rgb, type Rgb } from '../helpers/browser/tree-pixels.ts';
 
 let gallery: Gallery;
 let browser: Browser;

@@ -14,8 +14,8 @@ import { seedViewTarget } from '#shared/tree/layout.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { THUMBNAIL_MIN_DEVICE_PX } from '#client/tree/engine/thumbnail-size.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { decodedTree, rgb } from './tree-pixels.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DEVICE_PIXELS = 3;

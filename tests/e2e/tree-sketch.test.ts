@@ -11,8 +11,8 @@ import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import '#client/tree/engine/stats.ts';
 import '#client/tree/tree-sketch.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { decodedTree, rgb } from './tree-pixels.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
 
 const PIXI_CHUNK = /\/assets\/pixi-[^/]*\.js$/;
 const TREE_PAGE_CHUNK = /\/assets\/tree-page-[^/]*\.js$/;

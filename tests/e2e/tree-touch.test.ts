@@ -12,7 +12,7 @@ import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 const PHONE = { width: 390, height: 844 };
 

@@ -6,7 +6,7 @@ import { cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 let gallery: Gallery;
 let browser: Browser;

@@ -13,8 +13,8 @@ import { sendContactMessage } from '#server/services/mail/contact.ts';
 import { requestRemoval } from '#server/services/review/removal-requests.ts';
 import { reindexArtOfAuthor } from '#server/services/art/search.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from './harness.ts';
-import { E2E_ADMIN } from './paths.ts';
+import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { E2E_ADMIN } from '../helpers/paths.ts';
 
 const TITLE = '<img src=x onerror=alert(1)>';
 const FIRSTNAME = '<script>alert(2)</script>';

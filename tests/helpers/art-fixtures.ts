@@ -6,8 +6,8 @@ import { art, cells, connections, pictures, reservations, users } from '#drizzle
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
 import { newToken } from '#server/tokens.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
-import type { TestApp } from '#tests/helpers/test-app.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
+import type { TestApp } from '#tests/helpers/server/test-app.ts';
 
 export const png = (width = 64, height = 48, background = '#3060c0') =>
   sharp({ create: { width, height, channels: 3, background } })

@@ -9,8 +9,8 @@ import { LIMITS } from '#server/services/rate-limit.ts';
 import { REFUSAL_HOLD } from '#server/http/refusal-hold.ts';
 import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 
 let t: TestApp;

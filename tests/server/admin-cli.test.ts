@@ -6,7 +6,7 @@ import { users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { verifyPassword } from '#server/auth/passwords.ts';
 import { openDatabase } from '#server/db.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

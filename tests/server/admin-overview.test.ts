@@ -9,9 +9,9 @@ import { weekStartOf, WEEK_MS } from '#server/services/admin/overview.ts';
 import { expireReservations } from '#server/services/reservations/reservation-jobs.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { cellAt } from './support/art-fixtures.ts';
-import { submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { cellAt } from '../helpers/art-fixtures.ts';
+import { submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Wednesday 2026-06-03 12:00 UTC: the current week starts on Monday 2026-06-01. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 

@@ -1,13 +1,13 @@
 /**
  * docs/api.md cannot drift: every path the server holds and every tRPC procedure has a row there, the row says who
- * may call it as the permission tests do (tests/server/support/rest-access.ts for REST, the access level each
+ * may call it as the permission tests do (tests/helpers/server/rest-access.ts for REST, the access level each
  * procedure is built on for tRPC), and no row names a path or procedure that no longer exists.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '#server/permissions.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import {
   listApiRoutes,
   listOtherRoutes,
@@ -16,8 +16,8 @@ import {
   routeShape,
   rowFor,
   type HttpRoute,
-} from './support/route-inventory.ts';
-import { REST_ACCESS } from './support/rest-access.ts';
+} from '../helpers/server/route-inventory.ts';
+import { REST_ACCESS } from '../helpers/server/rest-access.ts';
 
 const DOC = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
 

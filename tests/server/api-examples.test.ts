@@ -12,13 +12,13 @@ import { art, cells, mailOutbox, reservations, users } from '#drizzle/schema.ts'
 import { CellStatus } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { reindexArt } from '#server/services/art/search.ts';
-import { artForm, png, postForm, validFields } from './support/art-fixtures.ts';
-import { createApiWorld, PIECE_ROW, type ApiWorld, type Asker } from './support/api-world.ts';
-import { openStream } from './support/event-stream.ts';
-import { keysOf, shapeDifferences } from './support/json-shape.ts';
-import { PROFILE_FIELDS } from './support/profile-contracts.ts';
-import { activeReservationOf } from './support/reservation-fixtures.ts';
-import { listApiRoutes, routeKey, routeShape, rowFor } from './support/route-inventory.ts';
+import { artForm, png, postForm, validFields } from '../helpers/art-fixtures.ts';
+import { createApiWorld, PIECE_ROW, type ApiWorld, type Asker } from '../helpers/server/api-world.ts';
+import { openStream } from '../helpers/event-stream.ts';
+import { keysOf, shapeDifferences } from '../helpers/server/json-shape.ts';
+import { PROFILE_FIELDS } from '../helpers/server/profile-contracts.ts';
+import { activeReservationOf } from '../helpers/server/reservation-fixtures.ts';
+import { listApiRoutes, routeKey, routeShape, rowFor } from '../helpers/server/route-inventory.ts';
 
 const DOC = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
 

@@ -13,7 +13,7 @@ import { Role } from '#shared/domain.ts';
 import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/art/art-media.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import {
   artForm,
   browserFor,
@@ -25,7 +25,7 @@ import {
   publishedPieceAt,
   storedState,
   validFields,
-} from './support/art-fixtures.ts';
+} from '../helpers/art-fixtures.ts';
 
 const SEED_ROW = 33;
 let t: TestApp;

@@ -14,7 +14,7 @@ import { MESSAGES } from '#shared/validation/rules.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import {
   artForm,
   browserFor,
@@ -27,7 +27,7 @@ import {
   storedState,
   validFields,
   type FormFile,
-} from './support/art-fixtures.ts';
+} from '../helpers/art-fixtures.ts';
 
 const SEED_ROW = 33;
 

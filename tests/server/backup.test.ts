@@ -12,9 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
 import { referencedMediaNames } from '#server/backup.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { PROJECT_ROOT, startRealServer, stopRealServer, TSX, type RealServer } from './support/real-server.ts';
-import { prepareWriteLoad, runWriteLoad, type LoadTally } from './support/write-load.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { PROJECT_ROOT, startRealServer, stopRealServer, TSX, type RealServer } from '../helpers/server/real-server.ts';
+import { prepareWriteLoad, runWriteLoad, type LoadTally } from '../helpers/server/write-load.ts';
 
 const running: RealServer[] = [];
 afterEach(async () => {

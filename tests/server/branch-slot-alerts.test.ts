@@ -7,9 +7,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { subscriptions } from '#drizzle/schema.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { cellAt, setCellStatus } from './support/reservation-fixtures.ts';
-import { mailsOf, submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { cellAt, setCellStatus } from '../helpers/server/reservation-fixtures.ts';
+import { mailsOf, submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 let t: TestApp;
 let treeId: number;

@@ -21,9 +21,9 @@ import { formatDeadline } from '#shared/time-zone.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
-import { artRow, cellRow, mailsOf, submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { artForm, browserFor, postForm, publishedPieceAt, validFields } from '../helpers/art-fixtures.ts';
+import { artRow, cellRow, mailsOf, submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -6,8 +6,8 @@ import { Role } from '#shared/domain.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { toAppError } from '#server/errors.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 /**
  * The API contract (docs/api.md) over real HTTP, for every /api path the server holds: the {r: …} envelope, a success
  * with its shape, and a documented failure with its code and error shape. The paths are enumerated from the running
- * server, so one without a row fails by name; the rows of the account and profile calls live in support/.
+ * server, so one without a row fails by name; the rows of the account and profile calls live in tests/helpers/server/.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,14 +10,20 @@ import { eq } from 'drizzle-orm';
 import { reservations } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
-import { artForm, png, postForm, validFields } from './support/art-fixtures.ts';
-import { createApiWorld, PIECE_COLUMN, PIECE_ROW, type ApiWorld } from './support/api-world.ts';
-import { expectFailure, expectSuccess } from './support/envelope.ts';
-import { activeReservationOf, SEED_ROW } from './support/reservation-fixtures.ts';
-import { accountContracts } from './support/account-contracts.ts';
-import { type Contract, MISSING } from './support/contract.ts';
-import { profileContracts } from './support/profile-contracts.ts';
-import { existingApiRouteShapes, listApiRoutes, routeKey, rowFor, routeShape } from './support/route-inventory.ts';
+import { artForm, png, postForm, validFields } from '../helpers/art-fixtures.ts';
+import { createApiWorld, PIECE_COLUMN, PIECE_ROW, type ApiWorld } from '../helpers/server/api-world.ts';
+import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
+import { activeReservationOf, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
+import { accountContracts } from '../helpers/server/account-contracts.ts';
+import { type Contract, MISSING } from '../helpers/server/contract.ts';
+import { profileContracts } from '../helpers/server/profile-contracts.ts';
+import {
+  existingApiRouteShapes,
+  listApiRoutes,
+  routeKey,
+  rowFor,
+  routeShape,
+} from '../helpers/server/route-inventory.ts';
 
 let w: ApiWorld;
 beforeAll(async () => {

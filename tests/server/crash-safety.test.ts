@@ -14,10 +14,10 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import { ORPHAN_MIN_AGE_MS, sweepOrphanMedia } from '#server/services/art/art-media.ts';
 import { mediaNameOf } from '#server/services/art/images.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { startRealServer, stopRealServer, TEST_CSRF, type RealServer } from './support/real-server.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
-import { prepareWriteLoad, runWriteLoad, type LoadTally } from './support/write-load.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { startRealServer, stopRealServer, TEST_CSRF, type RealServer } from '../helpers/server/real-server.ts';
+import { startSmtpSink, type SmtpSink } from '../helpers/server/smtp-sink.ts';
+import { prepareWriteLoad, runWriteLoad, type LoadTally } from '../helpers/server/write-load.ts';
 
 const running: RealServer[] = [];
 const sinks: SmtpSink[] = [];

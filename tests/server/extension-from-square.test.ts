@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { activeReservationOf, cellAt, setCellStatus } from './support/reservation-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { activeReservationOf, cellAt, setCellStatus } from '../helpers/server/reservation-fixtures.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -11,8 +11,8 @@ import { art, pictures } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { hasNoControlCharacters } from '#shared/validation/rules.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { artForm, browserFor, postForm, publishedPieceAt, validFields } from '../helpers/art-fixtures.ts';
 
 let t: TestApp;
 let piece: { cellToken: string; artToken: string };

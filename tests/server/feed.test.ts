@@ -7,9 +7,9 @@ import { eq } from 'drizzle-orm';
 import { art } from '#drizzle/schema.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { publishedPieceAt } from './support/art-fixtures.ts';
-import { submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { publishedPieceAt } from '../helpers/art-fixtures.ts';
+import { submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 let t: TestApp;
 let artist: ReturnType<TestApp['addUser']>;

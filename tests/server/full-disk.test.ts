@@ -11,10 +11,10 @@ import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { imageWork } from '#server/services/art/images.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
-import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, png, postForm, validFields } from './support/art-fixtures.ts';
-import { cellAt, SEED_ROW } from './support/reservation-fixtures.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
+import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { artForm, png, postForm, validFields } from '../helpers/art-fixtures.ts';
+import { cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
 
 const MIN_FREE_BYTES = 2 * 1024 * 1024;
 

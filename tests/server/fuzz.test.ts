@@ -1,17 +1,23 @@
 /**
- * Random and hostile input (fast-check, support/hostile-input.ts) at every tRPC procedure and /api route, both
- * enumerated at run time: never an internal error, a stack trace or a file path in an answer, a write from a refused
- * call (every table and the media folder compared), or a touched Object.prototype.
+ * Random and hostile input (fast-check, tests/helpers/server/hostile-input.ts) at every tRPC procedure and /api route,
+ * both enumerated at run time: never an internal error, a stack trace or a file path in an answer, a write from a
+ * refused call (every table and the media folder compared), or a touched Object.prototype.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { toAppError } from '#server/errors.ts';
-import { createApiWorld, type ApiWorld, type Asker } from './support/api-world.ts';
-import { leakIn } from './support/envelope.ts';
-import { hostileInput, hostileString, hostileValue, prototypeIsClean } from './support/hostile-input.ts';
-import { collectApiRoutes, inputKeys, listProcedures, routeKey, type HttpRoute } from './support/route-inventory.ts';
-import { watchStore } from './support/store-fingerprint.ts';
+import { createApiWorld, type ApiWorld, type Asker } from '../helpers/server/api-world.ts';
+import { leakIn } from '../helpers/server/envelope.ts';
+import { hostileInput, hostileString, hostileValue, prototypeIsClean } from '../helpers/server/hostile-input.ts';
+import {
+  collectApiRoutes,
+  inputKeys,
+  listProcedures,
+  routeKey,
+  type HttpRoute,
+} from '../helpers/server/route-inventory.ts';
+import { watchStore } from '../helpers/server/store-fingerprint.ts';
 
 let w: ApiWorld;
 let store: ReturnType<typeof watchStore>;

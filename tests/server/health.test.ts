@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { rateLimitHits, sessions } from '#drizzle/schema.ts';
 import { closeDatabase } from '#server/db.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, csrfHeaders, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, csrfHeaders, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 let treeToken: string;

@@ -15,8 +15,8 @@ import { contextOf } from '#server/http/request-context.ts';
 import { appRouter } from '#server/root.ts';
 import { getDefaultTree, createTree } from '#server/services/tree/tree.ts';
 import { createCallerFactory, publicProcedure, router, type RequestContext } from '#server/trpc.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { cellAt } from './support/reservation-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { cellAt } from '../helpers/server/reservation-fixtures.ts';
 
 let t: TestApp;
 let cellToken: string;

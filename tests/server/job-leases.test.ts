@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { jobLeases } from '#drizzle/schema.ts';
 import { startJobs, type Job } from '#server/services/jobs.ts';
 import { claimJob, finishJob, LEASE_MS, renewJob } from '#server/services/leases.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 

@@ -12,8 +12,8 @@ import { ArtStatus } from '#shared/domain.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { rebuildSearchIndex } from '#server/services/art/search.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { startRealServer, stopRealServer, type RealServer } from './support/real-server.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
 
 const ROUND = 1200;
 const CONCURRENCY = 20;

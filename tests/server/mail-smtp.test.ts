@@ -8,8 +8,8 @@ import { eq } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
 import { LEASE_MS } from '#server/services/leases.ts';
 import { deliverOutbox, enqueueMail } from '#server/services/mail/mail.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { startSmtpSink, type SmtpSink } from '../helpers/server/smtp-sink.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;

@@ -15,9 +15,9 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { mediaNameOf } from '#server/services/art/images.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { artForm, png, validFields } from './support/art-fixtures.ts';
-import { startRaceServer, stopRaceServers, type RaceServer } from './support/race-servers.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { artForm, png, validFields } from '../helpers/art-fixtures.ts';
+import { startRaceServer, stopRaceServers, type RaceServer } from '../helpers/server/race-servers.ts';
 
 const CSRF = 'media-race-csrf-token-0123456789ab';
 const ROUNDS = 100;

@@ -1,13 +1,19 @@
 /**
  * The role table over REST (docs/api.md, Who may call): every /api route the server holds (enumerated at run time) is
  * called by a guest, an observer, an artist, the owner (the person its path names) and an admin, and must let through
- * or refuse each as tests/server/support/rest-access.ts says. A route without a row fails here, by name.
+ * or refuse each as tests/helpers/server/rest-access.ts says. A route without a row fails here, by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASKERS, createApiWorld, type ApiWorld } from './support/api-world.ts';
-import { artForm, postForm } from './support/art-fixtures.ts';
-import { existingApiRouteShapes, listApiRoutes, routeKey, routeShape, rowFor } from './support/route-inventory.ts';
-import { outcomeOf, REST_ACCESS, type RestAccessRow } from './support/rest-access.ts';
+import { ASKERS, createApiWorld, type ApiWorld } from '../helpers/server/api-world.ts';
+import { artForm, postForm } from '../helpers/art-fixtures.ts';
+import {
+  existingApiRouteShapes,
+  listApiRoutes,
+  routeKey,
+  routeShape,
+  rowFor,
+} from '../helpers/server/route-inventory.ts';
+import { outcomeOf, REST_ACCESS, type RestAccessRow } from '../helpers/server/rest-access.ts';
 
 let w: ApiWorld;
 beforeAll(async () => {
@@ -44,7 +50,7 @@ const existing = await existingApiRouteShapes();
 describe('the role table over REST', () => {
   it('has a row for every /api route the server holds', async () => {
     const missing = (await listApiRoutes(w.t.server)).filter((route) => !rowFor(REST_ACCESS, route)).map(routeKey);
-    expect(missing, `routes without a row in tests/server/support/rest-access.ts: ${missing.join(', ')}`).toEqual([]);
+    expect(missing, `routes without a row in tests/helpers/server/rest-access.ts: ${missing.join(', ')}`).toEqual([]);
   });
 
   for (const [key, row] of Object.entries(REST_ACCESS)) {

@@ -8,7 +8,7 @@ import { TRPCError } from '@trpc/server';
 import { Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { appRouter } from '#server/root.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import type { RequestContext } from '#server/trpc.ts';
 import { eq } from 'drizzle-orm';
 import { cells, reservations } from '#drizzle/schema.ts';
@@ -21,7 +21,7 @@ import {
   releaseHold,
   SEED_ROW,
   setCellStatus,
-} from './support/reservation-fixtures.ts';
+} from '../helpers/server/reservation-fixtures.ts';
 
 type Viewer = 'guest' | 'observer' | 'artist' | 'admin';
 type Caller = ReturnType<TestApp['caller']>;

@@ -12,7 +12,7 @@ import { renderFeed } from '#server/http/feed.ts';
 import { artOpenGraphTags } from '#server/http/art-open-graph.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import {
   artForm,
   browserFor,
@@ -22,7 +22,7 @@ import {
   storedState,
   validFields,
   type FormFile,
-} from './support/art-fixtures.ts';
+} from '../helpers/art-fixtures.ts';
 
 let t: TestApp;
 let treeId: number;

@@ -14,10 +14,10 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { enqueueMail } from '#server/services/mail/mail.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { openStream } from './support/event-stream.ts';
-import { cellAt, SEED_ROW } from './support/reservation-fixtures.ts';
-import { artForm, png, validFields } from './support/art-fixtures.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { openStream } from '../helpers/event-stream.ts';
+import { cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
+import { artForm, png, validFields } from '../helpers/art-fixtures.ts';
 import {
   encodeForm,
   signedInUsers,
@@ -26,8 +26,8 @@ import {
   TEST_CSRF,
   writeHeaders,
   type RealServer,
-} from './support/real-server.ts';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './support/smtp-sink.ts';
+} from '../helpers/server/real-server.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../helpers/server/smtp-sink.ts';
 
 const LEASE_SECONDS = 2;
 

@@ -16,10 +16,10 @@ import { toAppError } from '#server/errors.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { browserFor, cellAt, gif, jpegWithGps, png, postForm, publishedPieceAt } from './support/art-fixtures.ts';
-import { expectFailure, expectSuccess } from './support/envelope.ts';
-import { profileForm, profileState, userRow, validProfile } from './support/profile-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { browserFor, cellAt, gif, jpegWithGps, png, postForm, publishedPieceAt } from '../helpers/art-fixtures.ts';
+import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
+import { profileForm, profileState, userRow, validProfile } from '../helpers/server/profile-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { AppError } from '#server/errors.ts';
 import { FLUSH_MS, LIMITS, flushRateLimits, hitRateLimit, type Limit } from '#server/services/rate-limit.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { createTestApp, tempDir } from '#tests/helpers/test-app.ts';
+import { createTestApp, tempDir } from '#tests/helpers/server/test-app.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 30);
 const dirs: string[] = [];

@@ -10,9 +10,9 @@ import { toAppError } from '#server/errors.ts';
 import { NOT_PUBLISHED_MESSAGE } from '#server/services/review/removal-requests.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { cellAt } from './support/art-fixtures.ts';
-import { artRow, cellRow, submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { cellAt } from '../helpers/art-fixtures.ts';
+import { artRow, cellRow, submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 let t: TestApp;
 let treeId: number;

@@ -4,8 +4,8 @@
  * otherwise.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { startRealServer, stopRealServer, type RealServer } from './support/real-server.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
 
 let server: RealServer;
 beforeAll(async () => {

@@ -17,9 +17,15 @@ import {
 import { formatDeadline } from '#shared/time-zone.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
-import { activeReservationOf, browserOf, cellAt, publishAt, setCellStatus } from './support/reservation-fixtures.ts';
+import {
+  activeReservationOf,
+  browserOf,
+  cellAt,
+  publishAt,
+  setCellStatus,
+} from '../helpers/server/reservation-fixtures.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -12,7 +12,7 @@ import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { notifyAvailable } from '#server/services/reservations/subscriptions.ts';
 import { IMMEDIATE } from '#server/db.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import {
   activeReservationOf,
   browserOf,
@@ -22,7 +22,7 @@ import {
   SEED_ROW,
   setCellStatus,
   stateOf,
-} from './support/reservation-fixtures.ts';
+} from '../helpers/server/reservation-fixtures.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

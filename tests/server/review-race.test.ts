@@ -13,9 +13,9 @@ import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { cellAt } from './support/reservation-fixtures.ts';
-import { startRaceServer, stopRaceServers, type RaceServer } from './support/race-servers.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { cellAt } from '../helpers/server/reservation-fixtures.ts';
+import { startRaceServer, stopRaceServers, type RaceServer } from '../helpers/server/race-servers.ts';
 
 const CSRF = 'race-csrf-token-race-csrf-token-0123';
 const PIECES = 5;

@@ -11,9 +11,9 @@ import { toAppError } from '#server/errors.ts';
 import { saveConnections } from '#server/services/art/connections.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, cellAt, postForm, publishedPieceAt, validFields } from './support/art-fixtures.ts';
-import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { artForm, browserFor, cellAt, postForm, publishedPieceAt, validFields } from '../helpers/art-fixtures.ts';
+import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 let t: TestApp;
 let treeId: number;

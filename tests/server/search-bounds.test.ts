@@ -16,7 +16,7 @@ import {
   SEARCH_RESULT_LIMIT,
   searchCells,
 } from '#server/services/art/search.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 let db: Db;
 beforeAll(() => {

@@ -11,7 +11,7 @@ import { testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
 import { rebuildSearchIndex, SEARCHES_WAITING } from '#server/services/art/search.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 let app: App;
 let url: string;

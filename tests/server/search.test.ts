@@ -10,7 +10,7 @@ import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { reindexArt, searchCells, ftsQueryOf } from '#server/services/art/search.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 let treeId: number;

@@ -13,9 +13,9 @@ import { art, cells, pictures } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { artForm, png, validFields } from './support/art-fixtures.ts';
-import { cellAt, SEED_ROW } from './support/reservation-fixtures.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { artForm, png, validFields } from '../helpers/art-fixtures.ts';
+import { cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
 import {
   encodeForm,
   signedInUsers,
@@ -23,7 +23,7 @@ import {
   stopRealServer,
   writeHeaders,
   type RealServer,
-} from './support/real-server.ts';
+} from '../helpers/server/real-server.ts';
 
 let server: RealServer | null = null;
 afterEach(async () => {

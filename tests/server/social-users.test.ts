@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { browserFor } from './support/art-fixtures.ts';
-import { expectFailure, expectSuccess } from './support/envelope.ts';
-import { profileState, validProfile } from './support/profile-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { browserFor } from '../helpers/art-fixtures.ts';
+import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
+import { profileState, validProfile } from '../helpers/server/profile-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {

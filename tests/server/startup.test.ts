@@ -6,7 +6,7 @@ import { buildApp } from '#server/app.ts';
 import { ConfigError, loadConfig, testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
 import { StartupError } from '#server/startup-error.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

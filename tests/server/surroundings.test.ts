@@ -8,9 +8,9 @@ import { mailOutbox } from '#drizzle/schema.ts';
 import { SHUTDOWN_HARD_LIMIT_MS } from '#server/main.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { enqueueMail } from '#server/services/mail/mail.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { startRealServer, stopRealServer, type RealServer } from './support/real-server.ts';
-import { startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
+import { startSmtpSink, type SmtpSink } from '../helpers/server/smtp-sink.ts';
 
 let server: RealServer | null = null;
 let smtp: SmtpSink | null = null;

@@ -5,7 +5,7 @@ import { CellStatus, CellType } from '#shared/domain.ts';
 import { decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 let treeToken: string;

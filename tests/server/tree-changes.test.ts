@@ -35,8 +35,8 @@ import {
   recordBulkChange,
   recordCellChanges,
 } from '#server/services/tree/tree-changes.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { png, validFields } from './support/art-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { png, validFields } from '../helpers/art-fixtures.ts';
 
 let t: TestApp;
 let tree: TreeRow;

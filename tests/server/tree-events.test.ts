@@ -17,8 +17,8 @@ import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { readChanges, recordBulkChange } from '#server/services/tree/tree-changes.ts';
-import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
-import { openStream, type OpenStream } from './support/event-stream.ts';
+import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { openStream, type OpenStream } from '../helpers/event-stream.ts';
 
 const apps: App[] = [];
 const dirs: string[] = [];

@@ -26,9 +26,9 @@ import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { BUILDS } from '#server/services/tree/build-jobs.ts';
 import { BuildWorker } from '#server/services/tree/build-worker-client.ts';
 import { TreeHistoryStore } from '#server/services/tree/tree-history-store.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { publishedPieceAt } from './support/art-fixtures.ts';
-import { submitPieceAt } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { publishedPieceAt } from '../helpers/art-fixtures.ts';
+import { submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 const HOUR = HISTORY_STEP_MS;
 const DAY = 24 * HOUR;

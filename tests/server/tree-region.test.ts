@@ -11,7 +11,7 @@ import { LIMITS } from '#server/services/rate-limit.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 let treeToken: string;

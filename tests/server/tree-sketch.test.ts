@@ -20,7 +20,7 @@ import { SKETCH_HEIGHT, SKETCH_WIDTH } from '#server/services/tree/tree-sketch.t
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
-import { createTestApp, tempDir, type TestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
 let tree: TreeRow;

@@ -11,8 +11,8 @@ import { contextOf } from '#server/http/request-context.ts';
 import { jsonTextOf } from '#server/raw-json.ts';
 import { appRouter } from '#server/root.ts';
 import { getDefaultTree, createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { cellAt } from './support/reservation-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { cellAt } from '../helpers/server/reservation-fixtures.ts';
 
 let t: TestApp;
 /** The same router and context behind the stock adapter, for comparison. */

@@ -12,9 +12,9 @@ import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, cellAt, postForm, validFields } from './support/art-fixtures.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { artForm, browserFor, cellAt, postForm, validFields } from '../helpers/art-fixtures.ts';
 import {
   CAMERA,
   cameraJpeg,
@@ -26,9 +26,9 @@ import {
   SCRIPT,
   truncated,
   zipOf,
-} from './support/hostile-files.ts';
-import { profileForm, validProfile } from './support/profile-fixtures.ts';
-import { watchStore } from './support/store-fingerprint.ts';
+} from '../helpers/server/hostile-files.ts';
+import { profileForm, validProfile } from '../helpers/server/profile-fixtures.ts';
+import { watchStore } from '../helpers/server/store-fingerprint.ts';
 
 let t: TestApp;
 let store: ReturnType<typeof watchStore>;

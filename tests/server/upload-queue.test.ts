@@ -10,8 +10,8 @@ import { Role } from '#shared/domain.ts';
 import { IMAGE_WORK_AT_ONCE, imageWork } from '#server/services/art/images.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { artForm, browserFor, cellAt, postForm, validFields } from './support/art-fixtures.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { artForm, browserFor, cellAt, postForm, validFields } from '../helpers/art-fixtures.ts';
 
 let t: TestApp;
 let treeId: number;

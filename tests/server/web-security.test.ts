@@ -11,16 +11,16 @@ import { art, users } from '#drizzle/schema.ts';
 import { buildApp, type App } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { storePicture } from '#server/services/art/images.ts';
-import { tempDir } from '#tests/helpers/test-app.ts';
-import { createApiWorld, type ApiWorld } from './support/api-world.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { createApiWorld, type ApiWorld } from '../helpers/server/api-world.ts';
 import {
   listHttpRoutes,
   listProcedures,
   MUTATING_METHODS,
   routeKey,
   type HttpRoute,
-} from './support/route-inventory.ts';
-import { watchStore } from './support/store-fingerprint.ts';
+} from '../helpers/server/route-inventory.ts';
+import { watchStore } from '../helpers/server/store-fingerprint.ts';
 import type { FastifyRequest } from 'fastify';
 import { csrfRefusal } from '#server/http/csrf.ts';
 
@@ -91,7 +91,7 @@ const ATTACKS: Record<string, Record<string, string>> = {
 
 /** Every mutating route but tRPC's catch-all, plus every tRPC mutation by its own path. */
 const targets: HttpRoute[] = await (async () => {
-  const { createTestApp } = await import('#tests/helpers/test-app.ts');
+  const { createTestApp } = await import('#tests/helpers/server/test-app.ts');
   const t = await createTestApp();
   try {
     const rest = (await listHttpRoutes(t.server)).filter(

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { toAppError } from '#server/errors.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { browserFor } from './support/art-fixtures.ts';
-import { expectFailure, expectSuccess } from './support/envelope.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { browserFor } from '../helpers/art-fixtures.ts';
+import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 
 describe('the offline lookup', () => {
   let t: TestApp;

@@ -9,8 +9,8 @@ import type { TestProject } from 'vitest/node';
 import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { seedDemo } from '#server/seed/demo.ts';
-import { ensureClientBuilt } from '../../scripts/client-build.ts';
-import { E2E_ADMIN, E2E_CLIENT_DIR, PROJECT_ROOT } from './paths.ts';
+import { ensureClientBuilt } from '../../../scripts/client-build.ts';
+import { E2E_ADMIN, E2E_CLIENT_DIR, PROJECT_ROOT } from '../paths.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp, type App } from '#server/app.ts';
 import { testConfig, type AppConfig } from '#server/config.ts';
-import { E2E_CLIENT_DIR } from './paths.ts';
+import { E2E_CLIENT_DIR } from '../paths.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

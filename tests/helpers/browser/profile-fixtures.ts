@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, connections, follows, userLikes, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
-import { validFields } from '#tests/server/support/art-fixtures.ts';
+import { validFields } from '#tests/helpers/art-fixtures.ts';
 import { postFromPage, watchErrors, type Gallery } from './harness.ts';
 
 export interface Member {

@@ -10,9 +10,9 @@ import { createSession } from '#server/auth/sessions.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import type { RequestContext } from '#server/trpc.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/test-app.ts';
-import { browserFor, publishedPieceAt } from './art-fixtures.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
+import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { browserFor, publishedPieceAt } from '../art-fixtures.ts';
 import { activeReservationOf, cellAt, SEED_ROW } from './reservation-fixtures.ts';
 
 /** Who asks. The owner is the person a path names: the account in /user/{token}/…, the author of the piece. */

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { ApiWorld } from './api-world.ts';
-import { artForm, postForm } from './art-fixtures.ts';
+import { artForm, postForm } from '../art-fixtures.ts';
 import { type Contract, MISSING } from './contract.ts';
 import { expectFailure, expectSuccess } from './envelope.ts';
 

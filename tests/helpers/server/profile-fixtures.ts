@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { asc, eq } from 'drizzle-orm';
 import { follows, userLikes, users } from '#drizzle/schema.ts';
 import type { Db } from '#server/db.ts';
-import { artForm, type FormFile } from './art-fixtures.ts';
+import { artForm, type FormFile } from '../art-fixtures.ts';
 
 /** Every field of a valid US profile, as the form sends them. */
 export function validProfile(overrides: Record<string, string> = {}): Record<string, string> {

@@ -1,7 +1,7 @@
 /**
  * A gallery server in its own process over an existing data folder, for the reservation race test: two of these
  * share one database file through two separate better-sqlite3 connections, as two processes of a deployment would.
- * Usage: tsx tests/server/support/race-server.ts <dataDir>. Prints {"url": ...} once listening; stops on SIGTERM.
+ * Usage: tsx tests/helpers/server/race-server.ts <dataDir>. Prints {"url": ...} once listening; stops on SIGTERM.
  */
 import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';

@@ -1,5 +1,5 @@
 /**
- * Gallery servers in their own processes over one data folder (tests/server/support/race-server.ts), for race tests:
+ * Gallery servers in their own processes over one data folder (tests/helpers/server/race-server.ts), for race tests:
  * two processes share one database file through separate better-sqlite3 connections, as a deployment's would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +13,7 @@ export interface RaceServer {
 const root = path.resolve(import.meta.dirname, '../../..');
 
 export function startRaceServer(dataDir: string): Promise<RaceServer> {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['tests/server/support/race-server.ts', dataDir], {
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['tests/helpers/server/race-server.ts', dataDir], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],

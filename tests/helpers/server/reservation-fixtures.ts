@@ -3,8 +3,8 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import { art, cells, mailOutbox, pictures, reservations, subscriptions, trees } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
-import { BrowserLike } from '#tests/helpers/browser-like.ts';
-import type { TestApp } from '#tests/helpers/test-app.ts';
+import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
+import type { TestApp } from '#tests/helpers/server/test-app.ts';
 
 /** Default geometry: crown rows 0-2, trunk 3-32, seed 33-34 (AVAILABLE), roots 35-44; branches in rows 3-26. */
 export const SEED_ROW = 33;

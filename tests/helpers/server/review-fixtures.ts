@@ -16,8 +16,8 @@ import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { saveArt } from '#server/services/art/art.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { readOutbox, type ReadMail } from '#tests/helpers/outbox.ts';
-import type { TestApp } from '#tests/helpers/test-app.ts';
-import { cellAt, png, validFields } from './art-fixtures.ts';
+import type { TestApp } from '#tests/helpers/server/test-app.ts';
+import { cellAt, png, validFields } from '../art-fixtures.ts';
 import { stateOf } from './reservation-fixtures.ts';
 
 type Member = ReturnType<TestApp['addUser']>['user'];

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { appRouter } from '#server/root.ts';
-import { createTestApp } from '#tests/helpers/test-app.ts';
+import { createTestApp } from '#tests/helpers/server/test-app.ts';
 import type { Access } from '#server/permissions.ts';
 
 export interface HttpRoute {

@@ -9,7 +9,7 @@ import { cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import { artForm, validFields } from './art-fixtures.ts';
+import { artForm, validFields } from '../art-fixtures.ts';
 import { encodeForm, signedInUsers, writeHeaders } from './real-server.ts';
 
 export interface WriteLoad {

@@ -172,7 +172,8 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
         message: 'A question about the tree.',
       }),
   },
-  // Art (issue 7): the piece-level rules (no piece here, or not the viewer's to edit) are tested in art.test.ts.
+  // Art (issue 7): the piece-level rules (no piece here, or not the viewer's to edit) are tested in
+  // art-save-refusals.test.ts.
   'art.forEdit': { allowed: USERS, call: (c) => c.art.forEdit({ cellToken }) },
   'art.details': { allowed: ALL, call: (c) => beyondRole(c.art.details({ cellToken })) },
   'art.connections': { allowed: USERS, call: (c) => beyondRole(c.art.connections({ cellToken })) },

@@ -1,7 +1,7 @@
 /**
  * Hostile files at both upload doors over HTTP, the art save and the avatar (decisions 009, 014): what is stored and
- * served is only a re-encoded picture, or nothing, with the form's message. The plain cases (a text file named .png, a
- * broken PNG, 20000×20000, WebP, over-size) are in art.test.ts, art-media.test.ts and profile.test.ts.
+ * served is only a re-encoded picture, or nothing, with the form's message. The plain cases (a text file named .png,
+ * a broken PNG, 20000×20000, WebP, over-size) are in the art-save-refusals, art-media and profile-avatar tests.
  */
 import fs from 'node:fs';
 import path from 'node:path';

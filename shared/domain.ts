@@ -24,11 +24,11 @@ export const ArtStatus = {
 export type ArtStatus = (typeof ArtStatus)[keyof typeof ArtStatus];
 
 /** A piece still being made: a draft, or one sent back for changes. Its square's clock runs; its author submits it. */
-export function isArtInProgress(status: number): boolean {
-  return status === ArtStatus.Draft || status === ArtStatus.ChangesRequested;
-}
+export const ART_IN_PROGRESS: readonly number[] = [ArtStatus.Draft, ArtStatus.ChangesRequested];
 
-export const ART_IN_PROGRESS = [ArtStatus.Draft, ArtStatus.ChangesRequested];
+export function isArtInProgress(status: number): boolean {
+  return ART_IN_PROGRESS.includes(status);
+}
 
 /** A connection the author chose (shown once the piece is published), or one offered and left unchosen. */
 export const ConnectionStatus = {

@@ -26,6 +26,8 @@ let t: TestApp;
 let tree: TreeRow;
 let settings: TreeSettings;
 let authorId: number;
+/** The app's log lines at 'warn' and above: the page's fallback (no sketch) logs why it was taken. */
+const warnings: string[] = [];
 
 const PAGE = '<!doctype html><html><head><title>app</title></head><body><div id="root"></div></body></html>';
 const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
@@ -108,7 +110,7 @@ function nearSeed(dr: number, dc: number): { row: number; column: number } {
 beforeAll(async () => {
   const clientDir = tempDir('gallery-client-');
   fs.writeFileSync(path.join(clientDir, 'index.html'), PAGE);
-  t = await createTestApp({ clientDir });
+  t = await createTestApp({ clientDir, logLevel: 'warn' }, { logOutput: { write: (line) => warnings.push(line) } });
   tree = createTree(t.deps.db, t.clock.now(), 'Sketched');
   settings = tree.settings as TreeSettings;
   authorId = t.addUser(Role.Artist).user.id;
@@ -215,6 +217,36 @@ describe('the tree page arrives with its first sketch', () => {
     const zoomed = await page(`/observe?row=${square.row}&col=${square.column}&zoom=2`);
     expect(viewOf(zoomed.sketch!).scale).toBeCloseTo(2, 5);
     expect(viewOf((await page('/observe')).sketch!).scale).toBeCloseTo(1, 5);
+  });
+
+  it('keeps its sketch when the tree changes square by square after a visit (the kept extent is widened from the log)', async () => {
+    const square = nearSeed(0, -1);
+    const slot = { row: settings.branch.max_row, column: -1 };
+    expect(cellAt(square.row, square.column)!.status).toBe(CellStatus.Available);
+    expect(cellAt(slot.row, slot.column), 'the branch slot left of the published trunk piece').toBeUndefined();
+    // A visit keeps the extent at this version; the changes below are logged cell by cell, so the next visit widens
+    // the kept extent by the cells the log names since then, rather than reading the whole tree again.
+    expect((await page('/observe')).sketch).not.toBeNull();
+    const logged = warnings.length;
+    const changesFrom = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!.changesFrom;
+    await t.caller(t.addUser(Role.Artist).user).cell.reserve({ token: cellAt(square.row, square.column)!.token });
+    const branch = await t.caller(t.addUser(Role.Artist).user).cell.reserveBranch(slot);
+    expect(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!.changesFrom).toBe(changesFrom);
+
+    const after = await page('/observe');
+    expect(after.sketch, 'the default view is sketched').not.toBeNull();
+    const expected = await seedView();
+    expect(viewOf(after.sketch!)).toMatchObject({ x: expect.closeTo(expected.x, 1), y: expect.closeTo(expected.y, 1) });
+    // A link to the new branch square opens on it.
+    const atBranch = await page(`/observe?cell=${branch.token}&zoom=2`);
+    expect(atBranch.sketch, 'the new branch square is sketched').not.toBeNull();
+    const centre = clampPoint(cellCentre(slot.row, slot.column), await bounds());
+    expect(viewOf(atBranch.sketch!)).toMatchObject({
+      x: expect.closeTo(centre.x, 1),
+      y: expect.closeTo(centre.y, 1),
+      scale: expect.closeTo(2, 5),
+    });
+    expect(warnings.slice(logged)).toEqual([]);
   });
 
   it('draws the same whether the snapshot was built first (its extent is used) or not (one query)', async () => {

@@ -214,8 +214,8 @@ export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bou
   );
 }
 
-/** The rows and columns a tree's cells reach (or only the cells a subquery names), in one query. */
-function readExtent(db: Db, treeId: number, only?: SQL): CellExtent | null {
+/** The rows and columns the cells that `which` picks reach, in one query. */
+function readExtent(db: Db, which: SQL): CellExtent | null {
   const found = db
     .select({
       minRow: min(cells.row),
@@ -224,8 +224,7 @@ function readExtent(db: Db, treeId: number, only?: SQL): CellExtent | null {
       maxColumn: max(cells.column),
     })
     .from(cells)
-    // By id alone when a subquery names the cells (with the tree's condition SQLite would walk the whole tree).
-    .where(only ? inArray(cells.id, only) : eq(cells.treeId, treeId))
+    .where(which)
     .get();
   if (!found || found.minRow === null || found.maxRow === null || found.minColumn === null || found.maxColumn === null)
     return null;
@@ -287,11 +286,13 @@ export class TreeSketches {
       const changed = this.db
         .select({ id: treeChanges.cellId })
         .from(treeChanges)
-        .where(and(eq(treeChanges.treeId, tree.id), gt(treeChanges.seq, kept.version)))
-        .getSQL();
-      extent = widen(kept.extent, readExtent(this.db, tree.id, changed));
+        .where(and(eq(treeChanges.treeId, tree.id), gt(treeChanges.seq, kept.version)));
+      // The query builder itself, not its getSQL(): drizzle puts a builder in parentheses and a bare SQL chunk as it
+      // is, and `id in select …` without them is a syntax error. By id alone: with the tree's condition beside it,
+      // SQLite would walk the whole tree.
+      extent = widen(kept.extent, readExtent(this.db, inArray(cells.id, changed)));
     } else {
-      extent = readExtent(this.db, tree.id);
+      extent = readExtent(this.db, eq(cells.treeId, tree.id));
     }
     this.extents.set(tree.id, { version: tree.version, extent });
     return extent;

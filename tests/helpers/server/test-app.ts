@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type App } from '#server/app.ts';
+import { buildApp, type App, type BuildOptions } from '#server/app.ts';
 import { manualClock } from '#server/clock.ts';
 import { testConfig, type AppConfig } from '#server/config.ts';
 import { createSession } from '#server/auth/sessions.ts';
@@ -26,10 +26,14 @@ export interface TestApp extends App {
   cleanup: () => Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+/** `options.logOutput` takes the log lines (a test that reads them also sets a `logLevel` other than 'silent'). */
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  options: Pick<BuildOptions, 'logOutput'> = {},
+): Promise<TestApp> {
   const dir = tempDir();
   const clock = manualClock(Date.UTC(2026, 5, 1, 12));
-  const app = await buildApp(testConfig(dir, overrides), { clock });
+  const app = await buildApp(testConfig(dir, overrides), { ...options, clock });
   const { db } = app.deps;
   let userCount = 0;
   return {

@@ -1,6 +1,6 @@
 /**
- * `npm test`: the type check, then two lanes side by side: the guardrails (`npm run lint`) and the Node tests, and the
- * browser tests, which leave most of a core idle while Chromium renders. Arguments go to one plain `vitest run`.
+ * `npm test`: two lanes side by side, each step timed: the type check, the guardrails (`npm run lint`) and the Node
+ * tests in one, the browser tests in the other. With arguments: the type check, then one plain `vitest run` of them.
  */
 import { spawn } from 'node:child_process';
 
@@ -19,6 +19,7 @@ const BROWSER_TESTS = npx('vitest', 'run', '--project', 'e2e');
 /** Runs one step with its output's lines prefixed by `prefix` (none when alone); resolves to its exit code. */
 function run(step: Step, prefix = ''): Promise<number> {
   console.log(`${prefix}> ${step.label}`);
+  const started = performance.now();
   const child = spawn(step.command, step.args, {
     stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
   });
@@ -35,7 +36,12 @@ function run(step: Step, prefix = ''): Promise<number> {
     });
     stream?.on('end', () => rest && out.write(`${prefix}${rest}\n`));
   }
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      console.log(`${prefix}${step.label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      resolve(code ?? 1);
+    }),
+  );
 }
 
 /** Runs the steps one after another, each whatever the one before did (so one run shows every failure). */
@@ -50,11 +56,18 @@ async function lane(prefix: string, steps: Step[]): Promise<number> {
 }
 
 const args = process.argv.slice(2);
-let code = await run(TYPECHECK);
-if (code === 0 && args.length > 0) code = await run(npx('vitest', 'run', ...args));
-else if (code === 0) {
-  const codes = await Promise.all([lane('[node] ', [LINT, NODE_TESTS]), lane('[browser] ', [BROWSER_TESTS])]);
+const started = performance.now();
+let code: number;
+if (args.length > 0) {
+  code = await run(TYPECHECK);
+  if (code === 0) code = await run(npx('vitest', 'run', ...args));
+} else {
+  const codes = await Promise.all([
+    lane('[node] ', [TYPECHECK, LINT, NODE_TESTS]),
+    lane('[browser] ', [BROWSER_TESTS]),
+  ]);
   code = codes.find((c) => c !== 0) ?? 0;
-  console.log(code === 0 ? 'All checks passed.' : 'Some checks failed: see the lines above.');
+  const took = `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  console.log(code === 0 ? `All checks passed in ${took}.` : `Some checks failed (${took}): see the lines above.`);
 }
 process.exit(code);

@@ -224,6 +224,26 @@ export function TreeView() {
   useEffect(() => removeSketch, []);
 
   /**
+   * Resolves once the tree on screen holds a cell (not only a branch slot) at the position, or with false if the
+   * engine is replaced first. The server knows the square but the snapshot on screen is older than it: the live
+   * tree's catch-up, asked for as soon as the engine shows the snapshot, brings it.
+   */
+  const cellArrives = useCallback(
+    (created: TreeEngine, row: number, column: number) =>
+      new Promise<boolean>((resolve) => {
+        const settled = () => engineRef.current !== created || created.hitAtCell(row, column)?.kind === 'cell';
+        if (settled()) return resolve(engineRef.current === created);
+        // Every change the engine applies (and every camera move) emits the signal.
+        const stop = viewSignal.subscribe(() => {
+          if (!settled()) return;
+          stop();
+          resolve(engineRef.current === created);
+        });
+      }),
+    [viewSignal],
+  );
+
+  /**
    * A link to a square (`?cell=`: the "square available" e-mail's, a shared one) centres it, rings it as find-free
    * does, puts the keyboard's focus on it (Enter opens it) and names it in a toast; a square not on this tree says so
    * and the default view stays.
@@ -231,8 +251,10 @@ export function TreeView() {
   const openLinkedSquare = useCallback(
     async (created: TreeEngine, cellToken: string, scale: number) => {
       let position: { row: number; column: number } | null = created.positionOfToken(cellToken);
-      if (!position && !created.tokensInSnapshot) {
-        // A large tree's snapshot has no tokens: ask where the square is.
+      if (!position) {
+        // Not among the tokens on screen: a large tree's snapshot carries none, and any snapshot may be older than the
+        // square (the server keeps one while its change log can bring a page up to date, and a page shown before
+        // keeps its own), so a square made since is known only to the server. Ask where it is.
         try {
           const cell = await utils.cell.get.fetch({ token: cellToken });
           position = cell.treeToken === token ? cell : null;
@@ -244,13 +266,14 @@ export function TreeView() {
             return;
           }
         }
+        if (position && !(await cellArrives(created, position.row, position.column))) return;
       }
       if (engineRef.current !== created) return;
       if (!position || !created.showLinkedSquare(position.row, position.column, scale)) return say(NOT_ON_TREE);
       const square = await created.squareWithDetails(position.row, position.column);
       if (square && engineRef.current === created) say(linkedSquareText(square));
     },
-    [say, token, utils],
+    [cellArrives, say, token, utils],
   );
 
   // The engine is ready with its first tree: open the address's view, if it names one that exists.

@@ -1,15 +1,18 @@
 /**
  * A link to a square (`/observe?cell=TOKEN`: the "square available" e-mail's, a shared one) in a real browser: the
  * view centres on it, rings it as find-free does, names it in a toast, and puts the keyboard's focus on it, so Enter
- * opens it; a token that is not on the tree says so.
+ * opens it, also for a square made since the snapshot the server keeps; a token that is not on the tree says so.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { art, cells } from '#drizzle/schema.ts';
-import { CellStatus } from '#shared/domain.ts';
+import { art, cells, users } from '#drizzle/schema.ts';
+import { CellStatus, CellType, Role } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
+import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
+import { reserveBranchSlot } from '#server/services/reservations/reservations.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
+import { newToken } from '#server/tokens.ts';
 import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
@@ -113,6 +116,53 @@ describe('a link to a square', () => {
     await page.close();
   });
 
+  it('finds a branch square made since the snapshot the server keeps, by asking the server where it is', async () => {
+    const { deps } = gallery.app;
+    const tree = getDefaultTree(deps.db)!;
+    // A visit has the server build the tree's snapshot; it is then kept and served (the change log brings a page up
+    // to date from it) until the tree is far ahead of it.
+    await (await openLink('')).page.close();
+    expect(deps.snapshots.peek(tree.id)?.version).toBe(tree.version);
+
+    const all = deps.db
+      .select({ row: cells.row, column: cells.column, status: cells.status })
+      .from(cells)
+      .where(eq(cells.treeId, tree.id))
+      .all();
+    const slot = computeBranchSlots(tree.settings as TreeSettings, gridOfCells(all))[0]!;
+    expect(slot).toBeDefined();
+    const now = deps.clock.now();
+    const member = deps.db
+      .insert(users)
+      .values({
+        token: newToken(),
+        email: `brancher-${newToken(4)}@example.test`,
+        passwordHash: 'unusable',
+        firstname: 'Branch',
+        lastname: 'Maker',
+        role: Role.Artist,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    const square = reserveBranchSlot(deps, member, slot);
+    expect(square).toMatchObject({ row: slot.row, column: slot.column, type: CellType.Branch });
+    // The snapshot a page gets is still the one from before the square.
+    expect(deps.snapshots.peek(tree.id)!.version).toBeLessThan(getDefaultTree(deps.db)!.version);
+
+    const { page, errors } = await openLink(`?cell=${square.token}`);
+    await toast(page).waitFor();
+    expect(await toast(page).textContent()).toBe(`Row ${slot.row}, column ${slot.column}: reserved`);
+    // The square arrived with the page's catch-up, after the first frame: its view is applied at the next one.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const s = await stats(page);
+    expect({ row: s.targetRow, column: s.targetColumn }).toEqual(slot);
+    await expectCentredOn(page, slot);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says so when the token is not on the tree, and the default view stays, unringed', async () => {
     const { page: reference } = await openLink('');
     const expected = await stats(reference);
@@ -130,7 +180,10 @@ describe('a link to a square', () => {
         row: null,
         column: null,
       });
-      expect(errors).toEqual([]);
+      // A well-formed token the tree on screen does not know is asked of the server, whose 404 the browser notes.
+      expect(
+        errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line)),
+      ).toEqual([]);
       await page.close();
     }
   });

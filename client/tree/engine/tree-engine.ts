@@ -370,11 +370,6 @@ export class TreeEngine {
     return this.tree?.squareWithDetails(row, column) ?? Promise.resolve(null);
   }
 
-  /** Whether the snapshot carries every cell's token (small trees); a large tree's come per region. */
-  get tokensInSnapshot(): boolean {
-    return this.tree?.details.inSnapshot ?? false;
-  }
-
   /** Where a cell token sits, when the snapshot carries tokens (small trees); null otherwise. */
   positionOfToken(token: string): Position | null {
     return this.tree?.positionOfToken(token) ?? null;

@@ -12,7 +12,9 @@ import {
   screenshot,
   textOf,
 } from '../helpers/browser/art-editor-fixtures.ts';
-import { browser, file, gallery } from '#tests/helpers/browser/art-editor.ts';
+import { browser, file, gallery, useArtEditor } from '#tests/helpers/browser/art-editor.ts';
+
+useArtEditor();
 
 async function dataTransferWith(
   page: Page,

@@ -31,7 +31,9 @@ import {
   type Member,
 } from '../helpers/browser/art-editor-fixtures.ts';
 import { LEAVE_EDITOR_QUESTION } from '#client/editor/leave-warning.ts';
-import { browser, dbOf, file, gallery, viewsOf } from '#tests/helpers/browser/art-editor.ts';
+import { browser, dbOf, file, gallery, viewsOf, useArtEditor } from '#tests/helpers/browser/art-editor.ts';
+
+useArtEditor();
 
 let author: Member;
 /** The square the author fills, and the published neighbour it connects to. */

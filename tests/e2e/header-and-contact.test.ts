@@ -20,7 +20,10 @@ import {
   openPage,
   pages,
   visit,
+  usePublicPages,
 } from '#tests/helpers/browser/public-pages.ts';
+
+usePublicPages();
 
 describe('the header menu on a 360 × 740 phone', () => {
   let page: Page;

@@ -18,7 +18,10 @@ import {
   page,
   screenshot,
   squares,
+  useProfiles,
 } from '#tests/helpers/browser/profiles.ts';
+
+useProfiles();
 
 describe('likes and follows', () => {
   it('likes and follows another artist: the counts change and survive a reload; a guest sees counts only', async () => {

@@ -20,7 +20,10 @@ import {
   page,
   profilePosts,
   screenshot,
+  useProfiles,
 } from '#tests/helpers/browser/profiles.ts';
+
+useProfiles();
 
 describe('the profile form', () => {
   it('shows an artist PROFILE, ACCOUNT, ATELIER and FOLLOWING', async () => {

@@ -7,7 +7,9 @@ import type { Page } from 'playwright-core';
 import { FAQS } from '#client/pages/copy/faqs.ts';
 import { THE_GROUND } from '#client/pages/copy/principles.ts';
 
-import { gallery, openPage, PHONE, visit } from '#tests/helpers/browser/public-pages.ts';
+import { gallery, openPage, PHONE, visit, usePublicPages } from '#tests/helpers/browser/public-pages.ts';
+
+usePublicPages();
 
 describe('the preloader', () => {
   it('plays our logo animation once, signals its end, and goes away when the page is ready', async () => {

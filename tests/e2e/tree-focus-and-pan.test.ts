@@ -27,7 +27,10 @@ import {
   settled,
   tabToCanvas,
   WIDE,
+  useTreeAccess,
 } from '#tests/helpers/browser/tree-access.ts';
+
+useTreeAccess();
 
 describe('where the keyboard goes', () => {
   it('closing the search results gives the focus to the Search button, the box that opened them being gone', async () => {

@@ -31,7 +31,10 @@ import {
   page,
   settled,
   stats,
+  useTreeFeatures,
 } from '#tests/helpers/browser/tree-features.ts';
+
+useTreeFeatures();
 
 describe('the keyboard path', () => {
   it('moves a visible focus cell with the arrow keys, names it in a live region, and Enter opens it', async () => {

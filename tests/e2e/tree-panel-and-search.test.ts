@@ -23,7 +23,10 @@ import {
   pointOfCell,
   settled,
   stats,
+  useTreeFeatures,
 } from '#tests/helpers/browser/tree-features.ts';
+
+useTreeFeatures();
 
 describe('the top panel', () => {
   it('zooms in and out in steps, each button disabled at its end of the range', async () => {

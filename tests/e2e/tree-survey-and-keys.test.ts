@@ -39,7 +39,10 @@ import {
   surveyView,
   tabToCanvas,
   WIDE,
+  useTreeAccess,
 } from '#tests/helpers/browser/tree-access.ts';
+
+useTreeAccess();
 
 describe('the survey in words', () => {
   it('lists the bands with their squares of each kind, as the tree holds them', async () => {

@@ -8,7 +8,9 @@ import { mailOutbox, users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
-import { freshEmail, goodPassword, registered, t, userCount } from '#tests/helpers/server/accounts.ts';
+import { freshEmail, goodPassword, registered, t, userCount, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+
+useAccountsApp();
 
 let serial = 0;
 

@@ -11,7 +11,18 @@ import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { artForm, browserFor, cellAt, png, postForm, storedState, validFields } from '../helpers/art-fixtures.ts';
-import { author, pngBytes, pngFile, reservedToken, SEED_ROW, t, treeId } from '#tests/helpers/server/art-app.ts';
+import {
+  author,
+  pngBytes,
+  pngFile,
+  reservedToken,
+  SEED_ROW,
+  t,
+  treeId,
+  useArtApp,
+} from '#tests/helpers/server/art-app.ts';
+
+useArtApp();
 
 describe('saving art refuses every bad input and stores nothing', () => {
   const cases: { name: string; form: () => Promise<FormData>; status: number; field: string; message: string }[] = [

@@ -20,7 +20,9 @@ import {
   storedState,
   validFields,
 } from '../helpers/art-fixtures.ts';
-import { author, pngFile, reservedToken, SEED_ROW, t, treeId } from '#tests/helpers/server/art-app.ts';
+import { author, pngFile, reservedToken, SEED_ROW, t, treeId, useArtApp } from '#tests/helpers/server/art-app.ts';
+
+useArtApp();
 
 describe('from a reserved square to a published piece', () => {
   it('uploads, submits, connects, and shows details with likes and views', async () => {

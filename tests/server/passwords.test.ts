@@ -14,7 +14,9 @@ import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
-import { goodPassword, registered, sessionCount, t } from '#tests/helpers/server/accounts.ts';
+import { goodPassword, registered, sessionCount, t, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+
+useAccountsApp();
 
 describe('password reset and restore', () => {
   const outboxFor = (to: string) =>

@@ -13,7 +13,9 @@ import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { browserFor, gif, jpegWithGps, png, postForm } from '../helpers/art-fixtures.ts';
 import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 import { profileForm, validProfile } from '../helpers/server/profile-fixtures.ts';
-import { state, t } from '#tests/helpers/server/profile-app.ts';
+import { state, t, useProfileApp } from '#tests/helpers/server/profile-app.ts';
+
+useProfileApp();
 
 /** A 400x400 PNG whose left half is transparent (black, alpha 0) and right half red: flattening must make the left white. */
 function halfTransparentPng() {

@@ -14,7 +14,9 @@ import { newToken } from '#server/tokens.ts';
 import { browserFor, cellAt, gif, png, postForm, publishedPieceAt } from '../helpers/art-fixtures.ts';
 import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 import { profileForm, userRow, validProfile } from '../helpers/server/profile-fixtures.ts';
-import { state, t } from '#tests/helpers/server/profile-app.ts';
+import { state, t, useProfileApp } from '#tests/helpers/server/profile-app.ts';
+
+useProfileApp();
 
 /** The field errors of a refused call (tRPC input validation or the service's own). */
 async function refusal(call: Promise<unknown>) {

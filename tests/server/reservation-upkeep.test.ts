@@ -10,7 +10,17 @@ import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { notifyAvailable } from '#server/services/reservations/subscriptions.ts';
 import { IMMEDIATE } from '#server/db.ts';
 import { activeReservationOf, browserOf, cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
-import { availableSquare, DAY, expectRefused, member, t, tree } from '#tests/helpers/server/reservations-app.ts';
+import {
+  availableSquare,
+  DAY,
+  expectRefused,
+  member,
+  t,
+  tree,
+  useReservationsApp,
+} from '#tests/helpers/server/reservations-app.ts';
+
+useReservationsApp();
 
 describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/available, /api/cell/subscribe/available)', () => {
   it('subscribes to a pending square once, and to any square once', async () => {

@@ -23,7 +23,10 @@ import {
   t,
   tree,
   version,
+  useReservationsApp,
 } from '#tests/helpers/server/reservations-app.ts';
+
+useReservationsApp();
 
 describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   it('holds an AVAILABLE square for 14 days with a draft piece, and moves the tree version', async () => {

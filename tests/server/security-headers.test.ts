@@ -9,7 +9,9 @@ import { loadConfig } from '#server/config.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import type { FastifyRequest } from 'fastify';
 import { csrfRefusal } from '#server/http/csrf.ts';
-import { GOOD, mediaUrl, SITE, w } from '#tests/helpers/server/web-security-app.ts';
+import { GOOD, mediaUrl, SITE, w, useWebSecurityApp } from '#tests/helpers/server/web-security-app.ts';
+
+useWebSecurityApp();
 
 /** Headers every answer carries, whatever it is. */
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {

@@ -13,7 +13,9 @@ import {
   routeKey,
   type HttpRoute,
 } from '../helpers/server/route-inventory.ts';
-import { GOOD, SITE, store, w } from '#tests/helpers/server/web-security-app.ts';
+import { GOOD, SITE, store, w, useWebSecurityApp } from '#tests/helpers/server/web-security-app.ts';
+
+useWebSecurityApp();
 
 /** A real value for each path parameter, so that the same request with the token would reach the route. */
 function filled(url: string): string {

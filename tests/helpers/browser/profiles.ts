@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the profiles' browser tests: importing this starts one gallery and one Chromium for the file,
+ * The shared set-up of the profiles' browser tests: `useProfiles()` starts one gallery and one Chromium for the file,
  * signs an artist up with a submitted piece and a held square (beforeAll/afterAll), and answers them as live bindings,
  * with the form's sample values and small page helpers.
  */
@@ -12,7 +12,7 @@ import { availableSquares, pictureFiles, reserveSquare, signUp, submitPiece, typ
 /** With PROFILE_SHOTS=<folder> set, the test saves screenshots there. */
 export const SHOTS = process.env.PROFILE_SHOTS ?? null;
 
-// Set by the beforeAll below; importers read the live bindings.
+// Set by useProfiles's beforeAll; importers read the live bindings.
 export let gallery: Gallery;
 export let browser: Browser;
 export let artist: Member;
@@ -50,29 +50,32 @@ export async function openTab(tab: string): Promise<void> {
   await page.getByRole('heading', { name: 'manage profile.' }).waitFor();
 }
 
-beforeAll(async () => {
-  [gallery, browser, files] = await Promise.all([startGallery(), launchBrowser(), pictureFiles()]);
-  artist = await signUp(gallery, browser, 'Ada', 'Rivers');
-  page = artist.page;
-  const [submitted, held] = availableSquares(gallery);
-  squares = { submitted, held };
-  await submitPiece(page, submitted, 'Blue Hour');
-  await reserveSquare(page, held);
-  // The held square's draft brings the edit-reserved-cell popup once a session: answered "later" here.
-  await page.reload();
-  const prompt = page.getByTestId('edit-reserved-cell-popup');
-  await prompt.waitFor();
-  await prompt.getByRole('button', { name: 'No, later' }).click();
-  await prompt.waitFor({ state: 'detached' });
-  profilePosts = 0;
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && /\/api\/user\/[^/]+\/profile$/.test(new URL(request.url()).pathname))
-      profilePosts += 1;
+/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
+export function useProfiles(): void {
+  beforeAll(async () => {
+    [gallery, browser, files] = await Promise.all([startGallery(), launchBrowser(), pictureFiles()]);
+    artist = await signUp(gallery, browser, 'Ada', 'Rivers');
+    page = artist.page;
+    const [submitted, held] = availableSquares(gallery);
+    squares = { submitted, held };
+    await submitPiece(page, submitted, 'Blue Hour');
+    await reserveSquare(page, held);
+    // The held square's draft brings the edit-reserved-cell popup once a session: answered "later" here.
+    await page.reload();
+    const prompt = page.getByTestId('edit-reserved-cell-popup');
+    await prompt.waitFor();
+    await prompt.getByRole('button', { name: 'No, later' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    profilePosts = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && /\/api\/user\/[^/]+\/profile$/.test(new URL(request.url()).pathname))
+        profilePosts += 1;
+    });
   });
-});
 
-afterAll(async () => {
-  await browser?.close();
-  await gallery?.stop();
-  if (files) fs.rmSync(files.dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await browser?.close();
+    await gallery?.stop();
+    if (files) fs.rmSync(files.dir, { recursive: true, force: true });
+  });
+}

@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the public pages' browser tests: importing this starts one gallery (with a contact phone) and
+ * The shared set-up of the public pages' browser tests: `usePublicPages()` starts one gallery (with a contact phone) and
  * one Chromium for the file (beforeAll/afterAll), answered as live bindings; every page opened is kept with its errors.
  */
 import { afterAll, beforeAll } from 'vitest';
@@ -10,19 +10,22 @@ import { E2E_ADMIN } from '../paths.ts';
 /** A phone number set by the operator (CONTACT_PHONE): shown on the contact page and in the footer. */
 export const PHONE = '+1 (555) 010-0199';
 
-// Set by the beforeAll below; importers read the live bindings.
+// Set by usePublicPages's beforeAll; importers read the live bindings.
 export let gallery: Gallery;
 export let browser: Browser;
 export const pages: { page: Page; errors: string[] }[] = [];
 
-beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser()]);
-});
+/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
+export function usePublicPages(): void {
+  beforeAll(async () => {
+    [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser()]);
+  });
 
-afterAll(async () => {
-  await browser?.close();
-  await gallery?.stop();
-});
+  afterAll(async () => {
+    await browser?.close();
+    await gallery?.stop();
+  });
+}
 
 export async function openPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
   const page = await browser.newPage({ viewport });

@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the tree-for-everyone browser tests: importing this starts one gallery, one Chromium and one
+ * The shared set-up of the tree-for-everyone browser tests: `useTreeAccess()` starts one gallery, one Chromium and one
  * wide page for the file (beforeAll/afterAll), answered as live bindings, with the helpers that read the tree's
  * survey, focus and spoken words.
  */
@@ -16,7 +16,7 @@ import { launchBrowser, startGallery, watchErrors, type Gallery } from './harnes
 export const WIDE = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-// Set by the beforeAll below; importers read the live bindings.
+// Set by useTreeAccess's beforeAll; importers read the live bindings.
 export let gallery: Gallery;
 export let browser: Browser;
 export let page: Page;
@@ -160,17 +160,20 @@ export function parseView(text: string) {
 
 export const surveyView = (on: Page = page) => on.getByTestId('tree-survey-view');
 
-beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  settings = getDefaultTree(gallery.app.deps.db)!.settings as TreeSettings;
-  page = await browser.newPage({ viewport: WIDE });
-  errors = watchErrors(page);
-});
+/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
+export function useTreeAccess(): void {
+  beforeAll(async () => {
+    [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+    settings = getDefaultTree(gallery.app.deps.db)!.settings as TreeSettings;
+    page = await browser.newPage({ viewport: WIDE });
+    errors = watchErrors(page);
+  });
 
-afterAll(async () => {
-  await browser?.close();
-  await gallery?.stop();
-});
+  afterAll(async () => {
+    await browser?.close();
+    await gallery?.stop();
+  });
+}
 
 /** The square of `row` nearest to `column` (the left one of two as near), as the keyboard finds it. */
 export function nearestInRow(squares: [number, number, string, number][], row: number, column: number) {

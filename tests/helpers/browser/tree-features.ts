@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the tree page's feature tests: importing this starts one gallery, one Chromium and one page on
+ * The shared set-up of the tree page's feature tests: `useTreeFeatures()` starts one gallery, one Chromium and one page on
  * the tree, recording the tRPC calls it makes, for the file (beforeAll/afterAll), answered as live bindings, with the
  * helpers that read the camera and find squares.
  */
@@ -14,7 +14,7 @@ import { launchBrowser, startGallery, watchErrors, type Gallery } from './harnes
 
 export const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 
-// Set by the beforeAll below; importers read the live bindings.
+// Set by useTreeFeatures's beforeAll; importers read the live bindings.
 export let gallery: Gallery;
 export let browser: Browser;
 export let page: Page;
@@ -79,19 +79,22 @@ export function cellsWith(status: number) {
     .all();
 }
 
-beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  errors = watchErrors(page);
-  calls = [];
-  page.on('request', (request) => {
-    const match = /\/trpc\/([^?]+)/.exec(request.url());
-    if (match) calls.push(...match[1]!.split(','));
+/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
+export function useTreeFeatures(): void {
+  beforeAll(async () => {
+    [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    errors = watchErrors(page);
+    calls = [];
+    page.on('request', (request) => {
+      const match = /\/trpc\/([^?]+)/.exec(request.url());
+      if (match) calls.push(...match[1]!.split(','));
+    });
+    await openTree();
   });
-  await openTree();
-});
 
-afterAll(async () => {
-  await browser?.close();
-  await gallery?.stop();
-});
+  afterAll(async () => {
+    await browser?.close();
+    await gallery?.stop();
+  });
+}

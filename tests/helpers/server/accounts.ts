@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the account tests: importing this registers one test app for the file (beforeAll/afterAll), and
+ * The shared set-up of the account tests: `useAccountsApp()` registers one test app for the file (beforeAll/afterAll), and
  * answers it as `t` with the helpers that register a fresh member.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -8,12 +8,15 @@ import { sessions, users } from '#drizzle/schema.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { BrowserLike } from './browser-like.ts';
 
-// Set by the beforeAll below; importers read the live binding.
+// Set by useAccountsApp's beforeAll; importers read the live binding.
 export let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.cleanup());
+/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
+export function useAccountsApp(): void {
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.cleanup());
+}
 
 export const userCount = () => t.deps.db.select({ n: count() }).from(users).get()!.n;
 export const sessionCount = (userId: number) =>

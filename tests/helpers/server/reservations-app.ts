@@ -1,5 +1,5 @@
 /**
- * The shared set-up of the server reservation tests: importing this registers one test app and one tree for the file
+ * The shared set-up of the server reservation tests: `useReservationsApp()` registers one test app and one tree for the file
  * (beforeAll/afterAll), answered as the live bindings `t` and `tree`, with helpers to make members and open squares.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -12,15 +12,18 @@ import { browserOf, cellAt, setCellStatus, stateOf } from './reservation-fixture
 
 export const DAY = 24 * 60 * 60 * 1000;
 
-// Set by the beforeAll below; importers read the live bindings.
+// Set by useReservationsApp's beforeAll; importers read the live bindings.
 export let t: TestApp;
 export let tree: TreeRow;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  tree = createTree(t.deps.db, t.clock.now(), 'Reservations');
-});
-afterAll(() => t.cleanup());
+/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
+export function useReservationsApp(): void {
+  beforeAll(async () => {
+    t = await createTestApp();
+    tree = createTree(t.deps.db, t.clock.now(), 'Reservations');
+  });
+  afterAll(() => t.cleanup());
+}
 
 /** A new signed-in user with a browser. */
 export function member(role: number = Role.Observer) {

@@ -1,11 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+// `npm test` runs the Node tests beside the browser tests on a two-core machine, and the browser tests alone keep
+// most of both cores busy (Chromium draws WebGL in software), so every test here runs on a loaded machine.
+// Timeouts are there to catch a hang, never to measure speed (the benchmarks do that): they are set for a loaded
+// machine. The Node projects share one module graph per worker (`isolate: false`): importing the server takes a
+// second or two, which every file paid again; files set up their own app through fixtures, never at import.
 export default defineConfig({
   test: {
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+          maxWorkers: 3,
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,
@@ -13,7 +25,11 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
+          isolate: false,
+          // Several files at once: many of these tests wait for real time (leases, shutdown limits, e-mail
+          // delivery by real server processes), and the waits overlap.
+          maxWorkers: 3,
+          testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
@@ -24,7 +40,7 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/helpers/browser/global-setup.ts'],
-          // One browser at a time: the machine has two cores and software WebGL is heavy.
+          // One browser at a time: software WebGL alone keeps both cores busy, and two at once only slow each other.
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -18,11 +18,17 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The demo's layout follows its seed. The browser tests meet one fixed tree, so a run never depends on where a random
+ * layout happened to leave free squares; `E2E_SEED=N` runs them on another tree.
+ */
+const SEED = Number(process.env.E2E_SEED ?? 2026);
+
 export default async function setup(project: TestProject) {
   await ensureClientBuilt(PROJECT_ROOT, () => {}, E2E_CLIENT_DIR);
   const templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-template-'));
   const app = await buildApp(testConfig(templateDir));
-  await seedDemo(app.deps, { adminEmail: E2E_ADMIN.email, adminPassword: E2E_ADMIN.password });
+  await seedDemo(app.deps, { adminEmail: E2E_ADMIN.email, adminPassword: E2E_ADMIN.password, seed: SEED });
   app.deps.db.$client.pragma('wal_checkpoint(TRUNCATE)');
   await app.stop();
   project.provide('templateDir', templateDir);

@@ -17,7 +17,8 @@ export const profileSchema = v.pipe(
     country: v.pipe(requiredText('Country', L.place), v.check(isCountryCode, MESSAGES.invalid)),
     city: requiredText('City', L.place),
     state: requiredText('State', L.place),
-    description: requiredText('Description', L.longText),
+    // Named as the form labels it (BIO), so the message under the field speaks of what the member sees.
+    description: requiredText('Bio', L.longText),
     exhibitions: optionalText(L.longText),
     education: optionalText(L.longText),
     personal_url: httpUrl(),

@@ -104,7 +104,7 @@ describe('the profile form', () => {
     ['state', '', 'State cannot be blank.'],
     ['state', 'Ontario', 'Invalid value.'],
     ['state', long(128), 'Maximal length is 127 symbols.'],
-    ['description', '   ', 'Description cannot be blank.'],
+    ['description', '   ', 'Bio cannot be blank.'],
     ['description', long(8193), 'Maximal length is 8192 symbols.'],
     ['exhibitions', long(8193), 'Maximal length is 8192 symbols.'],
     ['education', long(8193), 'Maximal length is 8192 symbols.'],

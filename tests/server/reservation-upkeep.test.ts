@@ -271,6 +271,28 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     expect((await toAny.browser.post('/api/cell/subscribe/available')).status).toBe(200);
   });
 
+  it('leaves out a member who holds a square now (they could not take it), and keeps their alert for later', async () => {
+    const db = t.deps.db;
+    const holder = member();
+    const free = member();
+    expect((await holder.browser.post('/api/cell/subscribe/available')).status).toBe(200);
+    expect((await free.browser.post('/api/cell/subscribe/available')).status).toBe(200);
+    expect((await holder.browser.post(`/api/cell/${availableSquare()}/reserve`)).status).toBe(200);
+    const opened = db.select({ id: cells.id }).from(cells).where(eq(cells.token, availableSquare())).get()!;
+
+    const now = t.clock.now();
+    const queued = db.transaction((tx) => notifyAvailable(tx, now, [opened.id], t.deps.config.siteUrl));
+    const mails = db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued).all();
+    expect(mails.map((mail) => mail.toAddress)).toContain(free.user.email);
+    expect(mails.map((mail) => mail.toAddress)).not.toContain(holder.user.email);
+    const holderOpen = db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, holder.user.id), isNull(subscriptions.notifiedAt)))
+      .all();
+    expect(holderOpen).toHaveLength(1);
+  });
+
   it('tells nobody about a square that is not AVAILABLE', () => {
     const db = t.deps.db;
     const pending = cellAt(db, tree.id, 6, 4)!;

@@ -3,8 +3,8 @@
  * available". notifyAvailable runs inside the transaction that opened the squares (growth after a publish, an expiry, a
  * removal), so the e-mails exist exactly when the change does; each subscription is used up once told.
  */
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { cells, subscriptions, users } from '#drizzle/schema.ts';
+import { and, asc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
 import type { Subscription } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
@@ -85,7 +85,9 @@ export function slotLinkOf(siteUrl: string, slot: { row: number; column: number 
  * open subscription to one of them, and everyone with an open "any" subscription (told of the first). New branch
  * slots a publish opened (`slots`, positions without a cell yet) count for "any" subscriptions too. One e-mail a
  * person per call, whatever number of their subscriptions it uses up; the dedupe key is a used-up subscription's id,
- * so a retried call queues nothing twice. Squares not AVAILABLE any more are skipped. Returns the e-mails queued.
+ * so a retried call queues nothing twice. Squares not AVAILABLE any more are skipped. A member who holds a square now
+ * is left out, subscriptions untouched: they could not reserve another, and their alert waits for a time they can.
+ * Returns the e-mails queued.
  */
 export function notifyAvailable(
   tx: Queryable,
@@ -109,6 +111,12 @@ export function notifyAvailable(
   ];
   if (anyLinks.length === 0) return 0;
   const linkOfCell = new Map(opened.map((cell) => [cell.id, treeLinkOf(siteUrl, cell.token)]));
+  const holdsNoSquare = notExists(
+    tx
+      .select({ one: sql`1` })
+      .from(reservations)
+      .where(and(eq(reservations.userId, subscriptions.userId), eq(reservations.state, 'active'))),
+  );
   const columns = {
     id: subscriptions.id,
     userId: subscriptions.userId,
@@ -124,14 +132,16 @@ export function notifyAvailable(
           .select(columns)
           .from(subscriptions)
           .innerJoin(users, eq(users.id, subscriptions.userId))
-          .where(and(inArray(subscriptions.cellId, [...linkOfCell.keys()]), isNull(subscriptions.notifiedAt)))
+          .where(
+            and(inArray(subscriptions.cellId, [...linkOfCell.keys()]), isNull(subscriptions.notifiedAt), holdsNoSquare),
+          )
           .orderBy(asc(subscriptions.id))
           .all();
   const forAny = tx
     .select(columns)
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt)))
+    .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt), holdsNoSquare))
     .orderBy(asc(subscriptions.id))
     .all();
 

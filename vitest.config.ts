@@ -30,7 +30,8 @@ export default defineConfig({
           // delivery by real server processes), and the waits overlap.
           maxWorkers: 3,
           testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Some set-ups seed a whole demo gallery (pictures and password hashes), a few seconds on an idle machine.
+          hookTimeout: 180_000,
         },
       },
       {

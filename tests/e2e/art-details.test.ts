@@ -9,7 +9,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, artLikes, artViews, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import {
+  failedLoad,
+  launchBrowser,
+  postFromPage,
+  startGallery,
+  watchErrors,
+  type Gallery,
+} from '../helpers/browser/harness.ts';
 
 /** With ART_DETAILS_SHOTS=<folder> set, the test saves 1280x800 and 360x740 screenshots there. */
 const SHOTS = process.env.ART_DETAILS_SHOTS ?? null;
@@ -292,11 +299,7 @@ describe('the art details page', () => {
     const visitor = await openPage();
     await visitor.page.goto(`${gallery.url}${detailsPath(cellToken)}`);
     await visitor.page.getByTestId('art-not-found').waitFor();
-    expect(
-      visitor.errors.filter(
-        (line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line),
-      ),
-    ).toEqual([]);
+    expect(visitor.errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
   });
 
   it('offers its author no REQUEST REMOVAL on a piece sent back for changes, and offers it once the piece is published', async () => {
@@ -340,8 +343,6 @@ describe('the art details page', () => {
       '/observe',
     );
     // The only console line allowed is the browser's own note about the 404 answer.
-    expect(
-      errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line)),
-    ).toEqual([]);
+    expect(errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
   });
 });

@@ -16,7 +16,14 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import {
+  failedLoad,
+  launchBrowser,
+  postFromPage,
+  startGallery,
+  watchErrors,
+  type Gallery,
+} from '../helpers/browser/harness.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const DAY_MS = 86_400_000;
@@ -38,10 +45,6 @@ let first: Member;
 let second: Member;
 /** The trunk square the first member reserves. */
 let trunk: { token: string; row: number; column: number };
-
-/** The browser's own console line for an answer with this HTTP status (a refusal the test provokes on purpose). */
-const resourceError = (status: number) =>
-  new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
 
 async function member(name: string, viewport = { width: 1280, height: 800 }): Promise<Member> {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
@@ -201,7 +204,7 @@ describe('reserving a trunk square', () => {
     await popup.getByRole('alert').waitFor();
     // The 409 the server answered is the only console line it caused, and it is expected: take it out.
     const provoked = first.errors.splice(before);
-    expect(provoked.every((text) => resourceError(409).test(text))).toBe(true);
+    expect(provoked.every((text) => failedLoad(409).test(text))).toBe(true);
     expect(await popup.getByRole('alert').textContent()).toBe(
       'You already hold a reserved square. Upload your piece there before reserving another.',
     );
@@ -496,7 +499,7 @@ describe('guests and small screens', () => {
     expect(await page.getByTestId('subscribe-popup').getByRole('alert').textContent()).toBe(
       'You have already asked to be told about this.',
     );
-    expect(errors.splice(before).every((text) => resourceError(409).test(text))).toBe(true);
+    expect(errors.splice(before).every((text) => failedLoad(409).test(text))).toBe(true);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('subscribe-popup').waitFor({ state: 'detached' });
     // The second member's reservation got its reminder too: its extend page, unanswered.

@@ -14,7 +14,7 @@ import { reserveBranchSlot } from '#server/services/reservations/reservations.ts
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { failedLoad, launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -181,9 +181,7 @@ describe('a link to a square', () => {
         column: null,
       });
       // A well-formed token the tree on screen does not know is asked of the server, whose 404 the browser notes.
-      expect(
-        errors.filter((line) => !/^Failed to load resource: the server responded with a status of 404\b/.test(line)),
-      ).toEqual([]);
+      expect(errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
       await page.close();
     }
   });

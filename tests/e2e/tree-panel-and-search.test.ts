@@ -7,7 +7,7 @@ import { desc, eq } from 'drizzle-orm';
 import { art, cells } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import '#client/tree/engine/stats.ts';
-import { watchErrors } from '../helpers/browser/harness.ts';
+import { failedLoad, watchErrors } from '../helpers/browser/harness.ts';
 import {
   browser,
   calls,
@@ -251,7 +251,7 @@ describe('the view in the address', () => {
       });
     }
     // A token of no square is asked of the server, whose 404 the browser notes: those lines are expected.
-    const notFound = /^Failed to load resource: the server responded with a status of 404\b/;
+    const notFound = failedLoad(404);
     for (let i = errors.length - 1; i >= 0; i--) if (notFound.test(errors[i]!)) errors.splice(i, 1);
     expect(errors).toEqual([]);
   });

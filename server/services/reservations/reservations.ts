@@ -3,7 +3,7 @@
  * viewer's held square, the one extension. Each change is one IMMEDIATE transaction, and the partial unique indexes
  * (one active a user, one a square) are the last word: two reservations of a square, from any process, never both win.
  */
-import { and, between, eq } from 'drizzle-orm';
+import { and, between, eq, type SQLWrapper } from 'drizzle-orm';
 import { art, cells, reservations, trees } from '#drizzle/schema.ts';
 import type { ReservationDetails, ReservedCell } from '#shared/api-types.ts';
 import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
@@ -66,11 +66,15 @@ function withUniqueRefusals<T>(work: () => T): T {
   }
 }
 
+/** The member's current hold (a draft not yet submitted): while it exists, they may not reserve another square. */
+export const isActiveReservationOf = (userId: number | SQLWrapper) =>
+  and(eq(reservations.userId, userId), eq(reservations.state, 'active'));
+
 function activeReservationOf(tx: Queryable, userId: number) {
   return tx
     .select({ id: reservations.id, cellId: reservations.cellId })
     .from(reservations)
-    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+    .where(isActiveReservationOf(userId))
     .get();
 }
 

@@ -13,6 +13,7 @@ import { AppError } from '../../errors.ts';
 import { maySubscribe, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail/mail.ts';
+import { isActiveReservationOf } from './reservations.ts';
 import { cellPath } from '#shared/paths.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
@@ -115,7 +116,7 @@ export function notifyAvailable(
     tx
       .select({ one: sql`1` })
       .from(reservations)
-      .where(and(eq(reservations.userId, subscriptions.userId), eq(reservations.state, 'active'))),
+      .where(isActiveReservationOf(subscriptions.userId)),
   );
   const columns = {
     id: subscriptions.id,

@@ -53,6 +53,10 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
+/** The browser's own console line for an answer with this HTTP status (a refusal a test provokes on purpose). */
+export const failedLoad = (status: number) =>
+  new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
+
 /** Collects console errors and page errors (CSP violations included) so a test can assert there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];

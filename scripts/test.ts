@@ -3,6 +3,7 @@
  * tests in one, the browser tests in the other. With arguments: the type check, then one plain `vitest run` of them.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 
 interface Step {
   label: string;
@@ -16,13 +17,28 @@ const LINT: Step = { label: 'npm run lint', command: 'npm', args: ['run', '--sil
 const NODE_TESTS = npx('vitest', 'run', '--project', 'unit', '--project', 'server');
 const BROWSER_TESTS = npx('vitest', 'run', '--project', 'e2e');
 
+/**
+ * The browser lane is the long one (Chromium draws WebGL in software and keeps a core and more busy), the Node lane
+ * has minutes to spare: the Node lane's processes yield the CPU to it. Nice values only lower a priority, so this
+ * needs no rights; where it is refused, both lanes simply run at the same priority.
+ */
+const NODE_LANE_NICENESS = 10;
+
 /** Runs one step with its output's lines prefixed by `prefix` (none when alone); resolves to its exit code. */
-function run(step: Step, prefix = ''): Promise<number> {
+function run(step: Step, prefix = '', niceness = 0): Promise<number> {
   console.log(`${prefix}> ${step.label}`);
   const started = performance.now();
   const child = spawn(step.command, step.args, {
     stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
   });
+  // Set before the step starts its own workers, which inherit it.
+  if (niceness && child.pid) {
+    try {
+      os.setPriority(child.pid, niceness);
+    } catch {
+      // Not allowed here: the lanes share the CPU evenly instead.
+    }
+  }
   for (const [stream, out] of [
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
@@ -45,10 +61,10 @@ function run(step: Step, prefix = ''): Promise<number> {
 }
 
 /** Runs the steps one after another, each whatever the one before did (so one run shows every failure). */
-async function lane(prefix: string, steps: Step[]): Promise<number> {
+async function lane(prefix: string, steps: Step[], niceness = 0): Promise<number> {
   let first = 0;
   for (const step of steps) {
-    const code = await run(step, prefix);
+    const code = await run(step, prefix, niceness);
     if (code !== 0) console.log(`${prefix}${step.label} failed (exit ${code})`);
     if (first === 0) first = code;
   }
@@ -63,7 +79,7 @@ if (args.length > 0) {
   if (code === 0) code = await run(npx('vitest', 'run', ...args));
 } else {
   const codes = await Promise.all([
-    lane('[node] ', [TYPECHECK, LINT, NODE_TESTS]),
+    lane('[node] ', [TYPECHECK, LINT, NODE_TESTS], NODE_LANE_NICENESS),
     lane('[browser] ', [BROWSER_TESTS]),
   ]);
   code = codes.find((c) => c !== 0) ?? 0;

@@ -16,5 +16,14 @@ export function returnPathOf(search: string, origin: string = window.location.or
 
 /** The login page, asked to come back to `path` (a path of this site with its query) afterwards. */
 export function loginPathFor(path: string): string {
-  return path === '/' ? '/login' : `/login?next=${encodeURIComponent(path)}`;
+  return withNext('/login', path);
+}
+
+/** The registration page, asked to come back to `path` once the account exists. */
+export function registrationPathFor(path: string): string {
+  return withNext('/registration', path);
+}
+
+function withNext(page: string, path: string): string {
+  return path === '/' ? page : `${page}?next=${encodeURIComponent(path)}`;
 }

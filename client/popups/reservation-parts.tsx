@@ -3,8 +3,9 @@
  * the radio choice, the guest's prompt, the message under the choice, the dates and paths they show.
  */
 import { useId, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { ReservedCell } from '#shared/api-types.ts';
+import { loginPathFor, registrationPathFor } from '#client/app/return-path.ts';
 import { formatSiteDate } from '#client/app/site-time.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor } from '#client/locale/messages.ts';
@@ -70,8 +71,21 @@ export function ChoiceMessage({ kind, children }: { kind: 'error' | 'success'; c
   );
 }
 
-/** A guest's prompt: reserving and subscribing need an account (docs/product.md, Who may do what). */
-export function GuestPrompt({ what, onClose }: { what: string; onClose: () => void }) {
+/**
+ * A guest's prompt: reserving and subscribing need an account (docs/product.md, Who may do what). Logging in or
+ * registering comes back to this square: its link when it has one, else (a branch slot) the view as it stands.
+ */
+export function GuestPrompt({
+  what,
+  cellToken,
+  onClose,
+}: {
+  what: string;
+  cellToken: string | null;
+  onClose: () => void;
+}) {
+  const location = useLocation();
+  const back = cellToken ? cellPath(cellToken, 'tree') : `${location.pathname}${location.search}`;
   return (
     <div className="guest-prompt" data-testid="guest-prompt">
       <p className="popup__lead">
@@ -81,10 +95,10 @@ export function GuestPrompt({ what, onClose }: { what: string; onClose: () => vo
         <button type="button" className="button button--quiet" onClick={onClose}>
           Close
         </button>
-        <Link className="button button--quiet" to="/registration" onClick={onClose}>
+        <Link className="button button--quiet" to={registrationPathFor(back)} onClick={onClose}>
           Register
         </Link>
-        <Link className="button" to="/login" onClick={onClose} data-autofocus>
+        <Link className="button" to={loginPathFor(back)} onClick={onClose} data-autofocus>
           Log in
         </Link>
       </div>

@@ -54,7 +54,7 @@ export function ReservePopup({ cell, onClose }: CellPopupProps) {
       {user ? (
         <ReserveSteps cell={cell} onClose={onClose} onReserved={() => setReservedStatus(CellStatus.Reserved)} />
       ) : (
-        <GuestPrompt what="reserve this square" onClose={onClose} />
+        <GuestPrompt what="reserve this square" cellToken={cell.token} onClose={onClose} />
       )}
     </Popup>
   );

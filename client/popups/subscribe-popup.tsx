@@ -22,7 +22,7 @@ export function SubscribePopup({ cell, onClose }: CellPopupProps) {
       {user ? (
         <SubscribeForm cell={cell} onClose={onClose} />
       ) : (
-        <GuestPrompt what="be told when a square becomes available" onClose={onClose} />
+        <GuestPrompt what="be told when a square becomes available" cellToken={cell.token} onClose={onClose} />
       )}
     </Popup>
   );

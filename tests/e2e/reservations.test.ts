@@ -477,9 +477,29 @@ describe('guests and small screens', () => {
     const popup = guest.getByTestId('reserve-popup');
     await popup.waitFor();
     await popup.getByTestId('guest-prompt').waitFor();
-    expect(await popup.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
-    expect(await popup.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe('/registration');
+    // Both come back to this square afterwards.
+    const back = encodeURIComponent(`/observe?cell=${other.token}`);
+    expect(await popup.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe(`/login?next=${back}`);
+    expect(await popup.getByRole('link', { name: 'Register' }).getAttribute('href')).toBe(`/registration?next=${back}`);
     await screenshot(guest, 'reserve-guest-360');
+
+    await popup.getByRole('link', { name: 'Log in' }).click();
+    await guest.waitForURL((url) => url.pathname === '/login');
+    await guest.locator('input[name="username"]').fill(second.email);
+    await guest.locator('input[name="password"]').fill('reserve-pass-1!');
+    await guest
+      .locator('main form')
+      .getByRole('button', { name: /log in/i })
+      .click();
+    // The tree again, centred on that square (the address then names it by its place).
+    await guest.waitForURL((url) => url.pathname === '/observe');
+    await guest.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    await expect
+      .poll(() => {
+        const params = new URL(guest.url()).searchParams;
+        return params.get('cell') === other.token || [params.get('row'), params.get('col')].join();
+      })
+      .toSatisfy((at) => at === true || at === `${other.row},${other.column}`);
     await guest.close();
     expect(errors).toEqual([]);
   });

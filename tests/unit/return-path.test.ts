@@ -1,6 +1,6 @@
 /** The return address after a login (client/app/return-path.ts): a path of this site, or welcome. */
 import { describe, expect, it } from 'vitest';
-import { loginPathFor, returnPathOf } from '#client/app/return-path.ts';
+import { loginPathFor, registrationPathFor, returnPathOf } from '#client/app/return-path.ts';
 
 const ORIGIN = 'https://gallery.example';
 const next = (value: string) => `?next=${encodeURIComponent(value)}`;
@@ -26,5 +26,12 @@ describe('the return address after a login', () => {
       '/profile?tab=atelier',
     );
     expect(loginPathFor('/')).toBe('/login');
+  });
+
+  it('is carried by the registration path alike (a guest asked to join on a square comes back to it)', () => {
+    const square = '/observe?cell=AbCdEfGhIjKlMnOpQrStUv';
+    expect(registrationPathFor(square)).toBe(`/registration${next(square)}`);
+    expect(returnPathOf(registrationPathFor(square).slice('/registration'.length), ORIGIN)).toBe(square);
+    expect(registrationPathFor('/')).toBe('/registration');
   });
 });

@@ -22,3 +22,12 @@ export function extendPath(cellToken: string, reminderToken: string): string {
 export function profilePath(userToken: string): string {
   return `/profile/${encodeURIComponent(userToken)}`;
 }
+
+/**
+ * Whether a page is about one thing someone linked to (a square on the tree or its pages, a profile, a reset link),
+ * where nothing else should be put in front of it.
+ */
+export function isDeepLink(pathname: string, search: string): boolean {
+  if (pathname === '/observe') return new URLSearchParams(search).has('cell');
+  return ['/observe/cell/', '/profile/', '/restore-password/'].some((prefix) => pathname.startsWith(prefix));
+}

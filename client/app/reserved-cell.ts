@@ -18,7 +18,7 @@ export interface ReservedCellContextValue {
   reservedCell: ReservedCellState;
   /**
    * The square the edit-reserved-cell popup should ask about now, or null: a held draft, asked about once per browser
-   * session (tab); answering it, reserving a square, or closing the extend page clears it for the rest of the session.
+   * session (all its tabs); answering it, reserving a square, or closing the extend page clears it for the rest of it.
    */
   promptCell: ReservedCell | null;
   /** After a reserve: the new square is the user's, and since they just chose it nobody asks about it again. */
@@ -55,7 +55,7 @@ function useReservedCellState(): ReservedCellContextValue {
     refetchOnWindowFocus: false,
   });
   // Whether this user's prompt is done with in this browser session (answered, a square reserved just now, or the
-  // extend page closed): kept in sessionStorage, so a reload in the same tab does not ask again but a new visit does.
+  // extend page closed): kept in a session cookie, so a reload or a new tab does not ask again but a new visit does.
   const [clearedFor, setClearedFor] = useState<string | null>(readCleared);
   const cleared = userToken !== null && clearedFor === userToken;
 
@@ -90,21 +90,24 @@ function useReservedCellState(): ReservedCellContextValue {
   );
 }
 
-const CLEARED_KEY = 'gallery-tree:reserved-prompt-cleared';
+/**
+ * The user whose prompt is done with, in a cookie without an expiry: every tab of the browser reads it (a new tab does
+ * not ask again), and the browser forgets it when it closes (the next visit asks once more).
+ */
+const CLEARED_COOKIE = 'gallery-tree-reserved-prompt';
 
-/** Storage can throw (disabled cookies, private modes): then the prompt is simply cleared for this page only. */
+/** Cookies can be refused: then the prompt is simply cleared for this page only. */
 function readCleared(): string | null {
+  const entry = document.cookie.split('; ').find((pair) => pair.startsWith(`${CLEARED_COOKIE}=`));
+  if (!entry) return null;
   try {
-    return window.sessionStorage.getItem(CLEARED_KEY);
+    return decodeURIComponent(entry.slice(CLEARED_COOKIE.length + 1));
   } catch {
     return null;
   }
 }
 
 function writeCleared(userToken: string): void {
-  try {
-    window.sessionStorage.setItem(CLEARED_KEY, userToken);
-  } catch {
-    // Kept in memory only.
-  }
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${CLEARED_COOKIE}=${encodeURIComponent(userToken)}; Path=/; SameSite=Lax${secure}`;
 }

@@ -3,23 +3,26 @@
  * a draft, asking whether to go on with it (docs/product.md, Reservations).
  */
 import { useSyncExternalStore } from 'react';
-import { useMatch, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { isDeepLink } from '#shared/paths.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { Popup } from './popup.tsx';
 import { editPathOf, ExtendOffer, formatShortDate } from './reservation-parts.tsx';
 
 /**
- * Not on the extend page, nor in that square's editor (the question would be moot), nor while the preloader plays.
- * Yes opens the editor; either answer clears the prompt for the rest of the browser session and closes.
+ * Not over a link to something in particular (a square, a piece, someone's profile: the visitor came to see that, and
+ * the question waits for their next page), nor on the extend page or in that square's editor (the question would be
+ * moot), nor while the preloader plays. Yes opens the editor; either answer clears the prompt for the rest of the
+ * browser session and closes.
  */
 export function EditReservedCellPopup() {
   const { promptCell, clearPrompt } = useReservedCell();
-  const onExtendPage = useMatch('/observe/cell/:cellToken/reserve/:reminderToken/extend') !== null;
-  const editing = useMatch('/observe/cell/:cellToken/edit');
   const navigate = useNavigate();
   const preloaderPlaying = usePreloaderPlaying();
+  const location = useLocation();
 
-  if (!promptCell || preloaderPlaying || onExtendPage || editing?.params.cellToken === promptCell.token) return null;
+  // The extend page and the square's editor are such links too.
+  if (!promptCell || preloaderPlaying || isDeepLink(location.pathname, location.search)) return null;
 
   const answer = (yes: boolean) => {
     clearPrompt();

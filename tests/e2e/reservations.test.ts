@@ -67,15 +67,19 @@ async function member(name: string, viewport = { width: 1280, height: 800 }): Pr
   return { context, page, errors, email, userId };
 }
 
-/** A new browser session (tab) of the same member: same cookies, fresh sessionStorage, so the prompt state is new. */
+/**
+ * The same member after the browser was closed and opened again: the login cookie (which has an expiry) is kept, the
+ * cookies that last a browser session are gone, sessionStorage is new: the prompt state is new.
+ */
 async function freshSession(
   of: Member,
   viewport = { width: 1280, height: 800 },
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const state = await of.context.storageState();
   const context = await browser.newContext({
     viewport,
     locale: 'en-US',
-    storageState: await of.context.storageState(),
+    storageState: { ...state, cookies: state.cookies.filter((cookie) => cookie.expires !== -1) },
   });
   const page = await context.newPage();
   return { context, page, errors: watchErrors(page) };
@@ -346,7 +350,7 @@ describe("the first member's reminder and extension", () => {
 });
 
 describe('the edit-reserved-cell popup', () => {
-  it('greets a member with a draft on the welcome page; No clears it for the session, Yes opens the editor', async () => {
+  it('greets a member with a draft once a browser session (every tab), never over a link to a piece; Yes opens the editor', async () => {
     const tab = await freshSession(first);
     const { page } = tab;
     await page.goto(`${gallery.url}/`);
@@ -363,12 +367,26 @@ describe('the edit-reserved-cell popup', () => {
     await page.reload();
     await page.waitForTimeout(600);
     expect(await popup.count()).toBe(0);
+    // Nor in another tab of the same browser.
+    const otherTab = await tab.context.newPage();
+    const otherErrors = watchErrors(otherTab);
+    await otherTab.goto(`${gallery.url}/`);
+    await otherTab.locator('[data-welcome-link="learn"]').waitFor();
+    await otherTab.waitForTimeout(600);
+    expect(await otherTab.getByTestId('edit-reserved-cell-popup').count()).toBe(0);
     await tab.context.close();
     expect(tab.errors).toEqual([]);
+    expect(otherErrors).toEqual([]);
 
+    // A new visit that starts on a link to someone's piece sees that piece; the question waits for the next page.
     const again = await freshSession(first);
-    await again.page.goto(`${gallery.url}/`);
+    const published = cellsOf(CellStatus.Published).find((cell) => cell.token !== trunk.token)!;
+    await again.page.goto(`${gallery.url}/observe/cell/${published.token}/details`);
+    await again.page.getByRole('heading', { level: 1 }).waitFor();
+    await again.page.waitForTimeout(600);
     const asked = again.page.getByTestId('edit-reserved-cell-popup');
+    expect(await asked.count()).toBe(0);
+    await again.page.getByRole('link', { name: 'Gallery Tree, welcome page' }).click();
     await asked.waitFor();
     await asked.getByRole('button', { name: 'Yes, continue' }).click();
     await again.page.waitForURL((url) => url.pathname === `/observe/cell/${trunk.token}/edit`);

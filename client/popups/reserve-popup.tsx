@@ -3,7 +3,7 @@
  * reserves it in three steps (docs/product.md, Reservations).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
 import type { ReservedCell } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
@@ -35,6 +35,7 @@ const YES_NO = [
 
 export function ReservePopup({ cell, onClose }: CellPopupProps) {
   const { user } = useCurrentUser();
+  const { reservedCell } = useReservedCell();
   // Once reserved, the facts say so.
   const [reservedStatus, setReservedStatus] = useState<number | null>(null);
   return (
@@ -51,12 +52,37 @@ export function ReservePopup({ cell, onClose }: CellPopupProps) {
       testId="reserve-popup"
     >
       <CellFacts cell={reservedStatus === null ? cell : { ...cell, status: reservedStatus }} />
-      {user ? (
+      {user && reservedStatus === null && typeof reservedCell === 'object' && reservedCell !== null ? (
+        <AlreadyHolding held={reservedCell} onClose={onClose} />
+      ) : user ? (
         <ReserveSteps cell={cell} onClose={onClose} onReserved={() => setReservedStatus(CellStatus.Reserved)} />
       ) : (
         <GuestPrompt what="reserve this square" cellToken={cell.token} onClose={onClose} />
       )}
     </Popup>
+  );
+}
+
+/**
+ * A member holds one square at a time: one who holds one is told so before choosing anything, with the way to it
+ * (the server refuses a second reservation anyway, and its message still shows if this page did not know yet).
+ */
+function AlreadyHolding({ held, onClose }: { held: ReservedCell; onClose: () => void }) {
+  return (
+    <div className="reserve-held" data-testid="reserve-held">
+      <p className="popup__lead">
+        You already hold a square (row {held.row}, column {held.column}) until {formatShortDate(held.expiresAt)}. A
+        member holds one square at a time: upload your piece there first.
+      </p>
+      <div className="popup__actions">
+        <button type="button" className="button button--quiet" onClick={onClose}>
+          Close
+        </button>
+        <Link className="button" to={editPathOf(held.token)} onClick={onClose} data-autofocus>
+          Open your square
+        </Link>
+      </div>
+    </div>
   );
 }
 

@@ -242,7 +242,7 @@ describe('as an artist', () => {
       found.push(await verdict(page, 'principles'));
 
       // A member's popups on the tree: a free square asks whether to reserve it (this member holds one already, and
-      // is told so on answering); a square not yet open offers the alert.
+      // is told so at once); a square not yet open offers the alert.
       for (const [label, token, testId] of [
         ['reserve popup', availableTrunkSquare().token, 'reserve-popup'],
         ['subscribe popup', pendingSquare(), 'subscribe-form'],

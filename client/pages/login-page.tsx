@@ -1,7 +1,7 @@
 /**
- * Login ('login.'): username (an e-mail address) and password. Every error shows as one message (decision 007); on
- * success the current user is reloaded, then the visitor goes back to the page that asked them to log in (`?next=`,
- * a path of this site) or to welcome.
+ * Login ('login.'): the e-mail address (sent as `username`, the API's name for it) and password. Every error shows as
+ * one message (decision 007); on success the current user is reloaded, then the visitor goes back to the page that
+ * asked them to log in (`?next=`, a path of this site) or to welcome.
  */
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
@@ -45,7 +45,7 @@ export function LoginPage() {
         <TextField
           form={form}
           name="username"
-          label="Username"
+          label="Email"
           type="email"
           autoComplete="username"
           placeholder="you@example.com"

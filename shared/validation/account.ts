@@ -22,7 +22,7 @@ export const registrationSchema = v.object({
 });
 
 export const loginSchema = v.object({
-  username: requiredEmail('Username', L.email),
+  username: requiredEmail('Email', L.email),
   password: anyPassword('Password', L.passwordMax),
 });
 

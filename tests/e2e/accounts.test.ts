@@ -49,7 +49,7 @@ async function formMessage(): Promise<string> {
 
 async function logIn(password: string): Promise<void> {
   await open('/login');
-  await page.getByLabel('Username').fill(email);
+  await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
 }
@@ -119,6 +119,12 @@ describe('accounts in the browser', () => {
 
   it('shows a wrong password as one message, then logs in with the right one', async () => {
     await logIn('not-my-password-9');
+    // The address field says what it asks for; the form sends it as `username`, as the API names it.
+    const address = page.locator('form[aria-label="Log in"] input[type="email"]');
+    expect(await address.evaluate((input: HTMLInputElement) => [...input.labels!].map((l) => l.textContent))).toEqual([
+      'Email',
+    ]);
+    expect(await address.getAttribute('name')).toBe('username');
     expect(await formMessage()).toBe('Wrong e-mail address or password.');
     expect(await page.getByRole('alert').count()).toBe(1);
     expect(await page.locator('.field__error').count()).toBe(0);
@@ -233,7 +239,7 @@ describe('accounts in the browser', () => {
       (url) => url.pathname === '/login' && url.searchParams.get('next') === '/profile?tab=atelier',
     );
     expect(await userStrip().count()).toBe(0);
-    await page.getByLabel('Username').fill(email);
+    await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(passwords.restored);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === '/profile' && url.searchParams.get('tab') === 'atelier');
@@ -243,7 +249,7 @@ describe('accounts in the browser', () => {
   it('never follows a return address that leaves the site', async () => {
     await logOut();
     await open(`/login?next=${encodeURIComponent('//elsewhere.example/phish')}`);
-    await page.getByLabel('Username').fill(email);
+    await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(passwords.restored);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.origin === new URL(gallery.url).origin && url.pathname === '/');

@@ -175,7 +175,7 @@ describe('the demo admin', () => {
   it('logs in and follows the header’s dashboard link into a page of its own', async () => {
     const { page } = admin;
     await page.goto(`${gallery.url}/login`);
-    await page.getByLabel('Username').fill(E2E_ADMIN.email);
+    await page.getByLabel('Email', { exact: true }).fill(E2E_ADMIN.email);
     await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === '/');

@@ -57,7 +57,7 @@ describe('checking a form with the shared schema', () => {
     const result = validate(loginSchema, { username: '', password: '' }, ['username', 'password'], 'single');
     expect(result).toEqual({
       ok: false,
-      failure: { fieldErrors: {}, message: 'Username cannot be blank. Password cannot be blank.' },
+      failure: { fieldErrors: {}, message: 'Email cannot be blank. Password cannot be blank.' },
     });
   });
 

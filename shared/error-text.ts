@@ -1,5 +1,9 @@
 /** The text for every error code (docs/api.md, Answers and errors): the server's refusals and the client's fallback. */
+import { ART_LIMITS, AVATAR_LIMITS } from './constants.ts';
 import type { ErrorCode } from './errors.ts';
+
+/** "16 MB" of a limit in bytes. */
+const megabytes = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 
 export const ERROR_TEXT: Record<ErrorCode, string> = {
   bad_request: 'Something in that request was not right. Check the form and try again.',
@@ -19,7 +23,7 @@ export const ERROR_TEXT: Record<ErrorCode, string> = {
   invalid_credentials: 'That e-mail address and password do not match.',
   invalid_reset_token: 'This link has expired or was already used. Ask for a new one.',
   email_taken: 'This e-mail address is already registered.',
-  payload_too_large: 'That file is too large.',
+  payload_too_large: `That file is too large for the server. A picture of a piece may be up to ${megabytes(ART_LIMITS.maxImageBytes)}, a profile picture up to ${megabytes(AVATAR_LIMITS.maxBytes)}: choose a smaller one and try again.`,
   internal_error: 'Something went wrong on our side. Please try again in a moment.',
   cell_not_available: 'This square cannot be reserved right now.',
   already_reserved: 'You already hold a reserved square. Upload your piece there before reserving another.',

@@ -39,9 +39,12 @@ export function artFormData(state: EditorState): FormData {
   return form;
 }
 
-/** A refused save, carrying the server's error body as a REST answer's `r` (read by errorBodyOf). */
+/** A refused save, carrying the server's error body as a REST answer's `r` and the HTTP status (read by errorBodyOf). */
 class SaveRefused extends Error {
-  constructor(readonly r: ErrorBody | null) {
+  constructor(
+    readonly r: ErrorBody | null,
+    readonly status: number,
+  ) {
     super('The piece was not saved.');
   }
 }
@@ -55,7 +58,7 @@ export async function postArt(cellToken: string, state: EditorState): Promise<vo
     credentials: 'same-origin',
   });
   const answer = (await response.json().catch(() => null)) as { r?: unknown } | null;
-  if (!response.ok) throw new SaveRefused(errorBodyOf(answer));
+  if (!response.ok) throw new SaveRefused(errorBodyOf(answer), response.status);
 }
 
 export interface SubmitFailure {

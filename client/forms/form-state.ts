@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { firstErrors } from '#shared/validation/rules.ts';
-import type { ErrorBody } from '#shared/errors.ts';
+import { ErrorCode, type ErrorBody } from '#shared/errors.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 
 /** Field name to the one message shown beside it. */
@@ -43,14 +43,18 @@ export function validate<TOutput>(
 
 /**
  * The app's error body of a failed call, read from a tRPC client error's `data.app` (or a REST answer's `r`), or
- * null when there is none (a network failure, or an answer from something other than our server).
+ * null when there is none (a network failure, or an answer from something other than our server). One foreign answer
+ * is understood: HTTP 413 (a REST call's `status`) with no body of ours is a proxy in front of the server refusing an
+ * upload over its own size limit (nginx's client_max_body_size answers with a page of HTML), which means what our
+ * `payload_too_large` means, so it reads as that code and every form says the file is too large.
  */
 export function errorBodyOf(error: unknown): ErrorBody | null {
   if (typeof error !== 'object' || error === null) return null;
   const data = (error as { data?: unknown }).data;
   const app = typeof data === 'object' && data !== null ? (data as { app?: unknown }).app : undefined;
   const candidate = app ?? (error as { r?: unknown }).r;
-  return isErrorBody(candidate) ? candidate : null;
+  if (isErrorBody(candidate)) return candidate;
+  return (error as { status?: unknown }).status === 413 ? { error: ErrorCode.PayloadTooLarge } : null;
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {

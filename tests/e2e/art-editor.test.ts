@@ -32,6 +32,8 @@ import {
 } from '../helpers/browser/art-editor-fixtures.ts';
 import { LEAVE_EDITOR_QUESTION } from '#client/editor/leave-warning.ts';
 import { browser, dbOf, file, gallery, viewsOf, useArtEditor } from '#tests/helpers/browser/art-editor.ts';
+import { failedLoad } from '#tests/helpers/browser/harness.ts';
+import { proxyRefusesAsTooLarge } from '#tests/helpers/browser/proxy.ts';
 
 useArtEditor();
 
@@ -394,6 +396,47 @@ describe('bad input in the editor', () => {
     expect(await textOf(page, 'step-title')).toBe('CONFIRM');
     expect(db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(0);
     expect(artist.errors.filter((e) => !/status of 403\b/.test(e))).toEqual([]);
+  });
+
+  it('keeps the piece when a proxy turns the upload away as too large (413), says so with the limit, and sends it later', async () => {
+    const artist = await member(gallery, browser, 'Hefty');
+    const { page } = artist;
+    const cellToken = availableSquareNextToPublished(gallery).token;
+    await reserveAndOpenEditor(gallery, artist, cellToken);
+    await walkToDescription(page, file);
+    await addKeywords(page, 'mill');
+    await page.getByTestId('field-description').fill('The mill pond at dusk.');
+    await page.getByTestId('field-ai_use').getByLabel('No AI used').check();
+    await next(page, 'CONNECTION');
+    await next(page, 'CONFIRM');
+    // A proxy in front of the server (nginx's client_max_body_size) answers with a page of its own, not with ours.
+    const openTheWay = await proxyRefusesAsTooLarge(page, new RegExp(`/api/cell/${cellToken}$`));
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('submit-error').waitFor();
+    expect(await textOf(page, 'submit-error')).toBe(errorMessages.payload_too_large);
+    expect(await textOf(page, 'submit-error')).toContain('16 MB');
+    expect(await textOf(page, 'step-title')).toBe('CONFIRM');
+    expect(pieceOn(gallery, cellToken).status).toBe(ArtStatus.Draft);
+
+    // Nothing typed or chosen is lost: the steps hold it all, and SUBMIT sends it once the way is open.
+    await page.getByTestId('step-menu-IMAGE').click();
+    await stepIs(page, 'IMAGE');
+    await expect(page.getByTestId('field-title').inputValue()).resolves.toBe('Evening by the Old Mill');
+    expect(await page.getByTestId('image-preview-0').count()).toBe(1);
+    expect(await page.getByTestId('image-preview-1').count()).toBe(1);
+    await page.getByTestId('step-menu-DESCRIPTION').click();
+    await stepIs(page, 'DESCRIPTION');
+    await expect(page.getByTestId('field-description').inputValue()).resolves.toBe('The mill pond at dusk.');
+    await expect(page.getByTestId('keyword').allTextContents()).resolves.toEqual(['mill×']);
+    await openTheWay();
+    await page.getByTestId('step-menu-CONFIRM').click();
+    await stepIs(page, 'CONFIRM');
+    await page.getByTestId('editor-next').click();
+    await page.getByTestId('editor-done').waitFor();
+    const piece = pieceOn(gallery, cellToken);
+    expect(piece).toMatchObject({ status: ArtStatus.Submitted, title: 'Evening by the Old Mill' });
+    expect(dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
+    expect(artist.errors.filter((e) => !failedLoad(413).test(e))).toEqual([]);
   });
 
   it("sends a member who opens another member's piece to /forbidden", async () => {

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
 import { TIMINGS } from '#shared/constants.ts';
-import { messages } from '#client/locale/messages.ts';
+import { errorMessages, messages } from '#client/locale/messages.ts';
 import { pixelOf } from '../helpers/browser/profile-fixtures.ts';
+import { proxyRefusesAsTooLarge } from '../helpers/browser/proxy.ts';
 import {
   artist,
   field,
@@ -213,6 +214,37 @@ describe('the profile form', () => {
     expect(await page.getByTestId('profile-follow-toggle').count()).toBe(0);
     await page.getByTestId('profile-art').getByText('No published pieces yet.').waitFor();
     await screenshot('public-profile-own');
+  });
+
+  it('keeps the form and the new picture when a proxy turns the save away as too large (413), and says so', async () => {
+    await openTab('profile');
+    await page.getByTestId('avatar-edit').click();
+    const popup = page.getByTestId('avatar-popup');
+    await popup.getByTestId('avatar-file').setInputFiles(files.halves);
+    await popup.getByTestId('avatar-cropper').waitFor();
+    await popup.getByRole('button', { name: 'APPLY', exact: true }).click();
+    await popup.waitFor({ state: 'detached' });
+    const education = `${FIELDS.education}; printmaking, 2012`;
+    await field('Education').fill(education);
+    const formMessageIs = (text: string) =>
+      page.waitForFunction(
+        (expected) => document.querySelector('[data-testid="form-message"]')?.textContent === expected,
+        text,
+      );
+
+    const openTheWay = await proxyRefusesAsTooLarge(page, /\/api\/user\/[^/]+\/profile$/);
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await formMessageIs(errorMessages.payload_too_large);
+    // Nothing is lost: the text and the picture wait to be sent again.
+    await expect(field('Education').inputValue()).resolves.toBe(education);
+    await expect(page.getByTestId('avatar-note').textContent()).resolves.toContain('saved with the profile');
+    const saved = () => gallery.app.deps.db.select().from(users).where(eq(users.id, artist.id)).get()!;
+    expect(saved().education).toBe(FIELDS.education);
+
+    await openTheWay();
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await formMessageIs(messages.profileUpdated);
+    expect(saved().education).toBe(education);
   });
 
   it('shows the e-mail on the public profile once the owner chooses to', async () => {

@@ -3,6 +3,8 @@ import { accountSchema, loginSchema, registrationSchema } from '#shared/validati
 import { ErrorCode } from '#shared/errors.ts';
 import { errorBodyOf, failureOf, validate } from '#client/forms/form-state.ts';
 import { errorMessageFor, errorMessages, messages } from '#client/locale/messages.ts';
+import { submitFailureOf } from '#client/editor/submit-art.ts';
+import { ART_LIMITS, AVATAR_LIMITS } from '#shared/constants.ts';
 
 /** What a failed tRPC call looks like to the client: the app's error body sits in data.app. */
 const trpcError = (app: unknown) =>
@@ -101,6 +103,31 @@ describe('reading a failed call', () => {
     expect(errorBodyOf({ data: { app: { nope: true } } })).toBeNull();
     expect(errorBodyOf(null)).toBeNull();
     expect(errorBodyOf('boom')).toBeNull();
+    expect(errorBodyOf({ r: null, status: 502 })).toBeNull();
+  });
+
+  it('reads a proxy’s 413 (an HTML page, no body of ours) as payload_too_large; our own 413 body is kept', () => {
+    expect(errorBodyOf({ r: null, status: 413 })).toEqual({ error: ErrorCode.PayloadTooLarge });
+    expect(errorBodyOf({ r: '<html><h1>413 Request Entity Too Large</h1></html>', status: 413 })).toEqual({
+      error: ErrorCode.PayloadTooLarge,
+    });
+    const ours = { error: ErrorCode.PayloadTooLarge, message: 'File size should not be more than 16Mb.' };
+    expect(errorBodyOf({ r: ours, status: 413 })).toEqual(ours);
+  });
+});
+
+describe('an upload refused as too large by a proxy (HTTP 413, no body of ours)', () => {
+  const refused = { r: null, status: 413 };
+
+  it('says the file is too large for the server and how large may be sent, on a form and in the editor', () => {
+    const text = errorMessages.payload_too_large;
+    expect(text).toBe(
+      'That file is too large for the server. A picture of a piece may be up to 16 MB, a profile picture up to 8 MB: choose a smaller one and try again.',
+    );
+    expect(text).toContain(`${ART_LIMITS.maxImageBytes / 2 ** 20} MB`);
+    expect(text).toContain(`${AVATAR_LIMITS.maxBytes / 2 ** 20} MB`);
+    expect(failureOf(refused, ['description'])).toEqual({ fieldErrors: {}, message: text });
+    expect(submitFailureOf(refused)).toEqual({ message: text, fieldErrors: {} });
   });
 });
 

@@ -81,6 +81,15 @@ interface SlotViewProps {
   onRemove: () => void;
 }
 
+/** The slots' places in words (ART_LIMITS.maxImages of them), for sentences that name a picture. */
+const ORDINALS = ['main', 'second', 'third'];
+
+/** A slot's picture in a sentence: "the main image", "the second image" (a tile's caption says "Image 2"). */
+function pictureInWords(index: number): string {
+  const ordinal = ORDINALS[index];
+  return ordinal ? `the ${ordinal} image` : `image ${index + 1}`;
+}
+
 /** Whether a drag carries files (not text or a link dragged from the page). */
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
 
@@ -114,13 +123,7 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
         <div className="editor-slot__frame">{pictureOf(slot.description || name)}</div>
         <p className="editor-slot__name">{name}</p>
         {errorText}
-        <DescriptionField
-          index={index}
-          name={name}
-          value={slot.description}
-          error={descriptionError}
-          onChange={onDescribe}
-        />
+        <DescriptionField index={index} value={slot.description} error={descriptionError} onChange={onDescribe} />
       </li>
     );
   }
@@ -193,13 +196,7 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
         }}
       />
       {filled && (
-        <DescriptionField
-          index={index}
-          name={name}
-          value={slot.description}
-          error={descriptionError}
-          onChange={onDescribe}
-        />
+        <DescriptionField index={index} value={slot.description} error={descriptionError} onChange={onDescribe} />
       )}
       {filled && (
         <div className="editor-slot__actions">
@@ -209,7 +206,7 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
             onClick={onRemove}
             data-testid={`image-remove-${index}`}
           >
-            Remove<span className="visually-hidden"> {name.toLowerCase()}</span>
+            Remove<span className="visually-hidden"> {pictureInWords(index)}</span>
           </button>
         </div>
       )}
@@ -220,19 +217,18 @@ function SlotView({ index, slot, locked, error, descriptionError, onChoose, onDe
 
 interface DescriptionFieldProps {
   index: number;
-  name: string;
   value: string;
   error: string | undefined;
   onChange: (description: string) => void;
 }
 
 /** What the picture shows, in the artist's words: the text people who cannot see it are given instead (alt text). */
-function DescriptionField({ index, name, value, error, onChange }: DescriptionFieldProps) {
+function DescriptionField({ index, value, error, onChange }: DescriptionFieldProps) {
   const id = useId();
   return (
     <div className={error ? 'editor-slot__describe has-error' : 'editor-slot__describe'}>
       <label className="editor-slot__describe-label" htmlFor={id}>
-        Describe the {name.toLowerCase()}
+        Describe {pictureInWords(index)}
       </label>
       <textarea
         id={id}

@@ -73,6 +73,12 @@ describe('the art editor', () => {
       .getByTestId('image-description-0')
       .fill('A water mill at dusk, its wheel still, lamps lit in two windows.');
     expect(await page.getByTestId('image-description-2').count()).toBe(0);
+    // Each box is named after its picture in words, as a screen reader says it.
+    for (const [slot, name] of ['Describe the main image', 'Describe the second image'].entries()) {
+      expect(await page.getByRole('textbox', { name, exact: true }).getAttribute('data-testid')).toBe(
+        `image-description-${slot}`,
+      );
+    }
     // Up to three images, with one empty slot kept.
     await page.getByTestId('image-slot-2').waitFor();
     expect(await page.getByTestId('image-preview-2').count()).toBe(0);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { art, artLikes, artViews, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
@@ -319,6 +319,24 @@ describe('the art details page', () => {
     await page.getByTestId('art-title').waitFor();
     expect(await page.getByTestId('art-status').count()).toBe(0);
     await expect(page.getByTestId('art-request-removal').textContent()).resolves.toBe('REQUEST REMOVAL');
+    expect(errors).toEqual([]);
+  });
+
+  it('sets its title "details." in the face of every other page title', async () => {
+    const { page, errors } = await openPage();
+    const face = (title: Locator) =>
+      title.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { fontFamily: style.fontFamily, fontWeight: style.fontWeight };
+      });
+    await openDetails(page, piece.cellToken);
+    // Not the page's h1 here (the piece's title is), so the face cannot come from the h1 style.
+    const details = await face(page.getByTestId('art-details-label'));
+    await page.goto(`${gallery.url}/faqs`);
+    const faqs = await face(page.locator('h1.page__title'));
+    expect(faqs.fontFamily).toMatch(/serif$/);
+    expect(faqs.fontFamily).not.toMatch(/sans-serif$/);
+    expect(details).toEqual(faqs);
     expect(errors).toEqual([]);
   });
 

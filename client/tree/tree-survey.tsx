@@ -17,6 +17,13 @@ import { cellPath } from '#shared/paths.ts';
 
 /** How long the view rests before the survey follows it. */
 const SURVEY_SETTLE_MS = 400;
+/**
+ * How long What is here?'s words stay in the status once said: a screen reader takes them when they appear, and left
+ * there they would be the view's sentence a second time, just above the same sentence under "In view".
+ */
+const SAID_HOLD_MS = 3000;
+/** The survey's words while there is no tree to tell, said once for the whole survey. */
+const STILL_LOADING = 'The tree is still loading.';
 /** Pieces listed at most; the rest are counted ("and 12 more"). */
 export const SURVEY_MAX_PIECES = 60;
 
@@ -74,13 +81,19 @@ export function TreeSurvey({ engine, signal, ownTokens, onOpenPiece }: TreeSurve
   }, [look, signal]);
   useEffect(() => () => void (sayTimer.current && clearTimeout(sayTimer.current)), []);
 
-  /** Says what the view holds now, through the polite status below; emptied first so the same words are said again. */
+  /**
+   * Says what the view holds now, through the polite status below: emptied first so the same words are said again,
+   * and emptied again once said, so that the survey holds the view's sentence once, under "In view".
+   */
   const sayWhatIsHere = () => {
     const now = engine?.surveyView(SURVEY_MAX_PIECES) ?? null;
     if (now) setView(now);
     setSaid('');
     if (sayTimer.current) clearTimeout(sayTimer.current);
-    sayTimer.current = setTimeout(() => setSaid(now ? viewSummaryText(now) : 'The tree is still loading.'), 60);
+    sayTimer.current = setTimeout(() => {
+      setSaid(now ? viewSummaryText(now) : STILL_LOADING);
+      sayTimer.current = setTimeout(() => setSaid(''), SAID_HOLD_MS);
+    }, 60);
   };
 
   const more = view ? view.piecesTotal - view.pieces.length : 0;
@@ -97,9 +110,10 @@ export function TreeSurvey({ engine, signal, ownTokens, onOpenPiece }: TreeSurve
         {said}
       </p>
 
-      <h3 className="tree-survey__heading">In view</h3>
-      {view ? (
+      {!view && !bands && <p>{STILL_LOADING}</p>}
+      {view && (
         <>
+          <h3 className="tree-survey__heading">In view</h3>
           <p data-testid="tree-survey-view">{viewSummaryText(view)}</p>
           {view.pieces.length > 0 && (
             <ul className="tree-survey__pieces" aria-label="Published pieces in view" data-testid="tree-survey-pieces">
@@ -126,19 +140,16 @@ export function TreeSurvey({ engine, signal, ownTokens, onOpenPiece }: TreeSurve
             </p>
           )}
         </>
-      ) : (
-        <p>The tree is still loading.</p>
       )}
-
-      <h3 className="tree-survey__heading">Bands of the tree</h3>
-      {bands ? (
-        <ul className="tree-survey__bands" data-testid="tree-survey-bands">
-          {bands.map((band) => (
-            <li key={band.name}>{bandText(band)}</li>
-          ))}
-        </ul>
-      ) : (
-        <p>The tree is still loading.</p>
+      {bands && (
+        <>
+          <h3 className="tree-survey__heading">Bands of the tree</h3>
+          <ul className="tree-survey__bands" data-testid="tree-survey-bands">
+            {bands.map((band) => (
+              <li key={band.name}>{bandText(band)}</li>
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );

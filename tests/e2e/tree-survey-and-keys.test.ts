@@ -110,6 +110,17 @@ describe('the survey in words', () => {
     await page.getByRole('button', { name: 'What is here?' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => saidHere.textContent()).toBe(await surveyView().textContent());
+    // Once said, the words leave the status: the survey then holds each sentence once (the view's under "In view").
+    await expect.poll(() => saidHere.textContent(), { timeout: 10_000 }).toBe('');
+    const sentences = await page.getByTestId('tree-survey').evaluate((survey) =>
+      [...survey.querySelectorAll('h2, h3, p, li, button')]
+        .flatMap((element) =>
+          element.tagName === 'P' ? element.textContent!.split(/(?<=[.?!])\s+/) : [element.textContent!],
+        )
+        .map((sentence) => sentence.trim())
+        .filter(Boolean),
+    );
+    expect(sentences.filter((sentence, i) => sentences.indexOf(sentence) !== i)).toEqual([]);
 
     // The view moves (a pan button): the survey follows once it rests.
     await page.getByRole('button', { name: 'Pan up' }).click();

@@ -3,6 +3,8 @@
  * move lands on a small made-up tree, what the tree's edge says, and the counts and sentences of the survey.
  */
 import { describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { CellStatus } from '#shared/domain.ts';
 import { DEFAULT_TREE_SETTINGS, bandStarts } from '#shared/tree/geometry.ts';
 import { keyCommand } from '#client/tree/engine/input.ts';
@@ -27,6 +29,7 @@ import {
   viewSummaryText,
   type ViewSurvey,
 } from '#client/tree/engine/survey.ts';
+import { TreeSurvey, ViewSignal } from '#client/tree/tree-survey.tsx';
 
 /**
  * A made-up tree drawn as text, one line a row from row 0, column -2 at the left: P published, A available, R
@@ -244,5 +247,31 @@ describe('the survey in words', () => {
     expect(pieceText({ row: 30, column: -2, token: 'x', title: null, artist: null }, true)).toBe(
       'A published piece (its title is on its way), row 30, column -2 (yours)',
     );
+  });
+});
+
+/** A page's text as sentences: each element's text, split after a full stop or a question mark. */
+function sentencesOf(html: string): string[] {
+  return html
+    .replace(/<[^>]*>/g, '\n')
+    .replace(/&#x27;/g, "'")
+    .split(/\n|(?<=[.?!])\s+/)
+    .map((sentence) => sentence.trim())
+    .filter(Boolean);
+}
+
+describe('the survey as a screen reader reads it', () => {
+  it('says a sentence once: while there is no tree yet, "still loading" is said once, not under every heading', () => {
+    const html = renderToStaticMarkup(
+      createElement(TreeSurvey, {
+        engine: null,
+        signal: new ViewSignal(),
+        ownTokens: new Set<string>(),
+        onOpenPiece: () => {},
+      }),
+    );
+    const sentences = sentencesOf(html);
+    expect(sentences).toContain('The tree is still loading.');
+    expect(sentences.filter((sentence, i) => sentences.indexOf(sentence) !== i)).toEqual([]);
   });
 });

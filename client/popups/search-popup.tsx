@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { SearchHit } from '#shared/art-api.ts';
-import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
+import { SEARCH_MAX_LENGTH, SEARCH_PLACEHOLDER, isSearchable } from '#shared/validation/search.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { Popup } from './popup.tsx';
 import { cellPath } from '#shared/paths.ts';
@@ -66,7 +66,7 @@ export function SearchPopup({ initialTerm, onClose }: SearchPopupProps) {
           autoComplete="off"
           value={text}
           maxLength={SEARCH_MAX_LENGTH}
-          placeholder="what can we help you find?"
+          placeholder={SEARCH_PLACEHOLDER}
           onChange={(event) => setText(event.currentTarget.value)}
           enterKeyHint="search"
           data-autofocus

@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { SEARCH_MIN_LENGTH } from '#shared/constants.ts';
-import { SEARCH_MAX_LENGTH, isSearchable } from '#shared/validation/search.ts';
+import { SEARCH_MAX_LENGTH, SEARCH_PLACEHOLDER, isSearchable } from '#shared/validation/search.ts';
 import { canZoomIn, canZoomOut } from '#shared/tree/camera.ts';
 import {
   ArrowIcon,
@@ -210,7 +210,7 @@ function SearchBox({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (te
         type="text"
         value={text}
         maxLength={SEARCH_MAX_LENGTH}
-        placeholder="title, artist or keyword"
+        placeholder={SEARCH_PLACEHOLDER}
         autoComplete="off"
         enterKeyHint="search"
         aria-describedby={tooShort ? hintId : undefined}

@@ -5,6 +5,12 @@ import { MESSAGES } from './rules.ts';
 
 export const SEARCH_MAX_LENGTH = 100;
 
+/**
+ * The placeholder of both search boxes, the tree's toolbar and the results popup (decision 032): what a search looks
+ * in, short enough to be read whole in the toolbar's box on a 320-pixel phone.
+ */
+export const SEARCH_PLACEHOLDER = 'title, artist or keyword';
+
 export const searchTermSchema = v.pipe(
   v.string(MESSAGES.invalid),
   v.trim(),

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { art, cells } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { SEARCH_PLACEHOLDER } from '#shared/validation/search.ts';
 import '#client/tree/engine/stats.ts';
 import { failedLoad, watchErrors } from '../helpers/browser/harness.ts';
 import {
@@ -165,6 +166,7 @@ describe('search', () => {
     const cameraBefore = await stats();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const box = page.locator('.tree-search input');
+    expect(await box.getAttribute('placeholder')).toBe(SEARCH_PLACEHOLDER);
     await box.fill(`  ${piece.title} `);
     await box.press('Enter');
     await box.waitFor({ state: 'detached' });
@@ -179,6 +181,8 @@ describe('search', () => {
 
     // Enter in the popup's own box runs the search again; nothing found is 'No records'.
     const own = popup.locator('input');
+    // Both boxes ask with the same words (decision 032).
+    expect(await own.getAttribute('placeholder')).toBe(SEARCH_PLACEHOLDER);
     await own.fill('zzqqxx nothing like it');
     await own.press('Enter');
     await popup.getByText('No records').waitFor();

@@ -1,10 +1,12 @@
 /**
  * Extend reservation ('extend reserve.'): Yes gives a held square its one extra week, or the page says why it
- * cannot (docs/product.md, Reservations; decision 027). No, or closing, returns to the tree and clears the
- * reserved-cell prompt.
+ * cannot, and until when the square is held (docs/product.md, Reservations; decision 027). No, or closing, returns to
+ * the tree centred on that square and clears the reserved-cell prompt.
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import type { ReservationDetails } from '#shared/api-types.ts';
+import { cellPath } from '#shared/paths.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
@@ -33,7 +35,7 @@ export function ExtendReservationPage() {
 
   const close = () => {
     clearPrompt();
-    void navigate('/observe');
+    void navigate(cellToken ? cellPath(cellToken, 'tree') : '/observe');
   };
 
   const onSubmit = async (event: FormEvent) => {
@@ -72,11 +74,13 @@ export function ExtendReservationPage() {
       </div>
     );
   } else if (reservation.isError || !reservation.data.extensionAllowed) {
-    // The same message as a refused extension: the code's, else cellExtendReserveError.
-    const code = reservation.isError ? errorBodyOf(reservation.error)?.error : (reservation.data.refusal ?? undefined);
+    // Why, from the reservation's own facts; a link that did not load gets its error code's message.
+    const text = reservation.isError
+      ? (errorMessageFor(errorBodyOf(reservation.error)?.error) ?? messages.cellExtendReserveError)
+      : extensionRefusalText(reservation.data);
     body = (
       <div data-testid="extend-not-allowed">
-        <ChoiceMessage kind="error">{errorMessageFor(code) ?? messages.cellExtendReserveError}</ChoiceMessage>
+        <ChoiceMessage kind="error">{text}</ChoiceMessage>
         <div className="extend__actions">
           <button type="button" className="button" onClick={close}>
             Back to the tree
@@ -130,4 +134,21 @@ export function ExtendReservationPage() {
       <div className="form-card extend__card">{body}</div>
     </section>
   );
+}
+
+/** Why this reservation cannot be extended now, with its date, in the words of the page. */
+export function extensionRefusalText(details: ReservationDetails): string {
+  const until = formatLongDate(details.expiresAt);
+  switch (details.state) {
+    case 'submitted':
+      return 'Your piece has been sent for review, so the square is held until the staff decide: there is nothing to extend.';
+    case 'released':
+      return 'This reservation has ended: the square was given back.';
+    case 'expired':
+      return `This reservation ran out at midnight on ${until}.`;
+  }
+  if (details.refusal === 'reservation_expired') return `This reservation ran out at midnight on ${until}.`;
+  if (details.extended)
+    return `This reservation has already had its one extension: the square is yours until midnight on ${until}.`;
+  return `This reservation cannot be extended any more; the square is yours until midnight on ${until}.`;
 }

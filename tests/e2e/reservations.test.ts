@@ -356,13 +356,21 @@ describe("the first member's reminder and extension", () => {
 
     await page.goto(extendUrl);
     await page.getByTestId('extend-not-allowed').waitFor();
-    expect(await page.getByTestId('extend-not-allowed').textContent()).toContain(
-      'This reservation cannot be extended.',
+    // Why, and until when the square is held.
+    expect(await page.getByTestId('extend-not-allowed').getByRole('alert').textContent()).toBe(
+      `This reservation has already had its one extension: the square is yours until midnight on ${date}.`,
     );
     await screenshot(page, 'extend-not-allowed-1280');
-    // Closing goes back to the tree, and the prompt stays cleared there.
+    // Closing goes back to the tree at the member's square, and the prompt stays cleared there.
     await page.getByRole('button', { name: 'Back to the tree' }).click();
     await page.waitForURL((url) => url.pathname === '/observe');
+    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    await expect
+      .poll(() => {
+        const params = new URL(page.url()).searchParams;
+        return params.get('cell') === trunk.token || [params.get('row'), params.get('col')].join();
+      })
+      .toSatisfy((at) => at === true || at === `${trunk.row},${trunk.column}`);
     await page.waitForTimeout(500);
     expect(await page.getByTestId('edit-reserved-cell-popup').count()).toBe(0);
     expect(extendTab.errors).toEqual([]);

@@ -15,6 +15,7 @@ import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail/mail.ts';
 import { reindexArtOfAuthor } from '../art/search.ts';
+import { recordArtistRenamed } from '../tree/tree-changes.ts';
 import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
@@ -265,8 +266,9 @@ export async function updateAccount(
       })
       .where(eq(users.id, user.id))
       .run();
-    // Artist names are searchable: a rename reaches the index in the same transaction.
+    // Artist names are searchable: a rename reaches the index in the same transaction, and the tree's region details.
     reindexArtOfAuthor(tx, user.id);
+    if (input.firstname !== user.firstname || input.lastname !== user.lastname) recordArtistRenamed(tx, user.id, now);
     if (passwordHash) {
       invalidateUserSessions(tx, user.id);
       tx.update(passwordResetTokens)

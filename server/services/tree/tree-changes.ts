@@ -4,7 +4,8 @@
  * sequence number. Open trees then ask what changed since their version (readChanges) instead of the whole tree.
  */
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
-import { treeChanges, trees } from '#drizzle/schema.ts';
+import { art, cells, treeChanges, trees } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
 import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Db, Queryable } from '../../db.ts';
@@ -44,6 +45,22 @@ export function recordCellChanges(tx: Queryable, treeId: number, cellIds: readon
   }
   tx.update(trees).set({ version: seq }).where(eq(trees.id, treeId)).run();
   return seq;
+}
+
+/**
+ * A renamed person: the cells of their published pieces change, since a tree's region details name the artist, and an
+ * address naming a version is cached for good (decision 033). Nothing is logged for someone with no published piece.
+ */
+export function recordArtistRenamed(tx: Queryable, authorId: number, now: number): void {
+  const shown = tx
+    .select({ cellId: cells.id, treeId: cells.treeId })
+    .from(cells)
+    .innerJoin(art, eq(art.id, cells.artId))
+    .where(and(eq(art.authorId, authorId), eq(art.status, ArtStatus.Published)))
+    .all();
+  const byTree = new Map<number, number[]>();
+  for (const { cellId, treeId } of shown) byTree.set(treeId, [...(byTree.get(treeId) ?? []), cellId]);
+  for (const [treeId, cellIds] of byTree) recordCellChanges(tx, treeId, cellIds, now);
 }
 
 /**

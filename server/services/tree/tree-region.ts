@@ -3,11 +3,11 @@
  * bounded rectangle, read through the cells' position index. What a large tree's snapshot leaves out, per region.
  */
 import { and, asc, between, eq } from 'drizzle-orm';
-import { art, cells, pictures, users } from '#drizzle/schema.ts';
+import { art, cells, pictures, trees, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { REGION_MAX_SPAN, regionWidth, type RegionBounds, type TreeRegionWire } from '#shared/tree/region.ts';
-import type { Db } from '../../db.ts';
+import type { Db, Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mediaNameOf } from '../art/images.ts';
@@ -34,7 +34,18 @@ export function parseRegionBounds(query: Record<string, unknown>): RegionBounds 
   return bounds;
 }
 
-export function readRegion(db: Db, tree: TreeRow, bounds: RegionBounds): TreeRegionWire {
+/**
+ * The region's cells and the tree's version, read in one transaction: the answer is exactly that version's (another
+ * process may commit between two reads), so an address naming the version may be cached for good (decision 033).
+ */
+export function readRegion(db: Db, tree: Pick<TreeRow, 'id'>, bounds: RegionBounds): TreeRegionWire {
+  return db.transaction((tx) => {
+    const { version } = tx.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!;
+    return regionAt(tx, tree.id, version, bounds);
+  });
+}
+
+function regionAt(db: Queryable, treeId: number, version: number, bounds: RegionBounds): TreeRegionWire {
   const rows = db
     .select({
       row: cells.row,
@@ -51,7 +62,7 @@ export function readRegion(db: Db, tree: TreeRow, bounds: RegionBounds): TreeReg
     .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
     .where(
       and(
-        eq(cells.treeId, tree.id),
+        eq(cells.treeId, treeId),
         between(cells.row, bounds.row0, bounds.row1),
         between(cells.column, bounds.col0, bounds.col1),
       ),
@@ -60,7 +71,7 @@ export function readRegion(db: Db, tree: TreeRow, bounds: RegionBounds): TreeReg
     .all();
   const width = regionWidth(bounds);
   const wire: TreeRegionWire = {
-    version: tree.version,
+    version,
     ...bounds,
     at: [],
     token: [],

@@ -78,14 +78,18 @@ export interface App {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Files served from folders; any other GET that matches no route is a client route. */
+const FILE_PREFIXES = ['/assets/', '/media/'];
 /** While stopping, how often connections with no request in flight are closed (the first time after this long). */
 const IDLE_CONNECTIONS_SWEEP_MS = 250;
 
 /**
  * A refusal from a hook, before any route has run: in tRPC's error shape on /trpc (as its adapter writes one), in
- * the {r: …} envelope elsewhere, with Retry-After when the error has one.
+ * the {r: …} envelope elsewhere, with Retry-After when the error has one. Never kept by a cache: a stopping process's
+ * 503 is not the answer the next process gives.
  */
 function sendRefusal(req: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  reply.header('cache-control', 'no-store');
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
   reply.code(error.status);
   if (!req.url.startsWith('/trpc')) return reply.send(ok(error.toBody()));
@@ -97,6 +101,15 @@ function sendRefusal(req: FastifyRequest, reply: FastifyReply, error: AppError):
       data: { code, httpStatus: error.status, app: error.toBody() },
     },
   });
+}
+
+/**
+ * Answers that are the same for everyone (decision 033): the tree's plain routes (marked `sameForEveryone`), media and
+ * built assets. They read no session and so never set a cookie: a shared cache can keep them and hand them to anyone.
+ */
+function sameForEveryone(req: FastifyRequest): boolean {
+  const route = req.routeOptions;
+  return route.config.sameForEveryone === true || FILE_PREFIXES.some((prefix) => route.url?.startsWith(prefix));
 }
 
 /**
@@ -157,7 +170,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     histories,
   };
-  deps.treeEvents = new TreeEventFeed(db, server.log);
+  deps.treeEvents = new TreeEventFeed(db, server.log, { longPolls: config.longPollsMax });
   server.decorate('deps', deps);
   server.decorateRequest('auth', null);
 
@@ -212,10 +225,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     );
   });
 
-  // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie.
+  // Who is asking: the session cookie, validated the Lucia way; a moved expiry re-sends the cookie. Not asked where
+  // the answer is the same for everyone, so that no viewer's cookie rides on an answer a cache shares.
   server.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
-    if (!token || req.routeOptions.url === HEALTH_PATH) return;
+    if (!token || req.routeOptions.url === HEALTH_PATH || sameForEveryone(req)) return;
     const valid = validateSessionToken(db, deps.clock, token);
     if (!valid) {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -326,7 +340,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   registerFeed(server);
 
   // Every other GET is a client route: the app decides what to show (its own not-found page included).
-  const FILE_PREFIXES = ['/assets/', '/media/'];
   server.setNotFoundHandler((req, reply) => {
     const isFile = FILE_PREFIXES.some((prefix) => req.url.startsWith(prefix));
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isFile) {

@@ -36,6 +36,8 @@ const envSchema = z.object({
   MIN_FREE_SPACE_MB: z.coerce.number().int().min(0).max(1_000_000).default(200),
   /** How long a process's claim on a background job or an e-mail holds without renewal (decision 025). */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  /** Long-polls of the live tree one process holds at once; past it, 503 with Retry-After (decision 033). */
+  LONG_POLLS_MAX: z.coerce.number().int().min(1).max(100_000).default(5_000),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   /** An optional external US ZIP service, e.g. https://zip.example/{zip}; unset: only the offline data is used. */
   ZIP_LOOKUP_URL: z
@@ -74,6 +76,8 @@ export interface AppConfig {
   minFreeBytes: number;
   /** How long a claim on a job run or an e-mail holds without renewal (ms): how soon another process takes over. */
   jobLeaseMs: number;
+  /** How many held long-polls of the live tree (/changes?wait=) this process takes at once. */
+  longPollsMax: number;
   /** The external ZIP lookup's URL template ({zip} is replaced), or null for the offline data alone. */
   zipLookupUrl: string | null;
 }
@@ -112,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     clientDir: path.resolve(root, 'dist/client'),
     runJobs: true,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+    longPollsMax: e.LONG_POLLS_MAX,
     minFreeBytes: e.MIN_FREE_SPACE_MB * 1024 * 1024,
     zipLookupUrl: e.ZIP_LOOKUP_URL ?? null,
   };

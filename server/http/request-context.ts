@@ -10,6 +10,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: { user: SessionUser; session: ValidSession } | null;
   }
+  interface FastifyContextConfig {
+    /** The route's answer is the same for everyone: no session is read, no cookie set (decision 033). */
+    sameForEveryone?: boolean;
+  }
 }
 
 /** Sets and clears the session cookie on one reply (its methods live on the class: nothing is built per request). */

@@ -1,7 +1,8 @@
 /**
  * GET /api/tree/{treeToken}/events, a tree's changes as Server-Sent Events (decision 023): `changes` when small (the
  * /changes answer less what the id says), `version` when large (fetch /changes?since=), `resync` (fetch the snapshot).
- * Each id is the version it brings the tree to, so a reconnection's Last-Event-ID resumes where it was.
+ * Each id is the version it brings the tree to, so a reconnection's Last-Event-ID resumes where it was. The same look
+ * at the log answers the held long-polls of /changes?wait= (tree-long-poll.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -12,6 +13,7 @@ import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree/tree-changes.ts';
 import type { TreeRow } from '../services/tree/tree.ts';
+import { TreeLongPolls } from './tree-long-poll.ts';
 
 /**
  * How often the feed reads the change log's last sequence number (one indexed read, whoever wrote: this process or
@@ -23,6 +25,8 @@ export const HEARTBEAT_MS = 20_000;
 /** Streams one address may hold (a few tabs), and the whole server. */
 export const STREAMS_PER_IP = 8;
 export const STREAMS_TOTAL = 5_000;
+/** Long-polls the whole server holds, unless the config says otherwise (LONG_POLLS_MAX). */
+export const LONG_POLLS_TOTAL = 5_000;
 /** Changes of at most this many cells ride in the event itself; more are fetched from /changes. */
 export const EVENT_CELLS_MAX = 256;
 /** A stream whose reader has fallen this far behind is closed (it reconnects and resumes from its last version). */
@@ -69,6 +73,8 @@ export interface FeedOptions {
   heartbeatMs?: number;
   perIp?: number;
   total?: number;
+  /** Held long-polls, the whole server. */
+  longPolls?: number;
 }
 
 export class TreeEventFeed {
@@ -78,6 +84,8 @@ export class TreeEventFeed {
   private readonly watch: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+  /** The held long-polls of /changes?wait=, answered by the same look at the log as the streams. */
+  readonly longPolls: TreeLongPolls;
   /** Messages written (the benchmark reads it). */
   sent = 0;
   /**
@@ -92,6 +100,7 @@ export class TreeEventFeed {
     private readonly options: FeedOptions = {},
   ) {
     this.seen = lastChangeSeq(db);
+    this.longPolls = new TreeLongPolls(options.longPolls ?? LONG_POLLS_TOTAL);
     this.watch = setInterval(() => this.poll(), options.watchMs ?? WATCH_MS);
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
     this.watch.unref();
@@ -151,7 +160,10 @@ export class TreeEventFeed {
     else this.write(stream, new Outgoing(message('version', tree.version, { version: tree.version })));
   }
 
-  /** Ends every stream (at shutdown): each reader is told to come back, and does once the server is up again. */
+  /**
+   * Ends every stream (at shutdown): each reader is told to come back, and does once the server is up again. Held
+   * long-polls are answered at once with what the log holds.
+   */
   close(): void {
     this.closed = true;
     clearInterval(this.watch);
@@ -159,11 +171,15 @@ export class TreeEventFeed {
     for (const stream of this.streams) stream.raw.end();
     this.streams.clear();
     this.perIp.clear();
+    this.longPolls.close();
   }
 
-  /** One look at the log: trees that moved since the last look get their changes sent to their streams. */
+  /**
+   * One look at the log: trees that moved since the last look get their changes sent to their streams and their held
+   * long-polls.
+   */
   poll(): void {
-    if (this.closed || this.streams.size === 0) {
+    if (this.closed || (this.streams.size === 0 && this.longPolls.size === 0)) {
       if (!this.closed) this.seen = lastChangeSeq(this.db);
       return;
     }
@@ -186,7 +202,7 @@ export class TreeEventFeed {
     const moved = treesChangedAfter(this.db, this.seen);
     this.seen = latest;
     for (const tree of moved) {
-      // Streams of one tree are nearly always at one version: the changes are read once per version.
+      // Streams and polls of one tree are nearly always at one version: the changes are read once per version.
       const byVersion = new Map<number, Stream[]>();
       for (const stream of this.streams) {
         if (stream.treeId !== tree.id || stream.version >= tree.version) continue;
@@ -194,12 +210,19 @@ export class TreeEventFeed {
         if (group) group.push(stream);
         else byVersion.set(stream.version, [stream]);
       }
+      for (const since of this.longPolls.behind(tree.id, tree.version)) {
+        if (!byVersion.has(since)) byVersion.set(since, []);
+      }
       for (const [since, group] of byVersion) {
+        let answer: TreeChangesAnswer | null = null;
         try {
-          this.deliver(group, readChanges(this.db, tree.id, since));
+          answer = readChanges(this.db, tree.id, since);
+          if (group.length > 0) this.deliver(group, answer);
         } catch (error) {
           this.log.warn({ err: error, treeId: tree.id }, 'tree changes could not be read for live viewers');
         }
+        // Without an answer, each poll reads the log itself (and answers the error it meets).
+        this.longPolls.answer(tree.id, since, answer);
       }
     }
   }

@@ -87,17 +87,21 @@ function fromFastifyError(error: FastifyError): AppError | null {
   return null;
 }
 
-/** Error and not-found handlers for the /api scope: always the envelope, never a stack trace. */
+/**
+ * Error and not-found handlers for the /api scope: always the envelope, never a stack trace. A refusal is true of its
+ * moment only, so no cache keeps it, whatever the route had said of its answer (decision 033).
+ */
 export function useRestEnvelope(api: FastifyInstance): void {
   api.setErrorHandler((error: FastifyError, req, reply) => {
     const app = fromFastifyError(error) ?? toAppError(error);
     if (app.status >= 500 && app.code !== ErrorCode.Busy) req.log.error({ err: error }, 'request failed');
+    reply.header('cache-control', 'no-store');
     if (app.retryAfter !== undefined) reply.header('retry-after', String(app.retryAfter));
     return reply.code(app.status).send(ok(app.toBody()));
   });
   api.setNotFoundHandler((_req, reply) => {
     const app = new AppError(ErrorCode.NotFound, 'No such API path.');
-    return reply.code(404).send(ok(app.toBody()));
+    return reply.code(404).header('cache-control', 'no-store').send(ok(app.toBody()));
   });
 }
 
@@ -107,6 +111,6 @@ export function useRestEnvelope(api: FastifyInstance): void {
  */
 export function frameworkErrors(_error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const app = new AppError(ErrorCode.BadRequest, 'The request could not be read.');
-  if (req.url.startsWith('/api/')) reply.code(app.status).send(ok(app.toBody()));
+  if (req.url.startsWith('/api/')) reply.code(app.status).header('cache-control', 'no-store').send(ok(app.toBody()));
   else reply.code(app.status).type('text/plain; charset=utf-8').send('Bad request');
 }

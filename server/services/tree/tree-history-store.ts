@@ -58,6 +58,11 @@ export class TreeHistoryStore {
     return Promise.race([fresh, waited]).finally(() => clearTimeout(timer));
   }
 
+  /** The last history built for a tree, whatever its version; never builds one. */
+  peek(treeId: number): BuiltHistory | null {
+    return this.built.get(treeId) ?? null;
+  }
+
   /**
    * Builds a tree's first history in the background (after its first snapshot), so that the first replay on a
    * large tree does not wait for the build; nothing when one is kept or under way.

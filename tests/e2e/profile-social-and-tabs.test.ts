@@ -142,13 +142,22 @@ describe('the atelier and the tabs by role', () => {
     }
   });
 
-  it('fits a phone-sized window: the atelier, the profile form and the avatar popup', async () => {
+  it('fits a phone-sized window: every tab whole, the atelier, the profile form and the avatar popup', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     const overflow = () =>
       page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     await openTab('atelier');
     await page.getByTestId('atelier-row').first().waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
+    // Every tab shows whole: none cut off at the edge, none hidden in a strip that scrolls without a cue.
+    const tabs = await page.getByRole('tab').evaluateAll((all) =>
+      all.map((tab) => {
+        const box = tab.getBoundingClientRect();
+        return { name: tab.textContent, whole: box.left >= 0 && box.right <= window.innerWidth };
+      }),
+    );
+    expect(tabs).toEqual(['Profile', 'Account', 'Atelier', 'Following'].map((name) => ({ name, whole: true })));
+    expect(await page.getByRole('tablist').evaluate((list) => list.scrollWidth - list.clientWidth)).toBe(0);
     await screenshot('atelier-360');
     await openTab('profile');
     await field('Bio').waitFor();

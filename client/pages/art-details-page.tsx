@@ -10,7 +10,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { ArtAbout } from '#client/art/art-about.tsx';
 import { ArtActivity } from '#client/art/art-activity.tsx';
 import { ArtConnections } from '#client/art/art-connections.tsx';
-import { ArtFacts, unpublishedStatusLabel } from '#client/art/art-facts.tsx';
+import { ArtFacts, unpublishedStatusSentence } from '#client/art/art-facts.tsx';
 import { ArtPictures } from '#client/art/art-pictures.tsx';
 import { ArtRemoval } from '#client/art/art-removal.tsx';
 import { usePageTitle } from '#client/app/page-title.ts';
@@ -91,13 +91,12 @@ const titleOf = (piece: ArtDetails) => titleOrUntitled(piece.title);
 function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
   const authorName = `${piece.author.firstname} ${piece.author.lastname}`.trim() || 'An artist';
   const title = titleOf(piece);
-  const status = unpublishedStatusLabel(piece.status);
+  const status = unpublishedStatusSentence(piece.status);
   return (
     <>
       {status && (
         <p className="art-details__status" role="status" data-testid="art-status">
-          <span className="art-details__status-label">Not published</span> This piece is {status}; only you and our team
-          can see it.
+          <span className="art-details__status-label">Not published</span> {status}; only you and our team can see it.
         </p>
       )}
       <div className="art-details__layout">

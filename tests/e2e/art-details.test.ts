@@ -302,6 +302,26 @@ describe('the art details page', () => {
     expect(visitor.errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
   });
 
+  it('shows its author an empty draft as it is: a draft, its size and AI answer still to come, no invented facts', async () => {
+    const { page, errors } = await openPage();
+    await registerOn(page);
+    const { db } = gallery.app.deps;
+    const free = db
+      .select({ token: cells.token })
+      .from(cells)
+      .where(and(eq(cells.status, CellStatus.Available), eq(cells.type, 1)))
+      .limit(1)
+      .get()!;
+    expect(await postFromPage(page, `/api/cell/${free.token}/reserve`, {})).toBe(200);
+    await openDetails(page, free.token);
+    await expect(page.getByTestId('art-status').textContent()).resolves.toBe(
+      'Not published This piece is a draft; only you and our team can see it.',
+    );
+    await expect(page.getByTestId('art-dimensions').textContent()).resolves.toBe('Size not given yet');
+    await expect(page.getByTestId('art-ai-use').textContent()).resolves.toBe('Not confirmed yet');
+    expect(errors).toEqual([]);
+  });
+
   it('offers its author no REQUEST REMOVAL on a piece sent back for changes, and offers it once the piece is published', async () => {
     const { page, errors } = await openPage();
     const email = await registerOn(page);

@@ -103,15 +103,10 @@ export function endOfDayIn(ms: number, zone: string): number {
   return instantOf({ ...wallTimeIn(ms, zone), hour: 23, minute: 59, second: 59, millisecond: 999 }, zone);
 }
 
-/** The zone's short name at `ms` ("UTC", "CET", "GMT+9"), as people read it after a time. */
-export function zoneLabel(ms: number, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(ms);
-  return parts.find((part) => part.type === 'timeZoneName')?.value ?? zone;
-}
-
 /**
- * A deadline written in the site's zone, e.g. "December 6, 2026" or "12/6/26", followed by the zone's name
- * ("December 6, 2026 (UTC)") when the reader's own clock would put the moment at another time.
+ * A deadline written in the site's zone, e.g. "December 6, 2026", followed by the zone named as a place
+ * ("December 6, 2026 (Pacific/Kiritimati)", not "GMT+14", which says nothing about where) when the reader's own
+ * clock would put the moment at another time.
  */
 export function formatDateIn(
   ms: number,
@@ -121,12 +116,12 @@ export function formatDateIn(
 ): string {
   const readerZone = options.readerZone ?? localTimeZone();
   const text = new Intl.DateTimeFormat(options.locale, { dateStyle: style, timeZone: siteZone }).format(ms);
-  return zoneOffsetAt(ms, siteZone) === zoneOffsetAt(ms, readerZone) ? text : `${text} (${zoneLabel(ms, siteZone)})`;
+  return zoneOffsetAt(ms, siteZone) === zoneOffsetAt(ms, readerZone) ? text : `${text} (${siteZone})`;
 }
 
-/** A deadline as an e-mail states it: "Friday, June 19, 2026, 11:59 PM UTC", always with the zone's name. */
+/** A deadline as an e-mail states it: "Friday, June 19, 2026, 11:59 PM (Europe/Paris)", always with its zone. */
 export function formatDeadline(ms: number, zone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
+  const text = new Intl.DateTimeFormat('en-US', {
     timeZone: zone,
     weekday: 'long',
     year: 'numeric',
@@ -134,6 +129,6 @@ export function formatDeadline(ms: number, zone: string): string {
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-    timeZoneName: 'short',
   }).format(ms);
+  return `${text} (${zone})`;
 }

@@ -11,7 +11,7 @@ export function siteTimeZone(): string {
   }
 }
 
-/** A deadline's date in the site's zone: "12/6/26", "December 6, 2026", with "(UTC)" when the reader's clock differs. */
-export function formatSiteDate(time: number, style: 'short' | 'long'): string {
-  return formatDateIn(time, siteTimeZone(), style);
+/** A deadline's date in the site's zone, "December 6, 2026", with "(Europe/Paris)" when the reader's clock differs. */
+export function formatSiteDate(time: number): string {
+  return formatDateIn(time, siteTimeZone(), 'long');
 }

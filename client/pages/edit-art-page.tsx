@@ -11,7 +11,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { ArtEditor } from '#client/editor/art-editor.tsx';
-import { ExtendOffer, formatLongDate, heldCellOf } from '#client/popups/reservation-parts.tsx';
+import { ExtendOffer, formatDeadlineDate, heldCellOf } from '#client/popups/reservation-parts.tsx';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
@@ -78,7 +78,7 @@ export function EditArtPage() {
         )}
         {held && held.art.status !== ArtStatus.Submitted && (
           <div className="editor__held" data-testid="editor-held">
-            <p>This square is held for you until {formatLongDate(held.expiresAt)}.</p>
+            <p>This square is held for you until {formatDeadlineDate(held.expiresAt)}.</p>
             <ExtendOffer cell={held} />
           </div>
         )}

@@ -12,7 +12,12 @@ import { usePageTitle } from '#client/app/page-title.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
-import { ChoiceGroup, ChoiceMessage, formatLongDate, reservationErrorText } from '#client/popups/reservation-parts.tsx';
+import {
+  ChoiceGroup,
+  ChoiceMessage,
+  formatDeadlineDate,
+  reservationErrorText,
+} from '#client/popups/reservation-parts.tsx';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
 
 type YesNo = 'yes' | 'no';
@@ -63,8 +68,8 @@ export function ExtendReservationPage() {
     body = (
       <div data-testid="extend-success">
         <ChoiceMessage kind="success">
-          Your reservation has been extended until midnight on {formatLongDate(extendedUntil)}, after which the square
-          is released to the community.
+          Your reservation has been extended until midnight on {formatDeadlineDate(extendedUntil)}, after which the
+          square is released to the community.
         </ChoiceMessage>
         <div className="extend__actions">
           <button type="button" className="button" onClick={close}>
@@ -107,7 +112,7 @@ export function ExtendReservationPage() {
         {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
         <p className="extend__note">
           You can extend once, by a week: the new deadline is midnight seven days after the current one,{' '}
-          {formatLongDate(reservation.data.extendedUntil)}.
+          {formatDeadlineDate(reservation.data.extendedUntil)}.
         </p>
         <div className="extend__actions">
           <button
@@ -138,7 +143,7 @@ export function ExtendReservationPage() {
 
 /** Why this reservation cannot be extended now, with its date, in the words of the page. */
 export function extensionRefusalText(details: ReservationDetails): string {
-  const until = formatLongDate(details.expiresAt);
+  const until = formatDeadlineDate(details.expiresAt);
   switch (details.state) {
     case 'submitted':
       return 'Your piece has been sent for review, so the square is held until the staff decide: there is nothing to extend.';

@@ -7,7 +7,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { isDeepLink } from '#shared/paths.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { Popup } from './popup.tsx';
-import { editPathOf, ExtendOffer, formatShortDate } from './reservation-parts.tsx';
+import { editPathOf, ExtendOffer, formatDeadlineDate } from './reservation-parts.tsx';
 
 /**
  * Not over a link to something in particular (a square, a piece, someone's profile: the visitor came to see that, and
@@ -38,7 +38,7 @@ export function EditReservedCellPopup() {
     >
       <p className="popup__lead">You have a reserved square waiting for your piece. Continue working on it?</p>
       <p className="reserve-note">
-        Row {promptCell.row}, column {promptCell.column}: held for you until {formatShortDate(promptCell.expiresAt)}.
+        Row {promptCell.row}, column {promptCell.column}: held for you until {formatDeadlineDate(promptCell.expiresAt)}.
       </p>
       <ExtendOffer cell={promptCell} onFollow={clearPrompt} />
       <div className="popup__actions">

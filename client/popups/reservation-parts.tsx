@@ -113,14 +113,12 @@ export function reservationErrorText(error: unknown, fallback: string): string {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A deadline's short date, e.g. 12/6/26, in the site's time zone (the reserve popup's deadline). */
-export function formatShortDate(time: number): string {
-  return formatSiteDate(time, 'short');
-}
-
-/** A deadline's date written out, e.g. December 6, 2026, in the site's time zone (the extend page's new deadline). */
-export function formatLongDate(time: number): string {
-  return formatSiteDate(time, 'long');
+/**
+ * A deadline's date, written out the one way every page writes it ("December 6, 2026": a short numeric date reads
+ * differently abroad), in the site's time zone.
+ */
+export function formatDeadlineDate(time: number): string {
+  return formatSiteDate(time);
 }
 
 /** The extend page of a reservation: the reminder e-mails' link, and the holder's way there from the square. */
@@ -142,7 +140,7 @@ export function ExtendOffer({ cell, onFollow }: { cell: ReservedCell | null; onF
   if (!cell?.extensionAllowed) return null;
   return (
     <p className="extend-offer" data-testid="extend-offer">
-      Need more time? You can extend once, by a week, until {formatLongDate(cell.extendedUntil)}.{' '}
+      Need more time? You can extend once, by a week, until {formatDeadlineDate(cell.extendedUntil)}.{' '}
       <Link to={extendPathOf(cell.token, cell.reminderToken)} onClick={onFollow} data-testid="extend-link">
         EXTEND RESERVATION
       </Link>

@@ -21,7 +21,7 @@ import {
   ChoiceMessage,
   DAY_MS,
   editPathOf,
-  formatShortDate,
+  formatDeadlineDate,
   GuestPrompt,
   reservationErrorText,
 } from './reservation-parts.tsx';
@@ -71,7 +71,7 @@ function AlreadyHolding({ held, onClose }: { held: ReservedCell; onClose: () => 
   return (
     <div className="reserve-held" data-testid="reserve-held">
       <p className="popup__lead">
-        You already hold a square (row {held.row}, column {held.column}) until {formatShortDate(held.expiresAt)}. A
+        You already hold a square (row {held.row}, column {held.column}) until {formatDeadlineDate(held.expiresAt)}. A
         member holds one square at a time: upload your piece there first.
       </p>
       <div className="popup__actions">
@@ -159,7 +159,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
       <div className="reserve-thanks" data-testid="reserve-step-2" ref={(node) => void (stepRoot.current = node)}>
         <p className="reserve-thanks__title">Thank you, the square is yours.</p>
         <p>
-          You have until <strong data-testid="reserve-deadline">{formatShortDate(deadline)}</strong> to upload your
+          You have until <strong data-testid="reserve-deadline">{formatDeadlineDate(deadline)}</strong> to upload your
           piece. Whenever you are ready, come back, log in and open your square on the tree (the target button finds it
           for you).
         </p>

@@ -186,7 +186,8 @@ describe('reserving a trunk square', () => {
     await popup.getByLabel('No', { exact: true }).check();
     await popup.getByRole('button', { name: 'Submit' }).click();
     await popup.getByTestId('reserve-step-2').waitFor();
-    const expected = new Intl.DateTimeFormat('en-US', { dateStyle: 'short' }).format(Date.now() + 14 * DAY_MS);
+    // Deadlines are written out one way everywhere (a numeric date reads differently abroad).
+    const expected = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(Date.now() + 14 * DAY_MS);
     expect(await popup.getByTestId('reserve-deadline').textContent()).toBe(expected);
     expect(await popup.textContent()).toContain(`You have until ${expected} to upload your piece`);
     await screenshot(page, 'reserve-step-2-1280');

@@ -52,13 +52,13 @@ describe('calendar days in a named zone', () => {
 describe('dates as the pages write them', () => {
   const deadline = Date.UTC(2026, 5, 16, 11, 59, 59, 999); // midnight ending June 16 in Auckland
 
-  it("writes the site's date, and names the zone when the reader's clock differs", () => {
+  it("writes the site's date, and names the zone as a place when the reader's clock differs", () => {
     expect(
       formatDateIn(deadline, 'Pacific/Auckland', 'long', { readerZone: 'Pacific/Auckland', locale: 'en-US' }),
     ).toBe('June 16, 2026');
     // A reader in Paris (10:00 on June 16 there) still reads the site's date, with its zone.
     expect(formatDateIn(deadline, 'Pacific/Auckland', 'long', { readerZone: 'Europe/Paris', locale: 'en-US' })).toBe(
-      'June 16, 2026 (GMT+12)',
+      'June 16, 2026 (Pacific/Auckland)',
     );
     // In London the reader's clock is on summer time (UTC+1): a UTC site says so.
     expect(
@@ -72,6 +72,9 @@ describe('dates as the pages write them', () => {
 
   it('states a deadline in full with its zone for e-mails', () => {
     const text = formatDeadline(Date.UTC(2026, 5, 22, 23, 59, 59, 999), 'UTC');
-    expect(text).toMatch(/^Monday, June 22, 2026(,| at) 11:59\sPM UTC$/);
+    expect(text).toMatch(/^Monday, June 22, 2026(,| at) 11:59\sPM \(UTC\)$/);
+    expect(formatDeadline(Date.UTC(2026, 5, 22, 9, 59, 59, 999), 'Pacific/Kiritimati')).toMatch(
+      /^Monday, June 22, 2026(,| at) 11:59\sPM \(Pacific\/Kiritimati\)$/,
+    );
   });
 });

@@ -10,7 +10,7 @@ import type { AtelierItem } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
-import { ExtendOffer, formatShortDate, heldCellOf } from '#client/popups/reservation-parts.tsx';
+import { ExtendOffer, formatDeadlineDate, heldCellOf } from '#client/popups/reservation-parts.tsx';
 import { atLeastZero } from '#client/ui/counts.ts';
 import { shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
@@ -21,7 +21,7 @@ import { ART_STATUS_WORDS, titleOrUntitled } from '#shared/words.ts';
 export function atelierStatus(item: AtelierItem): string {
   switch (item.status) {
     case ArtStatus.Draft:
-      return item.reservedUntil !== null ? `Reserved until ${formatShortDate(item.reservedUntil)}` : 'Draft';
+      return item.reservedUntil !== null ? `Reserved until ${formatDeadlineDate(item.reservedUntil)}` : 'Draft';
     default:
       return ART_STATUS_WORDS[item.status as ArtStatus] ?? ART_STATUS_WORDS[ArtStatus.Removed];
   }

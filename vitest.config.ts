@@ -38,6 +38,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          // As the Node projects: the files share one module graph (the server and the fixtures are imported once,
+          // not once per file); each file starts its own gallery and browser through its fixtures.
+          isolate: false,
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/helpers/browser/global-setup.ts'],

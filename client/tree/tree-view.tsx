@@ -135,6 +135,8 @@ export function TreeView() {
     (next: TreePopup) => {
       savedCamera.current ??= engineRef.current?.getCamera() ?? null;
       writeUrl();
+      // A find's toast names the square the popup now speaks for (and may soon be taken): the popup replaces it.
+      setToast(null);
       setPopup(next);
     },
     [writeUrl],

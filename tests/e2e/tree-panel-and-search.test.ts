@@ -107,6 +107,22 @@ describe('the top panel', () => {
       expect(square.row * 1000 + square.column).toBeLessThan(last.row * 1000 + last.column);
     }
     await expect(page.locator('.tree-toast').textContent()).resolves.toMatch(/A free square: row \d+, column -?\d+\./);
+    // The address follows the find: a link copied now opens on that square.
+    const last3 = visited.at(-1)!;
+    await expect
+      .poll(() => {
+        const params = new URL(page.url()).searchParams;
+        return `${params.get('row')},${params.get('col')}`;
+      })
+      .toBe(`${last3.row},${last3.column}`);
+    // Opening the square (Enter, where the find left the keyboard) puts its popup in place of the toast, which would
+    // otherwise go on naming a square the visitor may be about to take.
+    await page.locator('.tree-canvas').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    expect(await page.locator('.tree-toast').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 
   it('opens the help popup, whose Escape closes it and gives focus back', async () => {

@@ -72,6 +72,11 @@ export function parseReplayDay(search: string): number | null {
   return start + DAY_MS - 1;
 }
 
+/** What the replay says when the address names a day it cannot show (the live tree is shown, the day leaves the address). */
+export const NOT_A_DAY =
+  'The address names no day the replay can show (it writes them as 2026-06-19): here is the tree today.';
+export const DAY_OUT_OF_REACH = 'The tree has no growth to show on the day the address names: here is the tree today.';
+
 /** The UTC day of a moment, as the address writes it: YYYY-MM-DD. */
 export function replayDayOf(time: number): string {
   return new Date(time).toISOString().slice(0, 10);

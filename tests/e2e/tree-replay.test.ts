@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
-import { parseReplayDay, replayDayOf } from '#shared/tree/tree-url.ts';
+import { DAY_OUT_OF_REACH, NOT_A_DAY, parseReplayDay, replayDayOf } from '#shared/tree/tree-url.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { and, eq } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';
@@ -163,14 +163,21 @@ describe('growth replay', () => {
     expect(await page.getByRole('button', { name: 'Replay growth' }).isVisible()).toBe(true);
   });
 
-  it('opens the live tree for a day that is not one, or that the history does not reach', async () => {
-    for (const day of ['2025-02-30', 'yesterday', '1990-01-01']) {
+  it('opens the live tree for a day that is not one, or that the history does not reach, and says so', async () => {
+    for (const [day, said] of [
+      ['2025-02-30', NOT_A_DAY],
+      ['yesterday', NOT_A_DAY],
+      ['1990-01-01', DAY_OUT_OF_REACH],
+    ] as const) {
       await openTree(`?at=${day}`);
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => window.__treeStats!.replaying)).toBe(false);
       expect(await replayBar().count()).toBe(0);
       // The served snapshot may be a version behind; the page catches up from the change log.
       await expect.poll(async () => described(await squaresShown())).toEqual(liveNow);
+      // Told why, and the day leaves the address (a link copied now opens the live tree).
+      await expect.poll(() => page.locator('.tree-replay__problem').textContent()).toBe(said);
+      await expect.poll(() => new URL(page.url()).searchParams.has('at')).toBe(false);
     }
     expect(errors).toEqual([]);
   });

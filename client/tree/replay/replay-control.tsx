@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
-import { formatReplayDay, parseReplayDay, TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
+import { DAY_OUT_OF_REACH, formatReplayDay, NOT_A_DAY, parseReplayDay, TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
 import type { TreeEngine } from '../engine/tree-engine.ts';
 import { GrowthReplay } from './growth-replay.ts';
 import { fetchTreeHistory, historySpan } from './history-request.ts';
@@ -36,7 +36,7 @@ type Mode = 'off' | 'loading' | 'on';
 /**
  * `?at=YYYY-MM-DD` opens the replay paused at the end of that day (UTC); scrubbing or pausing writes the day shown back
  * into the address, so the link can be shared. A day the history does not reach, or one that is not a day, leaves the
- * live tree as it is.
+ * live tree as it is, says so, and leaves the address.
  */
 export function ReplayControl({ token, engine }: { token: string; engine: TreeEngine | null }) {
   const [addressDay] = useState(() => parseReplayDay(window.location.search));
@@ -44,7 +44,12 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
   const [time, setTime] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [span, setSpan] = useState({ start: 0, end: 0, step: 1 });
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(() =>
+    addressDay === null && new URLSearchParams(window.location.search).has('at') ? NOT_A_DAY : null,
+  );
+  useEffect(() => {
+    if (problem === NOT_A_DAY) writeDay(null);
+  }, [problem]);
   const history = useRef<TreeHistoryWire | null>(null);
   const replay = useRef<GrowthReplay | null>(null);
   const shownAt = useRef(0);
@@ -67,8 +72,10 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
       const outside = at !== null && (!reach || at < reach.start || at - DAY_MS + 1 > Date.now());
       if (!reach || outside || !engine.liveCells || engine.replaying) {
         setMode('off');
-        if (outside) writeDay(null);
-        else if (!reach) setProblem('No piece has been published yet: there is no growth to replay.');
+        if (outside) {
+          writeDay(null);
+          setProblem(DAY_OUT_OF_REACH);
+        } else if (!reach) setProblem('No piece has been published yet: there is no growth to replay.');
         return;
       }
       const created = new GrowthReplay(engine, history.current, at ?? reach.start, {

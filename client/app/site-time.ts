@@ -11,7 +11,10 @@ export function siteTimeZone(): string {
   }
 }
 
-/** A deadline's date in the site's zone, "December 6, 2026", with "(Europe/Paris)" when the reader's clock differs. */
-export function formatSiteDate(time: number): string {
+/**
+ * A deadline's date, written out the one way every page writes it ("December 6, 2026": a numeric date reads
+ * differently abroad), in the site's zone, with "(Europe/Paris)" when the reader's clock differs.
+ */
+export function formatDeadlineDate(time: number): string {
   return formatDateIn(time, siteTimeZone(), 'long');
 }

@@ -10,14 +10,10 @@ import { cellPath } from '#shared/paths.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
+import { formatDeadlineDate } from '#client/app/site-time.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
-import {
-  ChoiceGroup,
-  ChoiceMessage,
-  formatDeadlineDate,
-  reservationErrorText,
-} from '#client/popups/reservation-parts.tsx';
+import { ChoiceGroup, ChoiceMessage, reservationErrorText } from '#client/popups/reservation-parts.tsx';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
 
 type YesNo = 'yes' | 'no';
@@ -144,15 +140,12 @@ export function ExtendReservationPage() {
 /** Why this reservation cannot be extended now, with its date, in the words of the page. */
 export function extensionRefusalText(details: ReservationDetails): string {
   const until = formatDeadlineDate(details.expiresAt);
-  switch (details.state) {
-    case 'submitted':
-      return 'Your piece has been sent for review, so the square is held until the staff decide: there is nothing to extend.';
-    case 'released':
-      return 'This reservation has ended: the square was given back.';
-    case 'expired':
-      return `This reservation ran out at midnight on ${until}.`;
-  }
-  if (details.refusal === 'reservation_expired') return `This reservation ran out at midnight on ${until}.`;
+  if (details.state === 'submitted')
+    return 'Your piece has been sent for review, so the square is held until the staff decide: there is nothing to extend.';
+  if (details.state === 'released') return 'This reservation has ended: the square was given back.';
+  // The server's refusal says ran out for an active row past its deadline too, before the timer marks it expired.
+  if (details.state === 'expired' || details.refusal === 'reservation_expired')
+    return `This reservation ran out at midnight on ${until}.`;
   if (details.extended)
     return `This reservation has already had its one extension: the square is yours until midnight on ${until}.`;
   return `This reservation cannot be extended any more; the square is yours until midnight on ${until}.`;

@@ -7,7 +7,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { isDeepLink } from '#shared/paths.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { Popup } from './popup.tsx';
-import { editPathOf, ExtendOffer, formatDeadlineDate } from './reservation-parts.tsx';
+import { formatDeadlineDate } from '#client/app/site-time.ts';
+import { editPathOf, ExtendOffer } from './reservation-parts.tsx';
 
 /**
  * Not over a link to something in particular (a square, a piece, someone's profile: the visitor came to see that, and

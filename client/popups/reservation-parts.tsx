@@ -6,7 +6,7 @@ import { useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { ReservedCell } from '#shared/api-types.ts';
 import { loginPathFor, registrationPathFor } from '#client/app/return-path.ts';
-import { formatSiteDate } from '#client/app/site-time.ts';
+import { formatDeadlineDate } from '#client/app/site-time.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor } from '#client/locale/messages.ts';
 import './reservations.css';
@@ -112,14 +112,6 @@ export function reservationErrorText(error: unknown, fallback: string): string {
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * A deadline's date, written out the one way every page writes it ("December 6, 2026": a short numeric date reads
- * differently abroad), in the site's time zone.
- */
-export function formatDeadlineDate(time: number): string {
-  return formatSiteDate(time);
-}
 
 /** The extend page of a reservation: the reminder e-mails' link, and the holder's way there from the square. */
 export function extendPathOf(cellToken: string, reminderToken: string): string {

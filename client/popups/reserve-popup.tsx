@@ -11,6 +11,7 @@ import { initialParams } from '#client/api/initial-params.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
+import { formatDeadlineDate } from '#client/app/site-time.ts';
 import { messages } from '#client/locale/messages.ts';
 import { catchUpLiveTree } from '#client/tree/use-tree-snapshot.ts';
 import { CellFacts } from './cell-facts.tsx';
@@ -21,7 +22,6 @@ import {
   ChoiceMessage,
   DAY_MS,
   editPathOf,
-  formatDeadlineDate,
   GuestPrompt,
   reservationErrorText,
 } from './reservation-parts.tsx';

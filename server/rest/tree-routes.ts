@@ -55,13 +55,10 @@ function cacheFor(version: number, asked: number | null): string {
   return asked === version ? CACHE_IMMUTABLE : CACHE_CURRENT;
 }
 
+type BuiltBytes = { etag: string; version: number; body: Record<Encoding, Buffer> };
+
 /** Bytes built once per version (the snapshot, the history), in the encoding the browser takes. */
-function sendBuilt(
-  req: TreeRequest,
-  reply: FastifyReply,
-  built: { etag: string; version: number; body: Record<Encoding, Buffer> },
-  asked: number | null,
-): FastifyReply {
+function sendBuilt(req: TreeRequest, reply: FastifyReply, built: BuiltBytes, asked: number | null): FastifyReply {
   reply.header('etag', built.etag).header('cache-control', cacheFor(built.version, asked));
   reply.header('vary', 'accept-encoding');
   if (req.headers['if-none-match'] === built.etag) return reply.code(304).send();
@@ -72,22 +69,21 @@ function sendBuilt(
 }
 
 export function registerTreeRoutes(api: FastifyInstance): void {
-  api.get('/tree/:treeToken', SAME_FOR_EVERYONE, async (req: TreeRequest, reply) => {
-    const asked = parseAskedVersion(req.query.v);
-    const tree = getTreeByToken(api.deps.db, req.params.treeToken);
-    // The version asked is the one kept: it is sent as it is, whatever the tree has become since.
-    const kept = api.deps.snapshots.peek(tree.id);
-    const snapshot = kept && kept.version === asked ? kept : await api.deps.snapshots.get(tree);
-    return sendBuilt(req, reply, snapshot, asked);
-  });
-
-  api.get('/tree/:treeToken/history', SAME_FOR_EVERYONE, async (req: TreeRequest, reply) => {
-    const asked = parseAskedVersion(req.query.v);
-    const tree = getTreeByToken(api.deps.db, req.params.treeToken);
-    const kept = api.deps.histories.peek(tree.id);
-    const history = kept && kept.version === asked ? kept : await api.deps.histories.get(tree);
-    return sendBuilt(req, reply, history, asked);
-  });
+  /** A store of bytes built per version (snapshots, histories), answered at the version the address asks. */
+  const serveBuilt =
+    <B extends BuiltBytes>(store: {
+      peek: (treeId: number) => B | null;
+      get: (tree: ReturnType<typeof getTreeByToken>) => Promise<B>;
+    }) =>
+    async (req: TreeRequest, reply: FastifyReply) => {
+      const asked = parseAskedVersion(req.query.v);
+      const tree = getTreeByToken(api.deps.db, req.params.treeToken);
+      // The version asked is the one kept: it is sent as it is, whatever the tree has become since.
+      const kept = store.peek(tree.id);
+      return sendBuilt(req, reply, kept && kept.version === asked ? kept : await store.get(tree), asked);
+    };
+  api.get('/tree/:treeToken', SAME_FOR_EVERYONE, serveBuilt(api.deps.snapshots));
+  api.get('/tree/:treeToken/history', SAME_FOR_EVERYONE, serveBuilt(api.deps.histories));
 
   api.get('/tree/:treeToken/changes', SAME_FOR_EVERYONE, async (req: TreeRequest, reply) => {
     const since = parseSince(req.query.since);

@@ -1,5 +1,5 @@
 /**
- * The live tree through a shared cache (issue 30, decision 033), over real HTTP on a real database: the long-poll
+ * The live tree through a shared cache (decision 033), over real HTTP on a real database: the long-poll
  * GET /api/tree/{token}/changes?since=&wait= answers at once when the log is past `since`, holds until the first
  * commit otherwise (or answers "nothing new" after the wait, never to be kept), gives every viewer the same bytes
  * and headers and no cookie, refuses bad input with 400 and a full server with 503, and lets go at shutdown. Then the

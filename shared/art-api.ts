@@ -1,4 +1,4 @@
-/** Shapes of the art answers (issue 7): the editor's form data, the details page, connections, likes. */
+/** Shapes of the art answers: the editor's form data, the details page, connections, likes. */
 import type { AiUse } from './constants.ts';
 import type { ConnectionStatus } from './domain.ts';
 

@@ -40,16 +40,16 @@ export const ErrorCode = {
   ReservationExpired: 'reservation_expired',
   AlreadySubscribed: 'already_subscribed',
   AlreadyAvailable: 'already_available',
-  // Art (issue 7): saving, connections, likes.
+  // Art: saving, connections, likes.
   ArtNotFound: 'art_not_found',
   MainImageLocked: 'main_image_locked',
   OwnArt: 'own_art',
   ConnectionNotAllowed: 'connection_not_allowed',
-  // Staff review and the admin dashboard (issue 8).
+  // Staff review and the admin dashboard.
   ArtNotSubmitted: 'art_not_submitted',
   RemovalAlreadyDecided: 'removal_already_decided',
   OwnAccount: 'own_account',
-  // Profiles, user likes and follows (issue 9).
+  // Profiles, user likes and follows.
   UserNotFound: 'user_not_found',
   OwnProfile: 'own_profile',
   AlreadyFollowing: 'already_following',

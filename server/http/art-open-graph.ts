@@ -1,5 +1,5 @@
 /**
- * Open Graph tags for a shared art details link (issue 7): /observe/cell/{cellToken}/details answers the client's
+ * Open Graph tags for a shared art details link: /observe/cell/{cellToken}/details answers the client's
  * page with the piece's title, description and main image in its head, so a shared link shows a preview. Only
  * published pieces are described; anything else gets the plain page.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /feed.xml (issue 8): an Atom feed (RFC 4287) of the 50 pieces published last, each with its title, artist,
+ * GET /feed.xml: an Atom feed (RFC 4287) of the 50 pieces published last, each with its title, artist,
  * details link, thumbnail and times. Every page links to it with <link rel="alternate"> (server/http/index-html.ts).
  */
 import type { FastifyInstance } from 'fastify';

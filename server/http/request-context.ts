@@ -47,7 +47,7 @@ export function sessionCookieJar(reply: FastifyReply, secure: boolean, now: () =
  * A request's context: an instance of one class, whose fields are all its own data properties. Not an object literal
  * with getters: a literal's getters are new closures per request, which gave every context its own hidden class,
  * kept (with the request it points to) until a full collection; young collections then copied megabytes and paused
- * the server for ~10 ms every few hundred requests (issue 10's p99). Not getters on the class either: a middleware
+ * the server for ~10 ms every few hundred requests (the p99 the load test holds). Not getters on the class either: a middleware
  * that passes a ctx to `next` has it spread into a plain object, which keeps own properties only, so the address and
  * the cookie jar would silently go missing downstream.
  */

@@ -1,5 +1,5 @@
 /**
- * art: a square's piece (issue 7). The editor's data, the details page, connections, likes and views. Saving the
+ * art: a square's piece. The editor's data, the details page, connections, likes and views. Saving the
  * piece itself is multipart (images), so it lives at POST /api/cell/{cellToken} (server/rest/art-routes.ts), which
  * calls the same service.
  */

@@ -1,4 +1,4 @@
-/** Inputs of the admin router (issue 8), shared by the staff dashboard's forms and the server. */
+/** Inputs of the admin router, shared by the staff dashboard's forms and the server. */
 import * as v from 'valibot';
 import { REMOVAL_STATES } from '../admin-api.ts';
 import { ACCOUNT_LIMITS, ART_LIMITS } from '../constants.ts';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- hardening` (issue 19): what floods cost everyone else, the real server on core 0 (each simulated
+ * `npm run bench -- hardening`: what floods cost everyone else, the real server on core 0 (each simulated
  * client has its own address, as behind a proxy) and this process on core 1, loopback only, loops bounded in time: a
  * login idle and under a restore-link flood; reads while 50 connections search nonstop; memory under 20 big uploads.
  */

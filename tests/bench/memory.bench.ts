@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- memory` (issue 23): the real server's resident memory (`npm start`'s, worker threads counted) over
+ * `npm run bench -- memory`: the real server's resident memory (`npm start`'s, worker threads counted) over
  * a 1,000,000-cell tree (`BENCH_CELLS` shrinks it), sampled from /proc every 20 ms from launch through start-up, a
  * first snapshot, the opening page (its sketch), the history, and steady state once the build worker has ended.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:server` (issue 10): the HTTP paths under wrk over a searchable synthetic 100,000-cell tree, each
+ * `npm run bench:server`: the HTTP paths under wrk over a searchable synthetic 100,000-cell tree, each
  * against a ceiling from the same run (a trivial JSON route, the REST path for tRPC, the direct SQLite query for
  * search); then REST reads and the snapshot from two server processes on one data folder against one.
  */
@@ -70,7 +70,7 @@ export async function prepare(): Promise<Prepared> {
   const db = openDatabase(path.join(dir, 'gallery.db'));
   const { treeToken, treeId } = generateSyntheticTree(db, { cells: CELLS });
   let searchable = rebuildSearchIndex(db);
-  // Issue 10 searches over 100,000 published pieces; a tree of CELLS cells publishes only part of them, so more
+  // The search target is measured over 100,000 published pieces; a tree of CELLS cells publishes only part of them, so more
   // synthetic trees join until the index holds that many (search spans every tree).
   const publishedShare = Math.max(searchable, 1) / CELLS;
   while (searchable < SEARCH_PIECES) {

@@ -1,5 +1,5 @@
 /**
- * What applying live changes and the growth replay cost on the main thread, without PixiJS (issue 17: 100 changed cells
+ * What applying live changes and the growth replay cost on the main thread, without PixiJS (100 changed cells
  * on a 1,000,000-cell tree in ≤ 4 ms, replay frames ≤ 8 ms at p95), on a tree built in memory (BENCH_CELLS, 1,000,000
  * by default). Run: `npm run bench -- apply`; with drawing, in Chromium: `npm run bench -- browser-live`.
  */

@@ -1,5 +1,5 @@
 /**
- * The tree canvas in a browser (issue 5, benchmarks 1-3; `npm run bench:tree`): headless Chromium with the browser
+ * The tree canvas in a browser (benchmarks 1-3; `npm run bench:tree`): headless Chromium with the browser
  * tests' flags against the real server over synthetic trees. SwiftShader WebGL rasterises slowly: that says nothing
  * about our code.
  */

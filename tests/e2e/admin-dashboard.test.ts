@@ -1,5 +1,5 @@
 /**
- * The staff dashboard in a real browser (issue 8; decisions 012, 013): the demo admin reviews and publishes a fresh
+ * The staff dashboard in a real browser (decisions 012, 013): the demo admin reviews and publishes a fresh
  * piece (a second tab deciding it afterwards is told someone got there first); a visitor then finds it on the tree and
  * in search; the e-mails are in the outbox; observers and guests get the app's forbidden page.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's other sections in a real browser (issue 8): removals declined (a reason required) and accepted, a
+ * The dashboard's other sections in a real browser: removals declined (a reason required) and accepted, a
  * contact message handled, a member's role changed, disabled and enabled (never the admin's own row), a reservation
  * released, and every action in the staff log. The dashboard never loads the tree's renderer (PixiJS).
  */

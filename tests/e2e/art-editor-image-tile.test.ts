@@ -1,5 +1,5 @@
 /**
- * The art editor's image tile in a real browser (issue 7; decision 011): choosing an image by mouse, keyboard and drop.
+ * The art editor's image tile in a real browser (decision 011): choosing an image by mouse, keyboard and drop.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The art editor in a real browser (issue 7; decision 011): a new member takes a square next to a published piece
+ * The art editor in a real browser (decision 011): a new member takes a square next to a published piece
  * through the seven steps to review and publication and edits it again; bad inputs refused with their messages. The
  * image tile is in art-editor-image-tile.test.ts.
  */

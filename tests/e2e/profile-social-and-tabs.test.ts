@@ -1,5 +1,5 @@
 /**
- * Profiles in a real browser (issue 9; decisions 014, 015): likes and follows, ATELIER and the tabs by role, and a
+ * Profiles in a real browser (decisions 014, 015): likes and follows, ATELIER and the tabs by role, and a
  * stored non-http URL that never becomes a link.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Profiles in a real browser (issue 9; decisions 014, 015): an artist fills the profile form (ZIP lookup, a cropped
+ * Profiles in a real browser (decisions 014, 015): an artist fills the profile form (ZIP lookup, a cropped
  * avatar) and previews the public profile; bad URLs and files are refused, sending nothing. Likes, follows and the tabs
  * are in profile-social-and-tabs.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Reservations in a real browser (issue 6; docs/product.md, Reservations): the reserve popup's steps for a trunk square
+ * Reservations in a real browser (docs/product.md, Reservations): the reserve popup's steps for a trunk square
  * and a branch slot, subscribing, the reminder's link to the extend page (once, then refused), extending from the
  * square itself, the edit-reserved-cell popup, guests and small screens.
  */
@@ -171,7 +171,7 @@ describe('reserving a trunk square', () => {
     await popup.getByTestId('reserve-step-1').waitFor();
     expect(await popup.textContent()).toContain('Ready to upload your piece now?');
 
-    // The tree on screen asks for the change at once and applies it in place (the live tree, issue 17).
+    // The tree on screen asks for the change at once and applies it in place (the live tree).
     const { db } = gallery.app.deps;
     expect(db.select({ status: cells.status }).from(cells).where(eq(cells.token, trunk.token)).get()!.status).toBe(
       CellStatus.Reserved,

@@ -1,5 +1,5 @@
 /**
- * What the canvas shows of a square, read from its pixels (issue 5): a piece's picture where the zoom shows
+ * What the canvas shows of a square, read from its pixels: a piece's picture where the zoom shows
  * thumbnails and its dominant colour where it does not, and the viewer's own reserved square in a colour of its own
  * that nobody else sees.
  */

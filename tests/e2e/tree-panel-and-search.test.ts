@@ -1,5 +1,5 @@
 /**
- * The tree page's features in a real browser (issue 5; decision 010): the top panel, zoom about the pointer,
+ * The tree page's features in a real browser (decision 010): the top panel, zoom about the pointer,
  * find-free, search, the view in the address and the popups a click opens.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The tree on a phone (issue 5: "pinch and one-finger drag on touch screens"): a touch-only, phone-sized page in
+ * The tree on a phone ("pinch and one-finger drag on touch screens"): a touch-only, phone-sized page in
  * Chromium, driven with real touch events through the DevTools protocol, which the browser turns into pointer
  * events exactly as it does for a finger. The page must not scroll or zoom itself: the canvas takes the gestures.
  */

@@ -1,5 +1,5 @@
 /**
- * User text is rendered as text everywhere (issue 10), in a real browser: a piece and an artist named with markup show
+ * User text is rendered as text everywhere, in a real browser: a piece and an artist named with markup show
  * literally on every page that shows them. The DOM itself is checked, not only that no dialog opens: the Content
  * Security Policy would block an inline handler anyway.
  */

@@ -117,7 +117,7 @@ export function cellAt(db: Db, treeId: number, row: number, column: number) {
     .get()!;
 }
 
-/** A published piece by `authorId` on (row, column), written directly (publishing is issue 8's). */
+/** A published piece by `authorId` on (row, column), written directly (publishing belongs to review). */
 export function publishedPieceAt(
   db: Db,
   treeId: number,

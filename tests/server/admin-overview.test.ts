@@ -1,5 +1,5 @@
 /**
- * The dashboard's overview (issue 8): the counts and the weekly growth series, drawn from the database, with weeks
+ * The dashboard's overview: the counts and the weekly growth series, drawn from the database, with weeks
  * starting on Monday 00:00 UTC. Events are placed at known times with the manual clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The dashboard's page (issue 8; decision 013): /admin/dashboard and its section paths serve the admin entry's HTML,
+ * The dashboard's page (decision 013): /admin/dashboard and its section paths serve the admin entry's HTML,
  * with the CSRF meta tag and initial parameters, to admins only; everyone else (a guest included) is sent to the
  * app's forbidden page and never receives the dashboard's page.
  */

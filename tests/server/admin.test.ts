@@ -1,5 +1,5 @@
 /**
- * The admin dashboard's staff actions (issue 8) through tRPC's createCaller and real HTTP: removal requests (accept
+ * The admin dashboard's staff actions through tRPC's createCaller and real HTTP: removal requests (accept
  * with everything it implies, decline with a reason, deciding twice refused), contact messages, users (search,
  * roles, disabling ends sessions), reservations (release) and the staff log. Every refusal changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Saving art over real HTTP (issue 7) refused: every bad input of the multipart save answers its message and stores
+ * Saving art over real HTTP refused: every bad input of the multipart save answers its message and stores
  * nothing (neither row nor file), edit access is refused by the server, and a refused save on an available square
  * leaves nothing behind.
  */

@@ -1,5 +1,5 @@
 /**
- * Art over real HTTP (issue 7): the whole path from a reserved square to a published piece with connections, likes
+ * Art over real HTTP: the whole path from a reserved square to a published piece with connections, likes
  * and views, and how views of a piece are counted. The refused saves are in art-save-refusals.test.ts.
  */
 import fs from 'node:fs';
@@ -98,7 +98,7 @@ describe('from a reserved square to a published piece', () => {
     expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.status).toBe(ArtStatus.Submitted);
     expect((await visitor.get(`/api/cell/${reservedToken}/art`)).status).toBe(404);
 
-    // Published (issue 8 will do this through review).
+    // Published directly (the review tests publish through review).
     const artRow = db.select().from(art).where(eq(art.cellId, cellId)).get()!;
     db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artRow.id)).run();
     db.update(cells).set({ status: CellStatus.Published }).where(eq(cells.id, cellId)).run();

@@ -1,5 +1,5 @@
 /**
- * Crash safety (issue 10): the real server is killed with SIGKILL in the middle of art uploads and reservations, then
+ * Crash safety: the real server is killed with SIGKILL in the middle of art uploads and reservations, then
  * started again on the same data folder: nothing is half-written, and the queued e-mails go out over SMTP once.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * GET /feed.xml (issue 8): an Atom feed of the 50 pieces published last, newest first, with title, artist, details
+ * GET /feed.xml: an Atom feed of the 50 pieces published last, newest first, with title, artist, details
  * link, thumbnail and times; user text escaped; nothing unpublished in it; every page links to it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A bounded load on loopback (issue 10): two rounds of 1,200 requests, 20 at a time (snapshot, cell details, search,
+ * A bounded load on loopback: two rounds of 1,200 requests, 20 at a time (snapshot, cell details, search,
  * health), to the real server over a searchable synthetic tree: no 5xx, no connection error, no memory growth per
  * request. Speed is the benchmark's business, not this test's.
  */

@@ -172,7 +172,7 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
         message: 'A question about the tree.',
       }),
   },
-  // Art (issue 7): the piece-level rules (no piece here, or not the viewer's to edit) are tested in
+  // Art: the piece-level rules (no piece here, or not the viewer's to edit) are tested in
   // art-save-refusals.test.ts.
   'art.forEdit': { allowed: USERS, call: (c) => c.art.forEdit({ cellToken }) },
   'art.details': { allowed: ALL, call: (c) => beyondRole(c.art.details({ cellToken })) },
@@ -187,7 +187,7 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
   'art.unlike': { allowed: USERS, call: (c) => beyondRole(c.art.unlike({ artToken: 'n'.repeat(22) })) },
   'art.view': { allowed: ALL, call: (c) => beyondRole(c.art.view({ artToken: 'n'.repeat(22) })) },
   'art.requestRemoval': { allowed: USERS, call: (c) => beyondRole(c.art.requestRemoval({ cellToken, reason: '' })) },
-  // Profiles and the social layer (issue 9): each viewer on their own profile, and with another member.
+  // Profiles and the social layer: each viewer on their own profile, and with another member.
   'user.profile': { allowed: ALL, call: (c) => c.user.profile({ token: member().token }) },
   'user.fullProfile': { allowed: USERS, call: (c, v) => c.user.fullProfile({ token: ownToken(v) }) },
   'user.updateProfile': { allowed: USERS, call: (c, v) => c.user.updateProfile({ token: ownToken(v), ...PROFILE }) },
@@ -222,7 +222,7 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
     },
   },
   'misc.zip': { allowed: ALL, call: (c) => c.misc.zip({ zip: '10001' }) },
-  // Staff (issue 8): admins only. Unknown tokens and ids are refused on the subject (NOT_FOUND), past the role check.
+  // Staff: admins only. Unknown tokens and ids are refused on the subject (NOT_FOUND), past the role check.
   'admin.overview': { allowed: ADMIN, call: (c) => c.admin.overview() },
   'admin.queue': { allowed: ADMIN, call: (c) => c.admin.queue() },
   'admin.reviewItem': { allowed: ADMIN, call: (c) => beyondRole(c.admin.reviewItem({ artToken: 'n'.repeat(22) })) },

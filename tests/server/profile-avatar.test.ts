@@ -1,5 +1,5 @@
 /**
- * The profile avatar (issue 9; decision 014) through the multipart REST route: every rule of the avatar (each refusal
+ * The profile avatar (decision 014) through the multipart REST route: every rule of the avatar (each refusal
  * with its message and nothing changed, rows and files), and the stored avatar itself (300x300 JPEG on white, no EXIF,
  * the old file removed).
  */

@@ -1,5 +1,5 @@
 /**
- * Profiles (issue 9; decision 014): the public profile, the profile form through tRPC and through the multipart REST
+ * Profiles (decision 014): the public profile, the profile form through tRPC and through the multipart REST
  * route with every rule of the form (each refusal with its message and nothing changed), and a member's pieces on
  * ATELIER and the profile's ART cards. The avatar is in profile-avatar.test.ts.
  */
@@ -203,7 +203,7 @@ describe('the profile form', () => {
 });
 
 describe("a member's pieces: ATELIER and the profile's ART cards", () => {
-  /** A piece written directly on (row, column) with the given status and creation time (review is issue 8's). */
+  /** A piece written directly on (row, column) with the given status and creation time (not through review). */
   function pieceAt(treeId: number, row: number, column: number, authorId: number, status: number, createdAt: number) {
     const cell = cellAt(t.deps.db, treeId, row, column);
     const piece = t.deps.db

@@ -1,5 +1,5 @@
 /**
- * Structured logs with request ids (issue 10): the real server writes one JSON line when a request comes in and one
+ * Structured logs with request ids: the real server writes one JSON line when a request comes in and one
  * when it is answered, both carrying the request id: the caller's X-Request-Id when it is a sane one, a new UUID
  * otherwise.
  */

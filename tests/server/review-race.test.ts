@@ -1,5 +1,5 @@
 /**
- * Two staff members publishing the same piece at the same moment (issue 8): one wins, the other is told the piece is
+ * Two staff members publishing the same piece at the same moment: one wins, the other is told the piece is
  * not waiting any more, and the piece is published once (one staff log row, one e-mail). Two server processes share
  * one database file, and each piece gets two HTTP calls at once, one through each process.
  */

@@ -1,5 +1,5 @@
 /**
- * Staff review (issue 8) through tRPC's createCaller and real HTTP: the queue, one piece in full, publishing and
+ * Staff review through tRPC's createCaller and real HTTP: the queue, one piece in full, publishing and
  * requesting changes; every bad input of the issue gets its error and changes nothing. The race of two staff
  * publishing at once is in review-race.test.ts.
  */

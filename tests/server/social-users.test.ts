@@ -1,5 +1,5 @@
 /**
- * Likes and follows between users (issue 9; decision 014): through tRPC and over HTTP. Liking is idempotent and counts
+ * Likes and follows between users (decision 014): through tRPC and over HTTP. Liking is idempotent and counts
  * never go below 0; following twice and unfollowing someone not followed are refused; nobody likes or follows
  * themselves or acts as someone else. Every refusal changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * The tree's change log (issue 17): the changes since an old version, applied to its snapshot, give exactly the one
+ * The tree's change log: the changes since an old version, applied to its snapshot, give exactly the one
  * built afresh after any sequence of real changes (reserve, submit, publish, release, expiry, removal); then resync,
  * bad `since` values over REST and tRPC, ETags, and a change that costs no rebuild.
  */

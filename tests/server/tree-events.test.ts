@@ -1,5 +1,5 @@
 /**
- * GET /api/tree/{token}/events over real HTTP (issue 17): a change reaches an open stream as soon as its transaction
+ * GET /api/tree/{token}/events over real HTTP: a change reaches an open stream as soon as its transaction
  * commits, with the version as the event's id; a stream resumes from Last-Event-ID across a server restart and misses
  * nothing; an address holding too many streams gets 429; stopping the server ends every stream cleanly.
  */

@@ -1,5 +1,5 @@
 /**
- * The ZIP lookup (issue 9): answered from the offline US data (Canadian entries and territories left out), unknown
+ * The ZIP lookup: answered from the offline US data (Canadian entries and territories left out), unknown
  * ZIPs answer null and never an error, the optional external service (ZIP_LOOKUP_URL) is asked first and any failure
  * of it falls back to the offline data, and the lookup is rate-limited like search.
  */

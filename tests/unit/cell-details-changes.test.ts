@@ -1,5 +1,5 @@
 /**
- * A large tree's details after live changes (issue 17): a changed cell's token and thumbnail come from the change,
+ * A large tree's details after live changes: a changed cell's token and thumbnail come from the change,
  * its title is forgotten, and its region block is asked for again while the rest of the block stays in use.
  */
 import { describe, expect, it } from 'vitest';

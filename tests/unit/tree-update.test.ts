@@ -1,5 +1,5 @@
 /**
- * Changes applied to a tree on the canvas in place (issue 17), without PixiJS: the branch slots found round the
+ * Changes applied to a tree on the canvas in place, without PixiJS: the branch slots found round the
  * changed cells equal the slots of the whole tree found afresh, the chunk index equals one built afresh, and the
  * chunks marked for drawing again are exactly those holding a changed cell or a slot that came or went.
  */

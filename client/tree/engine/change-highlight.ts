@@ -1,5 +1,5 @@
 /**
- * A short outline round squares that just changed on screen (issue 17's live tree), fading out within FADE_MS, so a
+ * A short outline round squares that just changed on screen (the live tree), fading out within FADE_MS, so a
  * visitor sees where the tree moved. One Graphics redrawn each frame while any outline is fading; none at all when
  * the visitor prefers reduced motion (the engine never asks).
  */

@@ -1,5 +1,5 @@
 /**
- * The trees the engine holds (issue 17): the one on screen, and the live one set aside while the growth replay
+ * The trees the engine holds: the one on screen, and the live one set aside while the growth replay
  * (client/tree/replay/) shows its own. Live changes and new snapshots always go to the live tree, wherever it is.
  */
 import type { CanvasTree } from './canvas-tree.ts';

@@ -1,5 +1,5 @@
 /**
- * The growth replay's clock (issue 17), without React: which time the tree shows, playing from the first publish to
+ * The growth replay's clock, without React: which time the tree shows, playing from the first publish to
  * the last in about PLAY_MS, and moving the engine's replay tree there a bounded number of pieces per frame (a jump
  * across the whole history converges over a few frames instead of stalling one).
  */

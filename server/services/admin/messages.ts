@@ -1,4 +1,4 @@
-/** Contact messages for staff (issue 8): the list, the oldest unhandled first, and marking one handled. */
+/** Contact messages for staff: the list, the oldest unhandled first, and marking one handled. */
 import { and, asc, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { contactMessages, users } from '#drizzle/schema.ts';

@@ -1,5 +1,5 @@
 /**
- * The dashboard's overview (issue 8): the gallery's counts at a glance and, for the last OVERVIEW_WEEKS weeks (Monday
+ * The dashboard's overview: the gallery's counts at a glance and, for the last OVERVIEW_WEEKS weeks (Monday
  * 00:00 UTC to Monday), pieces published, reservations made and expired, and new users, counted in the database.
  */
 import { and, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The staff log (issue 8): every staff action writes one row, inside the transaction of the change it records, and
+ * The staff log: every staff action writes one row, inside the transaction of the change it records, and
  * the dashboard lists them newest first. Also the small helpers every admin service shares.
  */
 import { count, desc, eq } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
  * Removal requests (decisions 009 and 011): an author asks, from the details page, for their published piece to be
- * taken down; the request is stored for staff, who accept (the piece becomes REMOVED, issue 8) or decline it.
+ * taken down; the request is stored for staff, who accept (the piece becomes REMOVED) or decline it.
  */
 import { and, eq } from 'drizzle-orm';
 import { art, removalRequests, users } from '#drizzle/schema.ts';

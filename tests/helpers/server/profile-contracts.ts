@@ -1,5 +1,5 @@
 /**
- * The contract rows of the profile and social calls (issue 9; docs/api.md) and the ZIP lookup that stands in for the
+ * The contract rows of the profile and social calls (docs/api.md) and the ZIP lookup that stands in for the
  * external one, kept apart from contract.test.ts for length. Shapes from shared/profile-api.ts.
  */
 import { expect } from 'vitest';

@@ -24,7 +24,7 @@ export function setCellStatus(db: Db, treeId: number, row: number, column: numbe
     .run();
 }
 
-/** Marks a trunk square PUBLISHED directly (publishing itself is issue 8's). */
+/** Marks a trunk square PUBLISHED directly (publishing itself belongs to review). */
 export function publishAt(db: Db, treeId: number, row: number, column: number): void {
   setCellStatus(db, treeId, row, column, CellStatus.Published);
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
 import { z } from 'zod';
+import type { LiveTransport } from '#shared/api-types.ts';
 import { isTimeZone } from '#shared/time-zone.ts';
 import { PASSWORD_RULE_TEXT, passwordSchema } from '#shared/validation/account.ts';
 
@@ -38,6 +39,8 @@ const envSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Long-polls of the live tree one process holds at once; past it, 503 with Retry-After (decision 033). */
   LONG_POLLS_MAX: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  /** How tree pages follow the live tree: an event stream each, or long-polls a shared cache can collapse (033). */
+  LIVE_TRANSPORT: z.enum(['events', 'poll']).default('events'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   /** An optional external US ZIP service, e.g. https://zip.example/{zip}; unset: only the offline data is used. */
   ZIP_LOOKUP_URL: z
@@ -78,6 +81,8 @@ export interface AppConfig {
   jobLeaseMs: number;
   /** How many held long-polls of the live tree (/changes?wait=) this process takes at once. */
   longPollsMax: number;
+  /** How tree pages follow the live tree: `events` (a stream each) or `poll` (long-polls, for a shared cache). */
+  liveTransport: LiveTransport;
   /** The external ZIP lookup's URL template ({zip} is replaced), or null for the offline data alone. */
   zipLookupUrl: string | null;
 }
@@ -117,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     runJobs: true,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     longPollsMax: e.LONG_POLLS_MAX,
+    liveTransport: e.LIVE_TRANSPORT,
     minFreeBytes: e.MIN_FREE_SPACE_MB * 1024 * 1024,
     zipLookupUrl: e.ZIP_LOOKUP_URL ?? null,
   };

@@ -1,5 +1,11 @@
 /** Shapes of answers shared by the server and the client, beyond what tRPC infers. */
 
+/**
+ * How open tree pages follow the live tree (LIVE_TRANSPORT, decision 033): `events`, one event stream per viewer
+ * (decision 023); `poll`, long-polls of /changes a shared cache in front can collapse into one.
+ */
+export type LiveTransport = 'events' | 'poll';
+
 /** The page's initial parameters (docs/api.md, GET /api/initial-params), injected into index.html as JSON. */
 export interface InitialParams {
   treeToken: string | null;
@@ -11,6 +17,8 @@ export interface InitialParams {
     phone: string;
     /** The site's time zone: reservation deadlines are midnights there. */
     timeZone: string;
+    /** How the tree page follows the live tree (the operator's LIVE_TRANSPORT). */
+    liveTransport: LiveTransport;
   };
 }
 

@@ -1,9 +1,14 @@
 /**
  * Keeps an open tree up to date (decision 023): the event stream while the page is visible, /changes polled when the
- * stream fails, the whole snapshot again on a `resync`. Plain TypeScript: use-tree-snapshot.ts owns one per open tree.
+ * stream fails, the whole snapshot again on a `resync`; or, where the operator chose `poll` (LIVE_TRANSPORT, decision
+ * 033), long-polls of /changes that a shared cache can answer for many viewers at once. Both hand their answers to the
+ * same path, which applies each change once and in order. Plain TypeScript: use-tree-snapshot.ts owns one per open
+ * tree.
  */
-import { ChangesFetchError, fetchTreeChanges, treeEventsUrl } from '#client/api/tree-changes.ts';
+import { ChangesFetchError, fetchTreeChanges, pollTreeChanges, treeEventsUrl } from '#client/api/tree-changes.ts';
+import type { LiveTransport } from '#shared/api-types.ts';
 import {
+  CHANGES_WAIT_MAX_SECONDS,
   fromChangesEvent,
   type TreeChangesAnswer,
   type TreeChangesEvent,
@@ -20,8 +25,39 @@ export const STREAM_ERRORS_MAX = 3;
 const FETCH_RETRY_MS = 2_000;
 const FETCH_RETRY_MAX_MS = 60_000;
 
-/** `connecting`: a stream is being opened; `paused`: the page is hidden. */
-export type LiveMode = 'connecting' | 'stream' | 'polling' | 'paused' | 'stopped';
+/** How long the server is asked to hold each long-poll: all it allows (a quiet tree costs one request per wait). */
+export const LONG_POLL_WAIT_SECONDS = CHANGES_WAIT_MAX_SECONDS;
+/**
+ * How long past its wait a long-poll is given before the page drops it and asks again: a cache may hold a request
+ * behind another for the same address (decision 033), and a connection may die without a word.
+ */
+export const LONG_POLL_GRACE_MS = 5_000;
+/** The least time between two long-polls that brought nothing, so a server that answers at once is not hammered. */
+export const LONG_POLL_MIN_MS = 1_000;
+/**
+ * A refused or failed long-poll waits a random time up to BACKOFF_BASE_MS × 2^(failures − 1), at most BACKOFF_MAX_MS
+ * ("full jitter": the viewers a busy server refused together do not all come back together), after what the answer's
+ * Retry-After asked for, if anything.
+ */
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
+/** How long a hidden page keeps long-polling: a glance at another tab costs nothing, a tab left behind is let go. */
+export const HIDDEN_POLL_MS = 60_000;
+
+/**
+ * The wait before the next try after `failures` failures in a row (1 for the first), with `random()` in [0, 1): the
+ * Retry-After asked for (milliseconds, or null), plus a random share of a ceiling that doubles with each failure.
+ */
+export function backoffMs(failures: number, retryAfterMs: number | null, random: () => number = Math.random): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(Math.max(failures, 1) - 1, 30));
+  return (retryAfterMs ?? 0) + Math.floor(random() * ceiling);
+}
+
+/**
+ * `connecting`: a stream is being opened; `polling`: /changes asked every few seconds (a stream failed, or the
+ * browser has none); `long-poll`: following by long-polls (LIVE_TRANSPORT=poll); `paused`: the page is hidden.
+ */
+export type LiveMode = 'connecting' | 'stream' | 'polling' | 'long-poll' | 'paused' | 'stopped';
 
 export interface LiveStatus {
   mode: LiveMode;
@@ -38,6 +74,8 @@ export interface LiveTreeOptions {
   token: string;
   /** The version of the tree on screen when the subscription starts (the snapshot's: it may be behind). */
   version: number;
+  /** `events` (the default): the event stream, polling when it fails; `poll`: long-polls of /changes. */
+  transport?: LiveTransport;
   /** Applies changes that follow the tree on screen (their `since` is its version); throwing asks for the snapshot. */
   applyChanges: (changes: TreeChangesWire) => void;
   /** Fetches the snapshot again and puts it on screen; answers its version. */
@@ -45,9 +83,14 @@ export interface LiveTreeOptions {
   onStatus?: (status: LiveStatus) => void;
   pollMs?: number;
   streamRetryMs?: number;
+  /** How long a hidden page keeps long-polling (HIDDEN_POLL_MS). */
+  hiddenPollMs?: number;
   /** Opens an event stream; null where the browser has none (the page then polls). */
   openStream?: ((url: string) => EventSource) | null;
   fetchChanges?: typeof fetchTreeChanges;
+  pollChanges?: typeof pollTreeChanges;
+  /** Random numbers in [0, 1) for the backoff's jitter. */
+  random?: () => number;
   visibility?: VisibilitySource;
 }
 
@@ -57,7 +100,8 @@ const STREAM_CLOSED = 2;
 /**
  * Hands each change to the page in version order. A stream refused or broken STREAM_ERRORS_MAX times in a row gives
  * way to polling /changes, and is tried again now and then; a `resync` (the log no longer reaches the page's version)
- * fetches the snapshot again.
+ * fetches the snapshot again. With the `poll` transport, one long-poll after another from the version on screen
+ * instead, backing off when refused.
  */
 export class LiveTree {
   private versionOnScreen: number;
@@ -77,10 +121,18 @@ export class LiveTree {
   private reloading = false;
   /** The last /changes answer's ETag, and the version it was asked from. */
   private lastAnswer: { since: number; etag: string } | null = null;
+  /** The long-poll loop under way (`poll` transport): aborting it ends the loop and its request. */
+  private longPoll: AbortController | null = null;
+  /** Ends the long-polls of a page hidden for HIDDEN_POLL_MS. */
+  private hiddenTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Long-polls waiting for the jobs (a catch-up, a snapshot) to be done before they ask again. */
+  private idleWaiters: (() => void)[] = [];
   private readonly abort = new AbortController();
   private readonly visibility: VisibilitySource | null;
   private readonly openStream: ((url: string) => EventSource) | null;
   private readonly fetchChanges: typeof fetchTreeChanges;
+  private readonly pollChanges: typeof pollTreeChanges;
+  private readonly transport: LiveTransport;
 
   constructor(private readonly options: LiveTreeOptions) {
     this.versionOnScreen = options.version;
@@ -92,6 +144,8 @@ export class LiveTree {
           ? null
           : (url) => new EventSource(url);
     this.fetchChanges = options.fetchChanges ?? fetchTreeChanges;
+    this.pollChanges = options.pollChanges ?? pollTreeChanges;
+    this.transport = options.transport ?? 'events';
   }
 
   get version(): number {
@@ -104,8 +158,9 @@ export class LiveTree {
 
   start(): void {
     this.visibility?.addEventListener('visibilitychange', this.onVisibilityChange);
-    // The snapshot may be a few versions behind the tree: catch up at once, whatever the stream does.
-    this.catchUp();
+    // The snapshot may be a few versions behind the tree: catch up at once, whatever the stream does. The first
+    // long-poll does that itself (it answers at once when the tree is past its version), through the cache.
+    if (this.transport === 'events') this.catchUp();
     if (this.visible) this.connect();
     else this.setMode('paused');
   }
@@ -118,6 +173,7 @@ export class LiveTree {
     this.fetchRetryTimer = null;
     this.abort.abort();
     this.setMode('stopped');
+    this.settleIdleWaiters();
   }
 
   private get stopped(): boolean {
@@ -131,16 +187,25 @@ export class LiveTree {
   private readonly onVisibilityChange = (): void => {
     if (this.stopped) return;
     if (this.visible) {
+      this.clearHiddenTimer();
       this.connect();
       void this.run();
+    } else if (this.transport === 'poll') {
+      // The poll under way goes on for a while: a glance at another tab should not cost a new start.
+      this.hiddenTimer ??= setTimeout(() => {
+        this.hiddenTimer = null;
+        this.disconnect();
+        this.setMode('paused');
+      }, this.options.hiddenPollMs ?? HIDDEN_POLL_MS);
     } else {
       this.disconnect();
       this.setMode('paused');
     }
   };
 
-  /** The stream where the browser has one, else polling. */
+  /** The long-polls where the operator chose them; else the stream where the browser has one, else polling. */
   private connect(): void {
+    if (this.transport === 'poll') return this.startLongPoll();
     if (this.stream || this.pollTimer) return;
     if (this.openStream) this.openEventStream();
     else this.startPolling();
@@ -149,8 +214,92 @@ export class LiveTree {
   private disconnect(): void {
     this.closeStream();
     this.stopPolling();
+    this.stopLongPoll();
+    this.clearHiddenTimer();
     if (this.streamRetryTimer) clearTimeout(this.streamRetryTimer);
     this.streamRetryTimer = null;
+  }
+
+  private clearHiddenTimer(): void {
+    if (this.hiddenTimer) clearTimeout(this.hiddenTimer);
+    this.hiddenTimer = null;
+  }
+
+  private startLongPoll(): void {
+    if (this.longPoll) return;
+    const loop = new AbortController();
+    this.longPoll = loop;
+    this.setMode('long-poll');
+    void this.followByLongPolls(loop.signal).finally(() => {
+      if (this.longPoll === loop) this.longPoll = null;
+    });
+  }
+
+  private stopLongPoll(): void {
+    this.longPoll?.abort();
+    this.longPoll = null;
+  }
+
+  /**
+   * One long-poll after another, each from the version on screen once the jobs under way are done: its answer goes
+   * the way of every other (receive), so a change is applied once, in order, whichever path brought it first. A
+   * refusal or a failure waits (backoffMs), a poll not answered within its wait and LONG_POLL_GRACE_MS is dropped
+   * and asked again. Ends when `signal` aborts: the page was hidden too long, or the tree left the screen.
+   */
+  private async followByLongPolls(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    let lastEmpty = -Infinity;
+    while (!signal.aborted) {
+      await this.whenIdle(signal);
+      if (signal.aborted) return;
+      const since = this.versionOnScreen;
+      const poll = abortAfter(signal, LONG_POLL_WAIT_SECONDS * 1000 + LONG_POLL_GRACE_MS);
+      try {
+        const answer = await this.pollChanges(this.options.token, since, LONG_POLL_WAIT_SECONDS, poll.signal);
+        failures = 0;
+        this.receive(answer);
+        if (answer.version <= since) {
+          // Nothing new: ask again at once, unless the last empty answer came back just as fast.
+          const now = Date.now();
+          if (now - lastEmpty < LONG_POLL_MIN_MS) await sleep(LONG_POLL_MIN_MS, signal);
+          lastEmpty = now;
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        // Dropped unanswered: ask again.
+        if (poll.timedOut()) continue;
+        // The tree has never had this version (its database was restored): start again from its snapshot.
+        if (error instanceof ChangesFetchError && error.httpStatus === 400) {
+          this.resync();
+          continue;
+        }
+        failures++;
+        const retryAfter = error instanceof ChangesFetchError ? error.retryAfterMs : null;
+        await sleep(backoffMs(failures, retryAfter, this.options.random), signal);
+      } finally {
+        poll.done();
+      }
+    }
+  }
+
+  /** Resolves once no job runs or is wanted (the tree on screen is where the jobs leave it), or `signal` aborts. */
+  private whenIdle(signal: AbortSignal): Promise<void> {
+    if (!this.running && !this.reloadWanted && !this.catchUpWanted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        this.idleWaiters = this.idleWaiters.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      this.idleWaiters.push(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private settleIdleWaiters(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private openEventStream(): void {
@@ -283,6 +432,8 @@ export class LiveTree {
         else await this.askChanges();
       }
       this.fetchFailures = 0;
+      this.running = false;
+      this.settleIdleWaiters();
     } catch (error) {
       if (this.stopped) return;
       // The tree has never had this version (its database was restored): start again from its snapshot.
@@ -338,4 +489,38 @@ export class LiveTree {
   private report(): void {
     this.options.onStatus?.(this.status);
   }
+}
+
+/** Sleeps `ms`, or less if `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A signal that aborts with `signal`, or by itself after `ms`; `done()` lets go of both. */
+function abortAfter(signal: AbortSignal, ms: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const follow = () => controller.abort(signal.reason);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The long-poll was not answered in time.', 'TimeoutError'));
+  }, ms);
+  signal.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', follow);
+    },
+  };
 }

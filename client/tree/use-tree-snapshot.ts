@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { initialParams } from '#client/api/initial-params.ts';
 import { SnapshotFetchError } from '#client/api/tree-snapshot.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
 import { LiveTree, type LiveStatus } from './live-tree.ts';
@@ -89,6 +90,8 @@ export function useLiveTree(token: string | null, tree: LoadedTree | undefined, 
     const live = new LiveTree({
       token,
       version: tree.version,
+      // The operator's choice (LIVE_TRANSPORT): long-polls where a shared cache is in front.
+      transport: initialParams().settings.liveTransport,
       applyChanges: (changes) => {
         engine.applyChanges(changes, { highlight: true });
         onScreen = { ...onScreen, cells: engine.liveCells ?? onScreen.cells };

@@ -5,11 +5,11 @@
  * stops. Polls of one tree at one version are answered together, from one read of the changes.
  */
 import { ErrorCode } from '#shared/errors.ts';
-import type { TreeChangesAnswer } from '#shared/tree/changes.ts';
+import { CHANGES_WAIT_MAX_SECONDS, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import { AppError } from '../errors.ts';
 
-/** The longest a poll may ask to be held: under the 30 seconds after which proxies commonly give up on an answer. */
-export const WAIT_MAX_SECONDS = 25;
+/** The longest a poll may ask to be held (shared/tree/changes.ts: the page asks for all of it). */
+export const WAIT_MAX_SECONDS = CHANGES_WAIT_MAX_SECONDS;
 /** What a poll refused for lack of room is told to wait, in seconds: held polls end within WAIT_MAX_SECONDS. */
 export const FULL_RETRY_SECONDS = 5;
 

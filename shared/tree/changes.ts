@@ -7,6 +7,12 @@ import { decodeColor, encodeColor, type SnapshotCell, type TreeCells } from './s
 
 export const CHANGES_FORMAT = 1;
 
+/**
+ * The longest a long-poll of /changes may ask to be held (`wait`, in seconds; decision 033): under the 30 seconds
+ * after which proxies commonly give up on an answer. The page asks for all of it.
+ */
+export const CHANGES_WAIT_MAX_SECONDS = 25;
+
 export interface TreeChangesWire {
   format: typeof CHANGES_FORMAT;
   resync: false;

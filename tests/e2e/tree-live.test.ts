@@ -1,27 +1,33 @@
 /**
- * The live tree (issue 17): open tree pages follow the event stream (or poll /changes when it is refused) and draw a
- * piece published elsewhere in place, keeping camera, popup and focus; they reload after a bulk change and catch up
+ * The live tree: open tree pages follow the event stream (or poll /changes when it is refused) and draw a piece
+ * published elsewhere in place, keeping camera, popup and focus; they reload after a bulk change and catch up
  * when shown again or come back to. Prints the commit→drawn times; the one-second target is npm run bench:live's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
-import { TREE_VIEW } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
 import { publishArt } from '#server/services/review/review.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
-import '#client/tree/engine/stats.ts';
-import type {} from '#client/tree/use-tree-snapshot.ts';
 import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import {
+  NEW_COLOUR,
+  colourAt,
+  colourSeenAt,
+  freeSquareOnScreen as freeSquareIn,
+  live,
+  near,
+  pointOf,
+  stats,
+  submitPieceOn as submitPieceIn,
+  watchColour,
+} from '../helpers/browser/live-tree.ts';
 
-const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 /** The polling that replaces a refused stream, shortened (5 s in real use). */
 const POLL_MS = 250;
-/** The new pieces' dominant colour: a red no other square of the demo tree shows. */
-const NEW_COLOUR = 0xd01818;
 const ROUNDS = 3;
 
 interface TreePage {
@@ -39,8 +45,6 @@ let browser: Browser;
 let viewer: TreePage;
 /** Its event stream is refused: it polls /changes. */
 let poller: TreePage;
-/** Squares used by a test already (each publish goes to a fresh one). */
-const used = new Set<number>();
 
 async function openTree(options: { blockStream?: boolean } = {}): Promise<TreePage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -65,155 +69,13 @@ async function openTree(options: { blockStream?: boolean } = {}): Promise<TreePa
   return opened;
 }
 
-const stats = (page: Page) => page.evaluate(() => ({ ...window.__treeStats! }));
-const live = (page: Page) => page.evaluate(() => ({ ...window.__treeLive! }));
 const cameraOf = async (page: Page) => {
   const { x, y, scale } = await stats(page);
   return { x, y, scale };
 };
 
-type Point = { x: number; y: number };
-
-/** The page point at the middle of a square, under the page's camera. */
-async function pointOf(page: Page, square: { row: number; column: number }): Promise<Point> {
-  const camera = await stats(page);
-  const box = (await page.locator('.tree-canvas canvas').boundingBox())!;
-  return {
-    x: box.x + (square.column * PITCH + TREE_VIEW.cellSize / 2 - camera.x) * camera.scale,
-    y: box.y + (square.row * PITCH + TREE_VIEW.cellSize / 2 - camera.y) * camera.scale,
-  };
-}
-
-/** The colour the canvas shows at a page point, as 0xRRGGBB (read back from the WebGL canvas itself, under any popup). */
-function colourAt(page: Page, point: Point): Promise<number> {
-  return page.evaluate(({ x, y }) => {
-    const canvas = document.querySelector<HTMLCanvasElement>('.tree-canvas canvas')!;
-    const box = canvas.getBoundingClientRect();
-    const ratio = canvas.width / box.width;
-    const probe = document.createElement('canvas');
-    probe.width = probe.height = 1;
-    const context = probe.getContext('2d')!;
-    context.drawImage(canvas, Math.round((x - box.left) * ratio), Math.round((y - box.top) * ratio), 1, 1, 0, 0, 1, 1);
-    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-    return (r! << 16) | (g! << 8) | b!;
-  }, point);
-}
-
-function near(colour: number, expected: number): boolean {
-  const channels = [16, 8, 0].map((shift) => Math.abs(((colour >> shift) & 0xff) - ((expected >> shift) & 0xff)));
-  return Math.max(...channels) <= 32;
-}
-
-/**
- * Starts watching a point of the canvas in the page, every frame: window.__colourSeenAt becomes the page's
- * Date.now() when it first shows `colour` (the same machine clock as the test's), and __versionMovedAt when the live
- * tree's version first moved (the changes were applied).
- */
-async function watchColour(page: Page, point: Point, colour: number): Promise<void> {
-  await page.evaluate(
-    ({ x, y, colour }) => {
-      const canvas = document.querySelector<HTMLCanvasElement>('.tree-canvas canvas')!;
-      const box = canvas.getBoundingClientRect();
-      const ratio = canvas.width / box.width;
-      const [sx, sy] = [Math.round((x - box.left) * ratio), Math.round((y - box.top) * ratio)];
-      const probe = document.createElement('canvas');
-      probe.width = probe.height = 1;
-      const context = probe.getContext('2d', { willReadFrequently: true })!;
-      const seen = window as unknown as { __colourSeenAt: number | null; __versionMovedAt: number | null };
-      seen.__colourSeenAt = null;
-      seen.__versionMovedAt = null;
-      const version = window.__treeLive?.version;
-      // The canvas is read back only after the engine rendered a frame: a read back every frame would slow the page.
-      let frames = -1;
-      const check = () => {
-        const now = Date.now();
-        if (seen.__versionMovedAt === null && window.__treeLive?.version !== version) seen.__versionMovedAt = now;
-        if (frames !== window.__treeStats!.frames) {
-          frames = window.__treeStats!.frames;
-          context.drawImage(canvas, sx, sy, 1, 1, 0, 0, 1, 1);
-          const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-          const off = Math.max(
-            Math.abs(r! - ((colour >> 16) & 0xff)),
-            Math.abs(g! - ((colour >> 8) & 0xff)),
-            Math.abs(b! - (colour & 0xff)),
-          );
-          if (off <= 32) return void (seen.__colourSeenAt = now);
-        }
-        requestAnimationFrame(check);
-      };
-      requestAnimationFrame(check);
-    },
-    { ...point, colour },
-  );
-}
-
-async function colourSeenAt(page: Page, timeout: number): Promise<number> {
-  let at: number | null = null;
-  await expect
-    .poll(
-      async () => {
-        at = await page.evaluate(() => (window as unknown as { __colourSeenAt: number | null }).__colourSeenAt);
-        return at;
-      },
-      { timeout, interval: 50 },
-    )
-    .not.toBeNull();
-  return at!;
-}
-
-/**
- * A square without a piece (available, or not yet connected) on screen in every given page, away from the top panel
- * and from squares used already.
- */
-async function freeSquareOnScreen(...pages: Page[]): Promise<{ id: number; row: number; column: number }> {
-  const { db } = gallery.app.deps;
-  const tree = getDefaultTree(db)!;
-  const boxes = await Promise.all(
-    pages.map(async (page) => ({
-      page,
-      box: (await page.locator('.tree-canvas canvas').boundingBox())!,
-      camera: await stats(page),
-    })),
-  );
-  const square = db
-    .select({ id: cells.id, row: cells.row, column: cells.column })
-    .from(cells)
-    .where(and(eq(cells.treeId, tree.id), isNull(cells.artId), ne(cells.status, CellStatus.Published)))
-    .all()
-    .find((cell) => {
-      if (used.has(cell.id)) return false;
-      return boxes.every(({ box, camera }) => {
-        const x = box.x + (cell.column * PITCH + 50 - camera.x) * camera.scale;
-        const y = box.y + (cell.row * PITCH + 50 - camera.y) * camera.scale;
-        return x > box.x + 80 && x < box.x + box.width - 80 && y > box.y + 160 && y < box.y + box.height - 80;
-      });
-    });
-  expect(square).toBeDefined();
-  used.add(square!.id);
-  return square!;
-}
-
-/** Puts a submitted piece in the new colour on a square, straight in the database (an artist's steps, not tested here). */
-function submitPieceOn(cellId: number): string {
-  const { db } = gallery.app.deps;
-  const now = Date.now();
-  const author = db.select({ id: users.id }).from(users).limit(1).get()!;
-  const token = newToken();
-  db.insert(art)
-    .values({
-      token,
-      cellId,
-      authorId: author.id,
-      status: ArtStatus.Submitted,
-      title: 'Live Arrival',
-      dominantColor: NEW_COLOUR,
-      submittedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .run();
-  return token;
-}
+const freeSquareOnScreen = (...pages: Page[]) => freeSquareIn(gallery, ...pages);
+const submitPieceOn = (cellId: number) => submitPieceIn(gallery, cellId);
 
 /** Staff publish the piece through the review service (the square, its neighbours, the change log); answers when it committed. */
 function publish(artToken: string): number {

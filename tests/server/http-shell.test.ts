@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
+import { loadConfig } from '#server/config.ts';
+import { initialParams } from '#server/services/tree/initial-params.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, csrfHeaders, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 
@@ -41,7 +43,16 @@ describe('pages', () => {
       imagePath: '/media/',
       helpEmail: expect.stringContaining('@'),
       siteUrl: expect.stringMatching(/^http/),
+      liveTransport: 'events',
     });
+  });
+
+  it('tells the page how to follow the live tree, as LIVE_TRANSPORT says (events unless poll is asked)', () => {
+    expect(loadConfig({}).liveTransport).toBe('events');
+    expect(loadConfig({ LIVE_TRANSPORT: 'poll' }).liveTransport).toBe('poll');
+    expect(() => loadConfig({ LIVE_TRANSPORT: 'websocket' })).toThrow(/^Invalid environment variable LIVE_TRANSPORT/);
+    const config = { ...t.deps.config, liveTransport: 'poll' as const };
+    expect(initialParams({ db: t.deps.db, config }).settings.liveTransport).toBe('poll');
   });
 
   it('sends the usual security headers and a Content Security Policy', async () => {

@@ -14,6 +14,7 @@ export function initialParams(ctx: Pick<ServiceContext, 'db' | 'config'>): Initi
       siteUrl: ctx.config.siteUrl,
       phone: ctx.config.contactPhone,
       timeZone: ctx.config.siteTimezone,
+      liveTransport: ctx.config.liveTransport,
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   ZoomInIcon,
   ZoomOutIcon,
 } from './tree-icons.tsx';
+import { COVERS_TREE } from './use-covered-insets.ts';
 
 export interface TreePanelProps {
   scale: number;
@@ -49,7 +50,7 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
     if (returnFocus) requestAnimationFrame(() => searchButton.current?.focus());
   };
   return (
-    <div className="tree-panel-area">
+    <div className="tree-panel-area" {...COVERS_TREE}>
       <div className="tree-panel" role="toolbar" aria-label="Tree view">
         <button
           type="button"

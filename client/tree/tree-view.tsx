@@ -25,6 +25,7 @@ import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
 import { TreeSurvey, ViewSignal } from './tree-survey.tsx';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
+import { useCoveredInsets } from './use-covered-insets.ts';
 import { formatTreeUrl, parseTreeUrl, TREE_PAGE_PATH, type UrlView } from '#shared/tree/tree-url.ts';
 import { useLiveTree, useTreeSnapshot } from './use-tree-snapshot.ts';
 import { canDrawTree } from './webgl-support.ts';
@@ -59,8 +60,10 @@ export function TreeView() {
   const { user, isLoading: userLoading } = useCurrentUser();
   const engineRef = useRef<TreeEngine | null>(null);
   const [engine, setEngine] = useState<TreeEngine | null>(null);
-  // Once the engine shows the snapshot, changes to the tree are applied to it as they come (issue 17).
+  // Once the engine shows the snapshot, changes to the tree are applied to it as they come (decision 023).
   useLiveTree(token, snapshot.data, engine);
+  // The toolbar and the replay's control cover the canvas's edges: the engine reveals squares clear of them.
+  useCoveredInsets(engine);
   const [scale, setScale] = useState<number>(TREE_VIEW.zoomDefault);
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const [popup, setPopup] = useState<TreePopup | null>(null);

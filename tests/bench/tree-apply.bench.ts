@@ -72,7 +72,8 @@ function replayTimes(): { enterMs: number; perFrame: number; frames: number[]; j
   const timeline = buildTimeline(growthHistory(tree), tree.cells);
   const started = performance.now();
   const cells = deriveReplayCells(tree.cells, timeline, 0);
-  const slots = new BranchSlots(computeBranchSlots(tree.settings, engineGrid(cells)));
+  // The replay's past tree has no branch slots (engine/tree-engine.ts beginReplay).
+  const slots = new BranchSlots([], false);
   const state: TreeState = { cells, settings: tree.settings, slots, index: buildChunkIndex(cells, slots.positions) };
   const enterMs = performance.now() - started;
   const perFrame = Math.ceil(timeline.count / (20 * 60));

@@ -1,6 +1,8 @@
 /**
- * The growth replay in a real browser (issue 17): `?at=DAY` opens the tree as it was at the end of that day, paused;
- * play, pause and the scrubber move it; Back to live returns; a malformed or unreached day opens the live tree.
+ * The growth replay in a real browser (decision 023): `?at=DAY` opens the tree as it was at the end of that day,
+ * paused, with only what is known of it (the pieces published by then; no reservation, available square or branch
+ * slot of today); play, pause and the scrubber move it; its end is today's live tree; Back to live returns; a
+ * malformed or unreached day opens the live tree.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -8,8 +10,9 @@ import { CellStatus, CellType } from '#shared/domain.ts';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import { DAY_OUT_OF_REACH, NOT_A_DAY, parseReplayDay, replayDayOf } from '#shared/tree/tree-url.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
-import { and, eq } from 'drizzle-orm';
-import { cells } from '#drizzle/schema.ts';
+import { and, eq, isNull } from 'drizzle-orm';
+import { cells, reservations, users } from '#drizzle/schema.ts';
+import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import '#client/tree/engine/stats.ts';
@@ -26,8 +29,54 @@ let publishedAt: Map<string, number>;
 let history: TreeHistoryWire;
 /** The live tree's squares as the test expects them now (after its own live change). */
 let liveNow: string[] = [];
+/** A trunk square reserved today, before the page opened, and a trunk square available now. */
+let reservedToday: { row: number; column: number };
+let availableNow: { row: number; column: number };
 
 type Square = { kind: 'cell' | 'slot'; status: number } | null;
+
+/** A member who has never reserved reserves the first available trunk square, now, through the reservation service. */
+function reserveASquareToday(): { row: number; column: number } {
+  const { db } = gallery.app.deps;
+  const member = db
+    .select({ id: users.id, role: users.role, token: users.token })
+    .from(users)
+    .leftJoin(reservations, eq(reservations.userId, users.id))
+    .where(isNull(reservations.id))
+    .get()!;
+  const square = availableTrunkSquares()[0]!;
+  reserveCell(gallery.app.deps, member, square.token);
+  return square;
+}
+
+function availableTrunkSquares() {
+  const { db } = gallery.app.deps;
+  return db
+    .select({ token: cells.token, row: cells.row, column: cells.column })
+    .from(cells)
+    .where(
+      and(
+        eq(cells.treeId, getDefaultTree(db)!.id),
+        eq(cells.status, CellStatus.Available),
+        eq(cells.type, CellType.Trunk),
+      ),
+    )
+    .all();
+}
+
+const squareAt = (position: { row: number; column: number }) =>
+  page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), position);
+
+/** How many branch slots the page draws over the whole demo tree (it is small: a few thousand positions). */
+function slotsShown(): Promise<number> {
+  return page.evaluate(() => {
+    let slots = 0;
+    for (let row = -5; row <= 60; row++) {
+      for (let column = -40; column <= 40; column++) if (window.__treeSquareAt!(row, column)?.kind === 'slot') slots++;
+    }
+    return slots;
+  });
+}
 
 /** What every cell position of the live tree holds on screen now (window.__treeSquareAt, engine/stats.ts). */
 function squaresShown(): Promise<Square[]> {
@@ -35,11 +84,19 @@ function squaresShown(): Promise<Square[]> {
   return page.evaluate((list) => list.map(([row, column]) => window.__treeSquareAt!(row, column)), positions);
 }
 
-/** What the tree looked like at `time`: published by then, else as before its piece (or as now, if none). */
+/** Whether the replay shows the live tree at `time`: today's end of the timeline; any earlier day is a past one. */
+const isToday = (time: number) => replayDayOf(time) === replayDayOf(Date.now());
+
+/**
+ * What the replay shows at `time` (the end of a day, as a paused replay rests): today, the live tree as it is now; a
+ * past day, the pieces published by then and every other square not there yet (a trunk square pending, a branch square
+ * not drawn), whatever it is now: a square reserved or available today shows neither.
+ */
 function expectedAt(time: number): (string | null)[] {
+  if (isToday(time)) return liveNow;
   return Array.from({ length: tree.count }, (_, i) => {
     const at = publishedAt.get(`${tree.row[i]},${tree.col[i]}`);
-    if (at === undefined || at <= time) return `cell:${tree.status[i]}`;
+    if (at !== undefined && at <= time) return `cell:${CellStatus.Published}`;
     return tree.type[i] === CellType.Trunk ? `cell:${CellStatus.Pending}` : 'no cell';
   });
 }
@@ -56,7 +113,10 @@ const addressDay = () => new URL(page.url()).searchParams.get('at');
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  reservedToday = reserveASquareToday();
+  availableNow = availableTrunkSquares()[0]!;
   tree = await decodedTree(gallery);
+  liveNow = Array.from(tree.status, (s) => `cell:${s}`);
   const token = getDefaultTree(gallery.app.deps.db)!.token;
   history = ((await gallery.app.server.inject({ url: `/api/tree/${token}/history` })).json() as { r: TreeHistoryWire })
     .r;
@@ -88,6 +148,11 @@ describe('growth replay', () => {
     await openTree(`?at=${day}&row=${tree.row[middle]}&col=${tree.col[middle]}&zoom=0.5`);
     await expect.poll(() => page.evaluate(() => window.__treeStats!.replaying)).toBe(true);
     await replayBar().waitFor();
+    expect(isToday(end)).toBe(false);
+    // Today's reservation and an available square are not drawn on a past day, nor is any branch slot.
+    expect(await squareAt(reservedToday)).toEqual({ kind: 'cell', status: CellStatus.Pending });
+    expect(await squareAt(availableNow)).toEqual({ kind: 'cell', status: CellStatus.Pending });
+    expect(await slotsShown()).toBe(0);
     const expected = expectedAt(end);
     expect(described(await squaresShown())).toEqual(expected);
     // Some pieces are published by then and some are not yet: the day shows a tree part-grown.
@@ -109,8 +174,17 @@ describe('growth replay', () => {
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(value));
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }, max);
-    await expect.poll(addressDay).toBe(replayDayOf(max));
-    await expect.poll(async () => described(await squaresShown())).toEqual(expectedAt(max));
+    await expect.poll(addressDay).toBe(replayDayOf(Date.now()));
+    // The far end is today: the live tree as it is, its reservation of today, available squares and slots included.
+    await expect.poll(async () => described(await squaresShown())).toEqual(expectedAt(Date.now()));
+    expect(await squareAt(reservedToday)).toEqual({ kind: 'cell', status: CellStatus.Reserved });
+    expect(await squareAt(availableNow)).toEqual({ kind: 'cell', status: CellStatus.Available });
+    expect(await slotsShown()).toBeGreaterThan(0);
+    expect(await page.getByTestId('tree-replay-date').textContent()).toBe(
+      new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(
+        Date.now(),
+      ),
+    );
   });
 
   it('plays and pauses', async () => {
@@ -158,7 +232,7 @@ describe('growth replay', () => {
     await page.getByRole('button', { name: 'Back to live' }).click();
     await expect.poll(() => page.evaluate(() => window.__treeStats!.replaying)).toBe(false);
     expect(addressDay()).toBeNull();
-    liveNow = Array.from(tree.status, (s, i) => `cell:${i === waiting ? CellStatus.Reserved : s}`);
+    liveNow = liveNow.map((square, i) => (i === waiting ? `cell:${CellStatus.Reserved}` : square));
     expect(described(await squaresShown())).toEqual(liveNow);
     expect(await page.getByRole('button', { name: 'Replay growth' }).isVisible()).toBe(true);
   });

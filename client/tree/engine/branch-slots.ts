@@ -21,7 +21,14 @@ export class BranchSlots {
   private readonly alive = new Set<number>();
   private sorted: Position[] | null = null;
 
-  constructor(initial: readonly Position[]) {
+  /**
+   * `followsRule` false: the tree has no slots, whatever its cells do (the growth replay's past, where whether a
+   * position was free is not known).
+   */
+  constructor(
+    initial: readonly Position[],
+    private readonly followsRule = true,
+  ) {
     for (const slot of initial) this.add(slot.row, slot.column);
   }
 
@@ -60,6 +67,7 @@ export class BranchSlots {
     into: SlotChange[],
     seen: Set<number>,
   ): void {
+    if (!this.followsRule) return;
     for (let r = row - 1; r <= row + 1; r++) {
       for (let c = column - 1; c <= column + 1; c++) {
         const key = positionKey(r, c);

@@ -64,13 +64,14 @@ export class CanvasTree {
   /** The bands' rows, top to bottom (far-moves.ts). */
   readonly bandRows: BandRows[];
 
+  /** `slots` null: a tree that never has branch slots (the growth replay's past). */
   constructor(
     cells: TreeCells,
     readonly settings: TreeSettings,
-    slots: readonly Position[],
+    slots: readonly Position[] | null,
     private readonly deps: CanvasTreeDeps,
   ) {
-    const branchSlots = new BranchSlots(slots);
+    const branchSlots = new BranchSlots(slots ?? [], slots !== null);
     const index: ChunkIndex = buildChunkIndex(cells, branchSlots.positions);
     this.state = { cells, settings, slots: branchSlots, index };
     this.bounds = worldBoundsOf(settings, cells);

@@ -3,15 +3,8 @@
  * keyboard focus), and its moves square by square (focus.ts) and far (far-moves.ts).
  */
 import { CellStatus } from '#shared/domain.ts';
-import {
-  CELL_PITCH,
-  CELL_SIZE,
-  centredOn,
-  cellCentre,
-  screenToWorld,
-  viewRect,
-  type Camera,
-} from '#shared/tree/camera.ts';
+import { CELL_PITCH, CELL_SIZE, cellCentre, screenToWorld, type Camera } from '#shared/tree/camera.ts';
+import { centredInUncovered, uncoveredViewRect, type Insets } from './covered-insets.ts';
 import {
   bandLabel,
   bandStep,
@@ -31,6 +24,8 @@ export interface FocusHost {
   hasSquare: (row: number, column: number) => boolean;
   camera: () => Camera;
   viewport: () => { width: number; height: number };
+  /** What the page's controls cover of the canvas: a square is revealed in the rest. */
+  covered: () => Insets;
   /** Moves the camera (as a visitor's move: it ends a flight). */
   pan: (camera: Camera) => void;
   /** The focus or its visibility changed: redraw the marks. */
@@ -183,28 +178,50 @@ export class KeyboardFocus {
     });
   }
 
-  /** Pans just enough for the square (and a margin round it) to be on screen; `centre`: to its middle if it is off screen. */
+  /** Pans for the square to be seen (cameraRevealing). */
   private keepInView(row: number, column: number, centre: boolean): void {
     const { width, height } = this.host.viewport();
     if (width === 0) return;
     const camera = this.host.camera();
-    const margin = Math.min(CELL_PITCH, width / 4 / camera.scale);
-    const view = viewRect(camera, width, height);
-    const left = column * CELL_PITCH - margin;
-    const top = row * CELL_PITCH - margin;
-    const right = column * CELL_PITCH + CELL_SIZE + margin;
-    const bottom = row * CELL_PITCH + CELL_SIZE + margin;
-    const offScreen =
-      column * CELL_PITCH + CELL_SIZE <= view.x ||
-      column * CELL_PITCH >= view.x + view.width ||
-      row * CELL_PITCH + CELL_SIZE <= view.y ||
-      row * CELL_PITCH >= view.y + view.height;
-    if (centre && offScreen) return this.host.pan(centredOn(cellCentre(row, column), camera.scale, width, height));
-    let { x, y } = camera;
-    if (left < view.x) x = left;
-    else if (right > view.x + view.width) x = right - view.width;
-    if (top < view.y) y = top;
-    else if (bottom > view.y + view.height) y = bottom - view.height;
-    if (x !== camera.x || y !== camera.y) this.host.pan({ x, y, scale: camera.scale });
+    const next = cameraRevealing(camera, width, height, this.host.covered(), { row, column }, centre);
+    if (next.x !== camera.x || next.y !== camera.y) this.host.pan(next);
   }
+}
+
+/**
+ * The camera that shows the square at `position`: moved just enough for the square, and a margin round it (a square's
+ * pitch, or a quarter of the width seen if less), to be seen; with `centre`, a square that cannot be seen at all is
+ * centred instead. Seen means in the part of the canvas (`width` × `height` CSS pixels) the page's controls, the
+ * toolbar and the replay's button, leave uncovered (`insets`).
+ */
+export function cameraRevealing(
+  camera: Camera,
+  width: number,
+  height: number,
+  insets: Insets,
+  position: Position,
+  centre: boolean,
+): Camera {
+  const { row, column } = position;
+  const view = uncoveredViewRect(camera, width, height, insets);
+  const margin = Math.min(CELL_PITCH, view.width / 4);
+  // A part too small for the square with that margin round it (a short screen, zoomed in) keeps what margin it holds.
+  const marginX = Math.max(0, Math.min(margin, (view.width - CELL_SIZE) / 2));
+  const marginY = Math.max(0, Math.min(margin, (view.height - CELL_SIZE) / 2));
+  const left = column * CELL_PITCH - marginX;
+  const top = row * CELL_PITCH - marginY;
+  const right = column * CELL_PITCH + CELL_SIZE + marginX;
+  const bottom = row * CELL_PITCH + CELL_SIZE + marginY;
+  const unseen =
+    column * CELL_PITCH + CELL_SIZE <= view.x ||
+    column * CELL_PITCH >= view.x + view.width ||
+    row * CELL_PITCH + CELL_SIZE <= view.y ||
+    row * CELL_PITCH >= view.y + view.height;
+  if (centre && unseen) return centredInUncovered(cellCentre(row, column), camera.scale, width, height, insets);
+  let { x, y } = camera;
+  if (left < view.x) x += left - view.x;
+  else if (right > view.x + view.width) x += right - (view.x + view.width);
+  if (top < view.y) y += top - view.y;
+  else if (bottom > view.y + view.height) y += bottom - (view.y + view.height);
+  return { x, y, scale: camera.scale };
 }

@@ -23,6 +23,7 @@ import {
 import { CameraFlight } from './camera-flight.ts';
 import { CanvasTree, type AppliedUpdate, type CellHit } from './canvas-tree.ts';
 import { ChangeHighlight } from './change-highlight.ts';
+import { centredInUncovered, NO_INSETS, type Insets } from './covered-insets.ts';
 import type { TreeEngineOptions } from './engine-options.ts';
 import type { Position } from './focus.ts';
 import { FrameLoop } from './frame-loop.ts';
@@ -33,7 +34,6 @@ import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
 import { createTreeStats, type TreeStats } from './stats.ts';
 import type { BandSurvey, ViewSurvey } from './survey.ts';
 import { ThumbnailCache } from './thumbnails.ts';
-import { engineGrid } from './tree-grid.ts';
 import { TreeStage } from './tree-stage.ts';
 import { gridOfTreeCells, openingScale, seedViewTarget } from '#shared/tree/layout.ts';
 
@@ -42,7 +42,12 @@ export type { CellHit } from './canvas-tree.ts';
 /** How long find-free and find-my-slots take to glide to their square. */
 const FLIGHT_MS = 480;
 
-type PendingView = { camera: Camera } | { centre: Point; scale: number } | 'seed';
+/**
+ * A view to apply once the canvas has a size: a camera, a point to centre at a scale (`uncovered`: in the part of the
+ * canvas the page's controls leave uncovered, for a square to be seen; else in the canvas's middle, as an address
+ * names its view), or the seed view.
+ */
+type PendingView = { camera: Camera } | { centre: Point; scale: number; uncovered?: boolean } | 'seed';
 
 function prefersReducedMotion(): boolean {
   return typeof window !== 'undefined' && (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false);
@@ -57,7 +62,6 @@ function prefersReducedMotion(): boolean {
 export class TreeEngine {
   readonly stats: TreeStats = createTreeStats();
   private camera: Camera = { x: 0, y: 0, scale: TREE_VIEW.zoomDefault };
-  /** A view to apply once the canvas has a size: a camera, a point to centre at a scale, or the seed view. */
   private pendingView: PendingView | null = null;
   /** The tree on screen (the live one, or the growth replay's while it plays) and the live one behind it. */
   private readonly stage = new TreeStage();
@@ -68,6 +72,8 @@ export class TreeEngine {
   private target: MarkedCell | null = null;
   private availableCursor = -1;
   private readonly flight = new CameraFlight();
+  /** What the page's own controls cover of the canvas (setCoveredInsets). */
+  private covered: Insets = NO_INSETS;
   private readonly keyboard: KeyboardFocus;
   private readonly thumbnails = new ThumbnailCache();
   private readonly input: CanvasInput;
@@ -101,6 +107,7 @@ export class TreeEngine {
       hasSquare: this.hasSquare,
       camera: () => this.camera,
       viewport: () => this.viewport(),
+      covered: () => this.covered,
       pan: (camera) => this.userMove(camera),
       changed: () => this.focusChanged(),
       announce: (position, fresh, note) => this.announceFocus(position, fresh, note),
@@ -173,21 +180,30 @@ export class TreeEngine {
 
   /**
    * Shows a replay's tree (client/tree/replay/) in place of the live one, keeping the camera; the live tree is set
-   * aside (its chunks given back) until endReplay. `cells` must be the replay's own copy.
+   * aside (its chunks given back) until endReplay. `cells` must be the replay's own copy. The replay's tree is a past
+   * one and has no branch slots: whether a position was free on a past day is not known.
    */
-  beginReplay(cells: TreeCells, slots?: readonly Position[]): void {
+  beginReplay(cells: TreeCells): void {
     const live = this.stage.live;
     if (!live) return;
-    this.stage.showReplay(
-      this.makeTree(cells, live.settings, slots ?? computeBranchSlots(live.settings, engineGrid(cells))),
-    );
+    this.stage.showReplay(this.makeTree(cells, live.settings, null));
     this.afterTreeSwap();
   }
 
-  /** Moves the replay's tree to another time: a batch of synthetic changes, applied in place like live ones. */
+  /**
+   * Moves the replay's tree to another time: a batch of synthetic changes, applied in place like live ones (also
+   * while the live tree shows in its place, at the replay's end).
+   */
   applyReplayChanges(changes: TreeChangesWire): void {
-    if (!this.stage.replaying || !this.tree || changes.count === 0) return;
-    this.afterUpdate(this.tree.applyChanges(changes, false), changes, false);
+    const replay = this.stage.replay;
+    if (!replay || changes.count === 0) return;
+    const update = replay.applyChanges(changes, false);
+    if (replay === this.tree) this.afterUpdate(update, changes, false);
+  }
+
+  /** The replay reached its end, now (true: the live tree shows as it is), or left it (false: its own tree again). */
+  showLiveInReplay(live: boolean): void {
+    if (this.stage.showLiveInReplay(live)) this.afterTreeSwap();
   }
 
   /**
@@ -218,6 +234,19 @@ export class TreeEngine {
     return this.viewport();
   }
 
+  /** The element the canvas fills (it takes the keyboard): the page measures what it draws over it. */
+  get element(): HTMLElement {
+    return this.options.keyTarget;
+  }
+
+  /**
+   * How far the page's controls drawn over the canvas cover it from each edge (CSS pixels; covered-insets.ts): the
+   * keyboard's focus and a find's square are revealed and centred in the rest, where they can be seen.
+   */
+  setCoveredInsets(insets: Insets): void {
+    this.covered = insets;
+  }
+
   setCamera(next: Camera): void {
     const { width, height } = this.viewport();
     const clamped = this.tree && width > 0 ? clampToBounds(next, this.tree.bounds, width, height) : next;
@@ -234,10 +263,13 @@ export class TreeEngine {
     if (moved) this.options.onCameraChange?.(clamped);
   }
 
-  /** Opens the view centred on a square at a scale (applied once the canvas has its size; before the first frame). */
-  showCell(row: number, column: number, scale: number): void {
+  /**
+   * Opens the view centred on a square at a scale (applied once the canvas has its size; before the first frame);
+   * `uncovered`: centred in what the page's controls leave of the canvas (a square to be seen, not an address's view).
+   */
+  showCell(row: number, column: number, scale: number, uncovered = false): void {
     this.flight.cancel();
-    this.pendingView = { centre: cellCentre(row, column), scale };
+    this.pendingView = { centre: cellCentre(row, column), scale, uncovered };
     this.cullNeeded = true;
     this.requestFrame();
   }
@@ -265,10 +297,14 @@ export class TreeEngine {
     this.userMove(zoomAt(this.camera, { x: width / 2, y: height / 2 }, steppedScale(this.camera.scale, direction)));
   }
 
-  /** Centres the view on a cell: at once, or gliding there (find-free, find-my-slots). */
+  /**
+   * Centres the view on a cell, in the part of the canvas the page's controls leave uncovered: at once, or gliding
+   * there (find-free, find-my-slots).
+   */
   centreOnCell(row: number, column: number, options: { smooth?: boolean; scale?: number } = {}): void {
     const { width, height } = this.viewport();
-    const target = centredOn(cellCentre(row, column), options.scale ?? this.camera.scale, width, height);
+    const scale = options.scale ?? this.camera.scale;
+    const target = centredInUncovered(cellCentre(row, column), scale, width, height, this.covered);
     if (options.smooth && !prefersReducedMotion() && width > 0) {
       this.flight.begin(this.camera, target, FLIGHT_MS);
       this.stats.flying = true;
@@ -311,7 +347,7 @@ export class TreeEngine {
    */
   showLinkedSquare(row: number, column: number, scale: number): boolean {
     if (!this.hasSquare(row, column)) return false;
-    this.showCell(row, column, scale);
+    this.showCell(row, column, scale, true);
     this.setTarget({ row, column });
     this.keyboard.focus(row, column, { reveal: 'none' });
     this.takePageFocus();
@@ -442,7 +478,8 @@ export class TreeEngine {
     this.highlight.clear();
   }
 
-  private makeTree(cells: TreeCells, settings: TreeSettings, slots: readonly Position[]): CanvasTree {
+  /** `slots` null: a tree without branch slots (the replay's). */
+  private makeTree(cells: TreeCells, settings: TreeSettings, slots: readonly Position[] | null): CanvasTree {
     return new CanvasTree(cells, settings, slots, {
       world: this.options.world,
       overlay: this.options.overlay,
@@ -544,6 +581,7 @@ export class TreeEngine {
       if (view === 'seed')
         this.setCamera(centredOn(seedViewTarget(tree.settings), openingScale(tree.settings, width), width, height));
       else if ('camera' in view) this.setCamera(view.camera);
+      else if (view.uncovered) this.setCamera(centredInUncovered(view.centre, view.scale, width, height, this.covered));
       else this.setCamera(centredOn(view.centre, view.scale, width, height));
     }
     if (this.cullNeeded) {

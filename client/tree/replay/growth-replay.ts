@@ -1,7 +1,7 @@
 /**
- * The growth replay's clock, without React: which time the tree shows, playing from the first publish to
- * the last in about PLAY_MS, and moving the engine's replay tree there a bounded number of pieces per frame (a jump
- * across the whole history converges over a few frames instead of stalling one).
+ * The growth replay's clock, without React: which time the tree shows, playing from the first publish to now in
+ * about PLAY_MS, and moving the engine's replay tree there a bounded number of pieces per frame (a jump across the
+ * whole history converges over a few frames instead of stalling one). At the end, now, the live tree shows instead.
  */
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import type { TreeEngine } from '../engine/tree-engine.ts';
@@ -10,6 +10,7 @@ import {
   deriveReplayCells,
   publishedBy,
   replayChanges,
+  showsLiveTree,
   type ReplayTimeline,
 } from './replay-timeline.ts';
 
@@ -50,6 +51,7 @@ export class GrowthReplay {
     this.timeMs = this.clamp(time);
     this.shown = this.target = publishedBy(this.timeline, this.timeMs);
     engine.beginReplay(deriveReplayCells(live, this.timeline, this.shown));
+    this.showTreeOfTime();
     // For the benchmark: what entering the replay cost the main thread (the history's fetch aside).
     performance.measure('tree:replay-enter', { start: started, end: performance.now() });
   }
@@ -66,6 +68,7 @@ export class GrowthReplay {
   seek(time: number): void {
     this.timeMs = this.clamp(time);
     this.target = publishedBy(this.timeline, this.timeMs);
+    this.showTreeOfTime();
     this.listener.time(this.timeMs);
     this.schedule();
   }
@@ -93,6 +96,11 @@ export class GrowthReplay {
     this.playingNow = false;
     this.engine.setFrameHook(null);
     this.engine.endReplay();
+  }
+
+  /** The live tree at the end (now), the replay's own before it (moved on in the frames whichever is shown). */
+  private showTreeOfTime(): void {
+    this.engine.showLiveInReplay(showsLiveTree(this.timeline, this.timeMs));
   }
 
   private clamp(time: number): number {

@@ -9,6 +9,7 @@ import type { TreeEngine } from '../engine/tree-engine.ts';
 import { GrowthReplay } from './growth-replay.ts';
 import { fetchTreeHistory, historySpan } from './history-request.ts';
 import { formatDate } from '#client/app/dates.ts';
+import { COVERS_TREE } from '../use-covered-insets.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** While playing, the controls follow the clock this often at most (the canvas follows every frame). */
@@ -17,6 +18,14 @@ const UI_EVERY_MS = 100;
 /** The last millisecond of a moment's UTC day: what `?at=` of that day shows, so a paused view and its link agree. */
 function endOfDay(time: number): number {
   return Math.floor(time / DAY_MS) * DAY_MS + DAY_MS - 1;
+}
+
+/**
+ * The scrubber's far end: the timeline's end (now) rounded up to a whole step from its start, since a range input only
+ * takes whole steps and must reach the end, where the live tree shows (the replay clamps the time back to now).
+ */
+function scrubberEnd(start: number, end: number, step: number): number {
+  return start + Math.ceil((end - start) / step) * step;
 }
 
 /** Writes the replay's day into the address in place (null: the live tree, no `at`). */
@@ -96,7 +105,9 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
         },
       });
       replay.current = created;
-      setSpan({ start: created.timeline.start, end: created.timeline.end, step: history.current.step });
+      const { step } = history.current;
+      const { start: first, end: last } = created.timeline;
+      setSpan({ start: first, end: scrubberEnd(first, last, step), step });
       setTime(created.time);
       setMode('on');
       if (autoplay) created.play();
@@ -132,7 +143,7 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
 
   if (mode !== 'on') {
     return (
-      <div className="tree-replay tree-replay--off">
+      <div className="tree-replay tree-replay--off" {...COVERS_TREE}>
         <button
           type="button"
           className="tree-replay__start"
@@ -152,7 +163,7 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
 
   const day = formatDate(time, 'utcDay');
   return (
-    <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay">
+    <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay" {...COVERS_TREE}>
       <button
         type="button"
         className="tree-replay__button"

@@ -1,6 +1,8 @@
 /**
  * The growth replay's timeline (decision 023): the history's pieces (shared/tree/history.ts) matched to the page's
  * tree, each cell's look once published (as now) and before (a trunk square pending, a branch square not there yet).
+ * A past moment shows only what is known of it, the pieces published by then; its end is now, where the page shows the
+ * live tree as it is.
  */
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { CHANGES_FORMAT, type TreeChangesWire } from '#shared/tree/changes.ts';
@@ -26,7 +28,7 @@ export interface ReplayTimeline {
   /** Tokens and thumbnails, when the tree carries them (small trees). */
   token: string[] | null;
   thumb: string[] | null;
-  /** First and last publish (0 when nothing is published). */
+  /** The first publish, and now (or the last publish, if the clock is behind it); both 0 when nothing is published. */
   start: number;
   end: number;
 }
@@ -44,7 +46,8 @@ function packColor(color: number): number {
 /**
  * Matches the history to the tree: pieces on positions the tree has, each cell once (its first publish). The server
  * may answer a history a little older than the tree (it is rebuilt in the background on a large tree): a piece the
- * tree shows published that the history does not name was published after it, so it joins the end, at `now`.
+ * tree shows published that the history does not name was published after it, so it joins the end, at `now`. The
+ * timeline ends at `now`: after the last publish the tree did not grow, but it is today's tree that the end shows.
  */
 export function buildTimeline(history: TreeHistoryWire, tree: TreeCells, now = Date.now()): ReplayTimeline {
   const seen = new Uint8Array(tree.count);
@@ -83,7 +86,7 @@ export function buildTimeline(history: TreeHistoryWire, tree: TreeCells, now = D
     token: tree.token ? new Array<string>(count) : null,
     thumb: tree.thumb ? new Array<string>(count) : null,
     start: count > 0 ? at[0]! : 0,
-    end: count > 0 ? at[count - 1]! : 0,
+    end: count > 0 ? latest : 0,
   };
   for (let k = 0; k < count; k++) {
     const i = index[k]!;
@@ -112,8 +115,18 @@ export function publishedBy(timeline: ReplayTimeline, time: number): number {
 }
 
 /**
- * The tree at a time: the live tree with its first `published` pieces published and every later one put back to its
- * "before": a copy, the live one untouched.
+ * Whether the replay shows the live tree at `time`: at the timeline's end, now, the tree is shown as it is (its
+ * reservations, available squares and branch slots included); any earlier moment shows only its published pieces.
+ */
+export function showsLiveTree(timeline: ReplayTimeline, time: number): boolean {
+  return time >= timeline.end;
+}
+
+/**
+ * The tree at a past time: its first `published` pieces published, as they look now, and every other cell in the
+ * look of a square that is not there yet (statusBefore), with no colour or picture: whether a square was reserved or
+ * free on a past day is not known (only publishing is dated), so no square shows today's reservation or availability.
+ * A copy: the live tree is untouched.
  */
 export function deriveReplayCells(tree: TreeCells, timeline: ReplayTimeline, published: number): TreeCells {
   const cells: TreeCells = {
@@ -127,9 +140,11 @@ export function deriveReplayCells(tree: TreeCells, timeline: ReplayTimeline, pub
     thumb: tree.thumb ? tree.thumb.slice(0, tree.count) : null,
     indexOf: tree.indexOf.clone(),
   };
-  for (let k = published; k < timeline.count; k++) {
-    const i = timeline.index[k]!;
-    cells.status[i] = timeline.beforeStatus[k]!;
+  const shown = new Uint8Array(tree.count);
+  for (let k = 0; k < published; k++) shown[timeline.index[k]!] = 1;
+  for (let i = 0; i < tree.count; i++) {
+    if (shown[i]) continue;
+    cells.status[i] = statusBefore(cells.type[i]!);
     cells.color[i] = -1;
     if (cells.thumb) cells.thumb[i] = '';
   }

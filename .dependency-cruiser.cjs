@@ -1,7 +1,38 @@
 // The architecture as rules (docs/architecture.md): `npm run lint` fails on any of them.
+
+// The service rooms (server/services/<room>/) in layers, lowest first: a room imports only rooms of a lower layer,
+// so no two rooms can import each other, however indirectly. A new room takes the lowest layer its imports allow.
+const ROOM_LAYERS = [
+  ['display', 'mail', 'social'],
+  ['tree', 'media', 'search', 'staff'],
+  ['squares'],
+  ['reservations', 'accounts'],
+  ['art', 'review', 'admin'],
+];
+
+const roomLayerRules = ROOM_LAYERS.map((layer, index) => ({
+  name: `rooms-import-lower-layers-${index}`,
+  severity: 'error',
+  comment:
+    `The rooms ${layer.join(', ')} may import only rooms of a lower layer (.dependency-cruiser.cjs, ROOM_LAYERS): ` +
+    'no circle between rooms.',
+  from: { path: `^server/services/(${layer.join('|')})/` },
+  to: { path: `^server/services/(${ROOM_LAYERS.slice(index).flat().join('|')})/`, pathNot: '^server/services/$1/' },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...roomLayerRules,
+    {
+      name: 'rooms-through-their-entry',
+      severity: 'error',
+      comment:
+        "Outside a service room, the room is reached through its index.ts only: what it keeps to itself can change. " +
+        'Tests may reach in, to test a part on its own.',
+      from: { path: '^(?:server/services/([^/]+)/|server/|scripts/|drizzle/)' },
+      to: { path: '^server/services/[^/]+/', pathNot: ['/index\\.ts$', '^server/services/$1/'] },
+    },
     {
       name: 'no-circular',
       severity: 'error',

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { ensureWritableDir, openDatabase } from '#server/db.ts';
-import { createOrPromoteAdmin } from '#server/services/admin/admins.ts';
+import { createOrPromoteAdmin } from '#server/services/admin/index.ts';
 import { StartupError } from '#server/startup-error.ts';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
 import { passwordSchema } from '#shared/validation/account.ts';

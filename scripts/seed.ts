@@ -10,7 +10,7 @@ import { closeDatabase, ensureWritableDir, openDatabase } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { printSeedSummary, seedDemo } from '#server/seed/demo.ts';
-import { getDefaultTree } from '#server/services/tree/tree.ts';
+import { getDefaultTree } from '#server/services/tree/index.ts';
 import { StartupError } from '#server/startup-error.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

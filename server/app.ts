@@ -37,19 +37,21 @@ import { createMediaStore } from './media-store.ts';
 import { frameworkErrors, ok, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter } from './root.ts';
-import { initialParams } from './services/tree/initial-params.ts';
-import { getDefaultTree } from './services/tree/tree.ts';
-import { BuildWorker } from './services/tree/build-worker-client.ts';
-import { SnapshotStore } from './services/tree/snapshot-store.ts';
-import { TreeHistoryStore } from './services/tree/tree-history-store.ts';
-import { TreeSketches } from './services/tree/tree-sketch.ts';
+import {
+  initialParams,
+  getDefaultTree,
+  BuildWorker,
+  SnapshotStore,
+  TreeHistoryStore,
+  TreeSketches,
+  pruneChangeLog,
+} from './services/tree/index.ts';
 import { startJobs, type JobRunner } from './services/jobs.ts';
 import { newOwnerId } from './services/leases.ts';
-import { closeMailTransports, deliverOutbox } from './services/mail/mail.ts';
+import { closeMailTransports, deliverOutbox } from './services/mail/index.ts';
 import { flushRateLimits, LIMITS, pruneRateLimits, secondsPastBatchedLimit } from './services/rate-limit.ts';
-import { sweepOrphanMedia } from './services/art/art-media.ts';
-import { pruneChangeLog } from './services/tree/tree-changes.ts';
-import { RESERVATION_JOBS } from './services/reservations/reservation-jobs.ts';
+import { sweepOrphanMedia } from './services/media/index.ts';
+import { RESERVATION_JOBS } from './services/reservations/index.ts';
 import type { AppDeps } from './trpc.ts';
 
 export interface BuildOptions {

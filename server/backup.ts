@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { mediaNameOf } from './services/art/images.ts';
+import { mediaNameOf } from './services/display/index.ts';
 import { StartupError } from './startup-error.ts';
 
 export const BACKUP_DATABASE = 'gallery.db';

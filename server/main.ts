@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { AppConfig } from './config.ts';
 import { say, standardOutput } from './log-output.ts';
 import { buildApp, type App } from './app.ts';
-import { createTree, getDefaultTree } from './services/tree/tree.ts';
+import { createTree, getDefaultTree } from './services/tree/index.ts';
 import { seedDemo, printSeedSummary } from './seed/demo.ts';
 import { claimJob, finishJob, keepRenewing, newOwnerId, renewJob } from './services/leases.ts';
 

@@ -9,8 +9,7 @@ import type { SessionUser, ValidSession } from './auth/sessions.ts';
 import { AppError, toAppError } from './errors.ts';
 import { mayAccess, type Access } from './permissions.ts';
 import type { ServiceContext } from './services/context.ts';
-import type { SnapshotStore } from './services/tree/snapshot-store.ts';
-import type { TreeHistoryStore } from './services/tree/tree-history-store.ts';
+import type { SnapshotStore, TreeHistoryStore } from './services/tree/index.ts';
 import type { TreeEventFeed } from './http/tree-events.ts';
 
 /** Long-lived things built once by buildApp. */

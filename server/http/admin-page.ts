@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAdmin } from '../permissions.ts';
-import { initialParams } from '../services/tree/initial-params.ts';
+import { initialParams } from '../services/tree/index.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { createIndexRenderer } from './index-html.ts';
 

@@ -3,7 +3,7 @@
  * page with the piece's title, description and main image in its head, so a shared link shows a preview. Only
  * published pieces are described; anything else gets the plain page.
  */
-import { publishedPieceForSharing } from '../services/art/art.ts';
+import { publishedPieceForSharing } from '../services/art/index.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { escapeMarkup } from './markup.ts';
 import { cellPath } from '#shared/paths.ts';

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db.ts';
-import { newestPublished } from '../services/art/feed.ts';
-import { detailsLinkOf, thumbOf } from '../services/review/review.ts';
+import { newestPublished } from '../services/art/index.ts';
+import { detailsLinkOf, thumbOf } from '../services/display/index.ts';
 import { escapeMarkup } from './markup.ts';
 import { profilePath } from '#shared/paths.ts';
 import { titleOrUntitled } from '#shared/words.ts';

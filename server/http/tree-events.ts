@@ -11,8 +11,8 @@ import { ErrorCode } from '#shared/errors.ts';
 import { toChangesEvent, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
-import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree/tree-changes.ts';
-import type { TreeRow } from '../services/tree/tree.ts';
+import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree/index.ts';
+import type { TreeRow } from '../services/tree/index.ts';
 import { TreeLongPolls } from './tree-long-poll.ts';
 
 /**

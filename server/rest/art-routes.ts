@@ -10,7 +10,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
-import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art/art.ts';
+import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art/index.ts';
 import { answer, callerFor } from './adapter.ts';
 import { formReadError, textOf } from './multipart.ts';
 

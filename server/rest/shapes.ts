@@ -3,10 +3,9 @@
  * (adapter.ts `answer`); the functions here rebuild the few answers whose shape differs from the procedure's.
  */
 import type { CellSummary } from '#shared/api-types.ts';
-import type { ArtDetails } from '#shared/art-api.ts';
+import type { ArtDetails, SearchHit } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { AtelierItem, PublishedArtCard, ZipPlace } from '#shared/profile-api.ts';
-import type { SearchHit } from '#shared/art-api.ts';
 
 const pictureOf = (thumb: string | null) => (thumb ? { thumb } : null);
 

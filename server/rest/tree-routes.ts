@@ -12,9 +12,7 @@ import { AppError } from '../errors.ts';
 import { preferredEncoding, sendCompressed, type Encoding } from '../http/compress.ts';
 import { parseWait } from '../http/tree-long-poll.ts';
 import { LIMITS, hitRateLimit } from '../services/rate-limit.ts';
-import { getTreeByToken } from '../services/tree/tree.ts';
-import { parseSince, readChanges } from '../services/tree/tree-changes.ts';
-import { parseRegionBounds, readRegion } from '../services/tree/tree-region.ts';
+import { getTreeByToken, parseSince, readChanges, parseRegionBounds, readRegion } from '../services/tree/index.ts';
 
 /** An answer that is the version its address names (`?v=`): the same bytes for good. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -10,7 +10,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
-import { updateProfile } from '../services/accounts/profiles.ts';
+import { updateProfile } from '../services/accounts/index.ts';
 import { answer, callerFor } from './adapter.ts';
 import { atelierCell, publishedCell, zipPlace } from './shapes.ts';
 import { formReadError, textOf } from './multipart.ts';

@@ -31,13 +31,22 @@ import {
   staffReasonSchema,
   usersQuerySchema,
 } from '#shared/validation/admin.ts';
-import { listMessages, markMessageHandled } from '../services/admin/messages.ts';
-import { getOverview } from '../services/admin/overview.ts';
-import { acceptRemoval, declineRemoval, listRemovalRequests } from '../services/admin/removals.ts';
-import { listActiveReservations, releaseReservationByStaff } from '../services/admin/reservations.ts';
-import { listStaffLog } from '../services/admin/staff-log.ts';
-import { disableUser, enableUser, listUsers, setRole } from '../services/admin/users.ts';
-import { getReviewItem, listReviewQueue, publishArt, requestChanges } from '../services/review/review.ts';
+import {
+  listMessages,
+  markMessageHandled,
+  getOverview,
+  acceptRemoval,
+  declineRemoval,
+  listRemovalRequests,
+  listActiveReservations,
+  releaseReservationByStaff,
+  disableUser,
+  enableUser,
+  listUsers,
+  setRole,
+} from '../services/admin/index.ts';
+import { listStaffLog } from '../services/staff/index.ts';
+import { getReviewItem, listReviewQueue, publishArt, requestChanges } from '../services/review/index.ts';
 import { adminProcedure, router } from '../trpc.ts';
 
 const noInput = v.optional(v.object({}), {});

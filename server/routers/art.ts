@@ -6,10 +6,15 @@
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { connectionsSchema, removalRequestSchema } from '#shared/validation/art.ts';
-import { getArtDetails, getArtForEdit } from '../services/art/art.ts';
-import { getActiveConnections, listPossibleConnections, saveConnections } from '../services/art/connections.ts';
-import { requestRemoval } from '../services/review/removal-requests.ts';
-import { getArtLikeStatus, likeArt, registerArtView, unlikeArt } from '../services/social/art-likes-views.ts';
+import {
+  getArtDetails,
+  getArtForEdit,
+  getActiveConnections,
+  listPossibleConnections,
+  saveConnections,
+  requestRemoval,
+} from '../services/art/index.ts';
+import { getArtLikeStatus, likeArt, registerArtView, unlikeArt } from '../services/social/index.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 
 const byCell = v.object({ cellToken: tokenSchema });

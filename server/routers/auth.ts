@@ -1,8 +1,7 @@
 /** auth: registration, login, logout, the current user, and password reset (decisions 001 and 006). */
 import { loginSchema, registrationSchema, resetRequestSchema, restoreSchema } from '#shared/validation/account.ts';
 import { invalidateSession } from '../auth/sessions.ts';
-import { login, register, requestPasswordReset, restorePassword } from '../services/accounts/accounts.ts';
-import { toCurrentUser } from '../services/accounts/users.ts';
+import { login, register, requestPasswordReset, restorePassword, toCurrentUser } from '../services/accounts/index.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 
 export const authRouter = router({

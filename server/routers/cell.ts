@@ -2,8 +2,8 @@
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { searchSchema } from '#shared/validation/search.ts';
-import { getCellSummary, listViewerCells } from '../services/tree/cells.ts';
-import { searchForVisitor } from '../services/art/search.ts';
+import { getCellSummary, listViewerCells } from '../services/tree/index.ts';
+import { searchForVisitor } from '../services/search/index.ts';
 import { publicProcedure, router, userProcedure } from '../trpc.ts';
 import { cellReservationProcedures } from './reservations.ts';
 

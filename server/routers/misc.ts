@@ -1,9 +1,9 @@
 /** misc: site-wide reads (initial parameters, the ZIP lookup) and the contact form (docs/api.md). */
 import { contactSchema } from '#shared/validation/contact.ts';
 import { zipSchema } from '#shared/validation/profile.ts';
-import { sendContactMessage } from '../services/mail/contact.ts';
-import { initialParams } from '../services/tree/initial-params.ts';
-import { lookupZip } from '../services/accounts/zip-lookup.ts';
+import { sendContactMessage } from '../services/mail/index.ts';
+import { initialParams } from '../services/tree/index.ts';
+import { lookupZip } from '../services/accounts/index.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 export const miscRouter = router({

@@ -15,8 +15,8 @@ import {
   getReservation,
   reserveBranchSlot,
   reserveCell,
-} from '../services/reservations/reservations.ts';
-import { subscribe } from '../services/reservations/subscriptions.ts';
+} from '../services/reservations/index.ts';
+import { subscribe } from '../services/squares/index.ts';
 import { userProcedure } from '../trpc.ts';
 
 /** cell.*: reserve a square or a branch slot, read and extend a reservation, subscribe to availability. */

@@ -4,8 +4,7 @@
  */
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
-import { getTreeByToken } from '../services/tree/tree.ts';
-import { readChanges } from '../services/tree/tree-changes.ts';
+import { getTreeByToken, readChanges } from '../services/tree/index.ts';
 import { publicProcedure, router } from '../trpc.ts';
 
 export const treeRouter = router({

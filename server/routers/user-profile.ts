@@ -6,8 +6,8 @@
 import * as v from 'valibot';
 import { tokenSchema } from '#shared/validation/common.ts';
 import { profileSchema } from '#shared/validation/profile.ts';
-import { getFullProfile, getPublicProfile, updateProfile } from '../services/accounts/profiles.ts';
-import { listAtelier, listPublishedArt } from '../services/art/user-art.ts';
+import { getFullProfile, getPublicProfile, updateProfile } from '../services/accounts/index.ts';
+import { listAtelier, listPublishedArt } from '../services/art/index.ts';
 import { publicProcedure, userProcedure } from '../trpc.ts';
 
 const byToken = v.object({ token: tokenSchema });

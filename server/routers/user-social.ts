@@ -12,7 +12,7 @@ import {
   unfollow,
   unlikeUser,
   userLikeStatus,
-} from '../services/social/user-social.ts';
+} from '../services/social/index.ts';
 import { userProcedure } from '../trpc.ts';
 
 const likePair = v.object({ userToken: tokenSchema, otherToken: tokenSchema });

@@ -11,7 +11,7 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { CATEGORY_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS } from '#shared/constants.ts';
 import { bandStarts, inBranchArea, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
 import { IMMEDIATE, type Db } from '../db.ts';
-import { recordBulkChange } from '../services/tree/tree-changes.ts';
+import { recordBulkChange } from '../services/tree/index.ts';
 import { mulberry32, titleFor } from './art-generator.ts';
 
 export const MAX_SYNTHETIC_CELLS = 1_000_000;

@@ -15,7 +15,7 @@ import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { hashPassword } from '#server/auth/passwords.ts';
 import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { rebuildSearchIndex } from '#server/services/art/search.ts';
+import { rebuildSearchIndex } from '#server/services/search/search.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
 import { REFUSAL_HOLD } from '#server/http/refusal-hold.ts';

@@ -12,7 +12,7 @@ import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { hashPassword } from '#server/auth/passwords.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { rebuildSearchIndex, searchCells } from '#server/services/art/search.ts';
+import { rebuildSearchIndex, searchCells } from '#server/services/search/search.ts';
 import { generateSyntheticTree, MAX_SYNTHETIC_CELLS } from '#server/seed/synthetic.ts';
 import { newToken } from '#server/tokens.ts';
 import { startBenchServer, stopBenchServer } from './bench-server.ts';

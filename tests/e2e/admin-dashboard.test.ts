@@ -15,7 +15,7 @@ import { register } from '#server/services/accounts/accounts.ts';
 import { saveArt } from '#server/services/art/art.ts';
 import { listPossibleConnections, saveConnections } from '#server/services/art/connections.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
-import { subscribe } from '#server/services/reservations/subscriptions.ts';
+import { subscribe } from '#server/services/squares/subscriptions.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';

@@ -11,7 +11,7 @@ import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { register } from '#server/services/accounts/accounts.ts';
 import { sendContactMessage } from '#server/services/mail/contact.ts';
-import { requestRemoval } from '#server/services/review/removal-requests.ts';
+import { requestRemoval } from '#server/services/art/removal-requests.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 

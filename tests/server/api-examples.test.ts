@@ -11,7 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { art, cells, mailOutbox, reservations, users } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
-import { reindexArt } from '#server/services/art/search.ts';
+import { reindexArt } from '#server/services/search/search.ts';
 import { artForm, png, postForm, validFields } from '../helpers/art-fixtures.ts';
 import { createApiWorld, PIECE_ROW, type ApiWorld, type Asker } from '../helpers/server/api-world.ts';
 import { openStream } from '../helpers/event-stream.ts';

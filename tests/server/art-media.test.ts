@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { Role } from '#shared/domain.ts';
-import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/art/art-media.ts';
+import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';

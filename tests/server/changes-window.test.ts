@@ -15,7 +15,7 @@ import {
   trees,
 } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
-import { sweepOrphanMedia } from '#server/services/art/art-media.ts';
+import { sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { expireReservations, sendReservationReminders } from '#server/services/reservations/reservation-jobs.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';

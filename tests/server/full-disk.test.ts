@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { imageWork } from '#server/services/art/images.ts';
+import { imageWork } from '#server/services/media/images.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, png, postForm, validFields } from '../helpers/art-fixtures.ts';

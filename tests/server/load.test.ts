@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { art, cells } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { rebuildSearchIndex } from '#server/services/art/search.ts';
+import { rebuildSearchIndex } from '#server/services/search/search.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';

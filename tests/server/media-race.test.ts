@@ -12,7 +12,7 @@ import { CellStatus, CellType, Role } from '#shared/domain.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { mediaNameOf } from '#server/services/art/images.ts';
+import { mediaNameOf } from '#server/services/display/media-names.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';

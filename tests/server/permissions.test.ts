@@ -5,14 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
-import { Role } from '#shared/domain.ts';
+import { Role, CellStatus } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { appRouter } from '#server/root.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import type { RequestContext } from '#server/trpc.ts';
 import { eq } from 'drizzle-orm';
 import { cells, reservations } from '#drizzle/schema.ts';
-import { CellStatus } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import {
   activeReservationOf,

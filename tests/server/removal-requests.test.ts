@@ -7,7 +7,7 @@ import { count, eq } from 'drizzle-orm';
 import { art, removalRequests } from '#drizzle/schema.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
-import { NOT_PUBLISHED_MESSAGE } from '#server/services/review/removal-requests.ts';
+import { NOT_PUBLISHED_MESSAGE } from '#server/services/art/removal-requests.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';

@@ -7,7 +7,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { art, cells, mailOutbox, reservations, subscriptions } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
-import { notifyAvailable } from '#server/services/reservations/subscriptions.ts';
+import { notifyAvailable } from '#server/services/squares/subscriptions.ts';
 import { IMMEDIATE } from '#server/db.ts';
 import { activeReservationOf, browserOf, cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
 import {

@@ -15,7 +15,7 @@ import {
   SEARCH_CANDIDATES,
   SEARCH_RESULT_LIMIT,
   searchCells,
-} from '#server/services/art/search.ts';
+} from '#server/services/search/search.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 let db: Db;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
-import { rebuildSearchIndex, SEARCHES_WAITING } from '#server/services/art/search.ts';
+import { rebuildSearchIndex, SEARCHES_WAITING } from '#server/services/search/search.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { art, cells, pictures } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { reindexArt, searchCells, ftsQueryOf } from '#server/services/art/search.ts';
+import { reindexArt, searchCells, ftsQueryOf } from '#server/services/search/search.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 

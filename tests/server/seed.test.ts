@@ -11,7 +11,7 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
-import { mediaNameOf } from '#server/services/art/images.ts';
+import { mediaNameOf } from '#server/services/display/media-names.ts';
 import { printSeedSummary, seedDemo, type SeedResult } from '#server/seed/demo.ts';
 import { generateSyntheticTree, syntheticSettings } from '#server/seed/synthetic.ts';
 import { createTree } from '#server/services/tree/tree.ts';

@@ -22,7 +22,7 @@ import { RESERVATION_DAYS } from '#shared/constants.ts';
 import { saveArt } from '#server/services/art/art.ts';
 import { releaseReservationByStaff } from '#server/services/admin/reservations.ts';
 import { acceptRemoval } from '#server/services/admin/removals.ts';
-import { requestRemoval } from '#server/services/review/removal-requests.ts';
+import { requestRemoval } from '#server/services/art/removal-requests.ts';
 import { expireReservations } from '#server/services/reservations/reservation-jobs.ts';
 import { reserveBranchSlot, reserveCell } from '#server/services/reservations/reservations.ts';
 import { publishArt } from '#server/services/review/review.ts';

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { art, pictures } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
-import { IMAGE_WORK_AT_ONCE, imageWork } from '#server/services/art/images.ts';
+import { IMAGE_WORK_AT_ONCE, imageWork } from '#server/services/media/images.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';

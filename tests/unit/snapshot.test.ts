@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TREE_SETTINGS } from '#shared/tree/geometry.ts';
-import { positionKey } from '#shared/tree/geometry.ts';
+import { DEFAULT_TREE_SETTINGS, positionKey } from '#shared/tree/geometry.ts';
 import { SNAPSHOT_DETAIL_LIMIT, decodeSnapshot, encodeSnapshot, type SnapshotCell } from '#shared/tree/snapshot.ts';
 
 const header = { token: 'tree-token-0123456789', version: 3, settings: DEFAULT_TREE_SETTINGS };

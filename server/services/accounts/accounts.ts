@@ -13,9 +13,9 @@ import type { Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
-import { enqueueMail } from '../mail/mail.ts';
-import { reindexArtOfAuthor } from '../art/search.ts';
-import { recordArtistRenamed } from '../tree/tree-changes.ts';
+import { enqueueMail } from '../mail/index.ts';
+import { reindexArtOfAuthor } from '../search/index.ts';
+import { recordArtistRenamed } from '../tree/index.ts';
 import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 

@@ -8,10 +8,9 @@ import sharp from 'sharp';
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { isAvatarName, type MediaStore } from '../../media-store.ts';
-import { removeUnnamedMedia, sniffImageType } from '../art/art-media.ts';
+import { removeUnnamedMedia, sniffImageType, imageWork, MAX_INPUT_PIXELS } from '../media/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { AppError } from '../../errors.ts';
-import { imageWork, MAX_INPUT_PIXELS } from '../art/images.ts';
 
 export interface PreparedAvatar {
   name: string;

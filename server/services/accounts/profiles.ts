@@ -16,7 +16,7 @@ import { mayEditProfile, mayReadPrivateProfile, type Viewer } from '../../permis
 import { prepareAvatar, removeAvatarIfUnused, writeAvatar } from './avatars.ts';
 import { LIMITS, hitRateLimit } from '../rate-limit.ts';
 import type { ServiceContext } from '../context.ts';
-import { followersOf, likesOfUser, memberByToken } from '../social/user-social.ts';
+import { followersOf, likesOfUser, memberByToken } from '../social/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
 import { IMMEDIATE } from '../../db.ts';
 

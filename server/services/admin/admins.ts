@@ -6,7 +6,7 @@ import { Role } from '#shared/domain.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../../db.ts';
 import { newToken } from '../../tokens.ts';
-import { normaliseEmail } from '../accounts/accounts.ts';
+import { normaliseEmail } from '../accounts/index.ts';
 
 export type AdminOutcome =
   | { kind: 'promoted'; email: string }

@@ -8,7 +8,8 @@ import type { Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { personRef, recordStaffAction, requireStaff } from './staff-log.ts';
+import { personRef } from '../display/index.ts';
+import { recordStaffAction, requireStaff } from '../staff/index.ts';
 
 const sender = alias(users, 'sender');
 const handler = alias(users, 'handler');

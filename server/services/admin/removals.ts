@@ -3,22 +3,19 @@
  * square AVAILABLE again with everything that implies) and declining one with a reason. Each decision is one IMMEDIATE
  * transaction whose conditional UPDATE (WHERE state = 'open') makes deciding twice an error that changes nothing.
  */
-import { and, asc, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, connections, pictures, removalRequests, reservations, users } from '#drizzle/schema.ts';
+import { art, cells, pictures, removalRequests, users } from '#drizzle/schema.ts';
 import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
-import { ArtStatus, CellStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { enqueueMail } from '../mail/mail.ts';
-import { mainPictureOf, thumbOf } from '../review/review.ts';
-import { reindexArt } from '../art/search.ts';
-import { notifyAvailable } from '../reservations/subscriptions.ts';
-import { recordCellChanges } from '../tree/tree-changes.ts';
-import { personRef, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
+import { enqueueMail } from '../mail/index.ts';
+import { mainPictureOf, personRef, thumbOf } from '../display/index.ts';
+import { removePiece } from '../squares/index.ts';
+import { recordStaffAction, requireStaff, type Staff } from '../staff/index.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
 const requester = alias(users, 'requester');
@@ -97,7 +94,7 @@ function decide(
   return tx
     .select({
       piece: { id: art.id, token: art.token, title: art.title, cellId: art.cellId },
-      cell: { token: cells.token, treeId: cells.treeId, artId: cells.artId },
+      cell: { cellId: cells.id, token: cells.token, treeId: cells.treeId, artId: cells.artId },
       author: { email: users.email, firstname: users.firstname },
     })
     .from(art)
@@ -117,24 +114,7 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const { piece, cell, author } = decide(tx, staff, now, token, 'accepted', null);
-    tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, piece.id)).run();
-    if (cell.artId === piece.id) {
-      tx.update(cells)
-        .set({ status: CellStatus.Available, artId: null, updatedAt: now })
-        .where(eq(cells.id, piece.cellId))
-        .run();
-      tx.update(reservations)
-        .set({ state: 'released', updatedAt: now })
-        .where(and(eq(reservations.cellId, piece.cellId), inArray(reservations.state, ['active', 'submitted'])))
-        .run();
-    }
-    tx.update(connections)
-      .set({ status: ConnectionStatus.Unselected, updatedAt: now })
-      .where(or(eq(connections.artId, piece.id), eq(connections.nextCellId, piece.cellId)))
-      .run();
-    reindexArt(tx, piece.id);
-    recordCellChanges(tx, cell.treeId, [piece.cellId], now);
-    notifyAvailable(tx, now, [piece.cellId], ctx.config.siteUrl);
+    removePiece(tx, now, ctx.config.siteUrl, piece, cell);
     const actionId = recordStaffAction(tx, staff, now, {
       action: StaffAction.AcceptRemoval,
       subjectType: 'removal_request',

@@ -9,16 +9,10 @@ import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { enqueueMail } from '../mail/mail.ts';
-import {
-  clockedReservation,
-  fateOfPiece,
-  holdersPiece,
-  onTheClock,
-  releaseInTx,
-} from '../reservations/reservation-jobs.ts';
-import { treeLinkOf } from '../reservations/subscriptions.ts';
-import { personRef, recordStaffAction, requireStaff } from './staff-log.ts';
+import { enqueueMail } from '../mail/index.ts';
+import { clockedReservation, fateOfPiece, holdersPiece, onTheClock, releaseInTx } from '../squares/index.ts';
+import { treeLinkOf, personRef } from '../display/index.ts';
+import { recordStaffAction, requireStaff } from '../staff/index.ts';
 import { IMMEDIATE } from '../../db.ts';
 
 /** admin.reservations: every reservation whose clock runs, the nearest deadline first. */

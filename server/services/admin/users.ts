@@ -11,7 +11,7 @@ import type { Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { offsetOf, recordStaffAction, requireStaff, type Staff } from './staff-log.ts';
+import { offsetOf, recordStaffAction, requireStaff, type Staff } from '../staff/index.ts';
 
 export interface UsersQuery {
   search: string;

@@ -2,11 +2,10 @@
  * Art of a square (docs/product.md, Pieces (art); decision 009): who may edit it, the editor's data, saving (validate
  * everything, then write the files, then one transaction for the rows), and the details page.
  */
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { art, artLikes, artViews, pictures, reservations, users } from '#drizzle/schema.ts';
-import type { ArtCellRef, ArtDetails, ArtFields, ArtForEdit, ArtPicture } from '#shared/art-api.ts';
-import type { AiUse } from '#shared/constants.ts';
+import type { ArtCellRef, ArtDetails, ArtForEdit } from '#shared/art-api.ts';
 import { ArtStatus, CellStatus, isArtInProgress } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import {
@@ -21,39 +20,18 @@ import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
-import { prepareArtImage, removeUnnamedMedia, restorePictureFiles, writePreparedPictures } from './art-media.ts';
-import { editFacts, loadCellWithArt, type ArtRow, type CellWithArt } from './cell-with-art.ts';
+import { prepareArtImage, removeUnnamedMedia, restorePictureFiles, writePreparedPictures } from '../media/index.ts';
+import { editFacts, loadCellWithArt, type CellWithArt, readPictures, fieldsOf } from '../display/index.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from '../context.ts';
-import { mediaNameOf, type PreparedPicture } from './images.ts';
-import { openRemovalRequestOf } from '../review/removal-requests.ts';
-import { reserveCell } from '../reservations/reservations.ts';
+import type { PreparedPicture } from '../media/index.ts';
+import { openRemovalRequestOf } from './removal-requests.ts';
+import { reserveCell } from '../reservations/index.ts';
 import { LIMITS, hitRateLimit } from '../rate-limit.ts';
-import { reindexArt } from './search.ts';
-import { recordCellChanges } from '../tree/tree-changes.ts';
-import { promoteToArtist } from '../accounts/users.ts';
+import { reindexArt } from '../search/index.ts';
+import { recordCellChanges } from '../tree/index.ts';
+import { promoteToArtist } from '../accounts/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
-
-export const pictureUrls = (key: string) => ({
-  thumb: MEDIA_URL_PREFIX + mediaNameOf(key, 'thumb'),
-  image: MEDIA_URL_PREFIX + mediaNameOf(key, 'large'),
-});
-
-export function readPictures(q: Queryable, artId: number): ArtPicture[] {
-  return q
-    .select({
-      token: pictures.token,
-      key: pictures.mediaKey,
-      width: pictures.width,
-      height: pictures.height,
-      description: pictures.description,
-    })
-    .from(pictures)
-    .where(eq(pictures.artId, artId))
-    .orderBy(asc(pictures.position))
-    .all()
-    .map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
-}
 
 /** A published piece with its author's name and main picture, for the preview of a shared link; null otherwise. */
 export function publishedPieceForSharing(q: Queryable, cellToken: string) {
@@ -70,27 +48,6 @@ export function publishedPieceForSharing(q: Queryable, cellToken: string) {
     .where(eq(users.id, piece.authorId))
     .get();
   return { piece, author, main: readPictures(q, piece.id)[0] };
-}
-
-/** A piece's form fields in the API's names (the editor, details and the review screen show the same). */
-export function fieldsOf(row: ArtRow): ArtFields {
-  return {
-    title: row.title,
-    year: row.year,
-    category: row.category,
-    subject: row.subject,
-    style: row.style,
-    medium: row.medium,
-    materials: row.materials,
-    keywords: row.keywords,
-    description: row.description,
-    width: row.width,
-    height: row.height,
-    depth: row.depth,
-    units: row.units,
-    no_size: row.noSize,
-    ai_use: row.aiUse as AiUse,
-  };
 }
 
 /** What the edit rule of server/permissions.ts looks at. */

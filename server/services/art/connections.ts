@@ -14,8 +14,7 @@ import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayEditArt, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
-import { mediaNameOf } from './images.ts';
-import { editFacts, loadCellWithArt } from './cell-with-art.ts';
+import { mediaNameOf, editFacts, loadCellWithArt } from '../display/index.ts';
 
 type NextCell = ArtConnection['next_cell'] & { cellId: number };
 

@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { art, cells, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
-import { mainPictureOf } from '../review/review.ts';
+import { mainPictureOf } from '../display/index.ts';
 
 export function newestPublished(db: Queryable, limit: number) {
   return db

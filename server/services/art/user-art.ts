@@ -10,10 +10,10 @@ import { ErrorCode } from '#shared/errors.ts';
 import type { AtelierItem, PublishedArtCard } from '#shared/profile-api.ts';
 import { AppError } from '../../errors.ts';
 import { mayReadPrivateProfile, type Viewer } from '../../permissions.ts';
-import { pictureUrls } from './art.ts';
+import { pictureUrls } from '../display/index.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from '../context.ts';
-import { memberByToken } from '../social/user-social.ts';
+import { memberByToken } from '../social/index.ts';
 
 /** Counts of `column` grouped by art id, for the given pieces. */
 function countsByArt(

@@ -3,74 +3,28 @@
  * of squares whose deadline passed with the piece a draft or awaiting changes. Each step is its own transaction that
  * re-reads what it acts on, so a rerun, a second process or a crash still does every step once.
  */
-import { and, asc, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
-import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
-import { ART_IN_PROGRESS, ArtStatus, CellStatus } from '#shared/domain.ts';
-import { IMMEDIATE, type Queryable } from '../../db.ts';
-import { keepPieceInTx } from '../review/changes-window.ts';
+import { and, asc, eq, gt, lte } from 'drizzle-orm';
+import { art, cells, reservations } from '#drizzle/schema.ts';
+import { ArtStatus } from '#shared/domain.ts';
+import { IMMEDIATE } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Job } from '../jobs.ts';
-import { enqueueMail } from '../mail/mail.ts';
+import { enqueueMail } from '../mail/index.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
-import { DAY_MS, REMINDER_STEPS, extensionDeadline, latestDueReminder } from './reservation-time.ts';
+import {
+  DAY_MS,
+  REMINDER_STEPS,
+  extensionDeadline,
+  latestDueReminder,
+  holdersPiece,
+  onTheClock,
+  clockedReservation,
+  fateOfPiece,
+  releaseInTx,
+} from '../squares/index.ts';
 import { extensionRefusal } from './reservations.ts';
-import { notifyAvailable } from './subscriptions.ts';
-import { recordCellChanges } from '../tree/tree-changes.ts';
-import { cellPath, extendPath } from '#shared/paths.ts';
-
-/** The extend page's link (docs/product.md, Screens and routes), in each reminder that may still lead to extending. */
-export function extendLinkOf(siteUrl: string, cellToken: string, reminderToken: string): string {
-  return siteUrl + extendPath(cellToken, reminderToken);
-}
-
-/**
- * The reservations whose clock runs: an active hold whose piece is a draft (or none at all) or was sent back for
- * changes, and a piece sent back for changes whose reservation stayed 'submitted' because its artist held another
- * square meanwhile (decision 019). A submitted piece waits for review; a published one is no longer held.
- */
-export const onTheClock = and(
-  // Up front, so the (state, expires_at) index narrows the rows before the piece is looked at.
-  inArray(reservations.state, ['active', 'submitted']),
-  or(
-    and(eq(reservations.state, 'active'), or(isNull(art.id), inArray(art.status, ART_IN_PROGRESS))),
-    and(eq(reservations.state, 'submitted'), eq(art.status, ArtStatus.ChangesRequested)),
-  ),
-);
-
-/** The piece on a reservation's square, when it is the holder's. */
-export const holdersPiece = and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId));
-
-/** A reservation by id, with what the timers and a release need, while its clock runs; else undefined. */
-export function clockedReservation(q: Queryable, id: number) {
-  return q
-    .select({
-      id: reservations.id,
-      token: reservations.token,
-      cellId: reservations.cellId,
-      treeId: cells.treeId,
-      cellToken: cells.token,
-      artId: art.id,
-      artStatus: art.status,
-      state: reservations.state,
-      expiresAt: reservations.expiresAt,
-      reminderCount: reservations.reminderCount,
-      updatedAt: reservations.updatedAt,
-      extended: reservations.extended,
-      email: users.email,
-      firstname: users.firstname,
-    })
-    .from(reservations)
-    .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .innerJoin(users, eq(users.id, reservations.userId))
-    .leftJoin(art, holdersPiece)
-    .where(and(eq(reservations.id, id), onTheClock))
-    .get();
-}
-
-/** What the holder is told becomes of the piece when the square is released. */
-export function fateOfPiece(artStatus: number | null): string {
-  return artStatus === ArtStatus.ChangesRequested ? 'your piece stays in your atelier' : 'your draft is discarded';
-}
+import { cellPath } from '#shared/paths.ts';
+import { extendLinkOf } from '../display/index.ts';
 
 /**
  * Sends the reminder steps that are due: 7, 3 and 1 days before the deadline and on its last day. A step is due when
@@ -127,34 +81,6 @@ export function sendReservationReminders(ctx: ServiceContext): number {
     if (done) sent++;
   }
   return sent;
-}
-
-/**
- * The release path, the one place that decides what becomes of the piece, inside the caller's transaction: the
- * reservation ends in `state`; a draft and its picture rows are deleted (their files are left to the media orphan
- * sweep), while a piece sent back for changes is kept, REMOVED and off the square (decision 019); the square is
- * AVAILABLE again with no art, the tree's version moves and the square's subscribers are told.
- */
-export function releaseInTx(
-  tx: Queryable,
-  now: number,
-  siteUrl: string,
-  row: { id: number; cellId: number; treeId: number; artId: number | null; artStatus: number | null },
-  state: 'expired' | 'released',
-): void {
-  tx.update(reservations).set({ state, updatedAt: now }).where(eq(reservations.id, row.id)).run();
-  if (row.artId !== null && row.artStatus === ArtStatus.ChangesRequested) {
-    keepPieceInTx(tx, now, row.artId, row.cellId);
-  } else if (row.artId !== null) {
-    tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
-    tx.delete(art).where(eq(art.id, row.artId)).run();
-  }
-  tx.update(cells)
-    .set({ status: CellStatus.Available, artId: null, updatedAt: now })
-    .where(eq(cells.id, row.cellId))
-    .run();
-  recordCellChanges(tx, row.treeId, [row.cellId], now);
-  notifyAvailable(tx, now, [row.cellId], siteUrl);
 }
 
 /**

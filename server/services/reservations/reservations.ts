@@ -3,7 +3,7 @@
  * viewer's held square, the one extension. Each change is one IMMEDIATE transaction, and the partial unique indexes
  * (one active a user, one a square) are the last word: two reservations of a square, from any process, never both win.
  */
-import { and, between, eq, type SQLWrapper } from 'drizzle-orm';
+import { and, between, eq } from 'drizzle-orm';
 import { art, cells, reservations, trees } from '#drizzle/schema.ts';
 import type { ReservationDetails, ReservedCell } from '#shared/api-types.ts';
 import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
@@ -15,9 +15,8 @@ import { AppError } from '../../errors.ts';
 import { mayManageReservation, mayReserve, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
-import { extensionDeadline, reservationDeadline } from './reservation-time.ts';
-import { getDefaultTree, getTreeByToken } from '../tree/tree.ts';
-import { recordCellChanges } from '../tree/tree-changes.ts';
+import { extensionDeadline, reservationDeadline, isActiveReservationOf } from '../squares/index.ts';
+import { getDefaultTree, getTreeByToken, recordCellChanges } from '../tree/index.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
 export type Member = NonNullable<Viewer>;
@@ -65,10 +64,6 @@ function withUniqueRefusals<T>(work: () => T): T {
     throw error;
   }
 }
-
-/** The member's current hold (a draft not yet submitted): while it exists, they may not reserve another square. */
-export const isActiveReservationOf = (userId: number | SQLWrapper) =>
-  and(eq(reservations.userId, userId), eq(reservations.state, 'active'));
 
 function activeReservationOf(tx: Queryable, userId: number) {
   return tx

@@ -3,7 +3,7 @@
  * need to decide, publishing it and requesting changes. Each decision is one IMMEDIATE transaction whose conditional
  * UPDATE (WHERE status = SUBMITTED) is the last word: of two staff deciding at once, one wins and the other is told.
  */
-import { and, asc, desc, eq, ne, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, connections, pictures, trees, users } from '#drizzle/schema.ts';
 import {
@@ -22,26 +22,22 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
-import { personRef, recordStaffAction, requireStaff } from '../admin/staff-log.ts';
-import { fieldsOf, pictureUrls, readPictures } from '../art/art.ts';
-import { openChangesWindow } from './changes-window.ts';
+import {
+  personRef,
+  fieldsOf,
+  readPictures,
+  mainPictureOf,
+  thumbOf,
+  detailsLinkOf,
+  editLinkOf,
+} from '../display/index.ts';
+import { recordStaffAction, requireStaff } from '../staff/index.ts';
+import { openChangesWindow, notifyAvailable } from '../squares/index.ts';
 import type { ServiceContext } from '../context.ts';
-import { branchSlotsOpenedBy, openNeighboursAfterPublish } from '../tree/growth.ts';
-import { enqueueMail } from '../mail/mail.ts';
-import { reindexArt } from '../art/search.ts';
-import { notifyAvailable } from '../reservations/subscriptions.ts';
-import { recordCellChanges } from '../tree/tree-changes.ts';
-import { promoteToArtist } from '../accounts/users.ts';
-import { cellPath } from '#shared/paths.ts';
-
-/** The main picture's thumbnail URL of a piece, from a left join on its position-0 picture. */
-export const thumbOf = (mediaKey: string | null): string | null => (mediaKey ? pictureUrls(mediaKey).thumb : null);
-
-/** Joins a piece's main picture (position 0), for thumbOf. */
-export const mainPictureOf = (artId: AnyColumn) => and(eq(pictures.artId, artId), eq(pictures.position, 0));
-
-export const detailsLinkOf = (siteUrl: string, cellToken: string) => siteUrl + cellPath(cellToken, 'details');
-export const editLinkOf = (siteUrl: string, cellToken: string) => siteUrl + cellPath(cellToken, 'edit');
+import { branchSlotsOpenedBy, openNeighboursAfterPublish, recordCellChanges } from '../tree/index.ts';
+import { enqueueMail } from '../mail/index.ts';
+import { reindexArt } from '../search/index.ts';
+import { promoteToArtist } from '../accounts/index.ts';
 
 /** admin.queue: every SUBMITTED piece, the longest waiting first. */
 export function listReviewQueue(ctx: ServiceContext): QueueItem[] {

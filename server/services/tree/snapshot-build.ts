@@ -14,7 +14,7 @@ import type { RegionBounds } from '#shared/tree/region.ts';
 import { SnapshotEncoder, type SnapshotCell } from '#shared/tree/snapshot.ts';
 import type { Db, Queryable } from '../../db.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
-import { mediaNameOf } from '../art/media-names.ts';
+import { mediaNameOf } from '../display/index.ts';
 import { preparedOnce } from '../prepared.ts';
 
 const thumbnailOf = (mediaKey: string) => MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb');

@@ -10,7 +10,7 @@ import { REGION_MAX_SPAN, regionWidth, type RegionBounds, type TreeRegionWire } 
 import type { Db, Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
-import { mediaNameOf } from '../art/images.ts';
+import { mediaNameOf } from '../display/index.ts';
 import type { TreeRow } from './tree.ts';
 
 const LIMIT = 1_000_000;

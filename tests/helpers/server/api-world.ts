@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { art } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
-import { reindexArt } from '#server/services/art/search.ts';
+import { reindexArt } from '#server/services/search/search.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';

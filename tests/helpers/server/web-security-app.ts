@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import sharp from 'sharp';
-import { storePicture } from '#server/services/art/images.ts';
+import { storePicture } from '#server/services/media/images.ts';
 import { createApiWorld, type ApiWorld } from './api-world.ts';
 import { watchStore } from './store-fingerprint.ts';
 

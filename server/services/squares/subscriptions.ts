@@ -12,15 +12,10 @@ import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { maySubscribe, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
-import { enqueueMail } from '../mail/mail.ts';
-import { isActiveReservationOf } from './reservations.ts';
-import { cellPath } from '#shared/paths.ts';
+import { enqueueMail } from '../mail/index.ts';
+import { isActiveReservationOf } from './holds.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
-
-/** Where an e-mail sends someone to see a square: the tree, centred on it. */
-export function treeLinkOf(siteUrl: string, cellToken: string): string {
-  return siteUrl + cellPath(cellToken, 'tree');
-}
+import { treeLinkOf, slotLinkOf } from '../display/index.ts';
 
 /**
  * Subscribes the user to one square (cellToken) or to any square (null). One open subscription a user and square
@@ -74,11 +69,6 @@ interface Recipient {
   disabled: boolean;
   subscriptionIds: number[];
   links: string[];
-}
-
-/** Where an e-mail sends someone to see a new branch slot (a position without a cell yet): the tree, centred there. */
-export function slotLinkOf(siteUrl: string, slot: { row: number; column: number }): string {
-  return `${siteUrl}/observe?row=${slot.row}&col=${slot.column}`;
 }
 
 /**

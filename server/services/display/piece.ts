@@ -1,12 +1,13 @@
 /** A square with its current piece, as the art, connection and removal services all read it (one loader, no circle). */
 import { eq } from 'drizzle-orm';
 import { art, cells, trees } from '#drizzle/schema.ts';
-import type { ArtCellRef } from '#shared/art-api.ts';
+import type { ArtCellRef, ArtFields } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { TOKEN_PATTERN } from '../../tokens.ts';
+import type { AiUse } from '#shared/constants.ts';
 
 export type ArtRow = typeof art.$inferSelect;
 
@@ -42,3 +43,24 @@ export function loadCellWithArt(q: Queryable, cellToken: string): CellWithArt {
 
 /** What the permission check of editing a square's piece needs to know. */
 export const editFacts = (found: CellWithArt) => ({ status: found.cell.status, art: found.art });
+
+/** A piece's form fields in the API's names (the editor, details and the review screen show the same). */
+export function fieldsOf(row: ArtRow): ArtFields {
+  return {
+    title: row.title,
+    year: row.year,
+    category: row.category,
+    subject: row.subject,
+    style: row.style,
+    medium: row.medium,
+    materials: row.materials,
+    keywords: row.keywords,
+    description: row.description,
+    width: row.width,
+    height: row.height,
+    depth: row.depth,
+    units: row.units,
+    no_size: row.noSize,
+    ai_use: row.aiUse as AiUse,
+  };
+}

@@ -3,13 +3,12 @@
  * clock again, with a fresh deadline, reminders and extension; when that window runs out the square is released but
  * the artist's work is kept, REMOVED and detached from the square, in their atelier.
  */
-import { and, eq, inArray, ne, or } from 'drizzle-orm';
-import { art, connections, reservations } from '#drizzle/schema.ts';
-import { ArtStatus, ConnectionStatus, type ReservationState } from '#shared/domain.ts';
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import { reservations } from '#drizzle/schema.ts';
+import type { ReservationState } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 import { newToken } from '../../tokens.ts';
-import { reservationDeadline } from '../reservations/reservation-time.ts';
-import { reindexArt } from '../art/search.ts';
+import { reservationDeadline } from './reservation-time.ts';
 
 /**
  * Inside the request-changes transaction: the square's reservation starts a fresh window of the normal length from
@@ -50,17 +49,4 @@ export function openChangesWindow(tx: Queryable, now: number, authorId: number, 
       .values({ ...window, userId: authorId, cellId, createdAt: now })
       .run();
   return expiresAt;
-}
-
-/**
- * Inside a release: the piece keeps its row and pictures but is REMOVED (its square is about to be freed by the
- * caller), out of search, and its connections, and any pointing at its square, are inactive.
- */
-export function keepPieceInTx(tx: Queryable, now: number, artId: number, cellId: number): void {
-  tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, artId)).run();
-  tx.update(connections)
-    .set({ status: ConnectionStatus.Unselected, updatedAt: now })
-    .where(or(eq(connections.artId, artId), eq(connections.nextCellId, cellId)))
-    .run();
-  reindexArt(tx, artId);
 }

@@ -22,9 +22,7 @@ export const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;
 export const THUMB_SIZE = 256;
 export const LARGE_SIZE = 1600;
 
-import { mediaNameOf } from './media-names.ts';
-
-export { mediaNameOf };
+import { mediaNameOf } from '../display/index.ts';
 
 export interface StoredPicture {
   key: string;

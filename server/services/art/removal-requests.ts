@@ -9,7 +9,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from '../../errors.ts';
 import { mayRequestRemoval, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
-import { loadCellWithArt } from '../art/cell-with-art.ts';
+import { loadCellWithArt } from '../display/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { IMMEDIATE } from '../../db.ts';
 

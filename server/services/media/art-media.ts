@@ -15,12 +15,12 @@ import type { ServiceContext } from '../context.ts';
 import {
   ImageRejected,
   imageWork,
-  mediaNameOf,
   preparePicture,
   writePreparedPicture,
   type PreparedPicture,
   type StoredPicture,
 } from './images.ts';
+import { mediaNameOf } from '../display/index.ts';
 
 // The magic-byte check is shared with the editor, which runs it on a chosen file before sending it.
 export { sniffImageType } from '#shared/validation/art.ts';

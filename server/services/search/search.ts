@@ -11,7 +11,7 @@ import type { AiUse } from '#shared/constants.ts';
 import type { Db, Queryable } from '../../db.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import type { ServiceContext } from '../context.ts';
-import { mediaNameOf } from './images.ts';
+import { mediaNameOf } from '../display/index.ts';
 import { preparedOnce } from '../prepared.ts';
 import { Turns } from '../../turns.ts';
 import { LIMITS, hitRateLimit } from '../rate-limit.ts';

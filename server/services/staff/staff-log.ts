@@ -4,18 +4,13 @@
  */
 import { count, desc, eq } from 'drizzle-orm';
 import { staffActions, users } from '#drizzle/schema.ts';
-import {
-  ADMIN_PAGE_SIZE,
-  type AdminPage,
-  type AdminPersonRef,
-  type StaffAction,
-  type StaffLogEntry,
-} from '#shared/admin-api.ts';
+import { ADMIN_PAGE_SIZE, type AdminPage, type StaffAction, type StaffLogEntry } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { isAdmin, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
+import { personRef } from '../display/index.ts';
 
 export type Staff = NonNullable<Viewer>;
 
@@ -25,14 +20,6 @@ export function requireStaff(viewer: Viewer): Staff {
   if (!isAdmin(viewer)) throw new AppError(ErrorCode.Forbidden, 'Only staff can do that.');
   return viewer;
 }
-
-export const nameOf = (person: { firstname: string; lastname: string }): string =>
-  `${person.firstname} ${person.lastname}`.trim();
-
-export const personRef = (person: { token: string; firstname: string; lastname: string }): AdminPersonRef => ({
-  token: person.token,
-  name: nameOf(person),
-});
 
 export interface StaffActionRecord {
   action: StaffAction;

@@ -1,0 +1,5 @@
+/**
+ * The search index of published pieces and the visitor's search.
+ * Other rooms, routers and routes import this file only (docs/architecture.md, Rooms).
+ */
+export { reindexArt, reindexArtOfAuthor, searchForVisitor } from './search.ts';

@@ -1,0 +1,88 @@
+/**
+ * Taking a piece off its square and freeing the square: the steps every path that ends a piece's time on the tree
+ * shares (an expiry, a staff release, an accepted removal), each doing together what such a step must never forget:
+ * the change log, the search index and the square's subscribers. Each runs inside the caller's transaction.
+ */
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { art, cells, connections, pictures, reservations } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, ConnectionStatus } from '#shared/domain.ts';
+import type { Queryable } from '../../db.ts';
+import { reindexArt } from '../search/index.ts';
+import { recordCellChanges } from '../tree/index.ts';
+import { notifyAvailable } from './subscriptions.ts';
+
+/** A square being freed: its id and its tree's (the change log is kept per tree). */
+export interface SquareRef {
+  cellId: number;
+  treeId: number;
+}
+
+/** What the holder is told becomes of the piece when the square is released. */
+export function fateOfPiece(artStatus: number | null): string {
+  return artStatus === ArtStatus.ChangesRequested ? 'your piece stays in your atelier' : 'your draft is discarded';
+}
+
+/**
+ * The piece keeps its row and pictures but is REMOVED, out of search, and its connections, and any pointing at its
+ * square, are inactive. Its square is the caller's to free.
+ */
+export function takePieceOff(tx: Queryable, now: number, artId: number, cellId: number): void {
+  tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, artId)).run();
+  tx.update(connections)
+    .set({ status: ConnectionStatus.Unselected, updatedAt: now })
+    .where(or(eq(connections.artId, artId), eq(connections.nextCellId, cellId)))
+    .run();
+  reindexArt(tx, artId);
+}
+
+/** The square is AVAILABLE with no piece, the tree's version moves, and the square's subscribers are told. */
+export function freeSquare(tx: Queryable, now: number, siteUrl: string, square: SquareRef): void {
+  tx.update(cells)
+    .set({ status: CellStatus.Available, artId: null, updatedAt: now })
+    .where(eq(cells.id, square.cellId))
+    .run();
+  recordCellChanges(tx, square.treeId, [square.cellId], now);
+  notifyAvailable(tx, now, [square.cellId], siteUrl);
+}
+
+/**
+ * The release of a reservation, the one place that decides what becomes of its piece: the reservation ends in
+ * `state`; a draft and its picture rows are deleted (their files are left to the media orphan sweep), while a piece
+ * sent back for changes is kept, taken off the square (decision 019); then the square is freed.
+ */
+export function releaseInTx(
+  tx: Queryable,
+  now: number,
+  siteUrl: string,
+  row: SquareRef & { id: number; artId: number | null; artStatus: number | null },
+  state: 'expired' | 'released',
+): void {
+  tx.update(reservations).set({ state, updatedAt: now }).where(eq(reservations.id, row.id)).run();
+  if (row.artId !== null && row.artStatus === ArtStatus.ChangesRequested) {
+    takePieceOff(tx, now, row.artId, row.cellId);
+  } else if (row.artId !== null) {
+    tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
+    tx.delete(art).where(eq(art.id, row.artId)).run();
+  }
+  freeSquare(tx, now, siteUrl, row);
+}
+
+/**
+ * A published piece taken down (an accepted removal request): the piece is taken off, and when it is still its
+ * square's piece, any reservation still on the square ends and the square is freed.
+ */
+export function removePiece(
+  tx: Queryable,
+  now: number,
+  siteUrl: string,
+  piece: { id: number; cellId: number },
+  square: SquareRef & { artId: number | null },
+): void {
+  takePieceOff(tx, now, piece.id, piece.cellId);
+  if (square.artId !== piece.id) return;
+  tx.update(reservations)
+    .set({ state: 'released', updatedAt: now })
+    .where(and(eq(reservations.cellId, piece.cellId), inArray(reservations.state, ['active', 'submitted'])))
+    .run();
+  freeSquare(tx, now, siteUrl, square);
+}

@@ -28,7 +28,7 @@ module.exports = {
       name: 'rooms-through-their-entry',
       severity: 'error',
       comment:
-        "Outside a service room, the room is reached through its index.ts only: what it keeps to itself can change. " +
+        'Outside a service room, the room is reached through its index.ts only: what it keeps to itself can change. ' +
         'Tests may reach in, to test a part on its own.',
       from: { path: '^(?:server/services/([^/]+)/|server/|scripts/|drizzle/)' },
       to: { path: '^server/services/[^/]+/', pathNot: ['/index\\.ts$', '^server/services/$1/'] },

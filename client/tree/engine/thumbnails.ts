@@ -7,6 +7,17 @@ import { Assets, type Texture } from 'pixi.js';
 /** Loads under way at most, so a fast pan never fires hundreds of requests at once. */
 const MAX_IN_FLIGHT = 6;
 
+/** How the pool loads and unloads a texture: Pixi's asset loader on the page. */
+export interface TextureLoader {
+  load: (url: string) => Promise<Texture>;
+  unload: (url: string) => Promise<void>;
+}
+
+const PIXI_ASSETS: TextureLoader = {
+  load: (url) => Assets.load<Texture>({ src: url, data: { autoGenerateMipmaps: true } }),
+  unload: (url) => Assets.unload(url),
+};
+
 interface Entry {
   refs: number;
   texture: Texture | null;
@@ -21,7 +32,7 @@ interface Entry {
  * load, and the tree come back to, share them), and a URL asked for again while it is being unloaded loads once that
  * is done (decision 029).
  */
-class TexturePool {
+export class TexturePool {
   private readonly entries = new Map<string, Entry>();
   private readonly queue: string[] = [];
   /** Unloadings under way, by URL. */
@@ -29,6 +40,8 @@ class TexturePool {
   private inFlight = 0;
   /** Textures held now. */
   loaded = 0;
+
+  constructor(private readonly loader: TextureLoader = PIXI_ASSETS) {}
 
   acquire(url: string, ready: (texture: Texture | null) => void): void {
     let entry = this.entries.get(url);
@@ -63,7 +76,8 @@ class TexturePool {
     if (this.entries.get(url) === entry) this.entries.delete(url);
     if (entry.state !== 'loaded') return;
     this.loaded--;
-    const done: Promise<void> = Assets.unload(url)
+    const done: Promise<void> = this.loader
+      .unload(url)
       .catch(() => undefined)
       .finally(() => {
         if (this.unloading.get(url) === done) this.unloading.delete(url);
@@ -78,7 +92,7 @@ class TexturePool {
       if (!entry) continue;
       entry.state = 'loading';
       this.inFlight++;
-      const load = () => Assets.load<Texture>({ src: url, data: { autoGenerateMipmaps: true } });
+      const load = () => this.loader.load(url);
       const pending = this.unloading.get(url);
       (pending ? pending.then(load) : load())
         .then(
@@ -106,23 +120,25 @@ class TexturePool {
   }
 }
 
-const pool = new TexturePool();
+const pagePool = new TexturePool();
 
 /** One tree's thumbnails: its references into the page's pool, all given back when it is destroyed. */
 export class ThumbnailCache {
   private readonly held = new Map<string, number>();
   private destroyed = false;
 
+  constructor(private readonly pool: TexturePool = pagePool) {}
+
   /** Textures held right now (the page's: it shows one tree at a time). */
   get loadedCount(): number {
-    return pool.loaded;
+    return this.pool.loaded;
   }
 
   /** Holds a reference to `url` and calls `ready` with its texture (or null if it cannot load). */
   acquire(url: string, ready: (texture: Texture | null) => void): void {
     if (this.destroyed) return;
     this.held.set(url, (this.held.get(url) ?? 0) + 1);
-    pool.acquire(url, (texture) => {
+    this.pool.acquire(url, (texture) => {
       if (!this.destroyed) ready(texture);
     });
   }
@@ -133,12 +149,12 @@ export class ThumbnailCache {
     if (!count) return;
     if (count === 1) this.held.delete(url);
     else this.held.set(url, count - 1);
-    pool.release(url);
+    this.pool.release(url);
   }
 
   destroy(): void {
     this.destroyed = true;
-    for (const [url, count] of this.held) for (let k = 0; k < count; k++) pool.release(url);
+    for (const [url, count] of this.held) for (let k = 0; k < count; k++) this.pool.release(url);
     this.held.clear();
   }
 }

@@ -5,7 +5,7 @@
 import { Graphics, type Application, type Container } from 'pixi.js';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 
-export function warmUpRenderer(app: Application, world: Container): void {
+export function warmUpRenderer(app: Pick<Application, 'render'>, world: Container): void {
   const probe = new Graphics()
     .rect(0, 0, 2, 2)
     .fill({ color: PALETTE.background })

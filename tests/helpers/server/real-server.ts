@@ -27,10 +27,18 @@ export interface RealServer {
   exited: Promise<number | string>;
 }
 
-export function startRealServer(dataDir: string, env: Record<string, string> = {}): Promise<RealServer> {
+/**
+ * `script` is what Node runs (from the project's folder): `npm start`'s own by default; browser tests run
+ * tests/helpers/server/client-dir-server.ts, the same start over the client they built elsewhere.
+ */
+export function startRealServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  script: string[] = ['scripts/start.ts', '--no-build'],
+): Promise<RealServer> {
   // Node itself with tsx as a loader (not the tsx launcher, which runs a second process): a signal, SIGKILL
   // included, reaches the server and nothing else.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--no-build'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

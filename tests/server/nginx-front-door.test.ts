@@ -1,0 +1,487 @@
+/**
+ * The site behind nginx as deploy/nginx.conf sets it up (run by tests/helpers/server/nginx.ts): two real app processes
+ * (`npm start`'s) on one data folder behind it. The edge sets the addresses the app believes and sends plain HTTP to
+ * HTTPS; the bodies it takes fit the app's; it keeps what the app's Cache-Control allows and nothing else; 50 viewers
+ * holding one long-poll address cost the app one request per change; and a rolling restart under reads, writes, uploads and a live event stream fails no request and loses no
+ * event. nginx must be installed (`apt-get install nginx-light`; .ci/run does it): without it these tests fail.
+ */
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { art, reservations, userLikes, users } from '#drizzle/schema.ts';
+import { ART_LIMITS } from '#shared/constants.ts';
+import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
+import { getDefaultTree } from '#server/services/tree/tree.ts';
+import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { artForm, validFields } from '../helpers/art-fixtures.ts';
+import { openStream, type OpenStream, type SseEvent } from '../helpers/event-stream.ts';
+import { freePorts, NGINX_CONF, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
+import {
+  encodeForm,
+  signedInUsers,
+  startRealServer,
+  stopRealServer,
+  TEST_CSRF,
+  writeHeaders,
+  type RealServer,
+} from '../helpers/server/real-server.ts';
+import { cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
+import { prepareWriteLoad } from '../helpers/server/write-load.ts';
+
+/** deploy/nginx.conf's fail_timeout: how long nginx leaves a process alone after it refused a request. */
+const FAIL_TIMEOUT_MS = 2000;
+
+let dataDir: string;
+let db: Db;
+let nginx: Nginx;
+let appPorts: number[];
+let siteUrl: string;
+const apps: RealServer[] = [];
+
+/** An app process on its port, as the README's "Behind nginx" section runs it; resolves once it is healthy. */
+async function startApp(i: number): Promise<RealServer> {
+  const app = await startRealServer(dataDir, {
+    PORT: String(appPorts[i]),
+    TRUST_PROXY: 'true',
+    SITE_URL: siteUrl,
+    // One line per request: the origin's own count of what reached it.
+    LOG_LEVEL: 'info',
+  });
+  const health = await fetch(`${app.url}/api/health`);
+  expect(health.status).toBe(200);
+  apps[i] = app;
+  return app;
+}
+
+/** What the app processes logged as each request came in (their request logs), both processes' lines. */
+function originLines(): { req: { url: string; host: string; remoteAddress: string } }[] {
+  return apps
+    .flatMap((app) => app.stdout().split('\n'))
+    .filter((line) => line.startsWith('{') && line.includes('"incoming request"'))
+    .map((line) => JSON.parse(line) as { req: { url: string; host: string; remoteAddress: string } });
+}
+
+/** How many requests for `url` (path and query) reached the app processes. */
+const originRequests = (url: string) => originLines().filter((line) => line.req.url === url).length;
+
+beforeAll(async () => {
+  // Fails here, with how to install it, when nginx is missing.
+  nginxBinary();
+  dataDir = tempDir('gallery-front-door-');
+  const [app1, app2, site, redirect] = await freePorts(4);
+  appPorts = [app1!, app2!];
+  siteUrl = `http://127.0.0.1:${site}`;
+  // Both at once on the new folder: one seeds (an empty tree), the other waits for it.
+  await Promise.all([startApp(0), startApp(1)]);
+  nginx = await startNginx({ apps: appPorts, site: site!, redirect: redirect! });
+  db = openDatabase(path.join(dataDir, 'gallery.db'));
+}, 120_000);
+
+afterAll(async () => {
+  await nginx?.stop();
+  await Promise.all(
+    apps
+      .filter((app) => app.process.exitCode === null && app.process.signalCode === null)
+      .map((app) => stopRealServer(app)),
+  );
+  if (db) closeDatabase(db);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the front door: deploy/nginx.conf', () => {
+  it('sets the addresses the app believes itself, whatever the visitor sends, and sends plain HTTP to HTTPS', async () => {
+    const probe = `/api/cell/FrontDoorProbe${Date.now()}`;
+    const answer = await fetch(`${nginx.url}${probe}`, {
+      headers: {
+        'x-forwarded-for': '203.0.113.9',
+        'x-forwarded-host': 'elsewhere.example',
+        'x-forwarded-proto': 'https',
+      },
+    });
+    // Not 421: the app did not take the visitor's X-Forwarded-Host for the host asked for.
+    expect(answer.status).toBe(404);
+    // The line comes through a pipe: it may arrive a moment after the answer.
+    await expect
+      .poll(() => originLines().find((line) => line.req.url === probe)?.req)
+      .toMatchObject({ remoteAddress: '127.0.0.1', host: '127.0.0.1' });
+
+    const redirect = await fetch(`${nginx.redirectUrl}/observe?focus=1`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('https://127.0.0.1/observe?focus=1');
+  });
+
+  it('takes the largest upload the app takes, and lets the app refuse a JSON body over its own limit', async () => {
+    const conf = fs.readFileSync(NGINX_CONF, 'utf8');
+    const megabytes = (setting: string) => Number(/(\d+)m$/.exec(setting)![1]) * 1024 * 1024;
+    const [general, uploads] = [...conf.matchAll(/^\s*client_max_body_size\s+(\S+);/gm)].map((m) => megabytes(m[1]!));
+    // A piece: its pictures and up to 60 text fields of 20 KiB (server/rest/art-routes.ts), with room for the parts.
+    expect(uploads).toBeGreaterThanOrEqual(ART_LIMITS.maxImages * ART_LIMITS.maxImageBytes + 60 * 20 * 1024);
+    // The app's JSON limit is 1 MiB (bodyLimit in server/app.ts): past it, its own answer says so.
+    expect(general).toBeGreaterThan(1024 * 1024);
+    const overJson = await fetch(`${nginx.url}/api/misc/contact`, {
+      method: 'POST',
+      headers: { ...writeHeaders(`csrf=${TEST_CSRF}`), 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'x'.repeat(1024 * 1024 + 1) }),
+    });
+    expect(overJson.status).toBe(413);
+    expect(overJson.headers.get('content-type')).toContain('application/json');
+    // Past nginx's own limit (not an upload path): nginx refuses it before the app sees it.
+    const overEdge = await fetch(`${nginx.url}/api/misc/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(general! + 1),
+    });
+    expect(overEdge.status).toBe(413);
+    expect(overEdge.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('keeps what the app says may be kept, never "nothing new", and no tree answer carries a cookie', async () => {
+    const tree = getDefaultTree(db)!;
+    const [viewer] = signedInUsers(db, 1, 'cookie');
+    const cacheOf = (uri: string) =>
+      nginx
+        .accessLog()
+        .filter((line) => line.uri === uri)
+        .map((line) => line.cache);
+    const get = async (uri: string) => {
+      const res = await fetch(`${nginx.url}${uri}`, { headers: { cookie: viewer!.cookie } });
+      await res.arrayBuffer();
+      expect(res.headers.get('set-cookie')).toBeNull();
+      return res;
+    };
+
+    // The snapshot at its version is the same bytes for good: the second reader gets nginx's copy.
+    const versioned = `/api/tree/${tree.token}?v=${tree.version}`;
+    expect((await get(versioned)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(versioned)).status).toBe(200);
+    // nginx writes a request's log line as it finishes with it, a moment after the answer may have arrived.
+    await expect.poll(() => cacheOf(versioned)).toEqual(['MISS', 'HIT']);
+    expect(originRequests(versioned)).toBe(1);
+
+    // "Nothing new" is true of its moment only (no-store): each poll goes to the app.
+    const quiet = `/api/tree/${tree.token}/changes?since=${tree.version}&wait=1`;
+    for (let i = 0; i < 2; i++) {
+      const res = await get(quiet);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    await expect.poll(() => cacheOf(quiet)).toEqual(['MISS', 'MISS']);
+    expect(originRequests(quiet)).toBe(2);
+  });
+
+  it('collapses a long-poll: 50 viewers holding one address all get the change, the app sees it asked once', async () => {
+    const tree = getDefaultTree(db)!;
+    const address = `/api/tree/${tree.token}/changes?since=${tree.version}&wait=20`;
+    const [reserver] = signedInUsers(db, 1, 'collapse');
+    const square = cellAt(db, tree.id, SEED_ROW, 0)!.token;
+
+    // 50 plain HTTP clients, each on its own connection, all asking the same address.
+    const polls = Array.from({ length: 50 }, () => getOnOwnConnection(`${nginx.url}${address}`));
+    const deadline = Date.now() + 10_000;
+    while (originRequests(address) === 0 && Date.now() < deadline) await sleep(50);
+    expect(originRequests(address)).toBe(1);
+    // Every client's request has reached nginx long before this (loopback), and waits behind the first.
+    await sleep(1000);
+
+    const changedAt = Date.now();
+    const reserved = await fetch(`${nginx.url}/api/cell/${square}/reserve`, {
+      method: 'POST',
+      headers: { ...writeHeaders(reserver!.cookie), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(reserved.status).toBe(200);
+    const answers = await Promise.all(polls);
+    const slowest = Math.max(...answers.map((a) => a.at)) - changedAt;
+
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const bodies = new Set(answers.map((a) => a.body));
+    expect(bodies.size).toBe(1);
+    const changes = (JSON.parse([...bodies][0]!) as { r: { since: number; version: number; cell: string[] } }).r;
+    expect(changes.since).toBe(tree.version);
+    expect(changes.version).toBeGreaterThan(tree.version);
+    expect(changes.cell).toContain(square);
+    const origin = originRequests(address);
+    await expect.poll(() => nginx.accessLog().filter((line) => line.uri === address).length).toBe(50);
+    const cacheStatuses = tally(
+      nginx
+        .accessLog()
+        .filter((line) => line.uri === address)
+        .map((line) => line.cache),
+    );
+    console.log(
+      `front door: 50 long-polls of one address through nginx, one change: the app saw ${origin} request(s) for it; ` +
+        `nginx answered ${JSON.stringify(cacheStatuses)}; the last viewer had the change ${slowest} ms after the write answered`,
+    );
+    expect(origin).toBeLessThanOrEqual(2);
+  });
+
+  it(
+    'rolling restart under reads, writes, uploads and a live stream: no request fails, the stream misses no version',
+    { timeout: 180_000 },
+    async () => {
+      const tree = getDefaultTree(db)!;
+      // AVAILABLE squares and small pictures (the users are made here, with their ids).
+      const { squares, images } = await prepareWriteLoad(db, { uploaders: 0, reservers: 0, images: 6 });
+      const load = {
+        uploaders: signedInUsers(db, 3, 'uploader'),
+        reservers: signedInUsers(db, 30, 'reserver'),
+        images,
+      };
+      const likers = signedInUsers(db, 2, 'liker').map(withToken);
+      const liked = signedInUsers(db, 40, 'liked').map(withToken);
+      const readSquare = squares.at(-1)!;
+
+      const stream = followStream(nginx.url, `/api/tree/${tree.token}/events`);
+      await stream.opened;
+
+      const outcomes: { what: string; status: number; detail?: string }[] = [];
+      /** Each uploader's last saved title, as acknowledged. */
+      const lastTitles: string[] = [];
+      let running = true;
+      const through = async (what: string, route: string, init: RequestInit = {}) => {
+        try {
+          const res = await fetch(`${nginx.url}${route}`, init);
+          const text = await res.text();
+          outcomes.push({ what, status: res.status, ...(res.ok ? {} : { detail: text.slice(0, 200) }) });
+          return res.status;
+        } catch (error) {
+          outcomes.push({ what, status: 0, detail: String(error) });
+          return 0;
+        }
+      };
+      /** Runs `step` every `everyMs` until the restarts are over, at most `max` times. */
+      const paced = async (everyMs: number, max: number, step: (i: number) => Promise<unknown>) => {
+        for (let i = 0; i < max && running; i++) {
+          await step(i);
+          await sleep(everyMs);
+        }
+      };
+      const json = (cookie: string, method: string, body = '{}'): RequestInit => ({
+        method,
+        headers: { ...writeHeaders(cookie), 'content-type': 'application/json' },
+        body,
+      });
+      const workers = [
+        // Reads: a square and the tree's snapshot (the snapshot is mostly nginx's copy, a second old at most).
+        ...[0, 1].map((r) =>
+          paced(250, 120, async () => {
+            await through('read cell', `/api/cell/${readSquare}`);
+            await through('read tree', `/api/tree/${tree.token}${r ? '' : `?v=${tree.version}`}`);
+          }),
+        ),
+        // Writes by signed-in users: likes, each a new pair.
+        ...likers.map((liker) =>
+          paced(400, liked.length, (i) =>
+            through('like', `/api/user/${liker.token}/like/${liked[i]!.token}`, json(liker.cookie, 'PUT')),
+          ),
+        ),
+        // Reservations, each a change of the tree.
+        paced(500, load.reservers.length, (i) =>
+          through(
+            'reserve',
+            `/api/cell/${squares[load.uploaders.length + i]}/reserve`,
+            json(load.reservers[i]!.cookie, 'POST'),
+          ),
+        ),
+        // Uploads: each uploader saves a piece on its own square, a new picture and title each time.
+        ...load.uploaders.map((uploader, u) =>
+          paced(900, 30, async (i) => {
+            const title = `Restart ${u}.${i}`;
+            const { body, contentType } = await encodeForm(
+              artForm(validFields({ title }), [
+                { bytes: load.images[(u + i) % load.images.length]!, name: 'art.png', type: 'image/png' },
+              ]),
+            );
+            const status = await through('upload', `/api/cell/${squares[u]}`, {
+              method: 'POST',
+              headers: { ...writeHeaders(uploader.cookie), 'content-type': contentType },
+              body: new Uint8Array(body),
+            });
+            if (status === 200) lastTitles[u] = title;
+          }),
+        ),
+      ];
+
+      const started = Date.now();
+      await sleep(1500);
+      const restarts: string[] = [];
+      for (const i of [0, 1]) {
+        const stopAt = Date.now();
+        expect(await stopRealServer(apps[i]!, 'SIGTERM')).toBe(0);
+        const stoppedAt = Date.now();
+        await startApp(i);
+        restarts.push(
+          `process ${i + 1}: stopped in ${stoppedAt - stopAt} ms, up and healthy ${Date.now() - stoppedAt} ms later`,
+        );
+        // nginx tries a process it found refusing again once fail_timeout has passed: only then may the next stop.
+        await sleep(FAIL_TIMEOUT_MS + 1000);
+      }
+      running = false;
+      await Promise.all(workers);
+      const tookMs = Date.now() - started;
+
+      // The stream catches up with the last change, then every version it passed through is accounted for.
+      const version = getDefaultTree(db)!.version;
+      const deadline = Date.now() + 10_000;
+      while (stream.lastId() !== version && Date.now() < deadline) await sleep(100);
+      stream.stop();
+
+      const failed = outcomes.filter((o) => o.status < 200 || o.status > 299);
+      const retried = nginx.accessLog().filter((line) => line.upstream_status.includes(','));
+      const events = stream.events();
+      console.log(
+        `front door, rolling restart: ${outcomes.length} requests in ${tookMs} ms (${JSON.stringify(
+          tally(outcomes.map((o) => o.what)),
+        )}), ${failed.length} failed; nginx sent ${retried.length} on to the other process ` +
+          `(${JSON.stringify(tally(retried.map((line) => line.upstream_status)))}); the stream: ${events.length} events ` +
+          `over ${stream.connections()} connections, versions ${tree.version} → ${version}; ${restarts.join('; ')}`,
+      );
+
+      expect(failed).toEqual([]);
+      expect(stream.refusals()).toEqual([]);
+      // Under load: requests reached a stopping process (503) or a stopped one (refused), and went to the other.
+      expect(retried.length).toBeGreaterThan(0);
+      expect(outcomes.length).toBeGreaterThan(100);
+      // The stream was ended by the process holding it and came back through nginx to the other.
+      expect(stream.connections()).toBeGreaterThanOrEqual(2);
+      expect(stream.lastId()).toBe(version);
+      expect(gaps(events)).toEqual([]);
+
+      // What was acknowledged is there: every reservation, every like, each uploader's last save.
+      const acknowledged = (what: string) => outcomes.filter((o) => o.what === what).length;
+      expect(
+        db
+          .select({ n: count() })
+          .from(reservations)
+          .where(
+            and(
+              inArray(
+                reservations.userId,
+                load.reservers.map((r) => r.id),
+              ),
+              eq(reservations.state, 'active'),
+            ),
+          )
+          .get()!.n,
+      ).toBe(acknowledged('reserve'));
+      expect(
+        db
+          .select({ n: count() })
+          .from(userLikes)
+          .where(
+            inArray(
+              userLikes.userId,
+              likers.map((l) => l.id),
+            ),
+          )
+          .get()!.n,
+      ).toBe(acknowledged('like'));
+      const stored = load.uploaders.map((u) =>
+        db.select({ title: art.title }).from(art).where(eq(art.authorId, u.id)).all(),
+      );
+      expect(stored).toEqual(lastTitles.map((title) => [{ title }]));
+      expect(acknowledged('upload')).toBeGreaterThan(load.uploaders.length);
+    },
+  );
+});
+
+/** A user as `signedInUsers` gives it, with the account's token (the user paths name it). */
+function withToken(user: { id: number; cookie: string }): { id: number; cookie: string; token: string } {
+  return { ...user, token: db.select({ token: users.token }).from(users).where(eq(users.id, user.id)).get()!.token };
+}
+
+/** How many times each value occurs. */
+function tally(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+/** A GET on a connection of its own (as 50 separate viewers would): its status, body and when it was answered. */
+function getOnOwnConnection(url: string): Promise<{ status: number; body: string; at: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, headers: { 'accept-encoding': 'identity' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body, at: Date.now() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The live tree's event stream followed as a browser's EventSource follows it: when it ends (its process stopped),
+ * it is opened again at once with Last-Event-ID, through nginx. Answers other than 200 are kept as refusals.
+ */
+function followStream(base: string, route: string) {
+  const done: SseEvent[] = [];
+  const refused: string[] = [];
+  let current: OpenStream | null = null;
+  let lastId: string | null = null;
+  let connections = 0;
+  let stopped = false;
+  let markOpened: () => void;
+  const opened = new Promise<void>((resolve) => (markOpened = resolve));
+  const loop = async () => {
+    while (!stopped) {
+      let stream: OpenStream;
+      try {
+        stream = await openStream(base, route, lastId === null ? {} : { 'last-event-id': lastId });
+      } catch (error) {
+        refused.push(String(error));
+        await sleep(100);
+        continue;
+      }
+      if (stream.status !== 200) {
+        refused.push(`${stream.status} ${stream.body.slice(0, 200)}`);
+        stream.close();
+        await sleep(100);
+        continue;
+      }
+      connections++;
+      current = stream;
+      markOpened();
+      await stream.ended;
+      current = null;
+      done.push(...stream.events);
+      lastId = stream.events.findLast((e) => e.id !== null)?.id ?? lastId;
+    }
+  };
+  void loop();
+  return {
+    opened,
+    events: () => [...done, ...(current?.events ?? [])],
+    lastId: () => {
+      const id = [...done, ...(current?.events ?? [])].findLast((e) => e.id !== null)?.id ?? lastId;
+      return id === null ? null : Number(id);
+    },
+    connections: () => connections,
+    refusals: () => refused,
+    stop: () => {
+      stopped = true;
+      current?.close();
+    },
+  };
+}
+
+/**
+ * Where a stream's versions do not follow on: each event after the first must start where the one before ended
+ * (its `since` is the previous id), and none may be a resync (the stream lost track).
+ */
+function gaps(events: readonly SseEvent[]): string[] {
+  const found: string[] = [];
+  let previous: number | null = null;
+  for (const event of events) {
+    const id = Number(event.id);
+    const data = JSON.parse(event.data) as { since?: number };
+    if (event.event === 'resync') found.push(`resync at ${id}`);
+    else if (previous !== null && data.since !== previous) found.push(`${previous} → ${data.since ?? '?'}..${id}`);
+    previous = id;
+  }
+  return found;
+}

@@ -183,44 +183,15 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
   const settings = syntheticSettings(total);
   const bands = bandStarts(settings);
   const rows = totalRows(settings);
-  const plan = planRows(settings, total);
-  const ranks = fillRanks(settings);
   const random = mulberry32(total ^ 0x5eed);
-  const treeToken = randomBytes(TOKEN_BYTES).toString('base64url');
-  const authorToken = randomBytes(TOKEN_BYTES).toString('base64url');
-  // Where growth has reached, as a share of the tree's height from the ground.
-  const frontier = 0.86;
-  const publishedAt = growthClock(settings, now, frontier + 0.02);
-
-  const { treeId, authorId } = db.transaction((tx) => {
-    const author = tx
-      .insert(users)
-      .values({
-        token: authorToken,
-        email: `synthetic-${authorToken.slice(0, 12).toLowerCase()}@bench.gallery-tree.local`,
-        // Not an argon2 hash: nobody can sign in as the synthetic author.
-        passwordHash: '!synthetic',
-        firstname: 'Synthetic',
-        lastname: 'Artist',
-        role: Role.Artist,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: users.id })
-      .get();
-    const tree = tx
-      .insert(trees)
-      .values({
-        token: treeToken,
-        name: options.name ?? `Synthetic tree (${total.toLocaleString('en-US')} cells)`,
-        settings,
-        version: 1,
-        createdAt: now,
-      })
-      .returning({ id: trees.id })
-      .get();
-    return { treeId: tree.id, authorId: author.id };
-  });
+  const publishedAt = growthClock(settings, now, GROWTH_FRONTIER + 0.02);
+  const { treeId, treeToken, authorId } = insertTreeAndAuthor(
+    db,
+    settings,
+    now,
+    options.name ?? `Synthetic tree (${total.toLocaleString('en-US')} cells)`,
+  );
+  const nextPosition = positionWalker(settings, rows, planRows(settings, total), fillRanks(settings));
 
   const client = db.$client;
   const previousCache = client.pragma('cache_size', { simple: true });
@@ -231,54 +202,7 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
   const batch = Math.min(BATCH, progressStep);
   let nextProgress = progressStep;
   let done = 0;
-  let row = 0;
-  let column = settings.branch.min_column;
-
-  /** Next position in row-then-column order, or null when the plan is used up. */
-  const nextPosition = (): { row: number; column: number; trunk: boolean } | null => {
-    for (; row < rows; row++, column = settings.branch.min_column) {
-      for (; column <= settings.branch.max_column; column++) {
-        const isTrunk = column >= 0 && column < settings.trunk.columns;
-        const rank = ranks.get(column)!;
-        if (isTrunk ? rank < plan.trunk[row]! : rank < plan.branch[row]! && inBranchArea(settings, row, column)) {
-          return { row, column: column++, trunk: isTrunk };
-        }
-      }
-    }
-    return null;
-  };
-
-  // Drizzle's schema names every column; the rows go in through multi-row statements prepared once, because
-  // drizzle's insert builder costs five times SQLite's own work at this scale (6.1 s against 1.1 s for 100k cells).
-  const cellInserter = bulkInserter(client, 'cells', [
-    cells.id,
-    cells.token,
-    cells.treeId,
-    cells.row,
-    cells.column,
-    cells.type,
-    cells.status,
-    cells.artId,
-    cells.createdAt,
-    cells.updatedAt,
-  ]);
-  const artInserter = bulkInserter(client, 'art', [
-    art.id,
-    art.token,
-    art.cellId,
-    art.authorId,
-    art.status,
-    art.title,
-    art.year,
-    art.category,
-    art.subject,
-    art.style,
-    art.dominantColor,
-    art.submittedAt,
-    art.publishedAt,
-    art.createdAt,
-    art.updatedAt,
-  ]);
+  const { cellInserter, artInserter } = syntheticInserters(client);
 
   try {
     while (done < total) {
@@ -305,61 +229,16 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
             const height = (rows - 1 - position.row) / Math.max(1, rows - 1);
             const root = position.row >= bands.roots;
             const noise = random() * 2 - 1;
-            const roll = random();
-            let status: CellStatus;
-            if (root && position.row >= bands.roots + ROOT_ROWS - 3) {
-              status = roll < 0.5 ? CellStatus.Published : roll < 0.8 ? CellStatus.Available : CellStatus.Pending;
-            } else if (height + noise * 0.015 < frontier - 0.02) {
-              status = roll < 0.94 ? CellStatus.Published : roll < 0.997 ? CellStatus.Available : CellStatus.Reserved;
-            } else if (height + noise * 0.015 < frontier + 0.02) {
-              status = roll < 0.3 ? CellStatus.Published : roll < 0.9 ? CellStatus.Available : CellStatus.Reserved;
-            } else {
-              status = CellStatus.Pending;
-            }
+            const status = statusAt(position.row, bands.roots, height + noise * 0.015, random());
             const id = cellId++;
             const stamp = Math.min(now, publishedAt(position.row, position.column));
             let cellArtId: number | null = null;
             if (status === CellStatus.Published || status === CellStatus.Reserved) {
               cellArtId = artId++;
-              const seed = id * 7 + 3;
-              if (status === CellStatus.Published) {
-                artValues.push(
-                  cellArtId,
-                  token(size + i),
-                  id,
-                  authorId,
-                  ArtStatus.Published,
-                  titleFor(seed),
-                  2000 + (seed % 26),
-                  CATEGORY_OPTIONS[seed % CATEGORY_OPTIONS.length],
-                  SUBJECT_OPTIONS[seed % SUBJECT_OPTIONS.length],
-                  STYLE_OPTIONS[seed % STYLE_OPTIONS.length],
-                  colourAt(position.row, position.column, height, position.trunk, root, noise),
-                  stamp - DAY,
-                  stamp,
-                  stamp - 3 * DAY,
-                  stamp,
-                );
-              } else {
-                // A reserved square holds a draft: a title and nothing else yet.
-                artValues.push(
-                  cellArtId,
-                  token(size + i),
-                  id,
-                  authorId,
-                  ArtStatus.Draft,
-                  titleFor(seed),
-                  null,
-                  '',
-                  '',
-                  '',
-                  null,
-                  null,
-                  null,
-                  stamp,
-                  stamp,
-                );
-              }
+              const colour = colourAt(position.row, position.column, height, position.trunk, root, noise);
+              artValues.push(
+                ...artRow(status, { id: cellArtId, token: token(size + i), cellId: id, authorId, stamp, colour }),
+              );
             }
             cellValues.push(
               id,
@@ -393,6 +272,162 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
     client.pragma(`cache_size = ${Number(previousCache)}`);
   }
   return { treeToken, treeId, cells: total };
+}
+
+/** Where growth has reached, as a share of the tree's height from the ground. */
+const GROWTH_FRONTIER = 0.86;
+
+/** The tree's row and its author's, in one transaction; nobody can sign in as the author. */
+function insertTreeAndAuthor(db: Db, settings: TreeSettings, now: number, name: string) {
+  const treeToken = randomBytes(TOKEN_BYTES).toString('base64url');
+  const authorToken = randomBytes(TOKEN_BYTES).toString('base64url');
+  return db.transaction((tx) => {
+    const author = tx
+      .insert(users)
+      .values({
+        token: authorToken,
+        email: `synthetic-${authorToken.slice(0, 12).toLowerCase()}@bench.gallery-tree.local`,
+        // Not an argon2 hash: nobody can sign in as the synthetic author.
+        passwordHash: '!synthetic',
+        firstname: 'Synthetic',
+        lastname: 'Artist',
+        role: Role.Artist,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: users.id })
+      .get();
+    const tree = tx
+      .insert(trees)
+      .values({ token: treeToken, name, settings, version: 1, createdAt: now })
+      .returning({ id: trees.id })
+      .get();
+    return { treeId: tree.id, treeToken, authorId: author.id };
+  });
+}
+
+/** The positions the plan fills, in row-then-column order; each call gives the next, or null when it is used up. */
+function positionWalker(
+  settings: TreeSettings,
+  rows: number,
+  plan: ReturnType<typeof planRows>,
+  ranks: ReturnType<typeof fillRanks>,
+): () => { row: number; column: number; trunk: boolean } | null {
+  let row = 0;
+  let column = settings.branch.min_column;
+  return () => {
+    for (; row < rows; row++, column = settings.branch.min_column) {
+      for (; column <= settings.branch.max_column; column++) {
+        const isTrunk = column >= 0 && column < settings.trunk.columns;
+        const rank = ranks.get(column)!;
+        if (isTrunk ? rank < plan.trunk[row]! : rank < plan.branch[row]! && inBranchArea(settings, row, column)) {
+          return { row, column: column++, trunk: isTrunk };
+        }
+      }
+    }
+    return null;
+  };
+}
+
+/**
+ * A square's status by where it is: the lowest roots a mix, the crown below the growth frontier nearly all published,
+ * a band round the frontier where growth is busy (published, free and reserved), pending above it. `height` is the
+ * share of the tree's height (with a little noise), `roll` a random number in [0, 1).
+ */
+function statusAt(row: number, rootsStart: number, height: number, roll: number): CellStatus {
+  if (row >= rootsStart && row >= rootsStart + ROOT_ROWS - 3) {
+    return roll < 0.5 ? CellStatus.Published : roll < 0.8 ? CellStatus.Available : CellStatus.Pending;
+  }
+  if (height < GROWTH_FRONTIER - 0.02) {
+    return roll < 0.94 ? CellStatus.Published : roll < 0.997 ? CellStatus.Available : CellStatus.Reserved;
+  }
+  if (height < GROWTH_FRONTIER + 0.02) {
+    return roll < 0.3 ? CellStatus.Published : roll < 0.9 ? CellStatus.Available : CellStatus.Reserved;
+  }
+  return CellStatus.Pending;
+}
+
+/** The art row's values (in syntheticInserters' column order) of a published piece, or of a reserved square's draft. */
+function artRow(
+  status: CellStatus,
+  piece: { id: number; token: string; cellId: number; authorId: number; stamp: number; colour: number },
+): unknown[] {
+  const seed = piece.cellId * 7 + 3;
+  const { id, token, cellId, authorId, stamp } = piece;
+  if (status === CellStatus.Published) {
+    return [
+      id,
+      token,
+      cellId,
+      authorId,
+      ArtStatus.Published,
+      titleFor(seed),
+      2000 + (seed % 26),
+      CATEGORY_OPTIONS[seed % CATEGORY_OPTIONS.length],
+      SUBJECT_OPTIONS[seed % SUBJECT_OPTIONS.length],
+      STYLE_OPTIONS[seed % STYLE_OPTIONS.length],
+      piece.colour,
+      stamp - DAY,
+      stamp,
+      stamp - 3 * DAY,
+      stamp,
+    ];
+  }
+  // A reserved square holds a draft: a title and nothing else yet.
+  return [
+    id,
+    token,
+    cellId,
+    authorId,
+    ArtStatus.Draft,
+    titleFor(seed),
+    null,
+    '',
+    '',
+    '',
+    null,
+    null,
+    null,
+    stamp,
+    stamp,
+  ];
+}
+
+/**
+ * Drizzle's schema names every column; the rows go in through multi-row statements prepared once, because
+ * drizzle's insert builder costs five times SQLite's own work at this scale (6.1 s against 1.1 s for 100k cells).
+ */
+function syntheticInserters(client: Db['$client']) {
+  const cellInserter = bulkInserter(client, 'cells', [
+    cells.id,
+    cells.token,
+    cells.treeId,
+    cells.row,
+    cells.column,
+    cells.type,
+    cells.status,
+    cells.artId,
+    cells.createdAt,
+    cells.updatedAt,
+  ]);
+  const artInserter = bulkInserter(client, 'art', [
+    art.id,
+    art.token,
+    art.cellId,
+    art.authorId,
+    art.status,
+    art.title,
+    art.year,
+    art.category,
+    art.subject,
+    art.style,
+    art.dominantColor,
+    art.submittedAt,
+    art.publishedAt,
+    art.createdAt,
+    art.updatedAt,
+  ]);
+  return { cellInserter, artInserter };
 }
 
 /**

@@ -6,6 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { ReservationDetails } from '#shared/api-types.ts';
+import { EXTENSION_DAYS } from '#shared/constants.ts';
+import { EXTENSION_PERIOD } from '#shared/durations.ts';
 import { cellPath } from '#shared/paths.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
@@ -107,8 +109,8 @@ export function ExtendReservationPage() {
         />
         {error && <ChoiceMessage kind="error">{error}</ChoiceMessage>}
         <p className="extend__note">
-          You can extend once, by a week: the new deadline is midnight seven days after the current one,{' '}
-          {formatDeadlineDate(reservation.data.extendedUntil)}.
+          You can extend once, by {EXTENSION_PERIOD}: the new deadline is midnight {EXTENSION_DAYS} days after the
+          current one, {formatDeadlineDate(reservation.data.extendedUntil)}.
         </p>
         <div className="extend__actions">
           <button

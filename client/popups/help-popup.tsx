@@ -2,6 +2,7 @@
  * The help popup: how to move around the tree, with the mouse, a finger or the keyboard (decision 029's long moves),
  * its search and finds, the legend of the three kinds of square, and a link to contact.
  */
+import { RESERVATION_PERIOD } from '#shared/durations.ts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
@@ -140,8 +141,8 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
             <li className="help__item">
               <ReservedSwatch />
               <span>
-                <strong>Reserved square</strong>: its artist has 2 weeks to upload their piece before the square is
-                released.
+                <strong>Reserved square</strong>: its artist has {RESERVATION_PERIOD} to upload their piece before the
+                square is released.
               </span>
             </li>
             <li className="help__item">

@@ -2,6 +2,7 @@
  * Parts shared by the reservation screens (the reserve, subscribe and edit-reserved-cell popups, the extend page):
  * the radio choice, the guest's prompt, the message under the choice, the dates and paths they show.
  */
+import { EXTENSION_PERIOD } from '#shared/durations.ts';
 import { useId, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { ReservedCell } from '#shared/api-types.ts';
@@ -111,8 +112,6 @@ export function reservationErrorText(error: unknown, fallback: string): string {
   return errorMessageFor(errorBodyOf(error)?.error) ?? fallback;
 }
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The extend page of a reservation: the reminder e-mails' link, and the holder's way there from the square. */
 export function extendPathOf(cellToken: string, reminderToken: string): string {
   return extendPath(cellToken, reminderToken);
@@ -132,7 +131,7 @@ export function ExtendOffer({ cell, onFollow }: { cell: ReservedCell | null; onF
   if (!cell?.extensionAllowed) return null;
   return (
     <p className="extend-offer" data-testid="extend-offer">
-      Need more time? You can extend once, by a week, until {formatDeadlineDate(cell.extendedUntil)}.{' '}
+      Need more time? You can extend once, by {EXTENSION_PERIOD}, until {formatDeadlineDate(cell.extendedUntil)}.{' '}
       <Link to={extendPathOf(cell.token, cell.reminderToken)} onClick={onFollow} data-testid="extend-link">
         EXTEND RESERVATION
       </Link>

@@ -12,19 +12,13 @@ import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { formatDeadlineDate } from '#client/app/site-time.ts';
+import { DAY_MS, RESERVATION_PERIOD } from '#shared/durations.ts';
 import { messages } from '#client/locale/messages.ts';
 import { catchUpLiveTree } from '#client/tree/use-tree-snapshot.ts';
 import { CellFacts } from './cell-facts.tsx';
 import type { CellPopupProps } from './cell-popup-props.ts';
 import { Popup } from './popup.tsx';
-import {
-  ChoiceGroup,
-  ChoiceMessage,
-  DAY_MS,
-  editPathOf,
-  GuestPrompt,
-  reservationErrorText,
-} from './reservation-parts.tsx';
+import { ChoiceGroup, ChoiceMessage, editPathOf, GuestPrompt, reservationErrorText } from './reservation-parts.tsx';
 
 type YesNo = 'yes' | 'no';
 
@@ -190,7 +184,9 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
         />
       ) : (
         <>
-          <ChoiceMessage kind="success">Reserved. The square is held for you for the next two weeks.</ChoiceMessage>
+          <ChoiceMessage kind="success">
+            Reserved. The square is held for you for the next {RESERVATION_PERIOD}.
+          </ChoiceMessage>
           <ChoiceGroup legend="Ready to upload your piece now?" options={YES_NO} value={choice} onChange={choose} />
         </>
       )}

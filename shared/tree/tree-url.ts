@@ -4,6 +4,7 @@
  * (a zoom off the 0.5..2.5 scale, a row that is not a number) reads as "no usable view": the default view opens.
  */
 import { TREE_VIEW } from '../constants.ts';
+import { DAY_MS } from '../durations.ts';
 import { TOKEN_PATTERN } from '../validation/common.ts';
 
 /** The tree page's path (docs/product.md, Screens and routes). */
@@ -54,8 +55,6 @@ export function formatTreeUrl(currentSearch: string, view: { row: number; column
   params.set('zoom', String(Math.round(view.scale * 1000) / 1000));
   return `?${params.toString()}`;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `?at=YYYY-MM-DD`: the growth replay opens on the tree as it was at the end of that day (UTC), paused. Answers

@@ -477,7 +477,7 @@ describe('extending from the square itself', () => {
     const popup = page.getByTestId('edit-reserved-cell-popup');
     await popup.waitFor();
     expect(await popup.getByTestId('extend-offer').textContent()).toContain(
-      `You can extend once, by a week, until ${untilText}.`,
+      `You can extend once, by one week, until ${untilText}.`,
     );
     await popup.getByRole('button', { name: 'No, later' }).click();
 

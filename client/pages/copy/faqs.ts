@@ -2,6 +2,9 @@
  * The eleven questions of the FAQs page, answered in our own words. Answers may use the tokens of
  * rich-text.tsx (e.g. {contact}) for links.
  */
+import { EXTENSION_PERIOD, RESERVATION_PERIOD } from '#shared/durations.ts';
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 import type { RichBlock } from '../static/rich-text.tsx';
 
 export interface Faq {
@@ -55,7 +58,7 @@ export const FAQS: readonly Faq[] = [
   {
     question: 'How long do I have to upload my piece?',
     answer: [
-      'Two weeks from the moment you reserve a square. If you need more time, you can extend it once, by one week, through the extension form for your reserved square; the reminder e-mails we send carry a link to it.',
+      `${capitalised(RESERVATION_PERIOD)} from the moment you reserve a square. If you need more time, you can extend it once, by ${EXTENSION_PERIOD}, through the extension form for your reserved square; the reminder e-mails we send carry a link to it.`,
     ],
   },
   {

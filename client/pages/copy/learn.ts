@@ -1,4 +1,5 @@
 /** The learn page's four slides, in order. */
+import { RESERVATION_PERIOD } from '#shared/durations.ts';
 
 export type LearnSlideKey = 'overview' | 'metaphor' | 'connection' | 'interaction';
 
@@ -44,7 +45,7 @@ export const LEARN_SLIDES: readonly LearnSlide[] = [
     heading: 'Look closer, then take part.',
     paragraphs: [
       'Zoom in and out, drag to move around, search by title or artist, and open any piece for its details and connections. Once you have registered, you can like pieces and follow the artists you love.',
-      'When you are ready to add your own, reserve an open square. It is yours for two weeks while you make your piece. Comments on art are planned for a future phase.',
+      `When you are ready to add your own, reserve an open square. It is yours for ${RESERVATION_PERIOD} while you make your piece. Comments on art are planned for a future phase.`,
     ],
   },
 ];

@@ -1,4 +1,6 @@
 /** The participate page: the steps from visitor to artist on the tree. */
+import { RESERVATION_DAYS } from '#shared/constants.ts';
+import { daysInWords, EXTENSION_PERIOD, RESERVATION_PERIOD } from '#shared/durations.ts';
 
 export interface ParticipateStep {
   title: string;
@@ -18,8 +20,8 @@ export const PARTICIPATE_STEPS: readonly ParticipateStep[] = [
     body: 'Wander through the pieces already growing there, and look for an open square beside work you would love to answer.',
   },
   {
-    title: 'reserve for 2 weeks.',
-    body: 'Click an available square to reserve it. It is yours for two weeks, one square at a time, and you may ask once for a one-week extension.',
+    title: `reserve for ${daysInWords(RESERVATION_DAYS, { digits: true })}.`,
+    body: `Click an available square to reserve it. It is yours for ${RESERVATION_PERIOD}, one square at a time, and you may ask once to extend it by ${EXTENSION_PERIOD}.`,
   },
   {
     title: 'upload when ready.',

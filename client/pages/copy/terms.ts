@@ -2,6 +2,7 @@
  * The legal terms: 25 numbered sections, last updated December 29, 2023, written plainly in our own words around the
  * facts they must keep (docs/product.md, Screens and routes).
  */
+import { EXTENSION_PERIOD, RESERVATION_PERIOD } from '#shared/durations.ts';
 import type { RichBlock } from '../static/rich-text.tsx';
 
 export interface LegalSection {
@@ -50,7 +51,7 @@ export const TERMS_SECTIONS: readonly LegalSection[] = [
   {
     title: 'Reserving a square',
     blocks: [
-      'A registered member may hold one reserved square at a time. A reservation lasts two weeks, and may be extended once, by one week. A square whose reservation runs out without a submitted piece is released back to the community.',
+      `A registered member may hold one reserved square at a time. A reservation lasts ${RESERVATION_PERIOD}, and may be extended once, by ${EXTENSION_PERIOD}. A square whose reservation runs out without a submitted piece is released back to the community.`,
       'Reserving a square gives you the chance to place a piece there; it does not give you any ownership of the square or of the site.',
     ],
   },

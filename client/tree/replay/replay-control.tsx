@@ -3,6 +3,7 @@
  * with the date it shows, and a way back to the live tree.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { DAY_MS } from '#shared/durations.ts';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import { DAY_OUT_OF_REACH, formatReplayDay, NOT_A_DAY, parseReplayDay, TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
 import type { TreeEngine } from '../engine/tree-engine.ts';
@@ -11,7 +12,6 @@ import { fetchTreeHistory, historySpan } from './history-request.ts';
 import { formatDate } from '#client/app/dates.ts';
 import { COVERS_TREE } from '../use-covered-insets.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** While playing, the controls follow the clock this often at most (the canvas follows every frame). */
 const UI_EVERY_MS = 100;
 

@@ -10,9 +10,9 @@ import { IMMEDIATE } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Job } from '../jobs.ts';
 import { enqueueMail } from '../mail/index.ts';
+import { DAY_MS } from '#shared/durations.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
 import {
-  DAY_MS,
   REMINDER_STEPS,
   extensionDeadline,
   latestDueReminder,

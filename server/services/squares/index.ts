@@ -7,11 +7,5 @@
 export { openChangesWindow } from './changes-window.ts';
 export { clockedReservation, holdersPiece, isActiveReservationOf, onTheClock } from './holds.ts';
 export { fateOfPiece, releaseInTx, removePiece } from './life-cycle.ts';
-export {
-  DAY_MS,
-  REMINDER_STEPS,
-  extensionDeadline,
-  latestDueReminder,
-  reservationDeadline,
-} from './reservation-time.ts';
+export { REMINDER_STEPS, extensionDeadline, latestDueReminder, reservationDeadline } from './reservation-time.ts';
 export { notifyAvailable, subscribe } from './subscriptions.ts';

@@ -4,10 +4,8 @@
  * (SITE_TIMEZONE, UTC unless set), never the process's own, so every process, e-mail and page agrees on the date.
  */
 import { EXTENSION_DAYS, RESERVATION_DAYS, RESERVATION_REMINDERS } from '#shared/constants.ts';
+import { DAY_MS, HOUR_MS } from '#shared/durations.ts';
 import { addDaysIn, endOfDayIn, startOfDayIn } from '#shared/time-zone.ts';
-
-export const HOUR_MS = 60 * 60 * 1000;
-export const DAY_MS = 24 * HOUR_MS;
 
 /** The deadline of a new reservation: 14 days (of 24 hours) from the moment it is made. */
 export function reservationDeadline(now: number): number {

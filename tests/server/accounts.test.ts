@@ -8,15 +8,15 @@ import { mailOutbox, users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
-import { freshEmail, goodPassword, registered, t, userCount, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+import { freshEmail, goodPassword, useAccountsApp } from '#tests/helpers/server/accounts.ts';
 
-useAccountsApp();
+const app = useAccountsApp();
 
 let serial = 0;
 
 describe('registration', () => {
   it('creates an observer, signs them in, and stores the address lower-cased', async () => {
-    const { browser, email, user } = await registered();
+    const { browser, email, user } = await app.registered();
     expect(user).toMatchObject({
       firstname: 'Ada',
       lastname: 'Lovelace',
@@ -30,9 +30,9 @@ describe('registration', () => {
   });
 
   it('refuses an address already registered, whatever its case, and writes nothing', async () => {
-    const { email } = await registered();
-    const before = userCount();
-    const res = await new BrowserLike(t.server).post('/api/register', {
+    const { email } = await app.registered();
+    const before = app.userCount();
+    const res = await new BrowserLike(app.t.server).post('/api/register', {
       firstname: 'Other',
       lastname: 'Person',
       email: email.toUpperCase(),
@@ -41,7 +41,7 @@ describe('registration', () => {
     expect(res.status).toBe(409);
     expect(res.body.r.error).toBe('email_taken');
     expect(res.body.r.errors.email[0]).toMatch(/already registered/);
-    expect(userCount()).toBe(before);
+    expect(app.userCount()).toBe(before);
   });
 
   it.each([
@@ -56,8 +56,8 @@ describe('registration', () => {
     [{ password: 'abcdefgh' }, 'password', 'There must be at least one number or special sign.'],
     [{ password: `a1${'b'.repeat(63)}` }, 'password', 'Maximal length is 64 symbols.'],
   ])('refuses %j with the message on %s, and writes nothing', async (change, field, message) => {
-    const before = userCount();
-    const res = await new BrowserLike(t.server).post('/api/register', {
+    const before = app.userCount();
+    const res = await new BrowserLike(app.t.server).post('/api/register', {
       firstname: 'Ada',
       lastname: 'Lovelace',
       email: freshEmail(),
@@ -67,14 +67,14 @@ describe('registration', () => {
     expect(res.status).toBe(400);
     expect(res.body.r.error).toBe('validation_failed');
     expect(res.body.r.errors[field]).toEqual([message]);
-    expect(userCount()).toBe(before);
+    expect(app.userCount()).toBe(before);
   });
 });
 
 describe('login and logout', () => {
   it('opens a fresh session on login and ends it on logout', async () => {
-    const { email, password, user } = await registered();
-    const browser = new BrowserLike(t.server);
+    const { email, password, user } = await app.registered();
+    const browser = new BrowserLike(app.t.server);
     const res = await browser.post('/api/auth/login', { username: email, password });
     expect(res.status).toBe(200);
     expect(res.body.r.token).toBe(user.token);
@@ -82,7 +82,7 @@ describe('login and logout', () => {
     await browser.post('/api/auth/login', { username: email, password });
     expect(browser.cookie('session')).not.toBe(first);
     // The replaced session is gone, not merely forgotten by the browser.
-    const stale = new BrowserLike(t.server);
+    const stale = new BrowserLike(app.t.server);
     stale.setCookie('session', first!);
     expect((await stale.get('/api/user/current')).status).toBe(401);
 
@@ -92,8 +92,8 @@ describe('login and logout', () => {
   });
 
   it('keeps the current session when a login attempt fails', async () => {
-    const { email, password } = await registered();
-    const browser = new BrowserLike(t.server);
+    const { email, password } = await app.registered();
+    const browser = new BrowserLike(app.t.server);
     await browser.post('/api/auth/login', { username: email, password });
     const signedIn = browser.cookie('session');
     expect((await browser.post('/api/auth/login', { username: email, password: 'not-it-1' })).status).toBe(401);
@@ -102,9 +102,12 @@ describe('login and logout', () => {
   });
 
   it('answers a wrong password and an unknown address with the same error', async () => {
-    const { email } = await registered();
-    const wrong = await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'not-it-1' });
-    const unknown = await new BrowserLike(t.server).post('/api/auth/login', {
+    const { email } = await app.registered();
+    const wrong = await new BrowserLike(app.t.server).post('/api/auth/login', {
+      username: email,
+      password: 'not-it-1',
+    });
+    const unknown = await new BrowserLike(app.t.server).post('/api/auth/login', {
       username: 'nobody@mail.test',
       password: 'not-it-1',
     });
@@ -115,8 +118,8 @@ describe('login and logout', () => {
   });
 
   it('accepts the address in any case', async () => {
-    const { email, password } = await registered();
-    const res = await new BrowserLike(t.server).post('/api/auth/login', {
+    const { email, password } = await app.registered();
+    const res = await new BrowserLike(app.t.server).post('/api/auth/login', {
       username: `  ${email.toUpperCase()} `,
       password,
     });
@@ -124,7 +127,7 @@ describe('login and logout', () => {
   });
 
   it('checks the login form: username must be an e-mail, password required', async () => {
-    const res = await new BrowserLike(t.server).post('/api/auth/login', { username: 'ada', password: '' });
+    const res = await new BrowserLike(app.t.server).post('/api/auth/login', { username: 'ada', password: '' });
     expect(res.status).toBe(400);
     expect(res.body.r.errors).toEqual({
       username: ['Invalid email address.'],
@@ -133,8 +136,8 @@ describe('login and logout', () => {
   });
 
   it('refuses a login without the CSRF token', async () => {
-    const { email, password } = await registered();
-    const res = await t.server.inject({
+    const { email, password } = await app.registered();
+    const res = await app.t.server.inject({
       method: 'POST',
       url: '/api/auth/login',
       payload: { username: email, password },
@@ -144,14 +147,14 @@ describe('login and logout', () => {
   });
 
   it('tells a guest calling logout that nobody is signed in', async () => {
-    const res = await new BrowserLike(t.server).post('/api/auth/logout');
+    const res = await new BrowserLike(app.t.server).post('/api/auth/logout');
     expect(res.status).toBe(401);
     expect(res.body.r.error).toBe('unauthenticated');
   });
 
   it(`slows an address after ${LIMITS.loginFailuresPerAccountIp.max} wrong passwords for one account, while its owner elsewhere still signs in`, async () => {
-    const { email, password } = await registered();
-    const attacker = new BrowserLike(t.server);
+    const { email, password } = await app.registered();
+    const attacker = new BrowserLike(app.t.server);
     const answers = [];
     for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 1; i++)
       answers.push((await attacker.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status);
@@ -160,27 +163,31 @@ describe('login and logout', () => {
     // Even the right password is refused from that address for now: the limit is not an oracle.
     expect((await attacker.post('/api/auth/login', { username: email, password })).status).toBe(429);
     // The owner, from an address with no failures, is not locked out; nor is that address once the window passes.
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password })).status).toBe(200);
-    t.clock.advance(16 * 60_000);
+    expect((await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password })).status).toBe(
+      200,
+    );
+    app.t.clock.advance(16 * 60_000);
     expect((await attacker.post('/api/auth/login', { username: email, password: 'wrong-pass-1' })).status).toBe(401);
   });
 
   it(`slows an address after ${LIMITS.loginFailuresPerIp.max} wrong passwords whatever the accounts, and only that address`, async () => {
-    const { email, password } = await registered();
-    const attacker = new BrowserLike(t.server);
+    const { email, password } = await app.registered();
+    const attacker = new BrowserLike(app.t.server);
     for (let i = 0; i < LIMITS.loginFailuresPerIp.max; i++) {
       expect(
         (await attacker.post('/api/auth/login', { username: `nobody${i}@mail.test`, password: 'wrong-pass-1' })).status,
       ).toBe(401);
     }
     expect((await attacker.post('/api/auth/login', { username: email, password })).status).toBe(429);
-    expect((await new BrowserLike(t.server).post('/api/auth/login', { username: email, password })).status).toBe(200);
-    t.clock.advance(16 * 60_000);
+    expect((await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password })).status).toBe(
+      200,
+    );
+    app.t.clock.advance(16 * 60_000);
   });
 
   it('does not count successful logins as failures', async () => {
-    const { email, password } = await registered();
-    const browser = new BrowserLike(t.server);
+    const { email, password } = await app.registered();
+    const browser = new BrowserLike(app.t.server);
     for (let i = 0; i < LIMITS.loginFailuresPerAccountIp.max + 2; i++)
       expect((await browser.post('/api/auth/login', { username: email, password })).status).toBe(200);
   });
@@ -198,7 +205,7 @@ describe('the account form', () => {
   });
 
   it('changes names, address and show_email for the owner', async () => {
-    const { browser, user } = await registered();
+    const { browser, user } = await app.registered();
     const body = account(user.token, { current_password: goodPassword });
     const res = await browser.post(`/api/user/${user.token}/account`, body);
     expect(res.status).toBe(200);
@@ -206,10 +213,10 @@ describe('the account form', () => {
   });
 
   it('changes names alone without the current password, but asks for it before a new address or password', async () => {
-    const { browser, user, email } = await registered();
+    const { browser, user, email } = await app.registered();
     const renamed = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email }));
     expect(renamed.status).toBe(200);
-    const before = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
+    const before = app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
 
     const missing = await browser.post(
       `/api/user/${user.token}/account`,
@@ -230,17 +237,18 @@ describe('the account form', () => {
     );
     expect(wrong.status).toBe(400);
     expect(wrong.body.r.errors).toEqual({ current_password: ['This is not your current password.'] });
-    expect(t.deps.db.select().from(users).where(eq(users.token, user.token)).get()).toEqual(before);
+    expect(app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()).toEqual(before);
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
     ).toBe(200);
   });
 
   it('voids every reset link still out when the password changes', async () => {
-    const { browser, user, email } = await registered();
-    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const { browser, user, email } = await app.registered();
+    await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const token = /\/restore-password\/([\w-]+)/.exec(
-      t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody,
+      app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!
+        .textBody,
     )![1]!;
     const changed = await browser.post(
       `/api/user/${user.token}/account`,
@@ -252,16 +260,19 @@ describe('the account form', () => {
       }),
     );
     expect(changed.status).toBe(200);
-    const stale = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'evil&other9' });
+    const stale = await new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, {
+      password: 'evil&other9',
+    });
     expect(stale.body.r.error).toBe('invalid_reset_token');
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' }))
+        .status,
     ).toBe(200);
   });
 
   it('keeps the person who changed the password signed in and ends every other session', async () => {
-    const { browser, email, user } = await registered();
-    const elsewhere = new BrowserLike(t.server);
+    const { browser, email, user } = await app.registered();
+    const elsewhere = new BrowserLike(app.t.server);
     await elsewhere.post('/api/auth/login', { username: email, password: goodPassword });
     const res = await browser.post(
       `/api/user/${user.token}/account`,
@@ -276,13 +287,14 @@ describe('the account form', () => {
     expect((await browser.get('/api/user/current')).status).toBe(200);
     expect((await elsewhere.get('/api/user/current')).status).toBe(401);
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: 'fresh&paint1' }))
+        .status,
     ).toBe(200);
   });
 
   it("refuses a confirmation that differs, an address in use, and another person's account", async () => {
-    const { browser, user, email } = await registered();
-    const other = await registered();
+    const { browser, user, email } = await app.registered();
+    const other = await app.registered();
     const mismatch = await browser.post(
       `/api/user/${user.token}/account`,
       account(user.token, { password: 'fresh&paint1', confirm_password: 'fresh&paint2' }),
@@ -297,13 +309,13 @@ describe('the account form', () => {
     expect(clash.body.r.errors.email).toEqual(['This e-mail address is used by another account.']);
     const foreign = await browser.post(`/api/user/${other.user.token}/account`, account(other.user.token));
     expect(foreign.status).toBe(403);
-    const unchanged = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
+    const unchanged = app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
     expect(unchanged).toMatchObject({ firstname: 'Ada', email: email.toLowerCase() });
-    expect(t.deps.db.select().from(users).where(eq(users.token, other.user.token)).get()!.firstname).toBe('Ada');
+    expect(app.t.deps.db.select().from(users).where(eq(users.token, other.user.token)).get()!.firstname).toBe('Ada');
   });
 
   it('tells a guest to sign in', async () => {
-    const res = await new BrowserLike(t.server).post(`/api/user/${'a'.repeat(22)}/account`, account('x'));
+    const res = await new BrowserLike(app.t.server).post(`/api/user/${'a'.repeat(22)}/account`, account('x'));
     expect(res.status).toBe(401);
     expect(res.body.r.error).toBe('unauthenticated');
   });

@@ -20,27 +20,27 @@ import {
   storedState,
   validFields,
 } from '../helpers/art-fixtures.ts';
-import { author, pngFile, reservedToken, SEED_ROW, t, treeId, useArtApp } from '#tests/helpers/server/art-app.ts';
+import { SEED_ROW, useArtApp } from '#tests/helpers/server/art-app.ts';
 
-useArtApp();
+const app = useArtApp();
 
 describe('from a reserved square to a published piece', () => {
   it('uploads, submits, connects, and shows details with likes and views', async () => {
-    const db = t.deps.db;
-    const mediaDir = t.deps.config.mediaDir;
-    const browser = await browserFor(t, author.cookie);
+    const db = app.t.deps.db;
+    const mediaDir = app.t.deps.config.mediaDir;
+    const browser = await browserFor(app.t, app.author.cookie);
     // A published neighbour to connect to (diagonal, one row up).
-    const neighbourOwner = t.addUser(Role.Artist);
-    const neighbour = publishedPieceAt(db, treeId, SEED_ROW - 1, 3, neighbourOwner.user.id, 'f'.repeat(32));
+    const neighbourOwner = app.t.addUser(Role.Artist);
+    const neighbour = publishedPieceAt(db, app.treeId, SEED_ROW - 1, 3, neighbourOwner.user.id, 'f'.repeat(32));
 
     // Two images, saved as a draft first.
     const jpeg = await jpegWithGps();
     expect((await sharp(jpeg).metadata()).exif).toBeDefined();
     const draft = await postForm(
-      t,
+      app.t,
       browser,
-      `/api/cell/${reservedToken}`,
-      artForm(validFields(), [pngFile(), { bytes: jpeg, name: 'photo.jpg', type: 'image/jpeg' }]),
+      `/api/cell/${app.reservedToken}`,
+      artForm(validFields(), [app.pngFile(), { bytes: jpeg, name: 'photo.jpg', type: 'image/jpeg' }]),
     );
     expect(draft.status).toBe(200);
     const saved = draft.body.r;
@@ -57,7 +57,7 @@ describe('from a reserved square to a published piece', () => {
         expect(meta.exif).toBeUndefined();
       }
     }
-    const served = await t.server.inject({ url: saved.art.pictures[1].image });
+    const served = await app.t.server.inject({ url: saved.art.pictures[1].image });
     expect(served.statusCode).toBe(200);
     expect(String(served.headers['cache-control'])).toContain('immutable');
 
@@ -65,51 +65,51 @@ describe('from a reserved square to a published piece', () => {
     const filesBefore = fs.readdirSync(mediaDir).sort();
     const kept = saved.art.pictures.map((p: { token: string }) => p.token);
     const submitted = await postForm(
-      t,
+      app.t,
       browser,
-      `/api/cell/${reservedToken}`,
+      `/api/cell/${app.reservedToken}`,
       artForm(validFields({ submit: '1', title: 'Blue Hour II' }), [], kept),
     );
     expect(submitted.status).toBe(200);
     expect(submitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, title: 'Blue Hour II' });
     expect(submitted.body.r.art.pictures.map((p: { token: string }) => p.token)).toEqual(kept);
     expect(fs.readdirSync(mediaDir).sort()).toEqual(filesBefore);
-    expect(db.select({ role: users.role }).from(users).where(eq(users.id, author.user.id)).get()!.role).toBe(
+    expect(db.select({ role: users.role }).from(users).where(eq(users.id, app.author.user.id)).get()!.role).toBe(
       Role.Artist,
     );
-    const cellId = cellAt(db, treeId, SEED_ROW, 2).id;
+    const cellId = cellAt(db, app.treeId, SEED_ROW, 2).id;
     expect(
       db.select({ state: reservations.state }).from(reservations).where(eq(reservations.cellId, cellId)).get()!.state,
     ).toBe('submitted');
 
     // Connections: the published neighbour is offered; choosing it needs a description.
-    const offered = await browser.get(`/api/cell/${reservedToken}/connections`);
+    const offered = await browser.get(`/api/cell/${app.reservedToken}/connections`);
     expect(offered.body.r).toEqual([
       expect.objectContaining({ token: neighbour.cellToken, status: 0, description: '' }),
     ]);
-    const connected = await browser.post(`/api/cell/${reservedToken}/connections`, {
+    const connected = await browser.post(`/api/cell/${app.reservedToken}/connections`, {
       connections: [{ token: neighbour.cellToken, status: 1, description: 'Both watch the same river.' }],
     });
     expect(connected.status).toBe(200);
     expect(connected.body.r[0]).toMatchObject({ status: 1, description: 'Both watch the same river.' });
 
     // Waiting for review: the author sees it, others get a 404.
-    const visitor = await browserFor(t, t.addUser(Role.Observer).cookie);
-    expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.status).toBe(ArtStatus.Submitted);
-    expect((await visitor.get(`/api/cell/${reservedToken}/art`)).status).toBe(404);
+    const visitor = await browserFor(app.t, app.t.addUser(Role.Observer).cookie);
+    expect((await browser.get(`/api/cell/${app.reservedToken}/art`)).body.r.status).toBe(ArtStatus.Submitted);
+    expect((await visitor.get(`/api/cell/${app.reservedToken}/art`)).status).toBe(404);
 
     // Published directly (the review tests publish through review).
     const artRow = db.select().from(art).where(eq(art.cellId, cellId)).get()!;
     db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artRow.id)).run();
     db.update(cells).set({ status: CellStatus.Published }).where(eq(cells.id, cellId)).run();
 
-    const details = (await visitor.get(`/api/cell/${reservedToken}/art`)).body.r;
+    const details = (await visitor.get(`/api/cell/${app.reservedToken}/art`)).body.r;
     expect(details).toMatchObject({
       title: 'Blue Hour II',
       year: 2024,
       ai_use: 'none',
       status: ArtStatus.Published,
-      author: { token: author.user.token, firstname: author.user.firstname },
+      author: { token: app.author.user.token, firstname: app.author.user.firstname },
       activity: { likes: 0, reviews: 0 },
       may_edit: false,
     });
@@ -120,7 +120,7 @@ describe('from a reserved square to a published piece', () => {
     // The connection shows on the other piece's details too.
     const other = (await visitor.get(`/api/cell/${neighbour.cellToken}/connections/active`)).body.r;
     expect(other).toEqual([
-      expect.objectContaining({ token: reservedToken, description: 'Both watch the same river.' }),
+      expect.objectContaining({ token: app.reservedToken, description: 'Both watch the same river.' }),
     ]);
 
     // Likes: once, liking again changes nothing; not one's own; not for guests.
@@ -131,7 +131,7 @@ describe('from a reserved square to a published piece', () => {
     const own = await browser.request('PUT', `/api/art/${artToken}/like`);
     expect(own.status).toBe(403);
     expect(own.body.r.error).toBe('own_art');
-    const guest = await browserFor(t);
+    const guest = await browserFor(app.t);
     expect((await guest.request('PUT', `/api/art/${artToken}/like`)).status).toBe(401);
 
     // Views: once per viewer, however often they look.
@@ -139,16 +139,16 @@ describe('from a reserved square to a published piece', () => {
     expect((await visitor.request('PUT', `/api/art/${artToken}/review`)).body.r).toEqual({ reviews: 1 });
     await guest.request('PUT', `/api/art/${artToken}/review`);
     expect((await guest.request('PUT', `/api/art/${artToken}/review`)).body.r).toEqual({ reviews: 2 });
-    expect((await guest.get(`/api/cell/${reservedToken}/art`)).body.r.activity).toEqual({ likes: 1, reviews: 2 });
+    expect((await guest.get(`/api/cell/${app.reservedToken}/art`)).body.r.activity).toEqual({ likes: 1, reviews: 2 });
 
     // Unlike.
     expect((await visitor.request('DELETE', `/api/art/${artToken}/like`)).body.r).toEqual({ liked: 0, likes: 0 });
 
     // Published: texts stay editable by the author, the main image does not.
     const texts = await postForm(
-      t,
+      app.t,
       browser,
-      `/api/cell/${reservedToken}`,
+      `/api/cell/${app.reservedToken}`,
       artForm(validFields({ title: 'Blue Hour III' }), [], kept),
     );
     expect(texts.status).toBe(200);
@@ -159,20 +159,20 @@ describe('from a reserved square to a published piece', () => {
     });
     const before = storedState(db, mediaDir);
     const swap = await postForm(
-      t,
+      app.t,
       browser,
-      `/api/cell/${reservedToken}`,
-      artForm(validFields(), [pngFile(await gif())]),
+      `/api/cell/${app.reservedToken}`,
+      artForm(validFields(), [app.pngFile(await gif())]),
     );
     expect(swap.status).toBe(403);
     expect(swap.body.r.error).toBe('main_image_locked');
     expect(storedState(db, mediaDir)).toEqual(before);
     // An admin may change it.
-    const admin = await browserFor(t, t.addUser(Role.Admin).cookie);
+    const admin = await browserFor(app.t, app.t.addUser(Role.Admin).cookie);
     const adminSwap = await postForm(
-      t,
+      app.t,
       admin,
-      `/api/cell/${reservedToken}`,
+      `/api/cell/${app.reservedToken}`,
       artForm(validFields(), [{ bytes: await gif(), name: 'new.gif', type: 'image/gif' }], [null, kept[1]]),
     );
     expect(adminSwap.status).toBe(200);
@@ -181,48 +181,50 @@ describe('from a reserved square to a published piece', () => {
   });
 
   it("stores the author's removal request for staff, once, and refuses it to anyone else", async () => {
-    const browser = await browserFor(t, author.cookie);
-    const first = await browser.post(`/api/cell/${reservedToken}/removal`, { reason: 'I painted over it.' });
+    const browser = await browserFor(app.t, app.author.cookie);
+    const first = await browser.post(`/api/cell/${app.reservedToken}/removal`, { reason: 'I painted over it.' });
     expect(first.status).toBe(200);
     expect(first.body.r).toMatchObject({ state: 'open' });
-    const again = await browser.post(`/api/cell/${reservedToken}/removal`, { reason: 'Again.' });
+    const again = await browser.post(`/api/cell/${app.reservedToken}/removal`, { reason: 'Again.' });
     expect(again.body.r.token).toBe(first.body.r.token);
-    const stored = t.deps.db.select().from(removalRequests).all();
+    const stored = app.t.deps.db.select().from(removalRequests).all();
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ reason: 'I painted over it.', requesterId: author.user.id, state: 'open' });
-    expect((await browser.get(`/api/cell/${reservedToken}/art`)).body.r.removal_request).toMatchObject({
+    expect(stored[0]).toMatchObject({ reason: 'I painted over it.', requesterId: app.author.user.id, state: 'open' });
+    expect((await browser.get(`/api/cell/${app.reservedToken}/art`)).body.r.removal_request).toMatchObject({
       token: first.body.r.token,
     });
 
-    const stranger = await browserFor(t, t.addUser(Role.Observer).cookie);
-    const refused = await stranger.post(`/api/cell/${reservedToken}/removal`, { reason: 'I do not like it.' });
+    const stranger = await browserFor(app.t, app.t.addUser(Role.Observer).cookie);
+    const refused = await stranger.post(`/api/cell/${app.reservedToken}/removal`, { reason: 'I do not like it.' });
     expect(refused.status).toBe(403);
-    expect((await stranger.get(`/api/cell/${reservedToken}/art`)).body.r.removal_request).toBeNull();
-    expect(t.deps.db.select().from(removalRequests).all()).toHaveLength(1);
+    expect((await stranger.get(`/api/cell/${app.reservedToken}/art`)).body.r.removal_request).toBeNull();
+    expect(app.t.deps.db.select().from(removalRequests).all()).toHaveLength(1);
   });
 
   it('answers a shared details link with Open Graph tags of a published piece only', async () => {
-    const page = await t.server.inject({ url: `/observe/cell/${reservedToken}/details` });
+    const page = await app.t.server.inject({ url: `/observe/cell/${app.reservedToken}/details` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(
-      `<meta property="og:title" content="Blue Hour (2024) by ${author.user.firstname} ${author.user.lastname}">`,
+      `<meta property="og:title" content="Blue Hour (2024) by ${app.author.user.firstname} ${app.author.user.lastname}">`,
     );
     expect(page.body).toMatch(/<meta property="og:image" content="http[^"]+\/media\/[0-9a-f]{32}-large\.webp">/);
     expect(page.body).toContain('<meta name="csrf-token"');
-    const pending = await t.server.inject({ url: `/observe/cell/${cellAt(t.deps.db, treeId, 20, 3).token}/details` });
+    const pending = await app.t.server.inject({
+      url: `/observe/cell/${cellAt(app.t.deps.db, app.treeId, 20, 3).token}/details`,
+    });
     expect(pending.statusCode).toBe(200);
     expect(pending.body).not.toContain('og:title');
-    expect((await t.server.inject({ url: '/observe/cell/not-a-token/details' })).body).not.toContain('og:title');
+    expect((await app.t.server.inject({ url: '/observe/cell/not-a-token/details' })).body).not.toContain('og:title');
   });
 });
 
 describe('views of a piece', () => {
   it('count a guest once a day by their address, whatever User-Agent they send; an IPv6 guest by their /64', async () => {
-    const piece = publishedPieceAt(t.deps.db, treeId, SEED_ROW - 12, 4, author.user.id, 'v'.repeat(32));
+    const piece = publishedPieceAt(app.t.deps.db, app.treeId, SEED_ROW - 12, 4, app.author.user.id, 'v'.repeat(32));
     const csrf = 'v'.repeat(32);
     const view = async (remoteAddress: string, userAgent: string) =>
       (
-        await t.server.inject({
+        await app.t.server.inject({
           method: 'PUT',
           url: `/api/art/${piece.artToken}/review`,
           remoteAddress,
@@ -242,7 +244,7 @@ describe('views of a piece', () => {
     expect(await view('2001:db8:1:2:ffff::9', 'Six again')).toBe(3);
     expect(await view('2001:db8:1:3::1', 'Six')).toBe(4);
     // The next day counts again.
-    t.clock.advance(24 * 60 * 60_000);
+    app.t.clock.advance(24 * 60 * 60_000);
     expect(await view('198.51.100.7', 'Agent/0')).toBe(5);
   });
 });

@@ -14,18 +14,18 @@ import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
-import { goodPassword, registered, sessionCount, t, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+import { goodPassword, useAccountsApp } from '#tests/helpers/server/accounts.ts';
 
-useAccountsApp();
+const app = useAccountsApp();
 
 describe('password reset and restore', () => {
   const outboxFor = (to: string) =>
-    t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase())).all();
+    app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase())).all();
 
   it('answers the same for a registered and an unknown address, and mails only the registered one', async () => {
-    const { email } = await registered();
-    const known = await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    const unknown = await new BrowserLike(t.server).post('/api/password/reset', { username: 'ghost@mail.test' });
+    const { email } = await app.registered();
+    const known = await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
+    const unknown = await new BrowserLike(app.t.server).post('/api/password/reset', { username: 'ghost@mail.test' });
     expect(known.status).toBe(200);
     expect(unknown).toMatchObject({ status: known.status, body: known.body });
     expect(outboxFor(email)).toHaveLength(1);
@@ -33,56 +33,64 @@ describe('password reset and restore', () => {
   });
 
   it('restores through the e-mailed link once, ending every session', async () => {
-    const { browser, email, user } = await registered();
-    const other = new BrowserLike(t.server);
+    const { browser, email, user } = await app.registered();
+    const other = new BrowserLike(app.t.server);
     await other.post('/api/auth/login', { username: email, password: goodPassword });
-    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    await deliverOutbox(t.deps);
-    const mail = readOutbox(t.deps.config.outboxDir).find((m) => m.to === email.toLowerCase())!;
+    await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
+    await deliverOutbox(app.t.deps);
+    const mail = readOutbox(app.t.deps.config.outboxDir).find((m) => m.to === email.toLowerCase())!;
     expect(mail.subject).toBe('Reset your Gallery Tree password');
     const link = linkIn(mail, /http:\/\/localhost:3000\/restore-password\/[\w-]+/);
     const token = link.split('/').at(-1)!;
 
-    const restored = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, {
+    const restored = await new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, {
       password: 'new&better9',
     });
     expect(restored.status).toBe(200);
-    const id = t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!.id;
-    expect(sessionCount(id)).toBe(0);
+    const id = app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!.id;
+    expect(app.sessionCount(id)).toBe(0);
     expect((await browser.get('/api/user/current')).status).toBe(401);
     expect((await other.get('/api/user/current')).status).toBe(401);
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: 'new&better9' }))
+        .status,
     ).toBe(200);
 
-    const reused = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'another&one9' });
+    const reused = await new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, {
+      password: 'another&one9',
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.r.error).toBe('invalid_reset_token');
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: 'new&better9' }))
+        .status,
     ).toBe(200);
   });
 
   it('refuses an expired link and a made-up one, changing nothing', async () => {
-    const { email } = await registered();
-    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const { email } = await app.registered();
+    await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const mail = outboxFor(email).at(-1)!;
     const token = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
-    t.clock.advance(61 * 60_000);
-    const expired = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    app.t.clock.advance(61 * 60_000);
+    const expired = await new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, {
+      password: 'new&better9',
+    });
     expect(expired.status).toBe(400);
     expect(expired.body.r.error).toBe('invalid_reset_token');
-    const madeUp = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, {
+    const madeUp = await new BrowserLike(app.t.server).post(`/api/password/restore/${'x'.repeat(32)}`, {
       password: 'new&better9',
     });
     expect(madeUp.body.r.error).toBe('invalid_reset_token');
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
     ).toBe(200);
   });
 
   it('checks the new password with the registration rules', async () => {
-    const res = await new BrowserLike(t.server).post(`/api/password/restore/${'x'.repeat(32)}`, { password: 'short' });
+    const res = await new BrowserLike(app.t.server).post(`/api/password/restore/${'x'.repeat(32)}`, {
+      password: 'short',
+    });
     expect(res.status).toBe(400);
     expect(res.body.r.errors.password).toEqual(['Minimal length is 6 symbols.']);
   });
@@ -92,7 +100,7 @@ describe('a flood of password restores', () => {
   const madeUpLink = () => `/api/password/restore/${newToken(24)}`;
 
   it('checks the link before hashing: made-up links cost no password hashing at all', async () => {
-    const flood = new BrowserLike(t.server);
+    const flood = new BrowserLike(app.t.server);
     const before = passwordWork.started;
     for (let i = 0; i < 10; i++) {
       const res = await flood.post(madeUpLink(), { password: 'new&better9' });
@@ -102,12 +110,13 @@ describe('a flood of password restores', () => {
   });
 
   it(`refuses an address past ${LIMITS.restorePerIp.max} tries an hour (429, Retry-After), while the owner's link works from elsewhere`, async () => {
-    const { email } = await registered();
-    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const { email } = await app.registered();
+    await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const token = /\/restore-password\/([\w-]+)/.exec(
-      t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody,
+      app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!
+        .textBody,
     )![1]!;
-    const flood = new BrowserLike(t.server);
+    const flood = new BrowserLike(app.t.server);
     for (let i = 0; i < LIMITS.restorePerIp.max; i++)
       expect((await flood.post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe('invalid_reset_token');
     const refused = await flood.post(`/api/password/restore/${token}`, { password: 'new&better9' });
@@ -116,7 +125,7 @@ describe('a flood of password restores', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
     // Past the limit, the address is refused before its request is even read: a body that does not parse is no 400.
-    const unread = await t.server.inject({
+    const unread = await app.t.server.inject({
       method: 'POST',
       url: `/api/password/restore/${token}`,
       remoteAddress: flood.ip,
@@ -125,20 +134,23 @@ describe('a flood of password restores', () => {
     });
     expect(unread.statusCode).toBe(429);
     expect(unread.headers['retry-after']).toBeDefined();
-    const owner = await new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: 'new&better9' });
+    const owner = await new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, {
+      password: 'new&better9',
+    });
     expect(owner.status).toBe(200);
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: 'new&better9' }))
+        .status,
     ).toBe(200);
   });
 
   it(`holds the refusals of an address past its limit a moment, at most ${REFUSAL_HOLD.perAddress} at once; past that, refuses at once and closes`, async () => {
-    const flood = new BrowserLike(t.server);
+    const flood = new BrowserLike(app.t.server);
     for (let i = 0; i < LIMITS.restorePerIp.max; i++) await flood.post(madeUpLink(), { password: 'new&better9' });
     expect((await flood.post(madeUpLink(), { password: 'new&better9' })).status).toBe(429);
     const order: string[] = [];
     const send = (i: number) =>
-      t.server
+      app.t.server
         .inject({
           method: 'POST',
           url: madeUpLink(),
@@ -156,21 +168,22 @@ describe('a flood of password restores', () => {
     expect(order.slice(0, 3).every((o) => o.startsWith('closed'))).toBe(true);
     expect(order.slice(3).every((o) => o.startsWith('held'))).toBe(true);
     // Another address is not held behind them.
-    expect((await new BrowserLike(t.server).post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe(
+    expect((await new BrowserLike(app.t.server).post(madeUpLink(), { password: 'new&better9' })).body.r.error).toBe(
       'invalid_reset_token',
     );
   });
 
   it(`hashes at most ${LIMITS.restorePerToken.max} passwords for one real link, however many arrive at once; one of them wins`, async () => {
-    const { email } = await registered();
-    await new BrowserLike(t.server).post('/api/password/reset', { username: email });
+    const { email } = await app.registered();
+    await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const token = /\/restore-password\/([\w-]+)/.exec(
-      t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!.textBody,
+      app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!
+        .textBody,
     )![1]!;
     const before = passwordWork.started;
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        new BrowserLike(t.server).post(`/api/password/restore/${token}`, { password: `racing&new${i}` }),
+        new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, { password: `racing&new${i}` }),
       ),
     );
     expect(passwordWork.started - before).toBeLessThanOrEqual(LIMITS.restorePerToken.max);
@@ -184,21 +197,24 @@ describe('a flood of password restores', () => {
   });
 
   it('voids every other reset link of the account once one is used', async () => {
-    const { email } = await registered();
-    for (let i = 0; i < 2; i++) await new BrowserLike(t.server).post('/api/password/reset', { username: email });
-    const [first, second] = t.deps.db
+    const { email } = await app.registered();
+    for (let i = 0; i < 2; i++) await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
+    const [first, second] = app.t.deps.db
       .select()
       .from(mailOutbox)
       .where(eq(mailOutbox.toAddress, email.toLowerCase()))
       .all()
       .map((m) => /\/restore-password\/([\w-]+)/.exec(m.textBody)![1]!);
     expect(
-      (await new BrowserLike(t.server).post(`/api/password/restore/${second}`, { password: 'new&better9' })).status,
+      (await new BrowserLike(app.t.server).post(`/api/password/restore/${second}`, { password: 'new&better9' })).status,
     ).toBe(200);
-    const stale = await new BrowserLike(t.server).post(`/api/password/restore/${first}`, { password: 'evil&other9' });
+    const stale = await new BrowserLike(app.t.server).post(`/api/password/restore/${first}`, {
+      password: 'evil&other9',
+    });
     expect(stale.body.r.error).toBe('invalid_reset_token');
     expect(
-      (await new BrowserLike(t.server).post('/api/auth/login', { username: email, password: 'new&better9' })).status,
+      (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: 'new&better9' }))
+        .status,
     ).toBe(200);
   });
 });
@@ -213,16 +229,16 @@ describe('a batch of costly calls', () => {
     );
 
   it(`is refused whole past ${TRPC_MAX_BATCH} calls (400), before any of them runs`, async () => {
-    const { email } = await registered();
+    const { email } = await app.registered();
     const before = passwordWork.started;
-    const res = await loginBatch(new BrowserLike(t.server), TRPC_MAX_BATCH + 1, 'wrong&guess1', email);
+    const res = await loginBatch(new BrowserLike(app.t.server), TRPC_MAX_BATCH + 1, 'wrong&guess1', email);
     expect(res.status).toBe(400);
     expect(passwordWork.started).toBe(before);
   });
 
   it('counts each call against its own rate limit: a batch buys no extra tries', async () => {
-    const { email } = await registered();
-    const attacker = new BrowserLike(t.server);
+    const { email } = await app.registered();
+    const attacker = new BrowserLike(app.t.server);
     const answers: { error?: { data?: { app?: { error?: string } } } }[] = [];
     for (let sent = 0; sent < LIMITS.loginFailuresPerIp.max + TRPC_MAX_BATCH; sent += TRPC_MAX_BATCH) {
       answers.push(

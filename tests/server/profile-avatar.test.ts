@@ -13,9 +13,9 @@ import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { browserFor, gif, jpegWithGps, png, postForm } from '../helpers/art-fixtures.ts';
 import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 import { profileForm, validProfile } from '../helpers/server/profile-fixtures.ts';
-import { state, t, useProfileApp } from '#tests/helpers/server/profile-app.ts';
+import { useProfileApp } from '#tests/helpers/server/profile-app.ts';
 
-useProfileApp();
+const profiles = useProfileApp();
 
 /** A 400x400 PNG whose left half is transparent (black, alpha 0) and right half red: flattening must make the left white. */
 function halfTransparentPng() {
@@ -30,13 +30,13 @@ function halfTransparentPng() {
 }
 
 describe('the avatar', () => {
-  const mediaFile = (url: string) => path.join(t.deps.config.mediaDir, url.replace(/^\/media\//, ''));
+  const mediaFile = (url: string) => path.join(profiles.t.deps.config.mediaDir, url.replace(/^\/media\//, ''));
 
   it('stores a 300x300 JPEG flattened on white with no EXIF, served under /media', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
     const answer = await postForm(
-      t,
+      profiles.t,
       browser,
       `/api/user/${user.token}/profile`,
       profileForm(validProfile(), { bytes: await halfTransparentPng(), name: 'me.png', type: 'image/png' }),
@@ -54,17 +54,17 @@ describe('the avatar', () => {
     expect(right[0]).toBeGreaterThan(180);
     expect(right[1]).toBeLessThan(60);
 
-    const served = await t.server.inject({ url: saved.image });
+    const served = await profiles.t.server.inject({ url: saved.image });
     expect(served.statusCode).toBe(200);
-    expect((await t.caller().user.profile({ token: user.token })).image).toBe(saved.image);
+    expect((await profiles.t.caller().user.profile({ token: user.token })).image).toBe(saved.image);
   });
 
   it('drops the EXIF (GPS) of a camera JPEG and takes a GIF, removing the old avatar file after the new one is saved', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
     const first = expectSuccess(
       await postForm(
-        t,
+        profiles.t,
         browser,
         `/api/user/${user.token}/profile`,
         profileForm(validProfile(), { bytes: await jpegWithGps(), name: 'cam.jpg', type: 'image/jpeg' }),
@@ -73,7 +73,7 @@ describe('the avatar', () => {
     expect((await sharp(fs.readFileSync(mediaFile(first.image))).metadata()).exif).toBeUndefined();
     const second = expectSuccess(
       await postForm(
-        t,
+        profiles.t,
         browser,
         `/api/user/${user.token}/profile`,
         profileForm(validProfile(), { bytes: await gif(), name: 'anim.gif', type: 'image/gif' }),
@@ -84,35 +84,36 @@ describe('the avatar', () => {
     expect(fs.existsSync(mediaFile(first.image))).toBe(false);
     // Saving the form again without an image keeps the avatar.
     expect(
-      expectSuccess(await postForm(t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile()))).image,
+      expectSuccess(await postForm(profiles.t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile())))
+        .image,
     ).toBe(second.image);
     expect(fs.existsSync(mediaFile(second.image))).toBe(true);
   });
 
   it('keeps a file two members share when one of them changes avatar', async () => {
-    const a = t.addUser(Role.Artist);
-    const b = t.addUser(Role.Artist);
+    const a = profiles.t.addUser(Role.Artist);
+    const b = profiles.t.addUser(Role.Artist);
     const same = await png(50, 50, '#00aa00');
     const shared = expectSuccess(
       await postForm(
-        t,
-        await browserFor(t, a.cookie),
+        profiles.t,
+        await browserFor(profiles.t, a.cookie),
         `/api/user/${a.user.token}/profile`,
         profileForm(validProfile(), { bytes: same, name: 'x.png', type: 'image/png' }),
       ),
     );
     expectSuccess(
       await postForm(
-        t,
-        await browserFor(t, b.cookie),
+        profiles.t,
+        await browserFor(profiles.t, b.cookie),
         `/api/user/${b.user.token}/profile`,
         profileForm(validProfile(), { bytes: same, name: 'y.png', type: 'image/png' }),
       ),
     );
     expectSuccess(
       await postForm(
-        t,
-        await browserFor(t, a.cookie),
+        profiles.t,
+        await browserFor(profiles.t, a.cookie),
         `/api/user/${a.user.token}/profile`,
         profileForm(validProfile(), { bytes: await png(50, 50, '#0000aa'), name: 'z.png', type: 'image/png' }),
       ),
@@ -143,48 +144,48 @@ describe('the avatar', () => {
   ];
 
   it.each(NOT_IMAGES)('refuses %s with the format message, storing nothing', async (_what, bytes, name, type) => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
-    const before = state();
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
+    const before = profiles.state();
     const answer = await postForm(
-      t,
+      profiles.t,
       browser,
       `/api/user/${user.token}/profile`,
       profileForm(validProfile(), { bytes: await bytes(), name, type }),
     );
     const r = expectFailure(answer, 'validation_failed');
     expect(r.errors).toEqual({ image: [AVATAR_MESSAGES.wrongType] });
-    expect(state()).toEqual(before);
+    expect(profiles.state()).toEqual(before);
   });
 
   it('refuses an image over 8 MB with the size message, storing nothing', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
-    const before = state();
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
+    const before = profiles.state();
     const big = Buffer.concat([await png(), Buffer.alloc(AVATAR_LIMITS.maxBytes)]);
     const answer = await postForm(
-      t,
+      profiles.t,
       browser,
       `/api/user/${user.token}/profile`,
       profileForm(validProfile(), { bytes: big, name: 'big.png', type: 'image/png' }),
     );
     expect(expectFailure(answer, 'payload_too_large').errors).toEqual({ image: [AVATAR_MESSAGES.tooBig] });
-    expect(state()).toEqual(before);
+    expect(profiles.state()).toEqual(before);
   });
 
   it('writes no avatar when a field is refused, and names both problems at once', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
-    const before = state();
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
+    const before = profiles.state();
     const ok = await postForm(
-      t,
+      profiles.t,
       browser,
       `/api/user/${user.token}/profile`,
       profileForm(validProfile({ city: '' }), { bytes: await png(), name: 'a.png', type: 'image/png' }),
     );
     expect(expectFailure(ok, 'validation_failed').errors).toEqual({ city: ['City cannot be blank.'] });
     const both = await postForm(
-      t,
+      profiles.t,
       browser,
       `/api/user/${user.token}/profile`,
       profileForm(validProfile({ city: '' }), { bytes: Buffer.from('text'), name: 'a.png', type: 'image/png' }),
@@ -193,6 +194,6 @@ describe('the avatar', () => {
       city: ['City cannot be blank.'],
       image: [AVATAR_MESSAGES.wrongType],
     });
-    expect(state()).toEqual(before);
+    expect(profiles.state()).toEqual(before);
   });
 });

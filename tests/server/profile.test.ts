@@ -14,9 +14,9 @@ import { newToken } from '#server/tokens.ts';
 import { browserFor, cellAt, gif, png, postForm, publishedPieceAt } from '../helpers/art-fixtures.ts';
 import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 import { profileForm, userRow, validProfile } from '../helpers/server/profile-fixtures.ts';
-import { state, t, useProfileApp } from '#tests/helpers/server/profile-app.ts';
+import { useProfileApp } from '#tests/helpers/server/profile-app.ts';
 
-useProfileApp();
+const profiles = useProfileApp();
 
 /** The field errors of a refused call (tRPC input validation or the service's own). */
 async function refusal(call: Promise<unknown>) {
@@ -32,9 +32,9 @@ async function refusal(call: Promise<unknown>) {
 
 describe('the public profile', () => {
   it('shows names, address parts, counts and member-since to anyone, and never the e-mail unless show_email', async () => {
-    const { user } = t.addUser(Role.Artist);
-    await t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
-    const seen = await t.caller().user.profile({ token: user.token });
+    const { user } = profiles.t.addUser(Role.Artist);
+    await profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
+    const seen = await profiles.t.caller().user.profile({ token: user.token });
     expect(seen).toMatchObject({
       token: user.token,
       firstname: user.firstname,
@@ -55,37 +55,37 @@ describe('the public profile', () => {
     });
     expect(JSON.stringify(seen)).not.toContain(user.email);
 
-    t.deps.db.update(users).set({ showEmail: true }).where(eq(users.id, user.id)).run();
-    expect((await t.caller().user.profile({ token: user.token })).email).toBe(user.email);
+    profiles.t.deps.db.update(users).set({ showEmail: true }).where(eq(users.id, user.id)).run();
+    expect((await profiles.t.caller().user.profile({ token: user.token })).email).toBe(user.email);
   });
 
   it('answers user_not_found for an unknown or disabled member, over HTTP too', async () => {
-    const guest = await browserFor(t);
+    const guest = await browserFor(profiles.t);
     expectFailure(await guest.get(`/api/user/${'m'.repeat(22)}/profile`), 'user_not_found');
-    const { user } = t.addUser(Role.Artist);
-    t.deps.db.update(users).set({ disabledAt: t.clock.now() }).where(eq(users.id, user.id)).run();
+    const { user } = profiles.t.addUser(Role.Artist);
+    profiles.t.deps.db.update(users).set({ disabledAt: profiles.t.clock.now() }).where(eq(users.id, user.id)).run();
     expectFailure(await guest.get(`/api/user/${user.token}/profile`), 'user_not_found');
   });
 });
 
 describe('the profile form', () => {
   it('saves every field for the owner, who reads them back as the full profile', async () => {
-    const { user } = t.addUser(Role.Artist);
+    const { user } = profiles.t.addUser(Role.Artist);
     const fields = validProfile({
       fb_url: 'www.facebook.com/rivers',
       tw_url: 'http://x.example/rivers',
       tt_url: 'https://tt.example/@r',
       in_url: 'https://in.example/r',
     });
-    const saved = await t.caller(user).user.updateProfile({ token: user.token, ...fields });
+    const saved = await profiles.t.caller(user).user.updateProfile({ token: user.token, ...fields });
     const expected = { ...fields, token: user.token, image: null, fb_url: 'https://www.facebook.com/rivers' };
     expect(saved).toEqual(expected);
-    expect(await t.caller(user).user.fullProfile({ token: user.token })).toEqual(expected);
+    expect(await profiles.t.caller(user).user.fullProfile({ token: user.token })).toEqual(expected);
   });
 
   it('takes any state as free text outside the US, and trims what it stores', async () => {
-    const { user } = t.addUser(Role.Artist);
-    const saved = await t.caller(user).user.updateProfile({
+    const { user } = profiles.t.addUser(Role.Artist);
+    const saved = await profiles.t.caller(user).user.updateProfile({
       token: user.token,
       ...validProfile({ country: 'DE', state: '  Bavaria ', zipcode: '80331', city: 'Munich' }),
     });
@@ -126,60 +126,60 @@ describe('the profile form', () => {
       shown: value.length > 40 ? `${value.length} characters` : JSON.stringify(value),
     })),
   )('refuses $field = $shown with its message and changes nothing (tRPC)', async ({ field, value, message }) => {
-    const { user } = t.addUser(Role.Artist);
-    await t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
-    const before = state();
+    const { user } = profiles.t.addUser(Role.Artist);
+    await profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
+    const before = profiles.state();
     const refused = await refusal(
-      t.caller(user).user.updateProfile({ token: user.token, ...validProfile({ [field]: value }) }),
+      profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile({ [field]: value }) }),
     );
     expect(refused).toEqual({ code: 'validation_failed', errors: { [field]: [message] } });
-    expect(state()).toEqual(before);
+    expect(profiles.state()).toEqual(before);
   });
 
   it('refuses a javascript: URL in every URL field over HTTP, and stores none', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
-    const before = state();
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
+    const before = profiles.state();
     for (const field of ['personal_url', 'fb_url', 'tw_url', 'tt_url', 'in_url']) {
       const answer = await postForm(
-        t,
+        profiles.t,
         browser,
         `/api/user/${user.token}/profile`,
         profileForm(validProfile({ [field]: 'javascript:alert(1)' })),
       );
       expect(expectFailure(answer, 'validation_failed').errors).toEqual({ [field]: ['Format is invalid.'] });
     }
-    expect(state()).toEqual(before);
+    expect(profiles.state()).toEqual(before);
   });
 
   it("refuses someone else's profile, admins included, and a guest, changing nothing", async () => {
-    const owner = t.addUser(Role.Artist);
-    const before = state();
+    const owner = profiles.t.addUser(Role.Artist);
+    const before = profiles.state();
     for (const role of [Role.Observer, Role.Artist, Role.Admin]) {
-      const other = t.addUser(role);
-      const browser = await browserFor(t, other.cookie);
+      const other = profiles.t.addUser(role);
+      const browser = await browserFor(profiles.t, other.cookie);
       const answer = await postForm(
-        t,
+        profiles.t,
         browser,
         `/api/user/${owner.user.token}/profile`,
         profileForm(validProfile(), { bytes: await png(), name: 'a.png', type: 'image/png' }),
       );
       expectFailure(answer, 'forbidden');
-      before.users.push(userRow(t.deps.db, other.user.id));
+      before.users.push(userRow(profiles.t.deps.db, other.user.id));
     }
-    const guest = await browserFor(t);
+    const guest = await browserFor(profiles.t);
     expectFailure(
-      await postForm(t, guest, `/api/user/${owner.user.token}/profile`, profileForm(validProfile())),
+      await postForm(profiles.t, guest, `/api/user/${owner.user.token}/profile`, profileForm(validProfile())),
       'unauthenticated',
     );
-    expect(state()).toEqual(before);
+    expect(profiles.state()).toEqual(before);
   });
 
   it('saves through the multipart route without an image, and answers the full profile', async () => {
-    const { user, cookie } = t.addUser(Role.Observer);
-    const browser = await browserFor(t, cookie);
+    const { user, cookie } = profiles.t.addUser(Role.Observer);
+    const browser = await browserFor(profiles.t, cookie);
     const answer = await postForm(
-      t,
+      profiles.t,
       browser,
       `/api/user/${user.token}/profile`,
       profileForm(validProfile({ city: 'Albany' })),
@@ -189,24 +189,24 @@ describe('the profile form', () => {
   });
 
   it('takes a JSON body on the same path, and refuses two images in one form', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
-    const browser = await browserFor(t, cookie);
+    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const browser = await browserFor(profiles.t, cookie);
     expect(
       expectSuccess(await browser.post(`/api/user/${user.token}/profile`, validProfile({ city: 'Buffalo' }))),
     ).toMatchObject({ city: 'Buffalo' });
-    const before = state();
+    const before = profiles.state();
     const form = profileForm(validProfile({ city: 'Troy' }), { bytes: await png(), name: 'a.png', type: 'image/png' });
     form.append('image', new Blob([new Uint8Array(await gif())], { type: 'image/gif' }), 'b.gif');
-    expectFailure(await postForm(t, browser, `/api/user/${user.token}/profile`, form), 'bad_request');
-    expect(state()).toEqual(before);
+    expectFailure(await postForm(profiles.t, browser, `/api/user/${user.token}/profile`, form), 'bad_request');
+    expect(profiles.state()).toEqual(before);
   });
 });
 
 describe("a member's pieces: ATELIER and the profile's ART cards", () => {
   /** A piece written directly on (row, column) with the given status and creation time (not through review). */
   function pieceAt(treeId: number, row: number, column: number, authorId: number, status: number, createdAt: number) {
-    const cell = cellAt(t.deps.db, treeId, row, column);
-    const piece = t.deps.db
+    const cell = cellAt(profiles.t.deps.db, treeId, row, column);
+    const piece = profiles.t.deps.db
       .insert(art)
       .values({
         token: newToken(),
@@ -220,23 +220,31 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       })
       .returning()
       .get();
-    t.deps.db.update(cells).set({ status: CellStatus.Pending, artId: piece.id }).where(eq(cells.id, cell.id)).run();
+    profiles.t.deps.db
+      .update(cells)
+      .set({ status: CellStatus.Pending, artId: piece.id })
+      .where(eq(cells.id, cell.id))
+      .run();
     return { cellToken: cell.token, artToken: piece.token };
   }
 
   it('lists drafts, submitted and published pieces newest first for the owner, and only published cards with connections for everyone', async () => {
-    const tree = createTree(t.deps.db, t.clock.now(), 'Profiles');
-    const owner = t.addUser(Role.Artist);
-    const neighbour = t.addUser(Role.Artist).user;
-    const published = publishedPieceAt(t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));
-    const next = publishedPieceAt(t.deps.db, tree.id, 10, 3, neighbour.id, 'b'.repeat(32));
-    const publishedId = t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, published.artToken)).get()!.id;
-    t.deps.db
+    const tree = createTree(profiles.t.deps.db, profiles.t.clock.now(), 'Profiles');
+    const owner = profiles.t.addUser(Role.Artist);
+    const neighbour = profiles.t.addUser(Role.Artist).user;
+    const published = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));
+    const next = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 3, neighbour.id, 'b'.repeat(32));
+    const publishedId = profiles.t.deps.db
+      .select({ id: art.id })
+      .from(art)
+      .where(eq(art.token, published.artToken))
+      .get()!.id;
+    profiles.t.deps.db
       .insert(connections)
       .values({
         token: newToken(),
         artId: publishedId,
-        nextCellId: cellAt(t.deps.db, tree.id, 10, 3).id,
+        nextCellId: cellAt(profiles.t.deps.db, tree.id, 10, 3).id,
         description: 'Rivers meet.',
         createdAt: 1,
         updatedAt: 1,
@@ -244,9 +252,9 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       .run();
     const submitted = pieceAt(tree.id, 12, 2, owner.user.id, ArtStatus.Submitted, Date.UTC(2026, 2, 1));
     pieceAt(tree.id, 12, 3, owner.user.id, ArtStatus.Removed, Date.UTC(2026, 3, 1));
-    const draft = reserveCell(t.deps, owner.user, cellAt(t.deps.db, tree.id, 33, 0).token);
+    const draft = reserveCell(profiles.t.deps, owner.user, cellAt(profiles.t.deps.db, tree.id, 33, 0).token);
 
-    const atelier = await t.caller(owner.user).user.art({ token: owner.user.token });
+    const atelier = await profiles.t.caller(owner.user).user.art({ token: owner.user.token });
     expect(atelier.map((item) => [item.cellToken, item.status, item.reservedUntil])).toEqual([
       [draft.token, ArtStatus.Draft, draft.expiresAt],
       [submitted.cellToken, ArtStatus.Submitted, null],
@@ -266,7 +274,7 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       activity: { likes: 0, reviews: 0 },
     });
 
-    const cards = await t.caller().user.publishedArt({ token: owner.user.token });
+    const cards = await profiles.t.caller().user.publishedArt({ token: owner.user.token });
     expect(cards).toEqual([
       expect.objectContaining({
         cellToken: published.cellToken,
@@ -277,10 +285,12 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       }),
     ]);
 
-    const browser = await browserFor(t, owner.cookie);
+    const browser = await browserFor(profiles.t, owner.cookie);
     expect(expectSuccess(await browser.get(`/api/user/${owner.user.token}/art`))).toHaveLength(3);
     // Over REST each card is the cell with its piece, its connections as next cells with their thumbnails.
-    expect(expectSuccess(await (await browserFor(t)).get(`/api/user/${owner.user.token}/art/published`))).toEqual([
+    expect(
+      expectSuccess(await (await browserFor(profiles.t)).get(`/api/user/${owner.user.token}/art/published`)),
+    ).toEqual([
       expect.objectContaining({
         token: published.cellToken,
         row: 10,
@@ -297,7 +307,9 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       }),
     ]);
     expectFailure(
-      await (await browserFor(t, t.addUser(Role.Artist).cookie)).get(`/api/user/${owner.user.token}/art`),
+      await (
+        await browserFor(profiles.t, profiles.t.addUser(Role.Artist).cookie)
+      ).get(`/api/user/${owner.user.token}/art`),
       'forbidden',
     );
   });

@@ -10,26 +10,18 @@ import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { notifyAvailable } from '#server/services/squares/subscriptions.ts';
 import { IMMEDIATE } from '#server/db.ts';
 import { activeReservationOf, browserOf, cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
-import {
-  availableSquare,
-  DAY,
-  expectRefused,
-  member,
-  t,
-  tree,
-  useReservationsApp,
-} from '#tests/helpers/server/reservations-app.ts';
+import { DAY, useReservationsApp } from '#tests/helpers/server/reservations-app.ts';
 
-useReservationsApp();
+const app = useReservationsApp();
 
 describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/available, /api/cell/subscribe/available)', () => {
   it('subscribes to a pending square once, and to any square once', async () => {
-    const { user, browser } = member();
-    const pending = cellAt(t.deps.db, tree.id, 12, 3)!;
+    const { user, browser } = app.member();
+    const pending = cellAt(app.t.deps.db, app.tree.id, 12, 3)!;
     const res = await browser.post(`/api/cell/${pending.token}/subscribe/available`);
     expect(res.status).toBe(200);
-    expect(res.body.r).toEqual({ cell_token: pending.token, created_at: t.clock.now() });
-    await expectRefused(
+    expect(res.body.r).toEqual({ cell_token: pending.token, created_at: app.t.clock.now() });
+    await app.expectRefused(
       () => browser.post(`/api/cell/${pending.token}/subscribe/available`),
       409,
       'already_subscribed',
@@ -37,28 +29,36 @@ describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/avai
 
     const any = await browser.post('/api/cell/subscribe/available');
     expect(any.status).toBe(200);
-    expect(any.body.r).toEqual({ cell_token: null, created_at: t.clock.now() });
-    await expectRefused(() => browser.post('/api/cell/subscribe/available'), 409, 'already_subscribed');
+    expect(any.body.r).toEqual({ cell_token: null, created_at: app.t.clock.now() });
+    await app.expectRefused(() => browser.post('/api/cell/subscribe/available'), 409, 'already_subscribed');
 
-    const rows = t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).all();
+    const rows = app.t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).all();
     expect(rows.map((row) => row.cellId).sort()).toEqual([null, pending.id].sort());
   });
 
   it("subscribes to someone else's reserved square (the popup's 'currently reserved' case)", async () => {
-    const holder = member();
-    const token = availableSquare();
+    const holder = app.member();
+    const token = app.availableSquare();
     await holder.browser.post(`/api/cell/${token}/reserve`);
-    expect((await member().browser.post(`/api/cell/${token}/subscribe/available`)).status).toBe(200);
+    expect((await app.member().browser.post(`/api/cell/${token}/subscribe/available`)).status).toBe(200);
   });
 
   it('refuses a square that is AVAILABLE now (reserve it instead), an unknown square, and a guest', async () => {
-    const { browser } = member();
-    const available = availableSquare();
-    await expectRefused(() => browser.post(`/api/cell/${available}/subscribe/available`), 409, 'already_available');
-    await expectRefused(() => browser.post(`/api/cell/${'n'.repeat(22)}/subscribe/available`), 404, 'cell_not_found');
-    const pending = cellAt(t.deps.db, tree.id, 12, 4)!.token;
-    await expectRefused(() => browserOf(t).post(`/api/cell/${pending}/subscribe/available`), 401, 'unauthenticated');
-    await expectRefused(() => browserOf(t).post('/api/cell/subscribe/available'), 401, 'unauthenticated');
+    const { browser } = app.member();
+    const available = app.availableSquare();
+    await app.expectRefused(() => browser.post(`/api/cell/${available}/subscribe/available`), 409, 'already_available');
+    await app.expectRefused(
+      () => browser.post(`/api/cell/${'n'.repeat(22)}/subscribe/available`),
+      404,
+      'cell_not_found',
+    );
+    const pending = cellAt(app.t.deps.db, app.tree.id, 12, 4)!.token;
+    await app.expectRefused(
+      () => browserOf(app.t).post(`/api/cell/${pending}/subscribe/available`),
+      401,
+      'unauthenticated',
+    );
+    await app.expectRefused(() => browserOf(app.t).post('/api/cell/subscribe/available'), 401, 'unauthenticated');
   });
 });
 
@@ -68,17 +68,17 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
    * timers' own steps are tested in reservation-jobs.test.ts).
    */
   async function heldWithReminders(reminders: number, sinceReminder = 0) {
-    const holder = member();
-    const cellToken = availableSquare();
+    const holder = app.member();
+    const cellToken = app.availableSquare();
     expect((await holder.browser.post(`/api/cell/${cellToken}/reserve`)).status).toBe(200);
-    const now = t.clock.now();
-    const id = activeReservationOf(t.deps.db, holder.user.id)!.id;
-    t.deps.db
+    const now = app.t.clock.now();
+    const id = activeReservationOf(app.t.deps.db, holder.user.id)!.id;
+    app.t.deps.db
       .update(reservations)
       .set({ reminderCount: reminders, updatedAt: now - sinceReminder, expiresAt: now + 3 * DAY })
       .where(eq(reservations.id, id))
       .run();
-    const held = activeReservationOf(t.deps.db, holder.user.id)!;
+    const held = activeReservationOf(app.t.deps.db, holder.user.id)!;
     return {
       ...holder,
       cellToken,
@@ -90,8 +90,8 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 
   it('adds a full week even when asked for right after the first reminder, 7 days before the deadline', async () => {
     const { browser, path, held } = await heldWithReminders(1);
-    const deadline = t.clock.now() + 7 * DAY;
-    t.deps.db.update(reservations).set({ expiresAt: deadline }).where(eq(reservations.id, held.id)).run();
+    const deadline = app.t.clock.now() + 7 * DAY;
+    app.t.deps.db.update(reservations).set({ expiresAt: deadline }).where(eq(reservations.id, held.id)).run();
     const res = await browser.post(path);
     expect(res.status).toBe(200);
     expect(res.body.r.expires_at).toBe(sevenDaysAfterUntilMidnight(deadline));
@@ -116,7 +116,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
       extended_until: sevenDaysAfterUntilMidnight(held.expiresAt),
     });
 
-    t.clock.advance(3 * 60 * 60 * 1000);
+    app.t.clock.advance(3 * 60 * 60 * 1000);
     const res = await browser.post(path);
     expect(res.status).toBe(200);
     const until = sevenDaysAfterUntilMidnight(held.expiresAt);
@@ -126,17 +126,17 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
       extension_allowed: false,
       refusal: 'extension_not_allowed',
     });
-    expect(activeReservationOf(t.deps.db, user.id)).toMatchObject({
+    expect(activeReservationOf(app.t.deps.db, user.id)).toMatchObject({
       expiresAt: until,
       extended: true,
-      updatedAt: t.clock.now(),
+      updatedAt: app.t.clock.now(),
     });
     expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r).toMatchObject({
       expires_at: until,
       extended: true,
     });
 
-    await expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
+    await app.expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
   });
 
   it('refuses after the fifth reminder (allowed while the count is 4 or less)', async () => {
@@ -145,7 +145,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
     const five = await heldWithReminders(5);
     const asked = await five.browser.get(five.path);
     expect(asked.body.r).toMatchObject({ extension_allowed: false, refusal: 'extension_not_allowed' });
-    await expectRefused(() => five.browser.post(five.path), 409, 'extension_not_allowed');
+    await app.expectRefused(() => five.browser.post(five.path), 409, 'extension_not_allowed');
     expect((await four.browser.post(four.path)).status).toBe(200);
   });
 
@@ -158,45 +158,45 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 
   it('refuses after the deadline has passed', async () => {
     const { browser, path, held } = await heldWithReminders(4);
-    const back = t.clock.now();
-    t.clock.set(held.expiresAt);
+    const back = app.t.clock.now();
+    app.t.clock.set(held.expiresAt);
     expect((await browser.get(path)).body.r).toMatchObject({
       extension_allowed: false,
       refusal: 'reservation_expired',
     });
-    await expectRefused(() => browser.post(path), 409, 'reservation_expired');
-    t.clock.set(back);
+    await app.expectRefused(() => browser.post(path), 409, 'reservation_expired');
+    app.t.clock.set(back);
   });
 
   it('refuses a submitted piece: it is never released, so there is nothing to extend', async () => {
     const { browser, path, held } = await heldWithReminders(1);
-    const cell = t.deps.db.select().from(cells).where(eq(cells.id, held.cellId)).get()!;
-    t.deps.db.update(art).set({ status: ArtStatus.Submitted }).where(eq(art.id, cell.artId!)).run();
-    await expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
+    const cell = app.t.deps.db.select().from(cells).where(eq(cells.id, held.cellId)).get()!;
+    app.t.deps.db.update(art).set({ status: ArtStatus.Submitted }).where(eq(art.id, cell.artId!)).run();
+    await app.expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
   });
 
   it("refuses someone else's reservation with forbidden, and lets an admin extend it", async () => {
     const { path } = await heldWithReminders(1);
-    await expectRefused(() => member().browser.get(path), 403, 'forbidden');
-    await expectRefused(() => member(Role.Artist).browser.post(path), 403, 'forbidden');
-    await expectRefused(() => browserOf(t).post(path), 401, 'unauthenticated');
-    expect((await member(Role.Admin).browser.post(path)).status).toBe(200);
+    await app.expectRefused(() => app.member().browser.get(path), 403, 'forbidden');
+    await app.expectRefused(() => app.member(Role.Artist).browser.post(path), 403, 'forbidden');
+    await app.expectRefused(() => browserOf(app.t).post(path), 401, 'unauthenticated');
+    expect((await app.member(Role.Admin).browser.post(path)).status).toBe(200);
   });
 
   it('refuses an unknown reminder token, and a real one under another square, with reservation_not_found', async () => {
     const { browser, cellToken, reminderToken } = await heldWithReminders(1);
-    await expectRefused(
+    await app.expectRefused(
       () => browser.get(`/api/cell/${cellToken}/reserve/${'r'.repeat(22)}`),
       404,
       'reservation_not_found',
     );
-    await expectRefused(
+    await app.expectRefused(
       () => browser.post(`/api/cell/${cellToken}/reserve/${'r'.repeat(22)}`),
       404,
       'reservation_not_found',
     );
-    const elsewhere = cellAt(t.deps.db, tree.id, SEED_ROW, 1)!.token;
-    await expectRefused(
+    const elsewhere = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 1)!.token;
+    await app.expectRefused(
       () => browser.post(`/api/cell/${elsewhere}/reserve/${reminderToken}`),
       404,
       'reservation_not_found',
@@ -213,11 +213,11 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 
 describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable in one transaction)', () => {
   it('mails the subscribers of an opened square and of any square once, and uses their subscriptions up', async () => {
-    const db = t.deps.db;
-    const toSquare = member();
-    const toAny = member();
-    const both = member();
-    const target = cellAt(db, tree.id, 4, 1)!;
+    const db = app.t.deps.db;
+    const toSquare = app.member();
+    const toAny = app.member();
+    const both = app.member();
+    const target = cellAt(db, app.tree.id, 4, 1)!;
     expect(target.status).toBe(CellStatus.Pending);
     expect((await toSquare.browser.post(`/api/cell/${target.token}/subscribe/available`)).status).toBe(200);
     expect((await toAny.browser.post('/api/cell/subscribe/available')).status).toBe(200);
@@ -230,16 +230,16 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
       .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt)))
       .all();
 
-    const now = t.clock.now();
+    const now = app.t.clock.now();
     const mailsBefore = db.select().from(mailOutbox).all().length;
     const publish = () =>
       db.transaction((tx) => {
         tx.update(cells)
           .set({ status: CellStatus.Published })
-          .where(eq(cells.id, cellAt(db, tree.id, 5, 1)!.id))
+          .where(eq(cells.id, cellAt(db, app.tree.id, 5, 1)!.id))
           .run();
-        const openedIds = openNeighboursAfterPublish(tx, tree.id, 5, 1, now);
-        return { openedIds, queued: notifyAvailable(tx, now, openedIds, t.deps.config.siteUrl) };
+        const openedIds = openNeighboursAfterPublish(tx, app.tree.id, 5, 1, now);
+        return { openedIds, queued: notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl) };
       }, IMMEDIATE);
     const { openedIds, queued } = publish();
     expect(openedIds).toContain(target.id);
@@ -248,7 +248,7 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     expect(mails.length).toBe(db.select().from(mailOutbox).all().length - mailsBefore);
     const to = (user: { email: string }) => mails.filter((mail) => mail.toAddress === user.email);
     expect(to(toSquare.user)).toHaveLength(1);
-    expect(to(toSquare.user)[0]!.textBody).toContain(`${t.deps.config.siteUrl}/observe?cell=${target.token}`);
+    expect(to(toSquare.user)[0]!.textBody).toContain(`${app.t.deps.config.siteUrl}/observe?cell=${target.token}`);
     expect(to(toAny.user)).toHaveLength(1);
     expect(to(toAny.user)[0]!.kind).toBe('cell-available');
     expect(to(both.user)).toHaveLength(1);
@@ -265,23 +265,23 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
       expect(open).toEqual([]);
     }
     // Told once: the same squares again queue nothing.
-    const again = db.transaction((tx) => notifyAvailable(tx, now, openedIds, t.deps.config.siteUrl));
+    const again = db.transaction((tx) => notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl));
     expect(again).toBe(0);
     // And the user may ask again for the next time.
     expect((await toAny.browser.post('/api/cell/subscribe/available')).status).toBe(200);
   });
 
   it('leaves out a member who holds a square now (they could not take it), and keeps their alert for later', async () => {
-    const db = t.deps.db;
-    const holder = member();
-    const free = member();
+    const db = app.t.deps.db;
+    const holder = app.member();
+    const free = app.member();
     expect((await holder.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     expect((await free.browser.post('/api/cell/subscribe/available')).status).toBe(200);
-    expect((await holder.browser.post(`/api/cell/${availableSquare()}/reserve`)).status).toBe(200);
-    const opened = db.select({ id: cells.id }).from(cells).where(eq(cells.token, availableSquare())).get()!;
+    expect((await holder.browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
+    const opened = db.select({ id: cells.id }).from(cells).where(eq(cells.token, app.availableSquare())).get()!;
 
-    const now = t.clock.now();
-    const queued = db.transaction((tx) => notifyAvailable(tx, now, [opened.id], t.deps.config.siteUrl));
+    const now = app.t.clock.now();
+    const queued = db.transaction((tx) => notifyAvailable(tx, now, [opened.id], app.t.deps.config.siteUrl));
     const mails = db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued).all();
     expect(mails.map((mail) => mail.toAddress)).toContain(free.user.email);
     expect(mails.map((mail) => mail.toAddress)).not.toContain(holder.user.email);
@@ -294,9 +294,13 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
   });
 
   it('tells nobody about a square that is not AVAILABLE', () => {
-    const db = t.deps.db;
-    const pending = cellAt(db, tree.id, 6, 4)!;
-    db.insert(subscriptions).values({ userId: member().user.id, cellId: pending.id, createdAt: t.clock.now() }).run();
-    expect(db.transaction((tx) => notifyAvailable(tx, t.clock.now(), [pending.id], t.deps.config.siteUrl))).toBe(0);
+    const db = app.t.deps.db;
+    const pending = cellAt(db, app.tree.id, 6, 4)!;
+    db.insert(subscriptions)
+      .values({ userId: app.member().user.id, cellId: pending.id, createdAt: app.t.clock.now() })
+      .run();
+    expect(
+      db.transaction((tx) => notifyAvailable(tx, app.t.clock.now(), [pending.id], app.t.deps.config.siteUrl)),
+    ).toBe(0);
   });
 });

@@ -15,34 +15,25 @@ import {
   releaseHold,
   SEED_ROW,
 } from '../helpers/server/reservation-fixtures.ts';
-import {
-  availableSquare,
-  DAY,
-  expectRefused,
-  member,
-  t,
-  tree,
-  version,
-  useReservationsApp,
-} from '#tests/helpers/server/reservations-app.ts';
+import { DAY, useReservationsApp } from '#tests/helpers/server/reservations-app.ts';
 
-useReservationsApp();
+const app = useReservationsApp();
 
 describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   it('holds an AVAILABLE square for 14 days with a draft piece, and moves the tree version', async () => {
-    const { user, browser } = member();
-    const token = cellAt(t.deps.db, tree.id, SEED_ROW, 0)!.token;
-    const versionBefore = version();
+    const { user, browser } = app.member();
+    const token = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0)!.token;
+    const versionBefore = app.version();
     const res = await browser.post(`/api/cell/${token}/reserve`);
     expect(res.status).toBe(200);
-    const now = t.clock.now();
+    const now = app.t.clock.now();
     expect(res.body.r).toMatchObject({
       token,
       row: SEED_ROW,
       column: 0,
       type: CellType.Trunk,
       status: CellStatus.Reserved,
-      tree_token: tree.token,
+      tree_token: app.tree.token,
       art: { status: ArtStatus.Draft },
       expires_at: now + RESERVATION_DAYS * DAY,
       reminder: 0,
@@ -50,16 +41,16 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       extension_allowed: true,
     });
 
-    const cell = cellAt(t.deps.db, tree.id, SEED_ROW, 0)!;
+    const cell = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0)!;
     expect(cell.status).toBe(CellStatus.Reserved);
-    const draft = t.deps.db.select().from(art).where(eq(art.id, cell.artId!)).get()!;
+    const draft = app.t.deps.db.select().from(art).where(eq(art.id, cell.artId!)).get()!;
     expect(draft).toMatchObject({
       cellId: cell.id,
       authorId: user.id,
       status: ArtStatus.Draft,
       token: res.body.r.art.token,
     });
-    const held = activeReservationOf(t.deps.db, user.id)!;
+    const held = activeReservationOf(app.t.deps.db, user.id)!;
     expect(held).toMatchObject({
       cellId: cell.id,
       state: 'active',
@@ -68,10 +59,10 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       extended: false,
     });
     expect(held.token).toMatch(/^[\w-]{22}$/);
-    expect(version()).toBe(versionBefore + 1);
+    expect(app.version()).toBe(versionBefore + 1);
 
     // The tree shows it reserved at once (the client re-fetches after a reserve).
-    const snapshot = await t.caller().tree.get({ token: tree.token });
+    const snapshot = await app.t.caller().tree.get({ token: app.tree.token });
     expect(snapshot.version).toBe(versionBefore + 1);
 
     // The user's reserved cell, by REST and by tRPC, says the same (tRPC in its own, camelCase, names).
@@ -79,7 +70,7 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
     expect(mine.status).toBe(200);
     expect(mine.body.r).toEqual(res.body.r);
     const { r } = res.body;
-    expect(await t.caller(user).user.reservedCell()).toMatchObject({
+    expect(await app.t.caller(user).user.reservedCell()).toMatchObject({
       token: r.token,
       treeToken: r.tree_token,
       expiresAt: r.expires_at,
@@ -90,78 +81,78 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   });
 
   it('answers null for a user who holds nothing, by REST and by tRPC over HTTP without an input', async () => {
-    const { user, cookie } = t.addUser(Role.Observer);
-    expect((await browserOf(t, cookie).get(`/api/user/${user.token}/reserve`)).body).toEqual({ r: null });
-    const res = await t.server.inject({ url: '/trpc/user.reservedCell', headers: { cookie } });
+    const { user, cookie } = app.t.addUser(Role.Observer);
+    expect((await browserOf(app.t, cookie).get(`/api/user/${user.token}/reserve`)).body).toEqual({ r: null });
+    const res = await app.t.server.inject({ url: '/trpc/user.reservedCell', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json().result.data).toBeNull();
   });
 
   it('refuses a PENDING square with cell_not_available', async () => {
-    const { browser } = member();
-    const pending = cellAt(t.deps.db, tree.id, 10, 1)!;
+    const { browser } = app.member();
+    const pending = cellAt(app.t.deps.db, app.tree.id, 10, 1)!;
     expect(pending.status).toBe(CellStatus.Pending);
-    await expectRefused(() => browser.post(`/api/cell/${pending.token}/reserve`), 409, 'cell_not_available');
+    await app.expectRefused(() => browser.post(`/api/cell/${pending.token}/reserve`), 409, 'cell_not_available');
   });
 
   it('refuses a PUBLISHED square with cell_not_available', async () => {
-    const { browser } = member();
-    publishAt(t.deps.db, tree.id, 30, 4);
-    await expectRefused(
-      () => browser.post(`/api/cell/${cellAt(t.deps.db, tree.id, 30, 4)!.token}/reserve`),
+    const { browser } = app.member();
+    publishAt(app.t.deps.db, app.tree.id, 30, 4);
+    await app.expectRefused(
+      () => browser.post(`/api/cell/${cellAt(app.t.deps.db, app.tree.id, 30, 4)!.token}/reserve`),
       409,
       'cell_not_available',
     );
   });
 
   it("refuses someone else's RESERVED square with cell_taken", async () => {
-    const first = member();
-    const token = availableSquare();
+    const first = app.member();
+    const token = app.availableSquare();
     expect((await first.browser.post(`/api/cell/${token}/reserve`)).status).toBe(200);
-    await expectRefused(() => member().browser.post(`/api/cell/${token}/reserve`), 409, 'cell_taken');
+    await app.expectRefused(() => app.member().browser.post(`/api/cell/${token}/reserve`), 409, 'cell_taken');
   });
 
   it('refuses a second reservation while one is held, and the held square itself again, with already_reserved', async () => {
-    const { browser } = member();
-    const held = availableSquare();
+    const { browser } = app.member();
+    const held = app.availableSquare();
     expect((await browser.post(`/api/cell/${held}/reserve`)).status).toBe(200);
-    const other = availableSquare();
-    await expectRefused(() => browser.post(`/api/cell/${other}/reserve`), 409, 'already_reserved');
-    await expectRefused(() => browser.post(`/api/cell/${held}/reserve`), 409, 'already_reserved');
+    const other = app.availableSquare();
+    await app.expectRefused(() => browser.post(`/api/cell/${other}/reserve`), 409, 'already_reserved');
+    await app.expectRefused(() => browser.post(`/api/cell/${held}/reserve`), 409, 'already_reserved');
   });
 
   it('refuses a guest with unauthenticated', async () => {
-    const token = availableSquare();
-    await expectRefused(() => browserOf(t).post(`/api/cell/${token}/reserve`), 401, 'unauthenticated');
+    const token = app.availableSquare();
+    await app.expectRefused(() => browserOf(app.t).post(`/api/cell/${token}/reserve`), 401, 'unauthenticated');
   });
 
   it('refuses an unknown square with cell_not_found and a malformed token as invalid', async () => {
-    const { browser } = member();
-    await expectRefused(() => browser.post(`/api/cell/${'u'.repeat(22)}/reserve`), 404, 'cell_not_found');
-    await expectRefused(() => browser.post('/api/cell/not*a*token/reserve'), 400, 'validation_failed');
+    const { browser } = app.member();
+    await app.expectRefused(() => browser.post(`/api/cell/${'u'.repeat(22)}/reserve`), 404, 'cell_not_found');
+    await app.expectRefused(() => browser.post('/api/cell/not*a*token/reserve'), 400, 'validation_failed');
   });
 
   it('answers the same codes over tRPC', async () => {
-    const { user } = member();
-    const pending = cellAt(t.deps.db, tree.id, 11, 1)!.token;
-    await expect(t.caller(user).cell.reserve({ token: pending })).rejects.toMatchObject({
+    const { user } = app.member();
+    const pending = cellAt(app.t.deps.db, app.tree.id, 11, 1)!.token;
+    await expect(app.t.caller(user).cell.reserve({ token: pending })).rejects.toMatchObject({
       code: 'CONFLICT',
       cause: { code: 'cell_not_available' },
     });
-    await expect(t.caller().cell.reserve({ token: pending })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(app.t.caller().cell.reserve({ token: pending })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
 
 describe('GET /api/user/{token}/reserve', () => {
   it("refuses another user's token with 403 and a guest with 401", async () => {
-    const { browser } = member();
-    const other = member();
+    const { browser } = app.member();
+    const other = app.member();
     const res = await browser.get(`/api/user/${other.user.token}/reserve`);
     expect(res.status).toBe(403);
     expect(res.body.r.error).toBe('forbidden');
-    const admin = member(Role.Admin);
+    const admin = app.member(Role.Admin);
     expect((await admin.browser.get(`/api/user/${other.user.token}/reserve`)).status).toBe(403);
-    expect((await browserOf(t).get(`/api/user/${other.user.token}/reserve`)).status).toBe(401);
+    expect((await browserOf(app.t).get(`/api/user/${other.user.token}/reserve`)).status).toBe(401);
   });
 });
 
@@ -173,12 +164,12 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
       [14, 0],
       [16, 0],
     ] as const)
-      publishAt(t.deps.db, tree.id, row, column);
+      publishAt(app.t.deps.db, app.tree.id, row, column);
   });
 
   it('creates the branch square (type 3) at the slot and reserves it, answering its token', async () => {
-    const { user, browser } = member();
-    const versionBefore = version();
+    const { user, browser } = app.member();
+    const versionBefore = app.version();
     const res = await browser.post('/api/branch/reserve', { row: 8, column: -1 });
     expect(res.status).toBe(200);
     expect(res.body.r).toMatchObject({
@@ -186,20 +177,20 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
       column: -1,
       type: CellType.Branch,
       status: CellStatus.Reserved,
-      tree_token: tree.token,
+      tree_token: app.tree.token,
       art: { status: 0 },
     });
-    const cell = cellAt(t.deps.db, tree.id, 8, -1)!;
+    const cell = cellAt(app.t.deps.db, app.tree.id, 8, -1)!;
     expect(cell).toMatchObject({ token: res.body.r.token, type: CellType.Branch, status: CellStatus.Reserved });
-    expect(activeReservationOf(t.deps.db, user.id)!.cellId).toBe(cell.id);
-    expect(version()).toBe(versionBefore + 1);
+    expect(activeReservationOf(app.t.deps.db, user.id)!.cellId).toBe(cell.id);
+    expect(app.version()).toBe(versionBefore + 1);
     // The answer is the user's reserved cell; the popup's "yes" goes to the editor with this token.
     expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r.token).toBe(cell.token);
   });
 
   it('accepts the position as numeric strings and a given tree token', async () => {
-    const { browser } = member();
-    const res = await browser.post('/api/branch/reserve', { row: '9', column: '-1', treeToken: tree.token });
+    const { browser } = app.member();
+    const res = await browser.post('/api/branch/reserve', { row: '9', column: '-1', treeToken: app.tree.token });
     expect(res.status).toBe(200);
     expect(res.body.r).toMatchObject({ row: 9, column: -1 });
   });
@@ -214,40 +205,48 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
     ['touching no published square', 20, -6, 'slot_not_connected', 409],
     ['touching two published squares', 15, -1, 'slot_too_connected', 409],
   ])('refuses a position %s (%i, %i) with %s', async (_what, row, column, code, status) => {
-    const { browser } = member();
-    await expectRefused(() => browser.post('/api/branch/reserve', { row, column }), status, code);
+    const { browser } = app.member();
+    await app.expectRefused(() => browser.post('/api/branch/reserve', { row, column }), status, code);
   });
 
   it('refuses a user who already holds a square, creating no cell', async () => {
-    const { browser } = member();
-    expect((await browser.post(`/api/cell/${availableSquare()}/reserve`)).status).toBe(200);
-    await expectRefused(() => browser.post('/api/branch/reserve', { row: 7, column: -1 }), 409, 'already_reserved');
-    expect(cellAt(t.deps.db, tree.id, 7, -1)).toBeUndefined();
+    const { browser } = app.member();
+    expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
+    await app.expectRefused(() => browser.post('/api/branch/reserve', { row: 7, column: -1 }), 409, 'already_reserved');
+    expect(cellAt(app.t.deps.db, app.tree.id, 7, -1)).toBeUndefined();
   });
 
   it('refuses a guest, an unknown tree and a position that is not a number', async () => {
-    await expectRefused(() => browserOf(t).post('/api/branch/reserve', { row: 7, column: -1 }), 401, 'unauthenticated');
-    const { browser } = member();
-    await expectRefused(
+    await app.expectRefused(
+      () => browserOf(app.t).post('/api/branch/reserve', { row: 7, column: -1 }),
+      401,
+      'unauthenticated',
+    );
+    const { browser } = app.member();
+    await app.expectRefused(
       () => browser.post('/api/branch/reserve', { row: 7, column: -1, treeToken: 'q'.repeat(22) }),
       404,
       'tree_not_found',
     );
-    await expectRefused(
+    await app.expectRefused(
       () => browser.post('/api/branch/reserve', { row: 'seven', column: -1 }),
       400,
       'validation_failed',
     );
-    await expectRefused(() => browser.post('/api/branch/reserve', { row: 7.5, column: -1 }), 400, 'validation_failed');
-    await expectRefused(() => browser.post('/api/branch/reserve', { column: -1 }), 400, 'validation_failed');
+    await app.expectRefused(
+      () => browser.post('/api/branch/reserve', { row: 7.5, column: -1 }),
+      400,
+      'validation_failed',
+    );
+    await app.expectRefused(() => browser.post('/api/branch/reserve', { column: -1 }), 400, 'validation_failed');
   });
 });
 
 describe('after a released hold', () => {
   it('lets the same user reserve again', async () => {
-    const { user, browser } = member();
-    expect((await browser.post(`/api/cell/${availableSquare()}/reserve`)).status).toBe(200);
-    releaseHold(t.deps.db, user.id);
-    expect((await browser.post(`/api/cell/${availableSquare()}/reserve`)).status).toBe(200);
+    const { user, browser } = app.member();
+    expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
+    releaseHold(app.t.deps.db, user.id);
+    expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
   });
 });

@@ -9,9 +9,9 @@ import { loadConfig } from '#server/config.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import type { FastifyRequest } from 'fastify';
 import { csrfRefusal } from '#server/http/csrf.ts';
-import { GOOD, mediaUrl, SITE, w, useWebSecurityApp } from '#tests/helpers/server/web-security-app.ts';
+import { GOOD, SITE, useWebSecurityApp } from '#tests/helpers/server/web-security-app.ts';
 
-useWebSecurityApp();
+const web = useWebSecurityApp();
 
 /** Headers every answer carries, whatever it is. */
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
@@ -38,16 +38,16 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
 describe('host names (DNS rebinding)', () => {
   it('refuses a host name that is not the site’s with 421, in the envelope on the API, before anything is read', async () => {
     for (const host of ['evil.example', 'evil.example:3000', 'localhost.evil.example']) {
-      const api = await w.t.server.inject({
+      const api = await web.w.t.server.inject({
         url: '/api/user/current',
-        headers: { host, cookie: `session=${(await w.browser('admin')).cookie('session')}` },
+        headers: { host, cookie: `session=${(await web.w.browser('admin')).cookie('session')}` },
       });
       expect(api.statusCode, host).toBe(421);
       expect(api.json(), host).toEqual({
         r: { error: 'bad_request', message: 'This server does not answer for that host name.' },
       });
       expectSecurityHeaders(api.headers, host);
-      const page = await w.t.server.inject({ url: '/', headers: { host } });
+      const page = await web.w.t.server.inject({ url: '/', headers: { host } });
       expect(page.statusCode, host).toBe(421);
       expect(page.body).not.toContain('csrf-token');
     }
@@ -74,7 +74,7 @@ describe('host names (DNS rebinding)', () => {
 
   it('serves the site’s own host name, localhost and IP addresses, whatever the port', async () => {
     for (const host of ['localhost:3000', 'LOCALHOST', '127.0.0.1:8080', '10.1.2.3', '[::1]:3000']) {
-      expect((await w.t.server.inject({ url: '/api/health', headers: { host } })).statusCode, host).toBe(200);
+      expect((await web.w.t.server.inject({ url: '/api/health', headers: { host } })).statusCode, host).toBe(200);
     }
   });
 });
@@ -82,22 +82,22 @@ describe('host names (DNS rebinding)', () => {
 describe('security headers on pages, API answers and media', () => {
   const answers: [string, () => string, number][] = [
     ['the welcome page', () => '/', 200],
-    ['an art details page (with its Open Graph head)', () => `/observe/cell/${w.piece.cellToken}/details`, 200],
-    ['a REST answer', () => `/api/cell/${w.piece.cellToken}`, 200],
+    ['an art details page (with its Open Graph head)', () => `/observe/cell/${web.w.piece.cellToken}/details`, 200],
+    ['a REST answer', () => `/api/cell/${web.w.piece.cellToken}`, 200],
     ['a REST refusal', () => '/api/cell/short', 400],
     ['an unknown /api path', () => '/api/no/such/path', 404],
     [
       'a tRPC answer',
-      () => `/trpc/cell.get?input=${encodeURIComponent(JSON.stringify({ token: w.piece.cellToken }))}`,
+      () => `/trpc/cell.get?input=${encodeURIComponent(JSON.stringify({ token: web.w.piece.cellToken }))}`,
       200,
     ],
-    ['a tree snapshot', () => `/api/tree/${w.treeToken}`, 200],
-    ['a media file', () => mediaUrl, 200],
+    ['a tree snapshot', () => `/api/tree/${web.w.treeToken}`, 200],
+    ['a media file', () => web.mediaUrl, 200],
     ['a missing media file', () => `/media/${'0'.repeat(32)}-thumb.webp`, 404],
   ];
   for (const [what, url, status] of answers) {
     it(`${what} carries the CSP and the usual headers, and no HSTS over plain http`, async () => {
-      const res = await w.t.server.inject({ url: url() });
+      const res = await web.w.t.server.inject({ url: url() });
       expect(res.statusCode).toBe(status);
       expectSecurityHeaders(res.headers, what);
       expect(res.headers['strict-transport-security']).toBeUndefined();
@@ -153,7 +153,7 @@ describe('security headers on pages, API answers and media', () => {
   }
 
   it('serves media as the image it is, cached for good, never sniffed into something else', async () => {
-    const res = await w.t.server.inject({ url: mediaUrl });
+    const res = await web.w.t.server.inject({ url: web.mediaUrl });
     expect(res.headers['content-type']).toBe('image/webp');
     expect(String(res.headers['cache-control'])).toMatch(/immutable/);
   });

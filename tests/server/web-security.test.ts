@@ -13,21 +13,21 @@ import {
   routeKey,
   type HttpRoute,
 } from '../helpers/server/route-inventory.ts';
-import { GOOD, SITE, store, w, useWebSecurityApp } from '#tests/helpers/server/web-security-app.ts';
+import { GOOD, SITE, useWebSecurityApp } from '#tests/helpers/server/web-security-app.ts';
 
-useWebSecurityApp();
+const web = useWebSecurityApp();
 
 /** A real value for each path parameter, so that the same request with the token would reach the route. */
 function filled(url: string): string {
   const values: Record<string, string> = {
-    cellToken: w.piece.cellToken,
-    artToken: w.piece.artToken,
-    treeToken: w.treeToken,
-    reserveId: w.holding.reminderToken,
-    otherToken: w.people.observer.user.token,
+    cellToken: web.w.piece.cellToken,
+    artToken: web.w.piece.artToken,
+    treeToken: web.w.treeToken,
+    reserveId: web.w.holding.reminderToken,
+    otherToken: web.w.people.observer.user.token,
     zip: '10001',
   };
-  return url.replace(/:(\w+)/g, (_m, name: string) => values[name] ?? w.people.admin.user.token);
+  return url.replace(/:(\w+)/g, (_m, name: string) => values[name] ?? web.w.people.admin.user.token);
 }
 
 /** Each way a forged request can come, as headers on top of the admin's session cookie. */
@@ -88,11 +88,11 @@ describe('CSRF on every mutating route', () => {
 
   for (const route of targets) {
     it(`${routeKey(route)}: refused with csrf_failed however it is forged, writing nothing`, async () => {
-      const session = `session=${(await w.browser('admin')).cookie('session')}`;
+      const session = `session=${(await web.w.browser('admin')).cookie('session')}`;
       const url = filled(route.url);
       for (const [attack, headers] of Object.entries(ATTACKS)) {
-        const mark = store.mark();
-        const res = await w.t.server.inject({
+        const mark = web.store.mark();
+        const res = await web.w.t.server.inject({
           method: route.method as 'POST',
           url,
           headers: {
@@ -105,10 +105,10 @@ describe('CSRF on every mutating route', () => {
         expect(res.statusCode, `${attack}: ${res.body.slice(0, 200)}`).toBe(403);
         const body = res.json();
         expect(route.url.startsWith('/trpc/') ? body.error.data.app.error : body.r.error, attack).toBe('csrf_failed');
-        expect(store.changedSince(mark), attack).toEqual([]);
+        expect(web.store.changedSince(mark), attack).toEqual([]);
       }
       // The same request, sent as the page sends it, gets past the check: the refusals above are the CSRF check's.
-      const genuine = await w.t.server.inject({
+      const genuine = await web.w.t.server.inject({
         method: route.method as 'POST',
         url,
         headers: {
@@ -130,10 +130,10 @@ describe('user text in the Atom feed', () => {
   it('is escaped once in the text elements and twice inside the HTML content', async () => {
     const title = '<img src=x onerror=alert(1)>';
     const name = '<script>alert(2)</script>';
-    const { db } = w.t.deps;
-    db.update(art).set({ title, publishedAt: w.t.clock.now() }).where(eq(art.token, w.piece.artToken)).run();
-    db.update(users).set({ firstname: name }).where(eq(users.id, w.people.owner.user.id)).run();
-    const feed = (await w.t.server.inject({ url: '/feed.xml' })).body;
+    const { db } = web.w.t.deps;
+    db.update(art).set({ title, publishedAt: web.w.t.clock.now() }).where(eq(art.token, web.w.piece.artToken)).run();
+    db.update(users).set({ firstname: name }).where(eq(users.id, web.w.people.owner.user.id)).run();
+    const feed = (await web.w.t.server.inject({ url: '/feed.xml' })).body;
     expect(feed).not.toContain(title);
     expect(feed).not.toContain(name);
     expect(feed).toContain(`<title type="text">&lt;img src=x onerror=alert(1)&gt;</title>`);

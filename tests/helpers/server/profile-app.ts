@@ -1,19 +1,21 @@
 /**
- * The shared set-up of the server profile tests: `useProfileApp()` registers one test app for the file
- * (beforeAll/afterAll), answered as the live binding `t`, and `state()` reads every profile row and file.
+ * The shared set-up of the server profile tests: `const app = useProfileApp()` at a test file's top sets up one test
+ * app for the file (beforeAll/afterAll, through fileFixture), answered as `app.t`, and `app.state()` reads every
+ * profile row and file.
  */
-import { afterAll, beforeAll } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { fileFixture } from '../file-fixture.ts';
+import { createTestApp } from './test-app.ts';
 import { profileState } from './profile-fixtures.ts';
 
-// Set by useProfileApp's beforeAll; importers read the live binding.
-export let t: TestApp;
-/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
-export function useProfileApp(): void {
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.cleanup());
+export function useProfileApp() {
+  const app = fileFixture(
+    () => createTestApp(),
+    (t) => t.cleanup(),
+  );
+  return {
+    get t() {
+      return app();
+    },
+    state: () => profileState(app().deps.db, app().deps.config.mediaDir),
+  };
 }
-
-export const state = () => profileState(t.deps.db, t.deps.config.mediaDir);

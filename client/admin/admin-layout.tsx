@@ -2,6 +2,7 @@
  * The dashboard's frame: a header with the gallery's name, who is signed in, a link back to the gallery and the
  * sections' navigation (with the work waiting in each), then the section itself.
  */
+import { personName } from '#shared/people.ts';
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
@@ -56,7 +57,7 @@ export function AdminLayout() {
           </p>
           {user && (
             <p className="admin-header__who">
-              Signed in as <strong>{`${user.firstname} ${user.lastname}`.trim()}</strong>
+              Signed in as <strong>{personName(user)}</strong>
             </p>
           )}
           <a className="admin-header__back" href="/observe" data-testid="back-to-gallery">

@@ -17,10 +17,6 @@ export function isoOf(time: number | Date): string {
   return new Date(time).toISOString();
 }
 
-export function fullName(person: { firstname: string; lastname: string }): string {
-  return `${person.firstname} ${person.lastname}`.trim() || 'Unnamed';
-}
-
 /** A title as the gallery shows it: an untitled piece still gets words. */
 export function titleOf(title: string): string {
   return titleOrUntitled(title);

@@ -1,4 +1,5 @@
 /** The collapsible block of the details page: the piece's description, then the artist's picture and description. */
+import { personName } from '#shared/people.ts';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { ArtAuthor } from '#shared/art-api.ts';
@@ -8,7 +9,7 @@ import { profilePath } from '#shared/paths.ts';
 export function ArtAbout({ description, author }: { description: string; author: ArtAuthor }) {
   const [open, setOpen] = useState(true);
   const bodyId = useId();
-  const authorName = `${author.firstname} ${author.lastname}`.trim();
+  const authorName = personName(author);
   return (
     <section className="art-about" data-testid="art-about">
       <h2 className="art-about__heading">

@@ -1,4 +1,5 @@
 /** The CONNECTIONS list of a piece: each connected neighbour's thumbnail (to its details) and why they connect. */
+import { personName } from '#shared/people.ts';
 import { Link } from 'react-router';
 import type { ArtConnection } from '#shared/art-api.ts';
 import { cellPath } from '#shared/paths.ts';
@@ -17,7 +18,7 @@ export function ArtConnections({ connections }: { connections: ArtConnection[] }
           {connections.map((connection) => {
             const next = connection.next_cell;
             const title = titleOrUntitled(next.art.title);
-            const artist = `${next.art.author.firstname} ${next.art.author.lastname}`.trim();
+            const artist = personName(next.art.author);
             return (
               <li key={connection.token} className="art-connections__item" data-testid="art-connection">
                 <Link

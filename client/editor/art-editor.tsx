@@ -3,6 +3,7 @@
  * and '< BACK' on every step but the first, EDIT from the confirm summary, SUBMIT, and the live preview beside the
  * form. Submitting sends the piece, then its connections, then hands over to the final screen.
  */
+import { personName } from '#shared/people.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ArtForEdit } from '#shared/art-api.ts';
 import { trpc } from '#client/api/trpc.ts';
@@ -163,7 +164,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
             </button>
           </div>
         </form>
-        <ArtPreview state={state} artistName={user ? `${user.firstname} ${user.lastname}`.trim() : ''} />
+        <ArtPreview state={state} artistName={user ? personName(user) : ''} />
       </div>
     </div>
   );

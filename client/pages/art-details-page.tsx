@@ -2,6 +2,7 @@
  * A piece's page (/observe/cell/{cellToken}/details): its pictures, facts, connections and activity, EDIT and REQUEST
  * REMOVAL for its author (decision 011). Everything the artist wrote is rendered as text.
  */
+import { personName } from '#shared/people.ts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { ArtDetails } from '#shared/art-api.ts';
@@ -89,7 +90,7 @@ export function ArtDetailsPage() {
 const titleOf = (piece: ArtDetails) => titleOrUntitled(piece.title);
 
 function ArtDetailsBody({ piece }: { piece: ArtDetails }) {
-  const authorName = `${piece.author.firstname} ${piece.author.lastname}`.trim() || 'An artist';
+  const authorName = personName(piece.author, 'An artist');
   const title = titleOf(piece);
   const status = unpublishedStatusSentence(piece.status);
   return (

@@ -3,6 +3,7 @@
  * followers with the toggles, the member's words, the published ART, and EDIT for the owner. Opens at the top. What
  * the member wrote is rendered as text; only http(s) URLs become links (decision 015).
  */
+import { personName } from '#shared/people.ts';
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorCode } from '#shared/errors.ts';
@@ -18,7 +19,7 @@ import { PersonalUrl, SocialLinks } from '#client/profile/public/profile-links.t
 import { BackToTree } from '#client/ui/back-to-tree.tsx';
 import { ProfileSocial } from '#client/profile/public/profile-social.tsx';
 import { ReadMoreSection } from '#client/profile/public/read-more.tsx';
-import { addressLine, fullName, memberSince } from '#client/profile/profile-text.ts';
+import { addressLine, memberSince } from '#client/profile/profile-text.ts';
 import { normalizeLineBreaks } from '#shared/validation/rules.ts';
 import '#client/profile/public/public-profile.css';
 
@@ -28,7 +29,7 @@ const NOT_FOUND_CODES: readonly string[] = [ErrorCode.UserNotFound, ErrorCode.No
 export function ProfilePage() {
   const { token = '' } = useParams();
   const profile = trpc.user.profile.useQuery({ token }, { retry: false, refetchOnWindowFocus: false });
-  const name = profile.data ? fullName(profile.data).toLowerCase() : '';
+  const name = profile.data ? personName(profile.data).toLowerCase() : '';
   usePageTitle(name || 'profile.');
 
   useEffect(() => {
@@ -72,7 +73,7 @@ function ProfileBody({ profile, title }: { profile: PublicProfile; title: string
   return (
     <section className="page page--wide profile-page" data-testid="profile-page">
       <header className="profile-hero">
-        <Avatar image={profile.image} name={fullName(profile)} className="profile-hero__avatar" />
+        <Avatar image={profile.image} name={personName(profile)} className="profile-hero__avatar" />
         <div className="profile-hero__text">
           <h1 className="page__title profile-hero__name" data-testid="profile-name">
             {title}

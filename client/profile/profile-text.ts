@@ -46,7 +46,3 @@ export function memberSince(epochMs: number): string {
 export function shortDate(epochMs: number): string {
   return formatDate(epochMs, 'short');
 }
-
-export function fullName(person: { firstname: string; lastname: string }): string {
-  return `${person.firstname} ${person.lastname}`.trim();
-}

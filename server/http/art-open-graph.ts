@@ -3,6 +3,7 @@
  * page with the piece's title, description and main image in its head, so a shared link shows a preview. Only
  * published pieces are described; anything else gets the plain page.
  */
+import { personName } from '#shared/people.ts';
 import { publishedPieceForSharing } from '../services/art/index.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { escapeMarkup } from './markup.ts';
@@ -13,7 +14,7 @@ export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string
   if (!shared) return '';
   const { piece, author, main } = shared;
   const site = ctx.config.siteUrl.replace(/\/$/, '');
-  const title = `${piece.title}${piece.year ? ` (${piece.year})` : ''}${author ? ` by ${author.firstname} ${author.lastname}` : ''}`;
+  const title = `${piece.title}${piece.year ? ` (${piece.year})` : ''}${author ? ` by ${personName(author)}` : ''}`;
   const description = piece.description.length > 200 ? `${piece.description.slice(0, 197)}...` : piece.description;
   const tags: [string, string][] = [
     ['og:type', 'article'],

@@ -2,6 +2,7 @@
  * GET /feed.xml: an Atom feed (RFC 4287) of the 50 pieces published last, each with its title, artist,
  * details link, thumbnail and times. Every page links to it with <link rel="alternate"> (server/http/index-html.ts).
  */
+import { personName } from '#shared/people.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db.ts';
 import { newestPublished } from '../services/art/index.ts';
@@ -34,7 +35,7 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
         `    <title type="text">${escapeMarkup(title)}</title>`,
         `    <link rel="alternate" type="text/html" href="${escapeMarkup(link)}"/>`,
         ...(thumbUrl ? [`    <link rel="enclosure" type="image/webp" href="${escapeMarkup(thumbUrl)}"/>`] : []),
-        `    <author><name>${escapeMarkup(`${piece.firstname} ${piece.lastname}`.trim())}</name><uri>${escapeMarkup(siteUrl + profilePath(piece.authorToken))}</uri></author>`,
+        `    <author><name>${escapeMarkup(personName(piece))}</name><uri>${escapeMarkup(siteUrl + profilePath(piece.authorToken))}</uri></author>`,
         `    <published>${isoOf(published)}</published>`,
         `    <updated>${isoOf(updated)}</updated>`,
         ...(piece.description ? [`    <summary type="text">${escapeMarkup(piece.description)}</summary>`] : []),

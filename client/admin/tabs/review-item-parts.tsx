@@ -2,10 +2,11 @@
  * What staff read before deciding on a piece: every picture at full size, every field (the AI label among them),
  * where the square sits on the tree, the proposed connections, and the artist with their other pieces.
  */
+import { personName } from '#shared/people.ts';
 import type { ArtistPiece, ReviewItem } from '#shared/admin-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { AI_USE_LABELS, formatDimensions } from '#client/art/art-facts.tsx';
-import { fullName, titleOf } from '../format.ts';
+import { titleOf } from '../format.ts';
 import { ART_STATUS_LABELS, CELL_STATUS_LABELS, CELL_TYPE_LABELS, ROLE_LABELS, labelOf } from '../labels.ts';
 import { DateTime, EmptyNote, Thumb } from '../parts.tsx';
 import { detailsLinkOf, profileLinkOf, treeLinkOf } from '../sections.ts';
@@ -177,7 +178,7 @@ export function ReviewArtist({ item }: { item: ReviewItem }) {
         The artist
       </h2>
       <p>
-        <a href={profileLinkOf(artist.token)}>{fullName(artist)}</a> · {artist.email} ·{' '}
+        <a href={profileLinkOf(artist.token)}>{personName(artist, 'Unnamed')}</a> · {artist.email} ·{' '}
         {labelOf(ROLE_LABELS, artist.role)}
       </p>
       <h3 className="admin-subtitle admin-subtitle--small">Their other pieces</h3>

@@ -2,13 +2,13 @@
  * USERS: find a member by name or e-mail, change their role, disable an account (which ends its sessions) or enable
  * it again. Staff cannot change or disable their own account here (the server refuses it too).
  */
+import { personName } from '#shared/people.ts';
 import { useId, useState, type FormEvent } from 'react';
 import type { AdminUser } from '#shared/admin-api.ts';
 import type { Role } from '#shared/domain.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { fullName } from '../format.ts';
 import { ROLE_CHOICES, ROLE_LABELS, labelOf } from '../labels.ts';
 import {
   AdminTable,
@@ -121,7 +121,7 @@ function UserRow({ user, onNotice }: { user: AdminUser; onNotice: (notice: Notic
   const enable = trpc.admin.enableUser.useMutation();
   const [role, setRoleChoice] = useState<number>(user.role);
   const isMe = me?.token === user.token;
-  const name = fullName(user);
+  const name = personName(user, 'Unnamed');
 
   const run = (action: () => Promise<unknown>, done: string) =>
     runStaffAction({

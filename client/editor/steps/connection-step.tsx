@@ -2,6 +2,7 @@
  * The CONNECTION step (docs/product.md, Pieces (art)): the published pieces on the 8 squares around this one; each one ticked needs a
  * description of the connection. With no published neighbour there is nothing to choose.
  */
+import { personName } from '#shared/people.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { TextArea } from '../editor-fields.tsx';
 import { setConnection } from '../editor-state.ts';
@@ -23,7 +24,7 @@ export function ConnectionStep({ state, update, loading }: StepProps & { loading
       {state.connections.map((connection, index) => {
         const next = connection.next_cell;
         const title = titleOrUntitled(next.art.title);
-        const artist = `${next.art.author.firstname} ${next.art.author.lastname}`.trim();
+        const artist = personName(next.art.author);
         const selected = connection.status === ConnectionStatus.Selected;
         return (
           <li

@@ -2,6 +2,7 @@
  * FOLLOWING of manage profile: the members the viewer follows, with the date they started, VIEW PROFILE,
  * and a remove icon that unfollows and fetches the list again.
  */
+import { personName } from '#shared/people.ts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
@@ -11,7 +12,7 @@ import { Avatar } from '#client/app/avatar.tsx';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { errorMessageFor, messages } from '#client/locale/messages.ts';
 import { CloseIcon } from '#client/tree/tree-icons.tsx';
-import { fullName, shortDate } from '../profile-text.ts';
+import { shortDate } from '../profile-text.ts';
 import { ListPanel } from './list-panel.tsx';
 import { profilePath } from '#shared/paths.ts';
 
@@ -72,7 +73,7 @@ function FollowingTable({ viewerToken, people }: { viewerToken: string; people: 
           </thead>
           <tbody>
             {people.map((person) => {
-              const name = fullName(person) || 'A member';
+              const name = personName(person, 'A member');
               return (
                 <tr key={person.token} data-testid="following-row">
                   <td>

@@ -3,6 +3,7 @@
  * PROFILE and submit, checked with the shared schema first (docs/product.md, Limits). The server's answer fills the
  * form again, the current user is reloaded, and 'profileUpdated' shows for a few seconds.
  */
+import { personName } from '#shared/people.ts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '#shared/api-types.ts';
@@ -15,7 +16,6 @@ import { TextAreaField, TextField } from '#client/forms/fields.tsx';
 import { useForm } from '#client/forms/use-form.ts';
 import { messages } from '#client/locale/messages.ts';
 import { SOCIAL_LINKS } from '../public/profile-links.tsx';
-import { fullName } from '../profile-text.ts';
 import { AvatarField } from './avatar-field.tsx';
 import { PlaceFields } from './place-fields.tsx';
 import { SaveActions } from './save-actions.tsx';
@@ -67,7 +67,7 @@ function ProfileForm({ user, profile }: { user: CurrentUser; profile: FullProfil
         </Link>
       </div>
       <form className="form" onSubmit={form.handleSubmit} noValidate aria-label="Profile">
-        <AvatarField savedImage={savedImage} name={fullName(user)} pending={avatar} onPendingChange={setAvatar} />
+        <AvatarField savedImage={savedImage} name={personName(user)} pending={avatar} onPendingChange={setAvatar} />
         <fieldset className="form-fieldset">
           <legend className="form-fieldset__legend">Where you are</legend>
           <PlaceFields form={form} />

@@ -2,6 +2,7 @@
  * Region details of a tree (shared/tree/region.ts): tokens, thumbnails, titles and artists of the cells in one
  * bounded rectangle, read through the cells' position index. What a large tree's snapshot leaves out, per region.
  */
+import { personName } from '#shared/people.ts';
 import { and, asc, between, eq } from 'drizzle-orm';
 import { art, cells, pictures, trees, users } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
@@ -84,7 +85,7 @@ function regionAt(db: Queryable, treeId: number, version: number, bounds: Region
     wire.token.push(cell.token);
     wire.thumb.push(cell.mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(cell.mediaKey, 'thumb') : '');
     wire.title.push(cell.title ?? '');
-    wire.artist.push(cell.firstname ? `${cell.firstname} ${cell.lastname}` : '');
+    wire.artist.push(cell.firstname ? personName({ firstname: cell.firstname, lastname: cell.lastname! }) : '');
   }
   return wire;
 }

@@ -69,7 +69,7 @@ module.exports = {
         'A type-only import of the database handle, to pass it on, is allowed.',
       from: { path: '^server/(routers|rest|http)/' },
       to: {
-        path: '^(server/db\\.ts|drizzle/|node_modules/(drizzle-orm|better-sqlite3)/)',
+        path: '^(server/db(-pg)?\\.ts|drizzle/|node_modules/(drizzle-orm|better-sqlite3|pg)/)',
         dependencyTypesNot: ['type-only'],
       },
     },

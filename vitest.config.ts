@@ -26,6 +26,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           isolate: false,
+          // One PostgreSQL server for the run's PostgreSQL tests, started in the background while the first files run.
+          globalSetup: ['tests/helpers/server/postgres.ts'],
           // Several files at once: many of these tests wait for real time (leases, shutdown limits, e-mail
           // delivery by real server processes), and the waits overlap.
           maxWorkers: 3,

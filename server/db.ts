@@ -1,7 +1,7 @@
 /**
  * The one module that opens the database (docs/architecture.md, Layers): a SQLite file in WAL mode with foreign keys
- * on, migrated at start-up. Everything else receives the `Db` it returns, so moving to libSQL stays a change here
- * alone.
+ * on, migrated at start-up. Everything else receives the `Db` it returns. Its PostgreSQL counterpart, server/db-pg.ts,
+ * is not used by the app yet (decision 037).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -135,45 +135,52 @@ export function HelpPopup({ showFindMine, onClose }: HelpPopupProps) {
           </ul>
         </section>
 
-        <section className="help__section" aria-labelledby="help-legend">
-          <h3 id="help-legend">the squares</h3>
-          <ul className="help__list">
-            <li className="help__item">
-              <ReservedSwatch />
-              <span>
-                <strong>Reserved square</strong>: its artist has {RESERVATION_PERIOD} to upload their piece before the
-                square is released.
-              </span>
-            </li>
-            <li className="help__item">
-              <UnavailableSwatch />
-              <span>
-                <strong>Unavailable square</strong>: not connected to any uploaded piece yet.
-              </span>
-            </li>
-            <li className="help__item">
-              <AvailableSwatch />
-              <span>
-                <strong>Available square</strong>: registered observers or participants can click it to reserve it, one
-                square at a time.
-              </span>
-            </li>
-            {showFindMine && (
-              <li className="help__item">
-                <MineSwatch />
-                <span>
-                  <strong>Your square</strong>: a piece of yours, or the square you hold.
-                </span>
-              </li>
-            )}
-          </ul>
-        </section>
+        <SquaresLegend showMine={showFindMine} />
 
         <p className="help__contact">
           Still lost, or found something odd? <Link to="/contact">Contact us</Link> and we will help.
         </p>
       </div>
     </Popup>
+  );
+}
+
+/** The legend of the squares' looks, with the viewer's own when they have squares. */
+function SquaresLegend({ showMine }: { showMine: boolean }) {
+  return (
+    <section className="help__section" aria-labelledby="help-legend">
+      <h3 id="help-legend">the squares</h3>
+      <ul className="help__list">
+        <li className="help__item">
+          <ReservedSwatch />
+          <span>
+            <strong>Reserved square</strong>: its artist has {RESERVATION_PERIOD} to upload their piece before the
+            square is released.
+          </span>
+        </li>
+        <li className="help__item">
+          <UnavailableSwatch />
+          <span>
+            <strong>Unavailable square</strong>: not connected to any uploaded piece yet.
+          </span>
+        </li>
+        <li className="help__item">
+          <AvailableSwatch />
+          <span>
+            <strong>Available square</strong>: registered observers or participants can click it to reserve it, one
+            square at a time.
+          </span>
+        </li>
+        {showMine && (
+          <li className="help__item">
+            <MineSwatch />
+            <span>
+              <strong>Your square</strong>: a piece of yours, or the square you hold.
+            </span>
+          </li>
+        )}
+      </ul>
+    </section>
   );
 }
 

@@ -161,13 +161,32 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
     );
   }
 
+  return <ReplayBar replay={replay.current} playing={playing} span={span} time={time} onTime={setTime} onExit={exit} />;
+}
+
+/** The replay's bar while it runs: play or pause, the scrubber with the day it shows, and the way back to live. */
+function ReplayBar({
+  replay,
+  playing,
+  span,
+  time,
+  onTime,
+  onExit,
+}: {
+  replay: GrowthReplay | null;
+  playing: boolean;
+  span: { start: number; end: number; step: number };
+  time: number;
+  onTime: (time: number) => void;
+  onExit: () => void;
+}) {
   const day = formatDate(time, 'utcDay');
   return (
     <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay" {...COVERS_TREE}>
       <button
         type="button"
         className="tree-replay__button"
-        onClick={() => (playing ? replay.current?.pause() : replay.current?.play())}
+        onClick={() => (playing ? replay?.pause() : replay?.play())}
         aria-label={playing ? 'Pause' : 'Play'}
         title={playing ? 'Pause' : 'Play'}
       >
@@ -183,19 +202,19 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
         aria-label="Replay date"
         aria-valuetext={day}
         onChange={(event) => {
-          const current = replay.current;
+          const current = replay;
           if (!current) return;
           const value = Number(event.target.value);
           // Paused, the scrubber moves by whole days (see endOfDay); playing, it moves freely.
           current.seek(current.playing ? value : endOfDay(value));
-          setTime(current.time);
+          onTime(current.time);
           if (!current.playing) writeDay(current.time);
         }}
       />
       <output className="tree-replay__date" data-testid="tree-replay-date">
         {day}
       </output>
-      <button type="button" className="tree-replay__exit" onClick={exit}>
+      <button type="button" className="tree-replay__exit" onClick={onExit}>
         Back to live
       </button>
     </div>

@@ -22,6 +22,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Forms and popups rendered without a browser (react-dom/server), over answers of a real test app.
+          name: 'component',
+          include: ['tests/component/**/*.test.ts'],
+          environment: 'node',
+          // One import of the server and the client's modules per worker, shared by its files.
+          isolate: false,
+          maxWorkers: 2,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',

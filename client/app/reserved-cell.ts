@@ -96,8 +96,12 @@ function useReservedCellState(): ReservedCellContextValue {
  */
 const CLEARED_COOKIE = 'gallery-tree-reserved-prompt';
 
-/** Cookies can be refused: then the prompt is simply cleared for this page only. */
+/**
+ * Cookies can be refused: then the prompt is simply cleared for this page only. Rendered without a page (in Node,
+ * a component test), nothing is cleared.
+ */
 function readCleared(): string | null {
+  if (typeof document === 'undefined') return null;
   const entry = document.cookie.split('; ').find((pair) => pair.startsWith(`${CLEARED_COOKIE}=`));
   if (!entry) return null;
   try {

@@ -1,7 +1,7 @@
 /**
  * tRPC's foundation: the request context, the error formatter (every error carries the app's code, field errors and
- * message in `data.app`: docs/api.md, Answers and errors) and the base procedures, one per access level of
- * server/permissions.ts.
+ * message in `data.app`: docs/api.md, Answers and errors), the base procedures, one per access level of
+ * server/permissions.ts, and the declaration of an /api path (decision 036) that a procedure carries in its meta.
  */
 import { initTRPC } from '@trpc/server';
 import { ErrorCode, type ErrorBody } from '#shared/errors.ts';
@@ -11,6 +11,7 @@ import { mayAccess, type Access } from './permissions.ts';
 import type { ServiceContext } from './services/context.ts';
 import type { SnapshotStore, TreeHistoryStore } from './services/tree/index.ts';
 import type { TreeEventFeed } from './http/tree-events.ts';
+import type { RestShape } from './rest/shapes.ts';
 
 /** Long-lived things built once by buildApp. */
 export interface AppDeps extends ServiceContext {
@@ -36,8 +37,49 @@ export interface RequestContext extends AppDeps {
   sessionCookie: SessionCookieJar;
 }
 
+/** A JSON value, as an example answer is written. */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+/** Who may call an /api path (docs/api.md, Who may call): the access level, and the checks its service adds. */
+export type RestWho = 'everyone' | 'signed-in' | 'owner' | 'owner or admin' | 'signed-in, not the author';
+
+/**
+ * An /api path, declared once (decision 036): what the adapter registers, what docs/api.md shows (written from these by
+ * `npm run docs:api`) and what the tests walk.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Fastify's pattern, `/api/cell/:cellToken/art`; docs/api.md writes it `/api/cell/{cellToken}/art`. */
+  path: `/api/${string}`;
+  who: RestWho;
+  /** What it does, a line of docs/api.md's table (Markdown). */
+  does: string;
+  /** One answer as the server gives it, envelope included; held against the live answer by api-examples.test.ts. */
+  example: Json;
+}
+
+/**
+ * The /api path of a procedure, in its meta: the adapter's loop registers it (server/rest/adapter.ts). The input is the
+ * query (GET) or the JSON body, with the path's parameters on top; the answer is the procedure's, in snake_case.
+ */
+export interface ProcedureRestRoute extends RestRoute {
+  /** Path parameters whose input field has another name: `{ reserveId: 'reminderToken' }`. */
+  params?: Readonly<Record<string, string>>;
+  /** The documented shape, where it differs from the procedure's answer (server/rest/shapes.ts, decision 028). */
+  shape?: RestShape;
+}
+
+/** A route the REST layer writes itself (multipart, bytes, a stream, two procedures): declared all the same. */
+export interface HandWrittenRoute extends RestRoute {
+  /** What it calls, for docs/api.md's last column (Markdown): a procedure, a service or `(plain route)`. */
+  via: string;
+}
+
 export interface ProcedureMeta {
-  access: Access;
+  /** Set by the base procedure (publicProcedure, userProcedure, adminProcedure), never by a router. */
+  access?: Access;
+  /** The procedure's /api path, when it has one: `.meta({ rest: { method, path, who, does, example } })`. */
+  rest?: ProcedureRestRoute;
 }
 
 const t = initTRPC
@@ -58,22 +100,28 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+/** A failed result whose cause is a service's AppError becomes a TRPCError with the matching code (and HTTP status). */
+function settled<R extends { ok: true } | { ok: false; error: { cause?: unknown } }>(result: R): R {
+  if (!result.ok && result.error.cause instanceof AppError) throw result.error.cause.toTRPC();
+  return result;
+}
+
 /**
  * One middleware per access level (each middleware costs tRPC a few object copies per call): refuses a caller the
- * level does not admit, and turns a service's AppError into a TRPCError with the matching code (and so the right
- * HTTP status).
+ * level does not admit and settles the result. The signed-in levels hand the checked user on, so their resolvers see
+ * `ctx.user` as a SessionUser, never null.
  */
-function procedureFor(access: Access) {
+export const publicProcedure = t.procedure.meta({ access: 'public' }).use(async ({ next }) => settled(await next()));
+
+function signedInProcedure(access: Exclude<Access, 'public'>) {
   return t.procedure.meta({ access }).use(async ({ ctx, next }) => {
-    if (!mayAccess(ctx.user, access)) {
-      throw (ctx.user ? new AppError(ErrorCode.Forbidden) : new AppError(ErrorCode.Unauthenticated)).toTRPC();
+    const { user } = ctx;
+    if (!user || !mayAccess(user, access)) {
+      throw (user ? new AppError(ErrorCode.Forbidden) : new AppError(ErrorCode.Unauthenticated)).toTRPC();
     }
-    const result = await next();
-    if (!result.ok && result.error.cause instanceof AppError) throw result.error.cause.toTRPC();
-    return result;
+    return settled(await next({ ctx: { user } }));
   });
 }
 
-export const publicProcedure = procedureFor('public');
-export const userProcedure = procedureFor('user');
-export const adminProcedure = procedureFor('admin');
+export const userProcedure = signedInProcedure('user');
+export const adminProcedure = signedInProcedure('admin');

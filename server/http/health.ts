@@ -10,8 +10,19 @@ import type { FastifyInstance, LogLevel } from 'fastify';
 import { snakeKeys } from '#shared/key-case.ts';
 import type { Db } from '../db.ts';
 import { storageState, type StorageState } from '../storage.ts';
+import type { HandWrittenRoute } from '../trpc.ts';
 
-export const HEALTH_PATH = '/api/health';
+/** Declared as every /api path is (decision 036), though it lives outside the /api scope and its hooks. */
+export const HEALTH: HandWrittenRoute = {
+  method: 'GET',
+  path: '/api/health',
+  who: 'everyone',
+  does: 'health probe: `{ok, db, storage, free_megabytes, version}`; 503 when the database does not answer; `ok: false` with `storage: "full"` when it is up but writes fail for lack of space (`low`: uploads refused)',
+  via: '(plain route)',
+  example: { r: { ok: true, db: 'ok', storage: 'ok', free_megabytes: 77941, version: '0.1.0' } },
+};
+
+export const HEALTH_PATH = HEALTH.path;
 
 export interface Health {
   /** The database answers and writes can be stored (false: down, or up but unable to write). */
@@ -41,23 +52,28 @@ export function registerHealth(
   };
   // Probes are not worth a line each: warnings and worse only, or less when the whole server logs less.
   const logLevel = (['info', 'debug', 'trace'].includes(server.log.level) ? 'warn' : server.log.level) as LogLevel;
-  server.get(HEALTH_PATH, { logLevel }, async (req, reply) => {
-    const dbOk = databaseAnswers();
-    if (!dbOk) req.log.error('health check: the database does not answer');
-    const space = storageState(storage.dataDir, storage.minFreeBytes);
-    if (space.state === 'full')
-      req.log.error({ freeBytes: space.freeBytes }, 'health check: the data folder is out of space');
-    const health: Health = {
-      ok: dbOk && space.state !== 'full',
-      db: dbOk ? 'ok' : 'unavailable',
-      storage: space.state,
-      freeMegabytes: Math.floor(space.freeBytes / 2 ** 20),
-      version: VERSION,
-    };
-    // In the REST answers' snake_case, like every /api answer (decision 028).
-    return reply
-      .code(dbOk ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send({ r: snakeKeys(health) });
+  server.route({
+    method: HEALTH.method,
+    url: HEALTH.path,
+    logLevel,
+    handler: async (req, reply) => {
+      const dbOk = databaseAnswers();
+      if (!dbOk) req.log.error('health check: the database does not answer');
+      const space = storageState(storage.dataDir, storage.minFreeBytes);
+      if (space.state === 'full')
+        req.log.error({ freeBytes: space.freeBytes }, 'health check: the data folder is out of space');
+      const health: Health = {
+        ok: dbOk && space.state !== 'full',
+        db: dbOk ? 'ok' : 'unavailable',
+        storage: space.state,
+        freeMegabytes: Math.floor(space.freeBytes / 2 ** 20),
+        version: VERSION,
+      };
+      // In the REST answers' snake_case, like every /api answer (decision 028).
+      return reply
+        .code(dbOk ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send({ r: snakeKeys(health) });
+    },
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The REST adapter's mechanism (decision 003): every /api answer is `{"r": …}`; a failure's r is the ErrorBody with the
- * same code tRPC would give; a success's r is the payload with snake_case keys (`answer`, decision 028). Routes are
- * thin calls of the tRPC procedures through a caller built from the request, so the two front doors never disagree.
+ * same code tRPC would give; a success's r is the payload with snake_case keys (`answer`, decision 028). A procedure
+ * that declares an /api path in its meta is registered here, by one loop (decision 036), so the two front doors never
+ * disagree; the few routes that do more build a caller from the request (`callerFor`).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyProcedure } from '@trpc/server/unstable-core-do-not-import';
@@ -11,7 +12,8 @@ import { AppError, toAppError } from '../errors.ts';
 import { invokeProcedure } from '../http/invoke-procedure.ts';
 import { contextOf } from '../http/request-context.ts';
 import { appRouter, type createCaller } from '../root.ts';
-import type { RequestContext } from '../trpc.ts';
+import type { ProcedureMeta, ProcedureRestRoute, RequestContext, RestRoute } from '../trpc.ts';
+import { REST_SHAPES } from './shapes.ts';
 
 export interface Envelope<T> {
   r: T;
@@ -67,7 +69,8 @@ function callerClass(procedures: Record<string, AnyProcedure>): new (ctx: Reques
   return RequestCaller as unknown as new (ctx: RequestContext) => Caller;
 }
 
-const RequestCaller = callerClass(appRouter._def.procedures as unknown as Record<string, AnyProcedure>);
+const PROCEDURES = appRouter._def.procedures as unknown as Record<string, AnyProcedure>;
+const RequestCaller = callerClass(PROCEDURES);
 
 /**
  * The typed procedures, called as the requesting user: `callerFor(req, reply).cell.get(input)` runs what tRPC's
@@ -75,6 +78,63 @@ const RequestCaller = callerClass(appRouter._def.procedures as unknown as Record
  */
 export function callerFor(req: FastifyRequest, reply: FastifyReply): Caller {
   return new RequestCaller(contextOf(req, reply));
+}
+
+/** A procedure's /api path, with the procedure's dotted name (`art.details`). */
+export interface ProcedureRoute {
+  procedure: string;
+  rest: ProcedureRestRoute;
+}
+
+/** Every procedure that declares an /api path in its meta, in the router's order. */
+export function procedureRoutes(): ProcedureRoute[] {
+  return Object.entries(PROCEDURES).flatMap(([procedure, { _def }]) => {
+    const rest = (_def.meta as ProcedureMeta | undefined)?.rest;
+    return rest ? [{ procedure, rest }] : [];
+  });
+}
+
+/** A declared route's url inside the /api scope. */
+export function apiUrl(route: RestRoute): string {
+  return route.path.slice('/api'.length);
+}
+
+type Fields = Record<string, unknown>;
+
+/** An object's own fields, or none: the procedure validates each, so a missing or non-object body is simply empty. */
+const fieldsOf = (value: unknown): Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+
+/**
+ * Registers every declared procedure route: the query (GET) or the JSON body is the input, the path's parameters (named
+ * as the input's fields, or renamed by the declaration) on top; the answer is the procedure's in its REST shape.
+ */
+export function registerProcedureRoutes(api: FastifyInstance): void {
+  for (const { procedure: path, rest } of procedureRoutes()) {
+    const procedure = PROCEDURES[path]!;
+    const type = procedure._def.type;
+    const renamed = Object.entries(rest.params ?? {});
+    const shape = rest.shape ? (REST_SHAPES[rest.shape] as (result: never) => unknown) : null;
+    api.route<{ Params: Record<string, string> }>({
+      method: rest.method,
+      url: apiUrl(rest),
+      async handler(req, reply) {
+        const params: Fields = { ...req.params };
+        for (const [param, field] of renamed) {
+          params[field] = params[param];
+          delete params[param];
+        }
+        const input = { ...fieldsOf(rest.method === 'GET' ? req.query : req.body), ...params };
+        const result = await invokeProcedure(procedure, {
+          ctx: contextOf(req, reply),
+          path,
+          type,
+          getRawInput: () => Promise.resolve(input),
+        });
+        return answer(shape ? shape(result as never) : result);
+      },
+    });
+  }
 }
 
 function fromFastifyError(error: FastifyError): AppError | null {

@@ -1,7 +1,6 @@
 /**
- * The art paths (docs/api.md): the multipart save POST /api/cell/{cellToken} (its own scope, the only one that parses
- * multipart), connections, likes and views, plus the editor's and the details page's reads. Each is a thin call of the
- * art procedures or, for the multipart save, of the same service.
+ * The art save (docs/api.md): multipart, in its own scope (the only one that parses the art's form), calling the service
+ * the procedures call. The art's other paths are the art procedures' own (server/routers/art.ts, decision 036).
  */
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,11 +10,25 @@ import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
 import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art/index.ts';
-import { answer, callerFor } from './adapter.ts';
+import type { HandWrittenRoute } from '../trpc.ts';
+import { answer, apiUrl } from './adapter.ts';
+import * as examples from './examples.ts';
 import { formReadError, textOf } from './multipart.ts';
 
-type CellParams = { Params: { cellToken: string } };
-type ArtParams = { Params: { artToken: string } };
+/**
+ * Saves the piece (the submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
+ * descriptions[i] (what each slot's picture shows, its alt text),
+ * category, subject, style, year, medium[], materials[], width, height, depth, units, no_size, keywords[],
+ * description, ai_use, and submit=1 from the wizard's final SUBMIT (send it to review).
+ */
+export const ART_SAVE: HandWrittenRoute = {
+  method: 'POST',
+  path: '/api/cell/:cellToken',
+  who: 'owner or admin',
+  does: "saves the piece (multipart: fields and up to 3 images; `submit=1` sends it to review); an AVAILABLE square with no piece is anyone signed-in's",
+  via: '(service `saveArt`)',
+  example: examples.artSave,
+};
 
 /** Generous for 4095 characters of any script (up to 4 bytes each in UTF-8), still far below a flood. */
 const FIELD_BYTES = 20 * 1024;
@@ -33,62 +46,15 @@ export function registerArtRoutes(api: FastifyInstance): void {
         parts: 70,
       },
     });
-    /**
-     * Saves the piece (the submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
-     * descriptions[i] (what each slot's picture shows, its alt text),
-     * category, subject, style, year, medium[], materials[], width, height, depth, units, no_size, keywords[],
-     * description, ai_use, and submit=1 from the wizard's final SUBMIT (send it to review).
-     */
-    scope.post<CellParams>('/cell/:cellToken', async (req, reply) => {
-      const submission = await readArtSubmission(req);
-      return answer(await saveArt(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken, submission));
+    scope.route<{ Params: { cellToken: string } }>({
+      method: ART_SAVE.method,
+      url: apiUrl(ART_SAVE),
+      async handler(req, reply) {
+        const submission = await readArtSubmission(req);
+        return answer(await saveArt(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken, submission));
+      },
     });
   });
-
-  api.get<CellParams>('/cell/:cellToken/art', async (req, reply) =>
-    answer(await callerFor(req, reply).art.details({ cellToken: req.params.cellToken })),
-  );
-  api.get<CellParams>('/cell/:cellToken/art/edit', async (req, reply) =>
-    answer(await callerFor(req, reply).art.forEdit({ cellToken: req.params.cellToken })),
-  );
-  api.get<CellParams>('/cell/:cellToken/connections', async (req, reply) =>
-    answer(await callerFor(req, reply).art.connections({ cellToken: req.params.cellToken })),
-  );
-  api.get<CellParams>('/cell/:cellToken/connections/active', async (req, reply) =>
-    answer(await callerFor(req, reply).art.activeConnections({ cellToken: req.params.cellToken })),
-  );
-  api.post<CellParams & { Body: unknown }>('/cell/:cellToken/connections', async (req, reply) => {
-    const body = typeof req.body === 'object' && req.body !== null ? (req.body as { connections?: unknown }) : {};
-    return answer(
-      await callerFor(req, reply).art.saveConnections({
-        cellToken: req.params.cellToken,
-        connections: body.connections as never,
-      }),
-    );
-  });
-
-  api.post<CellParams & { Body: unknown }>('/cell/:cellToken/removal', async (req, reply) => {
-    const body = typeof req.body === 'object' && req.body !== null ? (req.body as { reason?: unknown }) : {};
-    return answer(
-      await callerFor(req, reply).art.requestRemoval({
-        cellToken: req.params.cellToken,
-        reason: body.reason as string,
-      }),
-    );
-  });
-
-  api.get<ArtParams>('/art/:artToken/like', async (req, reply) =>
-    answer(await callerFor(req, reply).art.likeStatus({ artToken: req.params.artToken })),
-  );
-  api.put<ArtParams>('/art/:artToken/like', async (req, reply) =>
-    answer(await callerFor(req, reply).art.like({ artToken: req.params.artToken })),
-  );
-  api.delete<ArtParams>('/art/:artToken/like', async (req, reply) =>
-    answer(await callerFor(req, reply).art.unlike({ artToken: req.params.artToken })),
-  );
-  api.put<ArtParams>('/art/:artToken/review', async (req, reply) =>
-    answer(await callerFor(req, reply).art.view({ artToken: req.params.artToken })),
-  );
 }
 
 /** `files[1]` → 1; `files` alone takes the next free slot. */

@@ -1,11 +1,14 @@
 /**
  * The REST answers in the product's shapes (decision 028). Every answer's keys become snake_case on the way out
- * (adapter.ts `answer`); the functions here rebuild the few answers whose shape differs from the procedure's.
+ * (adapter.ts `answer`); the functions here rebuild the few answers whose shape differs from the procedure's. A
+ * procedure's REST declaration names its shape from REST_SHAPES (decision 036).
  */
-import type { CellSummary } from '#shared/api-types.ts';
+import type { CellSummary, CurrentUser } from '#shared/api-types.ts';
 import type { ArtDetails, SearchHit } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
+import { ErrorCode } from '#shared/errors.ts';
 import type { AtelierItem, PublishedArtCard, ZipPlace } from '#shared/profile-api.ts';
+import { AppError } from '../errors.ts';
 
 const pictureOf = (thumb: string | null) => (thumb ? { thumb } : null);
 
@@ -27,7 +30,7 @@ export function cellWithArt(cell: CellSummary, details: ArtDetails | null) {
 }
 
 /** A search hit as the cell it names, carrying what the results table shows of its piece. */
-export function searchCell(hit: SearchHit) {
+function searchCell(hit: SearchHit) {
   return {
     token: hit.cellToken,
     row: hit.row,
@@ -48,7 +51,7 @@ export function searchCell(hit: SearchHit) {
 }
 
 /** An ATELIER row as a cell with its piece; the reservation's deadline stays on the cell. */
-export function atelierCell(item: AtelierItem) {
+function atelierCell(item: AtelierItem) {
   const { cellToken, row, column, cellType, cellStatus, treeToken, reservedUntil, artToken, thumb, ...piece } = item;
   return {
     token: cellToken,
@@ -63,7 +66,7 @@ export function atelierCell(item: AtelierItem) {
 }
 
 /** A public profile's ART card as a cell with its piece and its connections (the next cell and its thumbnail). */
-export function publishedCell(card: PublishedArtCard) {
+function publishedCell(card: PublishedArtCard) {
   const { cellToken, row, column, cellType, cellStatus, artToken, thumb, connections, ...piece } = card;
   return {
     token: cellToken,
@@ -79,12 +82,36 @@ export function publishedCell(card: PublishedArtCard) {
 }
 
 /** A reservation names its count of reminder e-mails `reminder`. */
-export function withReminder<T extends { reminderCount: number }>(reservation: T) {
+function withReminder<T extends { reminderCount: number }>(reservation: T) {
   const { reminderCount, ...rest } = reservation;
   return { ...rest, reminder: reminderCount };
 }
 
 /** The ZIP lookup answers as the external lookup it stands in for: city and state_short. */
-export function zipPlace(place: ZipPlace) {
+function zipPlace(place: ZipPlace) {
   return place && { city: place.city, stateShort: place.state };
 }
+
+/** A reservation that may not exist: the held square, or null. */
+function heldReservation<T extends { reminderCount: number }>(held: T | null) {
+  return held && withReminder(held);
+}
+
+/** The current user over REST is for the signed-in: a guest gets 401 where tRPC's `auth.current` answers null. */
+function signedInUser(user: CurrentUser | null): CurrentUser {
+  if (!user) throw new AppError(ErrorCode.Unauthenticated, 'Nobody is signed in.');
+  return user;
+}
+
+/** The shapes a procedure's REST declaration may name (`shape: 'reservation'`), each from the procedure's answer. */
+export const REST_SHAPES = {
+  searchCells: (hits: SearchHit[]) => hits.map(searchCell),
+  reservation: withReminder,
+  heldReservation,
+  atelierCells: (items: AtelierItem[]) => items.map(atelierCell),
+  publishedCells: (cards: PublishedArtCard[]) => cards.map(publishedCell),
+  zipPlace,
+  signedInUser,
+};
+
+export type RestShape = keyof typeof REST_SHAPES;

@@ -13,6 +13,9 @@ import { preferredEncoding, sendCompressed, type Encoding } from '../http/compre
 import { parseWait } from '../http/tree-long-poll.ts';
 import { LIMITS, hitRateLimit } from '../services/rate-limit.ts';
 import { getTreeByToken, parseSince, readChanges, parseRegionBounds, readRegion } from '../services/tree/index.ts';
+import type { HandWrittenRoute } from '../trpc.ts';
+import { apiUrl } from './adapter.ts';
+import * as examples from './examples.ts';
 
 /** An answer that is the version its address names (`?v=`): the same bytes for good. */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -36,6 +39,62 @@ const CACHE_REVALIDATE = 'no-cache';
 const SAME_FOR_EVERYONE = { config: { sameForEveryone: true } };
 
 type TreeRequest = FastifyRequest<{ Params: { treeToken: string }; Querystring: Record<string, unknown> }>;
+
+const SNAPSHOT: HandWrittenRoute = {
+  method: 'GET',
+  path: '/api/tree/:treeToken',
+  who: 'everyone',
+  does: 'the tree snapshot, precompressed, with an ETag; it may be a few versions behind the tree (its `version` says which): follow it with `/changes?since=<version>`; `?v=<version>` asks for that version: immutable when the kept snapshot is it, else the kept one, short-lived (400 for a malformed `v`); [caching](#the-tree-through-a-shared-cache)',
+  via: '(plain route)',
+  example: examples.snapshot,
+};
+
+const CHANGES: HandWrittenRoute = {
+  method: 'GET',
+  path: '/api/tree/:treeToken/changes',
+  who: 'everyone',
+  does: 'the cells changed after `?since=` (a version), as they are now, with an ETag; `{resync: true}` when the log no longer reaches that far (fetch the snapshot); 400 for a malformed, negative or future version; with `&wait=` (1 to 25 seconds) a [long-poll](#the-tree-through-a-shared-cache): held until the first commit after `since` or for `wait` seconds, 400 for a malformed `wait`, 503 with Retry-After when the process holds `LONG_POLLS_MAX` polls; rate-limited',
+  via: '`tree.changes`',
+  example: examples.changes,
+};
+
+const EVENTS: HandWrittenRoute = {
+  method: 'GET',
+  path: '/api/tree/:treeToken/events',
+  who: 'everyone',
+  does: 'Server-Sent Events: `changes` (the /changes answer), `version` (large: ask /changes), `resync`; each id is a version, and `Last-Event-ID` (or `?since=`) resumes; 8 streams per address, then 429',
+  via: '(plain route)',
+  example: examples.events,
+};
+
+const HISTORY: HandWrittenRoute = {
+  method: 'GET',
+  path: '/api/tree/:treeToken/history',
+  who: 'everyone',
+  does: 'the growth history for the replay: every piece now published, in publish order (rows as differences, absolute columns, hours since the previous piece: shared/tree/history.ts), precompressed, with an ETag by version; built off the event loop and kept per version (1,000,000 cells: 801,852 pieces, 206 KB brotli); `tree.history` answers the same object, but tRPC stringifies it per call (about 400 ms of the event loop at that size), so large trees use this route; `?v=<version>` as for the snapshot',
+  via: '`tree.history`',
+  example: examples.history,
+};
+
+const REGION: HandWrittenRoute = {
+  method: 'GET',
+  path: '/api/tree/:treeToken/region',
+  who: 'everyone',
+  does: "tokens, thumbnails, titles and artists of one rectangle of a large tree, at the tree's version (read in one transaction); `&v=<version>`: immutable when that is the tree's version, else the current answer, short-lived",
+  via: '(plain route)',
+  example: examples.region,
+};
+
+/** The tree's routes, declared once each (decision 036). */
+export const TREE_ROUTES: readonly HandWrittenRoute[] = [SNAPSHOT, CHANGES, EVENTS, HISTORY, REGION];
+
+/** A declared tree route, for everyone alike. */
+const treeRoute = (route: HandWrittenRoute, handler: (req: TreeRequest, reply: FastifyReply) => Promise<unknown>) => ({
+  method: route.method,
+  url: apiUrl(route),
+  ...SAME_FOR_EVERYONE,
+  handler,
+});
 
 /** `?v=`, the version an address names: null when absent, else a whole number from 0 up, or a 400. */
 function parseAskedVersion(raw: unknown): number | null {
@@ -80,57 +139,63 @@ export function registerTreeRoutes(api: FastifyInstance): void {
       const kept = store.peek(tree.id);
       return sendBuilt(req, reply, kept && kept.version === asked ? kept : await store.get(tree), asked);
     };
-  api.get('/tree/:treeToken', SAME_FOR_EVERYONE, serveBuilt(api.deps.snapshots));
-  api.get('/tree/:treeToken/history', SAME_FOR_EVERYONE, serveBuilt(api.deps.histories));
+  api.route(treeRoute(SNAPSHOT, serveBuilt(api.deps.snapshots)));
+  api.route(treeRoute(HISTORY, serveBuilt(api.deps.histories)));
 
-  api.get('/tree/:treeToken/changes', SAME_FOR_EVERYONE, async (req: TreeRequest, reply) => {
-    const since = parseSince(req.query.since);
-    const wait = req.query.wait === undefined ? null : parseWait(req.query.wait);
-    // Each answer is a database read built per request, so it is limited per address (generously).
-    hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeChangesPerIp, req.ip);
-    const tree = getTreeByToken(api.deps.db, req.params.treeToken);
-    let answer = readChanges(api.deps.db, tree.id, since);
-    let cacheControl = CACHE_REVALIDATE;
-    if (wait !== null) {
-      const polls = api.deps.treeEvents?.longPolls;
-      // Nothing after `since` yet: held until the first commit after it, or the wait runs out.
-      if (answer.version === since && polls) {
-        const woken = await polls.hold(tree.id, since, wait * 1000, req.signal);
-        // The reader left: there is no one to answer.
-        if (req.signal.aborted) return;
-        answer = woken ?? readChanges(api.deps.db, tree.id, since);
+  api.route(
+    treeRoute(CHANGES, async (req, reply) => {
+      const since = parseSince(req.query.since);
+      const wait = req.query.wait === undefined ? null : parseWait(req.query.wait);
+      // Each answer is a database read built per request, so it is limited per address (generously).
+      hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeChangesPerIp, req.ip);
+      const tree = getTreeByToken(api.deps.db, req.params.treeToken);
+      let answer = readChanges(api.deps.db, tree.id, since);
+      let cacheControl = CACHE_REVALIDATE;
+      if (wait !== null) {
+        const polls = api.deps.treeEvents?.longPolls;
+        // Nothing after `since` yet: held until the first commit after it, or the wait runs out.
+        if (answer.version === since && polls) {
+          const woken = await polls.hold(tree.id, since, wait * 1000, req.signal);
+          // The reader left: there is no one to answer.
+          if (req.signal.aborted) return;
+          answer = woken ?? readChanges(api.deps.db, tree.id, since);
+        }
+        cacheControl = answer.version === since ? CACHE_NEVER : CACHE_CHANGES;
       }
-      cacheControl = answer.version === since ? CACHE_NEVER : CACHE_CHANGES;
-    }
-    const etag = `"t${tree.id}c${since}-${answer.version}"`;
-    reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    reply.type('application/json; charset=utf-8');
-    return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: answer })));
-  });
+      const etag = `"t${tree.id}c${since}-${answer.version}"`;
+      reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      reply.type('application/json; charset=utf-8');
+      return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: answer })));
+    }),
+  );
 
-  api.get('/tree/:treeToken/events', SAME_FOR_EVERYONE, async (req: TreeRequest, reply) => {
-    const feed = api.deps.treeEvents;
-    if (!feed) return reply.code(404).send();
-    feed.open(req, reply, getTreeByToken(api.deps.db, req.params.treeToken));
-    return reply;
-  });
+  api.route(
+    treeRoute(EVENTS, async (req, reply) => {
+      const feed = api.deps.treeEvents;
+      if (!feed) return reply.code(404).send();
+      feed.open(req, reply, getTreeByToken(api.deps.db, req.params.treeToken));
+      return reply;
+    }),
+  );
 
-  api.get('/tree/:treeToken/region', SAME_FOR_EVERYONE, async (req: TreeRequest, reply) => {
-    // Each answer is a database read built per request (the snapshot's bytes are kept; these are not).
-    hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeRegionPerIp, req.ip);
-    const tree = getTreeByToken(api.deps.db, req.params.treeToken);
-    const bounds = parseRegionBounds(req.query);
-    const asked = parseAskedVersion(req.query.v);
-    const etagAt = (version: number) => `"t${tree.id}v${version}:${regionQuery(bounds).replace(/[^\d&-]/g, '')}"`;
-    reply.header('vary', 'accept-encoding');
-    if (req.headers['if-none-match'] === etagAt(tree.version)) {
-      reply.header('etag', etagAt(tree.version)).header('cache-control', cacheFor(tree.version, asked));
-      return reply.code(304).send();
-    }
-    const region = readRegion(api.deps.db, tree, bounds);
-    reply.header('etag', etagAt(region.version)).header('cache-control', cacheFor(region.version, asked));
-    reply.type('application/json; charset=utf-8');
-    return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: region })));
-  });
+  api.route(
+    treeRoute(REGION, async (req, reply) => {
+      // Each answer is a database read built per request (the snapshot's bytes are kept; these are not).
+      hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeRegionPerIp, req.ip);
+      const tree = getTreeByToken(api.deps.db, req.params.treeToken);
+      const bounds = parseRegionBounds(req.query);
+      const asked = parseAskedVersion(req.query.v);
+      const etagAt = (version: number) => `"t${tree.id}v${version}:${regionQuery(bounds).replace(/[^\d&-]/g, '')}"`;
+      reply.header('vary', 'accept-encoding');
+      if (req.headers['if-none-match'] === etagAt(tree.version)) {
+        reply.header('etag', etagAt(tree.version)).header('cache-control', cacheFor(tree.version, asked));
+        return reply.code(304).send();
+      }
+      const region = readRegion(api.deps.db, tree, bounds);
+      reply.header('etag', etagAt(region.version)).header('cache-control', cacheFor(region.version, asked));
+      reply.type('application/json; charset=utf-8');
+      return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: region })));
+    }),
+  );
 }

@@ -1,25 +1,27 @@
 /**
- * docs/api.md cannot drift: every path the server holds and every tRPC procedure has a row there, the row says who
- * may call it as the permission tests do (tests/helpers/server/rest-access.ts for REST, the access level each
- * procedure is built on for tRPC), and no row names a path or procedure that no longer exists.
+ * docs/api.md cannot drift. Its REST table and example answers are written from the routes' declarations (decision
+ * 036) by `npm run docs:api`: the page must be what the script writes. The server holds exactly the declared /api
+ * routes, each procedure's route fits its procedure, every other path the server answers by name has a row, every tRPC
+ * procedure has one with its kind and access level, and no row names a path or procedure that no longer exists.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '#server/permissions.ts';
+import { restRoutes } from '#server/rest/routes.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { API_DOC_FILE, renderApiDoc } from '../../scripts/docs-api.ts';
 import {
+  declaredKey,
+  inputKeys,
   listApiRoutes,
   listOtherRoutes,
   listProcedures,
   routeKey,
   routeShape,
-  rowFor,
   type HttpRoute,
 } from '../helpers/server/route-inventory.ts';
-import { REST_ACCESS } from '../helpers/server/rest-access.ts';
 
-const DOC = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
+const DOC = fs.readFileSync(API_DOC_FILE, 'utf8');
 
 interface PathRow {
   method: string;
@@ -45,6 +47,36 @@ const rowOf = (route: HttpRoute) => pathRows.find((row) => shapeOfRow(row) === r
 
 const WHO_OF_ACCESS: Record<Access, string> = { public: 'everyone', user: 'signed-in', admin: 'admin' };
 
+/**
+ * The lines one text has and the other lacks (a longest-common-subsequence diff), `-` for the page and `+` for what
+ * the script writes, with their line numbers; at most 40.
+ */
+function linesThatDiffer(page: string, written: string): string[] {
+  const a = page.split('\n');
+  const b = written.split('\n');
+  // common[i][j]: how many lines a[i..] and b[j..] share, in order.
+  const common = Array.from({ length: a.length + 1 }, () => new Uint16Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      common[i]![j] = a[i] === b[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+    }
+  }
+  const found: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (i < a.length && (j === b.length || common[i + 1]![j]! >= common[i]![j + 1]!)) {
+      found.push(`- ${i + 1}: ${a[i++]}`);
+    } else {
+      found.push(`+ ${j + 1}: ${b[j++]}`);
+    }
+  }
+  return found.slice(0, 40);
+}
+
 let t: TestApp;
 let apiRoutes: HttpRoute[];
 let otherRoutes: HttpRoute[];
@@ -56,16 +88,9 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 describe('docs/api.md', () => {
-  it('has a row for every /api path, saying who may call it as the permission table does', () => {
-    const problems = apiRoutes.flatMap((route) => {
-      const row = rowOf(route);
-      if (!row) return [`${routeKey(route)} has no row`];
-      const who = rowFor(REST_ACCESS, route)?.who;
-      return who === undefined || row.who === who
-        ? []
-        : [`${routeKey(route)} says "${row.who}", the permission table "${who}"`];
-    });
-    expect(problems).toEqual([]);
+  it('is what `npm run docs:api` writes from the declarations', () => {
+    const differences = linesThatDiffer(DOC, renderApiDoc(DOC));
+    expect(differences, 'docs/api.md is behind the declarations: run `npm run docs:api`').toEqual([]);
   });
 
   it('has a row for every other path the server answers by name', () => {
@@ -93,6 +118,37 @@ describe('docs/api.md', () => {
         .filter((name) => !names.has(name))
         .map((name) => `${name} is documented but does not exist`),
     );
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the declared /api routes', () => {
+  it('are the /api routes the server holds, each once', () => {
+    const declared = restRoutes().map((route) => routeShape(declaredKey(route)));
+    const held = apiRoutes.map((route) => routeShape(routeKey(route)));
+    expect({
+      twice: declared.filter((shape, i) => declared.indexOf(shape) !== i),
+      notHeld: declared.filter((shape) => !held.includes(shape)),
+      notDeclared: held.filter((shape) => !declared.includes(shape)),
+    }).toEqual({ twice: [], notHeld: [], notDeclared: [] });
+  });
+
+  it("fit their procedures: GET for a query, another method for a mutation, each path parameter an input's field", () => {
+    const procedures = new Map(listProcedures().map((procedure) => [procedure.name, procedure]));
+    const problems = restRoutes().flatMap((route) => {
+      if (!route.procedure) return [];
+      const procedure = procedures.get(route.procedure)!;
+      const found: string[] = [];
+      if ((route.method === 'GET') !== (procedure.type === 'query')) {
+        found.push(`${declaredKey(route)} is a ${route.method} for a ${procedure.type}`);
+      }
+      const fields = procedure.inputs.flatMap((schema) => inputKeys(schema));
+      for (const [, param] of route.path.matchAll(/:(\w+)/g)) {
+        const field = route.params?.[param!] ?? param!;
+        if (!fields.includes(field)) found.push(`${declaredKey(route)}: :${param} names no field of ${procedure.name}`);
+      }
+      return found;
+    });
     expect(problems).toEqual([]);
   });
 });

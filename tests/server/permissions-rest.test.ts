@@ -1,17 +1,19 @@
 /**
- * The role table over REST (docs/api.md, Who may call): every /api route the server holds (enumerated at run time) is
- * called by a guest, an observer, an artist, the owner (the person its path names) and an admin, and must let through
- * or refuse each as tests/helpers/server/rest-access.ts says. A route without a row fails here, by name.
+ * The role table over REST (docs/api.md, Who may call): every declared /api route (decision 036) is called by a guest,
+ * an observer, an artist, the owner (the person its path names) and an admin with its row of
+ * tests/helpers/server/rest-access.ts, and must let through or refuse each as its declaration's `who` says. A route
+ * without a row, or a row without a route, fails here by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restRoutes } from '#server/rest/routes.ts';
 import { ASKERS, createApiWorld, type ApiWorld } from '../helpers/server/api-world.ts';
 import { artForm, postForm } from '../helpers/art-fixtures.ts';
 import {
-  existingApiRouteShapes,
+  declaredKey,
   listApiRoutes,
   routeKey,
-  routeShape,
   rowFor,
+  tableAgainstDeclared,
 } from '../helpers/server/route-inventory.ts';
 import { outcomeOf, REST_ACCESS, type RestAccessRow } from '../helpers/server/rest-access.ts';
 
@@ -45,21 +47,29 @@ function verdict(answer: { status: number; error?: string }): string {
   return 'through';
 }
 
-const existing = await existingApiRouteShapes();
+const DECLARED = restRoutes();
 
 describe('the role table over REST', () => {
+  it('has a row for every declared /api route, and none for a route not declared', () => {
+    expect(
+      tableAgainstDeclared(REST_ACCESS, DECLARED),
+      'rows of tests/helpers/server/rest-access.ts: missing for a declared route, or naming none',
+    ).toEqual({ missing: [], stale: [] });
+  });
+
   it('has a row for every /api route the server holds', async () => {
     const missing = (await listApiRoutes(w.t.server)).filter((route) => !rowFor(REST_ACCESS, route)).map(routeKey);
     expect(missing, `routes without a row in tests/helpers/server/rest-access.ts: ${missing.join(', ')}`).toEqual([]);
   });
 
-  for (const [key, row] of Object.entries(REST_ACCESS)) {
-    if (!existing.has(routeShape(key))) continue;
-    const method = key.split(' ')[0]!;
+  for (const route of DECLARED) {
+    const key = declaredKey(route);
+    const row = rowFor(REST_ACCESS, { method: route.method, url: route.path });
+    if (!row) continue;
     for (const asker of ASKERS) {
-      const expected = outcomeOf(row.who, asker);
-      it(`${key} (${row.who}): ${asker} ${expected === 'through' ? 'gets through' : `is refused with ${expected}`}`, async () => {
-        const answer = await call(method, row, asker);
+      const expected = outcomeOf(route.who, asker);
+      it(`${key} (${route.who}): ${asker} ${expected === 'through' ? 'gets through' : `is refused with ${expected}`}`, async () => {
+        const answer = await call(route.method, row, asker);
         expect(verdict(answer), JSON.stringify(answer)).toBe(expected);
         if (expected === 'unauthenticated') expect(answer.status).toBe(401);
         if (expected === 'forbidden' || expected === 'own_art') expect(answer.status).toBe(403);

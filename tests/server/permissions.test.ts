@@ -1,13 +1,14 @@
 /**
  * The role table (docs/product.md, Who may do what), walked for every procedure that exists: each is called as a
- * guest, an observer, an artist and an admin, and must let exactly the expected viewers through. A procedure without
- * a row fails here.
+ * guest, an observer, an artist and an admin with its row's call, and must let through exactly the viewers of the
+ * access level it is built on (public, user, admin: its declaration, decision 036). A procedure without a row, or a
+ * row without its procedure, fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { Role, CellStatus } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { appRouter } from '#server/root.ts';
+import type { Access } from '#server/permissions.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import type { RequestContext } from '#server/trpc.ts';
 import { eq } from 'drizzle-orm';
@@ -21,6 +22,7 @@ import {
   SEED_ROW,
   setCellStatus,
 } from '../helpers/server/reservation-fixtures.ts';
+import { listProcedures } from '../helpers/server/route-inventory.ts';
 
 type Viewer = 'guest' | 'observer' | 'artist' | 'admin';
 type Caller = ReturnType<TestApp['caller']>;
@@ -91,14 +93,16 @@ const PROFILE = {
   in_url: '',
 };
 
-/** Who may call each procedure, and a call that is valid apart from who makes it. */
-const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
-  'tree.get': { allowed: ALL, call: (c) => c.tree.get({ token: treeToken }) },
-  'tree.changes': { allowed: ALL, call: (c) => c.tree.changes({ token: treeToken, since: 0 }) },
-  'tree.history': { allowed: ALL, call: (c) => c.tree.history({ token: treeToken }) },
-  'cell.get': { allowed: ALL, call: (c) => c.cell.get({ token: cellToken }) },
+/** The viewers each access level lets through. */
+const ALLOWED: Record<Access, Viewer[]> = { public: ALL, user: USERS, admin: ADMIN };
+
+/** A call of each procedure that is valid apart from who makes it. */
+const TABLE: Record<string, { call: (c: Caller, viewer: Viewer) => Promise<unknown> }> = {
+  'tree.get': { call: (c) => c.tree.get({ token: treeToken }) },
+  'tree.changes': { call: (c) => c.tree.changes({ token: treeToken, since: 0 }) },
+  'tree.history': { call: (c) => c.tree.history({ token: treeToken }) },
+  'cell.get': { call: (c) => c.cell.get({ token: cellToken }) },
   'cell.reserve': {
-    allowed: USERS,
     call: async (c, v) => {
       const reserved = await c.cell.reserve({ token: seedSquare(v) });
       releaseHold(t.deps.db, viewers[v]!.id);
@@ -106,19 +110,17 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
     },
   },
   'cell.reserveBranch': {
-    allowed: USERS,
     call: (c, v) => c.cell.reserveBranch({ treeToken, row: 8 + SEAT[v], column: -1 }),
   },
-  'cell.reservation': { allowed: USERS, call: (c, v) => c.cell.reservation(heldBy(v)) },
-  'cell.extendReservation': { allowed: USERS, call: (c, v) => c.cell.extendReservation(heldBy(v)) },
-  'cell.subscribe': { allowed: USERS, call: (c) => c.cell.subscribe({ token: cellToken }) },
-  'cell.subscribeAny': { allowed: USERS, call: (c) => c.cell.subscribeAny() },
-  'cell.search': { allowed: ALL, call: (c) => c.cell.search({ search: 'tree' }) },
-  'cell.mine': { allowed: USERS, call: (c) => c.cell.mine() },
-  'user.reservedCell': { allowed: USERS, call: (c) => c.user.reservedCell() },
-  'auth.current': { allowed: ALL, call: (c) => c.auth.current() },
+  'cell.reservation': { call: (c, v) => c.cell.reservation(heldBy(v)) },
+  'cell.extendReservation': { call: (c, v) => c.cell.extendReservation(heldBy(v)) },
+  'cell.subscribe': { call: (c) => c.cell.subscribe({ token: cellToken }) },
+  'cell.subscribeAny': { call: (c) => c.cell.subscribeAny() },
+  'cell.search': { call: (c) => c.cell.search({ search: 'tree' }) },
+  'cell.mine': { call: (c) => c.cell.mine() },
+  'user.reservedCell': { call: (c) => c.user.reservedCell() },
+  'auth.current': { call: (c) => c.auth.current() },
   'auth.register': {
-    allowed: ALL,
     call: (c, v) =>
       c.auth.register({
         firstname: 'R',
@@ -128,7 +130,6 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
       }),
   },
   'auth.login': {
-    allowed: ALL,
     // Everyone may try; a wrong password is refused with invalid_credentials, not with a role error.
     call: (c) =>
       c.auth.login({ username: 'nobody@roles.test', password: 'whatever1' }).catch((e: TRPCError) => {
@@ -136,10 +137,9 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
         throw e;
       }),
   },
-  'auth.logout': { allowed: USERS, call: (c) => c.auth.logout() },
-  'auth.requestReset': { allowed: ALL, call: (c, v) => c.auth.requestReset({ username: `nobody-${v}@roles.test` }) },
+  'auth.logout': { call: (c) => c.auth.logout() },
+  'auth.requestReset': { call: (c, v) => c.auth.requestReset({ username: `nobody-${v}@roles.test` }) },
   'auth.restore': {
-    allowed: ALL,
     call: (c) =>
       c.auth.restore({ token: 'x'.repeat(32), password: 'abc&123' }).catch((e: TRPCError) => {
         if (e.code === 'BAD_REQUEST') return 'refused on the token';
@@ -147,7 +147,7 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
       }),
   },
   'user.updateAccount': {
-    allowed: USERS, // each only their own: see "own account only" below
+    // each only their own: see "own account only" below
     call: (c, v) =>
       c.user.updateAccount({
         token: viewers[v]?.token ?? 'g'.repeat(22),
@@ -160,9 +160,8 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
         current_password: '',
       }),
   },
-  'misc.initialParams': { allowed: ALL, call: (c) => c.misc.initialParams() },
+  'misc.initialParams': { call: (c) => c.misc.initialParams() },
   'misc.contact': {
-    allowed: ALL,
     call: (c, v) =>
       c.misc.contact({
         subject: 'Hello',
@@ -173,84 +172,74 @@ const TABLE: Record<string, { allowed: Viewer[]; call: (c: Caller, viewer: Viewe
   },
   // Art: the piece-level rules (no piece here, or not the viewer's to edit) are tested in
   // art-save-refusals.test.ts.
-  'art.forEdit': { allowed: USERS, call: (c) => c.art.forEdit({ cellToken }) },
-  'art.details': { allowed: ALL, call: (c) => beyondRole(c.art.details({ cellToken })) },
-  'art.connections': { allowed: USERS, call: (c) => beyondRole(c.art.connections({ cellToken })) },
-  'art.activeConnections': { allowed: ALL, call: (c) => c.art.activeConnections({ cellToken }) },
+  'art.forEdit': { call: (c) => c.art.forEdit({ cellToken }) },
+  'art.details': { call: (c) => beyondRole(c.art.details({ cellToken })) },
+  'art.connections': { call: (c) => beyondRole(c.art.connections({ cellToken })) },
+  'art.activeConnections': { call: (c) => c.art.activeConnections({ cellToken }) },
   'art.saveConnections': {
-    allowed: USERS,
     call: (c) => beyondRole(c.art.saveConnections({ cellToken, connections: [] })),
   },
-  'art.likeStatus': { allowed: USERS, call: (c) => beyondRole(c.art.likeStatus({ artToken: 'n'.repeat(22) })) },
-  'art.like': { allowed: USERS, call: (c) => beyondRole(c.art.like({ artToken: 'n'.repeat(22) })) },
-  'art.unlike': { allowed: USERS, call: (c) => beyondRole(c.art.unlike({ artToken: 'n'.repeat(22) })) },
-  'art.view': { allowed: ALL, call: (c) => beyondRole(c.art.view({ artToken: 'n'.repeat(22) })) },
-  'art.requestRemoval': { allowed: USERS, call: (c) => beyondRole(c.art.requestRemoval({ cellToken, reason: '' })) },
+  'art.likeStatus': { call: (c) => beyondRole(c.art.likeStatus({ artToken: 'n'.repeat(22) })) },
+  'art.like': { call: (c) => beyondRole(c.art.like({ artToken: 'n'.repeat(22) })) },
+  'art.unlike': { call: (c) => beyondRole(c.art.unlike({ artToken: 'n'.repeat(22) })) },
+  'art.view': { call: (c) => beyondRole(c.art.view({ artToken: 'n'.repeat(22) })) },
+  'art.requestRemoval': { call: (c) => beyondRole(c.art.requestRemoval({ cellToken, reason: '' })) },
   // Profiles and the social layer: each viewer on their own profile, and with another member.
-  'user.profile': { allowed: ALL, call: (c) => c.user.profile({ token: member().token }) },
-  'user.fullProfile': { allowed: USERS, call: (c, v) => c.user.fullProfile({ token: ownToken(v) }) },
-  'user.updateProfile': { allowed: USERS, call: (c, v) => c.user.updateProfile({ token: ownToken(v), ...PROFILE }) },
-  'user.art': { allowed: USERS, call: (c, v) => c.user.art({ token: ownToken(v) }) },
-  'user.publishedArt': { allowed: ALL, call: (c) => c.user.publishedArt({ token: member().token }) },
+  'user.profile': { call: (c) => c.user.profile({ token: member().token }) },
+  'user.fullProfile': { call: (c, v) => c.user.fullProfile({ token: ownToken(v) }) },
+  'user.updateProfile': { call: (c, v) => c.user.updateProfile({ token: ownToken(v), ...PROFILE }) },
+  'user.art': { call: (c, v) => c.user.art({ token: ownToken(v) }) },
+  'user.publishedArt': { call: (c) => c.user.publishedArt({ token: member().token }) },
   'user.likeStatus': {
-    allowed: USERS,
     call: (c, v) => c.user.likeStatus({ userToken: ownToken(v), otherToken: member().token }),
   },
-  'user.like': { allowed: USERS, call: (c, v) => c.user.like({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.like': { call: (c, v) => c.user.like({ userToken: ownToken(v), otherToken: member().token }) },
   'user.unlike': {
-    allowed: USERS,
     call: (c, v) => c.user.unlike({ userToken: ownToken(v), otherToken: member().token }),
   },
-  'user.following': { allowed: USERS, call: (c, v) => c.user.following({ token: ownToken(v) }) },
+  'user.following': { call: (c, v) => c.user.following({ token: ownToken(v) }) },
   'user.followStatus': {
-    allowed: USERS,
     call: (c, v) => c.user.followStatus({ token: ownToken(v), otherToken: member().token }),
   },
   'user.follow': {
-    allowed: USERS,
     call: async (c, v) => {
       await c.user.unfollow({ token: ownToken(v), otherToken: member().token }).catch(() => 'not followed yet');
       return c.user.follow({ token: ownToken(v), otherToken: member().token });
     },
   },
   'user.unfollow': {
-    allowed: USERS,
     call: async (c, v) => {
       await c.user.follow({ token: ownToken(v), otherToken: member().token }).catch(() => 'followed already');
       return c.user.unfollow({ token: ownToken(v), otherToken: member().token });
     },
   },
-  'misc.zip': { allowed: ALL, call: (c) => c.misc.zip({ zip: '10001' }) },
+  'misc.zip': { call: (c) => c.misc.zip({ zip: '10001' }) },
   // Staff: admins only. Unknown tokens and ids are refused on the subject (NOT_FOUND), past the role check.
-  'admin.overview': { allowed: ADMIN, call: (c) => c.admin.overview() },
-  'admin.queue': { allowed: ADMIN, call: (c) => c.admin.queue() },
-  'admin.reviewItem': { allowed: ADMIN, call: (c) => beyondRole(c.admin.reviewItem({ artToken: 'n'.repeat(22) })) },
-  'admin.publish': { allowed: ADMIN, call: (c) => beyondRole(c.admin.publish({ artToken: 'n'.repeat(22) })) },
+  'admin.overview': { call: (c) => c.admin.overview() },
+  'admin.queue': { call: (c) => c.admin.queue() },
+  'admin.reviewItem': { call: (c) => beyondRole(c.admin.reviewItem({ artToken: 'n'.repeat(22) })) },
+  'admin.publish': { call: (c) => beyondRole(c.admin.publish({ artToken: 'n'.repeat(22) })) },
   'admin.requestChanges': {
-    allowed: ADMIN,
     call: (c) => beyondRole(c.admin.requestChanges({ artToken: 'n'.repeat(22), reason: 'Why' })),
   },
-  'admin.removalRequests': { allowed: ADMIN, call: (c) => c.admin.removalRequests({ state: 'open' }) },
-  'admin.acceptRemoval': { allowed: ADMIN, call: (c) => beyondRole(c.admin.acceptRemoval({ token: 'n'.repeat(22) })) },
+  'admin.removalRequests': { call: (c) => c.admin.removalRequests({ state: 'open' }) },
+  'admin.acceptRemoval': { call: (c) => beyondRole(c.admin.acceptRemoval({ token: 'n'.repeat(22) })) },
   'admin.declineRemoval': {
-    allowed: ADMIN,
     call: (c) => beyondRole(c.admin.declineRemoval({ token: 'n'.repeat(22), reason: 'Why' })),
   },
-  'admin.messages': { allowed: ADMIN, call: (c) => c.admin.messages({ handled: false }) },
-  'admin.markMessageHandled': { allowed: ADMIN, call: (c) => beyondRole(c.admin.markMessageHandled({ id: 999_999 })) },
-  'admin.users': { allowed: ADMIN, call: (c) => c.admin.users({ search: 'roles', page: 1 }) },
+  'admin.messages': { call: (c) => c.admin.messages({ handled: false }) },
+  'admin.markMessageHandled': { call: (c) => beyondRole(c.admin.markMessageHandled({ id: 999_999 })) },
+  'admin.users': { call: (c) => c.admin.users({ search: 'roles', page: 1 }) },
   'admin.setRole': {
-    allowed: ADMIN,
     call: (c) => beyondRole(c.admin.setRole({ userToken: 'n'.repeat(22), role: Role.Artist })),
   },
-  'admin.disableUser': { allowed: ADMIN, call: (c) => beyondRole(c.admin.disableUser({ userToken: 'n'.repeat(22) })) },
-  'admin.enableUser': { allowed: ADMIN, call: (c) => beyondRole(c.admin.enableUser({ userToken: 'n'.repeat(22) })) },
-  'admin.reservations': { allowed: ADMIN, call: (c) => c.admin.reservations() },
+  'admin.disableUser': { call: (c) => beyondRole(c.admin.disableUser({ userToken: 'n'.repeat(22) })) },
+  'admin.enableUser': { call: (c) => beyondRole(c.admin.enableUser({ userToken: 'n'.repeat(22) })) },
+  'admin.reservations': { call: (c) => c.admin.reservations() },
   'admin.releaseReservation': {
-    allowed: ADMIN,
     call: (c) => beyondRole(c.admin.releaseReservation({ reservationId: 999_999 })),
   },
-  'admin.staffLog': { allowed: ADMIN, call: (c) => c.admin.staffLog({ page: 1 }) },
+  'admin.staffLog': { call: (c) => c.admin.staffLog({ page: 1 }) },
 };
 
 /** A refusal on the piece itself (none there, or not the viewer's to edit) is not a refusal on the role. */
@@ -263,7 +252,9 @@ function beyondRole(call: Promise<unknown>): Promise<unknown> {
 
 describe('the role table', () => {
   it('has a row for every procedure', () => {
-    const procedures = Object.keys(appRouter._def.procedures).sort();
+    const procedures = listProcedures()
+      .map((procedure) => procedure.name)
+      .sort();
     expect(procedures).toEqual(
       Object.keys(TABLE)
         .filter((name) => procedures.includes(name))
@@ -272,10 +263,13 @@ describe('the role table', () => {
     expect(Object.keys(TABLE).sort()).toEqual(procedures);
   });
 
+  const accessOf = new Map(listProcedures().map((procedure) => [procedure.name, procedure.access]));
   for (const [name, row] of Object.entries(TABLE)) {
+    const access = accessOf.get(name);
+    if (!access) continue;
     for (const viewer of ALL) {
-      const expected = row.allowed.includes(viewer);
-      it(`${name}: ${viewer} ${expected ? 'may' : 'may not'} call it`, async () => {
+      const expected = ALLOWED[access].includes(viewer);
+      it(`${name} (${access}): ${viewer} ${expected ? 'may' : 'may not'} call it`, async () => {
         const outcome = await row.call(t.caller(viewers[viewer]), viewer).then(
           () => 'allowed',
           (e: unknown) =>

@@ -17,6 +17,25 @@ export interface HttpRoute {
 /** `GET /api/cell/:cellToken`: the key the route tables of the tests use. */
 export const routeKey = (route: HttpRoute): string => `${route.method} ${route.url}`;
 
+/** The same key for a declared route (server/rest/routes.ts `restRoutes`, decision 036). */
+export const declaredKey = (route: { method: string; path: string }): string => `${route.method} ${route.path}`;
+
+/**
+ * What a table of the tests keyed by route lacks and holds too many of, by shape: the declared routes without a row,
+ * and the rows that name no declared route.
+ */
+export function tableAgainstDeclared(
+  table: Record<string, unknown>,
+  declared: readonly { method: string; path: string }[],
+): { missing: string[]; stale: string[] } {
+  const rows = new Set(Object.keys(table).map(routeShape));
+  const shapes = new Set(declared.map((route) => routeShape(declaredKey(route))));
+  return {
+    missing: declared.map(declaredKey).filter((key) => !rows.has(routeShape(key))),
+    stale: Object.keys(table).filter((key) => !shapes.has(routeShape(key))),
+  };
+}
+
 /**
  * A route key with its parameters' names blanked (`GET /api/cell/:`), so a table may name a parameter as docs/api.md
  * does ({cellToken}, {token}) whatever the route file calls it.
@@ -70,11 +89,6 @@ export async function collectApiRoutes(): Promise<HttpRoute[]> {
   } finally {
     await t.cleanup();
   }
-}
-
-/** The shapes of those routes: which rows of a table have a route to run against yet. */
-export async function existingApiRouteShapes(): Promise<Set<string>> {
-  return new Set((await collectApiRoutes()).map((route) => routeShape(routeKey(route))));
 }
 
 /** The routes a browser page calls outside /api and /trpc (pages with their own head, files, health and the like). */

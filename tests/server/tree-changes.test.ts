@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadId } from 'node:worker_threads';
 import fc from 'fast-check';
-import { and, eq, isNotNull } from 'drizzle-orm';
-import { art, cells, reservations, trees } from '#drizzle/schema.ts';
-import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { eq, isNotNull } from 'drizzle-orm';
+import { art, cells, trees } from '#drizzle/schema.ts';
+import { Role } from '#shared/domain.ts';
 import { applyChanges, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
-import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import {
   colorAsSent,
   decodeColor,
@@ -18,14 +17,6 @@ import {
   type TreeCells,
   type TreeSnapshotWire,
 } from '#shared/tree/snapshot.ts';
-import { RESERVATION_DAYS } from '#shared/constants.ts';
-import { saveArt } from '#server/services/art/art.ts';
-import { releaseReservationByStaff } from '#server/services/admin/reservations.ts';
-import { acceptRemoval } from '#server/services/admin/removals.ts';
-import { requestRemoval } from '#server/services/art/removal-requests.ts';
-import { expireReservations } from '#server/services/reservations/reservation-jobs.ts';
-import { reserveBranchSlot, reserveCell } from '#server/services/reservations/reservations.ts';
-import { publishArt } from '#server/services/review/review.ts';
 import { buildSnapshotBytes, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import {
@@ -36,13 +27,12 @@ import {
   recordCellChanges,
 } from '#server/services/tree/tree-changes.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
-import { png, validFields } from '../helpers/art-fixtures.ts';
+import { runTransition, TRANSITIONS, type TransitionWorld } from '#tests/helpers/server/square-transitions.ts';
+import { png } from '../helpers/art-fixtures.ts';
 
 let t: TestApp;
 let tree: TreeRow;
-let admin: ReturnType<TestApp['addUser']>;
-let members: ReturnType<TestApp['addUser']>[];
-let picture: Buffer;
+let world: TransitionWorld;
 
 const DAY = 24 * 60 * 60 * 1000;
 const treeNow = () => t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
@@ -72,121 +62,32 @@ function changesSince(since: number): TreeChangesWire {
   return answer;
 }
 
-type Member = ReturnType<TestApp['addUser']>['user'];
-
-/** What the actions may do next, read from the database as it is. */
-function heldBy(user: Member) {
-  return t.deps.db
-    .select({ cellToken: cells.token, artStatus: art.status })
-    .from(reservations)
-    .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .leftJoin(art, eq(art.id, cells.artId))
-    .where(and(eq(reservations.userId, user.id), eq(reservations.state, 'active')))
-    .get();
-}
-
-const ACTIONS = ['reserve', 'reserveSlot', 'submit', 'publish', 'release', 'expire', 'removal'] as const;
-type Action = { kind: (typeof ACTIONS)[number]; who: number; pick: number };
-
-/** Runs one action through the real services; an action that does not fit the state (nothing to publish) does nothing. */
-async function run(action: Action): Promise<void> {
-  const member = members[action.who % members.length]!;
-  const ctx = t.deps;
-  const swallow = (call: () => unknown) => {
-    try {
-      call();
-    } catch {
-      // A refusal (the square was taken, the user holds one already) changes nothing: that is tested elsewhere.
-    }
-  };
-  switch (action.kind) {
-    case 'reserve': {
-      const free = t.deps.db
-        .select({ token: cells.token })
-        .from(cells)
-        .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
-        .all();
-      if (free.length) swallow(() => reserveCell(ctx, member.user, free[action.pick % free.length]!.token));
-      return;
-    }
-    case 'reserveSlot': {
-      const slots = computeBranchSlots(
-        tree.settings as TreeSettings,
-        gridOfCells(readSnapshotCells(t.deps.db, tree.id)),
-      );
-      const slot = slots[action.pick % Math.max(1, slots.length)];
-      if (slot) swallow(() => reserveBranchSlot(ctx, member.user, { treeToken: tree.token, ...slot }));
-      return;
-    }
-    case 'submit': {
-      const held = heldBy(member.user);
-      if (held?.artStatus === ArtStatus.Draft) {
-        await saveArt(ctx, member.user, held.cellToken, {
-          fields: validFields({ title: `Piece ${action.pick}` }),
-          slots: [{ file: picture }],
-          submit: true,
-        });
-      }
-      return;
-    }
-    case 'publish': {
-      const waiting = t.deps.db.select({ token: art.token }).from(art).where(eq(art.status, ArtStatus.Submitted)).all();
-      if (waiting.length) publishArt(ctx, admin.user, waiting[action.pick % waiting.length]!.token);
-      return;
-    }
-    case 'release': {
-      const active = t.deps.db
-        .select({ id: reservations.id })
-        .from(reservations)
-        .where(eq(reservations.state, 'active'))
-        .all();
-      if (active.length) releaseReservationByStaff(ctx, admin.user, active[action.pick % active.length]!.id);
-      return;
-    }
-    case 'expire':
-      t.clock.advance((RESERVATION_DAYS + 1) * DAY);
-      expireReservations(ctx);
-      return;
-    case 'removal': {
-      const published = t.deps.db
-        .select({ cellToken: cells.token, authorId: art.authorId })
-        .from(art)
-        .innerJoin(cells, eq(cells.artId, art.id))
-        .where(and(eq(art.status, ArtStatus.Published), eq(cells.treeId, tree.id)))
-        .all()
-        .filter((row) => members.some((m) => m.user.id === row.authorId));
-      const chosen = published[action.pick % Math.max(1, published.length)];
-      if (!chosen) return;
-      const author = members.find((m) => m.user.id === chosen.authorId)!.user;
-      const request = requestRemoval(ctx, author, chosen.cellToken, 'Please take it down.');
-      acceptRemoval(ctx, admin.user, request.token);
-      return;
-    }
-  }
-}
-
 beforeAll(async () => {
   t = await createTestApp();
   tree = createTree(t.deps.db, t.clock.now(), 'Live');
-  admin = t.addUser(Role.Admin);
-  members = Array.from({ length: 5 }, () => t.addUser(Role.Observer));
-  picture = await png(48, 48, '#aa5522');
+  world = {
+    t,
+    tree,
+    admin: t.addUser(Role.Admin).user,
+    members: Array.from({ length: 5 }, () => t.addUser(Role.Observer).user),
+    picture: await png(48, 48, '#aa5522'),
+  };
 }, 60_000);
 afterAll(() => t.cleanup());
 
 describe('changes since a version, applied to that version’s snapshot', () => {
   it('give exactly the snapshot built from scratch, after any sequence of real changes', async () => {
-    const action = fc.record({ kind: fc.constantFrom(...ACTIONS), who: fc.nat(4), pick: fc.nat(1000) });
+    const action = fc.record({ kind: fc.constantFrom(...TRANSITIONS), who: fc.nat(4), pick: fc.nat(1000) });
     // A run of changes that publishes something, so the later runs have branch slots and pieces to remove.
     for (const kind of ['reserve', 'submit', 'publish', 'reserveSlot', 'submit', 'publish'] as const)
-      await run({ kind, who: 0, pick: 1 });
+      await runTransition(world, { kind, who: 0, pick: 1 });
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 10 }), async (actions) => {
         const start = snapshotNow();
         let stepwise = start.cells;
         for (const next of actions) {
           const before = treeNow().version;
-          await run(next);
+          await runTransition(world, next);
           // One step at a time, as a viewer following the stream applies them...
           stepwise = applyChanges(stepwise, changesSince(before)).cells;
         }
@@ -204,8 +105,8 @@ describe('changes since a version, applied to that version’s snapshot', () => 
 
   it('carry each changed cell once, as it is now, with its colour as the snapshot sends it', async () => {
     const before = treeNow().version;
-    await run({ kind: 'reserve', who: 1, pick: 3 });
-    await run({ kind: 'release', who: 0, pick: 0 });
+    await runTransition(world, { kind: 'reserve', who: 1, pick: 3 });
+    await runTransition(world, { kind: 'release', who: 0, pick: 0 });
     const answer = changesSince(before);
     const positions = answer.row.map((row, i) => `${row},${answer.col[i]}`);
     expect(new Set(positions).size).toBe(positions.length);
@@ -257,9 +158,9 @@ describe('what the log no longer reaches', () => {
 
   it('prunes by age too: a day old changes are dropped', async () => {
     const before = treeNow().version;
-    await run({ kind: 'reserve', who: 3, pick: 11 });
+    await runTransition(world, { kind: 'reserve', who: 3, pick: 11 });
     t.clock.advance(2 * DAY);
-    await run({ kind: 'release', who: 0, pick: 0 });
+    await runTransition(world, { kind: 'release', who: 0, pick: 0 });
     const after = treeNow().version;
     expect(pruneChangeLog(t.deps.db, t.clock.now())).toBeGreaterThan(0);
     expect(readChanges(t.deps.db, tree.id, before).resync).toBe(true);
@@ -270,7 +171,7 @@ describe('what the log no longer reaches', () => {
 describe('GET /api/tree/{token}/changes and tree.changes', () => {
   it('answers the changes with an ETag, and 304 for the same question', async () => {
     const since = treeNow().version;
-    await run({ kind: 'reserve', who: 4, pick: 5 });
+    await runTransition(world, { kind: 'reserve', who: 4, pick: 5 });
     const url = `/api/tree/${tree.token}/changes?since=${since}`;
     const first = await t.server.inject({ url });
     expect(first.statusCode).toBe(200);
@@ -317,8 +218,8 @@ describe('a change costs the change', () => {
     const first = await t.server.inject({ url: `/api/tree/${tree.token}` });
     const builds = t.deps.snapshots.builds;
     const kept = (first.json() as { r: TreeSnapshotWire }).r;
-    await run({ kind: 'reserve', who: 0, pick: 9 });
-    await run({ kind: 'release', who: 0, pick: 0 });
+    await runTransition(world, { kind: 'reserve', who: 0, pick: 9 });
+    await runTransition(world, { kind: 'release', who: 0, pick: 0 });
     const second = await t.server.inject({ url: `/api/tree/${tree.token}` });
     expect(t.deps.snapshots.builds).toBe(builds);
     expect(second.headers.etag).toBe(first.headers.etag);

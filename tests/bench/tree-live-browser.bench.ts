@@ -1,5 +1,5 @@
 /**
- * The live tree and the growth replay in Chromium on a 1,000,000-cell tree (issue 17; `npm run bench -- browser-live`,
+ * The live tree and the growth replay in Chromium on a 1,000,000-cell tree (`npm run bench -- browser-live`,
  * BENCH_CELLS shrinks it): batches of 100 changed cells applied from the event stream (lastApplyMs, commit → applied),
  * the replay's frames (the engine's frame log, `?bench`) and the history's bytes.
  */

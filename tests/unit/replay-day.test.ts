@@ -1,4 +1,4 @@
-/** `?at=YYYY-MM-DD` in the tree page's address (issue 17): the end of that UTC day, or nothing for anything else. */
+/** `?at=YYYY-MM-DD` in the tree page's address: the end of that UTC day, or nothing for anything else. */
 import { describe, expect, it } from 'vitest';
 import { formatReplayDay, formatTreeUrl, parseReplayDay, parseTreeUrl, replayDayOf } from '#shared/tree/tree-url.ts';
 

@@ -12,9 +12,9 @@ import {
   screenshot,
   textOf,
 } from '../helpers/browser/art-editor-fixtures.ts';
-import { browser, file, gallery, useArtEditor } from '#tests/helpers/browser/art-editor.ts';
+import { useArtEditor } from '#tests/helpers/browser/art-editor.ts';
 
-useArtEditor();
+const studio = useArtEditor();
 
 async function dataTransferWith(
   page: Page,
@@ -38,10 +38,10 @@ const inputTestIdOf = async (chooser: FileChooser) => chooser.element().getAttri
 
 describe('the image tile', () => {
   it('opens the file picker from anywhere on the tile, by click, Enter and Space, and takes a dropped image with a highlight', async () => {
-    const artist = await member(gallery, browser, 'Dropper');
+    const artist = await member(studio.gallery, studio.browser, 'Dropper');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(gallery).token;
-    await reserveAndOpenEditor(gallery, artist, cellToken);
+    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     // A listener for the whole test keeps Playwright catching the page's file choosers: one that only starts with
     // waitForEvent may start after a quick key press has already opened (and lost) the chooser.
     page.on('filechooser', () => undefined);
@@ -54,7 +54,7 @@ describe('the image tile', () => {
       page.mouse.click(box.x + box.width / 2, box.y + box.height / 2),
     ]);
     expect(await inputTestIdOf(clicked)).toBe('image-input-0');
-    await clicked.setFiles(file('mill.png'));
+    await clicked.setFiles(studio.file('mill.png'));
     await page.getByTestId('image-preview-0').waitFor();
 
     // The keyboard: the tile takes the focus, and Enter or Space opens the picker.
@@ -64,13 +64,13 @@ describe('the image tile', () => {
     expect(await inputTestIdOf(entered)).toBe('image-input-1');
     const [spaced] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
     expect(await inputTestIdOf(spaced)).toBe('image-input-1');
-    await spaced.setFiles(file('detail.jpg'));
+    await spaced.setFiles(studio.file('detail.jpg'));
     await page.getByTestId('image-preview-1').waitFor();
 
     // A dragged image lights the tile up and says what a drop does; the drop puts it in the slot.
     const tile2 = page.getByTestId('image-tile-2');
     const slot2 = page.getByTestId('image-slot-2');
-    const picture = await dataTransferWith(page, file('mill.png'), 'dropped.png', 'image/png');
+    const picture = await dataTransferWith(page, studio.file('mill.png'), 'dropped.png', 'image/png');
     await tile2.dispatchEvent('dragenter', { dataTransfer: picture });
     await tile2.dispatchEvent('dragover', { dataTransfer: picture });
     await page.waitForSelector('[data-testid="image-slot-2"].is-drop-target');
@@ -84,7 +84,7 @@ describe('the image tile', () => {
     expect(await page.getByTestId('error-files.2').count()).toBe(0);
 
     // Leaving the tile without dropping takes the highlight away.
-    const another = await dataTransferWith(page, file('detail.jpg'), 'another.jpg', 'image/jpeg');
+    const another = await dataTransferWith(page, studio.file('detail.jpg'), 'another.jpg', 'image/jpeg');
     await tile2.dispatchEvent('dragenter', { dataTransfer: another });
     await page.waitForSelector('[data-testid="image-slot-2"].is-drop-target');
     await tile2.dispatchEvent('dragleave', { dataTransfer: another });
@@ -93,10 +93,10 @@ describe('the image tile', () => {
   });
 
   it('refuses a dropped file that is not an image with the same message as the picker, and keeps the slot empty', async () => {
-    const artist = await member(gallery, browser, 'Misdropper');
+    const artist = await member(studio.gallery, studio.browser, 'Misdropper');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(gallery).token;
-    await reserveAndOpenEditor(gallery, artist, cellToken);
+    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     const tile = page.getByTestId('image-tile-0');
     const dropOnTile = async (filePath: string, name: string, type: string) => {
       const transfer = await dataTransferWith(page, filePath, name, type);
@@ -105,7 +105,7 @@ describe('the image tile', () => {
       await tile.dispatchEvent('drop', { dataTransfer: transfer });
     };
     const dropGoodThenRemove = async () => {
-      await dropOnTile(file('mill.png'), 'mill.png', 'image/png');
+      await dropOnTile(studio.file('mill.png'), 'mill.png', 'image/png');
       await page.getByTestId('image-preview-0').waitFor();
       expect(await page.getByTestId('error-files.0').count()).toBe(0);
       await page.getByTestId('image-remove-0').click();
@@ -113,7 +113,7 @@ describe('the image tile', () => {
     };
 
     // The picker's answer to a text file named .png.
-    await page.getByTestId('image-input-0').setInputFiles(file('notes.png'));
+    await page.getByTestId('image-input-0').setInputFiles(studio.file('notes.png'));
     await page.getByTestId('error-files.0').waitFor();
     const pickerMessage = await textOf(page, 'error-files.0');
     expect(pickerMessage).toBe(ART_MESSAGES.imageType);
@@ -124,7 +124,7 @@ describe('the image tile', () => {
       ['notes.png', 'image/png'],
       ['notes.txt', 'text/plain'],
     ] as const) {
-      await dropOnTile(file('notes.png'), name, type);
+      await dropOnTile(studio.file('notes.png'), name, type);
       await page.getByTestId('error-files.0').waitFor();
       expect(await textOf(page, 'error-files.0')).toBe(pickerMessage);
       expect(await page.getByTestId('image-preview-0').count()).toBe(0);

@@ -31,11 +31,11 @@ import {
   type Member,
 } from '../helpers/browser/art-editor-fixtures.ts';
 import { LEAVE_EDITOR_QUESTION } from '#client/editor/leave-warning.ts';
-import { browser, dbOf, file, gallery, viewsOf, useArtEditor } from '#tests/helpers/browser/art-editor.ts';
+import { useArtEditor } from '#tests/helpers/browser/art-editor.ts';
 import { failedLoad } from '#tests/helpers/browser/harness.ts';
 import { proxyRefusesAsTooLarge } from '#tests/helpers/browser/proxy.ts';
 
-useArtEditor();
+const studio = useArtEditor();
 
 let author: Member;
 /** The square the author fills, and the published neighbour it connects to. */
@@ -43,10 +43,10 @@ let square: { token: string; neighbourToken: string };
 
 describe('the art editor', () => {
   it('walks a reserved square through the seven steps, submits two images, and shows the final screen', async () => {
-    author = await member(gallery, browser, 'Author');
-    square = availableSquareNextToPublished(gallery);
+    author = await member(studio.gallery, studio.browser, 'Author');
+    square = availableSquareNextToPublished(studio.gallery);
     const { page } = author;
-    await reserveAndOpenEditor(gallery, author, square.token);
+    await reserveAndOpenEditor(studio.gallery, author, square.token);
     await expect(page.locator('h1.page__title').textContent()).resolves.toBe('add.');
     const menu = await page.locator('.editor-steps__step').allTextContents();
     expect(menu.map((t) => t.replace(/^\d+/, ''))).toEqual([
@@ -67,7 +67,7 @@ describe('the art editor', () => {
     expect(await textOf(page, 'error-title')).toBe(MESSAGES.blank('Title'));
     expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageBlank);
     expect(await textOf(page, 'step-title')).toBe('IMAGE');
-    await fillImageStep(page, file);
+    await fillImageStep(page, studio.file);
     // Each picture can be described for people who cannot see it; the main one is.
     await page
       .getByTestId('image-description-0')
@@ -178,38 +178,38 @@ describe('the art editor', () => {
     expect(await textOf(page, 'editor-done')).toContain('HUGE CONGRATS ON SHARING YOUR MASTERPIECE!');
     await screenshot(page, 'editor-done');
 
-    const piece = pieceOn(gallery, square.token);
+    const piece = pieceOn(studio.gallery, square.token);
     expect(piece.status).toBe(ArtStatus.Submitted);
     expect(piece.title).toBe('Evening by the Old Mill');
-    expect(dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
-    const saved = dbOf().select().from(connections).where(eq(connections.artId, piece.id)).all();
+    expect(studio.dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
+    const saved = studio.dbOf().select().from(connections).where(eq(connections.artId, piece.id)).all();
     expect(saved.map((c) => c.description)).toEqual(['The same river runs through both pieces.']);
-    expect(dbOf().select({ role: users.role }).from(users).where(eq(users.id, author.userId)).get()!.role).toBe(
+    expect(studio.dbOf().select({ role: users.role }).from(users).where(eq(users.id, author.userId)).get()!.role).toBe(
       Role.Artist,
     );
 
     // The author sees the piece waiting for review.
     await page.getByTestId('editor-return').click();
-    await page.goto(`${gallery.url}/observe/cell/${square.token}/details`);
+    await page.goto(`${studio.gallery.url}/observe/cell/${square.token}/details`);
     await page.getByTestId('art-status').waitFor();
     expect(await textOf(page, 'art-status')).toContain('waiting for review');
     expect(author.errors).toEqual([]);
   });
 
   it('once published, shows a visitor the piece with its connection; they like it and their view counts once', async () => {
-    const { db } = gallery.app.deps;
+    const { db } = studio.gallery.app.deps;
     const admin = db
       .select({ id: users.id, role: users.role, token: users.token })
       .from(users)
       .where(eq(users.role, Role.Admin))
       .get()!;
-    const piece = pieceOn(gallery, square.token);
-    publishArt(gallery.app.deps, admin, piece.token);
+    const piece = pieceOn(studio.gallery, square.token);
+    publishArt(studio.gallery.app.deps, admin, piece.token);
 
-    const visitor = await member(gallery, browser, 'Visitor');
+    const visitor = await member(studio.gallery, studio.browser, 'Visitor');
     const { page } = visitor;
-    const viewsBefore = viewsOf(piece.id);
-    await page.goto(`${gallery.url}/observe/cell/${square.token}/details`);
+    const viewsBefore = studio.viewsOf(piece.id);
+    await page.goto(`${studio.gallery.url}/observe/cell/${square.token}/details`);
     await page.getByTestId('art-title').waitFor();
     expect(await textOf(page, 'art-title')).toContain('Evening by the Old Mill');
     expect(await page.getByTestId('art-status').count()).toBe(0);
@@ -236,28 +236,32 @@ describe('the art editor', () => {
       .poll(() => db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, piece.id)).get()!.n)
       .toBe(1);
 
-    await expect.poll(() => viewsOf(piece.id)).toBe(viewsBefore + 1);
+    await expect.poll(() => studio.viewsOf(piece.id)).toBe(viewsBefore + 1);
     await page.reload();
     await page.getByTestId('art-title').waitFor();
     await page.waitForFunction(
       (n) => document.querySelector('[data-testid="art-reviews-count"]')?.textContent === String(n),
       viewsBefore + 1,
     );
-    expect(viewsOf(piece.id)).toBe(viewsBefore + 1);
+    expect(studio.viewsOf(piece.id)).toBe(viewsBefore + 1);
     expect(visitor.errors).toEqual([]);
   });
 
   it('lets the author request the removal of their piece, and then shows the request as pending', async () => {
     const { page } = author;
-    const piece = pieceOn(gallery, square.token);
-    await page.goto(`${gallery.url}/observe/cell/${square.token}/details`);
+    const piece = pieceOn(studio.gallery, square.token);
+    await page.goto(`${studio.gallery.url}/observe/cell/${square.token}/details`);
     await page.getByTestId('art-request-removal').click();
     const dialog = page.getByTestId('art-removal-dialog');
     await dialog.waitFor();
     await page.getByTestId('art-removal-reason').fill('I am selling the original and would rather it came down.');
     await dialog.getByRole('button', { name: 'Send request' }).click();
     await page.getByTestId('art-removal-pending').waitFor();
-    const stored = gallery.app.deps.db.select().from(removalRequests).where(eq(removalRequests.artId, piece.id)).all();
+    const stored = studio.gallery.app.deps.db
+      .select()
+      .from(removalRequests)
+      .where(eq(removalRequests.artId, piece.id))
+      .all();
     expect(stored.map((r) => [r.state, r.reason])).toEqual([
       ['open', 'I am selling the original and would rather it came down.'],
     ]);
@@ -272,7 +276,7 @@ describe('the art editor', () => {
 describe('editing a piece again', () => {
   it('keeps a published piece’s main image locked for its author, and saves new text', async () => {
     const { page } = author;
-    await page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
+    await page.goto(`${studio.gallery.url}/observe/cell/${square.token}/edit`);
     await stepIs(page, 'IMAGE');
     await expect(page.locator('h1.page__title').textContent()).resolves.toBe('edit.');
     await page.getByTestId('main-image-locked').waitFor();
@@ -283,17 +287,17 @@ describe('editing a piece again', () => {
     await stepIs(page, 'CONFIRM');
     await page.getByTestId('editor-next').click();
     await page.getByTestId('editor-done').waitFor();
-    const piece = pieceOn(gallery, square.token);
+    const piece = pieceOn(studio.gallery, square.token);
     expect([piece.title, piece.status]).toEqual(['Evening by the New Mill', ArtStatus.Published]);
     expect(author.errors).toEqual([]);
   });
 
   it('shows staff’s reason at the top of a piece sent back for changes, and sends it to review again', async () => {
-    const artist = await member(gallery, browser, 'Resubmitter');
+    const artist = await member(studio.gallery, studio.browser, 'Resubmitter');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(gallery).token;
-    await reserveAndOpenEditor(gallery, artist, cellToken);
-    await walkToDescription(page, file);
+    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
+    await walkToDescription(page, studio.file);
     await addKeywords(page, 'harbour');
     await page.getByTestId('field-description').fill('Boats at rest.');
     await page.getByTestId('field-ai_use').getByLabel('Made with AI assistance').check();
@@ -302,30 +306,30 @@ describe('editing a piece again', () => {
     await page.getByTestId('editor-next').click();
     await page.getByTestId('editor-done').waitFor();
 
-    const { db } = gallery.app.deps;
+    const { db } = studio.gallery.app.deps;
     const admin = db
       .select({ id: users.id, role: users.role, token: users.token })
       .from(users)
       .where(eq(users.role, Role.Admin))
       .get()!;
     requestChanges(
-      gallery.app.deps,
+      studio.gallery.app.deps,
       admin,
-      pieceOn(gallery, cellToken).token,
+      pieceOn(studio.gallery, cellToken).token,
       'Please add a picture of the whole piece, frame included.',
     );
 
-    await page.goto(`${gallery.url}/observe/cell/${cellToken}/edit`);
+    await page.goto(`${studio.gallery.url}/observe/cell/${cellToken}/edit`);
     await page.getByTestId('review-note').waitFor();
     expect(await textOf(page, 'review-note')).toContain('Please add a picture of the whole piece, frame included.');
     await expect(page.locator('h1.page__title').textContent()).resolves.toBe('edit.');
-    await chooseImage(page, 2, file('mill.png'));
+    await chooseImage(page, 2, studio.file('mill.png'));
     await page.getByTestId('step-menu-CONFIRM').click();
     await stepIs(page, 'CONFIRM');
     expect(await page.getByTestId('summary-DESCRIPTION').textContent()).toContain('Made with AI assistance');
     await page.getByTestId('editor-next').click();
     await page.getByTestId('editor-done').waitFor();
-    const piece = pieceOn(gallery, cellToken);
+    const piece = pieceOn(studio.gallery, cellToken);
     expect(piece.status).toBe(ArtStatus.Submitted);
     expect(db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(3);
     expect(artist.errors).toEqual([]);
@@ -336,17 +340,17 @@ describe('editing a piece again', () => {
 
 describe('bad input in the editor', () => {
   it('refuses a text file renamed .png, an 11th keyword and a 49-character keyword with the server’s messages', async () => {
-    const artist = await member(gallery, browser, 'Careful');
+    const artist = await member(studio.gallery, studio.browser, 'Careful');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(gallery).token;
-    await reserveAndOpenEditor(gallery, artist, cellToken);
+    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
 
-    await page.getByTestId('image-input-0').setInputFiles(file('notes.png'));
+    await page.getByTestId('image-input-0').setInputFiles(studio.file('notes.png'));
     await page.getByTestId('error-files.0').waitFor();
     expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageType);
     expect(await page.getByTestId('image-preview-0').count()).toBe(0);
 
-    await walkToDescription(page, file);
+    await walkToDescription(page, studio.file);
     await addKeywords(page, Array.from({ length: 10 }, (_, i) => `word${i + 1}`).join(','));
     expect(await page.getByTestId('keyword').count()).toBe(10);
     await addKeywords(page, 'word11');
@@ -358,11 +362,11 @@ describe('bad input in the editor', () => {
     expect(await page.getByTestId('keyword').count()).toBe(9);
 
     // Nothing was sent: the draft has no pictures and no title. The close button goes back to the tree.
-    const piece = pieceOn(gallery, cellToken);
+    const piece = pieceOn(studio.gallery, cellToken);
     expect(piece.title).toBe('');
-    expect(gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(
-      0,
-    );
+    expect(
+      studio.gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n,
+    ).toBe(0);
     // Leaving with entries asks first: declined, the editor stays as it was; accepted, the close button leaves.
     const questions: string[] = [];
     page.once('dialog', (dialog) => void (questions.push(dialog.message()), dialog.dismiss()));
@@ -377,23 +381,23 @@ describe('bad input in the editor', () => {
   });
 
   it('refuses a PNG whose body is broken, and shows a refusal of the server on the confirm step by its code', async () => {
-    const artist = await member(gallery, browser, 'Unlucky');
+    const artist = await member(studio.gallery, studio.browser, 'Unlucky');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(gallery).token;
-    await reserveAndOpenEditor(gallery, artist, cellToken);
-    await page.getByTestId('image-input-0').setInputFiles(file('broken.png'));
+    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
+    await page.getByTestId('image-input-0').setInputFiles(studio.file('broken.png'));
     await page.getByTestId('error-files.0').waitFor();
     expect(await textOf(page, 'error-files.0')).toBe(ART_MESSAGES.imageUnreadable);
 
-    await walkToDescription(page, file);
+    await walkToDescription(page, studio.file);
     await addKeywords(page, 'quay');
     await page.getByTestId('field-description').fill('A quay in the rain.');
     await page.getByTestId('field-ai_use').getByLabel('No AI used').check();
     await next(page, 'CONNECTION');
     await next(page, 'CONFIRM');
     // Meanwhile the square stopped being theirs (its draft went to someone else): the server refuses the save.
-    const { db } = gallery.app.deps;
-    const piece = pieceOn(gallery, cellToken);
+    const { db } = studio.gallery.app.deps;
+    const piece = pieceOn(studio.gallery, cellToken);
     const admin = db.select({ id: users.id }).from(users).where(eq(users.role, Role.Admin)).get()!;
     db.update(art).set({ authorId: admin.id }).where(eq(art.id, piece.id)).run();
     await page.getByTestId('editor-next').click();
@@ -405,11 +409,11 @@ describe('bad input in the editor', () => {
   });
 
   it('keeps the piece when a proxy turns the upload away as too large (413), says so with the limit, and sends it later', async () => {
-    const artist = await member(gallery, browser, 'Hefty');
+    const artist = await member(studio.gallery, studio.browser, 'Hefty');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(gallery).token;
-    await reserveAndOpenEditor(gallery, artist, cellToken);
-    await walkToDescription(page, file);
+    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
+    await walkToDescription(page, studio.file);
     await addKeywords(page, 'mill');
     await page.getByTestId('field-description').fill('The mill pond at dusk.');
     await page.getByTestId('field-ai_use').getByLabel('No AI used').check();
@@ -422,7 +426,7 @@ describe('bad input in the editor', () => {
     expect(await textOf(page, 'submit-error')).toBe(errorMessages.payload_too_large);
     expect(await textOf(page, 'submit-error')).toContain('16 MB');
     expect(await textOf(page, 'step-title')).toBe('CONFIRM');
-    expect(pieceOn(gallery, cellToken).status).toBe(ArtStatus.Draft);
+    expect(pieceOn(studio.gallery, cellToken).status).toBe(ArtStatus.Draft);
 
     // Nothing typed or chosen is lost: the steps hold it all, and SUBMIT sends it once the way is open.
     await page.getByTestId('step-menu-IMAGE').click();
@@ -439,16 +443,16 @@ describe('bad input in the editor', () => {
     await stepIs(page, 'CONFIRM');
     await page.getByTestId('editor-next').click();
     await page.getByTestId('editor-done').waitFor();
-    const piece = pieceOn(gallery, cellToken);
+    const piece = pieceOn(studio.gallery, cellToken);
     expect(piece).toMatchObject({ status: ArtStatus.Submitted, title: 'Evening by the Old Mill' });
-    expect(dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
+    expect(studio.dbOf().select({ n: count() }).from(pictures).where(eq(pictures.artId, piece.id)).get()!.n).toBe(2);
     expect(artist.errors.filter((e) => !failedLoad(413).test(e))).toEqual([]);
   });
 
   it("sends a member who opens another member's piece to /forbidden", async () => {
-    const stranger = await member(gallery, browser, 'Stranger');
-    await stranger.page.goto(`${gallery.url}/observe/cell/${square.token}/edit`);
-    await stranger.page.waitForURL(`${gallery.url}/forbidden`);
+    const stranger = await member(studio.gallery, studio.browser, 'Stranger');
+    await stranger.page.goto(`${studio.gallery.url}/observe/cell/${square.token}/edit`);
+    await stranger.page.waitForURL(`${studio.gallery.url}/forbidden`);
     expect(await stranger.page.locator('h1.page__title').textContent()).toBe('Forbidden');
     // The server refuses the save itself too.
     const status = await stranger.page.evaluate(async (token) => {

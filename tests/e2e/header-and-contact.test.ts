@@ -12,23 +12,14 @@ import { readOutbox } from '#tests/helpers/outbox.ts';
 import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
 import { watchErrors } from '../helpers/browser/harness.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
-import {
-  browser,
-  gallery,
-  headerItems,
-  logInAsAdmin,
-  openPage,
-  pages,
-  visit,
-  usePublicPages,
-} from '#tests/helpers/browser/public-pages.ts';
+import { headerItems, logInAsAdmin, usePublicPages } from '#tests/helpers/browser/public-pages.ts';
 
-usePublicPages();
+const site = usePublicPages();
 
 describe('the header menu on a 360 × 740 phone', () => {
   let page: Page;
   beforeAll(async () => {
-    page = await openPage({ width: 360, height: 740 });
+    page = await site.openPage({ width: 360, height: 740 });
   });
 
   it('never scrolls sideways, on any public page', async () => {
@@ -43,14 +34,14 @@ describe('the header menu on a 360 × 740 phone', () => {
       '/forbidden',
       '/nowhere',
     ]) {
-      await visit(page, path);
+      await site.visit(page, path);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, path).toBeLessThanOrEqual(360);
     }
   });
 
   it('opens to half the page height, hiding the routed view, and closes on a menu-link click', async () => {
-    await visit(page, '/');
+    await site.visit(page, '/');
     const panel = page.locator('[data-testid="menu-panel"]');
     expect(await panel.isVisible()).toBe(false);
     expect(await page.locator('main#main').isVisible()).toBe(true);
@@ -66,7 +57,7 @@ describe('the header menu on a 360 × 740 phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     await page.click('[data-testid="menu-panel"] [data-menu-item="learn"]');
-    await page.waitForURL(`${gallery.url}/learn`);
+    await page.waitForURL(`${site.gallery.url}/learn`);
     // The address changes first; the page's own module may still be loading (slow on a busy machine).
     await page.locator('h1', { hasText: /^learn\.$/ }).waitFor();
     expect(await panel.isVisible()).toBe(false);
@@ -75,7 +66,7 @@ describe('the header menu on a 360 × 740 phone', () => {
   });
 
   it('closes with the toggle and on a window resize', async () => {
-    await visit(page, '/faqs');
+    await site.visit(page, '/faqs');
     const panel = page.locator('[data-testid="menu-panel"]');
     await page.click('.menu-toggle');
     await panel.waitFor({ state: 'visible' });
@@ -101,19 +92,19 @@ describe('the header menu on a 360 × 740 phone', () => {
 
 describe('who sees which header item', () => {
   it('a guest sees learn, observe, participate, contact, login and register, and no strip', async () => {
-    const page = await openPage({ width: 360, height: 740 });
-    await visit(page, '/');
+    const page = await site.openPage({ width: 360, height: 740 });
+    await site.visit(page, '/');
     expect(await headerItems(page)).toEqual(['learn', 'observe', 'participate', 'contact', 'login', 'register']);
     expect(await page.locator('[data-menu-item="logout"]').count()).toBe(0);
     expect(await page.locator('[data-testid="user-strip"]').count()).toBe(0);
   });
 
   it('the admin sees profile and the dashboard (outside the router), a logout entry and their strip; logging out goes to welcome', async () => {
-    const page = await openPage({ width: 360, height: 740 });
-    await visit(page, '/learn');
+    const page = await site.openPage({ width: 360, height: 740 });
+    await site.visit(page, '/learn');
     expect(await logInAsAdmin(page)).toBe(200);
-    await visit(page, '/learn');
-    const admin = gallery.app.deps.db.select().from(users).where(eq(users.email, E2E_ADMIN.email)).get()!;
+    await site.visit(page, '/learn');
+    const admin = site.gallery.app.deps.db.select().from(users).where(eq(users.email, E2E_ADMIN.email)).get()!;
 
     // Closed menu: the strip with the picture (or placeholder) and first name, to the profile.
     const strip = page.locator('[data-testid="user-strip"]');
@@ -129,7 +120,7 @@ describe('who sees which header item', () => {
     expect(await strip.count()).toBe(0);
 
     await page.click('[data-menu-item="logout"]');
-    await page.waitForURL(`${gallery.url}/`);
+    await page.waitForURL(`${site.gallery.url}/`);
     // Going to welcome closes the menu (the strip is hidden while it is open, so wait for the menu first).
     await page.waitForSelector('.menu-toggle[aria-expanded="false"]');
     await page.locator('[data-testid="user-strip"]').waitFor({ state: 'detached' });
@@ -137,21 +128,21 @@ describe('who sees which header item', () => {
   });
 
   it('a signed-in visitor is not offered participate on welcome or in the footer', async () => {
-    const page = await openPage();
-    await visit(page, '/');
+    const page = await site.openPage();
+    await site.visit(page, '/');
     expect(await logInAsAdmin(page)).toBe(200);
-    await visit(page, '/');
+    await site.visit(page, '/');
     expect(await page.locator('[data-welcome-link="participate"]').count()).toBe(0);
     expect(await page.locator('[data-footer-item="participate"]').count()).toBe(0);
   });
 });
 
 describe('the contact form', () => {
-  const rows = () => gallery.app.deps.db.select({ n: count() }).from(contactMessages).get()!.n;
+  const rows = () => site.gallery.app.deps.db.select({ n: count() }).from(contactMessages).get()!.n;
 
   it('checks the fields in the browser, and editing a field clears its error', async () => {
-    const page = await openPage({ width: 360, height: 740 });
-    await visit(page, '/contact');
+    const page = await site.openPage({ width: 360, height: 740 });
+    await site.visit(page, '/contact');
     const before = rows();
     await page.click('form button[type="submit"]');
     expect(await page.textContent('[data-testid="error-email"]')).toBe('Email cannot be blank.');
@@ -169,9 +160,9 @@ describe('the contact form', () => {
 
   it('shows a refusal of the server with its message in the banner and each field error under its field, both at once', async () => {
     // Its own page, outside the console check below: the browser logs the server's 400 answer.
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors = watchErrors(page);
-    await visit(page, '/contact');
+    await site.visit(page, '/contact');
     const before = rows();
     // Entries the browser's check accepts, changed on the way to a real server into ones it refuses: an address it
     // finds invalid and a message one character over the limit.
@@ -211,8 +202,8 @@ describe('the contact form', () => {
   });
 
   it('sends a message that reaches the help address through the outbox', async () => {
-    const page = await openPage();
-    await visit(page, '/contact');
+    const page = await site.openPage();
+    await site.visit(page, '/contact');
     const subject = `Hello from the browser ${Date.now()}`;
     await page.fill('input[name="email"]', 'visitor@example.test');
     await page.selectOption('select[name="reason"]', 'Feature Request');
@@ -226,20 +217,24 @@ describe('the contact form', () => {
     await page.fill('input[name="subject"]', 'x');
     expect(await page.locator('[data-testid="form-message"]').count()).toBe(0);
 
-    const stored = gallery.app.deps.db.select().from(contactMessages).where(eq(contactMessages.subject, subject)).all();
+    const stored = site.gallery.app.deps.db
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.subject, subject))
+      .all();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ email: 'visitor@example.test', reason: 'Feature Request' });
 
-    await deliverOutbox(gallery.app.deps);
-    const mails = readOutbox(gallery.app.deps.config.outboxDir).filter((mail) => mail.subject.includes(subject));
+    await deliverOutbox(site.gallery.app.deps);
+    const mails = readOutbox(site.gallery.app.deps.config.outboxDir).filter((mail) => mail.subject.includes(subject));
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.to).toBe(gallery.app.deps.config.helpEmail);
+    expect(mails[0]!.to).toBe(site.gallery.app.deps.config.helpEmail);
     expect(mails[0]!.text).toContain('Reply to: visitor@example.test');
   });
 });
 
 describe('all along', () => {
   it('there were no console errors or Content Security Policy violations', () => {
-    expect(pages.flatMap(({ errors }) => errors)).toEqual([]);
+    expect(site.pages.flatMap(({ errors }) => errors)).toEqual([]);
   });
 });

@@ -7,15 +7,15 @@ import type { Page } from 'playwright-core';
 import { FAQS } from '#client/pages/copy/faqs.ts';
 import { THE_GROUND } from '#client/pages/copy/principles.ts';
 
-import { gallery, openPage, PHONE, visit, usePublicPages } from '#tests/helpers/browser/public-pages.ts';
+import { PHONE, usePublicPages } from '#tests/helpers/browser/public-pages.ts';
 
-usePublicPages();
+const site = usePublicPages();
 
 describe('the preloader', () => {
   it('plays our logo animation once, signals its end, and goes away when the page is ready', async () => {
-    const page = await openPage();
+    const page = await site.openPage();
     const started = Date.now();
-    await page.goto(`${gallery.url}/?preload`);
+    await page.goto(`${site.gallery.url}/?preload`);
     const preloader = page.locator('.preloader');
     await preloader.waitFor({ state: 'visible' });
     expect(await preloader.getAttribute('data-animation')).toBe('playing');
@@ -35,8 +35,8 @@ describe('the preloader', () => {
   });
 
   it('can be skipped with a key press', async () => {
-    const page = await openPage();
-    await page.goto(`${gallery.url}/learn?preload`);
+    const page = await site.openPage();
+    await page.goto(`${site.gallery.url}/learn?preload`);
     await page.locator('.preloader').waitFor({ state: 'visible' });
     const started = Date.now();
     await page.keyboard.press('Space');
@@ -46,11 +46,11 @@ describe('the preloader', () => {
   });
 
   it('is skipped for automated browsers and with ?nopreload', async () => {
-    const page = await openPage();
-    await visit(page, '/');
+    const page = await site.openPage();
+    await site.visit(page, '/');
     expect(await page.evaluate(() => document.documentElement.dataset.preloader)).toBe('skipped');
     expect(await page.locator('.preloader').count()).toBe(0);
-    await visit(page, '/faqs?nopreload');
+    await site.visit(page, '/faqs?nopreload');
     expect(await page.locator('.preloader').count()).toBe(0);
   });
 });
@@ -58,11 +58,11 @@ describe('the preloader', () => {
 describe('the public pages', () => {
   let page: Page;
   beforeAll(async () => {
-    page = await openPage();
+    page = await site.openPage();
   });
 
   it('welcome: the introduction and the ways in, participate included for a guest', async () => {
-    await visit(page, '/');
+    await site.visit(page, '/');
     expect(await page.title()).toBe('Gallery Tree');
     expect(await page.locator('h1').textContent()).toBe('welcome.');
     expect(
@@ -77,7 +77,7 @@ describe('the public pages', () => {
   });
 
   it('learn: four slides with tabs; previous is hidden on the first, next on the last', async () => {
-    await visit(page, '/learn');
+    await site.visit(page, '/learn');
     expect(await page.title()).toBe('learn. · Gallery Tree');
     expect(await page.locator('[role="tab"]').allTextContents()).toEqual([
       '01OVERVIEW',
@@ -106,7 +106,7 @@ describe('the public pages', () => {
   });
 
   it('participate: the five steps, the principles popup, and the way to registration', async () => {
-    await visit(page, '/participate');
+    await site.visit(page, '/participate');
     expect(await page.title()).toBe('participate. · Gallery Tree');
     expect(await page.locator('.step__title').allTextContents()).toEqual([
       'register.',
@@ -142,7 +142,7 @@ describe('the public pages', () => {
   });
 
   it('faqs: eleven questions; choosing one shows its answer and hides the last', async () => {
-    await visit(page, '/faqs');
+    await site.visit(page, '/faqs');
     expect(await page.title()).toBe('faqs. · Gallery Tree');
     const faqs = page.locator('[data-testid="faq"]');
     expect(await faqs.count()).toBe(11);
@@ -157,14 +157,14 @@ describe('the public pages', () => {
   });
 
   it('terms: 25 numbered sections dated December 29, 2023, a mailto link to the help address and a link to privacy', async () => {
-    await visit(page, '/terms');
+    await site.visit(page, '/terms');
     expect(await page.title()).toBe('terms. · Gallery Tree');
     const sections = page.locator('[data-testid="legal-section"]');
     expect(await sections.count()).toBe(25);
     expect(await sections.nth(24).locator('h2').textContent()).toMatch(/^25\. /);
     expect(await page.getAttribute('.static-page__updated time', 'datetime')).toBe('2023-12-29');
     expect(await page.textContent('.static-page__updated')).toContain('December 29, 2023');
-    const helpEmail = gallery.app.deps.config.helpEmail;
+    const helpEmail = site.gallery.app.deps.config.helpEmail;
     expect(await page.locator(`a[href="mailto:${helpEmail}"]`).count()).toBeGreaterThan(0);
     expect(await page.locator('.static-page__body a[href="/privacy"]').count()).toBeGreaterThan(0);
     const text = (await page.textContent('.legal-sections'))!;
@@ -186,16 +186,16 @@ describe('the public pages', () => {
   });
 
   it('privacy: dated January 3, 2024, with a help e-mail link', async () => {
-    await visit(page, '/privacy');
+    await site.visit(page, '/privacy');
     expect(await page.title()).toBe('privacy. · Gallery Tree');
     expect(await page.getAttribute('.static-page__updated time', 'datetime')).toBe('2024-01-03');
     expect(await page.textContent('.static-page__updated')).toContain('January 3, 2024');
-    expect(await page.locator(`a[href="mailto:${gallery.app.deps.config.helpEmail}"]`).count()).toBeGreaterThan(0);
+    expect(await page.locator(`a[href="mailto:${site.gallery.app.deps.config.helpEmail}"]`).count()).toBeGreaterThan(0);
     expect(await page.getAttribute('[data-side-nav="privacy"]', 'aria-current')).toBe('page');
   });
 
   it('contact: the form with its four fields, in the shared side nav', async () => {
-    await visit(page, '/contact');
+    await site.visit(page, '/contact');
     expect(await page.title()).toBe('contact. · Gallery Tree');
     for (const name of ['email', 'reason', 'subject', 'message'])
       expect(await page.locator(`form [name="${name}"]`).count()).toBe(1);
@@ -222,16 +222,16 @@ describe('the public pages', () => {
   });
 
   it('forbidden shows 403 and Forbidden; an unknown path shows not found', async () => {
-    await visit(page, '/forbidden');
+    await site.visit(page, '/forbidden');
     expect(await page.textContent('.page__code')).toBe('403');
     expect(await page.textContent('h1')).toBe('Forbidden');
-    await visit(page, '/no/such/page');
+    await site.visit(page, '/no/such/page');
     expect(await page.textContent('.page__code')).toBe('404');
     expect(await page.textContent('h1')).toBe('not found.');
   });
 
   it('the footer offers its menu, participate included for a guest, and no social links', async () => {
-    await visit(page, '/');
+    await site.visit(page, '/');
     expect(
       await page.$$eval('[data-footer-item]', (links) => links.map((l) => l.getAttribute('data-footer-item'))),
     ).toEqual(['learn', 'observe', 'participate', 'terms', 'privacy', 'faqs', 'contact']);

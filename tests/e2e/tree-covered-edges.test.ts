@@ -11,20 +11,9 @@ import { replayDayOf } from '#shared/tree/tree-url.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { watchErrors } from '../helpers/browser/harness.ts';
-import {
-  browser,
-  errors,
-  focusAt,
-  gallery,
-  openTree,
-  page,
-  PHONE,
-  stats,
-  tabToCanvas,
-  useTreeAccess,
-} from '#tests/helpers/browser/tree-access.ts';
+import { PHONE, useTreeAccess } from '#tests/helpers/browser/tree-access.ts';
 
-useTreeAccess();
+const treePage = useTreeAccess();
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -36,7 +25,7 @@ const sideBySide = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.widt
 
 /** The focused square's rectangle on the page, from the engine's own camera (window.__treeStats). */
 async function focusedSquare(on: Page): Promise<Box> {
-  const s = await stats(on);
+  const s = await treePage.stats(on);
   const canvas = (await on.locator('.tree-canvas').boundingBox())!;
   return {
     x: canvas.x + (s.focusColumn! * CELL_PITCH - s.x) * s.scale,
@@ -56,11 +45,11 @@ const replayBarBox = async (on: Page) => (await on.getByRole('group', { name: 'G
  */
 async function walkToEdge(on: Page, key: 'ArrowUp' | 'ArrowDown', covers: Box[]): Promise<Box> {
   const canvas = (await on.locator('.tree-canvas').boundingBox())!;
-  let previous = await focusAt(on);
+  let previous = await treePage.focusAt(on);
   for (let press = 0; press < 60; press++) {
     await on.keyboard.press(key);
     const square = await focusedSquare(on);
-    const at = await focusAt(on);
+    const at = await treePage.focusAt(on);
     expect(overlaps(square, canvas), `row ${at.row} on the canvas`).toBe(true);
     for (const cover of covers)
       expect(overlaps(square, cover), `row ${at.row} under ${JSON.stringify(cover)}`).toBe(false);
@@ -72,8 +61,8 @@ async function walkToEdge(on: Page, key: 'ArrowUp' | 'ArrowDown', covers: Box[])
 
 /** A day the growth history reaches that is not today: the replay shows it paused, with its bar at the bottom. */
 async function pastDay(): Promise<string> {
-  const token = getDefaultTree(gallery.app.deps.db)!.token;
-  const answer = await gallery.app.server.inject({ url: `/api/tree/${token}/history` });
+  const token = getDefaultTree(treePage.gallery.app.deps.db)!.token;
+  const answer = await treePage.gallery.app.server.inject({ url: `/api/tree/${token}/history` });
   const pieces = decodeHistory((answer.json() as { r: TreeHistoryWire }).r);
   const day = replayDayOf(pieces.at[Math.floor(pieces.count / 2)]!);
   expect(day).not.toBe(replayDayOf(Date.now()));
@@ -83,39 +72,44 @@ async function pastDay(): Promise<string> {
 describe('the keyboard focus at the edges of the view', () => {
   it('on a wide screen, stays clear of the toolbar at the top and of Replay growth', async () => {
     // The trunk's last column under the toolbar, at the smallest zoom (where a square's margin is smallest).
-    await openTree('?row=30&col=-3&zoom=0.5');
-    await tabToCanvas();
-    await page.keyboard.press('End');
-    const covers = [await toolbarBox(page), await replayButtonBox(page)];
-    const top = await walkToEdge(page, 'ArrowUp', covers);
-    expect((await focusAt()).row).toBe(0);
+    await treePage.openTree('?row=30&col=-3&zoom=0.5');
+    await treePage.tabToCanvas();
+    await treePage.page.keyboard.press('End');
+    const covers = [await toolbarBox(treePage.page), await replayButtonBox(treePage.page)];
+    const top = await walkToEdge(treePage.page, 'ArrowUp', covers);
+    expect((await treePage.focusAt()).row).toBe(0);
     // The square at the top was under the toolbar's width: only the reveal kept it from under it.
     expect(sideBySide(top, covers[0]!)).toBe(true);
-    await walkToEdge(page, 'ArrowDown', covers);
+    await walkToEdge(treePage.page, 'ArrowDown', covers);
   });
 
   it("on a wide screen, stays clear of the replay's bar at the bottom", async () => {
-    await openTree(`?at=${await pastDay()}&row=38&col=10&zoom=0.5`);
-    const bar = await replayBarBox(page);
-    await tabToCanvas();
+    await treePage.openTree(`?at=${await pastDay()}&row=38&col=10&zoom=0.5`);
+    const bar = await replayBarBox(treePage.page);
+    await treePage.tabToCanvas();
     // The trunk's first column lies over the bar's width.
-    await page.keyboard.press('Home');
-    const bottom = await walkToEdge(page, 'ArrowDown', [bar, await toolbarBox(page)]);
+    await treePage.page.keyboard.press('Home');
+    const bottom = await walkToEdge(treePage.page, 'ArrowDown', [bar, await toolbarBox(treePage.page)]);
     expect(sideBySide(bottom, bar)).toBe(true);
-    expect(errors).toEqual([]);
+    expect(treePage.errors).toEqual([]);
   });
 
   it("on a phone, stays clear of the replay's bar at the bottom and of the toolbar's strip at the top", async () => {
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const context = await treePage.browser.newContext({
+      viewport: PHONE,
+      deviceScaleFactor: 3,
+      hasTouch: true,
+      isMobile: true,
+    });
     const phone = await context.newPage();
     const phoneErrors = watchErrors(phone);
-    await openTree(`?at=${await pastDay()}&row=38&col=2&zoom=0.5`, phone);
+    await treePage.openTree(`?at=${await pastDay()}&row=38&col=2&zoom=0.5`, phone);
     const covers = [await replayBarBox(phone), await toolbarBox(phone)];
-    await tabToCanvas(phone);
+    await treePage.tabToCanvas(phone);
     const bottom = await walkToEdge(phone, 'ArrowDown', covers);
     expect(sideBySide(bottom, covers[0]!)).toBe(true);
     await walkToEdge(phone, 'ArrowUp', covers);
-    expect((await focusAt(phone)).row).toBe(0);
+    expect((await treePage.focusAt(phone)).row).toBe(0);
     expect(phoneErrors).toEqual([]);
     await context.close();
   });

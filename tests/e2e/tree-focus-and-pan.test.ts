@@ -13,85 +13,73 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { axeViolations } from '../helpers/browser/axe.ts';
 import { postFromPage, watchErrors } from '../helpers/browser/harness.ts';
-import {
-  browser,
-  cellsWith,
-  errors,
-  focusAt,
-  gallery,
-  openTree,
-  page,
-  PHONE,
-  pieceAt,
-  settings,
-  settled,
-  tabToCanvas,
-  WIDE,
-  useTreeAccess,
-} from '#tests/helpers/browser/tree-access.ts';
+import { WIDE } from '#tests/helpers/browser/pages.ts';
+import { PHONE, useTreeAccess } from '#tests/helpers/browser/tree-access.ts';
 
-useTreeAccess();
+const treePage = useTreeAccess();
 
 describe('where the keyboard goes', () => {
   it('closing the search results gives the focus to the Search button, the box that opened them being gone', async () => {
-    await openTree();
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const box = page.locator('.tree-search input');
+    await treePage.openTree();
+    await treePage.page.getByRole('button', { name: 'Search', exact: true }).click();
+    const box = treePage.page.locator('.tree-search input');
     await box.fill('tide');
     await box.press('Enter');
-    const popup = page.getByTestId('search-popup');
+    const popup = treePage.page.getByTestId('search-popup');
     await popup.waitFor();
-    await page.keyboard.press('Escape');
+    await treePage.page.keyboard.press('Escape');
     await popup.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search');
+    expect(await treePage.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search');
   });
 
   it("back from a piece's page, by Back or by its close button, the view and the keyboard are on the piece again", async () => {
     // The demo's pieces lie where its seed put them: take one of the trunk's.
-    const square = cellsWith(CellStatus.Published).find(
-      (cell) => cell.row >= bandStarts(settings).trunk && cell.row < bandStarts(settings).seed,
-    )!;
-    const piece = pieceAt(square.row, square.column);
-    await openTree(`?row=${square.row}&col=${square.column}&zoom=1`);
-    await settled();
-    await tabToCanvas();
-    expect(await focusAt()).toEqual({ row: square.row, column: square.column });
-    const before = await settled();
+    const square = treePage
+      .cellsWith(CellStatus.Published)
+      .find(
+        (cell) => cell.row >= bandStarts(treePage.settings).trunk && cell.row < bandStarts(treePage.settings).seed,
+      )!;
+    const piece = treePage.pieceAt(square.row, square.column);
+    await treePage.openTree(`?row=${square.row}&col=${square.column}&zoom=1`);
+    await treePage.settled();
+    await treePage.tabToCanvas();
+    expect(await treePage.focusAt()).toEqual({ row: square.row, column: square.column });
+    const before = await treePage.settled();
 
-    await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.pathname === `/observe/cell/${piece.token}/details`);
-    await page.locator('.tree-canvas').waitFor({ state: 'detached' });
-    await page.goBack();
-    await page.waitForSelector('[data-tree-ready="true"]');
-    await page.waitForFunction(() => document.activeElement?.classList.contains('tree-canvas'));
-    await page.waitForFunction(() => window.__treeStats!.focusRow !== null);
-    expect(await focusAt()).toEqual({ row: square.row, column: square.column });
-    let after = await settled();
+    await treePage.page.keyboard.press('Enter');
+    await treePage.page.waitForURL((url) => url.pathname === `/observe/cell/${piece.token}/details`);
+    await treePage.page.locator('.tree-canvas').waitFor({ state: 'detached' });
+    await treePage.page.goBack();
+    await treePage.page.waitForSelector('[data-tree-ready="true"]');
+    await treePage.page.waitForFunction(() => document.activeElement?.classList.contains('tree-canvas'));
+    await treePage.page.waitForFunction(() => window.__treeStats!.focusRow !== null);
+    expect(await treePage.focusAt()).toEqual({ row: square.row, column: square.column });
+    let after = await treePage.settled();
     expect({ x: after.x, y: after.y, scale: after.scale }).toEqual({ x: before.x, y: before.y, scale: before.scale });
 
     // Enter opens it again; the page's close button comes back the same way.
-    await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.pathname === `/observe/cell/${piece.token}/details`);
-    const close = page.getByRole('button', { name: 'Close and return to the tree' });
+    await treePage.page.keyboard.press('Enter');
+    await treePage.page.waitForURL((url) => url.pathname === `/observe/cell/${piece.token}/details`);
+    const close = treePage.page.getByRole('button', { name: 'Close and return to the tree' });
     await close.focus();
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-tree-ready="true"]');
-    await page.waitForFunction(() => document.activeElement?.classList.contains('tree-canvas'));
-    await page.waitForFunction(() => window.__treeStats!.focusRow !== null);
-    expect(await focusAt()).toEqual({ row: square.row, column: square.column });
-    after = await settled();
+    await treePage.page.keyboard.press('Enter');
+    await treePage.page.waitForSelector('[data-tree-ready="true"]');
+    await treePage.page.waitForFunction(() => document.activeElement?.classList.contains('tree-canvas'));
+    await treePage.page.waitForFunction(() => window.__treeStats!.focusRow !== null);
+    expect(await treePage.focusAt()).toEqual({ row: square.row, column: square.column });
+    after = await treePage.settled();
     expect({ x: after.x, y: after.y, scale: after.scale }).toEqual({ x: before.x, y: before.y, scale: before.scale });
     // The arrows go on from there.
-    await page.keyboard.press('ArrowDown');
-    expect(await focusAt()).not.toEqual({ row: square.row, column: square.column });
-    expect(errors).toEqual([]);
+    await treePage.page.keyboard.press('ArrowDown');
+    expect(await treePage.focusAt()).not.toEqual({ row: square.row, column: square.column });
+    expect(treePage.errors).toEqual([]);
   });
 
   it("after the reserve popup's steps, the keyboard is back on the canvas", async () => {
-    const context = await browser.newContext({ viewport: WIDE, locale: 'en-US' });
+    const context = await treePage.browser.newContext({ viewport: WIDE, locale: 'en-US' });
     const member = await context.newPage();
     const memberErrors = watchErrors(member);
-    await member.goto(`${gallery.url}/`);
+    await member.goto(`${treePage.gallery.url}/`);
     await member.waitForFunction(() => !document.querySelector('.shell__loading'));
     const email = `access.${Date.now().toString(36)}@example.com`;
     expect(
@@ -102,9 +90,9 @@ describe('where the keyboard goes', () => {
         password: 'reserve-pass-1!',
       }),
     ).toBe(200);
-    const square = cellsWith(CellStatus.Available).find((cell) => cell.type === 1)!;
+    const square = treePage.cellsWith(CellStatus.Available).find((cell) => cell.type === 1)!;
     // A link to the square: the canvas has the keyboard, on the square.
-    await member.goto(`${gallery.url}/observe?cell=${square.token}`);
+    await member.goto(`${treePage.gallery.url}/observe?cell=${square.token}`);
     await member.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     await member.waitForFunction(() => document.activeElement?.classList.contains('tree-canvas'));
     await member.keyboard.press('Enter');
@@ -133,7 +121,7 @@ describe('where the keyboard goes', () => {
   });
 
   it('find-my-squares takes the keyboard to the square it shows', async () => {
-    const { db, clock } = gallery.app.deps;
+    const { db, clock } = treePage.gallery.app.deps;
     const tree = getDefaultTree(db)!;
     const held = db
       .select({ userId: reservations.userId, row: cells.row, column: cells.column })
@@ -142,11 +130,11 @@ describe('where the keyboard goes', () => {
       .where(and(eq(reservations.state, 'active'), eq(cells.treeId, tree.id)))
       .get()!;
     const session = createSession(db, clock, held.userId);
-    const context: BrowserContext = await browser.newContext({ viewport: WIDE });
-    await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: gallery.url }]);
+    const context: BrowserContext = await treePage.browser.newContext({ viewport: WIDE });
+    await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
     const artist = await context.newPage();
     const artistErrors = watchErrors(artist);
-    await openTree('', artist);
+    await treePage.openTree('', artist);
     // The reservation's own prompt may come up first: answer it later.
     const prompt = artist.getByTestId('edit-reserved-cell-popup');
     await prompt.waitFor({ timeout: 4_000 }).then(
@@ -154,15 +142,15 @@ describe('where the keyboard goes', () => {
       () => undefined,
     );
     await prompt.waitFor({ state: 'detached' });
-    await tabToCanvas(artist);
+    await treePage.tabToCanvas(artist);
     const findMine = artist.getByRole('button', { name: 'Find my squares' });
     await findMine.focus();
     await artist.keyboard.press('Enter');
     await artist.waitForFunction(() => window.__treeStats!.targetRow !== null);
-    await settled(artist);
+    await treePage.settled(artist);
     await artist.locator('.tree-canvas').focus();
     await artist.waitForFunction(() => window.__treeStats!.focusRow !== null);
-    expect(await focusAt(artist)).toEqual({ row: held.row, column: held.column });
+    expect(await treePage.focusAt(artist)).toEqual({ row: held.row, column: held.column });
     expect(artistErrors).toEqual([]);
     await context.close();
   });
@@ -170,14 +158,14 @@ describe('where the keyboard goes', () => {
 
 describe('pan without dragging', () => {
   it('on a wide screen, four named buttons in the panel move the view half a screen each way', async () => {
-    await openTree('?row=24&col=2&zoom=1');
-    const start = await settled();
-    const box = (await page.locator('.tree-canvas').boundingBox())!;
-    const group = page.getByRole('group', { name: 'Pan the view' });
+    await treePage.openTree('?row=24&col=2&zoom=1');
+    const start = await treePage.settled();
+    const box = (await treePage.page.locator('.tree-canvas').boundingBox())!;
+    const group = treePage.page.getByRole('group', { name: 'Pan the view' });
     expect(
       await group.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label'))),
     ).toEqual(['Pan left', 'Pan up', 'Pan down', 'Pan right']);
-    expect(await page.getByRole('button', { name: 'Pan buttons' }).isVisible()).toBe(false);
+    expect(await treePage.page.getByRole('button', { name: 'Pan buttons' }).isVisible()).toBe(false);
     // Where the camera is after each press, from where it started.
     const moves: [string, number, number][] = [
       ['Pan right', box.width / 2, 0],
@@ -186,8 +174,8 @@ describe('pan without dragging', () => {
       ['Pan up', 0, 0],
     ];
     for (const [name, dx, dy] of moves) {
-      await page.getByRole('button', { name, exact: true }).click();
-      const s = await settled();
+      await treePage.page.getByRole('button', { name, exact: true }).click();
+      const s = await treePage.settled();
       expect({ name, x: s.x - start.x, y: s.y - start.y }).toEqual({
         name,
         x: expect.closeTo(dx / s.scale, 3),
@@ -197,11 +185,16 @@ describe('pan without dragging', () => {
   });
 
   it('on a phone, one button in the panel strip shows the four, which fit the screen', async () => {
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, hasTouch: true, isMobile: true });
+    const context = await treePage.browser.newContext({
+      viewport: PHONE,
+      deviceScaleFactor: 3,
+      hasTouch: true,
+      isMobile: true,
+    });
     const phone = await context.newPage();
     const phoneErrors = watchErrors(phone);
-    await openTree('?row=24&col=2&zoom=1', phone);
-    const start = await settled(phone);
+    await treePage.openTree('?row=24&col=2&zoom=1', phone);
+    const start = await treePage.settled(phone);
     const toolbar = (await phone.getByRole('toolbar', { name: 'Tree view' }).boundingBox())!;
     expect(toolbar.x).toBeGreaterThanOrEqual(0);
     expect(toolbar.x + toolbar.width).toBeLessThanOrEqual(PHONE.width);
@@ -218,7 +211,7 @@ describe('pan without dragging', () => {
       expect(Math.min(button.width, button.height)).toBeGreaterThanOrEqual(24);
     }
     await phone.getByRole('button', { name: 'Pan up', exact: true }).click();
-    const s = await settled(phone);
+    const s = await treePage.settled(phone);
     expect(s.y).toBeLessThan(start.y);
     expect(s.x).toBe(start.x);
     expect(await axeViolations(phone)).toEqual([]);
@@ -232,7 +225,7 @@ describe('pan without dragging', () => {
   });
 
   it('the panel still fits a 320-pixel screen with every button, find-my-squares included', async () => {
-    const { db, clock } = gallery.app.deps;
+    const { db, clock } = treePage.gallery.app.deps;
     const tree = getDefaultTree(db)!;
     const held = db
       .select({ userId: reservations.userId })
@@ -240,12 +233,16 @@ describe('pan without dragging', () => {
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .where(and(eq(reservations.state, 'active'), eq(cells.treeId, tree.id)))
       .get()!;
-    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true });
+    const context = await treePage.browser.newContext({
+      viewport: { width: 320, height: 640 },
+      hasTouch: true,
+      isMobile: true,
+    });
     await context.addCookies([
-      { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url },
+      { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: treePage.gallery.url },
     ]);
     const narrow = await context.newPage();
-    await openTree('', narrow);
+    await treePage.openTree('', narrow);
     await narrow.getByRole('button', { name: 'Find my squares' }).waitFor();
     const toolbar = narrow.getByRole('toolbar', { name: 'Tree view' });
     for (const button of await toolbar.getByRole('button').all()) {
@@ -280,17 +277,17 @@ describe('a visible focus', () => {
     });
 
   it('every control of the tree page shows where the keyboard is, the small search box included', async () => {
-    await openTree();
-    await settled();
-    await tabToCanvas();
-    const seen: { name: string; ring: boolean }[] = [await focusRing(page)];
+    await treePage.openTree();
+    await treePage.settled();
+    await treePage.tabToCanvas();
+    const seen: { name: string; ring: boolean }[] = [await focusRing(treePage.page)];
     for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Tab');
-      const inTree = await page.evaluate(
+      await treePage.page.keyboard.press('Tab');
+      const inTree = await treePage.page.evaluate(
         () => document.activeElement?.closest('.tree-area') !== null && document.activeElement !== document.body,
       );
       if (!inTree) break;
-      seen.push(await focusRing(page));
+      seen.push(await focusRing(treePage.page));
     }
     // The canvas, the panel's buttons, the replay's, and the survey's button and links.
     expect(seen.length).toBeGreaterThan(12);
@@ -299,12 +296,12 @@ describe('a visible focus', () => {
     );
     expect(seen.filter((s) => !s.ring)).toEqual([]);
 
-    await page.getByRole('button', { name: 'Search', exact: true }).focus();
-    await page.keyboard.press('Enter');
-    await page.locator('.tree-search input').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT');
-    expect(await focusRing(page)).toMatchObject({ ring: true });
-    await page.keyboard.press('Tab');
-    expect(await focusRing(page)).toEqual({ name: 'Cancel search', ring: true });
+    await treePage.page.getByRole('button', { name: 'Search', exact: true }).focus();
+    await treePage.page.keyboard.press('Enter');
+    await treePage.page.locator('.tree-search input').waitFor();
+    expect(await treePage.page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT');
+    expect(await focusRing(treePage.page)).toMatchObject({ ring: true });
+    await treePage.page.keyboard.press('Tab');
+    expect(await focusRing(treePage.page)).toEqual({ name: 'Cancel search', ring: true });
   });
 });

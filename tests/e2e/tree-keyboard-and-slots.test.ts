@@ -1,5 +1,5 @@
 /**
- * The tree page's features in a real browser (issue 5; decision 010): the keyboard path with its live description,
+ * The tree page's features in a real browser (decision 010): the keyboard path with its live description,
  * find-my-slots for a signed-in artist, a tree too large for the snapshot's details, failures, and no console errors.
  */
 import fs from 'node:fs';
@@ -20,44 +20,32 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { watchErrors } from '../helpers/browser/harness.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
-import {
-  browser,
-  cellsWith,
-  centreCell,
-  errors,
-  gallery,
-  leftTreeFor,
-  openTree,
-  page,
-  settled,
-  stats,
-  useTreeFeatures,
-} from '#tests/helpers/browser/tree-features.ts';
+import { useTreeFeatures } from '#tests/helpers/browser/tree-features.ts';
 
-useTreeFeatures();
+const treePage = useTreeFeatures();
 
 describe('the keyboard path', () => {
   it('moves a visible focus cell with the arrow keys, names it in a live region, and Enter opens it', async () => {
-    const published = cellsWith(CellStatus.Published)[0]!;
-    const title = gallery.app.deps.db
+    const published = treePage.cellsWith(CellStatus.Published)[0]!;
+    const title = treePage.gallery.app.deps.db
       .select({ title: art.title })
       .from(art)
       .innerJoin(cells, eq(cells.artId, art.id))
       .where(eq(cells.token, published.token))
       .get()!.title;
-    await openTree(`?row=${published.row}&col=${published.column}&zoom=1`);
-    await settled();
-    const live = page.getByTestId('tree-focus-description');
+    await treePage.openTree(`?row=${published.row}&col=${published.column}&zoom=1`);
+    await treePage.settled();
+    const live = treePage.page.getByTestId('tree-focus-description');
     expect(await live.getAttribute('aria-live')).toBe('polite');
 
-    await page.keyboard.press('Tab'); // the skip link
-    while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
-      await page.keyboard.press('Tab');
-    await page.waitForFunction(() => window.__treeStats!.focusRow !== null);
-    let s = await stats();
+    await treePage.page.keyboard.press('Tab'); // the skip link
+    while (!(await treePage.page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
+      await treePage.page.keyboard.press('Tab');
+    await treePage.page.waitForFunction(() => window.__treeStats!.focusRow !== null);
+    let s = await treePage.stats();
     // Keyboard focus starts on the square in the middle of the view: the published piece the address named.
     expect({ row: s.focusRow, column: s.focusColumn }).toEqual({ row: published.row, column: published.column });
-    await page.waitForFunction(
+    await treePage.page.waitForFunction(
       (text) => document.querySelector('[data-testid="tree-focus-description"]')?.textContent?.includes(text),
       title,
     );
@@ -66,29 +54,29 @@ describe('the keyboard path', () => {
     );
 
     // Down and back up; then sideways (whichever way has a square) and back.
-    await page.keyboard.press('ArrowDown');
-    s = await stats();
+    await treePage.page.keyboard.press('ArrowDown');
+    s = await treePage.stats();
     expect(s.focusRow).toBeGreaterThan(published.row);
     expect(s.focusColumn).toBe(published.column);
     expect(await live.textContent()).toMatch(new RegExp(`^row ${s.focusRow}, column ${s.focusColumn}:`));
-    await page.keyboard.press('ArrowUp');
+    await treePage.page.keyboard.press('ArrowUp');
     let [there, back] = ['ArrowRight', 'ArrowLeft'];
-    await page.keyboard.press(there);
-    s = await stats();
+    await treePage.page.keyboard.press(there);
+    s = await treePage.stats();
     if (s.focusColumn === published.column) {
       [there, back] = ['ArrowLeft', 'ArrowRight'];
-      await page.keyboard.press(there);
-      s = await stats();
+      await treePage.page.keyboard.press(there);
+      s = await treePage.stats();
     }
     expect(s.focusRow).toBe(published.row);
     expect(s.focusColumn).not.toBe(published.column);
     expect(await live.textContent()).toMatch(new RegExp(`^row ${published.row}, column ${s.focusColumn}:`));
-    await page.keyboard.press(back);
-    s = await stats();
+    await treePage.page.keyboard.press(back);
+    s = await treePage.stats();
     expect({ row: s.focusRow, column: s.focusColumn }).toEqual({ row: published.row, column: published.column });
 
-    await page.keyboard.press('Enter');
-    await leftTreeFor(`/observe/cell/${published.token}/details`);
+    await treePage.page.keyboard.press('Enter');
+    await treePage.leftTreeFor(`/observe/cell/${published.token}/details`);
   });
 });
 
@@ -99,7 +87,7 @@ describe('a signed-in artist', () => {
   let artistErrors: string[];
 
   beforeAll(async () => {
-    const { db, clock } = gallery.app.deps;
+    const { db, clock } = treePage.gallery.app.deps;
     const tree = getDefaultTree(db)!;
     const reservation = db
       .select({ userId: reservations.userId, token: cells.token, row: cells.row, column: cells.column })
@@ -110,11 +98,11 @@ describe('a signed-in artist', () => {
       .get()!;
     held = reservation;
     const session = createSession(db, clock, reservation.userId);
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: gallery.url }]);
+    context = await treePage.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
     artistPage = await context.newPage();
     artistErrors = watchErrors(artistPage);
-    await openTree('', artistPage);
+    await treePage.openTree('', artistPage);
     // The reservation work's own prompt ("continue working on your square?") may come up first: answer it later.
     const prompt = artistPage.getByTestId('edit-reserved-cell-popup');
     await prompt.waitFor({ timeout: 4_000 }).then(
@@ -131,13 +119,13 @@ describe('a signed-in artist', () => {
     await findMine.waitFor();
     await findMine.click();
     await artistPage.waitForTimeout(100);
-    await settled(artistPage);
-    expect(await centreCell(artistPage)).toMatchObject({ row: held.row, column: held.column });
+    await treePage.settled(artistPage);
+    expect(await treePage.centreCell(artistPage)).toMatchObject({ row: held.row, column: held.column });
     await expect(artistPage.locator('.tree-toast').textContent()).resolves.toContain('Your reserved square');
 
     const box = (await artistPage.locator('canvas').first().boundingBox())!;
     await artistPage.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await leftTreeFor(`/observe/cell/${held.token}/edit`, artistPage);
+    await treePage.leftTreeFor(`/observe/cell/${held.token}/edit`, artistPage);
     expect(artistErrors).toEqual([]);
   });
 });
@@ -153,7 +141,7 @@ describe('a tree too large to carry its details in the snapshot', () => {
     generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
     const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
     big = { app, db, dir, url: await app.start() };
-    bigPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    bigPage = await treePage.browser.newPage({ viewport: { width: 1280, height: 800 } });
     bigPage.on('request', (request) => {
       if (request.url().includes('/region?')) regionRequests.push(new URL(request.url()).search);
     });
@@ -182,7 +170,7 @@ describe('a tree too large to carry its details in the snapshot', () => {
     // Straight away, before the view's regions have settled: the tap loads the cell's region itself.
     const box = (await bigPage.locator('canvas').first().boundingBox())!;
     await bigPage.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await leftTreeFor(`/observe/cell/${piece.token}/details`, bigPage);
+    await treePage.leftTreeFor(`/observe/cell/${piece.token}/details`, bigPage);
     expect(regionRequests.length).toBeGreaterThan(0);
     for (const search of regionRequests) {
       const q = new URLSearchParams(search);
@@ -207,41 +195,42 @@ describe('a tree too large to carry its details in the snapshot', () => {
 
 describe('failures', () => {
   it('a failed tree fetch leaves an empty tree with a Retry that works', async () => {
-    const context = page.context();
+    const context = treePage.page.context();
     await context.route(/\/api\/tree\/[^/?]+$/, (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"r":{"error":"internal_error"}}' }),
     );
-    await page.goto(`${gallery.url}/observe`);
-    const notice = page.getByRole('alert').filter({ hasText: 'The tree could not be loaded.' });
+    await treePage.page.goto(`${treePage.gallery.url}/observe`);
+    const notice = treePage.page.getByRole('alert').filter({ hasText: 'The tree could not be loaded.' });
     await notice.waitFor({ timeout: 30_000 });
     await context.unroute(/\/api\/tree\/[^/?]+$/);
     await notice.getByRole('button', { name: 'Retry' }).click();
-    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
-    expect((await stats()).cellsDrawn).toBeGreaterThan(0);
+    await treePage.page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    expect((await treePage.stats()).cellsDrawn).toBeGreaterThan(0);
     // The failed request is the page's own doing: it is not a console error of the app.
-    const index = errors.findIndex((e) => /500/.test(e));
-    if (index >= 0) errors.splice(index, 1);
+    const index = treePage.errors.findIndex((e) => /500/.test(e));
+    if (index >= 0) treePage.errors.splice(index, 1);
   });
 
   it('a failed search shows No records', async () => {
-    await page.route(/\/trpc\/cell\.search/, (route) =>
+    await treePage.page.route(/\/trpc\/cell\.search/, (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '[]' }),
     );
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const box = page.locator('.tree-search input');
+    await treePage.page.getByRole('button', { name: 'Search', exact: true }).click();
+    const box = treePage.page.locator('.tree-search input');
     await box.fill('anything at all');
     await box.press('Enter');
-    const popup = page.getByTestId('search-popup');
+    const popup = treePage.page.getByTestId('search-popup');
     await popup.getByText('No records').waitFor();
-    await page.keyboard.press('Escape');
+    await treePage.page.keyboard.press('Escape');
     await popup.waitFor({ state: 'detached' });
-    await page.unroute(/\/trpc\/cell\.search/);
-    for (let i = errors.length - 1; i >= 0; i--) if (/500|Internal Server Error/i.test(errors[i]!)) errors.splice(i, 1);
+    await treePage.page.unroute(/\/trpc\/cell\.search/);
+    for (let i = treePage.errors.length - 1; i >= 0; i--)
+      if (/500|Internal Server Error/i.test(treePage.errors[i]!)) treePage.errors.splice(i, 1);
   });
 });
 
 describe('the page as a whole', () => {
   it('runs without console errors or Content Security Policy violations', () => {
-    expect(errors).toEqual([]);
+    expect(treePage.errors).toEqual([]);
   });
 });

@@ -1,42 +1,50 @@
 /**
- * The shared set-up of the public pages' browser tests: `usePublicPages()` starts one gallery (with a contact phone) and
- * one Chromium for the file (beforeAll/afterAll), answered as live bindings; every page opened is kept with its errors.
+ * The shared set-up of the public pages' browser tests: `const site = usePublicPages()` at a test file's top starts one
+ * gallery (with a contact phone) and one Chromium for the file (beforeAll/afterAll, through fileFixture), answered as
+ * `site.gallery` and `site.browser`; every page `site.openPage()` opens is kept in `site.pages` with its errors.
  */
-import { afterAll, beforeAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { fileFixture } from '../file-fixture.ts';
+import { launchBrowser, postFromPage, startGallery } from './harness.ts';
+import { openPage, WIDE, type OpenedPage } from './pages.ts';
 import { E2E_ADMIN } from '../paths.ts';
 
 /** A phone number set by the operator (CONTACT_PHONE): shown on the contact page and in the footer. */
 export const PHONE = '+1 (555) 010-0199';
 
-// Set by usePublicPages's beforeAll; importers read the live bindings.
-export let gallery: Gallery;
-export let browser: Browser;
-export const pages: { page: Page; errors: string[] }[] = [];
-
-/** Registers the shared set-up (beforeAll/afterAll) in the calling test file; call it once, at the file's top. */
-export function usePublicPages(): void {
-  beforeAll(async () => {
-    [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await gallery?.stop();
-  });
-}
-
-export async function openPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  pages.push({ page, errors: watchErrors(page) });
-  return page;
-}
-
-export async function visit(page: Page, path: string): Promise<void> {
-  await page.goto(`${gallery.url}${path}`);
-  await page.waitForSelector('.site-header');
-  await page.waitForFunction(() => !document.querySelector('.shell__loading'));
+export function usePublicPages() {
+  const state = fileFixture(
+    async () => {
+      const [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser()]);
+      return { gallery, browser, pages: [] as OpenedPage[] };
+    },
+    async ({ gallery, browser }) => {
+      await browser.close();
+      await gallery.stop();
+    },
+  );
+  return {
+    get gallery() {
+      return state().gallery;
+    },
+    get browser() {
+      return state().browser;
+    },
+    /** Every page opened so far, with the errors it logged. */
+    get pages() {
+      return state().pages;
+    },
+    async openPage(viewport = WIDE): Promise<Page> {
+      const opened = await openPage(state().browser, { viewport });
+      state().pages.push(opened);
+      return opened.page;
+    },
+    async visit(page: Page, path: string): Promise<void> {
+      await page.goto(`${state().gallery.url}${path}`);
+      await page.waitForSelector('.site-header');
+      await page.waitForFunction(() => !document.querySelector('.shell__loading'));
+    },
+  };
 }
 
 /** The menu items the header offers, in order, after opening the menu. */

@@ -3,7 +3,6 @@
  * piece (a second tab deciding it afterwards is told someone got there first); a visitor then finds it on the tree and
  * in search; the e-mails are in the outbox; observers and guests get the app's forbidden page.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -19,8 +18,9 @@ import { subscribe } from '#server/services/squares/subscriptions.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
-import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { openPage, screenshotsTo } from '../helpers/browser/pages.ts';
+import { treeReady } from '../helpers/browser/tree-page.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 
 let gallery: Gallery;
@@ -30,7 +30,7 @@ let admin: { context: BrowserContext; page: Page; errors: string[] };
 let adminMutations: string[];
 
 /** With ADMIN_SHOTS=<folder> set, the test saves screenshots of the overview and the review there. */
-const SHOTS = process.env.ADMIN_SHOTS ?? null;
+const shot = screenshotsTo(process.env.ADMIN_SHOTS);
 const stamp = Date.now().toString(36);
 const TITLE = `Lantern Moths ${stamp}`;
 const CONNECTION_NOTE = 'The moths fly down towards the lamp in the square below.';
@@ -113,17 +113,12 @@ async function submitPiece(): Promise<string> {
 }
 
 async function browserFor(userId: number | null) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const opened = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   if (userId !== null) {
     const session = createSession(gallery.app.deps.db, gallery.app.deps.clock, userId);
-    await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: gallery.url }]);
+    await opened.context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: gallery.url }]);
   }
-  const page = await context.newPage();
-  return { context, page, errors: watchErrors(page) };
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  return opened;
 }
 
 const artRow = () => gallery.app.deps.db.select({ status: art.status }).from(art).where(eq(art.token, artToken)).get()!;
@@ -140,11 +135,9 @@ beforeAll(async () => {
   artToken = await submitPiece();
   subscribe(gallery.app.deps, { id: subscriber.id, role: subscriber.role, token: subscriber.token }, above.token);
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  admin = { context, page, errors: watchErrors(page) };
+  admin = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   adminMutations = [];
-  context.on('request', (request) => {
+  admin.context.on('request', (request) => {
     const match = /\/trpc\/([^?]+)/.exec(request.url());
     if (match && request.method() === 'POST') adminMutations.push(...match[1]!.split(','));
   });
@@ -336,7 +329,7 @@ describe('a visitor after the publication', () => {
   it('sees the piece on the tree, and the square above it now available', async () => {
     const { page } = visitor;
     await page.goto(`${gallery.url}/observe?cell=${square.token}&zoom=1`);
-    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    await treeReady(page);
     await page.waitForFunction(() => !window.__treeStats!.flying);
     while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
       await page.keyboard.press('Tab');

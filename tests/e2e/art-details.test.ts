@@ -5,25 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { art, artLikes, artViews, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
-import {
-  failedLoad,
-  launchBrowser,
-  postFromPage,
-  startGallery,
-  watchErrors,
-  type Gallery,
-} from '../helpers/browser/harness.ts';
+import { failedLoad, launchBrowser, postFromPage, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { openPage, screenshotsTo } from '../helpers/browser/pages.ts';
 
 /** With ART_DETAILS_SHOTS=<folder> set, the test saves 1280x800 and 360x740 screenshots there. */
-const SHOTS = process.env.ART_DETAILS_SHOTS ?? null;
+const screenshot = screenshotsTo(process.env.ART_DETAILS_SHOTS, { pauseMs: 250 });
 
 let gallery: Gallery;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 interface SeededPiece {
   artId: number;
@@ -98,24 +91,11 @@ const viewsOf = (artId: number) =>
 const likesOf = (artId: number) =>
   gallery.app.deps.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()!.n;
 
-async function openPage(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  contexts.push(context);
-  const page = await context.newPage();
-  return { page, errors: watchErrors(page) };
-}
-
 const detailsPath = (cellToken: string) => `/observe/cell/${cellToken}/details`;
 
 async function openDetails(page: Page, cellToken: string): Promise<void> {
   await page.goto(`${gallery.url}${detailsPath(cellToken)}`);
   await page.getByTestId('art-title').waitFor();
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
 /** Registers a new member from the page (as the registration form does) and reloads as them. */
@@ -178,7 +158,7 @@ afterAll(async () => {
 
 describe('the art details page', () => {
   it('shows a published piece to a visitor: title, author, dimensions, pictures, connections, and counts the view', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     const viewsBefore = viewsOf(piece.artId);
     await openDetails(page, piece.cellToken);
 
@@ -245,7 +225,7 @@ describe('the art details page', () => {
   });
 
   it('follows a connection to the neighbour, and the close button returns to the tree', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     await openDetails(page, piece.cellToken);
     const link = page.getByTestId('art-connection').first().getByRole('link');
     const href = (await link.getAttribute('href'))!;
@@ -258,7 +238,7 @@ describe('the art details page', () => {
   });
 
   it('lets a member like the piece: the count rises by one and survives a reload', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     await registerOn(page);
     const likesBefore = likesOf(piece.artId);
     await openDetails(page, piece.cellToken);
@@ -280,7 +260,7 @@ describe('the art details page', () => {
   });
 
   it('shows its author a piece waiting for review, with its status and EDIT but no REQUEST REMOVAL; a visitor gets the not-found message', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     const email = await registerOn(page);
     const { cellToken } = submittedPieceOf(email);
     await openDetails(page, cellToken);
@@ -296,14 +276,14 @@ describe('the art details page', () => {
     await screenshot(page, 'details-author');
     expect(errors).toEqual([]);
 
-    const visitor = await openPage();
+    const visitor = await openPage(browser, { locale: 'en-US' });
     await visitor.page.goto(`${gallery.url}${detailsPath(cellToken)}`);
     await visitor.page.getByTestId('art-not-found').waitFor();
     expect(visitor.errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
   });
 
   it('shows its author an empty draft as it is: a draft, its size and AI answer still to come, no invented facts', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     await registerOn(page);
     const { db } = gallery.app.deps;
     const free = db
@@ -323,7 +303,7 @@ describe('the art details page', () => {
   });
 
   it('offers its author no REQUEST REMOVAL on a piece sent back for changes, and offers it once the piece is published', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     const email = await registerOn(page);
     const { cellToken } = submittedPieceOf(email, ArtStatus.ChangesRequested);
     await openDetails(page, cellToken);
@@ -343,7 +323,7 @@ describe('the art details page', () => {
   });
 
   it('sets its title "details." in the face of every other page title', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     const face = (title: Locator) =>
       title.evaluate((element) => {
         const style = getComputedStyle(element);
@@ -361,7 +341,7 @@ describe('the art details page', () => {
   });
 
   it('fits a phone-sized window', async () => {
-    const { page, errors } = await openPage({ width: 360, height: 740 });
+    const { page, errors } = await openPage(browser, { viewport: { width: 360, height: 740 }, locale: 'en-US' });
     await openDetails(page, piece.cellToken);
     await page.getByTestId('art-main-image').waitFor();
     const overflow = await page.evaluate(
@@ -373,7 +353,7 @@ describe('the art details page', () => {
   });
 
   it('answers an unknown square with a friendly message and a way back to the tree', async () => {
-    const { page, errors } = await openPage();
+    const { page, errors } = await openPage(browser, { locale: 'en-US' });
     await page.goto(`${gallery.url}${detailsPath('NoSuchSquareToken0000')}`);
     const missing = page.getByTestId('art-not-found');
     await missing.waitFor();

@@ -8,13 +8,11 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
-import { TREE_VIEW } from '#shared/constants.ts';
 import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { sendReservationReminders } from '#server/services/reservations/reservation-jobs.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
-import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
 import {
   failedLoad,
@@ -24,11 +22,12 @@ import {
   watchErrors,
   type Gallery,
 } from '../helpers/browser/harness.ts';
+import { openPage, screenshotsTo, WIDE } from '../helpers/browser/pages.ts';
+import { cellsWith, openTree, pointOf, settled, treeReady } from '../helpers/browser/tree-page.ts';
 
-const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 const DAY_MS = 86_400_000;
 /** With RESERVATION_SHOTS=<folder> set, the test saves screenshots of the popups and the extend page there. */
-const SHOTS = process.env.RESERVATION_SHOTS ?? null;
+const screenshot = screenshotsTo(process.env.RESERVATION_SHOTS, { fullPage: false, pauseMs: 250 });
 
 let gallery: Gallery;
 let browser: Browser;
@@ -46,10 +45,8 @@ let second: Member;
 /** The trunk square the first member reserves. */
 let trunk: { token: string; row: number; column: number };
 
-async function member(name: string, viewport = { width: 1280, height: 800 }): Promise<Member> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
+async function member(name: string, viewport = WIDE): Promise<Member> {
+  const { context, page, errors } = await openPage(browser, { viewport, locale: 'en-US' });
   const email = `${name}.${Date.now().toString(36)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
@@ -73,16 +70,14 @@ async function member(name: string, viewport = { width: 1280, height: 800 }): Pr
  */
 async function freshSession(
   of: Member,
-  viewport = { width: 1280, height: 800 },
+  viewport = WIDE,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const state = await of.context.storageState();
-  const context = await browser.newContext({
+  return openPage(browser, {
     viewport,
     locale: 'en-US',
     storageState: { ...state, cookies: state.cookies.filter((cookie) => cookie.expires !== -1) },
   });
-  const page = await context.newPage();
-  return { context, page, errors: watchErrors(page) };
 }
 
 /** Answers "No, later" to the edit-reserved-cell popup a fresh session of a member with a draft gets on its first page. */
@@ -94,47 +89,20 @@ async function dismissPrompt(page: Page): Promise<void> {
   await popup.waitFor({ state: 'detached' });
 }
 
-const stats = (page: Page) => page.evaluate(() => ({ ...window.__treeStats! }));
-
-async function settled(page: Page) {
-  let previous = await stats(page);
-  for (let i = 0; i < 60; i++) {
-    await page.waitForTimeout(120);
-    const now = await stats(page);
-    if (now.x === previous.x && now.y === previous.y && now.scale === previous.scale) return now;
-    previous = now;
-  }
-  throw new Error('The camera never came to rest.');
-}
-
 /** Opens the tree centred on (row, column) and clicks that square. */
 async function clickSquare(page: Page, row: number, column: number, beforeClick?: () => Promise<void>): Promise<void> {
-  await page.goto(`${gallery.url}/observe?row=${row}&col=${column}&zoom=1`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
-  const s = await settled(page);
+  await openTree(page, gallery, `?row=${row}&col=${column}&zoom=1`);
+  await settled(page);
+  const point = await pointOf(page, { row, column });
   await beforeClick?.();
-  const box = (await page.locator('canvas').first().boundingBox())!;
-  await page.mouse.click(box.x + (column * PITCH + 50 - s.x) * s.scale, box.y + (row * PITCH + 50 - s.y) * s.scale);
+  await page.mouse.click(point.x, point.y);
 }
 
 function defaultTree() {
   return getDefaultTree(gallery.app.deps.db)!;
 }
 
-function cellsOf(status: number) {
-  const { db } = gallery.app.deps;
-  return db
-    .select({ token: cells.token, row: cells.row, column: cells.column, type: cells.type })
-    .from(cells)
-    .where(and(eq(cells.treeId, defaultTree().id), eq(cells.status, status)))
-    .all();
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
+const cellsOf = (status: number) => cellsWith(gallery, status);
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -365,7 +333,7 @@ describe("the first member's reminder and extension", () => {
     // Closing goes back to the tree at the member's square, and the prompt stays cleared there.
     await page.getByRole('button', { name: 'Back to the tree' }).click();
     await page.waitForURL((url) => url.pathname === '/observe');
-    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    await treeReady(page);
     await expect
       .poll(() => {
         const params = new URL(page.url()).searchParams;
@@ -429,13 +397,7 @@ describe('the edit-reserved-cell popup', () => {
 describe('extending from the square itself', () => {
   it("offers the week on the edit-reserved popup, the atelier and the editor, dated in the site's zone for a visitor far east", async () => {
     // The site keeps UTC; this visitor's clock is in Auckland, where a UTC midnight is already the next day.
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      locale: 'en-US',
-      timezoneId: 'Pacific/Auckland',
-    });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { context, page, errors } = await openPage(browser, { locale: 'en-US', timezoneId: 'Pacific/Auckland' });
     await page.goto(`${gallery.url}/`);
     await page.waitForFunction(() => !document.querySelector('.shell__loading'));
     const email = `far.east.${Date.now().toString(36)}@example.com`;
@@ -540,7 +502,7 @@ describe('guests and small screens', () => {
       .click();
     // The tree again, centred on that square (the address then names it by its place).
     await guest.waitForURL((url) => url.pathname === '/observe');
-    await guest.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    await treeReady(guest);
     await expect
       .poll(() => {
         const params = new URL(guest.url()).searchParams;

@@ -3,7 +3,7 @@
  * view centres on it, rings it as find-free does, names it in a toast, and puts the keyboard's focus on it, so Enter
  * opens it, also for a square made since the snapshot the server keeps; a token that is not on the tree says so.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { art, cells, users } from '#drizzle/schema.ts';
@@ -13,8 +13,9 @@ import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree
 import { reserveBranchSlot } from '#server/services/reservations/reservations.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import '#client/tree/engine/stats.ts';
-import { failedLoad, launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { failedLoad, launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { openPage } from '../helpers/browser/pages.ts';
+import { cellsWith as cellsOfGallery, openTree, stats } from '../helpers/browser/tree-page.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -28,26 +29,15 @@ afterAll(async () => {
   await gallery?.stop();
 });
 
-function cellsWith(status: number) {
-  const { db } = gallery.app.deps;
-  const tree = getDefaultTree(db)!;
-  return db
-    .select({ token: cells.token, row: cells.row, column: cells.column })
-    .from(cells)
-    .where(and(eq(cells.treeId, tree.id), eq(cells.status, status)))
-    .all();
-}
+const cellsWith = (status: number) => cellsOfGallery(gallery, status);
 
 /** A fresh page at the address, once the tree has drawn. */
 async function openLink(search: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const errors = watchErrors(page);
-  await page.goto(`${gallery.url}/observe${search}`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  const { page, errors } = await openPage(browser);
+  await openTree(page, gallery, search);
   return { page, errors };
 }
 
-const stats = (page: Page) => page.evaluate(() => ({ ...window.__treeStats! }));
 const toast = (page: Page) => page.locator('.tree-toast');
 
 /** The screen's middle lies on the square (the camera rests once the view is applied: no flight). */

@@ -14,11 +14,11 @@ import {
   colourSeenAt,
   freeSquareOnScreen,
   live,
-  pointOf,
-  stats,
   submitPieceOn,
   watchColour,
 } from '../helpers/browser/live-tree.ts';
+import { WIDE } from '../helpers/browser/pages.ts';
+import { openTree, pointOf, stats } from '../helpers/browser/tree-page.ts';
 import { logInAsAdmin } from '../helpers/browser/public-pages.ts';
 
 /** Room for the viewer's poll and one more: a poll held for another tree fills the server. */
@@ -53,7 +53,7 @@ interface PageRecord {
 
 /** Opens the tree in a page of its own that records its EventSources, its live versions and its /changes polls. */
 async function openViewer(): Promise<Viewer> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({ viewport: WIDE });
   const opened: Viewer = { page, errors: [], polls: [] };
   page.on('console', (message) => {
     // The refusal this file provokes on purpose is logged by the browser as a failed load.
@@ -94,8 +94,7 @@ async function openViewer(): Promise<Viewer> {
       },
     });
   });
-  await page.goto(`${gallery.url}/observe`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  await openTree(page, gallery);
   return opened;
 }
 

@@ -20,11 +20,11 @@ import {
   freeSquareOnScreen as freeSquareIn,
   live,
   near,
-  pointOf,
-  stats,
   submitPieceOn as submitPieceIn,
   watchColour,
 } from '../helpers/browser/live-tree.ts';
+import { WIDE } from '../helpers/browser/pages.ts';
+import { openTree, pointOf, stats, treeReady } from '../helpers/browser/tree-page.ts';
 
 /** The polling that replaces a refused stream, shortened (5 s in real use). */
 const POLL_MS = 250;
@@ -46,8 +46,8 @@ let viewer: TreePage;
 /** Its event stream is refused: it polls /changes. */
 let poller: TreePage;
 
-async function openTree(options: { blockStream?: boolean } = {}): Promise<TreePage> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+async function openViewer(options: { blockStream?: boolean } = {}): Promise<TreePage> {
+  const page = await browser.newPage({ viewport: WIDE });
   const opened: TreePage = { page, errors: [], snapshots: [], changes: [] };
   page.on('console', (message) => {
     // A refused stream is logged by the browser as a failed load: that one is expected.
@@ -64,8 +64,7 @@ async function openTree(options: { blockStream?: boolean } = {}): Promise<TreePa
   await page.addInitScript((ms) => {
     window.__treePollMs = ms;
   }, POLL_MS);
-  await page.goto(`${gallery.url}/observe`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  await openTree(page, gallery);
   return opened;
 }
 
@@ -98,8 +97,8 @@ function setVisibility(page: Page, state: 'hidden' | 'visible'): Promise<void> {
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  viewer = await openTree();
-  poller = await openTree({ blockStream: true });
+  viewer = await openViewer();
+  poller = await openViewer({ blockStream: true });
 });
 
 afterAll(async () => {
@@ -293,7 +292,7 @@ describe('an open tree page', () => {
     publish(submitPieceOn(square.id));
     await page.getByRole('button', { name: 'menu', exact: true }).click();
     await page.locator('[data-menu-item="observe"]').click();
-    await page.waitForSelector('[data-tree-ready="true"]');
+    await treeReady(page);
     const point = await pointOf(page, square);
     await expect.poll(async () => near(await colourAt(page, point), NEW_COLOUR), { timeout: 10_000 }).toBe(true);
     expect(viewer.snapshots.length).toBe(snapshots);

@@ -14,8 +14,9 @@ import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
-import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { WIDE } from '../helpers/browser/pages.ts';
+import { openTree, stats } from '../helpers/browser/tree-page.ts';
 import { decodedTree, rgb, type Rgb } from '../helpers/browser/tree-pixels.ts';
 
 let gallery: Gallery;
@@ -34,14 +35,13 @@ const distance = (a: Rgb, b: Rgb) => Math.max(...a.map((channel, i) => Math.abs(
 
 /** Opens the tree centred on a square at a zoom, and waits for the camera to rest there. */
 async function openAt(page: Page, row: number, column: number, zoom: number): Promise<void> {
-  await page.goto(`${gallery.url}/observe?row=${row}&col=${column}&zoom=${zoom}`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  await openTree(page, gallery, `?row=${row}&col=${column}&zoom=${zoom}`);
   await page.waitForFunction((scale) => window.__treeStats!.scale === scale && !window.__treeStats!.flying, zoom);
 }
 
 /** The page's pixels, and a reader of the world point (x, y) on them at the current camera. */
 async function pixels(page: Page): Promise<(worldX: number, worldY: number) => Rgb> {
-  const camera = await page.evaluate(() => ({ ...window.__treeStats! }));
+  const camera = await stats(page);
   const box = (await page.locator('.tree-canvas').boundingBox())!;
   const shot = await sharp(await page.screenshot())
     .removeAlpha()
@@ -83,7 +83,7 @@ describe('what a square looks like on the canvas', () => {
     const row = snapshot.row[i]!;
     const column = snapshot.col[i]!;
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: WIDE });
     const errors = watchErrors(page);
     await openAt(page, row, column, TREE_VIEW.zoomMin);
     await page.waitForTimeout(300);
@@ -113,7 +113,7 @@ describe('what a square looks like on the canvas', () => {
     // Inside the corner flag of the mark (marks.ts), which lies over the square's own look, clear of its white dot.
     const flag = [held.column * PITCH + 18, held.row * PITCH + 3] as const;
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: WIDE });
     await context.addCookies([
       { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url },
     ]);
@@ -130,7 +130,7 @@ describe('what a square looks like on the canvas', () => {
     await owner.waitForTimeout(300);
     expect(distance((await pixels(owner))(...flag), rgb(PALETTE.mine))).toBeLessThanOrEqual(3);
 
-    const guest = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const guest = await browser.newPage({ viewport: WIDE });
     await openAt(guest, held.row, held.column, 1);
     await guest.waitForTimeout(300);
     expect(distance((await pixels(guest))(...flag), rgb(PALETTE.mine))).toBeGreaterThan(40);

@@ -13,9 +13,10 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { seedViewTarget } from '#shared/tree/layout.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { THUMBNAIL_MIN_DEVICE_PX } from '#client/tree/engine/thumbnail-size.ts';
-import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
+import { openTree, stats, treeReady } from '../helpers/browser/tree-page.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DEVICE_PIXELS = 3;
@@ -26,13 +27,6 @@ let page: Page;
 let errors: string[];
 let settings: TreeSettings;
 let context: BrowserContext;
-
-const stats = (on: Page = page) => on.evaluate(() => ({ ...window.__treeStats! }));
-
-async function openTree(search = '', on: Page = page): Promise<void> {
-  await on.goto(`${gallery.url}/observe${search}`);
-  await on.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
-}
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -64,8 +58,8 @@ afterAll(async () => {
 
 describe('the tree on a phone', () => {
   it("opens on the trunk's whole width, and no square of it lies under the panel", async () => {
-    await openTree();
-    const s = await stats();
+    await openTree(page, gallery);
+    const s = await stats(page);
     const canvas = (await page.locator('.tree-canvas').boundingBox())!;
     const panel = (await page.getByRole('toolbar', { name: 'Tree view' }).boundingBox())!;
     expect(s.scale).toBeLessThan(TREE_VIEW.zoomDefault);
@@ -114,7 +108,7 @@ describe('the tree on a phone', () => {
       .raw()
       .toBuffer({ resolveWithObject: true });
     release();
-    await sketchPage.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    await treeReady(sketchPage);
     const s = await stats(sketchPage);
     const canvas = (await sketchPage.locator('.tree-canvas').boundingBox())!;
     const panel = (await sketchPage.locator('.tree-panel-area').boundingBox())!;
@@ -148,17 +142,21 @@ describe('the tree on a phone', () => {
     expect(size).toBeLessThan(THUMBNAIL_MIN_DEVICE_PX);
     expect(size * DEVICE_PIXELS).toBeGreaterThanOrEqual(THUMBNAIL_MIN_DEVICE_PX);
     const { x, y } = seedViewTarget(settings);
-    await openTree(`?row=${Math.floor(y / CELL_PITCH)}&col=${Math.floor(x / CELL_PITCH)}&zoom=${TREE_VIEW.zoomMin}`);
+    await openTree(
+      page,
+      gallery,
+      `?row=${Math.floor(y / CELL_PITCH)}&col=${Math.floor(x / CELL_PITCH)}&zoom=${TREE_VIEW.zoomMin}`,
+    );
     await page.waitForFunction(() => window.__treeStats!.thumbnailsDrawn > 0, undefined, { timeout: 30_000 });
-    expect((await stats()).scale).toBe(TREE_VIEW.zoomMin);
+    expect((await stats(page)).scale).toBe(TREE_VIEW.zoomMin);
   });
 
   it('keeps a plain screen as it was: no pictures at the smallest zoom, pictures from three quarters up', async () => {
-    const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const plain = await browser.newPage({ viewport: WIDE });
     const plainErrors = watchErrors(plain);
     const { x, y } = seedViewTarget(settings);
     const at = `row=${Math.floor(y / CELL_PITCH)}&col=${Math.floor(x / CELL_PITCH)}`;
-    await openTree(`?${at}&zoom=0.75`, plain);
+    await openTree(plain, gallery, `?${at}&zoom=0.75`);
     await plain.waitForFunction(() => window.__treeStats!.thumbnailsDrawn > 0, undefined, { timeout: 30_000 });
     // One zoom step out, to the smallest zoom: the pictures' layer hides as the view is culled.
     await plain.getByRole('button', { name: 'Zoom out' }).click();
@@ -173,7 +171,7 @@ describe('the tree on a phone', () => {
 
   it.each([PHONE.width, 320])("reads the search box's placeholder whole at %i pixels", async (width) => {
     await page.setViewportSize({ width, height: PHONE.height });
-    await openTree();
+    await openTree(page, gallery);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const input = page.locator('.tree-search__input');
     await input.waitFor();

@@ -15,9 +15,10 @@ import { cells, reservations, users } from '#drizzle/schema.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
-import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree } from '../helpers/browser/tree-pixels.ts';
+import { openTree } from '../helpers/browser/tree-page.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -103,11 +104,6 @@ function expectedAt(time: number): (string | null)[] {
 
 const described = (squares: Square[]) => squares.map((s) => (s?.kind === 'cell' ? `cell:${s.status}` : 'no cell'));
 
-async function openTree(search: string): Promise<void> {
-  await page.goto(`${gallery.url}/observe${search}`);
-  await page.waitForSelector('.tree-canvas[data-tree-ready="true"]', { timeout: 30_000 });
-}
-
 const replayBar = () => page.getByRole('group', { name: 'Growth replay' });
 const addressDay = () => new URL(page.url()).searchParams.get('at');
 
@@ -129,7 +125,7 @@ beforeAll(async () => {
     const key = `${row},${history.col[k]}`;
     if (!publishedAt.has(key)) publishedAt.set(key, history.start + steps * history.step);
   }
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await browser.newPage({ viewport: WIDE });
   errors = watchErrors(page);
 }, 120_000);
 
@@ -145,7 +141,7 @@ describe('growth replay', () => {
     const day = replayDayOf(times[Math.floor(times.length / 2)]!);
     const end = parseReplayDay(`?at=${day}`)!;
     const middle = Math.floor(tree.count / 2);
-    await openTree(`?at=${day}&row=${tree.row[middle]}&col=${tree.col[middle]}&zoom=0.5`);
+    await openTree(page, gallery, `?at=${day}&row=${tree.row[middle]}&col=${tree.col[middle]}&zoom=0.5`);
     await expect.poll(() => page.evaluate(() => window.__treeStats!.replaying)).toBe(true);
     await replayBar().waitFor();
     expect(isToday(end)).toBe(false);
@@ -243,7 +239,7 @@ describe('growth replay', () => {
       ['yesterday', NOT_A_DAY],
       ['1990-01-01', DAY_OUT_OF_REACH],
     ] as const) {
-      await openTree(`?at=${day}`);
+      await openTree(page, gallery, `?at=${day}`);
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => window.__treeStats!.replaying)).toBe(false);
       expect(await replayBar().count()).toBe(0);

@@ -11,8 +11,8 @@ import { TREE_VIEW } from '#shared/constants.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
-import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { openTree, stats } from '../helpers/browser/tree-page.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -21,8 +21,6 @@ let browser: Browser;
 let page: Page;
 let touch: CDPSession;
 let errors: string[];
-
-const stats = () => page.evaluate(() => ({ ...window.__treeStats! }));
 
 type Finger = { x: number; y: number };
 
@@ -51,8 +49,7 @@ beforeAll(async () => {
   page = await context.newPage();
   errors = watchErrors(page);
   touch = await context.newCDPSession(page);
-  await page.goto(`${gallery.url}/observe`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  await openTree(page, gallery);
 });
 
 afterAll(async () => {
@@ -69,11 +66,11 @@ describe('the tree on a touch screen', () => {
   });
 
   it('pans with one finger, without scrolling the page', async () => {
-    const before = await stats();
+    const before = await stats(page);
     const centre = await canvasCentre();
     await gesture([centre], [{ x: centre.x - 120, y: centre.y - 180 }]);
     await page.waitForFunction((y) => window.__treeStats!.y !== y, before.y);
-    const after = await stats();
+    const after = await stats(page);
     // x and y are the world point at the canvas's top-left: a finger moving left and up shows what lies right and below.
     expect((after.x - before.x) * after.scale).toBeCloseTo(120, -1);
     expect((after.y - before.y) * after.scale).toBeCloseTo(180, -1);
@@ -82,7 +79,7 @@ describe('the tree on a touch screen', () => {
   });
 
   it('zooms with two fingers about the point between them, and never past the largest zoom', async () => {
-    const before = await stats();
+    const before = await stats(page);
     const { x, y, box } = await canvasCentre();
     // The world point under the fingers' midpoint before the pinch.
     const worldX = before.x + (x - box.x) / before.scale;
@@ -98,7 +95,7 @@ describe('the tree on a touch screen', () => {
       ],
     );
     await page.waitForFunction((scale) => window.__treeStats!.scale !== scale, before.scale);
-    const pinched = await stats();
+    const pinched = await stats(page);
     expect(pinched.scale / before.scale).toBeCloseTo(140 / 80, 1);
     // The same world point is still under the midpoint (within a couple of screen pixels).
     expect(Math.abs((worldX - pinched.x) * pinched.scale - (x - box.x))).toBeLessThan(3);
@@ -116,7 +113,7 @@ describe('the tree on a touch screen', () => {
       ],
     );
     await page.waitForFunction((max) => window.__treeStats!.scale === max, TREE_VIEW.zoomMax);
-    expect((await stats()).scale).toBe(TREE_VIEW.zoomMax);
+    expect((await stats(page)).scale).toBe(TREE_VIEW.zoomMax);
     await gesture(
       [
         { x: x - 150, y },
@@ -128,7 +125,7 @@ describe('the tree on a touch screen', () => {
       ],
     );
     await page.waitForFunction((max) => window.__treeStats!.scale < max, TREE_VIEW.zoomMax);
-    expect((await stats()).scale).toBeLessThan(TREE_VIEW.zoomMax);
+    expect((await stats(page)).scale).toBeLessThan(TREE_VIEW.zoomMax);
     expect(await pageStill()).toEqual({ scrollX: 0, scrollY: 0, zoom: 1 });
   });
 
@@ -141,7 +138,7 @@ describe('the tree on a touch screen', () => {
       .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Published)))
       .all();
     const { box } = await canvasCentre();
-    const view = await stats();
+    const view = await stats(page);
     // A piece whose middle is on screen, away from the edges and the top panel.
     const onScreen = published
       .map((cell) => ({

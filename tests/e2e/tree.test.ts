@@ -5,22 +5,20 @@ import type { Browser, Page } from 'playwright-core';
 import { cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import '#client/tree/engine/stats.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { WIDE } from '../helpers/browser/pages.ts';
+import { openTree, stats } from '../helpers/browser/tree-page.ts';
 
 let gallery: Gallery;
 let browser: Browser;
 let page: Page;
 let errors: string[];
 
-const stats = () => page.evaluate(() => ({ ...window.__treeStats! }));
-
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await browser.newPage({ viewport: WIDE });
   errors = watchErrors(page);
-  await page.goto(`${gallery.url}/observe`);
-  await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+  await openTree(page, gallery);
 });
 
 afterAll(async () => {
@@ -35,12 +33,12 @@ describe('the tree page', () => {
     const [row] = db.select({ n: count() }).from(cells).where(eq(cells.treeId, tree.id)).all();
     const published = db.select({ n: count() }).from(cells).where(eq(cells.status, CellStatus.Published)).all()[0]!.n;
     expect(published).toBeGreaterThanOrEqual(60);
-    expect((await stats()).cells).toBe(row!.n);
+    expect((await stats(page)).cells).toBe(row!.n);
   });
 
   it('draws the seeded cells on the canvas, with their thumbnails', async () => {
     await page.waitForFunction(() => (window.__treeStats?.thumbnailsLoaded ?? 0) >= 10, undefined, { timeout: 30_000 });
-    const s = await stats();
+    const s = await stats(page);
     expect(s.cellsDrawn).toBeGreaterThan(20);
     expect(s.chunksVisible).toBeGreaterThan(0);
 
@@ -55,7 +53,7 @@ describe('the tree page', () => {
   });
 
   it('pans when the visitor drags the canvas', async () => {
-    const before = await stats();
+    const before = await stats(page);
     const box = (await page.locator('canvas').first().boundingBox())!;
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;
@@ -64,7 +62,7 @@ describe('the tree page', () => {
     for (let step = 1; step <= 10; step++) await page.mouse.move(cx + step * 20, cy + step * 12);
     await page.mouse.up();
     await page.waitForFunction((x) => window.__treeStats!.x !== x, before.x);
-    const after = await stats();
+    const after = await stats(page);
     // x and y are the world point at the canvas's top-left: dragging right and down shows what lies left and above.
     expect((before.x - after.x) * after.scale).toBeCloseTo(200, -1);
     expect((before.y - after.y) * after.scale).toBeCloseTo(120, -1);

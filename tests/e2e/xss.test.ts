@@ -13,7 +13,9 @@ import { sendContactMessage } from '#server/services/mail/contact.ts';
 import { requestRemoval } from '#server/services/art/removal-requests.ts';
 import { reindexArtOfAuthor } from '#server/services/search/search.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { openPage } from '../helpers/browser/pages.ts';
+import { treeReady } from '../helpers/browser/tree-page.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 
 const TITLE = '<img src=x onerror=alert(1)>';
@@ -96,8 +98,9 @@ afterEach(async () => {
   expect(dialogs.splice(0)).toEqual([]);
 });
 
-async function openPage(path: string, asAdmin = false): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+/** A fresh page (an admin's, if asked) at `path`, its errors watched and any dialog it opens recorded. */
+async function visit(path: string, asAdmin = false): Promise<{ page: Page; errors: string[] }> {
+  const { context, page, errors } = await openPage(browser, { locale: 'en-US' });
   contexts.push(context);
   if (asAdmin) {
     const { db, clock } = gallery.app.deps;
@@ -106,12 +109,10 @@ async function openPage(path: string, asAdmin = false): Promise<{ page: Page; er
       { name: SESSION_COOKIE, value: createSession(db, clock, adminId).token, url: gallery.url },
     ]);
   }
-  const page = await context.newPage();
   page.on('dialog', (dialog) => {
     dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss();
   });
-  const errors = watchErrors(page);
   await page.goto(`${gallery.url}${path}`);
   return { page, errors };
 }
@@ -139,7 +140,7 @@ async function expectShownAsText(page: Page, errors: string[], texts: string[]):
 
 describe('hostile text is shown as text', () => {
   it('on the art details page', async () => {
-    const { page, errors } = await openPage(`/observe/cell/${piece.cellToken}/details`);
+    const { page, errors } = await visit(`/observe/cell/${piece.cellToken}/details`);
     await page.getByTestId('art-title').waitFor();
     expect(await page.getByTestId('art-title').textContent()).toContain(TITLE);
     await expectShownAsText(page, errors, [TITLE, FIRSTNAME]);
@@ -152,14 +153,14 @@ describe('hostile text is shown as text', () => {
     expect(head).not.toContain(TITLE);
     expect(head).not.toContain(FIRSTNAME);
     expect(head).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    const { page } = await openPage(`/observe/cell/${piece.cellToken}/details`);
+    const { page } = await visit(`/observe/cell/${piece.cellToken}/details`);
     expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toContain(TITLE);
     expect(await injectedElements(page)).toEqual([]);
   });
 
   it('in the search results popup', async () => {
-    const { page, errors } = await openPage('/observe');
-    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    const { page, errors } = await visit('/observe');
+    await treeReady(page);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const box = page.locator('.tree-search input');
     await box.fill('onerror');
@@ -170,8 +171,8 @@ describe('hostile text is shown as text', () => {
   });
 
   it("in the tree's live description of the focused square", async () => {
-    const { page, errors } = await openPage(`/observe?row=${piece.row}&col=${piece.column}&zoom=1`);
-    await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
+    const { page, errors } = await visit(`/observe?row=${piece.row}&col=${piece.column}&zoom=1`);
+    await treeReady(page);
     await page.keyboard.press('Tab');
     while (!(await page.evaluate(() => document.activeElement?.classList.contains('tree-canvas'))))
       await page.keyboard.press('Tab');
@@ -183,7 +184,7 @@ describe('hostile text is shown as text', () => {
   });
 
   it("on the artist's public profile", async () => {
-    const { page, errors } = await openPage(`/profile/${piece.authorToken}`);
+    const { page, errors } = await visit(`/profile/${piece.authorToken}`);
     await expectShownAsText(page, errors, [TITLE, FIRSTNAME.toLowerCase(), LASTNAME.toLowerCase()]);
   });
 
@@ -193,7 +194,7 @@ describe('hostile text is shown as text', () => {
     ['messages', () => [FIRSTNAME, TITLE]],
   ] as const) {
     it(`on the staff dashboard's ${section}`, async () => {
-      const { page, errors } = await openPage(`/admin/dashboard/${section}`, true);
+      const { page, errors } = await visit(`/admin/dashboard/${section}`, true);
       await page.getByRole('heading', { name: `${section}.`, level: 1 }).waitFor();
       if (section === 'users') {
         await page.getByLabel('Name or e-mail').fill(piece.authorEmail);

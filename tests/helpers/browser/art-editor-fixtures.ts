@@ -12,9 +12,9 @@ import type { Browser, Page } from 'playwright-core';
 import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import { postFromPage, watchErrors, type Gallery } from './harness.ts';
+import { postFromPage, type Gallery } from './harness.ts';
+import { openPage, screenshotsTo } from './pages.ts';
 
-const SHOTS = process.env.ART_EDITOR_SHOTS ?? null;
 export const THIS_YEAR = new Date().getFullYear();
 
 /** A temporary folder with the test's files: two real pictures, a text file named .png, and a PNG with a broken body. */
@@ -43,9 +43,7 @@ export interface Member {
 
 /** A new member, signed up from the page as the registration form does, in their own browser context. */
 export async function member(gallery: Gallery, browser: Browser, name: string): Promise<Member> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
+  const { page, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const email = `${name.toLowerCase()}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
@@ -168,11 +166,4 @@ export async function walkToDescription(page: Page, file: (name: string) => stri
 }
 
 /** Saves a full-page screenshot at the current size and at a phone's width (only with ART_EDITOR_SHOTS). */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 360, height: 740 });
-  await page.screenshot({ path: `${SHOTS}/${name}-360.png`, fullPage: true });
-  await page.setViewportSize(size);
-}
+export const screenshot = screenshotsTo(process.env.ART_EDITOR_SHOTS, { alsoOnPhone: true });

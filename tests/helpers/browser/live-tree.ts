@@ -1,7 +1,7 @@
 /**
- * What the live tree's browser tests share: the page's live state, where a square is on the canvas and what colour it
- * shows (read back from the WebGL canvas), the moment a colour first shows, and a fresh square on screen to put a
- * piece on.
+ * What the live tree's browser tests share: the page's live state, what colour the canvas shows at a point (read back
+ * from the WebGL canvas), the moment a colour first shows, and a fresh square on screen to put a piece on (where a
+ * square is on the page: tree-page.ts).
  */
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -11,28 +11,17 @@ import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { newToken } from '#server/tokens.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import '#client/tree/engine/stats.ts';
 import type {} from '#client/tree/use-tree-snapshot.ts';
 import type { Gallery } from './harness.ts';
+import { stats } from './tree-page.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
 /** The new pieces' dominant colour: a red no other square of the demo tree shows. */
 export const NEW_COLOUR = 0xd01818;
 
-export const stats = (page: Page) => page.evaluate(() => ({ ...window.__treeStats! }));
 export const live = (page: Page) => page.evaluate(() => ({ ...window.__treeLive! }));
 
 type Point = { x: number; y: number };
-
-/** The page point at the middle of a square, under the page's camera. */
-export async function pointOf(page: Page, square: { row: number; column: number }): Promise<Point> {
-  const camera = await stats(page);
-  const box = (await page.locator('.tree-canvas canvas').boundingBox())!;
-  return {
-    x: box.x + (square.column * PITCH + TREE_VIEW.cellSize / 2 - camera.x) * camera.scale,
-    y: box.y + (square.row * PITCH + TREE_VIEW.cellSize / 2 - camera.y) * camera.scale,
-  };
-}
 
 /** The colour the canvas shows at a page point, as 0xRRGGBB (read back from the WebGL canvas itself, under any popup). */
 export function colourAt(page: Page, point: Point): Promise<number> {

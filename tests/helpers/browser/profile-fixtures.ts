@@ -13,7 +13,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, connections, follows, userLikes, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { validFields } from '#tests/helpers/art-fixtures.ts';
-import { postFromPage, watchErrors, type Gallery } from './harness.ts';
+import { postFromPage, type Gallery } from './harness.ts';
+import { openPage } from './pages.ts';
 
 export interface Member {
   context: BrowserContext;
@@ -26,9 +27,7 @@ export interface Member {
 
 /** Signs a new member up from the page (as the registration form does) and reloads as them. */
 export async function signUp(gallery: Gallery, browser: Browser, firstname: string, lastname: string): Promise<Member> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
+  const { context, page, errors } = await openPage(browser, { locale: 'en-US' });
   const email = `${firstname.toLowerCase()}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));

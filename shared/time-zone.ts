@@ -2,6 +2,7 @@
  * Calendar arithmetic in one named time zone (decision 027): the site's days and midnights, the same on the server,
  * in e-mails and in every visitor's browser, whatever zone the process or the visitor is in.
  */
+import { DAY_MS } from './durations.ts';
 
 /** A wall-clock reading: month 1–12. */
 interface WallTime {
@@ -18,6 +19,7 @@ const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
 function partsFormatter(zone: string): Intl.DateTimeFormat {
   let formatter = partFormatters.get(zone);
+  // Stryker disable next-line ConditionalExpression: a cache; a new formatter each time answers the same, slower
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
@@ -29,6 +31,7 @@ function partsFormatter(zone: string): Intl.DateTimeFormat {
       minute: 'numeric',
       second: 'numeric',
     });
+    // Stryker disable next-line CallExpression: the same cache
     partFormatters.set(zone, formatter);
   }
   return formatter;
@@ -36,6 +39,7 @@ function partsFormatter(zone: string): Intl.DateTimeFormat {
 
 /** Whether `zone` is an IANA time zone name this runtime knows (e.g. "UTC", "Europe/Paris"). */
 export function isTimeZone(zone: string): boolean {
+  // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: Intl throws on a blank zone too
   if (zone.trim() === '') return false;
   try {
     partsFormatter(zone);
@@ -53,6 +57,7 @@ export function localTimeZone(): string {
 function wallTimeIn(ms: number, zone: string): WallTime {
   const read: Record<string, number> = {};
   for (const part of partsFormatter(zone).formatToParts(ms)) {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: literals would land under a key nothing reads
     if (part.type !== 'literal') read[part.type] = Number(part.value);
   }
   return {
@@ -76,15 +81,23 @@ export function zoneOffsetAt(ms: number, zone: string): number {
 }
 
 /**
- * The instant at which the zone's clock reads `wall` (days and hours may overflow: Date.UTC normalises them). In a
- * daylight-saving gap the reading does not exist and the instant just after the gap is given.
+ * The instant at which the zone's clock reads `wall` (days and hours may overflow: Date.UTC normalises them).
+ * Near a clock change a reading may happen twice (the clock goes back) or never (it springs forward):
+ * - read twice: the first of the two, or with `last` the second (a day's last millisecond);
+ * - never: the reading on the offset before the change, so the clock's time moved on by the gap (02:30 in a gap from
+ *   02:00 to 03:00 gives 03:30); with `last`, moved back by it (on the offset after the change).
+ * The offsets a day before and a day after the reading are the only ones it can be on (no zone changes its clock
+ * twice within two days), and an instant is the answer when its own offset takes it to the reading.
  */
-function instantOf(wall: WallTime, zone: string): number {
+function instantOf(wall: WallTime, zone: string, last = false): number {
   const target = asUtc(wall);
-  let instant = target - zoneOffsetAt(target, zone);
-  const settled = target - zoneOffsetAt(instant, zone);
-  if (settled !== instant) instant = Math.max(instant, settled);
-  return instant;
+  const before = target - zoneOffsetAt(target - DAY_MS, zone);
+  const after = target - zoneOffsetAt(target + DAY_MS, zone);
+  const reads = (instant: number) => instant + zoneOffsetAt(instant, zone) === target;
+  if (reads(before) && reads(after)) return last ? Math.max(before, after) : Math.min(before, after);
+  if (reads(before)) return before;
+  if (reads(after)) return after;
+  return last ? after : before;
 }
 
 /** The same wall-clock time `days` calendar days later in the zone (so 23 or 25 hours across a clock change). */
@@ -100,7 +113,7 @@ export function startOfDayIn(ms: number, zone: string): number {
 
 /** The last millisecond (23:59:59.999) of the zone's calendar day holding `ms`: "until midnight". */
 export function endOfDayIn(ms: number, zone: string): number {
-  return instantOf({ ...wallTimeIn(ms, zone), hour: 23, minute: 59, second: 59, millisecond: 999 }, zone);
+  return instantOf({ ...wallTimeIn(ms, zone), hour: 23, minute: 59, second: 59, millisecond: 999 }, zone, true);
 }
 
 /**

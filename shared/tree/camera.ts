@@ -50,15 +50,18 @@ export function zoomAt(camera: Camera, anchor: Point, newScale: number): Camera 
 /** The next zoom level one step up (+1) or down (-1) on the 0.5 grid, clamped to the allowed range. */
 export function steppedScale(scale: number, direction: 1 | -1): number {
   const step = TREE_VIEW.zoomStep;
+  // Stryker disable next-line EqualityOperator: direction is 1 or -1, never 0
   const snapped = direction > 0 ? Math.floor(scale / step + 1e-9) + 1 : Math.ceil(scale / step - 1e-9) - 1;
   return clampScale(snapped * step);
 }
 
 export function canZoomIn(scale: number): boolean {
+  // Stryker disable next-line EqualityOperator: only a scale exactly 1e-9 below the end tells < from <=
   return scale < TREE_VIEW.zoomMax - 1e-9;
 }
 
 export function canZoomOut(scale: number): boolean {
+  // Stryker disable next-line EqualityOperator: only a scale exactly 1e-9 above the end tells > from >=
   return scale > TREE_VIEW.zoomMin + 1e-9;
 }
 
@@ -123,6 +126,7 @@ export function cameraCentre(camera: Camera, viewportWidth: number, viewportHeig
 
 /** Smooth start and stop for camera flights. */
 export function easeInOut(t: number): number {
+  // Stryker disable next-line EqualityOperator: both halves give 0.5 at t = 0.5
   return t < 0.5 ? 4 * t * t * t : 1 - (-2 * t + 2) ** 3 / 2;
 }
 

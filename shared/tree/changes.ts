@@ -61,10 +61,12 @@ export function fromChangesEvent(id: number, event: TreeChangesEvent): TreeChang
 
 export function encodeChanges(since: number, version: number, cells: readonly SnapshotCell[]): TreeChangesWire {
   const count = cells.length;
+  // Stryker disable ArrayDeclaration: filled index by index below; sized up front or not, the arrays end the same
   const row = new Array<number>(count);
   const col = new Array<number>(count);
   const cell = new Array<string>(count);
   const thumb = new Array<string>(count);
+  // Stryker restore ArrayDeclaration
   let status = '';
   let type = '';
   let color = '';

@@ -90,6 +90,7 @@ const NEIGHBOURS: readonly (readonly [number, number])[] = [
 export function countPublishedNeighbours(grid: CellGrid, row: number, column: number): number {
   let count = 0;
   for (const [dr, dc] of NEIGHBOURS) {
+    // Stryker disable next-line ArithmeticOperator: NEIGHBOURS is symmetric: minus visits the same squares
     if (grid.statusAt(row + dr, column + dc) === CellStatus.Published) count++;
   }
   return count;
@@ -120,7 +121,9 @@ export function computeBranchSlots(settings: TreeSettings, grid: CellGrid): { ro
   const touches = new Map<number, number>();
   grid.forEachPublished((row, column) => {
     for (const [dr, dc] of NEIGHBOURS) {
+      // Stryker disable next-line ArithmeticOperator: NEIGHBOURS is symmetric: row - dr visits the same squares
       const r = row + dr;
+      // Stryker disable next-line ArithmeticOperator: as above, for columns
       const c = column + dc;
       if (!inBranchArea(settings, r, c) || grid.statusAt(r, c) !== undefined) continue;
       const key = positionKey(r, c);

@@ -9,7 +9,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { fileFixture } from '../file-fixture.ts';
 import { cellAt, setCellStatus } from '../server/reservation-fixtures.ts';
 import { createTestApp } from '../server/test-app.ts';
-import { answered, apiClient } from './render.ts';
+import { answered, apiClient, type Answer } from './render.ts';
 
 export interface Square {
   token: string;
@@ -49,7 +49,7 @@ export function useComponentGallery() {
     async viewerAnswers(cookie = '') {
       const api = apiClient(state().t, cookie);
       const user = await api.auth.current.query();
-      const queries = [answered(trpc.auth.current, undefined, user)];
+      const queries: Answer[] = [answered(trpc.auth.current, undefined, user)];
       if (user) {
         const input = { token: user.token };
         queries.push(answered(trpc.user.reservedCell, input, await api.user.reservedCell.query(input)));

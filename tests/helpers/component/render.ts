@@ -55,19 +55,16 @@ export function apiClient(t: TestApp, cookie = '') {
   });
 }
 
-/** What the page holds before rendering: the answers its queries would have had. */
-export interface Answers {
-  /** The queries to fill: each a tRPC query procedure of the React client, its input, and what the server said. */
-  queries?: { key: ReturnType<typeof getQueryKey>; data: unknown }[];
+/** One query's answer in the cache, keyed as the React client keys it. */
+export interface Answer {
+  key: ReturnType<typeof getQueryKey>;
+  data: unknown;
 }
 
-/** A query's cache entry, keyed as the React client keys it. */
-export function answered<T>(
-  procedure: Parameters<typeof getQueryKey>[0],
-  input: unknown,
-  data: T,
-): { key: ReturnType<typeof getQueryKey>; data: T } {
-  return { key: getQueryKey(procedure as never, input as never, 'query'), data };
+/** A query procedure of the React client (trpc.cell.reservation, say), its input, and what the server said. */
+export function answered(procedure: Parameters<typeof getQueryKey>[0], input: unknown, data: unknown): Answer {
+  const keyOf = getQueryKey as (procedure: unknown, input: unknown, type: 'query') => Answer['key'];
+  return { key: keyOf(procedure, input, 'query'), data };
 }
 
 /**
@@ -76,15 +73,15 @@ export function answered<T>(
  */
 export function renderInApp(
   element: ReactElement,
-  { path = '/', route = '*', queries = [] }: { path?: string; route?: string } & Answers = {},
+  { path = '/', route = '*', queries = [] }: { path?: string; route?: string; queries?: Answer[] } = {},
 ): Markup {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   for (const { key, data } of queries) queryClient.setQueryData(key, data);
   const client = trpc.createClient({ links: [httpBatchLink({ url: 'http://gallery.test/trpc' })] });
-  const tree = createElement(
-    trpc.Provider,
-    { client, queryClient },
-    createElement(
+  const tree = createElement(trpc.Provider, {
+    client,
+    queryClient,
+    children: createElement(
       QueryClientProvider,
       { client: queryClient },
       createElement(
@@ -97,7 +94,7 @@ export function renderInApp(
         ),
       ),
     ),
-  );
+  });
   const markup = parseMarkup(renderToStaticMarkup(tree));
   queryClient.clear();
   return markup;

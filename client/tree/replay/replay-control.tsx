@@ -161,10 +161,15 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
     );
   }
 
-  return <ReplayBar replay={replay.current} playing={playing} span={span} time={time} onTime={setTime} onExit={exit} />;
+  // A div in the same place as the button's above, so it stays the element the covered insets' observer watches.
+  return (
+    <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay" {...COVERS_TREE}>
+      <ReplayBar replay={replay.current} playing={playing} span={span} time={time} onTime={setTime} onExit={exit} />
+    </div>
+  );
 }
 
-/** The replay's bar while it runs: play or pause, the scrubber with the day it shows, and the way back to live. */
+/** The replay's controls while it runs: play or pause, the scrubber with the day it shows, and the way back to live. */
 function ReplayBar({
   replay,
   playing,
@@ -182,7 +187,7 @@ function ReplayBar({
 }) {
   const day = formatDate(time, 'utcDay');
   return (
-    <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay" {...COVERS_TREE}>
+    <>
       <button
         type="button"
         className="tree-replay__button"
@@ -217,6 +222,6 @@ function ReplayBar({
       <button type="button" className="tree-replay__exit" onClick={onExit}>
         Back to live
       </button>
-    </div>
+    </>
   );
 }

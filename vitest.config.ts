@@ -26,9 +26,10 @@ export default defineConfig({
           name: 'component',
           include: ['tests/component/**/*.test.ts'],
           environment: 'node',
-          // One import of the server and the client's modules per worker, shared by its files.
+          // One import of the server and the client's modules per worker, shared by its files. As many workers as the
+          // other Node projects: vitest runs projects with different worker counts only in separate groups.
           isolate: false,
-          maxWorkers: 2,
+          maxWorkers: 3,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,3 +1,7 @@
+/**
+ * The links e-mails and feeds put before a person: a piece's page, its editor, a square or a branch slot on the tree,
+ * the extend page.
+ */
 import { cellPath, extendPath } from '#shared/paths.ts';
 
 export const detailsLinkOf = (siteUrl: string, cellToken: string) => siteUrl + cellPath(cellToken, 'details');

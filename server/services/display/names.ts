@@ -1,3 +1,4 @@
+/** A person as staff screens name them: token and display name (the name itself by shared/people.ts). */
 import { personName } from '#shared/people.ts';
 import type { AdminPersonRef } from '#shared/admin-api.ts';
 

@@ -1,3 +1,4 @@
+/** A piece's pictures as the pages show them: their URLs, the ordered list, and the main picture's thumbnail. */
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mediaNameOf } from './media-names.ts';
 import type { Queryable } from '../../db.ts';

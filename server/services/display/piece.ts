@@ -1,4 +1,4 @@
-/** A square with its current piece, as the art, connection and removal services all read it (one loader, no circle). */
+/** A square with its current piece, as the art, connection, review and removal services read it, and a piece's fields. */
 import { eq } from 'drizzle-orm';
 import { art, cells, trees } from '#drizzle/schema.ts';
 import type { ArtCellRef, ArtFields } from '#shared/art-api.ts';

@@ -1,3 +1,7 @@
+/**
+ * Who holds a square, and whether the hold's clock runs: the conditions the reservation timers, a staff release and
+ * the subscriptions (a member holding a square is not told of others) read alike.
+ */
 import { and, inArray, or, eq, isNull, type SQLWrapper } from 'drizzle-orm';
 import { reservations, art, cells, users } from '#drizzle/schema.ts';
 import { ART_IN_PROGRESS, ArtStatus } from '#shared/domain.ts';

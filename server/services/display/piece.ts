@@ -1,4 +1,4 @@
-/** A square with its current piece, as the art, connection, review and removal services read it, and a piece's fields. */
+/** A square with its current piece, as art, connections, review and removals read it, and a piece's fields. */
 import { eq } from 'drizzle-orm';
 import { art, cells, trees } from '#drizzle/schema.ts';
 import type { ArtCellRef, ArtFields } from '#shared/art-api.ts';

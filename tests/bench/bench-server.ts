@@ -1,6 +1,7 @@
 /**
  * The benchmarks' server: tests/bench/server-process.ts (the real app over a prepared data folder) in its own
- * process, pinned to one core (or to several, as taskset takes them: '0-1'), listening on 127.0.0.1.
+ * process, pinned to one core (or to several, as taskset takes them: '0-1'), listening on 127.0.0.1 (on `port` when
+ * given, else a free one).
  * BENCH_PROFILE=<folder> makes it write a CPU profile there when it stops.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,13 +17,24 @@ export function startBenchServer(
   dir: string,
   core: number | string,
   env: Record<string, string> = {},
+  port?: number,
 ): Promise<{ child: ChildProcess; url: string }> {
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)]
     : [];
   const child = spawn(
     'taskset',
-    ['-c', String(core), process.execPath, ...profile, '--import', 'tsx', 'tests/bench/server-process.ts', dir],
+    [
+      '-c',
+      String(core),
+      process.execPath,
+      ...profile,
+      '--import',
+      'tsx',
+      'tests/bench/server-process.ts',
+      dir,
+      ...(port === undefined ? [] : [String(port)]),
+    ],
     {
       cwd: PROJECT_ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', HOST: '127.0.0.1', ...env },

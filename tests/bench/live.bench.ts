@@ -4,7 +4,6 @@
  * probe every 20 ms, 1,000 idle streams, and the old design's cost (the snapshot rebuilt and refetched per change).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -15,13 +14,13 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { buildSnapshotBytes } from '#server/services/tree/snapshot-build.ts';
 import { recordBulkChange, recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
-import { PROJECT_ROOT } from '../helpers/paths.ts';
 import { startBenchServer } from './bench-server.ts';
-import { writeResults, type Row } from './results.ts';
+import { generatedTree } from './generated-tree.ts';
+import { processStats, sampleFor } from './process-stats.ts';
+import { percentile, writeResults, type Row } from './results.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
 const WRITE_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -43,10 +42,6 @@ const CSRF = 'bench-csrf-token-bench-csrf-token-0123';
 const STREAMS_PER_ADDRESS = 5;
 
 const nowMs = () => performance.timeOrigin + performance.now();
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 const f = (n: number, digits = 1) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,41 +59,11 @@ interface Prepared {
   submitted: string[];
 }
 
-/**
- * A database holding only the synthetic tree, generated once per size and generator (a million cells take minutes on
- * a busy machine) and kept in the temporary folder; each run works on a copy.
- */
-export function generatedTree(): string {
-  const sources = [
-    'server/seed/synthetic.ts',
-    ...fs.readdirSync(path.join(PROJECT_ROOT, 'migrations')).map((f) => `migrations/${f}`),
-  ];
-  const hash = createHash('sha256');
-  for (const source of sources.sort()) {
-    const full = path.join(PROJECT_ROOT, source);
-    if (fs.statSync(full).isFile()) hash.update(fs.readFileSync(full));
-  }
-  const template = path.join(os.tmpdir(), `gallery-bench-live-${CELLS}-${hash.digest('hex').slice(0, 12)}.db`);
-  if (fs.existsSync(template)) return template;
-  const partial = `${template}.partial`;
-  fs.rmSync(partial, { force: true });
-  const db = openDatabase(partial);
-  const started = performance.now();
-  generateSyntheticTree(db, { cells: CELLS });
-  closeDatabase(db);
-  fs.renameSync(partial, template);
-  for (const suffix of ['-wal', '-shm']) fs.rmSync(partial + suffix, { force: true });
-  console.log(
-    `live: ${CELLS.toLocaleString('en-US')} cells generated in ${((performance.now() - started) / 1000).toFixed(1)} s (kept as ${template})`,
-  );
-  return template;
-}
-
 /** The tree, the users with sessions, and the pieces waiting for review, written before the server starts. */
 function prepare(ops: number): Prepared {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-live-'));
   const file = path.join(dir, 'gallery.db');
-  fs.copyFileSync(generatedTree(), file);
+  fs.copyFileSync(generatedTree(CELLS), file);
   const db = openDatabase(file);
   const { token: treeToken, id: treeId } = db.select({ token: trees.token, id: trees.id }).from(trees).get()!;
   const now = Date.now();
@@ -176,50 +141,6 @@ function prepare(ops: number): Prepared {
     freeCells: available.slice(0, reservations).map((c) => c.token),
     submitted,
   };
-}
-
-/**
- * The server's CPU time so far (ms, every thread: the event loop, libuv's pool, V8's helpers, the snapshot worker),
- * from the scheduler's nanosecond count per thread rather than /proc/<pid>/stat's 10 ms ticks, and its resident
- * memory (bytes). A thread that ends (the snapshot worker, when idle) keeps the time last seen for it.
- */
-/** /proc/<pid>/stat counts user and system time in clock ticks. */
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-const threadNs = new Map<string, number>();
-
-function processStats(pid: number): { cpuMs: number; rss: number; userMs: number; systemMs: number } {
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      threadNs.set(
-        `${pid}/${task}`,
-        Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]),
-      );
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  let ns = 0;
-  for (const [key, value] of threadNs) if (key.startsWith(`${pid}/`)) ns += value;
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-  return {
-    cpuMs: ns / 1e6,
-    rss: rssKb * 1024,
-    userMs: Number(fields[11]) * TICK_MS,
-    systemMs: Number(fields[12]) * TICK_MS,
-  };
-}
-
-/** Over `seconds`: the server's CPU time used, and its median resident memory sampled every second (GC makes one sample noisy). */
-async function sampleFor(pid: number, seconds: number): Promise<{ cpuMs: number; rss: number }> {
-  const first = processStats(pid);
-  const rss: number[] = [];
-  for (let i = 0; i < seconds; i++) {
-    await sleep(1000);
-    rss.push(processStats(pid).rss);
-  }
-  return { cpuMs: processStats(pid).cpuMs - first.cpuMs, rss: percentile(rss, 50) };
 }
 
 interface Arrival {

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { trees } from '#drizzle/schema.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { PROJECT_ROOT } from '../helpers/paths.ts';
-import { generatedTree } from './live.bench.ts';
+import { generatedTree } from './generated-tree.ts';
 import { writeResults } from './results.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
@@ -33,7 +33,7 @@ const mb = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 }
 
 export async function benchMemory(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-memory-'));
-  fs.copyFileSync(generatedTree(), path.join(dir, 'gallery.db'));
+  fs.copyFileSync(generatedTree(CELLS), path.join(dir, 'gallery.db'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
   const tree = db.select({ token: trees.token }).from(trees).get()!;
   closeDatabase(db);

@@ -11,7 +11,12 @@ const CSRF = 'probe-csrf-token-probe-csrf-token-01';
 let sent = 0;
 const address = () => `10.${251 + (process.pid % 4)}.${Math.floor(sent / 250) % 250}.${(sent++ % 250) + 1}`;
 
-function request(method: string, route: string, body?: unknown): Promise<{ status: number; ms: number }> {
+function request(
+  method: string,
+  route: string,
+  body?: unknown,
+  base: string = url!,
+): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   const text = body === undefined ? '' : JSON.stringify(body);
   const headers: Record<string, string> = {
@@ -23,7 +28,7 @@ function request(method: string, route: string, body?: unknown): Promise<{ statu
   if (body !== undefined)
     Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${route}`, { method, agent, headers }, (res) => {
+    const req = http.request(`${base}${route}`, { method, agent, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode!, ms: performance.now() - started }));
     });
@@ -56,6 +61,27 @@ if (mode === 'logins') {
     await new Promise((resolve) => setTimeout(resolve, Number(everyMs)));
   }
   process.stdout.write(JSON.stringify(result), () => process.exit(0));
+} else if (mode === 'health') {
+  // health <everyMs> [<url>…]: GET /api/health every <everyMs>, in turn at <url> and each further one, until a line
+  // arrives on stdin; prints [[startedAt (ms since the epoch), latency (ms), which url], …] as JSON.
+  const [everyMs, ...others] = rest;
+  const bases = [url!, ...others];
+  const latencies: [number, number, number][] = [];
+  let running = true;
+  process.stdin.on('data', () => (running = false));
+  let next = performance.now();
+  for (let turn = 0; running; turn++) {
+    const at = performance.timeOrigin + performance.now();
+    const answer = await request('GET', '/api/health', undefined, bases[turn % bases.length]);
+    if (answer.status !== 200) throw new Error(`health answered ${answer.status}`);
+    latencies.push([at, answer.ms, turn % bases.length]);
+    // The next one on the next slot after this answer, as a monitor asking every <everyMs> would.
+    next += Number(everyMs);
+    const now = performance.now();
+    if (next < now) next = now;
+    await new Promise((resolve) => setTimeout(resolve, next - now));
+  }
+  process.stdout.write(JSON.stringify(latencies), () => process.exit(0));
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

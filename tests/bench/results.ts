@@ -29,3 +29,9 @@ export function writeResults(name: string, title: string, rows: Row[], notes: st
 export function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** The p-th percentile of `values` (nearest rank; NaN when empty). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}

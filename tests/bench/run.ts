@@ -1,4 +1,5 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
+import { benchAudience } from './audience.bench.ts';
 import { benchHardening } from './hardening.bench.ts';
 import { benchLive } from './live.bench.ts';
 import { benchMemory } from './memory.bench.ts';
@@ -18,6 +19,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   'browser-live': benchTreeLiveBrowser,
   hardening: benchHardening,
   memory: benchMemory,
+  audience: benchAudience,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -146,6 +146,8 @@ export interface Nginx {
   redirectUrl: string;
   dir: string;
   accessLog: () => AccessLogLine[];
+  /** The access log's file, for a reader that cannot hold it all (a benchmark's millions of lines). */
+  accessLogFile: string;
   errorLog: () => string;
   stop: () => Promise<void>;
 }
@@ -184,6 +186,7 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
     url: `http://127.0.0.1:${ports.site}`,
     redirectUrl: `http://127.0.0.1:${ports.redirect}`,
     dir,
+    accessLogFile: accessFile,
     accessLog: () =>
       read(accessFile)
         .split('\n')

@@ -8,21 +8,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { art, cells, users } from '#drizzle/schema.ts';
-import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { cells } from '#drizzle/schema.ts';
+import { CellStatus } from '#shared/domain.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import type { LiveTransport } from '#shared/api-types.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { newToken } from '#server/tokens.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import type {} from '#client/tree/use-tree-snapshot.ts';
 import { launchBrowser, watchErrors } from '../helpers/browser/harness.ts';
-import { live, NEW_COLOUR } from '../helpers/browser/live-tree.ts';
+import { live, NEW_COLOUR, submitPieceOn } from '../helpers/browser/live-tree.ts';
 import { logInAsAdmin } from '../helpers/browser/public-pages.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
 import { freePorts, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
@@ -132,27 +129,6 @@ async function freeSquareOnScreen(page: Page): Promise<{ id: number; point: { x:
   return { id: square!.id, point: pointOf(square!) };
 }
 
-/** A piece in the new colour, sent for review on `cellId` (an artist's steps, written straight into the database). */
-function submittedPieceOn(cellId: number): string {
-  const now = Date.now();
-  const author = db.select({ id: users.id }).from(users).limit(1).get()!;
-  const token = newToken();
-  db.insert(art)
-    .values({
-      token,
-      cellId,
-      authorId: author.id,
-      status: ArtStatus.Submitted,
-      title: 'Through the Front Door',
-      dominantColor: NEW_COLOUR,
-      submittedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .run();
-  return token;
-}
-
 /**
  * Watches a point of the page's canvas, each frame the engine draws: resolves with the page's Date.now() (the
  * machine's clock, as the test's) when it first shows `colour` (null after `ms`), and when the live tree's version
@@ -211,7 +187,7 @@ async function publishedAndDrawn(door: FrontDoor, mode: string): Promise<{ drawn
   await expect.poll(async () => (await live(viewer.page)).mode, { timeout: 10_000 }).toBe(mode);
 
   const square = await freeSquareOnScreen(viewer.page);
-  const artToken = submittedPieceOn(square.id);
+  const artToken = submitPieceOn(db, square.id, 'Through the Front Door');
   const drawn = drawnAt(viewer.page, square.point, NEW_COLOUR, DRAWN_WITHIN_MS + 8000);
   // Staff publish it from their page, as the dashboard's Publish does: through nginx to either process.
   const published = await staff.page.evaluate(async (artToken) => {

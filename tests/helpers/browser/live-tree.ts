@@ -3,6 +3,7 @@
  * from the WebGL canvas), the moment a colour first shows, and a fresh square on screen to put a piece on (where a
  * square is on the page: tree-page.ts).
  */
+import type { Db } from '#server/db.ts';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -141,9 +142,12 @@ export async function freeSquareOnScreen(
   return square!;
 }
 
-/** Puts a submitted piece in the new colour on a square, straight in the database (an artist's steps, not tested here). */
-export function submitPieceOn(gallery: Gallery, cellId: number): string {
-  const { db } = gallery.app.deps;
+/**
+ * Puts a submitted piece in the new colour on a square, straight in the database (an artist's steps, not tested here):
+ * the gallery's own, or a database handle opened on a data folder that app processes share.
+ */
+export function submitPieceOn(where: Gallery | Db, cellId: number, title = 'Live Arrival'): string {
+  const db = 'app' in where ? where.app.deps.db : where;
   const now = Date.now();
   const author = db.select({ id: users.id }).from(users).limit(1).get()!;
   const token = newToken();
@@ -153,7 +157,7 @@ export function submitPieceOn(gallery: Gallery, cellId: number): string {
       cellId,
       authorId: author.id,
       status: ArtStatus.Submitted,
-      title: 'Live Arrival',
+      title,
       dominantColor: NEW_COLOUR,
       submittedAt: now,
       createdAt: now,

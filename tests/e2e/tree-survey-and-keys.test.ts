@@ -180,11 +180,30 @@ describe('a survey of a crowded view', () => {
     await treePage.settled(crowded);
     const viewText = treePage.surveyView(crowded);
     await viewText.waitFor({ state: 'attached' });
-    const view = parseView((await viewText.textContent())!);
-    const published = countsOf(
-      await squaresIn(crowded, view.rowFrom, view.rowTo, view.columnFrom, view.columnTo),
-    ).published;
-    expect(published).toBeGreaterThan(60);
+    // The survey follows the camera once it rests, and counts the squares the page holds. In full CI runs the
+    // view was once found with no published square in it (cause unknown, not seen alone or under a CPU load), so
+    // give the page time, and say what it showed if it never comes.
+    const around = { row: b.seed - 8, column: 2 };
+    const viewNow = async () => {
+      const text = (await viewText.textContent())!;
+      const view = parseView(text);
+      const holds =
+        view.rowFrom <= around.row &&
+        around.row <= view.rowTo &&
+        view.columnFrom <= around.column &&
+        around.column <= view.columnTo;
+      const squares = await squaresIn(crowded, view.rowFrom, view.rowTo, view.columnFrom, view.columnTo);
+      return { text, holds, published: countsOf(squares).published, squares: squares.length };
+    };
+    let seen = await viewNow();
+    for (const until = Date.now() + 15_000; !(seen.holds && seen.published > 60) && Date.now() < until; ) {
+      await crowded.waitForTimeout(250);
+      seen = await viewNow();
+    }
+    const camera = await treePage.stats(crowded);
+    expect({ ...seen, camera: { x: camera.x, y: camera.y, scale: camera.scale } }).toMatchObject({ holds: true });
+    expect(seen.published, JSON.stringify(seen)).toBeGreaterThan(60);
+    const { published } = seen;
     expect(await crowded.getByTestId('tree-survey-pieces').locator('li').count()).toBe(60);
     expect(await crowded.getByTestId('tree-survey-more').textContent()).toMatch(
       new RegExp(`^And ${(published - 60).toLocaleString('en')} more published pieces in view`),

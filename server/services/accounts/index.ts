@@ -1,9 +1,8 @@
 /**
- * Accounts: registration, login, password resets, the account and profile forms, and the one role change a piece
- * brings (an observer becomes an artist).
+ * Accounts: registration, login, password resets, the account and profile forms.
  * Other rooms, routers and routes import this file only (docs/architecture.md, Rooms).
  */
 export { login, normaliseEmail, register, requestPasswordReset, restorePassword, updateAccount } from './accounts.ts';
 export { getFullProfile, getPublicProfile, updateProfile } from './profiles.ts';
-export { promoteToArtist, toCurrentUser } from './users.ts';
+export { toCurrentUser } from './users.ts';
 export { lookupZip } from './zip-lookup.ts';

@@ -4,7 +4,7 @@
  */
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import { art, artLikes, artViews, pictures, reservations, users } from '#drizzle/schema.ts';
+import { art, artLikes, artViews, pictures, users } from '#drizzle/schema.ts';
 import type { ArtCellRef, ArtDetails, ArtForEdit } from '#shared/art-api.ts';
 import { ArtStatus, CellStatus, isArtInProgress } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
@@ -15,7 +15,7 @@ import {
   imageListErrors,
   type ArtFormValues,
 } from '#shared/validation/art.ts';
-import { IMMEDIATE, type Db, type Queryable } from '../../db.ts';
+import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../../permissions.ts';
@@ -26,11 +26,10 @@ import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from '../context.ts';
 import type { PreparedPicture } from '../media/index.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
-import { reserveCell } from '../reservations/index.ts';
+import { reserveSquareByToken, submitPiece, withHoldRefusals } from '../squares/index.ts';
 import { LIMITS, hitRateLimit } from '../rate-limit.ts';
 import { reindexArt } from '../search/index.ts';
 import { recordCellChanges } from '../tree/index.ts';
-import { promoteToArtist } from '../accounts/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
 
 /** A published piece with its author's name and main picture, for the preview of a shared link; null otherwise. */
@@ -191,96 +190,82 @@ function commitArt(
   { values, plan, files, submit, reserveFirst }: ArtCommit,
 ): void {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    restorePictureFiles(ctx.media, files);
-    // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
-    // this transaction (its own becomes a savepoint), so a save that fails below leaves no reservation or draft.
-    if (reserveFirst) reserveCell({ ...ctx, db: tx as unknown as Db }, viewer, cellToken);
-    // Read again inside the transaction: the reservation may have run out since the checks above.
-    const found = loadCellWithArt(tx, cellToken);
-    const piece = found.art;
-    if (!piece || !mayEditArt(viewer, editFacts(found)))
-      throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
+  withHoldRefusals(() =>
+    ctx.db.transaction((tx) => {
+      restorePictureFiles(ctx.media, files);
+      // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
+      // this transaction, so a save that fails below leaves no reservation or draft.
+      if (reserveFirst) reserveSquareByToken(tx, now, viewer, cellToken);
+      // Read again inside the transaction: the reservation may have run out since the checks above.
+      const found = loadCellWithArt(tx, cellToken);
+      const piece = found.art;
+      if (!piece || !mayEditArt(viewer, editFacts(found)))
+        throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
 
-    const kept = plan.flatMap((p) => ('keep' in p ? [p.keep] : []));
-    const current = tx.select().from(pictures).where(eq(pictures.artId, piece.id)).all();
-    const gone = current.filter((p) => !kept.includes(p.token)).map((p) => p.id);
-    if (gone.length) tx.delete(pictures).where(inArray(pictures.id, gone)).run();
-    // Positions are unique per piece: move the kept ones out of the way before placing them.
-    tx.update(pictures)
-      .set({ position: sql`${pictures.position} + 100` })
-      .where(eq(pictures.artId, piece.id))
-      .run();
-    let mainColor: number | null = piece.dominantColor;
-    plan.forEach((item, position) => {
-      const { description } = item;
-      if ('keep' in item) {
-        tx.update(pictures)
-          .set({ position, description })
-          .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)))
-          .run();
-      } else {
-        const { key, width, height, dominantColor } = item.stored;
-        tx.insert(pictures)
-          .values({
-            token: newToken(),
-            artId: piece.id,
-            position,
-            mediaKey: key,
-            width,
-            height,
-            description,
-            createdAt: now,
-          })
-          .run();
-        if (position === 0) mainColor = dominantColor;
-      }
-    });
-
-    const submitting = submit && isArtInProgress(piece.status);
-    tx.update(art)
-      .set({
-        title: values.title,
-        year: values.year,
-        category: values.category,
-        subject: values.subject,
-        style: values.style,
-        medium: values.medium,
-        materials: values.materials,
-        keywords: values.keywords,
-        description: values.description,
-        width: values.width,
-        height: values.height,
-        depth: values.depth,
-        units: values.units,
-        noSize: values.no_size,
-        aiUse: values.ai_use,
-        dominantColor: mainColor,
-        ...(submitting ? { status: ArtStatus.Submitted, submittedAt: now } : {}),
-        updatedAt: now,
-      })
-      .where(eq(art.id, piece.id))
-      .run();
-
-    if (submitting) {
-      promoteToArtist(tx, piece.authorId, now);
-      // A submitted piece is never released by the reservation timer: it waits for review.
-      tx.update(reservations)
-        .set({ state: 'submitted', updatedAt: now })
-        .where(
-          and(
-            eq(reservations.cellId, found.cell.id),
-            eq(reservations.userId, piece.authorId),
-            eq(reservations.state, 'active'),
-          ),
-        )
+      const kept = plan.flatMap((p) => ('keep' in p ? [p.keep] : []));
+      const current = tx.select().from(pictures).where(eq(pictures.artId, piece.id)).all();
+      const gone = current.filter((p) => !kept.includes(p.token)).map((p) => p.id);
+      if (gone.length) tx.delete(pictures).where(inArray(pictures.id, gone)).run();
+      // Positions are unique per piece: move the kept ones out of the way before placing them.
+      tx.update(pictures)
+        .set({ position: sql`${pictures.position} + 100` })
+        .where(eq(pictures.artId, piece.id))
         .run();
-    }
-    // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
-    if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published)
-      recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
-    reindexArt(tx, piece.id);
-  }, IMMEDIATE);
+      let mainColor: number | null = piece.dominantColor;
+      plan.forEach((item, position) => {
+        const { description } = item;
+        if ('keep' in item) {
+          tx.update(pictures)
+            .set({ position, description })
+            .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)))
+            .run();
+        } else {
+          const { key, width, height, dominantColor } = item.stored;
+          tx.insert(pictures)
+            .values({
+              token: newToken(),
+              artId: piece.id,
+              position,
+              mediaKey: key,
+              width,
+              height,
+              description,
+              createdAt: now,
+            })
+            .run();
+          if (position === 0) mainColor = dominantColor;
+        }
+      });
+
+      tx.update(art)
+        .set({
+          title: values.title,
+          year: values.year,
+          category: values.category,
+          subject: values.subject,
+          style: values.style,
+          medium: values.medium,
+          materials: values.materials,
+          keywords: values.keywords,
+          description: values.description,
+          width: values.width,
+          height: values.height,
+          depth: values.depth,
+          units: values.units,
+          noSize: values.no_size,
+          aiUse: values.ai_use,
+          dominantColor: mainColor,
+          updatedAt: now,
+        })
+        .where(eq(art.id, piece.id))
+        .run();
+      if (submit && isArtInProgress(piece.status)) submitPiece(tx, now, piece, found.cell);
+      // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
+      if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published)
+        recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
+      reindexArt(tx, piece.id);
+    }, IMMEDIATE),
+  );
 }
 
 /** art.details: a published piece for everyone; the author and admins also see it before and after review. */

@@ -21,8 +21,8 @@ import {
   clockedReservation,
   fateOfPiece,
   releaseInTx,
+  extensionRefusal,
 } from '../squares/index.ts';
-import { extensionRefusal } from './reservations.ts';
 import { cellPath } from '#shared/paths.ts';
 import { extendLinkOf } from '../display/index.ts';
 

@@ -1,43 +1,28 @@
 /**
  * Staff review (docs/product.md, Review and removal): the queue of SUBMITTED pieces, one piece with everything staff
- * need to decide, publishing it and requesting changes. Each decision is one IMMEDIATE transaction whose conditional
- * UPDATE (WHERE status = SUBMITTED) is the last word: of two staff deciding at once, one wins and the other is told.
+ * need to decide, publishing it and requesting changes. Each decision is one IMMEDIATE transaction around the step of
+ * the piece's life that squares/review-steps.ts writes.
  */
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, connections, pictures, trees, users } from '#drizzle/schema.ts';
-import {
-  StaffAction,
-  type ArtistPiece,
-  type PublishResult,
-  type QueueItem,
-  type RequestChangesResult,
-  type ReviewConnection,
-  type ReviewItem,
+import type {
+  ArtistPiece,
+  PublishResult,
+  QueueItem,
+  RequestChangesResult,
+  ReviewConnection,
+  ReviewItem,
 } from '#shared/admin-api.ts';
-import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { formatDeadline } from '#shared/time-zone.ts';
-import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { IMMEDIATE, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
-import {
-  personRef,
-  fieldsOf,
-  readPictures,
-  mainPictureOf,
-  thumbOf,
-  detailsLinkOf,
-  editLinkOf,
-} from '../display/index.ts';
-import { recordStaffAction, requireStaff } from '../staff/index.ts';
-import { openChangesWindow, notifyAvailable } from '../squares/index.ts';
+import { personRef, fieldsOf, readPictures, mainPictureOf, thumbOf } from '../display/index.ts';
+import { requireStaff } from '../staff/index.ts';
+import { publishPiece, sendBackForChanges } from '../squares/index.ts';
 import type { ServiceContext } from '../context.ts';
-import { branchSlotsOpenedBy, openNeighboursAfterPublish, recordCellChanges } from '../tree/index.ts';
-import { enqueueMail } from '../mail/index.ts';
-import { reindexArt } from '../search/index.ts';
-import { promoteToArtist } from '../accounts/index.ts';
 
 /** admin.queue: every SUBMITTED piece, the longest waiting first. */
 export function listReviewQueue(ctx: ServiceContext): QueueItem[] {
@@ -198,78 +183,18 @@ export function getReviewItem(ctx: ServiceContext, artToken: string): ReviewItem
   };
 }
 
-/** Moves a SUBMITTED piece on, or says it is not waiting any more (another staff member decided first). */
-function leaveSubmitted(tx: Queryable, artId: number, set: Partial<typeof art.$inferInsert>): void {
-  const changed = tx
-    .update(art)
-    .set(set)
-    .where(and(eq(art.id, artId), eq(art.status, ArtStatus.Submitted)))
-    .run().changes;
-  if (changed !== 1) throw new AppError(ErrorCode.ArtNotSubmitted, 'This piece is not waiting for review.');
-}
-
-/**
- * admin.publish, in one transaction: the piece and its square become PUBLISHED, its connections to published
- * neighbours active (the others inactive), the trunk grows around it, search finds it, the tree's version moves,
- * the author is an artist, the author hears that it is live and subscribers of the squares that opened (new branch
- * slots included, for "any square") are told.
- */
+/** admin.publish, in one transaction: the piece goes live (squares' publishPiece says all that means). */
 export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string): PublishResult {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  const { siteUrl } = ctx.config;
   return ctx.db.transaction((tx) => {
-    const { piece, cell, author, treeSettings } = loadPiece(tx, artToken);
-    leaveSubmitted(tx, piece.id, { status: ArtStatus.Published, publishedAt: now, reviewNote: null, updatedAt: now });
-    tx.update(cells)
-      .set({ status: CellStatus.Published, artId: piece.id, updatedAt: now })
-      .where(eq(cells.id, cell.id))
-      .run();
-    tx.update(connections)
-      .set({
-        status: sql`case when exists (select 1 from cells c inner join art a on a.id = c.art_id
-          where c.id = ${connections.nextCellId} and a.status = ${ArtStatus.Published}) then 1 else 0 end`,
-        updatedAt: now,
-      })
-      .where(eq(connections.artId, piece.id))
-      .run();
-    const opened = openNeighboursAfterPublish(tx, cell.treeId, cell.row, cell.column, now);
-    // A square already published (an edit reviewed again) opens no new branch slot.
-    const openedSlots =
-      cell.status === CellStatus.Published
-        ? []
-        : branchSlotsOpenedBy(tx, cell.treeId, treeSettings as TreeSettings, cell.row, cell.column);
-    reindexArt(tx, piece.id);
-    recordCellChanges(tx, cell.treeId, [cell.id, ...opened], now);
-    promoteToArtist(tx, author.id, now);
-    enqueueMail(tx, now, {
-      to: author.email,
-      kind: 'art-published',
-      dedupeKey: `art-published:${piece.token}`,
-      subject: 'Your piece is live on the Gallery Tree',
-      text: [
-        `Hello ${author.firstname},`,
-        '',
-        `Good news: "${piece.title}" has been reviewed and is now live on the Gallery Tree for everyone to see.`,
-        '',
-        `Your piece: ${detailsLinkOf(siteUrl, cell.token)}`,
-        '',
-        'Share the link with anyone you like. Thank you for growing the tree with us.',
-      ].join('\n'),
-    });
-    notifyAvailable(tx, now, opened, siteUrl, openedSlots);
-    recordStaffAction(tx, staff, now, { action: StaffAction.Publish, subjectType: 'art', subjectToken: piece.token });
-    const openedCellTokens = opened.map(
-      (id) => tx.select({ token: cells.token }).from(cells).where(eq(cells.id, id)).get()!.token,
-    );
-    return { artToken: piece.token, cellToken: cell.token, openedCellTokens };
+    const found = loadPiece(tx, artToken);
+    const openedCellTokens = publishPiece(tx, now, ctx.config.siteUrl, staff, found);
+    return { artToken: found.piece.token, cellToken: found.cell.token, openedCellTokens };
   }, IMMEDIATE);
 }
 
-/**
- * admin.requestChanges: the piece goes back to its artist with staff's reason and a fresh reservation window for
- * the square (decision 019), the deadline in the e-mail; resubmitting puts it in the queue again and stops the clock.
- */
+/** admin.requestChanges, in one transaction: the piece goes back to its artist (squares' sendBackForChanges). */
 export function requestChanges(
   ctx: ServiceContext,
   viewer: Viewer,
@@ -279,33 +204,8 @@ export function requestChanges(
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
-    const { piece, cell, author } = loadPiece(tx, artToken);
-    leaveSubmitted(tx, piece.id, { status: ArtStatus.ChangesRequested, reviewNote: reason, updatedAt: now });
-    const deadline = openChangesWindow(tx, now, author.id, cell.id);
-    const actionId = recordStaffAction(tx, staff, now, {
-      action: StaffAction.RequestChanges,
-      subjectType: 'art',
-      subjectToken: piece.token,
-      note: reason,
-    });
-    enqueueMail(tx, now, {
-      to: author.email,
-      kind: 'art-changes-requested',
-      dedupeKey: `staff-action:${actionId}`,
-      subject: 'Your piece needs a few changes',
-      text: [
-        `Hello ${author.firstname},`,
-        '',
-        `Thank you for submitting "${piece.title}". Before it goes live, our team asks for a few changes:`,
-        '',
-        reason,
-        '',
-        `Edit your piece and submit it again: ${editLinkOf(ctx.config.siteUrl, cell.token)}`,
-        '',
-        `Your square stays reserved for you until ${formatDeadline(deadline, ctx.config.siteTimezone)}. If the changes are not submitted by then,`,
-        'the square is released to the community; your piece is kept in your atelier.',
-      ].join('\n'),
-    });
-    return { artToken: piece.token, status: ArtStatus.ChangesRequested, reviewNote: reason };
+    const found = loadPiece(tx, artToken);
+    sendBackForChanges(tx, now, ctx.config, staff, found, reason);
+    return { artToken: found.piece.token, status: ArtStatus.ChangesRequested, reviewNote: reason };
   }, IMMEDIATE);
 }

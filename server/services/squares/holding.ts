@@ -1,0 +1,218 @@
+/**
+ * Taking and keeping a square (docs/product.md, Reservations; decision 008): reserving an AVAILABLE square or a
+ * branch slot made for the purpose, and the one extension of the hold. Each step runs inside the caller's IMMEDIATE
+ * transaction and checks its rule there, against the rows as they are at that moment; the partial unique indexes (one
+ * active reservation a member, one a square) are the last word should two writers ever slip past the checks.
+ */
+import { and, between, eq } from 'drizzle-orm';
+import { art, cells, reservations } from '#drizzle/schema.ts';
+import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
+import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
+import { ErrorCode } from '#shared/errors.ts';
+import { branchSlotRefusal, gridOfCells, type BranchSlotRefusal, type TreeSettings } from '#shared/tree/geometry.ts';
+import type { Queryable } from '../../db.ts';
+import { AppError } from '../../errors.ts';
+import { newToken } from '../../tokens.ts';
+import { recordCellChanges } from '../tree/index.ts';
+import { isActiveReservationOf } from './holds.ts';
+import { extensionDeadline, reservationDeadline } from './reservation-time.ts';
+
+/** One sentence for each refusal; the client shows its own locale text for the code. */
+const HOLD_MESSAGES = {
+  cell_not_available: 'This square cannot be reserved: it is not available.',
+  already_reserved: 'You already hold a reserved square; upload your piece there before reserving another.',
+  cell_taken: ERROR_TEXT.cell_taken,
+  outside_branch_area: 'This position is outside the area where branches may grow.',
+  slot_occupied: ERROR_TEXT.slot_occupied,
+  slot_not_connected: ERROR_TEXT.slot_not_connected,
+  slot_too_connected: ERROR_TEXT.slot_too_connected,
+  reservation_not_found: ERROR_TEXT.reservation_not_found,
+  extension_not_allowed: ERROR_TEXT.extension_not_allowed,
+  reservation_expired: ERROR_TEXT.reservation_expired,
+} as const;
+
+type HoldRefusal = keyof typeof HOLD_MESSAGES;
+
+export function holdRefusal(code: HoldRefusal): AppError {
+  return new AppError(code, HOLD_MESSAGES[code]);
+}
+
+const SLOT_REFUSALS: Record<BranchSlotRefusal, HoldRefusal> = {
+  outside_branch_area: ErrorCode.OutsideBranchArea,
+  occupied: ErrorCode.SlotOccupied,
+  not_connected: ErrorCode.SlotNotConnected,
+  too_connected: ErrorCode.SlotTooConnected,
+};
+
+/**
+ * Runs a transaction that reserves. Its checks give the clear code; should two writers ever slip past them, a unique
+ * index refuses the second, and the index's name says which code that is.
+ */
+export function withHoldRefusals<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (!/UNIQUE constraint failed/.test(message)) throw error;
+    if (message.includes('reservations.user_id')) throw holdRefusal(ErrorCode.AlreadyReserved);
+    if (message.includes('reservations.cell_id')) throw holdRefusal(ErrorCode.CellTaken);
+    if (message.includes('cells.tree_id')) throw holdRefusal(ErrorCode.SlotOccupied);
+    throw error;
+  }
+}
+
+/** A member reserving: who they are is all the rows need. */
+export interface Reserver {
+  id: number;
+}
+
+/** A square as reserving needs it. */
+export interface SquareToReserve {
+  id: number;
+  treeId: number;
+  status: number;
+}
+
+function refuseIfHolding(tx: Queryable, member: Reserver): void {
+  const held = tx.select({ id: reservations.id }).from(reservations).where(isActiveReservationOf(member.id)).get();
+  if (held) throw holdRefusal(ErrorCode.AlreadyReserved);
+}
+
+/**
+ * Reserves a square: the member holds nothing, the square is AVAILABLE; then the reservation with its deadline, a
+ * draft piece for the member on the square, the square RESERVED and the tree's version moved.
+ */
+export function reserveSquare(tx: Queryable, now: number, member: Reserver, square: SquareToReserve): void {
+  refuseIfHolding(tx, member);
+  if (square.status === CellStatus.Reserved) throw holdRefusal(ErrorCode.CellTaken);
+  if (square.status !== CellStatus.Available) throw holdRefusal(ErrorCode.CellNotAvailable);
+  tx.insert(reservations)
+    .values({
+      token: newToken(),
+      userId: member.id,
+      cellId: square.id,
+      state: 'active',
+      expiresAt: reservationDeadline(now),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .run();
+  const draft = tx
+    .insert(art)
+    .values({
+      token: newToken(),
+      cellId: square.id,
+      authorId: member.id,
+      status: ArtStatus.Draft,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: art.id })
+    .get();
+  const changed = tx
+    .update(cells)
+    .set({ status: CellStatus.Reserved, artId: draft.id, updatedAt: now })
+    .where(and(eq(cells.id, square.id), eq(cells.status, CellStatus.Available)))
+    .run().changes;
+  if (changed !== 1) throw holdRefusal(ErrorCode.CellTaken);
+  recordCellChanges(tx, square.treeId, [square.id], now);
+}
+
+/** Reserves the square a token names (the reserve button, or a first save on a free square). */
+export function reserveSquareByToken(tx: Queryable, now: number, member: Reserver, cellToken: string): void {
+  const square = tx
+    .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
+    .from(cells)
+    .where(eq(cells.token, cellToken))
+    .get();
+  if (!square) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
+  reserveSquare(tx, now, member, square);
+}
+
+/**
+ * Makes a branch square at (row, column) and reserves it. The branch rule of shared/tree/geometry.ts, the one the
+ * canvas draws with, is checked over the position and its 8 neighbours as they are inside the transaction.
+ */
+export function reserveBranchSlotSquare(
+  tx: Queryable,
+  now: number,
+  member: Reserver,
+  tree: { id: number; settings: unknown },
+  position: { row: number; column: number },
+): void {
+  const { row, column } = position;
+  refuseIfHolding(tx, member);
+  const around = tx
+    .select({ row: cells.row, column: cells.column, status: cells.status })
+    .from(cells)
+    .where(
+      and(
+        eq(cells.treeId, tree.id),
+        between(cells.row, row - 1, row + 1),
+        between(cells.column, column - 1, column + 1),
+      ),
+    )
+    .all();
+  const refused = branchSlotRefusal(tree.settings as TreeSettings, gridOfCells(around), row, column);
+  if (refused) throw holdRefusal(SLOT_REFUSALS[refused]);
+  const square = tx
+    .insert(cells)
+    .values({
+      token: newToken(),
+      treeId: tree.id,
+      row,
+      column,
+      type: CellType.Branch,
+      status: CellStatus.Available,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: cells.id, treeId: cells.treeId, status: cells.status })
+    .get();
+  reserveSquare(tx, now, member, square);
+}
+
+/** What the extension's rule looks at. */
+export interface ExtensionFacts {
+  state: string;
+  expiresAt: number;
+  extended: boolean;
+  reminderCount: number;
+  artStatus: number | null;
+}
+
+/**
+ * Why the one-time extension is refused now, or null (decisions 008, 027): once, at any time before the deadline
+ * (from the square itself or from a reminder's link), while no more than four reminders have gone out, and only for
+ * a draft or a piece sent back for changes (decision 019): a submitted piece is never released, so it has nothing
+ * to extend.
+ */
+export function extensionRefusal(
+  facts: ExtensionFacts,
+  now: number,
+): 'extension_not_allowed' | 'reservation_expired' | null {
+  if (facts.state === 'expired' || (facts.state === 'active' && now >= facts.expiresAt))
+    return ErrorCode.ReservationExpired;
+  if (facts.state !== 'active' || facts.extended) return ErrorCode.ExtensionNotAllowed;
+  if (facts.reminderCount > MAX_REMINDERS_FOR_EXTENSION) return ErrorCode.ExtensionNotAllowed;
+  if (facts.artStatus !== null && facts.artStatus !== ArtStatus.Draft && facts.artStatus !== ArtStatus.ChangesRequested)
+    return ErrorCode.ExtensionNotAllowed;
+  return null;
+}
+
+/**
+ * Extends a hold once: the new deadline is midnight in the site's zone ending the day 7 days after the current one
+ * (decision 027). updated_at moves to now, so the reminder steps of the new deadline that fall before now are not
+ * sent.
+ */
+export function extendHold(tx: Queryable, now: number, zone: string, hold: ExtensionFacts & { id: number }): void {
+  const refused = extensionRefusal(hold, now);
+  if (refused) throw holdRefusal(refused);
+  const changed = tx
+    .update(reservations)
+    .set({ expiresAt: extensionDeadline(hold.expiresAt, zone), extended: true, updatedAt: now })
+    .where(and(eq(reservations.id, hold.id), eq(reservations.state, 'active'), eq(reservations.extended, false)))
+    .run().changes;
+  if (changed !== 1) throw holdRefusal(ErrorCode.ExtensionNotAllowed);
+}

@@ -196,7 +196,7 @@ describe('a survey of a crowded view', () => {
       return { text, holds, published: countsOf(squares).published, squares: squares.length };
     };
     let seen = await viewNow();
-    for (const until = Date.now() + 15_000; !(seen.holds && seen.published > 60) && Date.now() < until; ) {
+    for (const until = Date.now() + 15_000; !(seen.holds && seen.published > 60) && Date.now() < until;) {
       await crowded.waitForTimeout(250);
       seen = await viewNow();
     }

@@ -26,10 +26,13 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 export const CACHE_CURRENT = 'public, max-age=0, s-maxage=1';
 /**
  * A long-poll that brings changes (or resync). It stays true of its address, since the log only grows: a later reader
- * at `since` takes these and asks again from their version. Kept a second, so that every request a cache holds behind
- * the first is answered from it; served stale while one request refreshes it, so an expired copy is no stampede.
+ * at `since` takes these and asks again from their version. A browser keeps it a second; a shared cache five, so
+ * that every request it holds behind the first is answered from it, and so are the viewers a few seconds behind
+ * (a large audience always has some), who then step through the answers kept for the versions after, instead of
+ * each late address costing the origin a request. Served stale while one request refreshes it, so an expired copy is
+ * no stampede.
  */
-export const CACHE_CHANGES = 'public, max-age=1, s-maxage=1, stale-while-revalidate=30';
+export const CACHE_CHANGES = 'public, max-age=1, s-maxage=5, stale-while-revalidate=30';
 /** A long-poll that brings nothing new: true of this moment only, never kept (nor is any refusal: adapter.ts). */
 export const CACHE_NEVER = 'no-store';
 /** The /changes answer without `wait`, as before the long-poll: a browser and a cache ask again each time. */

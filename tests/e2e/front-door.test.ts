@@ -225,7 +225,9 @@ describe('two browsers through nginx, two app processes behind it', () => {
     const { nginx } = doors.poll!;
     const { drawn, applied } = await publishedAndDrawn(doors.poll!, 'long-poll');
     // The page's long-polls went through nginx's cache (its access log names each one's cache status).
-    const polls = nginx.accessLog().filter((line) => /^\/api\/tree\/[^/]+\/changes\?since=\d+&wait=25$/.test(line.uri));
+    const polls = (await nginx.accessLog()).filter((line) =>
+      /^\/api\/tree\/[^/]+\/changes\?since=\d+&wait=25$/.test(line.uri),
+    );
     console.log(
       `front door, long-poll: published in one browser (answered) → drawn in the other: ${drawn} ms (applied at ${applied} ms); ` +
         `the page's polls through nginx: ${polls.map((line) => `${line.status} ${line.cache}`).join(', ')}`,

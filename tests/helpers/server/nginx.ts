@@ -64,6 +64,9 @@ export interface FrontDoorPorts {
   redirect: number;
 }
 
+/** How late deploy/nginx.conf lets the access log's lines be written (its `flush=`). */
+const ACCESS_LOG_FLUSH_MS = 1000;
+
 /** The upstream ports deploy/nginx.conf names, in order. */
 const FILE_APP_PORTS = [3001, 3002];
 
@@ -145,7 +148,11 @@ export interface Nginx {
   url: string;
   redirectUrl: string;
   dir: string;
-  accessLog: () => AccessLogLine[];
+  /**
+   * The access log's lines, once what nginx holds in its buffer is written: the file asks it to write a line within
+   * a second (`access_log … flush=1s`), so this waits that long first.
+   */
+  accessLog: () => Promise<AccessLogLine[]>;
   /** The access log's file, for a reader that cannot hold it all (a benchmark's millions of lines). */
   accessLogFile: string;
   errorLog: () => string;
@@ -187,11 +194,13 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
     redirectUrl: `http://127.0.0.1:${ports.redirect}`,
     dir,
     accessLogFile: accessFile,
-    accessLog: () =>
-      read(accessFile)
+    async accessLog() {
+      await new Promise((resolve) => setTimeout(resolve, ACCESS_LOG_FLUSH_MS + 250));
+      return read(accessFile)
         .split('\n')
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as AccessLogLine),
+        .map((line) => JSON.parse(line) as AccessLogLine);
+    },
     errorLog: () => `${output}${read(errorFile)}`,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -104,12 +104,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Snapshots and histories of large trees are built by a worker thread, off the event loop.
   const builds = new BuildWorker(db, db.$client.memory ? null : db.$client.name);
+  const clock = options.clock ?? systemClock;
   const histories = new TreeHistoryStore(builds, {
+    now: () => clock.now(),
     warn: (err, treeId) => server.log.warn({ err, treeId }, 'the growth history could not be built'),
   });
   const deps: AppDeps = {
     db,
-    clock: options.clock ?? systemClock,
+    clock,
     media: createMediaStore(config.mediaDir),
     config,
     log: server.log,

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TRPCError } from '@trpc/server';
-import { eq } from 'drizzle-orm';
-import { art, trees } from '#drizzle/schema.ts';
-import { ArtStatus, Role } from '#shared/domain.ts';
+import { and, eq } from 'drizzle-orm';
+import { art, cells, trees } from '#drizzle/schema.ts';
+import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { bandStarts, type TreeSettings } from '#shared/tree/geometry.ts';
 import { decodeHistory, encodeHistory, HISTORY_STEP_MS, type TreeHistoryWire } from '#shared/tree/history.ts';
 import { systemClock } from '#server/clock.ts';
@@ -25,7 +25,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { BUILDS } from '#server/services/tree/build-jobs.ts';
 import { BuildWorker } from '#server/services/tree/build-worker-client.ts';
-import { TreeHistoryStore } from '#server/services/tree/tree-history-store.ts';
+import { REBUILD_EVERY_MS, TreeHistoryStore } from '#server/services/tree/tree-history-store.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { publishedPieceAt } from '../helpers/art-fixtures.ts';
 import { submitPieceAt } from '../helpers/server/review-fixtures.ts';
@@ -210,7 +210,7 @@ describe('a history the tree has moved past', () => {
 
   it('is served at once while the new one builds off the event loop, then gives way to it', async () => {
     const worker = new BuildWorker(t.deps.db, t.deps.db.$client.name);
-    const store = new TreeHistoryStore(worker, { staleWaitMs: 0 });
+    const store = new TreeHistoryStore(worker, { staleWaitMs: 0, rebuildEveryMs: 0 });
     try {
       const kept = await store.get(treeNow());
       const artist = t.addUser(Role.Artist).user;
@@ -228,6 +228,40 @@ describe('a history the tree has moved past', () => {
       const fresh = await store.get(moved);
       expect(fresh.etag).not.toBe(kept.etag);
       expect(listed(fresh.wire()).map(([row, column]) => [row, column])).toContainEqual([35, 2]);
+      expect(store.builds).toBe(2);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('is built again at most once every 30 seconds, however often it is asked while the tree moves', async () => {
+    const worker = new BuildWorker(t.deps.db, t.deps.db.$client.name);
+    let now = t.clock.now();
+    const store = new TreeHistoryStore(worker, { staleWaitMs: 50, now: () => now });
+    try {
+      const first = await store.get(treeNow());
+      const admin = t.addUser(Role.Admin).user;
+      // A piece published every second for 20 seconds, and a visitor asking for the history after each.
+      for (let i = 0; i < 20; i++) {
+        const artist = t.addUser(Role.Artist).user;
+        const free = t.deps.db
+          .select({ row: cells.row, column: cells.column })
+          .from(cells)
+          .where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Available)))
+          .get()!;
+        const piece = await submitPieceAt(t, treeId, free.row, free.column, artist, `Busy ${i}`);
+        await t.caller(admin).admin.publish({ artToken: piece.artToken });
+        now += 1000;
+        expect((await store.get(treeNow())).version).toBe(first.version);
+      }
+      expect(store.builds).toBe(1);
+      // Once 30 seconds have passed since the last build began, the next visitor's request starts one.
+      now += REBUILD_EVERY_MS;
+      const moved = treeNow();
+      await vi.waitFor(async () => expect((await store.get(moved)).version).toBe(moved.version), {
+        timeout: 20_000,
+        interval: 20,
+      });
       expect(store.builds).toBe(2);
     } finally {
       await worker.close();

@@ -1,7 +1,9 @@
 /**
  * The built growth histories (tree-history.ts; decision 023), one per tree, built off the event loop once however many
  * ask. A history the tree has moved past is still served, since the page adds newer pieces from the live tree it holds
- * (client/tree/replay/replay-timeline.ts); a new one is built meanwhile, one build at a time per tree.
+ * (client/tree/replay/replay-timeline.ts); a new one is built meanwhile, one build at a time per tree, and at most one
+ * every REBUILD_EVERY_MS: a busy tree moves every few seconds, and one visitor asking again each time would otherwise
+ * keep the build thread working without a pause.
  */
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
 import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
@@ -12,6 +14,9 @@ import type { HistoryBytes } from './tree-history.ts';
  * well within it; on a million cells a build takes seconds.
  */
 export const STALE_WAIT_MS = 500;
+
+/** The least time between the starts of two builds of one tree's history (a million cells take seconds). */
+export const REBUILD_EVERY_MS = 30_000;
 
 export interface BuiltHistory extends HistoryBytes {
   etag: string;
@@ -27,13 +32,24 @@ interface TreeVersion {
 export class TreeHistoryStore {
   private readonly built = new Map<number, BuiltHistory>();
   private readonly building = new Map<number, Promise<BuiltHistory>>();
+  /** When each tree's last build started (the store's clock). */
+  private readonly startedAt = new Map<number, number>();
   /** Builds done so far (tests read it). */
   builds = 0;
 
   constructor(
     private readonly worker: BuildWorker,
-    private readonly options: { staleWaitMs?: number; warn?: (error: unknown, treeId: number) => void } = {},
+    private readonly options: {
+      staleWaitMs?: number;
+      rebuildEveryMs?: number;
+      now?: () => number;
+      warn?: (error: unknown, treeId: number) => void;
+    } = {},
   ) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
 
   /**
    * The history at the tree's current version if it is kept or comes within the stale wait; else the kept one,
@@ -42,8 +58,11 @@ export class TreeHistoryStore {
   async get(tree: TreeVersion): Promise<BuiltHistory> {
     const kept = this.built.get(tree.id);
     if (kept && kept.version >= tree.version) return kept;
-    const next = this.build(tree.id);
-    if (!kept) return next;
+    if (!kept) return this.build(tree.id);
+    const lastStart = this.startedAt.get(tree.id) ?? -Infinity;
+    const under = this.building.get(tree.id);
+    if (!under && this.now() - lastStart < (this.options.rebuildEveryMs ?? REBUILD_EVERY_MS)) return kept;
+    const next = under ?? this.build(tree.id);
     // A failed build leaves the kept history in service: it is logged, not thrown at the visitor.
     const fresh = next.catch((error: unknown) => {
       this.options.warn?.(error, tree.id);
@@ -76,6 +95,7 @@ export class TreeHistoryStore {
   private build(treeId: number): Promise<BuiltHistory> {
     const under = this.building.get(treeId);
     if (under) return under;
+    this.startedAt.set(treeId, this.now());
     const done = this.worker
       .build('history', treeId)
       .then((bytes) => {

@@ -96,6 +96,22 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_user_idx').on(t.userId)],
 );
 
+/**
+ * The networks (an IPv4 address, an IPv6 /64: networkOf) an account last signed in from, a few per account (decision
+ * 040): once the account has had too many wrong passwords, only these (and a reset link) still get in.
+ */
+export const loginNetworks = pgTable(
+  'login_networks',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    lastAt: millis('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.network] })],
+);
+
 export const trees = pgTable('trees', {
   id: id(),
   token: text('token').notNull().unique(),

@@ -72,6 +72,22 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index('password_reset_user_idx').on(t.userId)],
 );
 
+/**
+ * The networks (an IPv4 address, an IPv6 /64: networkOf) an account last signed in from, a few per account (decision
+ * 040): once the account has had too many wrong passwords, only these (and a reset link) still get in.
+ */
+export const loginNetworks = sqliteTable(
+  'login_networks',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    lastAt: integer('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.network] })],
+);
+
 export const trees = sqliteTable('trees', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   token: text('token').notNull().unique(),

@@ -11,8 +11,9 @@ import { ErrorCode } from '#shared/errors.ts';
 import { toChangesEvent, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
-import { lastChangeSeq, parseSince, readChanges, treesChangedAfter } from '../services/tree/index.ts';
-import type { TreeRow } from '../services/tree/index.ts';
+import { networkOf } from '../services/network.ts';
+import { lastChangeSeq, parseSince, readChanges, readChangesUpTo, treesChangedAfter } from '../services/tree/index.ts';
+import type { ChangesOverLimit, TreeRow } from '../services/tree/index.ts';
 import { TreeLongPolls } from './tree-long-poll.ts';
 
 /**
@@ -22,7 +23,10 @@ import { TreeLongPolls } from './tree-long-poll.ts';
 export const WATCH_MS = 100;
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 20_000;
-/** Streams one address may hold (a few tabs), and the whole server. */
+/**
+ * Streams one address may hold (a few tabs), and the whole server. An IPv6 address counts by its /64 (decision 040),
+ * so no one network holds more than STREAMS_PER_IP of the total, whatever addresses it picks.
+ */
 export const STREAMS_PER_IP = 8;
 export const STREAMS_TOTAL = 5_000;
 /** Long-polls the whole server holds, unless the config says otherwise (LONG_POLLS_MAX). */
@@ -34,7 +38,8 @@ const SLOW_READER_BYTES = 1 << 20;
 
 interface Stream {
   treeId: number;
-  ip: string;
+  /** The network it was opened from (networkOf), what STREAMS_PER_IP counts by. */
+  network: string;
   /** The version this stream's reader has been brought to. */
   version: number;
   raw: ServerResponse;
@@ -79,6 +84,7 @@ export interface FeedOptions {
 
 export class TreeEventFeed {
   private readonly streams = new Set<Stream>();
+  /** Streams held per network (networkOf). */
   private readonly perIp = new Map<string, number>();
   private seen: number;
   private readonly watch: NodeJS.Timeout;
@@ -111,12 +117,16 @@ export class TreeEventFeed {
     return this.streams.size;
   }
 
-  /** Opens a stream for `tree`, resuming after Last-Event-ID (or ?since=) when given. */
+  /**
+   * Opens a stream for `tree`, resuming after Last-Event-ID (or ?since=) when given. The catch-up reads cells only
+   * when it fits in an event: further behind, one indexed count decides on the `version` event (decision 040).
+   */
   open(req: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, tree: TreeRow): void {
     const resumeFrom = req.headers['last-event-id'] ?? req.query.since;
     const since = resumeFrom === undefined ? null : parseSince(resumeFrom);
     if (this.closed) throw new AppError(ErrorCode.RateLimited, 'The server is stopping. Try again in a moment.');
-    const held = this.perIp.get(req.ip) ?? 0;
+    const network = networkOf(req.ip);
+    const held = this.perIp.get(network) ?? 0;
     if (held >= (this.options.perIp ?? STREAMS_PER_IP)) {
       throw new AppError(
         ErrorCode.RateLimited,
@@ -129,7 +139,7 @@ export class TreeEventFeed {
         'The server is following as many live trees as it can. Try again in a minute.',
       );
     }
-    const first = since === null ? null : readChanges(this.db, tree.id, since);
+    const first = since === null ? null : readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX);
 
     reply.hijack();
     const raw = reply.raw;
@@ -144,14 +154,14 @@ export class TreeEventFeed {
     raw.flushHeaders();
     const stream: Stream = {
       treeId: tree.id,
-      ip: req.ip,
+      network,
       version: tree.version,
       raw,
       socket: raw.socket!,
       chunked: raw.chunkedEncoding,
     };
     this.streams.add(stream);
-    this.perIp.set(req.ip, held + 1);
+    this.perIp.set(network, held + 1);
     raw.on('close', () => this.drop(stream));
     stream.socket.setNoDelay(true);
     // The reconnection delay a browser waits after a break, then where this stream starts.
@@ -210,26 +220,31 @@ export class TreeEventFeed {
         if (group) group.push(stream);
         else byVersion.set(stream.version, [stream]);
       }
-      for (const since of this.longPolls.behind(tree.id, tree.version)) {
+      const polled = new Set(this.longPolls.behind(tree.id, tree.version));
+      for (const since of polled) {
         if (!byVersion.has(since)) byVersion.set(since, []);
       }
       for (const [since, group] of byVersion) {
         let answer: TreeChangesAnswer | null = null;
         try {
-          answer = readChanges(this.db, tree.id, since);
-          if (group.length > 0) this.deliver(group, answer);
+          // A held poll needs the cells; streams alone need them only when they fit in an event.
+          if (polled.has(since)) answer = readChanges(this.db, tree.id, since);
+          const forStreams = answer ?? readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX);
+          if (group.length > 0) this.deliver(group, forStreams);
         } catch (error) {
           this.log.warn({ err: error, treeId: tree.id }, 'tree changes could not be read for live viewers');
         }
         // Without an answer, each poll reads the log itself (and answers the error it meets).
-        this.longPolls.answer(tree.id, since, answer);
+        if (polled.has(since)) this.longPolls.answer(tree.id, since, answer);
       }
     }
   }
 
-  private deliver(group: Stream[], answer: TreeChangesAnswer): void {
+  private deliver(group: Stream[], answer: TreeChangesAnswer | ChangesOverLimit): void {
     let text: string;
-    if (answer.resync) text = message('resync', answer.version, { version: answer.version });
+    if ('overLimit' in answer)
+      text = message('version', answer.version, { version: answer.version, since: answer.since });
+    else if (answer.resync) text = message('resync', answer.version, { version: answer.version });
     else if (answer.count === 0) return;
     else if (answer.count <= EVENT_CELLS_MAX) text = message('changes', answer.version, toChangesEvent(answer));
     else text = message('version', answer.version, { version: answer.version, since: answer.since });
@@ -257,9 +272,9 @@ export class TreeEventFeed {
 
   private drop(stream: Stream): void {
     if (!this.streams.delete(stream)) return;
-    const held = (this.perIp.get(stream.ip) ?? 1) - 1;
-    if (held > 0) this.perIp.set(stream.ip, held);
-    else this.perIp.delete(stream.ip);
+    const held = (this.perIp.get(stream.network) ?? 1) - 1;
+    if (held > 0) this.perIp.set(stream.network, held);
+    else this.perIp.delete(stream.network);
   }
 }
 

@@ -65,7 +65,7 @@ const EVENTS: HandWrittenRoute = {
   method: 'GET',
   path: '/api/tree/:treeToken/events',
   who: 'everyone',
-  does: 'Server-Sent Events: `changes` (the /changes answer), `version` (large: ask /changes), `resync`; each id is a version, and `Last-Event-ID` (or `?since=`) resumes; 8 streams per address, then 429',
+  does: 'Server-Sent Events: `changes` (the /changes answer), `version` (large: ask /changes), `resync`; each id is a version, and `Last-Event-ID` (or `?since=`) resumes; 8 streams per address (an IPv6 /64), then 429; opening is rate-limited',
   via: '(plain route)',
   example: examples.events,
 };
@@ -177,6 +177,8 @@ export function registerTreeRoutes(api: FastifyInstance): void {
     treeRoute(EVENTS, async (req, reply) => {
       const feed = api.deps.treeEvents;
       if (!feed) return reply.code(404).send();
+      // Each open reads the tree and the log: limited per address, counted in memory (decision 040).
+      hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeStreamOpensPerIp, req.ip);
       feed.open(req, reply, getTreeByToken(api.deps.db, req.params.treeToken));
       return reply;
     }),

@@ -8,6 +8,7 @@ import { rateLimitHits } from '#drizzle/schema.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Db, Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
+import { networkOf } from './network.ts';
 import { preparedOnce } from './prepared.ts';
 
 export interface Limit {
@@ -23,38 +24,54 @@ export interface Limit {
    * a second (decision 025).
    */
   batched?: boolean;
+  /**
+   * Counted per network, not per address: the subject is a client's address, and an IPv6 address counts by its /64
+   * (networkOf, decision 040), so that one machine picking new addresses in its /64 is still one client.
+   */
+  perAddress?: true;
 }
 
 export const LIMITS = {
   /** Every login attempt from one network address (each costs a password hash, right or wrong). */
-  loginPerIp: { name: 'login:ip', max: 60, windowMs: 15 * 60_000 },
+  loginPerIp: { name: 'login:ip', max: 60, windowMs: 15 * 60_000, perAddress: true },
   /**
    * Failed logins (decision 024): per account and address, so an attacker slows only their own address and the
-   * owner's right password from anywhere else still works; and per address, whatever the accounts tried.
+   * owner's right password from anywhere else still works; and per address, whatever the accounts tried. The
+   * account-and-address subject is built with networkOf by its caller.
    */
   loginFailuresPerAccountIp: { name: 'login-failed:account-ip', max: 10, windowMs: 15 * 60_000 },
-  loginFailuresPerIp: { name: 'login-failed:ip', max: 30, windowMs: 15 * 60_000 },
-  registerPerIp: { name: 'register:ip', max: 10, windowMs: 60 * 60_000 },
-  resetPerIp: { name: 'reset:ip', max: 10, windowMs: 60 * 60_000 },
+  loginFailuresPerIp: { name: 'login-failed:ip', max: 30, windowMs: 15 * 60_000, perAddress: true },
+  /**
+   * Failed logins per account, from every address together (decision 040): past it, the account takes no password
+   * from a network it has not signed in from before; its owner's known networks and a reset link still work.
+   */
+  loginFailuresPerAccount: { name: 'login-failed:account', max: 20, windowMs: 15 * 60_000 },
+  registerPerIp: { name: 'register:ip', max: 10, windowMs: 60 * 60_000, perAddress: true },
+  resetPerIp: { name: 'reset:ip', max: 10, windowMs: 60 * 60_000, perAddress: true },
   resetPerAddress: { name: 'reset:address', max: 3, windowMs: 60 * 60_000 },
   /**
    * Setting a new password from a link: a person needs a few tries at most. Counted in memory (batched), so that a
    * flood of made-up links costs a lookup each and no write; a link is counted only once it is found to be real.
    */
-  restorePerIp: { name: 'restore:ip', max: 20, windowMs: 60 * 60_000, batched: true },
+  restorePerIp: { name: 'restore:ip', max: 20, windowMs: 60 * 60_000, batched: true, perAddress: true },
   restorePerToken: { name: 'restore:token', max: 5, windowMs: 60 * 60_000, batched: true },
-  contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000 },
+  contactPerIp: { name: 'contact:ip', max: 5, windowMs: 60 * 60_000, perAddress: true },
   /** Saves of a piece (each may decode three images) and of a profile (an avatar), per account: generous for a
    * person editing, a ceiling for a script. */
   artSavesPerUser: { name: 'art-save:user', max: 150, windowMs: 60 * 60_000 },
   profileSavesPerUser: { name: 'profile-save:user', max: 60, windowMs: 60 * 60_000 },
-  searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000, batched: true },
+  searchPerIp: { name: 'search:ip', max: 120, windowMs: 60_000, batched: true, perAddress: true },
   /** Region details of a large tree: a fast pan over a big screen asks a few dozen blocks a minute; ten a second is plenty. */
-  treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000, batched: true },
+  treeRegionPerIp: { name: 'tree-region:ip', max: 600, windowMs: 60_000, batched: true, perAddress: true },
   /** A live tree's changes: a tab polls every few seconds only while its event stream is down. */
-  treeChangesPerIp: { name: 'tree-changes:ip', max: 600, windowMs: 60_000, batched: true },
+  treeChangesPerIp: { name: 'tree-changes:ip', max: 600, windowMs: 60_000, batched: true, perAddress: true },
+  /**
+   * Opening a live tree's event stream (decision 040): a tab opens one, and again after each break (every few
+   * seconds at worst, the stream's retry); a few tabs reconnecting stay well under it, a flood of opens does not.
+   */
+  treeStreamOpensPerIp: { name: 'tree-stream:ip', max: 30, windowMs: 60_000, batched: true, perAddress: true },
   /** The profile form's ZIP lookup: a few per form at most, so search's allowance is plenty. */
-  zipPerIp: { name: 'zip:ip', max: 120, windowMs: 60_000, batched: true },
+  zipPerIp: { name: 'zip:ip', max: 120, windowMs: 60_000, batched: true, perAddress: true },
 } as const satisfies Record<string, Limit>;
 
 /** The longest a batched hit stays in memory only: what a crash may forget. */
@@ -72,7 +89,8 @@ export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: 
 }
 
 const windowStartOf = (limit: Limit, now: number) => now - (now % limit.windowMs);
-const keyOf = (limit: Limit, subject: string) => `${limit.name}:${subject.toLowerCase()}`;
+const keyOf = (limit: Limit, subject: string) =>
+  `${limit.name}:${limit.perAddress ? networkOf(subject) : subject.toLowerCase()}`;
 const secondsLeft = (limit: Limit, now: number) => Math.ceil((windowStartOf(limit, now) + limit.windowMs - now) / 1000);
 
 /**

@@ -10,6 +10,7 @@ export interface SseEvent {
 /** An open event stream: its status, the events read so far, and a wait for the next one. */
 export interface OpenStream {
   status: number;
+  headers: http.IncomingHttpHeaders;
   body: string;
   events: SseEvent[];
   ended: Promise<void>;
@@ -50,6 +51,7 @@ export function openStream(base: string, path: string, headers: Record<string, s
       let read = 0;
       resolve({
         status: res.statusCode ?? 0,
+        headers: res.headers,
         get body() {
           return body;
         },

@@ -3,8 +3,8 @@
  * compared that way. Login and reset never tell whether an address is registered; registration must (decision 006).
  */
 import { createHash } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
-import { passwordResetTokens, users } from '#drizzle/schema.ts';
+import { and, desc, eq, gt, isNull, ne, notInArray } from 'drizzle-orm';
+import { loginNetworks, passwordResetTokens, users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { createSession, invalidateUserSessions, type SessionUser } from '../../auth/sessions.ts';
@@ -16,10 +16,13 @@ import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail/index.ts';
 import { reindexArtOfAuthor } from '../search/index.ts';
 import { recordArtistRenamed } from '../tree/index.ts';
+import { networkOf } from '../network.ts';
 import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+/** The networks an account remembers signing in from (decision 040): the newest few, a phone, a home, a workplace. */
+export const KNOWN_NETWORKS_KEPT = 5;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -69,6 +72,7 @@ export async function register(
       .returning()
       .get();
   });
+  rememberNetwork(ctx.db, user.id, ip, now);
   return { user, ...createSession(ctx.db, ctx.clock, user.id) };
 }
 
@@ -81,6 +85,9 @@ function emailTaken(): AppError {
 /**
  * Signs in. Attempts are limited per network address; failures per account and address and per address
  * (decision 024): someone guessing an account's password slows down only themselves, never its owner elsewhere.
+ * Failures are counted per account too, from every address together (decision 040): past that ceiling the account
+ * takes passwords only from the networks it has signed in from before, so spreading guesses over many addresses
+ * gains nothing, and its owner still gets in from home or through a reset link.
  */
 export async function login(
   ctx: ServiceContext,
@@ -88,11 +95,15 @@ export async function login(
   ip: string,
 ): Promise<NewSession> {
   const now = ctx.clock.now();
-  const accountAtIp = `${normaliseEmail(input.username)}|${ip}`;
+  const account = normaliseEmail(input.username);
+  const accountAtIp = `${account}|${networkOf(ip)}`;
   checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerIp, ip);
   checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccountIp, accountAtIp);
   hitRateLimit(ctx.db, now, LIMITS.loginPerIp, ip);
   const user = findByEmail(ctx, input.username);
+  // Refused before the password is hashed; an unknown address is counted the same, so the refusal tells nothing.
+  if (!user || !isKnownNetwork(ctx.db, user.id, ip))
+    checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccount, account);
   let valid: boolean;
   if (!user) {
     decoyHash ??= hashPassword('decoy password for unknown addresses 1', true);
@@ -106,9 +117,42 @@ export async function login(
     const failedAt = ctx.clock.now();
     countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerIp, ip));
     countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccountIp, accountAtIp));
+    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccount, account));
     throw invalidCredentials();
   }
+  rememberNetwork(ctx.db, user!.id, ip, ctx.clock.now());
   return { user: user!, ...createSession(ctx.db, ctx.clock, user!.id) };
+}
+
+/** Whether the account has signed in from the network of `ip` (one of its KNOWN_NETWORKS_KEPT newest). */
+function isKnownNetwork(db: Queryable, userId: number, ip: string): boolean {
+  return (
+    db
+      .select({ userId: loginNetworks.userId })
+      .from(loginNetworks)
+      .where(and(eq(loginNetworks.userId, userId), eq(loginNetworks.network, networkOf(ip))))
+      .get() !== undefined
+  );
+}
+
+/**
+ * Remembers that the account got in from the network of `ip` (a login, a registration, a reset link used), and
+ * forgets all but its KNOWN_NETWORKS_KEPT newest.
+ */
+function rememberNetwork(db: Queryable, userId: number, ip: string, now: number): void {
+  db.insert(loginNetworks)
+    .values({ userId, network: networkOf(ip), lastAt: now })
+    .onConflictDoUpdate({ target: [loginNetworks.userId, loginNetworks.network], set: { lastAt: now } })
+    .run();
+  const newest = db
+    .select({ network: loginNetworks.network })
+    .from(loginNetworks)
+    .where(eq(loginNetworks.userId, userId))
+    .orderBy(desc(loginNetworks.lastAt), desc(loginNetworks.network))
+    .limit(KNOWN_NETWORKS_KEPT);
+  db.delete(loginNetworks)
+    .where(and(eq(loginNetworks.userId, userId), notInArray(loginNetworks.network, newest)))
+    .run();
 }
 
 /** Counts a failure; that this one went past the limit is told on the next attempt, not instead of this answer. */
@@ -192,6 +236,8 @@ export async function restorePassword(
     tx.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.userId, reset.userId)).run();
     tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, reset.userId)).run();
     invalidateUserSessions(tx, reset.userId);
+    // Whoever holds the link reads the account's mail: their network gets in past the account's ceiling (decision 040).
+    rememberNetwork(tx, reset.userId, ip, now);
   });
 }
 
@@ -222,7 +268,7 @@ async function confirmCurrentPassword(
   const fail = (message: string) =>
     new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', { current_password: [message] });
   if (!given) throw fail(CURRENT_PASSWORD_MESSAGES.missing);
-  const accountAtIp = `${user.email}|${ip}`;
+  const accountAtIp = `${user.email}|${networkOf(ip)}`;
   checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp);
   if (await verifyPassword(user.passwordHash, given)) return;
   countQuietly(() => hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp));

@@ -12,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import { isAdmin, mayLikeArt, type Viewer } from '../../permissions.ts';
 import { TOKEN_PATTERN } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
+import { networkOf } from '../network.ts';
 
 /** A piece by token that the viewer may see: published, or their own, or any for an admin. */
 function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string) {
@@ -88,31 +89,13 @@ export interface Visitor {
 }
 
 /**
- * The network a guest's address stands for: an IPv4 address itself, an IPv6 address's /64 (one household or
- * machine is given a whole /64, and can pick any address in it).
- */
-export function visitorNetwork(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
-  if (!ip.includes(':')) return ip;
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
-  const front = head ? head.split(':') : [];
-  const back = tail ? tail.split(':') : [];
-  const groups = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
-
-/**
  * The key a view is counted under, with the UTC day: a signed-in visitor's account, a guest's network address
  * (hashed). Not the User-Agent, which a client sets to whatever it likes: 50 of them from one address are one view.
  */
 export function viewerKeyOf(viewer: Viewer, visitor: Visitor, now: number): string {
   const day = new Date(now).toISOString().slice(0, 10);
   if (viewer) return `u:${viewer.id}:${day}`;
-  const hash = createHash('sha256').update(visitorNetwork(visitor.ip)).digest('base64url').slice(0, 32);
+  const hash = createHash('sha256').update(networkOf(visitor.ip)).digest('base64url').slice(0, 32);
   return `g:${hash}:${day}`;
 }
 

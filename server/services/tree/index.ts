@@ -12,6 +12,7 @@ export {
   parseSince,
   pruneChangeLog,
   readChanges,
+  readChangesUpTo,
   recordArtistRenamed,
   recordBulkChange,
   recordCellChanges,
@@ -21,4 +22,5 @@ export { TreeHistoryStore } from './tree-history-store.ts';
 export { parseRegionBounds, readRegion } from './tree-region.ts';
 export { TreeSketches } from './tree-sketch.ts';
 export { createTree, getDefaultTree, getTreeByToken } from './tree.ts';
+export type { ChangesOverLimit } from './tree-changes.ts';
 export type { TreeRow } from './tree.ts';

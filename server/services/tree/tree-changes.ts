@@ -89,10 +89,33 @@ export function parseSince(raw: unknown): number {
 
 /**
  * The cells of `tree` changed after version `since`, as they are now: 400 for a version the tree has not reached,
- * "resync" for one older than the log reaches (or than a bulk change, or more than CHANGES_MAX changes behind). One read transaction, so the version and the
- * cells agree.
+ * "resync" for one older than the log reaches (or than a bulk change, or more than CHANGES_MAX changes behind). One
+ * read transaction, so the version and the cells agree.
  */
 export function readChanges(db: Db, treeId: number, since: number): TreeChangesAnswer {
+  const answer = readChangesUpTo(db, treeId, since, CHANGES_MAX);
+  return 'overLimit' in answer ? { format: 1, resync: true, since, version: answer.version } : answer;
+}
+
+/** More changes after `since` than the caller would read: only the version they bring the tree to. */
+export interface ChangesOverLimit {
+  overLimit: true;
+  since: number;
+  version: number;
+}
+
+/**
+ * As readChanges, but reads the cells only when the log holds at most `max` changes after `since`; past that it
+ * answers the version alone, decided from an indexed count of at most `max` + 1 log rows, before any cell is read
+ * (decision 040). The live stream asks with its inline limit: a larger catch-up is only a `version` event anyway.
+ * Log rows are counted, not cells: a cell changed twice counts twice, so the answer errs towards the version alone.
+ */
+export function readChangesUpTo(
+  db: Db,
+  treeId: number,
+  since: number,
+  max: number,
+): TreeChangesAnswer | ChangesOverLimit {
   return db.transaction((tx) => {
     const tree = tx
       .select({ version: trees.version, changesFrom: trees.changesFrom })
@@ -108,6 +131,7 @@ export function readChanges(db: Db, treeId: number, since: number): TreeChangesA
     if (since === tree.version) return encodeChanges(since, tree.version, []);
     const resync = { format: 1, resync: true, since, version: tree.version } as const;
     if (since < tree.changesFrom) return resync;
+    if (changesAfter(tx, treeId, since, max) > max) return { overLimit: true, since, version: tree.version };
     const after = and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, since));
     const bulk = tx
       .select({ seq: treeChanges.seq })
@@ -115,7 +139,7 @@ export function readChanges(db: Db, treeId: number, since: number): TreeChangesA
       .where(and(after, isNull(treeChanges.cellId)))
       .limit(1)
       .get();
-    if (bulk || changesAfter(tx, treeId, since, CHANGES_MAX) > CHANGES_MAX) return resync;
+    if (bulk) return resync;
     const changedIds = tx.selectDistinct({ id: treeChanges.cellId }).from(treeChanges).where(after);
     return encodeChanges(since, tree.version, readSnapshotCells(tx, treeId, { cellIds: changedIds }));
   });

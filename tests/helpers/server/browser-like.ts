@@ -14,12 +14,18 @@ let browsers = 0;
 
 export class BrowserLike {
   private readonly cookies = new Map<string, string>();
-  /** Each browser comes from its own loopback address, as separate visitors would, so per-IP limits apply per browser. */
+  /**
+   * Each browser comes from its own loopback address, as separate visitors would, so per-IP limits apply per browser;
+   * or from the address given.
+   */
   readonly ip: string;
 
-  constructor(private readonly server: FastifyInstance) {
+  constructor(
+    private readonly server: FastifyInstance,
+    ip?: string,
+  ) {
     browsers++;
-    this.ip = `127.0.${Math.floor(browsers / 250) % 250}.${(browsers % 250) + 2}`;
+    this.ip = ip ?? `127.0.${Math.floor(browsers / 250) % 250}.${(browsers % 250) + 2}`;
   }
 
   cookie(name: string): string | undefined {

@@ -198,8 +198,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await builds.close();
       closeMailTransports();
       step('closing the database');
-      flushRateLimits(db);
-      if (ownsDb) closeDatabase(db);
+      // On a full disk the last writes fail (SQLITE_FULL): say so and close all the same, so that the process ends
+      // cleanly and the file opens without a lock at the next start.
+      try {
+        flushRateLimits(db);
+      } catch (error) {
+        server.log.warn({ err: error }, 'the last rate-limit counts could not be saved; closing the database anyway');
+      }
+      if (!ownsDb) return;
+      try {
+        closeDatabase(db);
+      } catch (error) {
+        server.log.warn(
+          { err: error },
+          'the database is closed, but its write-ahead log could not be folded back: it is replayed at the next start',
+        );
+      }
     },
   };
 }

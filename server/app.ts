@@ -21,6 +21,7 @@ import { contextOf } from './http/request-context.ts';
 import { registerTrpcRoutes } from './http/trpc-routes.ts';
 import { registerPages } from './http/pages.ts';
 import { useRequestGuards, type StopState } from './http/request-guards.ts';
+import { fastifyTrustProxy, serverTimeouts, useBodyDeadline, warnOfUntrustedProxy } from './http/behind-a-proxy.ts';
 import { TreeEventFeed } from './http/tree-events.ts';
 import { createMediaStore } from './media-store.ts';
 import { frameworkErrors, useRestEnvelope } from './rest/adapter.ts';
@@ -92,7 +93,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // A client that sends its request slowly, or half of it, is cut (decision 038).
+    ...serverTimeouts(config.httpTimeouts),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
@@ -130,7 +133,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await server.register(fastifyCookie);
   useSecurityHeaders(server, config.secureCookies);
   const stopState: StopState = { closing: false };
+  // Before the guards: a request they refuse may still be sending its body, which Node reads to the end.
+  useBodyDeadline(server, config.httpTimeouts.bodyMs);
   useRequestGuards(server, deps, stopState, options.refusalHold);
+  if (config.trustProxy === false) warnOfUntrustedProxy(server);
   registerHealth(server, db, config);
 
   await server.register(

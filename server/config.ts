@@ -2,6 +2,7 @@
  * Settings from the environment (README.md, Environment variables), parsed once at start-up. A missing or bad variable
  * stops the process with one clear line; every default is safe for a laptop and says so where it is only that.
  */
+import net from 'node:net';
 import path from 'node:path';
 import * as v from 'valibot';
 import { z } from 'zod';
@@ -29,10 +30,18 @@ const envSchema = z.object({
     .refine((password) => v.is(passwordSchema, password), `must have ${PASSWORD_RULE_TEXT}`)
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Which proxies in front are believed about the visitor's address (README, Behind nginx or a CDN; decision 038). */
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((text, ctx) => {
+      const trust = parseTrustProxy(text);
+      if (typeof trust === 'string') {
+        ctx.addIssue({ code: 'custom', input: text, message: trust });
+        return z.NEVER;
+      }
+      return trust;
+    }),
   /** Uploads are refused while the data folder has less free space than this (decision 026). */
   MIN_FREE_SPACE_MB: z.coerce.number().int().min(0).max(1_000_000).default(200),
   /** How long a process's claim on a background job or an e-mail holds without renewal (decision 025). */
@@ -70,7 +79,14 @@ export interface AppConfig {
   adminEmail: string | null;
   adminPassword: string | null;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  trustProxy: boolean;
+  /**
+   * Whose word the visitor's address is taken on (decision 038): `false`, no proxy (the connection's address); a
+   * number, that many proxies in front, each of which added the address it saw to X-Forwarded-For (`true` is 1);
+   * a list, the proxies at these addresses or CIDR ranges. What a visitor wrote to the left of them is ignored.
+   */
+  trustProxy: TrustProxy;
+  /** How long a client may take to send a request (decision 038); an event stream or a long-poll has no body. */
+  httpTimeouts: HttpTimeouts;
   /** Where the built client lives (dist/client); tests may point it elsewhere. */
   clientDir: string;
   /** Run the in-process job runner (mail outbox, reservation timers). */
@@ -88,6 +104,61 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+export type TrustProxy = boolean | number | readonly string[];
+
+export interface HttpTimeouts {
+  /** From the connection's first byte (or the previous request's end) until the last header line: a slow-loris. */
+  headersMs: number;
+  /** From the headers until the last byte of a body that is not an upload (JSON, a form): at most 1 MiB. */
+  bodyMs: number;
+  /** The whole request, headers and body, an upload included (about 50 MB on a slow line). */
+  requestMs: number;
+  /** Nothing sent either way on a connection with a request in flight (the stream's comment comes every 20 s). */
+  idleMs: number;
+}
+
+const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 30_000,
+  bodyMs: 30_000,
+  requestMs: 10 * 60_000,
+  idleMs: 90_000,
+};
+
+/** Names of address ranges the proxy check knows (private networks of each kind, and this machine). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY's value, or what is wrong with it: `false`; `true` (one proxy, which added the address it saw); a
+ * whole number of proxy hops; or a comma-separated list of proxy addresses, CIDR ranges (10.0.0.0/8, fd00::/8)
+ * and the names loopback, linklocal, uniquelocal.
+ */
+function parseTrustProxy(text: string): TrustProxy | string {
+  const value = text.trim().toLowerCase();
+  if (value === 'false' || value === '') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) return `${value} proxies in a row is not a real set-up: give 1 to 10, or the proxies' addresses`;
+    return hops === 0 ? false : hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong === undefined) return entries;
+  return (
+    `"${wrong}" is not an address or a CIDR range: TRUST_PROXY is false, true (one proxy in front), a number of ` +
+    "proxies, or a comma-separated list of the proxies' addresses or ranges (127.0.0.1,10.0.0.0/8)"
+  );
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): AppConfig {
   const parsed = envSchema.safeParse(env);
@@ -118,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     adminPassword: e.ADMIN_PASSWORD ?? null,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    httpTimeouts: HTTP_TIMEOUTS,
     clientDir: path.resolve(root, 'dist/client'),
     runJobs: true,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,

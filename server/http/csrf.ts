@@ -5,6 +5,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestHost } from './behind-a-proxy.ts';
 
 export const CSRF_COOKIE = 'csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -38,8 +39,9 @@ export function csrfRefusal(req: FastifyRequest, allowedOrigins: readonly string
   if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return 'foreign_origin';
   const origin = req.headers.origin;
   if (origin !== undefined && !allowedOrigins.includes(origin)) {
-    const unforgeable = isAddressOrLocalhost(hostnameOf(req.host));
-    if (!unforgeable || origin !== `${req.protocol}://${req.host}`) return 'foreign_origin';
+    const host = requestHost(req);
+    const unforgeable = isAddressOrLocalhost(hostnameOf(host));
+    if (!unforgeable || origin !== `${req.protocol}://${host}`) return 'foreign_origin';
   }
   if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return 'missing_header';
   const sent = req.headers['x-csrf-token'];

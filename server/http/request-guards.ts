@@ -11,6 +11,7 @@ import { AppError, trpcCodeOf } from '../errors.ts';
 import { ok } from '../rest/adapter.ts';
 import { LIMITS, secondsPastBatchedLimit } from '../services/rate-limit.ts';
 import type { AppDeps } from '../trpc.ts';
+import { requestHost } from './behind-a-proxy.ts';
 import { csrfRefusal, servesHost } from './csrf.ts';
 import { HEALTH_PATH } from './health.ts';
 import { RefusalHold, type RefusalHoldOptions } from './refusal-hold.ts';
@@ -77,11 +78,13 @@ export function useRequestGuards(
     if (state.closing) reply.header('connection', 'close');
   });
 
-  // DNS rebinding: a request for a host name that is not the site's is refused before anything else runs.
+  // DNS rebinding: a request for a host name that is not the site's is refused before anything else runs. The Host
+  // header itself, never X-Forwarded-Host (which anyone may write, and Fastify's req.host believes behind a proxy).
   const siteHostname = new URL(config.siteUrl).hostname.toLowerCase();
   server.addHook('onRequest', async (req, reply) => {
-    if (servesHost(req.host, siteHostname)) return;
-    req.log.warn({ host: req.host }, 'request for another host refused');
+    const host = requestHost(req);
+    if (servesHost(host, siteHostname)) return;
+    req.log.warn({ host }, 'request for another host refused');
     if (!req.url.startsWith('/api/'))
       return reply.code(421).type('text/plain; charset=utf-8').send('Misdirected request');
     return reply

@@ -10,6 +10,7 @@ import {
   getHTTPStatusCode,
   getTRPCErrorFromUnknown,
   transformTRPCResponse,
+  TRPCError,
   type AnyProcedure,
   type AnyRouter,
 } from '@trpc/server/unstable-core-do-not-import';
@@ -96,8 +97,7 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
   // As @trpc/server's plugin does: bodies reach tRPC unparsed, which reads them itself.
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  scope.removeContentTypeParser('multipart/form-data');
-  scope.addContentTypeParser('multipart/form-data', {}, (_req, body, done) => done(null, body));
+  // No multipart parser: see refuseMultipart.
 
   const adapter = (req: FastifyRequest<Params>, reply: FastifyReply) =>
     fastifyRequestHandler({
@@ -148,6 +148,33 @@ export function registerTrpcRoutes<TContext>(scope: FastifyInstance, options: Tr
   scope.route<Params>({
     method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: '/:path',
+    onRequest: (req, reply) => refuseMultipart(config, req, reply),
     handler: adapter,
   });
+}
+
+/**
+ * No procedure takes a multipart body: the uploads are REST routes that ask who is sending before they read it
+ * (decision 039). tRPC's adapter would read one whole, with no limit, before a procedure looked at its caller, so it
+ * is refused before a byte of it is read, in tRPC's error shape (415, as for any body that is not JSON), and the
+ * connection is closed rather than left waiting for the rest.
+ */
+async function refuseMultipart(
+  config: AnyRouter['_def']['_config'],
+  req: FastifyRequest<Params>,
+  reply: FastifyReply,
+): Promise<void> {
+  if (!/^\s*multipart\//i.test(req.headers['content-type'] ?? '')) return;
+  const error = new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'A multipart body.' });
+  const path = req.params.path;
+  const shape = getErrorShape({ config, ctx: undefined, error, input: undefined, path, type: 'unknown' }) as unknown;
+  const body: unknown = transformTRPCResponse(
+    config as Parameters<typeof transformTRPCResponse>[0],
+    { error: shape } as never,
+  );
+  await reply
+    .code(getHTTPStatusCode(body as never))
+    .header('connection', 'close')
+    .header('content-type', 'application/json')
+    .send(JSON.stringify(body));
 }

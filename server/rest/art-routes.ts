@@ -9,11 +9,11 @@ import { ErrorCode } from '#shared/errors.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
-import { saveArt, type ArtSubmission, type ImageSlot } from '../services/art/index.ts';
+import { checkArtSaveAccess, saveArt, type ArtSubmission, type ImageSlot } from '../services/art/index.ts';
 import type { HandWrittenRoute } from '../trpc.ts';
 import { answer, apiUrl } from './adapter.ts';
 import * as examples from './examples.ts';
-import { formReadError, textOf } from './multipart.ts';
+import { checkedBeforeTheBody, formReadError, largestBody, textOf, type FormLimits } from './multipart.ts';
 
 /**
  * Saves the piece (the submitted fields): title, files[i], pictures[i] (tokens of pictures kept, by slot),
@@ -34,21 +34,24 @@ export const ART_SAVE: HandWrittenRoute = {
 const FIELD_BYTES = 20 * 1024;
 const LIST_FIELDS = new Set(['medium', 'materials', 'keywords']);
 const MAX_SLOTS = 10;
+const FORM_LIMITS: FormLimits = {
+  fileSize: ART_LIMITS.maxImageBytes,
+  files: ART_LIMITS.maxImages,
+  fields: 60,
+  fieldSize: FIELD_BYTES,
+  parts: 70,
+};
 
 export function registerArtRoutes(api: FastifyInstance): void {
   api.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: {
-        fileSize: ART_LIMITS.maxImageBytes,
-        files: ART_LIMITS.maxImages,
-        fields: 60,
-        fieldSize: FIELD_BYTES,
-        parts: 70,
-      },
-    });
+    await scope.register(fastifyMultipart, { limits: FORM_LIMITS });
     scope.route<{ Params: { cellToken: string } }>({
       method: ART_SAVE.method,
       url: apiUrl(ART_SAVE),
+      // Who is sending, and may they save this square: asked before the pictures are read (decision 039).
+      onRequest: checkedBeforeTheBody(largestBody(FORM_LIMITS), (req, reply) =>
+        checkArtSaveAccess(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken),
+      ),
       async handler(req, reply) {
         const submission = await readArtSubmission(req);
         return answer(await saveArt(contextOf(req, reply), req.auth?.user ?? null, req.params.cellToken, submission));

@@ -10,11 +10,11 @@ import { ErrorCode } from '#shared/errors.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
 import { AppError } from '../errors.ts';
 import { contextOf } from '../http/request-context.ts';
-import { updateProfile } from '../services/accounts/index.ts';
+import { checkProfileSaveAccess, updateProfile } from '../services/accounts/index.ts';
 import type { HandWrittenRoute } from '../trpc.ts';
 import { answer, apiUrl } from './adapter.ts';
 import * as examples from './examples.ts';
-import { formReadError, textOf } from './multipart.ts';
+import { checkedBeforeTheBody, formReadError, largestBody, textOf, type FormLimits } from './multipart.ts';
 
 /** The form's fields plus an optional `image` (the cropped avatar). */
 export const PROFILE_SAVE: HandWrittenRoute = {
@@ -28,15 +28,24 @@ export const PROFILE_SAVE: HandWrittenRoute = {
 
 /** Room for 8192 characters of any script (up to 4 bytes each in UTF-8). */
 const FIELD_BYTES = PROFILE_LIMITS.longText * 4 + 1024;
+const FORM_LIMITS: FormLimits = {
+  fileSize: AVATAR_LIMITS.maxBytes,
+  files: 1,
+  fields: 20,
+  fieldSize: FIELD_BYTES,
+  parts: 21,
+};
 
 export function registerUserRoutes(api: FastifyInstance): void {
   api.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: { fileSize: AVATAR_LIMITS.maxBytes, files: 1, fields: 20, fieldSize: FIELD_BYTES, parts: 21 },
-    });
+    await scope.register(fastifyMultipart, { limits: FORM_LIMITS });
     scope.route<{ Params: { token: string }; Body: unknown }>({
       method: PROFILE_SAVE.method,
       url: apiUrl(PROFILE_SAVE),
+      // Who is sending, and is the profile theirs: asked before the form is read (decision 039).
+      onRequest: checkedBeforeTheBody(largestBody(FORM_LIMITS), (req, reply) =>
+        checkProfileSaveAccess(contextOf(req, reply), req.auth?.user ?? null, req.params.token),
+      ),
       async handler(req, reply) {
         // A form without a file may also come as JSON; the service checks the fields either way.
         const { fields, image } = req.isMultipart()

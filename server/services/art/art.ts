@@ -27,7 +27,7 @@ import type { ServiceContext } from '../context.ts';
 import type { PreparedPicture } from '../media/index.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
 import { reserveSquareByToken, submitPiece, withHoldRefusals } from '../squares/index.ts';
-import { LIMITS, hitRateLimit } from '../rate-limit.ts';
+import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
 import { reindexArt } from '../search/index.ts';
 import { recordCellChanges } from '../tree/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
@@ -88,6 +88,27 @@ export interface ArtSubmission {
   submit: boolean;
 }
 
+const LOG_IN_TO_SAVE = 'Log in to upload art.';
+
+/** The square and its piece, when the viewer may edit them; forbidden otherwise. */
+function editableCell(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: string): CellWithArt {
+  const found = loadCellWithArt(ctx.db, cellToken);
+  if (!mayEditArt(viewer, editFacts(found)))
+    throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
+  return found;
+}
+
+/**
+ * The refusals of a save that need nothing of its form, in saveArt's order and words: a guest, an account whose saves
+ * for the hour are used up (looked at, not counted), a square the viewer may not edit. The upload route asks them
+ * before it reads a byte of the body (decision 039); saveArt asks them again, and counts the save.
+ */
+export function checkArtSaveAccess(ctx: ServiceContext, viewer: Viewer, cellToken: string): void {
+  if (!viewer) throw new AppError(ErrorCode.Unauthenticated, LOG_IN_TO_SAVE);
+  checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
+  editableCell(ctx, viewer, cellToken);
+}
+
 /**
  * POST /api/cell/{cellToken}: checks every field and image before anything is written, writes the image files,
  * then commits the rows in one transaction; if that fails, the files it wrote are taken back.
@@ -98,11 +119,9 @@ export async function saveArt(
   cellToken: string,
   submission: ArtSubmission,
 ): Promise<ArtForEdit> {
-  if (!viewer) throw new AppError(ErrorCode.Unauthenticated, 'Log in to upload art.');
+  if (!viewer) throw new AppError(ErrorCode.Unauthenticated, LOG_IN_TO_SAVE);
   hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
-  const found = loadCellWithArt(ctx.db, cellToken);
-  if (!mayEditArt(viewer, editFacts(found)))
-    throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
+  const found = editableCell(ctx, viewer, cellToken);
 
   const currentYear = new Date(ctx.clock.now()).getUTCFullYear();
   const errors: FieldErrors = {};

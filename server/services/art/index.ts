@@ -3,7 +3,7 @@
  * feed, removal requests and the atelier.
  * Other rooms, routers and routes import this file only (docs/architecture.md, Rooms).
  */
-export { getArtDetails, getArtForEdit, publishedPieceForSharing, saveArt } from './art.ts';
+export { checkArtSaveAccess, getArtDetails, getArtForEdit, publishedPieceForSharing, saveArt } from './art.ts';
 export type { ArtSubmission, ImageSlot } from './art.ts';
 export { getActiveConnections, listPossibleConnections, saveConnections } from './connections.ts';
 export { newestPublished } from './feed.ts';

@@ -59,8 +59,7 @@ describe('host names (DNS rebinding)', () => {
         {
           method: 'POST',
           protocol: 'http',
-          host,
-          headers: { origin, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD },
+          headers: { host, origin, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': GOOD },
           cookies: { csrf: GOOD },
         } as unknown as FastifyRequest,
         [SITE],

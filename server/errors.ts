@@ -69,6 +69,7 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   already_available: 'CONFLICT',
   art_not_found: 'NOT_FOUND',
   main_image_locked: 'FORBIDDEN',
+  pictures_locked: 'FORBIDDEN',
   own_art: 'FORBIDDEN',
   connection_not_allowed: 'BAD_REQUEST',
   art_not_submitted: 'CONFLICT',

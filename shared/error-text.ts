@@ -39,6 +39,7 @@ export const ERROR_TEXT: Record<ErrorCode, string> = {
   already_available: 'This square is available now: you can reserve it.',
   art_not_found: 'We could not find this piece.',
   main_image_locked: 'The main image of a published piece can only be changed by our team. Write to us to ask.',
+  pictures_locked: 'The images of a published piece can only be changed by our team. Write to us to ask.',
   own_art: 'You cannot like your own piece.',
   connection_not_allowed: 'A piece can only connect to published pieces right next to it.',
   art_not_submitted:

@@ -43,6 +43,7 @@ export const ErrorCode = {
   // Art: saving, connections, likes.
   ArtNotFound: 'art_not_found',
   MainImageLocked: 'main_image_locked',
+  PicturesLocked: 'pictures_locked',
   OwnArt: 'own_art',
   ConnectionNotAllowed: 'connection_not_allowed',
   // Staff review and the admin dashboard.
@@ -102,6 +103,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   already_available: 409,
   art_not_found: 404,
   main_image_locked: 403,
+  pictures_locked: 403,
   own_art: 403,
   connection_not_allowed: 400,
   art_not_submitted: 409,

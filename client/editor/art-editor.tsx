@@ -129,7 +129,7 @@ export function ArtEditor({ data, onSubmitted }: { data: ArtForEdit; onSubmitted
             {name}
           </h2>
           <p className="editor__lead">{STEP_LEADS[name]}</p>
-          {name === 'IMAGE' && <ImageStep {...props} mainLocked={piece?.mainImageLocked ?? false} />}
+          {name === 'IMAGE' && <ImageStep {...props} picturesLocked={piece?.mainImageLocked ?? false} />}
           {name === 'CATEGORY' && <CategoryStep {...props} />}
           {name === 'MEDIUM' && <MediumStep {...props} />}
           {name === 'SIZE' && <SizeStep {...props} />}

@@ -1,6 +1,7 @@
 /**
  * The image list of the IMAGE step (decision 011): up to 3 images, the first the main one, and one empty slot while
  * there is room. Each slot is one tile that opens the file picker or takes a dropped file; a filled one can be removed.
+ * A published piece's images are locked for its author (decision 042): only their descriptions can change.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
@@ -12,14 +13,15 @@ const ACCEPT = ART_LIMITS.imageTypes.join(',');
 
 export interface ImageSlotsProps {
   slots: ImageSlot[];
-  mainLocked: boolean;
+  /** The piece is published: its images are the ones staff reviewed, and only their descriptions change. */
+  picturesLocked: boolean;
   /** The list's own error (too many images). */
   listError: string | undefined;
   errors: Record<string, string>;
   onChange: (index: number, slot: ImageSlot) => void;
 }
 
-export function ImageSlots({ slots, mainLocked, listError, errors, onChange }: ImageSlotsProps) {
+export function ImageSlots({ slots, picturesLocked, listError, errors, onChange }: ImageSlotsProps) {
   const choose = async (index: number, file: File | undefined) => {
     if (!file) return;
     const current = slots[index] ?? EMPTY_SLOT;
@@ -37,33 +39,37 @@ export function ImageSlots({ slots, mainLocked, listError, errors, onChange }: I
   return (
     <div className="editor-images">
       <ul className="editor-images__list">
-        {slots.map((slot, index) => (
-          <SlotView
-            key={index}
-            index={index}
-            slot={slot}
-            locked={index === 0 && mainLocked && slot.picture !== null}
-            error={errors[`files.${index}`] ?? slot.error ?? undefined}
-            descriptionError={errors[`descriptions.${index}`]}
-            onChoose={(file) => void choose(index, file)}
-            onDescribe={(description) => onChange(index, { ...slot, description })}
-            onRemove={() => remove(index)}
-          />
-        ))}
+        {slots.map((slot, index) =>
+          picturesLocked && slot.picture === null ? null : (
+            <SlotView
+              key={index}
+              index={index}
+              slot={slot}
+              locked={picturesLocked}
+              error={errors[`files.${index}`] ?? slot.error ?? undefined}
+              descriptionError={errors[`descriptions.${index}`]}
+              onChoose={(file) => void choose(index, file)}
+              onDescribe={(description) => onChange(index, { ...slot, description })}
+              onRemove={() => remove(index)}
+            />
+          ),
+        )}
       </ul>
       {listError && (
         <p className="field__error" role="alert" data-testid="error-files">
           {listError}
         </p>
       )}
-      <p className="field__hint">
-        Up to {ART_LIMITS.maxImages} images: JPEG, PNG or GIF, at most 16 MB each. The first one is the main image,
-        shown on the tree.
-      </p>
-      {mainLocked && (
+      {!picturesLocked && (
+        <p className="field__hint">
+          Up to {ART_LIMITS.maxImages} images: JPEG, PNG or GIF, at most 16 MB each. The first one is the main image,
+          shown on the tree.
+        </p>
+      )}
+      {picturesLocked && (
         <p className="form__note" data-testid="main-image-locked">
-          Your piece is published, so its main image can only be changed by our team:{' '}
-          <Link to="/contact">contact us</Link> to change it. Its other images and its texts are yours to edit.
+          Your piece is published, so its images are the ones our team reviewed and only we can change them:{' '}
+          <Link to="/contact">contact us</Link> to change one. Their descriptions and your texts are yours to edit.
         </p>
       )}
     </div>

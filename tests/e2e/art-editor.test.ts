@@ -274,14 +274,22 @@ describe('the art editor', () => {
 });
 
 describe('editing a piece again', () => {
-  it('keeps a published piece’s main image locked for its author, and saves new text', async () => {
+  it('keeps a published piece’s images locked for its author, and saves new text', async () => {
     const { page } = author;
     await page.goto(`${studio.gallery.url}/observe/cell/${square.token}/edit`);
     await stepIs(page, 'IMAGE');
     await expect(page.locator('h1.page__title').textContent()).resolves.toBe('edit.');
     await page.getByTestId('main-image-locked').waitFor();
-    expect(await page.getByTestId('image-input-0').count()).toBe(0);
-    expect(await page.getByTestId('image-remove-0').count()).toBe(0);
+    // Every image it has stays as staff reviewed it, and no empty slot offers a new one (decision 042).
+    const shown = await page.locator('[data-testid^="image-slot-"]').count();
+    const { id } = pieceOn(studio.gallery, square.token);
+    const stored = studio.gallery.app.deps.db.select({ n: count() }).from(pictures).where(eq(pictures.artId, id)).get()!
+      .n;
+    expect([shown, stored > 1]).toEqual([stored, true]);
+    for (let index = 0; index < 3; index++) {
+      expect(await page.getByTestId(`image-input-${index}`).count()).toBe(0);
+      expect(await page.getByTestId(`image-remove-${index}`).count()).toBe(0);
+    }
     await page.getByTestId('field-title').fill('Evening by the New Mill');
     await page.getByTestId('step-menu-CONFIRM').click();
     await stepIs(page, 'CONFIRM');

@@ -167,6 +167,32 @@ describe('from a reserved square to a published piece', () => {
     expect(swap.status).toBe(403);
     expect(swap.body.r.error).toBe('main_image_locked');
     expect(storedState(db, mediaDir)).toEqual(before);
+    // Nor its other images, which staff reviewed too (decision 042): none added, replaced or removed.
+    const newImage = { ...app.pngFile(await gif()), field: 'files[1]' };
+    const attempts: [string, FormData][] = [
+      ['a third image added', artForm(validFields(), [{ ...newImage, field: 'files[2]' }], kept)],
+      ['the second image replaced', artForm(validFields(), [newImage], [kept[0]!])],
+      ['the second image removed', artForm(validFields(), [], [kept[0]!])],
+    ];
+    for (const [what, form] of attempts) {
+      const refused = await postForm(app.t, browser, `/api/cell/${app.reservedToken}`, form);
+      expect({ what, status: refused.status, error: refused.body.r.error }).toEqual({
+        what,
+        status: 403,
+        error: 'pictures_locked',
+      });
+      expect(Object.keys(refused.body.r.errors)).toEqual([expect.stringMatching(/^files\.[12]$/)]);
+      expect(storedState(db, mediaDir)).toEqual(before);
+    }
+    // Their descriptions are text, and stay the author's.
+    const described = artForm(validFields(), [], kept);
+    described.append('descriptions[1]', 'The same river, at dawn.');
+    const redescribed = await postForm(app.t, browser, `/api/cell/${app.reservedToken}`, described);
+    expect(redescribed.status).toBe(200);
+    expect(redescribed.body.r.art.pictures[1]).toMatchObject({
+      token: kept[1],
+      description: 'The same river, at dawn.',
+    });
     // An admin may change it.
     const admin = await browserFor(app.t, app.t.addUser(Role.Admin).cookie);
     const adminSwap = await postForm(

@@ -13,7 +13,7 @@ import { setMedium, setSlot, setValues } from '../editor-state.ts';
 import { ImageSlots } from '../image-slots.tsx';
 import { withError, type StepProps } from './step-props.ts';
 
-export function ImageStep({ state, update, mainLocked }: StepProps & { mainLocked: boolean }) {
+export function ImageStep({ state, update, picturesLocked }: StepProps & { picturesLocked: boolean }) {
   return (
     <>
       <TextInput
@@ -26,7 +26,7 @@ export function ImageStep({ state, update, mainLocked }: StepProps & { mainLocke
       />
       <ImageSlots
         slots={state.slots}
-        mainLocked={mainLocked}
+        picturesLocked={picturesLocked}
         listError={state.errors.files}
         errors={state.errors}
         onChange={(index, slot) => update((s) => setSlot(s, index, slot))}

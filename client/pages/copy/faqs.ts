@@ -70,7 +70,7 @@ export const FAQS: readonly Faq[] = [
   {
     question: 'Can I change my piece after it is published?',
     answer: [
-      'You can edit its description at any time. Changing the main image needs an alteration requested through one of our admins: {contact} and tell us which piece.',
+      'You can edit its texts, and the descriptions of its images, at any time. Its images are the ones our team reviewed: changing, adding or removing one needs an alteration requested through one of our admins: {contact} and tell us which piece.',
     ],
   },
   {

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { art, artLikes, artViews, pictures, users } from '#drizzle/schema.ts';
 import type { ArtCellRef, ArtDetails, ArtForEdit } from '#shared/art-api.ts';
 import { ArtStatus, CellStatus, isArtInProgress } from '#shared/domain.ts';
+import { ERROR_TEXT } from '#shared/error-text.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import {
   ART_MESSAGES,
@@ -110,6 +111,29 @@ export function checkArtSaveAccess(ctx: ServiceContext, viewer: Viewer, cellToke
 }
 
 /**
+ * A published piece's pictures are the ones staff reviewed (decision 042): its author may change their descriptions,
+ * as any text, but not the pictures: no new one, none replaced, removed or moved. The main image keeps its own
+ * refusal; an admin may change any of them.
+ */
+function refuseNewPictures(
+  present: readonly { slot: NonNullable<ImageSlot>; index: number }[],
+  existing: readonly { token: string }[],
+): void {
+  const mainSlot = present[0]!.slot;
+  if ('file' in mainSlot || mainSlot.picture !== existing[0]?.token) {
+    const message = 'The main image of a published piece can be changed only by us: contact us to change it.';
+    throw new AppError(ErrorCode.MainImageLocked, message, { 'files.0': [message] });
+  }
+  const changed =
+    present.find(({ slot }, i) => 'file' in slot || slot.picture !== existing[i]?.token) ??
+    (present.length !== existing.length ? { index: present.length } : undefined);
+  if (changed) {
+    const message = ERROR_TEXT.pictures_locked;
+    throw new AppError(ErrorCode.PicturesLocked, message, { [`files.${changed.index}`]: [message] });
+  }
+}
+
+/**
  * POST /api/cell/{cellToken}: checks every field and image before anything is written, writes the image files,
  * then commits the rows in one transaction; if that fails, the files it wrote are taken back.
  */
@@ -151,18 +175,7 @@ export async function saveArt(
     throw new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', errors);
   }
 
-  // A published piece's main image changes only through an admin (docs/product.md, Pieces (art)).
-  const mainSlot = present[0]!.slot;
-  const mainChanges = 'file' in mainSlot || mainSlot.picture !== existing[0]?.token;
-  if (found.art?.status === ArtStatus.Published && mainChanges && !isAdmin(viewer)) {
-    throw new AppError(
-      ErrorCode.MainImageLocked,
-      'The main image of a published piece can be changed only by us: contact us to change it.',
-      {
-        'files.0': ['The main image of a published piece can be changed only by us: contact us to change it.'],
-      },
-    );
-  }
+  if (found.art?.status === ArtStatus.Published && !isAdmin(viewer)) refuseNewPictures(present, existing);
 
   const files = [...prepared.values()];
   const written = await writePreparedPictures(ctx, files);

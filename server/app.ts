@@ -17,6 +17,7 @@ import { AppError } from './errors.ts';
 import type { RefusalHoldOptions } from './http/refusal-hold.ts';
 import { registerHealth } from './http/health.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
+import { clientErrorAnswer } from './http/client-errors.ts';
 import { contextOf } from './http/request-context.ts';
 import { registerTrpcRoutes } from './http/trpc-routes.ts';
 import { registerPages } from './http/pages.ts';
@@ -99,6 +100,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler: clientErrorAnswer(config.secureCookies),
     // Requests that arrive while the server stops are refused by the hook below, in our envelope; idle connections
     // are closed by stopListening() once requests sent just before the stop have had time to arrive.
     return503OnClosing: false,

@@ -52,6 +52,8 @@ const TRPC_CODE: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   invalid_reset_token: 'BAD_REQUEST',
   email_taken: 'CONFLICT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
+  headers_too_large: 'BAD_REQUEST',
+  request_timeout: 'TIMEOUT',
   method_not_allowed: 'METHOD_NOT_SUPPORTED',
   unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   busy: 'SERVICE_UNAVAILABLE',

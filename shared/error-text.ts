@@ -8,6 +8,8 @@ const megabytes = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 export const ERROR_TEXT: Record<ErrorCode, string> = {
   bad_request: 'Something in that request was not right. Check the form and try again.',
   validation_failed: 'Some fields need another look.',
+  headers_too_large: 'That request carried more than the server reads (too many or too long cookies or headers).',
+  request_timeout: 'That request took too long to arrive. Check your connection and try again.',
   unauthenticated: 'Please log in to do that.',
   forbidden: 'You do not have permission to do that.',
   csrf_failed: 'Your session could not be verified. Reload the page and try again.',

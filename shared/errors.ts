@@ -18,6 +18,10 @@ export const ErrorCode = {
   InvalidResetToken: 'invalid_reset_token',
   EmailTaken: 'email_taken',
   PayloadTooLarge: 'payload_too_large',
+  /** The request's header section is over the server's limit (the HTTP parser refuses it). */
+  HeadersTooLarge: 'headers_too_large',
+  /** The request did not arrive whole in time. */
+  RequestTimeout: 'request_timeout',
   /** A tRPC query sent as POST, or a mutation as GET. */
   MethodNotAllowed: 'method_not_allowed',
   /** A body in a type the route does not read (not JSON where JSON is expected). */
@@ -84,6 +88,8 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   invalid_reset_token: 400,
   email_taken: 409,
   payload_too_large: 413,
+  headers_too_large: 431,
+  request_timeout: 408,
   method_not_allowed: 405,
   unsupported_media_type: 415,
   internal_error: 500,

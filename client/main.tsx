@@ -7,10 +7,12 @@ import './tree/early-start.ts';
 import { createRoot } from 'react-dom/client';
 import { loadBoot } from './api/initial-params.ts';
 import { App } from './app/app.tsx';
+import { reloadWhenALazyModuleFails } from './app/client-updates.ts';
 import './styles/global.css';
 
 // No <StrictMode>: its double mount tears down and re-creates the WebGL application of @pixi/react 8, which loses
 // its context in development. Production behaviour is unaffected either way.
+reloadWhenALazyModuleFails();
 const container = document.getElementById('root')!;
 const root = createRoot(container);
 

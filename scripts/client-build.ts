@@ -1,13 +1,23 @@
 /**
  * Builds the client when its build is missing or older than its sources, so `npm start` on a fresh clone and the
  * browser tests both find an up-to-date dist/client without a separate step.
+ *
+ * A build never deletes the files of the one before (decision 041): pages opened before an upgrade still load their
+ * lazy modules from it. Vite builds into a new folder beside the output; its hashed assets are moved in beside the
+ * old ones, the pages (index.html last) replace theirs by a rename, and builds/ keeps one small manifest per build
+ * (when it was installed, which assets it has). Assets no build still needs are removed: a build is kept while it is
+ * the current one and for 7 days after another replaced it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { clientBuildIdOf } from '#server/http/client-build.ts';
 
 const SOURCES = ['client', 'shared', 'vite.config.ts', 'package.json'];
+
+/** How long the assets of a build stay after a newer build replaced it. */
+export const KEEP_REPLACED_BUILD_MS = 7 * 24 * 60 * 60 * 1000;
 
 function newestMtime(entry: string): number {
   let stat: fs.Stats;
@@ -37,9 +47,141 @@ export async function ensureClientBuilt(
 ): Promise<void> {
   if (!clientBuildIsStale(root, outDir)) return;
   log(`Building the client (${path.relative(root, outDir) || outDir} is missing or older than its sources)...`);
+  await buildClient(root, log, outDir);
+}
+
+/** Builds the client and installs it into `outDir` beside the builds before it (`npm run build`). */
+export async function buildClient(
+  root: string,
+  log: (line: string) => void = console.log,
+  outDir = path.join(root, 'dist/client'),
+): Promise<void> {
   const started = Date.now();
-  await buildForProduction(root, outDir);
-  log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  // Beside the output, so that its files move in by a rename (one file system).
+  fs.mkdirSync(path.dirname(outDir), { recursive: true });
+  const staging = fs.mkdtempSync(path.join(path.dirname(outDir), `.${path.basename(outDir)}-building-`));
+  try {
+    await buildForProduction(root, staging);
+    const installed = installClientBuild(staging, outDir);
+    const removed = installed.removed.length > 0 ? `; ${installed.removed.length} old files removed` : '';
+    log(`Client built in ${((Date.now() - started) / 1000).toFixed(1)} s (build ${installed.id}${removed}).`);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** One build's record in `<outDir>/builds/`. */
+interface BuildManifest {
+  id: string;
+  installedAt: number;
+  /** Its files under assets/, by name. */
+  assets: string[];
+}
+
+const MANIFESTS = 'builds';
+
+function filesUnder(dir: string, prefix = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? filesUnder(path.join(dir, entry.name), relative) : [relative];
+  });
+}
+
+function readManifests(outDir: string): { file: string; manifest: BuildManifest }[] {
+  const dir = path.join(outDir, MANIFESTS);
+  return filesUnder(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => {
+      try {
+        const manifest = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as BuildManifest;
+        return Number.isFinite(manifest.installedAt) && Array.isArray(manifest.assets)
+          ? [{ file: path.join(dir, name), manifest }]
+          : [];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => a.manifest.installedAt - b.manifest.installedAt || a.file.localeCompare(b.file));
+}
+
+function writeManifest(outDir: string, manifest: BuildManifest): void {
+  const file = path.join(outDir, MANIFESTS, `${manifest.installedAt}-${manifest.id}.json`);
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(manifest));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** A rename, or a copy then a rename where `from` is on another file system: either way `to` changes at once. */
+function moveInto(from: string, to: string): void {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  try {
+    fs.renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    fs.copyFileSync(from, `${to}.tmp`);
+    fs.renameSync(`${to}.tmp`, to);
+  }
+}
+
+/**
+ * Moves the build in `staging` into `outDir` without taking anything from the pages already open, then removes what
+ * no build needs any more. In order: the new build's manifest (so that another process installing at the same time
+ * never removes its files), its assets beside the old ones, the other files, the pages with index.html last; then
+ * the assets that belong to no build still kept (the current one, and those replaced less than 7 days ago).
+ */
+export function installClientBuild(
+  staging: string,
+  outDir: string,
+  now = Date.now(),
+): { id: string; removed: string[] } {
+  const files = filesUnder(staging);
+  const assets = files.filter((file) => file.startsWith('assets/')).map((file) => file.slice('assets/'.length));
+  const pages = files
+    .filter((file) => file.endsWith('.html'))
+    .sort((a, b) => Number(a === 'index.html') - Number(b === 'index.html'));
+  const others = files.filter((file) => !file.startsWith('assets/') && !file.endsWith('.html'));
+  const id = clientBuildIdOf(fs.readFileSync(path.join(staging, 'index.html'), 'utf8'));
+  fs.mkdirSync(path.join(outDir, MANIFESTS), { recursive: true });
+
+  // Assets no manifest names came from a build made before builds were recorded: the build being replaced now.
+  const recorded = new Set(readManifests(outDir).flatMap(({ manifest }) => manifest.assets));
+  const unrecorded = filesUnder(path.join(outDir, 'assets')).filter((name) => !recorded.has(name));
+  if (unrecorded.length > 0) writeManifest(outDir, { id: 'unrecorded', installedAt: now - 1, assets: unrecorded });
+
+  writeManifest(outDir, { id, installedAt: now, assets });
+  for (const name of assets) moveInto(path.join(staging, 'assets', name), path.join(outDir, 'assets', name));
+  for (const file of [...others, ...pages]) moveInto(path.join(staging, file), path.join(outDir, file));
+  return { id, removed: pruneClientBuilds(outDir, now) };
+}
+
+/**
+ * Removes the assets of builds replaced more than 7 days ago, and their manifests; the newest build is always
+ * kept, and so is an asset a kept build shares. An asset no manifest names is left until it is 7 days old (another
+ * process may be installing it). Answers the names removed.
+ */
+export function pruneClientBuilds(outDir: string, now = Date.now()): string[] {
+  const manifests = readManifests(outDir);
+  const keep = new Set<string>();
+  const named = new Set<string>();
+  const removed: string[] = [];
+  manifests.forEach(({ file, manifest }, i) => {
+    for (const name of manifest.assets) named.add(name);
+    const replacedAt = manifests[i + 1]?.manifest.installedAt;
+    if (replacedAt === undefined || replacedAt > now - KEEP_REPLACED_BUILD_MS) {
+      for (const name of manifest.assets) keep.add(name);
+    } else {
+      fs.rmSync(file, { force: true });
+    }
+  });
+  const assetsDir = path.join(outDir, 'assets');
+  for (const name of filesUnder(assetsDir)) {
+    if (keep.has(name)) continue;
+    const full = path.join(assetsDir, name);
+    if (!named.has(name) && fs.statSync(full).mtimeMs > now - KEEP_REPLACED_BUILD_MS) continue;
+    fs.rmSync(full, { force: true });
+    removed.push(`assets/${name}`);
+  }
+  return removed;
 }
 
 /**
@@ -59,6 +201,7 @@ function buildForProduction(root: string, outDir: string): Promise<void> {
     path.join(root, 'vite.config.ts'),
     '--outDir',
     outDir,
+    // A new, empty folder of its own (see buildClient): never the folder pages are served from.
     '--emptyOutDir',
     '--logLevel',
     'warn',

@@ -15,6 +15,7 @@ import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts
 import { standardOutput } from './log-output.ts';
 import { AppError } from './errors.ts';
 import type { RefusalHoldOptions } from './http/refusal-hold.ts';
+import { useClientBuildHeader } from './http/client-build.ts';
 import { registerHealth } from './http/health.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
 import { clientErrorAnswer } from './http/client-errors.ts';
@@ -140,6 +141,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   useRequestGuards(server, deps, stopState, options.refusalHold);
   if (config.trustProxy === false) warnOfUntrustedProxy(server);
   registerHealth(server, db, config);
+  useClientBuildHeader(server, config.clientDir);
 
   await server.register(
     async (scope) =>

@@ -3,6 +3,7 @@ import { httpBatchLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '#server/root.ts';
 import { TRPC_MAX_BATCH } from '#shared/constants.ts';
+import { CLIENT_BUILD_HEADER, noteServerBuild } from '#client/app/client-updates.ts';
 import { apiHeaders } from './initial-params.ts';
 
 export const trpc = createTRPCReact<AppRouter>();
@@ -14,7 +15,12 @@ export function createTrpcClient() {
         url: '/trpc',
         maxItems: TRPC_MAX_BATCH,
         headers: () => apiHeaders(),
-        fetch: (url, options) => fetch(url, { ...options, credentials: 'same-origin' }),
+        // Each answer names the client build the server hands out now (client/app/client-updates.ts).
+        fetch: async (url, options) => {
+          const response = await fetch(url, { ...options, credentials: 'same-origin' });
+          noteServerBuild(response.headers.get(CLIENT_BUILD_HEADER));
+          return response;
+        },
       }),
     ],
   });

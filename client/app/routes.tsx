@@ -28,6 +28,7 @@ import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import { removeSketch } from '#client/tree/tree-sketch.ts';
 import { TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
 import { AppLayout } from './app-layout.tsx';
+import { reloadOnNavigationWhenUpdated } from './client-updates.ts';
 import { GuestOnly, UserOnly, WelcomeAfterLogout } from './guards.tsx';
 import { useLoaded } from './use-loaded.ts';
 import type { RouteHandle } from './route-handle.ts';
@@ -108,5 +109,7 @@ export function createAppRouter() {
   router.subscribe((state) => {
     if (state.location.pathname !== TREE_PAGE_PATH) removeSketch();
   });
+  // After an upgrade, the next move to another page loads the new build (decision 041).
+  reloadOnNavigationWhenUpdated(router);
   return router;
 }

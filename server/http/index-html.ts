@@ -1,11 +1,11 @@
 /**
  * The built client's index.html with the page's initial parameters and CSRF token injected (docs/architecture.md, "The
  * tree page", step 1). The template is read once per build (its mtime is checked, so a rebuild is picked up without a
- * restart).
+ * restart), and the app's page says which build it is (client-build.ts).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { InitialParams } from '#shared/api-types.ts';
+import { builtPage } from './client-build.ts';
 import { FEED_PATH, FEED_TITLE } from './feed.ts';
 import { escapeMarkup } from './markup.ts';
 
@@ -25,31 +25,22 @@ const FEED_LINK = `<link rel="alternate" type="application/atom+xml" title="${FE
 
 export function createIndexRenderer(clientDir: string, entry = 'index.html') {
   const file = path.join(clientDir, entry);
-  let cached: { mtimeMs: number; html: string } | null = null;
-
-  function template(): string {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(file);
-    } catch {
-      return FALLBACK;
-    }
-    if (!cached || cached.mtimeMs !== stat.mtimeMs)
-      cached = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(file, 'utf8') };
-    return cached.html;
-  }
+  // The app's page says which build it is, so that it can tell when the server hands out another (client-build.ts).
+  const buildMeta = entry === 'index.html';
 
   /**
    * `extraHead`: already escaped tags for this page (the Open Graph tags of an art details link); `bodyStart`: markup
    * that opens the body, ahead of the app's root (the tree's first sketch).
    */
   return function render(params: InitialParams, csrfToken: string, extraHead = '', bodyStart = ''): string {
+    const built = builtPage(file);
     const head =
       `<meta name="csrf-token" content="${escapeMarkup(csrfToken)}">` +
+      (built && buildMeta ? `<meta name="client-build" content="${built.id}">` : '') +
       `<script id="initial-params" type="application/json">${jsonForScript(params)}</script>` +
       FEED_LINK +
       extraHead;
-    const page = template().replace('</head>', `${head}</head>`);
+    const page = (built?.html ?? FALLBACK).replace('</head>', `${head}</head>`);
     return bodyStart ? page.replace('<div id="root">', `${bodyStart}<div id="root">`) : page;
   };
 }

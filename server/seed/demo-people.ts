@@ -214,7 +214,7 @@ export function planArtists(rng: Rng, count: number, planted: number, now: numbe
     seen.add(local);
     const newcomer = i >= count - newcomers;
     const createdAt = newcomer
-      ? now - rng.range(8, 21) * DAY
+      ? Math.round(now - rng.range(8, 21) * DAY)
       : Math.round(planted + ((i + rng.range(0, 0.9)) / Math.max(1, count - newcomers)) * (now - 40 * DAY - planted));
     const place = rng.pick(PLACES);
     const shows = Array.from({ length: rng.int(0, 4) }, () => {

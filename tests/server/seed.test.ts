@@ -178,6 +178,31 @@ describe('the demo seed', () => {
     }
   });
 
+  it('writes every time as a whole millisecond, as PostgreSQL’s bigint columns take them', () => {
+    const fractions = ctx.db.$client
+      .prepare(
+        `select name from sqlite_schema where type = 'table' and name not like 'sqlite_%' and name not like '%search%'`,
+      )
+      .pluck()
+      .all()
+      .flatMap((table) =>
+        (
+          ctx.db.$client
+            .prepare(`select name from pragma_table_info(?) where type = 'INTEGER'`)
+            .pluck()
+            .all(table) as string[]
+        ).map((column) => ({
+          at: `${table as string}.${column}`,
+          n: ctx.db.$client
+            .prepare(`select count(*) from "${table as string}" where typeof("${column}") = 'real'`)
+            .pluck()
+            .get() as number,
+        })),
+      )
+      .filter(({ n }) => n > 0);
+    expect(fractions).toEqual([]);
+  });
+
   it('prints the generated password once, framed', () => {
     const lines: string[] = [];
     printSeedSummary(result, (line) => lines.push(line));

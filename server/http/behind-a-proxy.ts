@@ -4,6 +4,7 @@
  */
 import type { ServerOptions } from 'node:http';
 import { BlockList } from 'node:net';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { HttpTimeouts, TrustProxy } from '../config.ts';
 
@@ -107,7 +108,11 @@ export function useBodyDeadline(server: FastifyInstance, bodyMs: number): void {
     const deadline = setTimeout(() => {
       if (raw.complete || raw.destroyed) return;
       req.log.warn({ bodyMs }, 'request body not received in time: connection closed');
-      raw.socket.destroy();
+      // The connection goes, even after an answer (a refusal sent before the body was read: Node would go on
+      // reading the rest to keep the connection). An injected request (tests) has a stand-in socket instead.
+      const socket = raw.socket as Partial<Socket> | undefined;
+      if (typeof socket?.destroy === 'function') socket.destroy();
+      else raw.destroy();
     }, bodyMs);
     const done = () => clearTimeout(deadline);
     raw.once('end', done);

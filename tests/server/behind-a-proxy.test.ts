@@ -204,6 +204,22 @@ describe('a client that sends its request slowly', () => {
     expect(body.closedAfter!).toBeLessThan(3_000);
   });
 
+  it('lets a request refused before its body was read reach its deadline harmlessly, injected too', async () => {
+    // An injected request's socket is a stand-in without destroy(): the deadline once threw there, uncaught, and
+    // the run counted hundreds of such errors.
+    const logs: string[] = [];
+    const t = await appWith({ httpTimeouts: { ...timeouts, bodyMs: 100 } } as Partial<AppConfig>, logs);
+    const refused = await t.server.inject({
+      method: 'POST',
+      url: '/api/contact',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"Slow"}',
+    });
+    expect(refused.statusCode).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(logs.some((line) => line.includes('request body not received in time'))).toBe(true);
+  });
+
   it('uploading gets the longer deadline; an event stream and a long-poll, longer still, are never cut', async () => {
     const t = await appWith({ httpTimeouts: timeouts } as Partial<AppConfig>);
     const tree = createTree(t.deps.db, t.clock.now(), 'Held');

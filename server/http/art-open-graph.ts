@@ -9,8 +9,8 @@ import type { ServiceContext } from '../services/context.ts';
 import { escapeMarkup } from './markup.ts';
 import { cellPath } from '#shared/paths.ts';
 
-export function artOpenGraphTags(ctx: ServiceContext, cellToken: string): string {
-  const shared = publishedPieceForSharing(ctx.db, cellToken);
+export async function artOpenGraphTags(ctx: ServiceContext, cellToken: string): Promise<string> {
+  const shared = await publishedPieceForSharing(ctx.db, cellToken);
   if (!shared) return '';
   const { piece, author, main } = shared;
   const site = ctx.config.siteUrl.replace(/\/$/, '');

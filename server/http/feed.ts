@@ -17,8 +17,8 @@ export const FEED_SIZE = 50;
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
-export function renderFeed(db: Queryable, siteUrl: string, now: number): string {
-  const entries = newestPublished(db, FEED_SIZE).map((piece) => {
+export async function renderFeed(db: Queryable, siteUrl: string, now: number): Promise<string> {
+  const entries = (await newestPublished(db, FEED_SIZE)).map((piece) => {
     const link = detailsLinkOf(siteUrl, piece.cellToken);
     const thumb = thumbOf(piece.mediaKey);
     const thumbUrl = thumb && siteUrl + thumb;
@@ -61,10 +61,10 @@ export function renderFeed(db: Queryable, siteUrl: string, now: number): string 
 
 export function registerFeed(server: FastifyInstance): void {
   const { deps } = server;
-  server.get(FEED_PATH, (_req, reply) =>
+  server.get(FEED_PATH, async (_req, reply) =>
     reply
       .header('cache-control', 'public, max-age=60')
       .type('application/atom+xml; charset=utf-8')
-      .send(renderFeed(deps.db, deps.config.siteUrl, deps.clock.now())),
+      .send(await renderFeed(deps.db, deps.config.siteUrl, deps.clock.now())),
   );
 }

@@ -58,8 +58,8 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
     );
   };
   // A shared art details link previews the piece (Open Graph); the page itself is the client's as everywhere else.
-  server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', (req, reply) =>
-    sendPage(req, reply, artOpenGraphTags(deps, req.params.cellToken)),
+  server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', async (req, reply) =>
+    sendPage(req, reply, await artOpenGraphTags(deps, req.params.cellToken)),
   );
 
   // The folder may not exist yet: `npm start` builds the client after the app is built, just before listening.

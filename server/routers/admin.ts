@@ -52,47 +52,55 @@ import { adminProcedure, router } from '../trpc.ts';
 const noInput = v.optional(v.object({}), {});
 
 export const adminRouter = router({
-  overview: adminProcedure.input(noInput).query(({ ctx }): AdminOverview => getOverview(ctx)),
-  queue: adminProcedure.input(noInput).query(({ ctx }): QueueItem[] => listReviewQueue(ctx)),
+  overview: adminProcedure.input(noInput).query(({ ctx }): Promise<AdminOverview> => getOverview(ctx)),
+  queue: adminProcedure.input(noInput).query(({ ctx }): Promise<QueueItem[]> => listReviewQueue(ctx)),
   reviewItem: adminProcedure
     .input(byArtSchema)
-    .query(({ ctx, input }): ReviewItem => getReviewItem(ctx, input.artToken)),
+    .query(({ ctx, input }): Promise<ReviewItem> => getReviewItem(ctx, input.artToken)),
   publish: adminProcedure
     .input(byArtSchema)
-    .mutation(({ ctx, input }): PublishResult => publishArt(ctx, ctx.user, input.artToken)),
+    .mutation(({ ctx, input }): Promise<PublishResult> => publishArt(ctx, ctx.user, input.artToken)),
   requestChanges: adminProcedure
     .input(v.object({ ...byArtSchema.entries, ...staffReasonSchema.entries }))
-    .mutation(({ ctx, input }): RequestChangesResult => requestChanges(ctx, ctx.user, input.artToken, input.reason)),
+    .mutation(({ ctx, input }): Promise<RequestChangesResult> =>
+      requestChanges(ctx, ctx.user, input.artToken, input.reason),
+    ),
   removalRequests: adminProcedure
     .input(removalListSchema)
-    .query(({ ctx, input }): AdminRemovalRequest[] => listRemovalRequests(ctx, input.state)),
+    .query(({ ctx, input }): Promise<AdminRemovalRequest[]> => listRemovalRequests(ctx, input.state)),
   acceptRemoval: adminProcedure
     .input(byTokenSchema)
-    .mutation(({ ctx, input }): AdminRemovalRequest => acceptRemoval(ctx, ctx.user, input.token)),
+    .mutation(({ ctx, input }): Promise<AdminRemovalRequest> => acceptRemoval(ctx, ctx.user, input.token)),
   declineRemoval: adminProcedure
     .input(v.object({ ...byTokenSchema.entries, ...staffReasonSchema.entries }))
-    .mutation(({ ctx, input }): AdminRemovalRequest => declineRemoval(ctx, ctx.user, input.token, input.reason)),
+    .mutation(({ ctx, input }): Promise<AdminRemovalRequest> =>
+      declineRemoval(ctx, ctx.user, input.token, input.reason),
+    ),
   messages: adminProcedure
     .input(messagesListSchema)
-    .query(({ ctx, input }): AdminMessage[] => listMessages(ctx, input.handled)),
+    .query(({ ctx, input }): Promise<AdminMessage[]> => listMessages(ctx, input.handled)),
   markMessageHandled: adminProcedure
     .input(byIdSchema)
-    .mutation(({ ctx, input }): AdminMessage => markMessageHandled(ctx, ctx.user, input.id)),
-  users: adminProcedure.input(usersQuerySchema).query(({ ctx, input }): AdminPage<AdminUser> => listUsers(ctx, input)),
+    .mutation(({ ctx, input }): Promise<AdminMessage> => markMessageHandled(ctx, ctx.user, input.id)),
+  users: adminProcedure
+    .input(usersQuerySchema)
+    .query(({ ctx, input }): Promise<AdminPage<AdminUser>> => listUsers(ctx, input)),
   setRole: adminProcedure
     .input(setRoleSchema)
-    .mutation(({ ctx, input }): AdminUser => setRole(ctx, ctx.user, input.userToken, input.role)),
+    .mutation(({ ctx, input }): Promise<AdminUser> => setRole(ctx, ctx.user, input.userToken, input.role)),
   disableUser: adminProcedure
     .input(byUserSchema)
-    .mutation(({ ctx, input }): AdminUser => disableUser(ctx, ctx.user, input.userToken)),
+    .mutation(({ ctx, input }): Promise<AdminUser> => disableUser(ctx, ctx.user, input.userToken)),
   enableUser: adminProcedure
     .input(byUserSchema)
-    .mutation(({ ctx, input }): AdminUser => enableUser(ctx, ctx.user, input.userToken)),
-  reservations: adminProcedure.input(noInput).query(({ ctx }): AdminReservation[] => listActiveReservations(ctx)),
+    .mutation(({ ctx, input }): Promise<AdminUser> => enableUser(ctx, ctx.user, input.userToken)),
+  reservations: adminProcedure
+    .input(noInput)
+    .query(({ ctx }): Promise<AdminReservation[]> => listActiveReservations(ctx)),
   releaseReservation: adminProcedure
     .input(byReservationSchema)
-    .mutation(({ ctx, input }): AdminOk => releaseReservationByStaff(ctx, ctx.user, input.reservationId)),
+    .mutation(({ ctx, input }): Promise<AdminOk> => releaseReservationByStaff(ctx, ctx.user, input.reservationId)),
   staffLog: adminProcedure
     .input(pageOnlySchema)
-    .query(({ ctx, input }): AdminPage<StaffLogEntry> => listStaffLog(ctx, input.page)),
+    .query(({ ctx, input }): Promise<AdminPage<StaffLogEntry>> => listStaffLog(ctx, input.page)),
 });

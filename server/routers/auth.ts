@@ -82,8 +82,8 @@ export const authRouter = router({
       },
     })
     .input(resetRequestSchema)
-    .mutation(({ ctx, input }) => {
-      requestPasswordReset(ctx, input, ctx.ip);
+    .mutation(async ({ ctx, input }) => {
+      await requestPasswordReset(ctx, input, ctx.ip);
       return { ok: true as const };
     }),
 

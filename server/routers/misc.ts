@@ -22,8 +22,8 @@ export const miscRouter = router({
       },
     })
     .input(contactSchema)
-    .mutation(({ ctx, input }) => {
-      sendContactMessage(ctx, input, ctx.ip, ctx.user?.id ?? null);
+    .mutation(async ({ ctx, input }) => {
+      await sendContactMessage(ctx, input, ctx.ip, ctx.user?.id ?? null);
       return { ok: true as const };
     }),
 

@@ -124,10 +124,10 @@ export const userReservationProcedures = {
       },
     })
     .input(v.optional(v.object({ token: v.optional(tokenSchema) })))
-    .query(({ ctx, input }) => {
+    .query(async ({ ctx, input }) => {
       if (input?.token !== undefined && !mayReadReservationOf(ctx.user, input.token)) {
         throw new AppError(ErrorCode.Forbidden, 'You can only see your own reserved square.');
       }
-      return getMyReservation(ctx, ctx.user);
+      return await getMyReservation(ctx, ctx.user);
     }),
 };

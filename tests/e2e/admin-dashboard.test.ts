@@ -103,9 +103,9 @@ async function submitPiece(): Promise<string> {
     ai_use: 'assisted',
   };
   const saved = await saveArt(ctx, viewer, square.token, { fields, slots: [{ file: image }], submit: true });
-  const possible = listPossibleConnections(ctx, viewer, square.token);
+  const possible = await listPossibleConnections(ctx, viewer, square.token);
   if (possible[0]) {
-    saveConnections(ctx, viewer, square.token, {
+    await saveConnections(ctx, viewer, square.token, {
       connections: [{ token: possible[0].token, status: 1, description: CONNECTION_NOTE }],
     });
   }
@@ -133,7 +133,7 @@ beforeAll(async () => {
   square = edge.cell;
   above = edge.up;
   artToken = await submitPiece();
-  subscribe(gallery.app.deps, { id: subscriber.id, role: subscriber.role, token: subscriber.token }, above.token);
+  await subscribe(gallery.app.deps, { id: subscriber.id, role: subscriber.role, token: subscriber.token }, above.token);
 
   admin = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   adminMutations = [];

@@ -74,7 +74,7 @@ beforeAll(async () => {
     '10.0.1.1',
   );
   member = { id: user.id, email };
-  sendContactMessage(
+  await sendContactMessage(
     ctx,
     { email: 'visitor@example.com', reason: 'Question', subject: SUBJECT, message: 'Is the gallery open on holidays?' },
     '10.0.1.2',
@@ -82,7 +82,7 @@ beforeAll(async () => {
   );
   const [first, second] = publishedPieces(2);
   for (const piece of [first!, second!]) {
-    requestRemoval(
+    await requestRemoval(
       ctx,
       { id: piece.authorId, role: piece.role, token: piece.token },
       piece.cellToken,

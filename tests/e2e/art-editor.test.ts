@@ -204,7 +204,7 @@ describe('the art editor', () => {
       .where(eq(users.role, Role.Admin))
       .get()!;
     const piece = pieceOn(studio.gallery, square.token);
-    publishArt(studio.gallery.app.deps, admin, piece.token);
+    await publishArt(studio.gallery.app.deps, admin, piece.token);
 
     const visitor = await member(studio.gallery, studio.browser, 'Visitor');
     const { page } = visitor;
@@ -320,7 +320,7 @@ describe('editing a piece again', () => {
       .from(users)
       .where(eq(users.role, Role.Admin))
       .get()!;
-    requestChanges(
+    await requestChanges(
       studio.gallery.app.deps,
       admin,
       pieceOn(studio.gallery, cellToken).token,

@@ -136,7 +136,7 @@ describe('a link to a square', () => {
       })
       .returning()
       .get();
-    const square = reserveBranchSlot(deps, member, slot);
+    const square = await reserveBranchSlot(deps, member, slot);
     expect(square).toMatchObject({ row: slot.row, column: slot.column, type: CellType.Branch });
     // The snapshot a page gets is still the one from before the square.
     expect(deps.snapshots.peek(tree.id)!.version).toBeLessThan(getDefaultTree(deps.db)!.version);

@@ -77,14 +77,14 @@ const freeSquareOnScreen = (...pages: Page[]) => freeSquareIn(gallery, ...pages)
 const submitPieceOn = (cellId: number) => submitPieceIn(gallery, cellId);
 
 /** Staff publish the piece through the review service (the square, its neighbours, the change log); answers when it committed. */
-function publish(artToken: string): number {
+async function publish(artToken: string): Promise<number> {
   const { db } = gallery.app.deps;
   const admin = db
     .select({ id: users.id, role: users.role, token: users.token })
     .from(users)
     .where(eq(users.role, Role.Admin))
     .get()!;
-  publishArt(gallery.app.deps, admin, artToken);
+  await publishArt(gallery.app.deps, admin, artToken);
   return Date.now();
 }
 
@@ -127,7 +127,7 @@ describe('an open tree page', () => {
       const artToken = submitPieceOn(square.id);
       const before = await stats(viewer.page);
       await watchColour(viewer.page, point, NEW_COLOUR);
-      const committedAt = publish(artToken);
+      const committedAt = await publish(artToken);
       const drawnAt = await colourSeenAt(viewer.page, 10_000);
       const appliedAt = await viewer.page.evaluate(
         () => (window as unknown as { __versionMovedAt: number }).__versionMovedAt,
@@ -152,7 +152,7 @@ describe('an open tree page', () => {
     const point = await pointOf(poller.page, square);
     const artToken = submitPieceOn(square.id);
     await watchColour(poller.page, point, NEW_COLOUR);
-    const committedAt = publish(artToken);
+    const committedAt = await publish(artToken);
     const ms = (await colourSeenAt(poller.page, 10_000)) - committedAt;
     console.log(`live tree: publish committed → drawn, polling /changes every ${POLL_MS} ms: ${ms} ms`);
     expect(poller.snapshots).toEqual([200]);
@@ -169,7 +169,7 @@ describe('an open tree page', () => {
     const point = await pointOf(page, square);
     const applied = before.applyCount;
     await watchColour(page, point, NEW_COLOUR);
-    publish(submitPieceOn(square.id));
+    await publish(submitPieceOn(square.id));
     await colourSeenAt(page, 10_000);
     const after = await stats(page);
     expect(after.applyCount).toBeGreaterThan(applied);
@@ -195,7 +195,7 @@ describe('an open tree page', () => {
     const square = await freeSquareOnScreen(page);
     const point = await pointOf(page, square);
     await watchColour(page, point, NEW_COLOUR);
-    publish(submitPieceOn(square.id));
+    await publish(submitPieceOn(square.id));
     await colourSeenAt(page, 10_000);
     expect(await help.isVisible()).toBe(true);
     expect(await page.getAttribute('html', 'data-before-publish')).toBe('yes');
@@ -248,7 +248,7 @@ describe('an open tree page', () => {
     // After the new snapshot, changes apply on top of it again.
     const next = await freeSquareOnScreen(viewer.page);
     await watchColour(viewer.page, await pointOf(viewer.page, next), NEW_COLOUR);
-    publish(submitPieceOn(next.id));
+    await publish(submitPieceOn(next.id));
     await colourSeenAt(viewer.page, 10_000);
     expect(viewer.snapshots).toEqual([200, 200]);
   });
@@ -263,7 +263,7 @@ describe('an open tree page', () => {
     const point = await pointOf(page, square);
     await watchColour(page, point, NEW_COLOUR);
     const changesBefore = viewer.changes.length;
-    publish(submitPieceOn(square.id));
+    await publish(submitPieceOn(square.id));
     await page.waitForTimeout(1_500);
     expect(
       await page.evaluate(() => (window as unknown as { __colourSeenAt: number | null }).__colourSeenAt),
@@ -289,7 +289,7 @@ describe('an open tree page', () => {
     await page.locator('.tree-canvas').waitFor({ state: 'detached' });
     await expect.poll(() => feed.streamCount).toBe(0);
 
-    publish(submitPieceOn(square.id));
+    await publish(submitPieceOn(square.id));
     await page.getByRole('button', { name: 'menu', exact: true }).click();
     await page.locator('[data-menu-item="observe"]').click();
     await treeReady(page);

@@ -37,7 +37,7 @@ let availableNow: { row: number; column: number };
 type Square = { kind: 'cell' | 'slot'; status: number } | null;
 
 /** A member who has never reserved reserves the first available trunk square, now, through the reservation service. */
-function reserveASquareToday(): { row: number; column: number } {
+async function reserveASquareToday(): Promise<{ row: number; column: number }> {
   const { db } = gallery.app.deps;
   const member = db
     .select({ id: users.id, role: users.role, token: users.token })
@@ -46,7 +46,7 @@ function reserveASquareToday(): { row: number; column: number } {
     .where(isNull(reservations.id))
     .get()!;
   const square = availableTrunkSquares()[0]!;
-  reserveCell(gallery.app.deps, member, square.token);
+  await reserveCell(gallery.app.deps, member, square.token);
   return square;
 }
 
@@ -109,7 +109,7 @@ const addressDay = () => new URL(page.url()).searchParams.get('at');
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  reservedToday = reserveASquareToday();
+  reservedToday = await reserveASquareToday();
   availableNow = availableTrunkSquares()[0]!;
   tree = await decodedTree(gallery);
   liveNow = Array.from(tree.status, (s) => `cell:${s}`);

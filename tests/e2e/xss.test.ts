@@ -29,7 +29,7 @@ const dialogs: string[] = [];
 const contexts: BrowserContext[] = [];
 
 /** Gives the first published piece of the seeded demo the hostile title, and its artist the hostile names. */
-function plantPayload(): typeof piece {
+async function plantPayload(): Promise<typeof piece> {
   const { db } = gallery.app.deps;
   const chosen = db
     .select({
@@ -62,13 +62,13 @@ function plantPayload(): typeof piece {
   recordCellChanges(db, chosen.treeId, [chosen.cellId], Date.now());
   // What staff read: the artist's removal request and a visitor's contact message, both hostile.
   const ctx = gallery.app.deps;
-  requestRemoval(
+  await requestRemoval(
     ctx,
     { id: chosen.authorId, role: chosen.authorRole, token: chosen.authorToken },
     chosen.cellToken,
     `Remove ${TITLE} ${FIRSTNAME}`,
   );
-  sendContactMessage(
+  await sendContactMessage(
     ctx,
     { email: 'xss@example.com', reason: 'Question', subject: FIRSTNAME, message: TITLE },
     '10.0.9.9',
@@ -85,7 +85,7 @@ function plantPayload(): typeof piece {
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  piece = plantPayload();
+  piece = await plantPayload();
 });
 
 afterAll(async () => {

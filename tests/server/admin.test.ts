@@ -54,12 +54,12 @@ describe('removal requests', () => {
     const other = t.addUser(Role.Artist);
     const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, other.user.id, 'otherkey');
     live = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Quiet Orchard');
-    saveConnections(t.deps, artist.user, live.cellToken, {
+    await saveConnections(t.deps, artist.user, live.cellToken, {
       connections: [{ token: neighbour.cellToken, status: 1, description: 'Same orchard.' }],
     });
     await staff().publish({ artToken: live.artToken });
     // The neighbour connects back to the piece, and someone waits for its square.
-    saveConnections(t.deps, other.user, neighbour.cellToken, {
+    await saveConnections(t.deps, other.user, neighbour.cellToken, {
       connections: [{ token: live.cellToken, status: 1, description: 'Back to the orchard.' }],
     });
     subscriber = t.addUser(Role.Observer);
@@ -255,7 +255,7 @@ describe('reservations', () => {
   it('lists the active ones and releases one the way the timers do, telling the holder and the subscribers', async () => {
     const holder = t.addUser(Role.Observer);
     const square = cellAt(t.deps.db, treeId, 34, 3);
-    reserveCell(t.deps, holder.user, square.token);
+    await reserveCell(t.deps, holder.user, square.token);
     const waiting = t.addUser(Role.Observer);
     await t.caller(waiting.user).cell.subscribe({ token: square.token });
 

@@ -105,7 +105,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const { version } = ((await (await as('guest')).get(`/api/tree/${w.treeToken}`)).body as { r: { version: number } })
       .r;
     const { user } = await w.newcomer();
-    reserveCell(w.t.deps, user, freeSquare());
+    await reserveCell(w.t.deps, user, freeSquare());
     return body((await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=${version}`));
   },
   'GET /api/tree/:treeToken/events': async () => {
@@ -114,7 +114,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const stream = await openStream(base, `/api/tree/${w.treeToken}/events`);
     try {
       const { user } = await w.newcomer();
-      reserveCell(w.t.deps, user, freeSquare());
+      await reserveCell(w.t.deps, user, freeSquare());
       return JSON.parse((await stream.next((event) => event.event === 'changes')).data);
     } finally {
       stream.close();
@@ -154,7 +154,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
   'POST /api/cell/:cellToken/reserve/:reserveId': async () => {
     const { browser, user } = await w.newcomer();
     const square = freeSquare();
-    reserveCell(w.t.deps, user, square);
+    await reserveCell(w.t.deps, user, square);
     const held = activeReservationOf(w.t.deps.db, user.id)!;
     const now = w.t.clock.now();
     // A reminder went out three days before the deadline: the extension is allowed now.

@@ -67,7 +67,7 @@ describe('image types come from the bytes', () => {
 describe('files of a failed save are taken back', () => {
   it('removes the files it wrote when the rows cannot be committed', async () => {
     const holder = t.addUser(Role.Observer);
-    reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, SEED_ROW, 0).token);
+    await reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, SEED_ROW, 0).token);
     const browser = await browserFor(t, holder.cookie);
     const before = storedState(t.deps.db, t.deps.config.mediaDir);
     // A second, available square: the save writes its image, then the one-square rule refuses the reservation.

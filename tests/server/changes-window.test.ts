@@ -187,7 +187,7 @@ describe('a window that runs out', () => {
 
     // An untouched draft on another square runs out at the same time, to show it is still discarded.
     const drafter = t.addUser(Role.Observer);
-    const draftSquare = reserveCell(t.deps, drafter.user, nextSquare(treeId));
+    const draftSquare = await reserveCell(t.deps, drafter.user, nextSquare(treeId));
 
     t.clock.set(window.expiresAt - 1);
     expect(expireReservations(t.deps)).toBe(0);
@@ -236,7 +236,7 @@ describe('a window that runs out', () => {
 
   it('runs even when the artist held another square when changes were asked: the hold stays submitted but timed', async () => {
     const { treeId, artist, piece, artId } = await submittedPiece();
-    const other = reserveCell(t.deps, artist.user, nextSquare(treeId));
+    const other = await reserveCell(t.deps, artist.user, nextSquare(treeId));
     const otherBefore = reservationOn(cellRow(t.deps.db, other.token).id);
     t.clock.advance(DAY);
     await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
@@ -313,7 +313,7 @@ describe('staff releasing a reservation', () => {
   it('still discards an untouched draft', async () => {
     const treeId = createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`).id;
     const drafter = t.addUser(Role.Observer);
-    const held = reserveCell(t.deps, drafter.user, nextSquare(treeId));
+    const held = await reserveCell(t.deps, drafter.user, nextSquare(treeId));
     const reservation = reservationOn(cellRow(t.deps.db, held.token).id);
     await t.caller(admin.user).admin.releaseReservation({ reservationId: reservation.id });
     expect(artRow(t.deps.db, held.art.token)).toBeUndefined();

@@ -223,7 +223,7 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser, user } = await newcomer();
-      reserveCell(w.t.deps, user, seed(3));
+      await reserveCell(w.t.deps, user, seed(3));
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       const r = expectSuccess(await browser.get(`/api/cell/${seed(3)}/reserve/${held.token}`));
       expect(r).toMatchObject({
@@ -245,7 +245,7 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser, user } = await newcomer();
-      reserveCell(w.t.deps, user, seed(4));
+      await reserveCell(w.t.deps, user, seed(4));
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       const now = w.t.clock.now();
       // A reminder went out three days before the deadline: the extension is allowed now, once.
@@ -260,7 +260,7 @@ const CONTRACTS: Record<string, Contract> = {
     },
     failure: async () => {
       const { browser, user } = await newcomer();
-      reserveCell(w.t.deps, user, w.cell(SEED_ROW + 1, 0).token);
+      await reserveCell(w.t.deps, user, w.cell(SEED_ROW + 1, 0).token);
       const held = activeReservationOf(w.t.deps.db, user.id)!;
       // The one extension has been used already.
       w.t.deps.db.update(reservations).set({ extended: true }).where(eq(reservations.id, held.id)).run();

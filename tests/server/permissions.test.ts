@@ -56,12 +56,12 @@ const SEAT: Record<Viewer, number> = { guest: 0, observer: 1, artist: 2, admin: 
 const seedSquare = (viewer: Viewer) => cellAt(t.deps.db, treeId, SEED_ROW, SEAT[viewer])!.token;
 
 /** The viewer's held reservation (made here if an earlier row did not), 3 days from its deadline after a reminder. */
-function heldBy(viewer: Viewer): { cellToken: string; reminderToken: string } {
+async function heldBy(viewer: Viewer): Promise<{ cellToken: string; reminderToken: string }> {
   const user = viewers[viewer];
   if (!user) return { cellToken: 'g'.repeat(22), reminderToken: 'g'.repeat(22) };
   if (!activeReservationOf(t.deps.db, user.id)) {
     setCellStatus(t.deps.db, treeId, 25, SEAT[viewer], CellStatus.Available);
-    reserveCell(t.deps, user, cellAt(t.deps.db, treeId, 25, SEAT[viewer])!.token);
+    await reserveCell(t.deps, user, cellAt(t.deps.db, treeId, 25, SEAT[viewer])!.token);
   }
   const held = activeReservationOf(t.deps.db, user.id)!;
   const now = t.clock.now();
@@ -112,8 +112,8 @@ const TABLE: Record<string, { call: (c: Caller, viewer: Viewer) => Promise<unkno
   'cell.reserveBranch': {
     call: (c, v) => c.cell.reserveBranch({ treeToken, row: 8 + SEAT[v], column: -1 }),
   },
-  'cell.reservation': { call: (c, v) => c.cell.reservation(heldBy(v)) },
-  'cell.extendReservation': { call: (c, v) => c.cell.extendReservation(heldBy(v)) },
+  'cell.reservation': { call: async (c, v) => c.cell.reservation(await heldBy(v)) },
+  'cell.extendReservation': { call: async (c, v) => c.cell.extendReservation(await heldBy(v)) },
   'cell.subscribe': { call: (c) => c.cell.subscribe({ token: cellToken }) },
   'cell.subscribeAny': { call: (c) => c.cell.subscribeAny() },
   'cell.search': { call: (c) => c.cell.search({ search: 'tree' }) },
@@ -293,7 +293,7 @@ describe('the role table', () => {
   });
 
   it("lets nobody read or extend another person's reservation but an admin", async () => {
-    const observerHold = heldBy('observer');
+    const observerHold = await heldBy('observer');
     await expect(t.caller(viewers.artist).cell.reservation(observerHold)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(t.caller(viewers.artist).cell.extendReservation(observerHold)).rejects.toMatchObject({
       code: 'FORBIDDEN',

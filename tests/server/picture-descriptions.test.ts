@@ -36,7 +36,7 @@ beforeAll(async () => {
   treeId = createTree(t.deps.db, t.clock.now(), 'Described').id;
   author = t.addUser(Role.Artist);
   cellToken = cellAt(t.deps.db, treeId, 33, 1).token;
-  reserveCell(t.deps, author.user, cellToken);
+  await reserveCell(t.deps, author.user, cellToken);
   main = { bytes: await png(60, 40, '#224466'), name: 'main.png', type: 'image/png' };
   second = { bytes: await png(40, 60, '#aa6622'), name: 'second.png', type: 'image/png' };
 }, 60_000);
@@ -105,10 +105,10 @@ describe('where descriptions are read', () => {
     const artToken = (await t.caller(author.user).art.forEdit({ cellToken })).art!.token;
     await t.caller(admin).admin.publish({ artToken });
 
-    const tags = artOpenGraphTags(t.deps, cellToken);
+    const tags = await artOpenGraphTags(t.deps, cellToken);
     expect(tags).toContain('<meta property="og:image:alt" content="Harbour lights, the long exposure.">');
     // The entry's HTML content is itself escaped inside the feed's XML.
-    expect(renderFeed(t.deps.db, t.deps.config.siteUrl, t.clock.now())).toContain(
+    expect(await renderFeed(t.deps.db, t.deps.config.siteUrl, t.clock.now())).toContain(
       'alt=&quot;Harbour lights, the long exposure.&quot;',
     );
     expect((await t.caller().art.details({ cellToken })).pictures[0]!.description).toBe(

@@ -252,7 +252,7 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
       .run();
     const submitted = pieceAt(tree.id, 12, 2, owner.user.id, ArtStatus.Submitted, Date.UTC(2026, 2, 1));
     pieceAt(tree.id, 12, 3, owner.user.id, ArtStatus.Removed, Date.UTC(2026, 3, 1));
-    const draft = reserveCell(profiles.t.deps, owner.user, cellAt(profiles.t.deps.db, tree.id, 33, 0).token);
+    const draft = await reserveCell(profiles.t.deps, owner.user, cellAt(profiles.t.deps.db, tree.id, 33, 0).token);
 
     const atelier = await profiles.t.caller(owner.user).user.art({ token: owner.user.token });
     expect(atelier.map((item) => [item.cellToken, item.status, item.reservedUntil])).toEqual([

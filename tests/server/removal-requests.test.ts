@@ -65,7 +65,7 @@ describe('art.requestRemoval', () => {
     // A fresh reservation holds an empty draft.
     const drafter = t.addUser(Role.Observer);
     const square = cellAt(t.deps.db, treeId, 33, 4);
-    reserveCell(t.deps, drafter.user, square.token);
+    await reserveCell(t.deps, drafter.user, square.token);
     const draft = t.deps.db
       .select()
       .from(art)

@@ -43,7 +43,7 @@ beforeAll(async () => {
   // The artist's earlier piece next to the square of the first submission, for its connection and "other pieces".
   neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, artist.user.id, 'neighbourkey');
   first = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
-  saveConnections(t.deps, artist.user, first.cellToken, {
+  await saveConnections(t.deps, artist.user, first.cellToken, {
     connections: [{ token: neighbour.cellToken, status: 1, description: 'The same harbour at night.' }],
   });
   t.clock.advance(60_000);
@@ -118,7 +118,7 @@ describe('publishing', () => {
   it('refuses what is not SUBMITTED, an unknown piece and anyone but staff, changing nothing', async () => {
     const drafter = t.addUser(Role.Observer);
     const draftCell = cellAt(t.deps.db, treeId, 34, 3);
-    reserveCell(t.deps, drafter.user, draftCell.token);
+    await reserveCell(t.deps, drafter.user, draftCell.token);
     const draftToken = (await t.caller(drafter.user).art.forEdit({ cellToken: draftCell.token })).art!.token;
     const before = adminStateOf(t.deps.db);
     expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: draftToken }))).toBe('art_not_submitted');

@@ -61,7 +61,7 @@ describe('the tree event stream', () => {
 
     const member = t.addUser(Role.Observer);
     const committed = Date.now();
-    reserveCell(t.deps, member.user, availableCell(t, tree));
+    await reserveCell(t.deps, member.user, availableCell(t, tree));
     const event = await stream.next();
     const latency = Date.now() - committed;
     expect(event.event).toBe('changes');
@@ -169,7 +169,7 @@ describe('across a server restart', () => {
         .returning()
         .get();
     };
-    reserveCell(first.deps, reserver(first), availableCell(first, tree));
+    await reserveCell(first.deps, reserver(first), availableCell(first, tree));
     const seen = await stream.next();
     expect(seen.event).toBe('changes');
 
@@ -181,7 +181,7 @@ describe('across a server restart', () => {
     // While the server is down nothing can change; right after it is back, a change is made before the viewer returns.
     const second = await buildApp(config, { clock });
     apps.push(second);
-    reserveCell(second.deps, reserver(second), availableCell(second, tree));
+    await reserveCell(second.deps, reserver(second), availableCell(second, tree));
     const back = await second.start();
     const resumed = await openStream(back, `/api/tree/${tree.token}/events`, { 'last-event-id': seen.id! });
     const missed = await resumed.next();

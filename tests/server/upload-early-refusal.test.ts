@@ -31,7 +31,7 @@ beforeAll(async () => {
   holder = t.addUser(Role.Observer);
   stranger = t.addUser(Role.Artist);
   square = cellAt(t.deps.db, tree.id, 33, 1).token;
-  reserveCell(t.deps, holder.user, square);
+  await reserveCell(t.deps, holder.user, square);
 }, 60_000);
 afterAll(() => t.cleanup());
 

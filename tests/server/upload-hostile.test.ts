@@ -52,7 +52,7 @@ beforeAll(async () => {
   const tree = createTree(t.deps.db, t.clock.now(), 'Uploads');
   const artist = t.addUser(Role.Observer);
   const square = cellAt(t.deps.db, tree.id, 33, 0).token;
-  reserveCell(t.deps, artist.user, square);
+  await reserveCell(t.deps, artist.user, square);
   const artBrowser: BrowserLike = await browserFor(t, artist.cookie);
   const member = t.addUser(Role.Artist);
   const avatarBrowser: BrowserLike = await browserFor(t, member.cookie);

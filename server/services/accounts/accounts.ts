@@ -169,7 +169,11 @@ function invalidCredentials(): AppError {
 }
 
 /** Always answers the same; mails a single-use link when the address belongs to an active account. */
-export function requestPasswordReset(ctx: ServiceContext, input: { username: string }, ip: string): void {
+export async function requestPasswordReset(
+  ctx: ServiceContext,
+  input: { username: string },
+  ip: string,
+): Promise<void> {
   const now = ctx.clock.now();
   hitRateLimit(ctx.db, now, LIMITS.resetPerIp, ip);
   hitRateLimit(ctx.db, now, LIMITS.resetPerAddress, normaliseEmail(input.username));

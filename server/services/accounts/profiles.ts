@@ -25,7 +25,7 @@ type UserRow = typeof users.$inferSelect;
 const imageUrl = (image: string | null) => (image ? MEDIA_URL_PREFIX + image : null);
 
 /** GET /api/user/{token}/profile: public; the e-mail only when the owner set show_email. */
-export function getPublicProfile(ctx: ServiceContext, token: string): PublicProfile {
+export async function getPublicProfile(ctx: ServiceContext, token: string): Promise<PublicProfile> {
   const row = memberByToken(ctx, token);
   return {
     token: row.token,
@@ -72,7 +72,7 @@ function fullProfileOf(row: UserRow): FullProfile {
 }
 
 /** GET /api/user/{token}/fullprofile: the owner, or an admin. */
-export function getFullProfile(ctx: ServiceContext, viewer: Viewer, token: string): FullProfile {
+export async function getFullProfile(ctx: ServiceContext, viewer: Viewer, token: string): Promise<FullProfile> {
   if (!mayReadPrivateProfile(viewer, token))
     throw new AppError(ErrorCode.Forbidden, 'You can only see your own profile form.');
   return fullProfileOf(memberByToken(ctx, token));
@@ -90,7 +90,7 @@ function profileOwner(viewer: Viewer, token: string): NonNullable<Viewer> {
  * someone else's profile, an account whose saves for the hour are used up (looked at, not counted). The multipart
  * route asks them before it reads a byte of the body (decision 039); updateProfile asks them again, and counts the save.
  */
-export function checkProfileSaveAccess(ctx: ServiceContext, viewer: Viewer, token: string): void {
+export async function checkProfileSaveAccess(ctx: ServiceContext, viewer: Viewer, token: string): Promise<void> {
   const owner = profileOwner(viewer, token);
   checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(owner.id));
 }

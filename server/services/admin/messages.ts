@@ -43,7 +43,7 @@ function answerOf(row: Awaited<ReturnType<ReturnType<typeof selectMessages>['all
 }
 
 /** admin.messages: unhandled ones the oldest first; handled ones (or all) the newest first. */
-export function listMessages(ctx: ServiceContext, handled: boolean | undefined): AdminMessage[] {
+export async function listMessages(ctx: ServiceContext, handled: boolean | undefined): Promise<AdminMessage[]> {
   const filter =
     handled === undefined
       ? undefined
@@ -55,7 +55,7 @@ export function listMessages(ctx: ServiceContext, handled: boolean | undefined):
 }
 
 /** admin.markMessageHandled: marking a handled message again changes nothing and logs nothing. */
-export function markMessageHandled(ctx: ServiceContext, viewer: Viewer, id: number): AdminMessage {
+export async function markMessageHandled(ctx: ServiceContext, viewer: Viewer, id: number): Promise<AdminMessage> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {

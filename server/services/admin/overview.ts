@@ -49,7 +49,7 @@ function weekly(q: Queryable, table: SQLiteTable, at: SQLiteColumn, from: number
 }
 
 /** admin.overview: the counts, and the weeks oldest first with the current (partial) week last. */
-export function getOverview(ctx: ServiceContext): AdminOverview {
+export async function getOverview(ctx: ServiceContext): Promise<AdminOverview> {
   const to = weekStartOf(ctx.clock.now()) + WEEK_MS;
   const from = to - OVERVIEW_WEEKS * WEEK_MS;
   const { db } = ctx;

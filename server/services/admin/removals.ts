@@ -59,7 +59,10 @@ function answerOf(row: RequestRow): AdminRemovalRequest {
 }
 
 /** admin.removalRequests: open ones the longest waiting first; decided ones (or all) the newest first. */
-export function listRemovalRequests(ctx: ServiceContext, state: RemovalState | undefined): AdminRemovalRequest[] {
+export async function listRemovalRequests(
+  ctx: ServiceContext,
+  state: RemovalState | undefined,
+): Promise<AdminRemovalRequest[]> {
   const order = state === 'open' ? asc(removalRequests.createdAt) : desc(removalRequests.createdAt);
   return selectRequests(ctx.db)
     .where(state ? eq(removalRequests.state, state) : undefined)
@@ -109,7 +112,7 @@ function decide(
  * reservation still on it ends), connections from and to it end, the tree's version moves, the square's
  * subscribers are told and so is the artist.
  */
-export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string): AdminRemovalRequest {
+export async function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string): Promise<AdminRemovalRequest> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
@@ -138,12 +141,12 @@ export function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string
 }
 
 /** admin.declineRemoval: the piece stays; the artist hears why. */
-export function declineRemoval(
+export async function declineRemoval(
   ctx: ServiceContext,
   viewer: Viewer,
   token: string,
   reason: string,
-): AdminRemovalRequest {
+): Promise<AdminRemovalRequest> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {

@@ -16,7 +16,7 @@ import { recordStaffAction, requireStaff } from '../staff/index.ts';
 import { IMMEDIATE } from '../../db.ts';
 
 /** admin.reservations: every reservation whose clock runs, the nearest deadline first. */
-export function listActiveReservations(ctx: ServiceContext): AdminReservation[] {
+export async function listActiveReservations(ctx: ServiceContext): Promise<AdminReservation[]> {
   return ctx.db
     .select({
       id: reservations.id,
@@ -39,7 +39,11 @@ export function listActiveReservations(ctx: ServiceContext): AdminReservation[] 
 }
 
 /** admin.releaseReservation: a reservation whose clock runs ends now; a draft is discarded, a piece sent back kept. */
-export function releaseReservationByStaff(ctx: ServiceContext, viewer: Viewer, reservationId: number): AdminOk {
+export async function releaseReservationByStaff(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  reservationId: number,
+): Promise<AdminOk> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {

@@ -35,7 +35,7 @@ const answerOf = (user: UserRow): AdminUser => ({
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** admin.users: the matching accounts by name, ADMIN_PAGE_SIZE a page. `search` matches e-mail, first, last or full name. */
-export function listUsers(ctx: ServiceContext, query: UsersQuery): AdminPage<AdminUser> {
+export async function listUsers(ctx: ServiceContext, query: UsersQuery): Promise<AdminPage<AdminUser>> {
   const pattern = containing(query.search.toLowerCase());
   const bySearch = query.search
     ? or(
@@ -106,7 +106,7 @@ const ROLE_NAMES: Record<number, string> = {
 const roleName = (role: number) => ROLE_NAMES[role] ?? String(role);
 
 /** admin.setRole: setting the role it already has changes nothing and logs nothing. */
-export function setRole(ctx: ServiceContext, viewer: Viewer, userToken: string, role: Role): AdminUser {
+export async function setRole(ctx: ServiceContext, viewer: Viewer, userToken: string, role: Role): Promise<AdminUser> {
   return changeUser(ctx, viewer, userToken, (_tx, user) =>
     user.role === role
       ? null
@@ -115,7 +115,7 @@ export function setRole(ctx: ServiceContext, viewer: Viewer, userToken: string, 
 }
 
 /** admin.disableUser: the account cannot log in any more and every session it has ends now. */
-export function disableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): AdminUser {
+export async function disableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): Promise<AdminUser> {
   return changeUser(ctx, viewer, userToken, (tx, user, now) => {
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
     return user.disabledAt === null ? { set: { disabledAt: now }, action: StaffAction.DisableUser } : null;
@@ -123,7 +123,7 @@ export function disableUser(ctx: ServiceContext, viewer: Viewer, userToken: stri
 }
 
 /** admin.enableUser: the account may log in again (its old sessions stay ended). */
-export function enableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): AdminUser {
+export async function enableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): Promise<AdminUser> {
   return changeUser(ctx, viewer, userToken, (_tx, user) =>
     user.disabledAt === null ? null : { set: { disabledAt: null }, action: StaffAction.EnableUser },
   );

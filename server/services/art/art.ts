@@ -34,7 +34,7 @@ import { recordCellChanges } from '../tree/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
 
 /** A published piece with its author's name and main picture, for the preview of a shared link; null otherwise. */
-export function publishedPieceForSharing(q: Queryable, cellToken: string) {
+export async function publishedPieceForSharing(q: Queryable, cellToken: string) {
   let piece;
   try {
     piece = loadCellWithArt(q, cellToken).art;
@@ -55,7 +55,7 @@ export function publishedPieceForSharing(q: Queryable, cellToken: string) {
 const publicCell = ({ id: _id, treeId: _treeId, ...cell }: CellWithArt['cell']): ArtCellRef => cell;
 
 /** art.forEdit: the wizard's data, or mayEdit false (the client sends the viewer to /forbidden). */
-export function getArtForEdit(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtForEdit {
+export async function getArtForEdit(ctx: ServiceContext, viewer: Viewer, cellToken: string): Promise<ArtForEdit> {
   const found = loadCellWithArt(ctx.db, cellToken);
   const mayEdit = mayEditArt(viewer, editFacts(found));
   const piece = found.art;
@@ -104,7 +104,7 @@ function editableCell(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToke
  * for the hour are used up (looked at, not counted), a square the viewer may not edit. The upload route asks them
  * before it reads a byte of the body (decision 039); saveArt asks them again, and counts the save.
  */
-export function checkArtSaveAccess(ctx: ServiceContext, viewer: Viewer, cellToken: string): void {
+export async function checkArtSaveAccess(ctx: ServiceContext, viewer: Viewer, cellToken: string): Promise<void> {
   if (!viewer) throw new AppError(ErrorCode.Unauthenticated, LOG_IN_TO_SAVE);
   checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
   editableCell(ctx, viewer, cellToken);
@@ -198,7 +198,7 @@ export async function saveArt(
     removeUnnamedMedia(ctx, written.created);
     throw error;
   }
-  return getArtForEdit(ctx, viewer, cellToken);
+  return await getArtForEdit(ctx, viewer, cellToken);
 }
 
 type PicturePlan = (
@@ -301,7 +301,7 @@ function commitArt(
 }
 
 /** art.details: a published piece for everyone; the author and admins also see it before and after review. */
-export function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtDetails {
+export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellToken: string): Promise<ArtDetails> {
   const found = loadCellWithArt(ctx.db, cellToken);
   const piece = found.art;
   const isAuthor = viewer !== null && piece !== null && piece.authorId === viewer.id;

@@ -72,7 +72,11 @@ function editableCell(ctx: ServiceContext, viewer: Viewer, cellToken: string) {
 }
 
 /** GET /api/cell/{cellToken}/connections: every possible connection, with this piece's choice and description. */
-export function listPossibleConnections(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtConnection[] {
+export async function listPossibleConnections(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  cellToken: string,
+): Promise<ArtConnection[]> {
   const found = editableCell(ctx, viewer, cellToken);
   const chosen = new Map(
     found.art
@@ -99,12 +103,12 @@ export function listPossibleConnections(ctx: ServiceContext, viewer: Viewer, cel
  * POST /api/cell/{cellToken}/connections: the selected connections replace the piece's own, in one transaction.
  * Only the published neighbours may be chosen; the wizard sends this after the art itself is saved.
  */
-export function saveConnections(
+export async function saveConnections(
   ctx: ServiceContext,
   viewer: Viewer,
   cellToken: string,
   input: { connections: { token: string; status: number; description: string }[] },
-): ArtConnection[] {
+): Promise<ArtConnection[]> {
   const found = editableCell(ctx, viewer, cellToken);
   if (!found.art) throw new AppError(ErrorCode.ArtNotFound, 'Save the piece before its connections.');
   const artId = found.art.id;
@@ -143,7 +147,7 @@ export function saveConnections(
         .run();
     }
   });
-  return listPossibleConnections(ctx, viewer, cellToken);
+  return await listPossibleConnections(ctx, viewer, cellToken);
 }
 
 /**
@@ -191,7 +195,11 @@ export function listActiveConnections(db: Db | Queryable, cellId: number, artId:
 }
 
 /** GET /api/cell/{cellToken}/connections/active: public for a published piece, like its details. */
-export function getActiveConnections(ctx: ServiceContext, viewer: Viewer, cellToken: string): ArtConnection[] {
+export async function getActiveConnections(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  cellToken: string,
+): Promise<ArtConnection[]> {
   const found = loadCellWithArt(ctx.db, cellToken);
   const piece = found.art;
   const mayView =

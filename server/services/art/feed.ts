@@ -5,7 +5,7 @@ import { ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 import { mainPictureOf } from '../display/index.ts';
 
-export function newestPublished(db: Queryable, limit: number) {
+export async function newestPublished(db: Queryable, limit: number) {
   return db
     .select({
       artToken: art.token,

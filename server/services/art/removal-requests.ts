@@ -37,12 +37,12 @@ export const NOT_PUBLISHED_MESSAGE =
  * Stores the author's request for their published piece; asking again while one is open answers that one. A piece
  * that is not published (a draft, waiting for review, changes requested) is refused with a conflict.
  */
-export function requestRemoval(
+export async function requestRemoval(
   ctx: ServiceContext,
   viewer: Viewer,
   cellToken: string,
   reason: string,
-): RemovalRequestAnswer {
+): Promise<RemovalRequestAnswer> {
   const piece = loadCellWithArt(ctx.db, cellToken).art;
   if (!piece) throw new AppError(ErrorCode.ArtNotFound, 'This square has no art.');
   if (!viewer || !mayRequestRemoval(viewer, piece))

@@ -103,7 +103,7 @@ function piecesOf(ctx: ServiceContext, authorId: number, published: boolean) {
 }
 
 /** GET /api/user/{token}/art: ATELIER, for the owner or an admin. */
-export function listAtelier(ctx: ServiceContext, viewer: Viewer, token: string): AtelierItem[] {
+export async function listAtelier(ctx: ServiceContext, viewer: Viewer, token: string): Promise<AtelierItem[]> {
   if (!mayReadPrivateProfile(viewer, token))
     throw new AppError(ErrorCode.Forbidden, 'You can only see your own atelier.');
   const owner = memberByToken(ctx, token);
@@ -128,7 +128,7 @@ export function listAtelier(ctx: ServiceContext, viewer: Viewer, token: string):
 }
 
 /** GET /api/user/{token}/art/published: the public profile's ART cards. */
-export function listPublishedArt(ctx: ServiceContext, token: string): PublishedArtCard[] {
+export async function listPublishedArt(ctx: ServiceContext, token: string): Promise<PublishedArtCard[]> {
   const owner = memberByToken(ctx, token);
   const rows = piecesOf(ctx, owner.id, true);
   const ids = rows.map((r) => r.artId);

@@ -14,12 +14,12 @@ export interface SentContactMessage {
 }
 
 /** Stores the (already validated) message and queues its e-mail to the help address. */
-export function sendContactMessage(
+export async function sendContactMessage(
   ctx: ServiceContext,
   input: ContactMessage,
   ip: string,
   userId: number | null,
-): SentContactMessage {
+): Promise<SentContactMessage> {
   const now = ctx.clock.now();
   // Outside the transaction, like the other limits: a refused attempt still counts.
   hitRateLimit(ctx.db, now, LIMITS.contactPerIp, ip);

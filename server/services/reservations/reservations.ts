@@ -27,7 +27,7 @@ import { getDefaultTree, getTreeByToken } from '../tree/index.ts';
 export type Member = NonNullable<Viewer>;
 
 /** Reserves an AVAILABLE square (POST /api/cell/{cellToken}/reserve) and answers the user's held square. */
-export function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: string): ReservedCell {
+export async function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: string): Promise<ReservedCell> {
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
@@ -48,7 +48,11 @@ export interface BranchPosition {
  * Creates a branch square at (row, column) and reserves it (POST /api/branch/reserve), the branch rule checked
  * inside the transaction.
  */
-export function reserveBranchSlot(ctx: ServiceContext, user: Viewer, position: BranchPosition): ReservedCell {
+export async function reserveBranchSlot(
+  ctx: ServiceContext,
+  user: Viewer,
+  position: BranchPosition,
+): Promise<ReservedCell> {
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
   const tree = position.treeToken ? getTreeByToken(ctx.db, position.treeToken) : getDefaultTree(ctx.db);
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'There is no tree yet.');
@@ -97,7 +101,7 @@ export function readReservedCell(q: Queryable, userId: number, now: number, zone
 }
 
 /** GET /api/user/{token}/reserve and user.reservedCell: the viewer's held square, or null. */
-export function getMyReservation(ctx: ServiceContext, user: Member): ReservedCell | null {
+export async function getMyReservation(ctx: ServiceContext, user: Member): Promise<ReservedCell | null> {
   return readReservedCell(ctx.db, user.id, ctx.clock.now(), ctx.config.siteTimezone);
 }
 
@@ -148,12 +152,12 @@ function detailsOf(found: FoundReservation, now: number, zone: string): Reservat
 }
 
 /** The extend page's question (GET /api/cell/{cellToken}/reserve/{reminderToken}): whether and until when. */
-export function getReservation(
+export async function getReservation(
   ctx: ServiceContext,
   user: Viewer,
   cellToken: string,
   reminderToken: string,
-): ReservationDetails {
+): Promise<ReservationDetails> {
   return detailsOf(
     authorised(user, findByReminder(ctx.db, cellToken, reminderToken)),
     ctx.clock.now(),
@@ -165,12 +169,12 @@ export function getReservation(
  * Extends once (POST /api/cell/{cellToken}/reserve/{reminderToken}): squares' extendHold says when and until
  * when.
  */
-export function extendReservation(
+export async function extendReservation(
   ctx: ServiceContext,
   user: Viewer,
   cellToken: string,
   reminderToken: string,
-): ReservationDetails {
+): Promise<ReservationDetails> {
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     extendHold(tx, now, ctx.config.siteTimezone, authorised(user, findByReminder(tx, cellToken, reminderToken)));

@@ -25,7 +25,7 @@ import { publishPiece, sendBackForChanges } from '../squares/index.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** admin.queue: every SUBMITTED piece, the longest waiting first. */
-export function listReviewQueue(ctx: ServiceContext): QueueItem[] {
+export async function listReviewQueue(ctx: ServiceContext): Promise<QueueItem[]> {
   return ctx.db
     .select({
       artToken: art.token,
@@ -156,7 +156,7 @@ function otherPiecesOf(q: Queryable, authorId: number, artId: number): ArtistPie
 }
 
 /** admin.reviewItem: one piece (any status) with its images, fields, connections, square and artist. */
-export function getReviewItem(ctx: ServiceContext, artToken: string): ReviewItem {
+export async function getReviewItem(ctx: ServiceContext, artToken: string): Promise<ReviewItem> {
   const { piece, cell, treeToken, author } = loadPiece(ctx.db, artToken);
   return {
     art: {
@@ -184,7 +184,7 @@ export function getReviewItem(ctx: ServiceContext, artToken: string): ReviewItem
 }
 
 /** admin.publish, in one transaction: the piece goes live (squares' publishPiece says all that means). */
-export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string): PublishResult {
+export async function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<PublishResult> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
@@ -195,12 +195,12 @@ export function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string
 }
 
 /** admin.requestChanges, in one transaction: the piece goes back to its artist (squares' sendBackForChanges). */
-export function requestChanges(
+export async function requestChanges(
   ctx: ServiceContext,
   viewer: Viewer,
   artToken: string,
   reason: string,
-): RequestChangesResult {
+): Promise<RequestChangesResult> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {

@@ -191,7 +191,7 @@ const searchTurns = new Turns(SEARCHES_WAITING);
  * A visitor's search: limited per address, then run in its turn (server/turns.ts), so a flood of searches leaves
  * room between them for everything else. `term` is already validated.
  */
-export function searchForVisitor(
+export async function searchForVisitor(
   ctx: Pick<ServiceContext, 'db' | 'clock'>,
   ip: string,
   term: string,

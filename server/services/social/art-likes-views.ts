@@ -49,7 +49,7 @@ function member(viewer: Viewer): NonNullable<Viewer> {
 }
 
 /** GET /api/art/{artToken}/like */
-export function getArtLikeStatus(ctx: ServiceContext, viewer: Viewer, artToken: string): LikeStatus {
+export async function getArtLikeStatus(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
   const user = member(viewer);
   return statusOf(ctx, user.id, visibleArt(ctx, viewer, artToken).id);
 }
@@ -64,7 +64,7 @@ function likeable(ctx: ServiceContext, viewer: Viewer, artToken: string) {
 }
 
 /** PUT /api/art/{artToken}/like: idempotent. */
-export function likeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): LikeStatus {
+export async function likeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
   const { user, piece } = likeable(ctx, viewer, artToken);
   ctx.db
     .insert(artLikes)
@@ -75,7 +75,7 @@ export function likeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): 
 }
 
 /** DELETE /api/art/{artToken}/like: idempotent. */
-export function unlikeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): LikeStatus {
+export async function unlikeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
   const { user, piece } = likeable(ctx, viewer, artToken);
   ctx.db
     .delete(artLikes)
@@ -100,12 +100,12 @@ export function viewerKeyOf(viewer: Viewer, visitor: Visitor, now: number): stri
 }
 
 /** PUT /api/art/{artToken}/review: registers the view (once per viewer per day) and answers the count. */
-export function registerArtView(
+export async function registerArtView(
   ctx: ServiceContext,
   viewer: Viewer,
   artToken: string,
   visitor: Visitor,
-): { reviews: number } {
+): Promise<{ reviews: number }> {
   const piece = visibleArt(ctx, viewer, artToken);
   const now = ctx.clock.now();
   // The author (or staff) looking at a piece under review is not a visitor's view.

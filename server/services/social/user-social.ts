@@ -75,18 +75,23 @@ function followStatusOf(ctx: ServiceContext, userId: number, otherId: number): F
 }
 
 /** GET /api/user/{userToken}/like/{otherToken} */
-export function userLikeStatus(
+export async function userLikeStatus(
   ctx: ServiceContext,
   viewer: Viewer,
   userToken: string,
   otherToken: string,
-): UserLikeStatus {
+): Promise<UserLikeStatus> {
   const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
   return likeStatusOf(ctx, me.id, other.id);
 }
 
 /** PUT /api/user/{userToken}/like/{otherToken}: idempotent. */
-export function likeUser(ctx: ServiceContext, viewer: Viewer, userToken: string, otherToken: string): UserLikeStatus {
+export async function likeUser(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  userToken: string,
+  otherToken: string,
+): Promise<UserLikeStatus> {
   const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
   ctx.db
     .insert(userLikes)
@@ -97,7 +102,12 @@ export function likeUser(ctx: ServiceContext, viewer: Viewer, userToken: string,
 }
 
 /** DELETE /api/user/{userToken}/like/{otherToken}: idempotent. */
-export function unlikeUser(ctx: ServiceContext, viewer: Viewer, userToken: string, otherToken: string): UserLikeStatus {
+export async function unlikeUser(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  userToken: string,
+  otherToken: string,
+): Promise<UserLikeStatus> {
   const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
   ctx.db
     .delete(userLikes)
@@ -107,7 +117,7 @@ export function unlikeUser(ctx: ServiceContext, viewer: Viewer, userToken: strin
 }
 
 /** GET /api/user/{token}/follow: FOLLOWING, most recently followed first (disabled accounts left out). */
-export function listFollowing(ctx: ServiceContext, viewer: Viewer, token: string): FollowedUser[] {
+export async function listFollowing(ctx: ServiceContext, viewer: Viewer, token: string): Promise<FollowedUser[]> {
   const me = actor(viewer, token);
   return ctx.db
     .select({
@@ -128,13 +138,23 @@ export function listFollowing(ctx: ServiceContext, viewer: Viewer, token: string
 }
 
 /** GET /api/user/{token}/follow/{otherToken} */
-export function followStatus(ctx: ServiceContext, viewer: Viewer, token: string, otherToken: string): FollowStatus {
+export async function followStatus(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  token: string,
+  otherToken: string,
+): Promise<FollowStatus> {
   const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
   return followStatusOf(ctx, me.id, other.id);
 }
 
 /** PUT /api/user/{token}/follow/{otherToken}: refused with already_following when already followed. */
-export function follow(ctx: ServiceContext, viewer: Viewer, token: string, otherToken: string): FollowStatus {
+export async function follow(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  token: string,
+  otherToken: string,
+): Promise<FollowStatus> {
   const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
   const inserted = ctx.db
     .insert(follows)
@@ -146,7 +166,12 @@ export function follow(ctx: ServiceContext, viewer: Viewer, token: string, other
 }
 
 /** DELETE /api/user/{token}/follow/{otherToken}: refused with not_following when not followed. */
-export function unfollow(ctx: ServiceContext, viewer: Viewer, token: string, otherToken: string): FollowStatus {
+export async function unfollow(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  token: string,
+  otherToken: string,
+): Promise<FollowStatus> {
   const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
   const deleted = ctx.db
     .delete(follows)

@@ -21,7 +21,7 @@ import { treeLinkOf, slotLinkOf } from '../display/index.ts';
  * Subscribes the user to one square (cellToken) or to any square (null). One open subscription a user and square
  * (and one open "any"); a square that is AVAILABLE now is refused (already_available): it can be reserved instead.
  */
-export function subscribe(ctx: ServiceContext, user: Viewer, cellToken: string | null): Subscription {
+export async function subscribe(ctx: ServiceContext, user: Viewer, cellToken: string | null): Promise<Subscription> {
   if (!maySubscribe(user))
     throw new AppError(ErrorCode.Unauthenticated, 'Log in to be told when a square becomes available.');
   const now = ctx.clock.now();

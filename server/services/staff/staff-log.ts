@@ -47,7 +47,7 @@ export function recordStaffAction(tx: Queryable, staff: Staff, now: number, reco
 export const offsetOf = (page: number): number => (page - 1) * ADMIN_PAGE_SIZE;
 
 /** admin.staffLog: newest first, ADMIN_PAGE_SIZE a page. */
-export function listStaffLog(ctx: ServiceContext, page: number): AdminPage<StaffLogEntry> {
+export async function listStaffLog(ctx: ServiceContext, page: number): Promise<AdminPage<StaffLogEntry>> {
   const total = ctx.db.select({ n: count() }).from(staffActions).get()?.n ?? 0;
   const items = ctx.db
     .select({ entry: staffActions, token: users.token, firstname: users.firstname, lastname: users.lastname })

@@ -172,7 +172,7 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       success: async () => {
         const { browser, user } = await newcomer();
         expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toBeNull();
-        reserveCell(world().t.deps, user, world().cell(SEED_ROW + 1, 1).token);
+        await reserveCell(world().t.deps, user, world().cell(SEED_ROW + 1, 1).token);
         expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toMatchObject({
           token: world().cell(SEED_ROW + 1, 1).token,
           status: CellStatus.Reserved,

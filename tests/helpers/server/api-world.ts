@@ -71,7 +71,7 @@ export async function createApiWorld(): Promise<ApiWorld> {
   );
   const piece = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW, PIECE_COLUMN, people.owner.user.id, 'e'.repeat(32));
   for (const made of [neighbour, piece]) reindexArt(t.deps.db, artIdOf(t, made.artToken));
-  const held = reserveCell(t.deps, people.owner.user, cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3)!.token);
+  const held = await reserveCell(t.deps, people.owner.user, cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3)!.token);
   const holding = { cellToken: held.token, reminderToken: activeReservationOf(t.deps.db, people.owner.user.id)!.token };
   const world: ApiWorld = {
     t,

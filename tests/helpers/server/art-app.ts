@@ -19,7 +19,7 @@ export function useArtApp() {
       const treeId = createTree(t.deps.db, t.clock.now(), 'Art').id;
       const author = t.addUser(Role.Observer);
       const reservedToken = cellAt(t.deps.db, treeId, SEED_ROW, 2).token;
-      reserveCell(t.deps, author.user, reservedToken);
+      await reserveCell(t.deps, author.user, reservedToken);
       return { t, treeId, author, reservedToken, pngBytes: await png() };
     },
     ({ t }) => t.cleanup(),

@@ -32,7 +32,7 @@ export async function submitPieceAt(
   title = `Piece ${row}/${column}`,
 ) {
   const cell = cellAt(t.deps.db, treeId, row, column);
-  reserveCell(t.deps, author, cell.token);
+  await reserveCell(t.deps, author, cell.token);
   const saved = await saveArt(t.deps, author, cell.token, {
     fields: validFields({ title }),
     slots: [{ file: await png(64, 48, '#884422') }],

@@ -114,12 +114,12 @@ export async function runTransition(world: TransitionWorld, action: Transition):
     }
     case 'publish': {
       const waiting = pickOf(artWith(ArtStatus.Submitted));
-      if (waiting) publishArt(ctx, admin, waiting.token);
+      if (waiting) await publishArt(ctx, admin, waiting.token);
       return;
     }
     case 'requestChanges': {
       const waiting = pickOf(artWith(ArtStatus.Submitted));
-      if (waiting) requestChanges(ctx, admin, waiting.token, 'Please send a sharper photograph.');
+      if (waiting) await requestChanges(ctx, admin, waiting.token, 'Please send a sharper photograph.');
       return;
     }
     case 'extend': {
@@ -134,7 +134,7 @@ export async function runTransition(world: TransitionWorld, action: Transition):
         .where(eq(reservations.state, 'active'))
         .all();
       const chosen = pickOf(active);
-      if (chosen) releaseReservationByStaff(ctx, admin, chosen.id);
+      if (chosen) await releaseReservationByStaff(ctx, admin, chosen.id);
       return;
     }
     case 'expire':
@@ -152,8 +152,8 @@ export async function runTransition(world: TransitionWorld, action: Transition):
       const chosen = pickOf(published);
       if (!chosen) return;
       const author = members.find((m) => m.id === chosen.authorId)!;
-      const request = requestRemoval(ctx, author, chosen.cellToken, 'Please take it down.');
-      acceptRemoval(ctx, admin, request.token);
+      const request = await requestRemoval(ctx, author, chosen.cellToken, 'Please take it down.');
+      await acceptRemoval(ctx, admin, request.token);
       return;
     }
   }

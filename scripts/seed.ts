@@ -28,7 +28,7 @@ try {
   ensureWritableDir(config.mediaDir, 'media folder');
   const db = openDatabase(config.databaseFile);
   try {
-    if (getDefaultTree(db)) {
+    if (await getDefaultTree(db)) {
       console.log(`The database ${config.databaseFile} is already seeded: nothing to do.`);
     } else {
       console.log('Seeding the demo tree (generating artworks, a few seconds)...');

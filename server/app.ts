@@ -176,7 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           {
             name: 'tree-change-log-prune',
             everyMs: 10 * 60_000,
-            run: (ctx) => void pruneChangeLog(ctx.db, ctx.clock.now()),
+            run: async (ctx) => void (await pruneChangeLog(ctx.db, ctx.clock.now())),
           },
           ...RESERVATION_JOBS,
         ],
@@ -211,7 +211,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       // On a full disk the last writes fail (SQLITE_FULL): say so and close all the same, so that the process ends
       // cleanly and the file opens without a lock at the next start.
       try {
-        flushRateLimits(db);
+        await flushRateLimits(db);
       } catch (error) {
         server.log.warn({ err: error }, 'the last rate-limit counts could not be saved; closing the database anyway');
       }

@@ -40,8 +40,8 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
   const { db } = app.deps;
   const owner = newOwnerId();
   let told = false;
-  while (!getDefaultTree(db)) {
-    if (!claimJob(db, SEED_CLAIM, owner, Date.now(), { anyTime: true })) {
+  while (!(await getDefaultTree(db))) {
+    if (!(await claimJob(db, SEED_CLAIM, owner, Date.now(), { anyTime: true }))) {
       if (!told) say('New database: another process is preparing it; waiting...');
       told = true;
       await sleep(250);
@@ -49,7 +49,7 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
     }
     const stopRenewing = keepRenewing(() => renewJob(db, SEED_CLAIM, owner, Date.now()));
     try {
-      if (getDefaultTree(db)) return;
+      if (await getDefaultTree(db)) return;
       if (config.seed === 'demo') {
         say('New database: seeding the demo tree (a few seconds)...');
         printSeedSummary(
@@ -57,12 +57,12 @@ async function seedNewDatabase(app: App, config: AppConfig): Promise<void> {
           say,
         );
       } else {
-        createTree(db, Date.now(), 'The Gallery Tree');
+        await createTree(db, Date.now(), 'The Gallery Tree');
         say('New database: created an empty tree (SEED=none).');
       }
     } finally {
       stopRenewing();
-      finishJob(db, SEED_CLAIM, owner, Date.now(), 0);
+      await finishJob(db, SEED_CLAIM, owner, Date.now(), 0);
     }
   }
 }

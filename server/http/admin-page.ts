@@ -16,12 +16,12 @@ export function registerAdminPage(server: FastifyInstance): void {
   const { deps } = server;
   const render = createIndexRenderer(deps.config.clientDir, 'admin/index.html');
 
-  const sendDashboard = (req: FastifyRequest, reply: FastifyReply) => {
+  const sendDashboard = async (req: FastifyRequest, reply: FastifyReply) => {
     // The answer depends on who asks, so no cache may keep it (a shared one least of all).
     reply.header('cache-control', 'no-store');
     if (!isAdmin(req.auth?.user ?? null)) return reply.redirect(FORBIDDEN_PATH, 302);
     const csrfToken = ensureCsrfToken(req, reply, deps.config.secureCookies);
-    return reply.type('text/html; charset=utf-8').send(render(initialParams(deps), csrfToken));
+    return reply.type('text/html; charset=utf-8').send(render(await initialParams(deps), csrfToken));
   };
 
   server.get(ADMIN_DASHBOARD_PATH, sendDashboard);

@@ -36,11 +36,11 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
   const renderIndex = createIndexRenderer(config.clientDir);
   const sketches = new TreeSketches(db, deps.snapshots);
   /** A first visit to the tree opens with its sketch already in the page (server/services/tree/tree-sketch.ts). */
-  const sketchFor = (req: FastifyRequest): string => {
+  const sketchFor = async (req: FastifyRequest): Promise<string> => {
     const [pathname, search = ''] = req.url.split('?', 2);
     if (pathname !== TREE_PAGE_PATH) return '';
     try {
-      const tree = getDefaultTree(db);
+      const tree = await getDefaultTree(db);
       return tree ? sketches.forVisit(tree, search) : '';
     } catch (error) {
       // The page works without it: the engine draws the tree as it always does.
@@ -48,18 +48,19 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
       return '';
     }
   };
-  const sendPage = (req: FastifyRequest, reply: FastifyReply, extraHead = '') => {
+  const sendPage = async (req: FastifyRequest, reply: FastifyReply, extraHead = '') => {
     const csrfToken = ensureCsrfToken(req, reply, config.secureCookies);
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     return sendCompressed(
       req,
       reply,
-      Buffer.from(renderIndex(initialParams(deps), csrfToken, extraHead, sketchFor(req))),
+      Buffer.from(renderIndex(await initialParams(deps), csrfToken, extraHead, await sketchFor(req))),
     );
   };
   // A shared art details link previews the piece (Open Graph); the page itself is the client's as everywhere else.
-  server.get<{ Params: { cellToken: string } }>('/observe/cell/:cellToken/details', async (req, reply) =>
-    sendPage(req, reply, await artOpenGraphTags(deps, req.params.cellToken)),
+  server.get<{ Params: { cellToken: string } }>(
+    '/observe/cell/:cellToken/details',
+    async (req, reply) => await sendPage(req, reply, await artOpenGraphTags(deps, req.params.cellToken)),
   );
 
   // The folder may not exist yet: `npm start` builds the client after the app is built, just before listening.
@@ -85,11 +86,11 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
   registerFeed(server);
 
   // Every other GET is a client route: the app decides what to show (its own not-found page included).
-  server.setNotFoundHandler((req, reply) => {
+  server.setNotFoundHandler(async (req, reply) => {
     const isFile = FILE_PREFIXES.some((prefix) => req.url.startsWith(prefix));
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isFile) {
       return reply.code(404).send(ok(new AppError(ErrorCode.NotFound).toBody()));
     }
-    return sendPage(req, reply);
+    return await sendPage(req, reply);
   });
 }

@@ -86,7 +86,7 @@ export class TreeEventFeed {
   private readonly streams = new Set<Stream>();
   /** Streams held per network (networkOf). */
   private readonly perIp = new Map<string, number>();
-  private seen: number;
+  private seen = 0;
   private readonly watch: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
@@ -105,9 +105,15 @@ export class TreeEventFeed {
     private readonly log: FastifyBaseLogger,
     private readonly options: FeedOptions = {},
   ) {
-    this.seen = lastChangeSeq(db);
+    // Read at once (the read is synchronous inside), taken when its promise settles: before any look at the log.
+    void lastChangeSeq(db).then(
+      (seq) => {
+        this.seen = seq;
+      },
+      (error: unknown) => log.warn({ err: error }, 'the change log could not be read'),
+    );
     this.longPolls = new TreeLongPolls(options.longPolls ?? LONG_POLLS_TOTAL);
-    this.watch = setInterval(() => this.poll(), options.watchMs ?? WATCH_MS);
+    this.watch = setInterval(() => void this.poll(), options.watchMs ?? WATCH_MS);
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
     this.watch.unref();
     this.heartbeat.unref();
@@ -121,7 +127,11 @@ export class TreeEventFeed {
    * Opens a stream for `tree`, resuming after Last-Event-ID (or ?since=) when given. The catch-up reads cells only
    * when it fits in an event: further behind, one indexed count decides on the `version` event (decision 040).
    */
-  open(req: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, tree: TreeRow): void {
+  async open(
+    req: FastifyRequest<{ Querystring: Record<string, unknown> }>,
+    reply: FastifyReply,
+    tree: TreeRow,
+  ): Promise<void> {
     const resumeFrom = req.headers['last-event-id'] ?? req.query.since;
     const since = resumeFrom === undefined ? null : parseSince(resumeFrom);
     if (this.closed) throw new AppError(ErrorCode.RateLimited, 'The server is stopping. Try again in a moment.');
@@ -139,7 +149,7 @@ export class TreeEventFeed {
         'The server is following as many live trees as it can. Try again in a minute.',
       );
     }
-    const first = since === null ? null : readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX);
+    const first = since === null ? null : await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX);
 
     reply.hijack();
     const raw = reply.raw;
@@ -188,16 +198,16 @@ export class TreeEventFeed {
    * One look at the log: trees that moved since the last look get their changes sent to their streams and their held
    * long-polls.
    */
-  poll(): void {
+  async poll(): Promise<void> {
     if (this.closed || (this.streams.size === 0 && this.longPolls.size === 0)) {
-      if (!this.closed) this.seen = lastChangeSeq(this.db);
+      if (!this.closed) this.seen = await lastChangeSeq(this.db);
       return;
     }
-    const latest = lastChangeSeq(this.db);
+    const latest = await lastChangeSeq(this.db);
     if (latest === this.seen) return;
     const started = process.cpuUsage();
     try {
-      this.sendChanges(latest);
+      await this.sendChanges(latest);
     } finally {
       // A response's writes reach its socket on the next tick (Node corks them until then): this tick, queued
       // after theirs, measures them too.
@@ -208,8 +218,8 @@ export class TreeEventFeed {
     }
   }
 
-  private sendChanges(latest: number): void {
-    const moved = treesChangedAfter(this.db, this.seen);
+  private async sendChanges(latest: number): Promise<void> {
+    const moved = await treesChangedAfter(this.db, this.seen);
     this.seen = latest;
     for (const tree of moved) {
       // Streams and polls of one tree are nearly always at one version: the changes are read once per version.
@@ -228,8 +238,8 @@ export class TreeEventFeed {
         let answer: TreeChangesAnswer | null = null;
         try {
           // A held poll needs the cells; streams alone need them only when they fit in an event.
-          if (polled.has(since)) answer = readChanges(this.db, tree.id, since);
-          const forStreams = answer ?? readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX);
+          if (polled.has(since)) answer = await readChanges(this.db, tree.id, since);
+          const forStreams = answer ?? (await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX));
           if (group.length > 0) this.deliver(group, forStreams);
         } catch (error) {
           this.log.warn({ err: error, treeId: tree.id }, 'tree changes could not be read for live viewers');

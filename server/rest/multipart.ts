@@ -56,11 +56,11 @@ export function largestBody(limits: FormLimits): number {
  */
 export function checkedBeforeTheBody<R extends RouteGenericInterface>(
   maxBytes: number,
-  check: (req: FastifyRequest<R>, reply: FastifyReply) => void,
+  check: (req: FastifyRequest<R>, reply: FastifyReply) => Promise<void>,
 ): (req: FastifyRequest<R>, reply: FastifyReply) => Promise<void> {
   return async (req, reply) => {
     try {
-      check(req, reply);
+      await check(req, reply);
       if (Number(req.headers['content-length']) > maxBytes)
         throw new AppError(ErrorCode.PayloadTooLarge, 'The request is too large.');
     } catch (error) {

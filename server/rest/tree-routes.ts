@@ -133,11 +133,11 @@ export function registerTreeRoutes(api: FastifyInstance): void {
   const serveBuilt =
     <B extends BuiltBytes>(store: {
       peek: (treeId: number) => B | null;
-      get: (tree: ReturnType<typeof getTreeByToken>) => Promise<B>;
+      get: (tree: Awaited<ReturnType<typeof getTreeByToken>>) => Promise<B>;
     }) =>
     async (req: TreeRequest, reply: FastifyReply) => {
       const asked = parseAskedVersion(req.query.v);
-      const tree = getTreeByToken(api.deps.db, req.params.treeToken);
+      const tree = await getTreeByToken(api.deps.db, req.params.treeToken);
       // The version asked is the one kept: it is sent as it is, whatever the tree has become since.
       const kept = store.peek(tree.id);
       return sendBuilt(req, reply, kept && kept.version === asked ? kept : await store.get(tree), asked);
@@ -150,9 +150,9 @@ export function registerTreeRoutes(api: FastifyInstance): void {
       const since = parseSince(req.query.since);
       const wait = req.query.wait === undefined ? null : parseWait(req.query.wait);
       // Each answer is a database read built per request, so it is limited per address (generously).
-      hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeChangesPerIp, req.ip);
-      const tree = getTreeByToken(api.deps.db, req.params.treeToken);
-      let answer = readChanges(api.deps.db, tree.id, since);
+      await hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeChangesPerIp, req.ip);
+      const tree = await getTreeByToken(api.deps.db, req.params.treeToken);
+      let answer = await readChanges(api.deps.db, tree.id, since);
       let cacheControl = CACHE_REVALIDATE;
       if (wait !== null) {
         const polls = api.deps.treeEvents?.longPolls;
@@ -161,7 +161,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
           const woken = await polls.hold(tree.id, since, wait * 1000, req.signal);
           // The reader left: there is no one to answer.
           if (req.signal.aborted) return;
-          answer = woken ?? readChanges(api.deps.db, tree.id, since);
+          answer = woken ?? (await readChanges(api.deps.db, tree.id, since));
         }
         cacheControl = answer.version === since ? CACHE_NEVER : CACHE_CHANGES;
       }
@@ -178,8 +178,8 @@ export function registerTreeRoutes(api: FastifyInstance): void {
       const feed = api.deps.treeEvents;
       if (!feed) return reply.code(404).send();
       // Each open reads the tree and the log: limited per address, counted in memory (decision 040).
-      hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeStreamOpensPerIp, req.ip);
-      feed.open(req, reply, getTreeByToken(api.deps.db, req.params.treeToken));
+      await hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeStreamOpensPerIp, req.ip);
+      await feed.open(req, reply, await getTreeByToken(api.deps.db, req.params.treeToken));
       return reply;
     }),
   );
@@ -187,8 +187,8 @@ export function registerTreeRoutes(api: FastifyInstance): void {
   api.route(
     treeRoute(REGION, async (req, reply) => {
       // Each answer is a database read built per request (the snapshot's bytes are kept; these are not).
-      hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeRegionPerIp, req.ip);
-      const tree = getTreeByToken(api.deps.db, req.params.treeToken);
+      await hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeRegionPerIp, req.ip);
+      const tree = await getTreeByToken(api.deps.db, req.params.treeToken);
       const bounds = parseRegionBounds(req.query);
       const asked = parseAskedVersion(req.query.v);
       const etagAt = (version: number) => `"t${tree.id}v${version}:${regionQuery(bounds).replace(/[^\d&-]/g, '')}"`;
@@ -197,7 +197,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
         reply.header('etag', etagAt(tree.version)).header('cache-control', cacheFor(tree.version, asked));
         return reply.code(304).send();
       }
-      const region = readRegion(api.deps.db, tree, bounds);
+      const region = await readRegion(api.deps.db, tree, bounds);
       reply.header('etag', etagAt(region.version)).header('cache-control', cacheFor(region.version, asked));
       reply.type('application/json; charset=utf-8');
       return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: region })));

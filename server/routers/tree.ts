@@ -10,7 +10,7 @@ import { publicProcedure, router } from '../trpc.ts';
 export const treeRouter = router({
   get: publicProcedure
     .input(v.object({ token: tokenSchema }))
-    .query(async ({ ctx, input }) => (await ctx.snapshots.get(getTreeByToken(ctx.db, input.token))).wire()),
+    .query(async ({ ctx, input }) => (await ctx.snapshots.get(await getTreeByToken(ctx.db, input.token))).wire()),
   changes: publicProcedure
     .input(
       v.object({
@@ -23,9 +23,11 @@ export const treeRouter = router({
         ),
       }),
     )
-    .query(({ ctx, input }) => readChanges(ctx.db, getTreeByToken(ctx.db, input.token).id, input.since)),
+    .query(
+      async ({ ctx, input }) => await readChanges(ctx.db, (await getTreeByToken(ctx.db, input.token)).id, input.since),
+    ),
   /** The growth history for the replay: published pieces in publish order (shared/tree/history.ts). */
   history: publicProcedure
     .input(v.object({ token: tokenSchema }))
-    .query(async ({ ctx, input }) => (await ctx.histories.get(getTreeByToken(ctx.db, input.token))).wire()),
+    .query(async ({ ctx, input }) => (await ctx.histories.get(await getTreeByToken(ctx.db, input.token))).wire()),
 });

@@ -26,7 +26,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import type { Queryable } from '../db.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { openNeighboursAfterPublish, createTree, type TreeRow, recordBulkChange } from '../services/tree/index.ts';
+import { openNeighboursAfterPublish, createTreeInTx, type TreeRow, recordBulkChange } from '../services/tree/index.ts';
 import { storePicture, type StoredPicture } from '../services/media/index.ts';
 import { reindexArt } from '../services/search/index.ts';
 import { generatePassword } from '../services/admin/index.ts';
@@ -450,8 +450,8 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   log.info(`seed: pictures stored in ${Math.round(performance.now() - started)} ms, writing rows`);
 
   const treeToken = db.transaction((tx) => {
-    // createTree and recordBulkChange take the database: on this one connection they join this transaction.
-    const tree = createTree(db, planted, DEMO_TREE_NAME);
+    // recordBulkChange takes the database: on this one connection it joins this transaction.
+    const tree = createTreeInTx(tx, planted, DEMO_TREE_NAME);
     const admin = tx
       .insert(users)
       .values({

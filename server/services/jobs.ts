@@ -37,9 +37,9 @@ export function startJobs(
   const { owner, leaseMs } = claim;
   const claimOfRun: JobClaim = { owner, leaseMs, stopping: () => stopping };
 
-  const claimed = (job: Job, now: number, anyTime: boolean): boolean => {
+  const claimed = async (job: Job, now: number, anyTime: boolean): Promise<boolean> => {
     try {
-      return claimJob(ctx.db, job.name, owner, now, { leaseMs, anyTime });
+      return await claimJob(ctx.db, job.name, owner, now, { leaseMs, anyTime });
     } catch (error) {
       // The database busy for longer than its timeout: this tick is skipped, the next one tries again.
       ctx.log.warn({ err: error, job: job.name }, 'job not claimed');
@@ -51,9 +51,9 @@ export function startJobs(
     const current = running.get(job.name);
     if (current) return current;
     if (stopping) return Promise.resolve();
-    const claimedAt = ctx.clock.now();
-    if (!claimed(job, claimedAt, anyTime)) return Promise.resolve();
     const work = (async () => {
+      const claimedAt = ctx.clock.now();
+      if (!(await claimed(job, claimedAt, anyTime))) return;
       const stopRenewing = keepRenewing(() => renewJob(ctx.db, job.name, owner, ctx.clock.now(), leaseMs), leaseMs);
       try {
         await job.run(ctx, claimOfRun);
@@ -63,14 +63,13 @@ export function startJobs(
         stopRenewing();
         try {
           // Due again a little before this process's next tick, so that its timer never finds it not yet due.
-          finishJob(ctx.db, job.name, owner, ctx.clock.now(), claimedAt + Math.floor(job.everyMs * 0.9));
+          await finishJob(ctx.db, job.name, owner, ctx.clock.now(), claimedAt + Math.floor(job.everyMs * 0.9));
         } catch (error) {
           // The claim then runs out by itself, and the job is due again at once.
           ctx.log.warn({ err: error, job: job.name }, 'job claim not released');
         }
-        running.delete(job.name);
       }
-    })();
+    })().finally(() => running.delete(job.name));
     running.set(job.name, work);
     return work;
   };

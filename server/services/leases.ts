@@ -35,24 +35,24 @@ const finishStatement = preparedOnce<[number, number, string, string], void>(
  * Claims the job `name` for `owner` when nobody holds it (or its holder's lease ran out) and it is due; `anyTime`
  * ignores when it is next due (a run asked for by hand). True when the claim is this owner's.
  */
-export function claimJob(
+export async function claimJob(
   db: Db,
   name: string,
   owner: string,
   now: number,
   options: { leaseMs?: number; anyTime?: boolean } = {},
-): boolean {
+): Promise<boolean> {
   const dueBy = options.anyTime ? Number.MAX_SAFE_INTEGER : now;
   return claimStatement(db).run({ name, owner, until: now + (options.leaseMs ?? LEASE_MS), now, dueBy }).changes === 1;
 }
 
 /** Moves the owner's lease on; false when the claim is no longer this owner's (it ran out and was taken over). */
-export function renewJob(db: Db, name: string, owner: string, now: number, leaseMs = LEASE_MS): boolean {
+export async function renewJob(db: Db, name: string, owner: string, now: number, leaseMs = LEASE_MS): Promise<boolean> {
   return renewStatement(db).run(now + leaseMs, name, owner).changes === 1;
 }
 
 /** Ends the owner's claim and sets when the job is next due. */
-export function finishJob(db: Db, name: string, owner: string, now: number, nextRunAt: number): void {
+export async function finishJob(db: Db, name: string, owner: string, now: number, nextRunAt: number): Promise<void> {
   finishStatement(db).run(now, nextRunAt, name, owner);
 }
 
@@ -60,17 +60,15 @@ export function finishJob(db: Db, name: string, owner: string, now: number, next
  * Calls `renew` every third of the lease until the returned function is called: the owner's claim keeps holding
  * while its work runs. A renewal that fails (the database busy) is tried again at the next tick.
  */
-export function keepRenewing(renew: () => void, leaseMs = LEASE_MS): () => void {
-  const timer = setInterval(
-    () => {
-      try {
-        renew();
-      } catch {
-        // The lease still holds for two more thirds: the next tick tries again.
-      }
-    },
-    Math.max(10, Math.floor(leaseMs / 3)),
-  );
+export function keepRenewing(renew: () => unknown, leaseMs = LEASE_MS): () => void {
+  const renewQuietly = async () => {
+    try {
+      await renew();
+    } catch {
+      // The lease still holds for two more thirds: the next tick tries again.
+    }
+  };
+  const timer = setInterval(() => void renewQuietly(), Math.max(10, Math.floor(leaseMs / 3)));
   timer.unref();
   return () => clearInterval(timer);
 }

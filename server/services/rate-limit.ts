@@ -78,7 +78,7 @@ export const LIMITS = {
 export const FLUSH_MS = 1000;
 
 /** Counts one attempt against `limit` for `subject`; throws rate_limited past the maximum. */
-export function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
+export async function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): Promise<void> {
   const windowStart = windowStartOf(limit, now);
   const key = keyOf(limit, subject);
   const count =
@@ -188,7 +188,7 @@ function countInMemory(db: Db, key: string, now: number, windowStart: number, wi
   }
   tally.count++;
   tally.unsaved++;
-  batch.timer ??= setTimeout(() => flushLater(db), FLUSH_MS).unref();
+  batch.timer ??= setTimeout(() => void flushLater(db), FLUSH_MS).unref();
   return tally.count;
 }
 
@@ -196,7 +196,7 @@ function countInMemory(db: Db, key: string, now: number, windowStart: number, wi
  * Writes the batched counts of this connection in one transaction and forgets the windows that have ended (by
  * `now`). Runs FLUSH_MS after the first unsaved hit, and when the server stops.
  */
-export function flushRateLimits(db: Db, now = Date.now()): void {
+export async function flushRateLimits(db: Db, now = Date.now()): Promise<void> {
   const batch = batches.get(db.$client);
   if (!batch) return;
   if (batch.timer) clearTimeout(batch.timer);
@@ -215,16 +215,16 @@ export function flushRateLimits(db: Db, now = Date.now()): void {
 }
 
 /** The timer's flush: a failed write (the database busy or closing) keeps the counts for the next one. */
-function flushLater(db: Db): void {
+async function flushLater(db: Db): Promise<void> {
   try {
-    flushRateLimits(db);
+    await flushRateLimits(db);
   } catch {
     // The counts stay unsaved; the next hit schedules another flush.
   }
 }
 
 /** Drops finished windows (run by the job runner). */
-export function pruneRateLimits(db: Queryable, now: number): void {
+export async function pruneRateLimits(db: Queryable, now: number): Promise<void> {
   db.delete(rateLimitHits)
     .where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000))
     .run();

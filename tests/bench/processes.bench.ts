@@ -97,7 +97,7 @@ async function measureFreshness(run: ProcessesRun, urls: string[]): Promise<numb
   const db = openDatabase(path.join(run.dir, 'gallery.db'));
   const streams: OpenStream[] = [];
   try {
-    const tree = getTreeByToken(db, run.treeToken);
+    const tree = await getTreeByToken(db, run.treeToken);
     const cellIds = db
       .select({ id: cells.id })
       .from(cells)

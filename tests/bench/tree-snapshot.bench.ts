@@ -27,7 +27,7 @@ export async function benchTreeSnapshot(): Promise<string> {
     const { treeToken } = generateSyntheticTree(db, { cells: size });
     const generateMs = ms(t0);
 
-    const tree = getTreeByToken(db, treeToken);
+    const tree = await getTreeByToken(db, treeToken);
     t0 = process.hrtime.bigint();
     const cells = readSnapshotCells(db, tree.id);
     const queryMs = ms(t0);

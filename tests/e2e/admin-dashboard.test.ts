@@ -61,9 +61,9 @@ async function person(firstname: string, ip: string): Promise<Person> {
 }
 
 /** An AVAILABLE trunk square whose neighbour above is a PENDING trunk square, and that neighbour. */
-function squareAtTheTrunksEdge() {
+async function squareAtTheTrunksEdge() {
   const { db } = gallery.app.deps;
-  const tree = getDefaultTree(db)!;
+  const tree = (await getDefaultTree(db))!;
   const trunk = db
     .select({ token: cells.token, row: cells.row, column: cells.column, status: cells.status })
     .from(cells)
@@ -129,7 +129,7 @@ beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
   artist = await person('Mira', '10.0.0.1');
   subscriber = await person('Oskar', '10.0.0.2');
-  const edge = squareAtTheTrunksEdge();
+  const edge = await squareAtTheTrunksEdge();
   square = edge.cell;
   above = edge.up;
   artToken = await submitPiece();

@@ -40,7 +40,7 @@ describe('the image tile', () => {
   it('opens the file picker from anywhere on the tile, by click, Enter and Space, and takes a dropped image with a highlight', async () => {
     const artist = await member(studio.gallery, studio.browser, 'Dropper');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     // A listener for the whole test keeps Playwright catching the page's file choosers: one that only starts with
     // waitForEvent may start after a quick key press has already opened (and lost) the chooser.
@@ -95,7 +95,7 @@ describe('the image tile', () => {
   it('refuses a dropped file that is not an image with the same message as the picker, and keeps the slot empty', async () => {
     const artist = await member(studio.gallery, studio.browser, 'Misdropper');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     const tile = page.getByTestId('image-tile-0');
     const dropOnTile = async (filePath: string, name: string, type: string) => {

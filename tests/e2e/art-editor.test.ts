@@ -44,7 +44,7 @@ let square: { token: string; neighbourToken: string };
 describe('the art editor', () => {
   it('walks a reserved square through the seven steps, submits two images, and shows the final screen', async () => {
     author = await member(studio.gallery, studio.browser, 'Author');
-    square = availableSquareNextToPublished(studio.gallery);
+    square = await availableSquareNextToPublished(studio.gallery);
     const { page } = author;
     await reserveAndOpenEditor(studio.gallery, author, square.token);
     await expect(page.locator('h1.page__title').textContent()).resolves.toBe('add.');
@@ -303,7 +303,7 @@ describe('editing a piece again', () => {
   it('shows staff’s reason at the top of a piece sent back for changes, and sends it to review again', async () => {
     const artist = await member(studio.gallery, studio.browser, 'Resubmitter');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     await walkToDescription(page, studio.file);
     await addKeywords(page, 'harbour');
@@ -350,7 +350,7 @@ describe('bad input in the editor', () => {
   it('refuses a text file renamed .png, an 11th keyword and a 49-character keyword with the server’s messages', async () => {
     const artist = await member(studio.gallery, studio.browser, 'Careful');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
 
     await page.getByTestId('image-input-0').setInputFiles(studio.file('notes.png'));
@@ -391,7 +391,7 @@ describe('bad input in the editor', () => {
   it('refuses a PNG whose body is broken, and shows a refusal of the server on the confirm step by its code', async () => {
     const artist = await member(studio.gallery, studio.browser, 'Unlucky');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     await page.getByTestId('image-input-0').setInputFiles(studio.file('broken.png'));
     await page.getByTestId('error-files.0').waitFor();
@@ -419,7 +419,7 @@ describe('bad input in the editor', () => {
   it('keeps the piece when a proxy turns the upload away as too large (413), says so with the limit, and sends it later', async () => {
     const artist = await member(studio.gallery, studio.browser, 'Hefty');
     const { page } = artist;
-    const cellToken = availableSquareNextToPublished(studio.gallery).token;
+    const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
     await walkToDescription(page, studio.file);
     await addKeywords(page, 'mill');

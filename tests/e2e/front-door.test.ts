@@ -109,7 +109,7 @@ async function open(door: FrontDoor, route: string): Promise<TreePage> {
 
 /** A square without a piece, well inside the page's canvas. */
 async function freeSquareOnScreen(page: Page): Promise<{ id: number; point: { x: number; y: number } }> {
-  const tree = getDefaultTree(db)!;
+  const tree = (await getDefaultTree(db))!;
   const box = (await page.locator('.tree-canvas canvas').boundingBox())!;
   const camera = await page.evaluate(() => ({ ...window.__treeStats! }));
   const pointOf = (cell: { row: number; column: number }) => ({
@@ -205,7 +205,7 @@ async function publishedAndDrawn(door: FrontDoor, mode: string): Promise<{ drawn
 
   // Applied in place: no second snapshot, and the page is at the tree's version.
   expect(viewer.snapshots).toEqual([200]);
-  await expect.poll(async () => (await live(viewer.page)).version).toBe(getDefaultTree(db)!.version);
+  await expect.poll(async () => (await live(viewer.page)).version).toBe((await getDefaultTree(db))!.version);
   expect([...staff.errors, ...viewer.errors]).toEqual([]);
   for (const app of door.apps) expect(app.stderr()).toBe('');
   await Promise.all([staff.page.context().close(), viewer.page.context().close()]);

@@ -98,8 +98,8 @@ async function clickSquare(page: Page, row: number, column: number, beforeClick?
   await page.mouse.click(point.x, point.y);
 }
 
-function defaultTree() {
-  return getDefaultTree(gallery.app.deps.db)!;
+async function defaultTree() {
+  return (await getDefaultTree(gallery.app.deps.db))!;
 }
 
 const cellsOf = (status: number) => cellsWith(gallery, status);
@@ -117,7 +117,7 @@ afterAll(async () => {
 describe('reserving a trunk square', () => {
   it('goes step 0 → 1 → no → 2 with the date 14 days ahead, and the tree on screen catches up with it', async () => {
     const { page } = first;
-    trunk = cellsOf(CellStatus.Available).find((cell) => cell.type === 1)!;
+    trunk = (await cellsOf(CellStatus.Available)).find((cell) => cell.type === 1)!;
     expect(trunk).toBeDefined();
     await clickSquare(page, trunk.row, trunk.column);
     const popup = page.getByTestId('reserve-popup');
@@ -144,7 +144,7 @@ describe('reserving a trunk square', () => {
     expect(db.select({ status: cells.status }).from(cells).where(eq(cells.token, trunk.token)).get()!.status).toBe(
       CellStatus.Reserved,
     );
-    const { version } = defaultTree();
+    const { version } = await defaultTree();
     await expect
       .poll(() => page.evaluate(() => window.__treeLive?.version ?? 0), { timeout: 10_000 })
       .toBeGreaterThanOrEqual(version);
@@ -169,7 +169,7 @@ describe('reserving a trunk square', () => {
 
   it('tells a member who holds a square so before anything is chosen, with the way to it', async () => {
     const { page } = first;
-    const other = cellsOf(CellStatus.Available).find((cell) => cell.type === 1 && cell.token !== trunk?.token)!;
+    const other = (await cellsOf(CellStatus.Available)).find((cell) => cell.type === 1 && cell.token !== trunk?.token)!;
     await clickSquare(page, other.row, other.column);
     const popup = page.getByTestId('reserve-popup');
     const held = popup.getByTestId('reserve-held');
@@ -186,7 +186,7 @@ describe('reserving a trunk square', () => {
   it('answers a reservation this page did not know about with the localized already-reserved message', async () => {
     // A member who reserved in another tab: this page still thinks they hold nothing.
     const late = await member('late');
-    const [held, other] = cellsOf(CellStatus.Available).filter((cell) => cell.type === 1);
+    const [held, other] = (await cellsOf(CellStatus.Available)).filter((cell) => cell.type === 1);
     await clickSquare(late.page, other!.row, other!.column, async () => {
       expect(await postFromPage(late.page, `/api/cell/${held!.token}/reserve`, {})).toBe(200);
     });
@@ -210,7 +210,7 @@ describe('reserving a trunk square', () => {
 describe('a second member', () => {
   it("reserves a branch slot and, ready to upload, lands on the new square's editor", async () => {
     const { page } = second;
-    const tree = defaultTree();
+    const tree = await defaultTree();
     const settings = tree.settings as TreeSettings;
     const all = gallery.app.deps.db
       .select({ row: cells.row, column: cells.column, status: cells.status })
@@ -377,7 +377,7 @@ describe('the edit-reserved-cell popup', () => {
 
     // A new visit that starts on a link to someone's piece sees that piece; the question waits for the next page.
     const again = await freshSession(first);
-    const published = cellsOf(CellStatus.Published).find((cell) => cell.token !== trunk.token)!;
+    const published = (await cellsOf(CellStatus.Published)).find((cell) => cell.token !== trunk.token)!;
     await again.page.goto(`${gallery.url}/observe/cell/${published.token}/details`);
     await again.page.getByRole('heading', { level: 1 }).waitFor();
     await again.page.waitForTimeout(600);
@@ -409,7 +409,9 @@ describe('extending from the square itself', () => {
         password: 'reserve-pass-1!',
       }),
     ).toBe(200);
-    const square = cellsOf(CellStatus.Available).find((cell) => cell.type === 1 && cell.token !== trunk?.token)!;
+    const square = (await cellsOf(CellStatus.Available)).find(
+      (cell) => cell.type === 1 && cell.token !== trunk?.token,
+    )!;
     expect(await postFromPage(page, `/api/cell/${square.token}/reserve`, {})).toBe(200);
 
     const { db } = gallery.app.deps;
@@ -481,7 +483,7 @@ describe('guests and small screens', () => {
   it('asks a guest to log in or register', async () => {
     const guest = await browser.newPage({ viewport: { width: 360, height: 740 }, locale: 'en-US' });
     const errors = watchErrors(guest);
-    const other = cellsOf(CellStatus.Available).find((cell) => cell.type === 1)!;
+    const other = (await cellsOf(CellStatus.Available)).find((cell) => cell.type === 1)!;
     await clickSquare(guest, other.row, other.column);
     const popup = guest.getByTestId('reserve-popup');
     await popup.waitFor();
@@ -552,7 +554,7 @@ describe('guests and small screens', () => {
 
     // A third member reserves at 360 px: steps 0 and 2.
     const third = await member('third', { width: 360, height: 740 });
-    const next = cellsOf(CellStatus.Available).find((cell) => cell.type === 1)!;
+    const next = (await cellsOf(CellStatus.Available)).find((cell) => cell.type === 1)!;
     await clickSquare(third.page, next.row, next.column);
     const reserve = third.page.getByTestId('reserve-popup');
     await reserve.getByTestId('reserve-step-0').waitFor();

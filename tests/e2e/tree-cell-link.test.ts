@@ -54,7 +54,7 @@ async function expectCentredOn(page: Page, square: { row: number; column: number
 
 describe('a link to a square', () => {
   it('centres an available square, rings it, names it, and Enter opens its reserve popup', async () => {
-    const square = cellsWith(CellStatus.Available)[0]!;
+    const square = (await cellsWith(CellStatus.Available))[0]!;
     const { page, errors } = await openLink(`?cell=${square.token}`);
     await page.waitForFunction(
       ({ row, column }) => window.__treeStats!.targetRow === row && window.__treeStats!.targetColumn === column,
@@ -80,7 +80,7 @@ describe('a link to a square', () => {
 
   it("names a published piece by its title, and Enter opens the piece's page", async () => {
     const { db } = gallery.app.deps;
-    const square = cellsWith(CellStatus.Published).at(-1)!;
+    const square = (await cellsWith(CellStatus.Published)).at(-1)!;
     const { title } = db
       .select({ title: art.title })
       .from(art)
@@ -108,7 +108,7 @@ describe('a link to a square', () => {
 
   it('finds a branch square made since the snapshot the server keeps, by asking the server where it is', async () => {
     const { deps } = gallery.app;
-    const tree = getDefaultTree(deps.db)!;
+    const tree = (await getDefaultTree(deps.db))!;
     // A visit has the server build the tree's snapshot; it is then kept and served (the change log brings a page up
     // to date from it) until the tree is far ahead of it.
     await (await openLink('')).page.close();
@@ -139,7 +139,7 @@ describe('a link to a square', () => {
     const square = await reserveBranchSlot(deps, member, slot);
     expect(square).toMatchObject({ row: slot.row, column: slot.column, type: CellType.Branch });
     // The snapshot a page gets is still the one from before the square.
-    expect(deps.snapshots.peek(tree.id)!.version).toBeLessThan(getDefaultTree(deps.db)!.version);
+    expect(deps.snapshots.peek(tree.id)!.version).toBeLessThan((await getDefaultTree(deps.db))!.version);
 
     const { page, errors } = await openLink(`?cell=${square.token}`);
     await toast(page).waitFor();

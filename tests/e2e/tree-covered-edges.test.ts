@@ -61,7 +61,7 @@ async function walkToEdge(on: Page, key: 'ArrowUp' | 'ArrowDown', covers: Box[])
 
 /** A day the growth history reaches that is not today: the replay shows it paused, with its bar at the bottom. */
 async function pastDay(): Promise<string> {
-  const token = getDefaultTree(treePage.gallery.app.deps.db)!.token;
+  const token = (await getDefaultTree(treePage.gallery.app.deps.db))!.token;
   const answer = await treePage.gallery.app.server.inject({ url: `/api/tree/${token}/history` });
   const pieces = decodeHistory((answer.json() as { r: TreeHistoryWire }).r);
   const day = replayDayOf(pieces.at[Math.floor(pieces.count / 2)]!);

@@ -34,12 +34,10 @@ describe('where the keyboard goes', () => {
 
   it("back from a piece's page, by Back or by its close button, the view and the keyboard are on the piece again", async () => {
     // The demo's pieces lie where its seed put them: take one of the trunk's.
-    const square = treePage
-      .cellsWith(CellStatus.Published)
-      .find(
-        (cell) => cell.row >= bandStarts(treePage.settings).trunk && cell.row < bandStarts(treePage.settings).seed,
-      )!;
-    const piece = treePage.pieceAt(square.row, square.column);
+    const square = (await treePage.cellsWith(CellStatus.Published)).find(
+      (cell) => cell.row >= bandStarts(treePage.settings).trunk && cell.row < bandStarts(treePage.settings).seed,
+    )!;
+    const piece = await treePage.pieceAt(square.row, square.column);
     await treePage.openTree(`?row=${square.row}&col=${square.column}&zoom=1`);
     await treePage.settled();
     await treePage.tabToCanvas();
@@ -90,7 +88,7 @@ describe('where the keyboard goes', () => {
         password: 'reserve-pass-1!',
       }),
     ).toBe(200);
-    const square = treePage.cellsWith(CellStatus.Available).find((cell) => cell.type === 1)!;
+    const square = (await treePage.cellsWith(CellStatus.Available)).find((cell) => cell.type === 1)!;
     // A link to the square: the canvas has the keyboard, on the square.
     await member.goto(`${treePage.gallery.url}/observe?cell=${square.token}`);
     await member.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
@@ -122,7 +120,7 @@ describe('where the keyboard goes', () => {
 
   it('find-my-squares takes the keyboard to the square it shows', async () => {
     const { db, clock } = treePage.gallery.app.deps;
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const held = db
       .select({ userId: reservations.userId, row: cells.row, column: cells.column })
       .from(reservations)
@@ -226,7 +224,7 @@ describe('pan without dragging', () => {
 
   it('the panel still fits a 320-pixel screen with every button, find-my-squares included', async () => {
     const { db, clock } = treePage.gallery.app.deps;
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const held = db
       .select({ userId: reservations.userId })
       .from(reservations)

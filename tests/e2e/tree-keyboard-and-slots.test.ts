@@ -26,7 +26,7 @@ const treePage = useTreeFeatures();
 
 describe('the keyboard path', () => {
   it('moves a visible focus cell with the arrow keys, names it in a live region, and Enter opens it', async () => {
-    const published = treePage.cellsWith(CellStatus.Published)[0]!;
+    const published = (await treePage.cellsWith(CellStatus.Published))[0]!;
     const title = treePage.gallery.app.deps.db
       .select({ title: art.title })
       .from(art)
@@ -88,7 +88,7 @@ describe('a signed-in artist', () => {
 
   beforeAll(async () => {
     const { db, clock } = treePage.gallery.app.deps;
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const reservation = db
       .select({ userId: reservations.userId, token: cells.token, row: cells.row, column: cells.column })
       .from(reservations)

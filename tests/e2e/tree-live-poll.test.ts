@@ -104,7 +104,7 @@ const record = ({ page }: Viewer) =>
     return { eventSources: w.__eventSources, versions: [...w.__liveVersions] };
   });
 
-const treeVersion = () => getDefaultTree(gallery.app.deps.db)!.version;
+const treeVersion = async () => (await getDefaultTree(gallery.app.deps.db))!.version;
 const heldPolls = () => gallery.app.deps.treeEvents!.longPolls.size;
 
 /** Staff publish the piece through the API (tRPC admin.publish over HTTP, from their signed-in page). */
@@ -156,14 +156,14 @@ afterAll(async () => {
 
 describe('a tree page following by long-poll', () => {
   it('opens no event stream, and holds a long-poll from its version', async () => {
-    await expect.poll(() => live(viewer.page)).toMatchObject({ mode: 'long-poll', version: treeVersion() });
+    await expect.poll(() => live(viewer.page)).toMatchObject({ mode: 'long-poll', version: await treeVersion() });
     await expect.poll(heldPolls).toBe(1);
     expect(gallery.app.deps.treeEvents!.streamCount).toBe(0);
     expect((await record(viewer)).eventSources).toBe(0);
     const asked = viewer.polls.filter((poll) => poll.kind === 'asked');
     expect(asked.length).toBeGreaterThanOrEqual(1);
     for (const { url } of asked) expect(url.searchParams.get('wait')).toBe('25');
-    expect(asked.at(-1)!.url.searchParams.get('since')).toBe(String(treeVersion()));
+    expect(asked.at(-1)!.url.searchParams.get('since')).toBe(String(await treeVersion()));
   });
 
   it('draws two changes published through the API, each within two seconds, each applied once', async () => {
@@ -174,7 +174,7 @@ describe('a tree page following by long-poll', () => {
       const artToken = await pieceOnScreen();
       const publishedAt = Date.now();
       await publishThroughApi(artToken);
-      reached.push(treeVersion());
+      reached.push(await treeVersion());
       times.push((await colourSeenAt(viewer.page, 10_000)) - publishedAt);
     }
     console.log(`live tree by long-poll: publish asked → drawn: ${times.map((ms) => `${ms} ms`).join(', ')}`);
@@ -203,7 +203,7 @@ describe('a tree page following by long-poll', () => {
     await first.page.close();
     await expect.poll(heldPolls).toBe(0);
     // Other viewers follow a tree no one changes, and take every slot the server has.
-    const quiet = createTree(gallery.app.deps.db, Date.now(), 'Quiet tree');
+    const quiet = await createTree(gallery.app.deps.db, Date.now(), 'Quiet tree');
     const room = new AbortController();
     const holders = Array.from({ length: LONG_POLLS_MAX }, () => holdPollsOf(quiet.token, quiet.version, room.signal));
     await expect.poll(heldPolls).toBe(LONG_POLLS_MAX);
@@ -217,7 +217,7 @@ describe('a tree page following by long-poll', () => {
     // Published while the page waits: drawn once it asks again, after the server's Retry-After.
     const missed = await pieceOnScreen();
     await publishThroughApi(missed);
-    const missedVersion = treeVersion();
+    const missedVersion = await treeVersion();
     room.abort();
     await Promise.all(holders);
     const drawnAt = await colourSeenAt(viewer.page, 20_000);
@@ -233,7 +233,7 @@ describe('a tree page following by long-poll', () => {
     // And it follows on from there.
     const next = await pieceOnScreen();
     await publishThroughApi(next);
-    const nextVersion = treeVersion();
+    const nextVersion = await treeVersion();
     await colourSeenAt(viewer.page, 10_000);
     await expect.poll(async () => (await live(viewer.page)).version).toBe(nextVersion);
     expect((await stats(viewer.page)).applyCount - before.applyCount).toBe(2);

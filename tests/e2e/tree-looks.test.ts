@@ -103,7 +103,7 @@ describe('what a square looks like on the canvas', () => {
 
   it("marks the viewer's own reserved square in a colour of its own, which others do not see", async () => {
     const { db, clock } = gallery.app.deps;
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const held = db
       .select({ userId: reservations.userId, row: cells.row, column: cells.column })
       .from(reservations)

@@ -86,7 +86,9 @@ describe('the top panel', () => {
   });
 
   it('find-free glides to the last available square, then cycles through the others', async () => {
-    const available = treePage.cellsWith(CellStatus.Available).sort((a, b) => a.row - b.row || a.column - b.column);
+    const available = (await treePage.cellsWith(CellStatus.Available)).sort(
+      (a, b) => a.row - b.row || a.column - b.column,
+    );
     const findFree = treePage.page.getByRole('button', { name: 'Find next free square' });
     const visited: { row: number; column: number }[] = [];
     for (let press = 0; press < 3; press++) {
@@ -246,7 +248,7 @@ describe('the view in the address', () => {
   });
 
   it('opens on a cell named by token', async () => {
-    const target = treePage.cellsWith(CellStatus.Published)[3]!;
+    const target = (await treePage.cellsWith(CellStatus.Published))[3]!;
     await treePage.openTree(`?cell=${target.token}&zoom=2`);
     const s = await treePage.settled();
     expect(s.scale).toBe(2);
@@ -305,7 +307,7 @@ describe('the view in the address', () => {
 
 describe('a click on a square', () => {
   it('opens the reserve popup on an available square and the subscribe popup on a pending one, keeping the view', async () => {
-    const available = treePage.cellsWith(CellStatus.Available)[0]!;
+    const available = (await treePage.cellsWith(CellStatus.Available))[0]!;
     await treePage.openTree(`?row=${available.row}&col=${available.column}&zoom=1`);
     const before = await treePage.settled();
     let point = await treePage.pointOfCell(available.row, available.column);
@@ -318,7 +320,7 @@ describe('a click on a square', () => {
     const after = await treePage.settled();
     expect({ x: after.x, y: after.y, scale: after.scale }).toEqual({ x: before.x, y: before.y, scale: before.scale });
 
-    const pending = treePage.cellsWith(CellStatus.Pending)[0]!;
+    const pending = (await treePage.cellsWith(CellStatus.Pending))[0]!;
     await treePage.openTree(`?row=${pending.row}&col=${pending.column}&zoom=1`);
     await treePage.settled();
     point = await treePage.pointOfCell(pending.row, pending.column);
@@ -331,7 +333,7 @@ describe('a click on a square', () => {
   });
 
   it("opens a published piece's details, and a reserved square (not yours) the subscribe popup", async () => {
-    const reserved = treePage.cellsWith(CellStatus.Reserved)[0]!;
+    const reserved = (await treePage.cellsWith(CellStatus.Reserved))[0]!;
     await treePage.openTree(`?row=${reserved.row}&col=${reserved.column}&zoom=1`);
     await treePage.settled();
     const point = await treePage.pointOfCell(reserved.row, reserved.column);
@@ -339,7 +341,7 @@ describe('a click on a square', () => {
     await treePage.page.getByTestId('subscribe-popup').waitFor();
     await treePage.page.keyboard.press('Escape');
 
-    const published = treePage.cellsWith(CellStatus.Published)[5]!;
+    const published = (await treePage.cellsWith(CellStatus.Published))[5]!;
     await treePage.openTree(`?row=${published.row}&col=${published.column}&zoom=1`);
     await treePage.settled();
     const at = await treePage.pointOfCell(published.row, published.column);

@@ -40,7 +40,7 @@ function overlap(a: Box, b: Box): Box | null {
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-  settings = getDefaultTree(gallery.app.deps.db)!.settings as TreeSettings;
+  settings = (await getDefaultTree(gallery.app.deps.db))!.settings as TreeSettings;
   context = await browser.newContext({
     viewport: PHONE,
     deviceScaleFactor: DEVICE_PIXELS,

@@ -45,19 +45,19 @@ async function reserveASquareToday(): Promise<{ row: number; column: number }> {
     .leftJoin(reservations, eq(reservations.userId, users.id))
     .where(isNull(reservations.id))
     .get()!;
-  const square = availableTrunkSquares()[0]!;
+  const square = (await availableTrunkSquares())[0]!;
   await reserveCell(gallery.app.deps, member, square.token);
   return square;
 }
 
-function availableTrunkSquares() {
+async function availableTrunkSquares() {
   const { db } = gallery.app.deps;
   return db
     .select({ token: cells.token, row: cells.row, column: cells.column })
     .from(cells)
     .where(
       and(
-        eq(cells.treeId, getDefaultTree(db)!.id),
+        eq(cells.treeId, (await getDefaultTree(db))!.id),
         eq(cells.status, CellStatus.Available),
         eq(cells.type, CellType.Trunk),
       ),
@@ -110,10 +110,10 @@ const addressDay = () => new URL(page.url()).searchParams.get('at');
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
   reservedToday = await reserveASquareToday();
-  availableNow = availableTrunkSquares()[0]!;
+  availableNow = (await availableTrunkSquares())[0]!;
   tree = await decodedTree(gallery);
   liveNow = Array.from(tree.status, (s) => `cell:${s}`);
-  const token = getDefaultTree(gallery.app.deps.db)!.token;
+  const token = (await getDefaultTree(gallery.app.deps.db))!.token;
   history = ((await gallery.app.server.inject({ url: `/api/tree/${token}/history` })).json() as { r: TreeHistoryWire })
     .r;
   publishedAt = new Map();
@@ -210,7 +210,7 @@ describe('growth replay', () => {
     const before = await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column });
     const version = await page.evaluate(() => window.__treeLive!.version);
     const { db } = gallery.app.deps;
-    const treeId = getDefaultTree(db)!.id;
+    const treeId = (await getDefaultTree(db))!.id;
     const cell = db
       .select({ id: cells.id })
       .from(cells)

@@ -81,7 +81,7 @@ describe('the survey in words', () => {
       .toBe(0);
     expect(await links.count()).toBe(published.length);
     for (const [k, [row, column]] of published.entries()) {
-      const piece = treePage.pieceAt(row, column);
+      const piece = await treePage.pieceAt(row, column);
       const link = links.nth(k);
       expect(await link.textContent()).toBe(
         `${piece.title} by ${piece.firstname} ${piece.lastname}, row ${row}, column ${column}`,

@@ -131,7 +131,7 @@ describe('the tree on a touch screen', () => {
 
   it('opens a published piece with a tap', async () => {
     const { db } = gallery.app.deps;
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const published = db
       .select({ token: cells.token, row: cells.row, column: cells.column })
       .from(cells)

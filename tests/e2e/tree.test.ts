@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('the tree page', () => {
   it('loads every cell of the seeded tree from the snapshot', async () => {
     const { db } = gallery.app.deps;
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const [row] = db.select({ n: count() }).from(cells).where(eq(cells.treeId, tree.id)).all();
     const published = db.select({ n: count() }).from(cells).where(eq(cells.status, CellStatus.Published)).all()[0]!.n;
     expect(published).toBeGreaterThanOrEqual(60);

@@ -23,7 +23,7 @@ let admin: ReturnType<TestApp['addUser']>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const treeId = createTree(t.deps.db, t.clock.now(), 'Overview').id;
+  const treeId = (await createTree(t.deps.db, t.clock.now(), 'Overview')).id;
   // Outside the window: a user from 30 weeks ago.
   t.clock.set(THIS_WEEK - 30 * WEEK_MS);
   t.addUser(Role.Observer);

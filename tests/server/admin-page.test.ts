@@ -21,7 +21,7 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(clientDir, 'admin'));
   fs.writeFileSync(path.join(clientDir, 'admin', 'index.html'), page('the dashboard'));
   t = await createTestApp({ clientDir });
-  createTree(t.deps.db, t.clock.now(), 'Dashboard tree');
+  await createTree(t.deps.db, t.clock.now(), 'Dashboard tree');
 });
 afterAll(() => t.cleanup());
 

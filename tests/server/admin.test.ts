@@ -39,7 +39,7 @@ async function livePieceAt(row: number, column: number, author: ReturnType<TestA
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Admin').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Admin')).id;
   admin = t.addUser(Role.Admin);
   artist = t.addUser(Role.Artist);
 }, 60_000);

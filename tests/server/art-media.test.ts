@@ -33,7 +33,7 @@ let treeId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Media').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Media')).id;
 });
 afterAll(() => t.cleanup());
 

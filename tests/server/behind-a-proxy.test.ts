@@ -43,7 +43,7 @@ function addressLogged(logs: string[], reqId: string): string | undefined {
 describe('TRUST_PROXY', () => {
   it(`true: the address the proxy appended counts, whatever the visitor wrote before it (${STREAMS_PER_IP} streams an address)`, async () => {
     const t = await appWith({ trustProxy: trusting('true') });
-    const tree = createTree(t.deps.db, t.clock.now(), 'Behind a proxy');
+    const tree = await createTree(t.deps.db, t.clock.now(), 'Behind a proxy');
     const base = await t.start();
     const path = `/api/tree/${tree.token}/events`;
     const open: OpenStream[] = [];
@@ -222,7 +222,7 @@ describe('a client that sends its request slowly', () => {
 
   it('uploading gets the longer deadline; an event stream and a long-poll, longer still, are never cut', async () => {
     const t = await appWith({ httpTimeouts: timeouts } as Partial<AppConfig>);
-    const tree = createTree(t.deps.db, t.clock.now(), 'Held');
+    const tree = await createTree(t.deps.db, t.clock.now(), 'Held');
     const base = await t.start();
     const stream = await openStream(base, `/api/tree/${tree.token}/events`);
     expect(stream.status).toBe(200);

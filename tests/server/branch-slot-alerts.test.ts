@@ -16,7 +16,7 @@ let treeId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Branches').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Branches')).id;
 });
 afterAll(() => t.cleanup());
 

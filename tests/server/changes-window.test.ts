@@ -70,7 +70,7 @@ const outboxOf = (kind: string, to: string) =>
 let trees_ = 0;
 /** A fresh tree with a published neighbour, and an artist whose piece next to it (connected) waits for review. */
 async function submittedPiece() {
-  const treeId = createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`).id;
+  const treeId = (await createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`)).id;
   const artist = t.addUser(Role.Observer);
   const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, t.addUser(Role.Artist).user.id, `neighbour${trees_}key`);
   const piece = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
@@ -311,7 +311,7 @@ describe('staff releasing a reservation', () => {
   });
 
   it('still discards an untouched draft', async () => {
-    const treeId = createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`).id;
+    const treeId = (await createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`)).id;
     const drafter = t.addUser(Role.Observer);
     const held = await reserveCell(t.deps, drafter.user, nextSquare(treeId));
     const reservation = reservationOn(cellRow(t.deps.db, held.token).id);

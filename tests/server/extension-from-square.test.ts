@@ -19,8 +19,8 @@ let aucklandTree: TreeRow;
 beforeAll(async () => {
   utc = await createTestApp();
   auckland = await createTestApp({ siteTimezone: 'Pacific/Auckland' });
-  utcTree = createTree(utc.deps.db, utc.clock.now(), 'UTC site');
-  aucklandTree = createTree(auckland.deps.db, auckland.clock.now(), 'Auckland site');
+  utcTree = await createTree(utc.deps.db, utc.clock.now(), 'UTC site');
+  aucklandTree = await createTree(auckland.deps.db, auckland.clock.now(), 'Auckland site');
 });
 afterAll(async () => {
   await utc.cleanup();

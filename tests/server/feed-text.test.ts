@@ -48,7 +48,7 @@ const hasForbidden = (s: string) => !hasNoControlCharacters(s);
 
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'Feed');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Feed');
   const author = t.addUser(Role.Artist);
   cookie = author.cookie;
   piece = publishedPieceAt(t.deps.db, tree.id, 33, 2, author.user.id, 'f'.repeat(32));

@@ -22,7 +22,7 @@ const entriesOf = (xml: string) => xml.split('<entry>').slice(1);
 
 beforeAll(async () => {
   t = await createTestApp();
-  const treeId = createTree(t.deps.db, t.clock.now(), 'Feed').id;
+  const treeId = (await createTree(t.deps.db, t.clock.now(), 'Feed')).id;
   artist = t.addUser(Role.Artist);
   // 52 pieces published a minute apart on trunk squares, the newest last; then one published by staff just now.
   const base = t.clock.now() - 60 * 60_000;

@@ -72,7 +72,7 @@ beforeAll(async () => {
     // Without a small disk, low space is simulated by moving the threshold (fillTheDisk).
     minFreeBytes: mounted ? MIN_FREE_BYTES : 0,
   });
-  treeId = createTree(t.deps.db, t.clock.now(), 'A tree on a small disk').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'A tree on a small disk')).id;
 }, 60_000);
 
 afterAll(async () => {

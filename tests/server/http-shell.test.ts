@@ -18,7 +18,7 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
   );
   t = await createTestApp({ clientDir });
-  treeToken = createTree(t.deps.db, t.clock.now(), 'Shell tree').token;
+  treeToken = (await createTree(t.deps.db, t.clock.now(), 'Shell tree')).token;
 });
 afterAll(() => t.cleanup());
 
@@ -47,12 +47,12 @@ describe('pages', () => {
     });
   });
 
-  it('tells the page how to follow the live tree, as LIVE_TRANSPORT says (events unless poll is asked)', () => {
+  it('tells the page how to follow the live tree, as LIVE_TRANSPORT says (events unless poll is asked)', async () => {
     expect(loadConfig({}).liveTransport).toBe('events');
     expect(loadConfig({ LIVE_TRANSPORT: 'poll' }).liveTransport).toBe('poll');
     expect(() => loadConfig({ LIVE_TRANSPORT: 'websocket' })).toThrow(/^Invalid environment variable LIVE_TRANSPORT/);
     const config = { ...t.deps.config, liveTransport: 'poll' as const };
-    expect(initialParams({ db: t.deps.db, config }).settings.liveTransport).toBe('poll');
+    expect((await initialParams({ db: t.deps.db, config })).settings.liveTransport).toBe('poll');
   });
 
   it('sends the usual security headers and a Content Security Policy', async () => {

@@ -22,7 +22,7 @@ let t: TestApp;
 let cellToken: string;
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = getDefaultTree(t.deps.db) ?? createTree(t.deps.db, t.clock.now(), 'Tree');
+  const tree = (await getDefaultTree(t.deps.db)) ?? (await createTree(t.deps.db, t.clock.now(), 'Tree'));
   cellToken = cellAt(t.deps.db, tree.id, 33, 1)!.token;
 });
 afterAll(() => t.cleanup());

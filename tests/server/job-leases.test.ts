@@ -20,30 +20,30 @@ afterAll(() => t.cleanup());
 const lease = (name: string) => t.deps.db.select().from(jobLeases).where(eq(jobLeases.name, name)).get();
 
 describe('job claims', () => {
-  it('one claim at a time: a second owner cannot take a held job until its lease runs out', () => {
+  it('one claim at a time: a second owner cannot take a held job until its lease runs out', async () => {
     const now = t.clock.now();
-    expect(claimJob(t.deps.db, 'held-job', 'owner-a', now)).toBe(true);
-    expect(claimJob(t.deps.db, 'held-job', 'owner-b', now + 1000)).toBe(false);
+    expect(await claimJob(t.deps.db, 'held-job', 'owner-a', now)).toBe(true);
+    expect(await claimJob(t.deps.db, 'held-job', 'owner-b', now + 1000)).toBe(false);
     // A renewal moves the lease on; the owner that lost it cannot renew.
-    expect(renewJob(t.deps.db, 'held-job', 'owner-a', now + LEASE_MS - 1)).toBe(true);
-    expect(claimJob(t.deps.db, 'held-job', 'owner-b', now + LEASE_MS + 1)).toBe(false);
+    expect(await renewJob(t.deps.db, 'held-job', 'owner-a', now + LEASE_MS - 1)).toBe(true);
+    expect(await claimJob(t.deps.db, 'held-job', 'owner-b', now + LEASE_MS + 1)).toBe(false);
     // owner-a dies: after its last lease, owner-b takes the job over.
-    expect(claimJob(t.deps.db, 'held-job', 'owner-b', now + 2 * LEASE_MS)).toBe(true);
+    expect(await claimJob(t.deps.db, 'held-job', 'owner-b', now + 2 * LEASE_MS)).toBe(true);
     expect(lease('held-job')!.owner).toBe('owner-b');
-    expect(renewJob(t.deps.db, 'held-job', 'owner-a', now + 2 * LEASE_MS)).toBe(false);
+    expect(await renewJob(t.deps.db, 'held-job', 'owner-a', now + 2 * LEASE_MS)).toBe(false);
     // A late finish by the old owner changes nothing.
-    finishJob(t.deps.db, 'held-job', 'owner-a', now + 2 * LEASE_MS, 0);
+    await finishJob(t.deps.db, 'held-job', 'owner-a', now + 2 * LEASE_MS, 0);
     expect(lease('held-job')!.owner).toBe('owner-b');
   });
 
-  it('a finished job is not due again before its next run, unless asked for by hand', () => {
+  it('a finished job is not due again before its next run, unless asked for by hand', async () => {
     const now = t.clock.now();
-    expect(claimJob(t.deps.db, 'interval-job', 'owner-a', now)).toBe(true);
-    finishJob(t.deps.db, 'interval-job', 'owner-a', now, now + 60_000);
-    expect(claimJob(t.deps.db, 'interval-job', 'owner-b', now + 59_999)).toBe(false);
-    expect(claimJob(t.deps.db, 'interval-job', 'owner-b', now + 1, { anyTime: true })).toBe(true);
-    finishJob(t.deps.db, 'interval-job', 'owner-b', now + 1, now + 60_000);
-    expect(claimJob(t.deps.db, 'interval-job', 'owner-a', now + 60_000)).toBe(true);
+    expect(await claimJob(t.deps.db, 'interval-job', 'owner-a', now)).toBe(true);
+    await finishJob(t.deps.db, 'interval-job', 'owner-a', now, now + 60_000);
+    expect(await claimJob(t.deps.db, 'interval-job', 'owner-b', now + 59_999)).toBe(false);
+    expect(await claimJob(t.deps.db, 'interval-job', 'owner-b', now + 1, { anyTime: true })).toBe(true);
+    await finishJob(t.deps.db, 'interval-job', 'owner-b', now + 1, now + 60_000);
+    expect(await claimJob(t.deps.db, 'interval-job', 'owner-a', now + 60_000)).toBe(true);
   });
 
   it('three runners on one database, started at once: a slow job runs once', async () => {

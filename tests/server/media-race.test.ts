@@ -95,7 +95,7 @@ function missingFiles(): string[] {
 beforeAll(async () => {
   dir = tempDir('gallery-media-race-');
   db = openDatabase(path.join(dir, 'gallery.db'));
-  tree = createTree(db, Date.now(), 'Media race');
+  tree = await createTree(db, Date.now(), 'Media race');
   servers.push(...(await Promise.all([startRaceServer(dir), startRaceServer(dir)])));
 }, 60_000);
 

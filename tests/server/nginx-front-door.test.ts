@@ -136,7 +136,7 @@ describe('the front door: deploy/nginx.conf', () => {
   });
 
   it('keeps what the app says may be kept, never "nothing new", and no tree answer carries a cookie', async () => {
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const [viewer] = signedInUsers(db, 1, 'cookie');
     const cacheOf = async (uri: string) =>
       (await nginx.accessLog()).filter((line) => line.uri === uri).map((line) => line.cache);
@@ -166,7 +166,7 @@ describe('the front door: deploy/nginx.conf', () => {
   });
 
   it('collapses a long-poll: 1,100 viewers holding one address all get the change, the app sees it asked once', async () => {
-    const tree = getDefaultTree(db)!;
+    const tree = (await getDefaultTree(db))!;
     const address = `/api/tree/${tree.token}/changes?since=${tree.version}&wait=20`;
     const [reserver] = signedInUsers(db, 1, 'collapse');
     const square = cellAt(db, tree.id, SEED_ROW, 0)!.token;
@@ -213,7 +213,7 @@ describe('the front door: deploy/nginx.conf', () => {
     'rolling restart under reads, writes, uploads and a live stream: no request fails, the stream misses no version',
     { timeout: 180_000 },
     async () => {
-      const tree = getDefaultTree(db)!;
+      const tree = (await getDefaultTree(db))!;
       // AVAILABLE squares and small pictures (the users are made here, with their ids).
       const { squares, images } = await prepareWriteLoad(db, { uploaders: 0, reservers: 0, images: 6 });
       const load = {
@@ -314,7 +314,7 @@ describe('the front door: deploy/nginx.conf', () => {
       const tookMs = Date.now() - started;
 
       // The stream catches up with the last change, then every version it passed through is accounted for.
-      const version = getDefaultTree(db)!.version;
+      const version = (await getDefaultTree(db))!.version;
       const deadline = Date.now() + 10_000;
       while (stream.lastId() !== version && Date.now() < deadline) await sleep(100);
       stream.stop();

@@ -38,7 +38,7 @@ const viewers = {} as Record<Viewer, RequestContext['user']>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'Roles');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Roles');
   treeToken = tree.token;
   cellToken = (await t.caller().tree.get({ token: treeToken })).detail!.token[0]!;
   viewers.guest = null;

@@ -33,7 +33,7 @@ let second: FormFile;
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Described').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Described')).id;
   author = t.addUser(Role.Artist);
   cellToken = cellAt(t.deps.db, treeId, 33, 1).token;
   await reserveCell(t.deps, author.user, cellToken);

@@ -167,7 +167,7 @@ describe('several processes on one data folder', () => {
       const dataDir = tempDir('gallery-processes-live-');
       const [a, b] = (await startProcesses(dataDir, 2)) as [RealServer, RealServer];
       const db = database(dataDir);
-      const tree = getDefaultTree(db)!;
+      const tree = (await getDefaultTree(db))!;
       const [artist] = signedInUsers(db, 1);
       const square = cellAt(db, tree.id, SEED_ROW, 3)!;
 
@@ -215,7 +215,7 @@ describe('several processes on one data folder', () => {
       const dataDir = tempDir('gallery-processes-rolling-');
       const [a] = (await startProcesses(dataDir, 1)) as [RealServer];
       const db = database(dataDir);
-      const tree = getDefaultTree(db)!;
+      const tree = (await getDefaultTree(db))!;
       const [b] = (await startProcesses(dataDir, 1)) as [RealServer];
 
       // The proxy in front: sends each request on its own connection to the first process that accepts it.

@@ -229,7 +229,7 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
   }
 
   it('lists drafts, submitted and published pieces newest first for the owner, and only published cards with connections for everyone', async () => {
-    const tree = createTree(profiles.t.deps.db, profiles.t.clock.now(), 'Profiles');
+    const tree = await createTree(profiles.t.deps.db, profiles.t.clock.now(), 'Profiles');
     const owner = profiles.t.addUser(Role.Artist);
     const neighbour = profiles.t.addUser(Role.Artist).user;
     const published = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));

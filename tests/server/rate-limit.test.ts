@@ -40,10 +40,15 @@ function savedCount(db: Db, limit: Limit, subject: string, now = NOW): number | 
 }
 
 /** How many more hits `db` allows `subject` before refusing, and the refusal. */
-function hitsUntilRefused(db: Db, limit: Limit, subject: string, now = NOW): { allowed: number; refusal: unknown } {
+async function hitsUntilRefused(
+  db: Db,
+  limit: Limit,
+  subject: string,
+  now = NOW,
+): Promise<{ allowed: number; refusal: unknown }> {
   for (let allowed = 0; allowed <= limit.max + 1; allowed++) {
     try {
-      hitRateLimit(db, now, limit, subject);
+      await hitRateLimit(db, now, limit, subject);
     } catch (refusal) {
       return { allowed, refusal };
     }
@@ -57,16 +62,16 @@ afterEach(() => {
 });
 
 describe('rate limits', () => {
-  it('writes an account limit at every attempt', () => {
+  it('writes an account limit at every attempt', async () => {
     const db = connect(freshFile());
-    hitRateLimit(db, NOW, LIMITS.loginPerIp, '10.0.0.1');
-    hitRateLimit(db, NOW, LIMITS.loginPerIp, '10.0.0.1');
+    await hitRateLimit(db, NOW, LIMITS.loginPerIp, '10.0.0.1');
+    await hitRateLimit(db, NOW, LIMITS.loginPerIp, '10.0.0.1');
     expect(savedCount(db, LIMITS.loginPerIp, '10.0.0.1')).toBe(2);
   });
 
-  it('refuses a batched limit past its maximum with rate_limited', () => {
+  it('refuses a batched limit past its maximum with rate_limited', async () => {
     const db = connect(freshFile());
-    const { allowed, refusal } = hitsUntilRefused(db, LIMITS.searchPerIp, '10.0.0.2');
+    const { allowed, refusal } = await hitsUntilRefused(db, LIMITS.searchPerIp, '10.0.0.2');
     expect(allowed).toBe(LIMITS.searchPerIp.max);
     expect(refusal).toBeInstanceOf(AppError);
     expect((refusal as AppError).code).toBe(ErrorCode.RateLimited);
@@ -74,30 +79,32 @@ describe('rate limits', () => {
 
   it('writes batched hits within FLUSH_MS, without being asked', async () => {
     const db = connect(freshFile());
-    for (let i = 0; i < 5; i++) hitRateLimit(db, NOW, LIMITS.searchPerIp, '10.0.0.3');
+    for (let i = 0; i < 5; i++) await hitRateLimit(db, NOW, LIMITS.searchPerIp, '10.0.0.3');
     await vi.waitFor(() => expect(savedCount(db, LIMITS.searchPerIp, '10.0.0.3')).toBe(5), {
       timeout: FLUSH_MS * 5,
       interval: 50,
     });
   });
 
-  it('carries a window on across a restart, and a crash forgets only the hits after the last write', () => {
+  it('carries a window on across a restart, and a crash forgets only the hits after the last write', async () => {
     const file = freshFile();
     const first = connect(file);
-    for (let i = 0; i < 100; i++) hitRateLimit(first, NOW, LIMITS.searchPerIp, '10.0.0.4');
-    flushRateLimits(first);
+    for (let i = 0; i < 100; i++) await hitRateLimit(first, NOW, LIMITS.searchPerIp, '10.0.0.4');
+    await flushRateLimits(first);
     // Hits after the last write, then the process dies without writing them (the first connection stays unflushed).
-    for (let i = 0; i < 10; i++) hitRateLimit(first, NOW, LIMITS.searchPerIp, '10.0.0.4');
+    for (let i = 0; i < 10; i++) await hitRateLimit(first, NOW, LIMITS.searchPerIp, '10.0.0.4');
     const afterCrash = connect(file);
-    expect(hitsUntilRefused(afterCrash, LIMITS.searchPerIp, '10.0.0.4').allowed).toBe(LIMITS.searchPerIp.max - 100);
+    expect((await hitsUntilRefused(afterCrash, LIMITS.searchPerIp, '10.0.0.4')).allowed).toBe(
+      LIMITS.searchPerIp.max - 100,
+    );
   });
 
-  it('starts a new window afresh, and counts subjects apart', () => {
+  it('starts a new window afresh, and counts subjects apart', async () => {
     const db = connect(freshFile());
-    expect(hitsUntilRefused(db, LIMITS.zipPerIp, '10.0.0.5').allowed).toBe(LIMITS.zipPerIp.max);
-    expect(hitsUntilRefused(db, LIMITS.zipPerIp, '10.0.0.6').allowed).toBe(LIMITS.zipPerIp.max);
+    expect((await hitsUntilRefused(db, LIMITS.zipPerIp, '10.0.0.5')).allowed).toBe(LIMITS.zipPerIp.max);
+    expect((await hitsUntilRefused(db, LIMITS.zipPerIp, '10.0.0.6')).allowed).toBe(LIMITS.zipPerIp.max);
     const nextWindow = NOW + LIMITS.zipPerIp.windowMs;
-    expect(hitsUntilRefused(db, LIMITS.zipPerIp, '10.0.0.5', nextWindow).allowed).toBe(LIMITS.zipPerIp.max);
+    expect((await hitsUntilRefused(db, LIMITS.zipPerIp, '10.0.0.5', nextWindow)).allowed).toBe(LIMITS.zipPerIp.max);
   });
 
   it('writes what is counted when the server stops', async () => {

@@ -20,7 +20,7 @@ let admin: ReturnType<TestApp['addUser']>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Removals').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Removals')).id;
   admin = t.addUser(Role.Admin);
 }, 60_000);
 afterAll(() => t.cleanup());

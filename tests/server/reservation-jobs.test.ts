@@ -38,7 +38,7 @@ let tree: TreeRow;
 beforeAll(async () => {
   process.env.TZ = 'UTC';
   t = await createTestApp();
-  tree = createTree(t.deps.db, START, 'Timers');
+  tree = await createTree(t.deps.db, START, 'Timers');
 });
 afterAll(async () => {
   await t.cleanup();

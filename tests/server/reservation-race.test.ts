@@ -66,7 +66,7 @@ const activeOnCell = (cellId: number) =>
 beforeAll(async () => {
   dir = tempDir('gallery-race-');
   db = openDatabase(path.join(dir, 'gallery.db'));
-  tree = createTree(db, Date.now(), 'Race');
+  tree = await createTree(db, Date.now(), 'Race');
   servers.push(...(await Promise.all([startRaceServer(dir), startRaceServer(dir)])));
 }, 60_000);
 

@@ -91,7 +91,7 @@ async function publish(server: RaceServer, cookie: string, artToken: string) {
 beforeAll(async () => {
   dir = tempDir('gallery-review-race-');
   db = openDatabase(path.join(dir, 'gallery.db'));
-  tree = createTree(db, Date.now(), 'Review race');
+  tree = await createTree(db, Date.now(), 'Review race');
   servers.push(...(await Promise.all([startRaceServer(dir), startRaceServer(dir)])));
 }, 60_000);
 

@@ -36,7 +36,7 @@ const versionOf = () =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Review').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Review')).id;
   admin = t.addUser(Role.Admin);
   artist = t.addUser(Role.Observer);
   subscriber = t.addUser(Role.Observer);

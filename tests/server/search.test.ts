@@ -83,7 +83,7 @@ let weaver: { id: number; firstname: string; lastname: string };
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Search').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Search')).id;
   painter = t.addUser(Role.Artist).user;
   weaver = t.addUser(Role.Artist).user;
   addPiece({

@@ -258,8 +258,8 @@ describe('growth after a publish', () => {
     db = ctx.db;
   });
 
-  it('opens exactly the pending trunk cells around the published one', () => {
-    const tree = createTree(db, 1000, 'Growth');
+  it('opens exactly the pending trunk cells around the published one', async () => {
+    const tree = await createTree(db, 1000, 'Growth');
     const at = (row: number, column: number) =>
       db
         .select()
@@ -283,9 +283,9 @@ describe('growth after a publish', () => {
     expect(openNeighboursAfterPublish(db, tree.id, 33, 0, 6000)).toEqual([]);
   });
 
-  it('works inside a transaction and leaves other trees alone', () => {
-    const a = createTree(db, 1000, 'A');
-    const b = createTree(db, 1000, 'B');
+  it('works inside a transaction and leaves other trees alone', async () => {
+    const a = await createTree(db, 1000, 'A');
+    const b = await createTree(db, 1000, 'B');
     const opened = db.transaction((tx) => openNeighboursAfterPublish(tx, a.id, 20, 2, 7000));
     expect(opened).toHaveLength(8);
     const changed = db

@@ -58,7 +58,7 @@ const availabilityMails = () =>
   t.deps.db.select({ to: mailOutbox.toAddress }).from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available')).all();
 
 /** Checks what must hold after a step; `before` is what the step started from. */
-function checkInvariants(before: {
+async function checkInvariants(before: {
   snapshot: ReturnType<typeof snapshotNow>;
   told: Map<number, number>;
   mails: number;
@@ -88,7 +88,7 @@ function checkInvariants(before: {
   for (const square of publishedSquares) expect(square.status).toBe(ArtStatus.Published);
 
   // The change log brings the step's starting snapshot to the tree as it is now.
-  const answer = readChanges(db, world.tree.id, before.snapshot.version);
+  const answer = await readChanges(db, world.tree.id, before.snapshot.version);
   if (answer.resync) throw new Error('the change log no longer reaches the last step');
   expect(canonical(applyChanges(before.snapshot.cells, answer).cells)).toEqual(canonical(snapshotNow().cells));
 
@@ -111,7 +111,7 @@ function checkInvariants(before: {
 
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'Life');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Life');
   world = {
     t,
     tree,
@@ -133,7 +133,7 @@ describe('the life of a square', () => {
         for (const step of steps) {
           const before = { snapshot: snapshotNow(), told: notified(), mails: availabilityMails().length };
           await runTransition(world, step);
-          checkInvariants(before);
+          await checkInvariants(before);
         }
       }),
       { numRuns: 15 },

@@ -22,7 +22,7 @@ it('closes the database and stops without an error when its last writes meet a f
   const { db } = t.deps;
   // Searches from many addresses: counted in memory, written when the server stops.
   for (let i = 0; i < 3_000; i++)
-    hitRateLimit(db, t.clock.now(), LIMITS.searchPerIp, `10.1.${Math.floor(i / 250)}.${i % 250}`);
+    await hitRateLimit(db, t.clock.now(), LIMITS.searchPerIp, `10.1.${Math.floor(i / 250)}.${i % 250}`);
   const pages = db.$client.pragma('page_count', { simple: true }) as number;
   db.$client.pragma(`max_page_count = ${pages}`);
 

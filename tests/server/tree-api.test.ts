@@ -13,7 +13,7 @@ let treeId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'Test tree');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Test tree');
   treeToken = tree.token;
   treeId = tree.id;
 });

@@ -56,15 +56,15 @@ function canonical(tree: TreeCells): string[] {
   return lines.sort((a, b) => position(a)[0] - position(b)[0] || position(a)[1] - position(b)[1]);
 }
 
-function changesSince(since: number): TreeChangesWire {
-  const answer = readChanges(t.deps.db, tree.id, since);
+async function changesSince(since: number): Promise<TreeChangesWire> {
+  const answer = await readChanges(t.deps.db, tree.id, since);
   if (answer.resync) throw new Error(`expected changes since ${since}, got resync`);
   return answer;
 }
 
 beforeAll(async () => {
   t = await createTestApp();
-  tree = createTree(t.deps.db, t.clock.now(), 'Live');
+  tree = await createTree(t.deps.db, t.clock.now(), 'Live');
   world = {
     t,
     tree,
@@ -89,10 +89,10 @@ describe('changes since a version, applied to that version’s snapshot', () => 
           const before = treeNow().version;
           await runTransition(world, next);
           // One step at a time, as a viewer following the stream applies them...
-          stepwise = applyChanges(stepwise, changesSince(before)).cells;
+          stepwise = applyChanges(stepwise, await changesSince(before)).cells;
         }
         // ...and all at once, as a viewer coming back after a while.
-        const atOnce = applyChanges(start.decode(), changesSince(start.version)).cells;
+        const atOnce = applyChanges(start.decode(), await changesSince(start.version)).cells;
         const fresh = snapshotNow();
         expect(canonical(stepwise)).toEqual(canonical(fresh.cells));
         expect(canonical(atOnce)).toEqual(canonical(fresh.cells));
@@ -107,7 +107,7 @@ describe('changes since a version, applied to that version’s snapshot', () => 
     const before = treeNow().version;
     await runTransition(world, { kind: 'reserve', who: 1, pick: 3 });
     await runTransition(world, { kind: 'release', who: 0, pick: 0 });
-    const answer = changesSince(before);
+    const answer = await changesSince(before);
     const positions = answer.row.map((row, i) => `${row},${answer.col[i]}`);
     expect(new Set(positions).size).toBe(positions.length);
     const now = readSnapshotCells(t.deps.db, tree.id);
@@ -129,17 +129,17 @@ describe('what the log no longer reaches', () => {
     recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
     recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
     expect(treeNow().version).toBe(old + 2);
-    expect(readChanges(t.deps.db, tree.id, old).resync).toBe(false);
+    expect((await readChanges(t.deps.db, tree.id, old)).resync).toBe(false);
     // Keep only the newest change: `old` is now out of reach, the version before the last change is not.
-    pruneChangeLog(t.deps.db, t.clock.now(), { ms: 365 * DAY, rows: 1 });
-    const pruned: TreeChangesAnswer = readChanges(t.deps.db, tree.id, old);
+    await pruneChangeLog(t.deps.db, t.clock.now(), { ms: 365 * DAY, rows: 1 });
+    const pruned: TreeChangesAnswer = await readChanges(t.deps.db, tree.id, old);
     expect(pruned).toEqual({ format: 1, resync: true, since: old, version: treeNow().version });
     expect(treeNow().changesFrom).toBeGreaterThan(old);
-    expect(readChanges(t.deps.db, tree.id, treeNow().changesFrom).resync).toBe(false);
+    expect((await readChanges(t.deps.db, tree.id, treeNow().changesFrom)).resync).toBe(false);
 
     const beforeBulk = treeNow().version;
     recordBulkChange(t.deps.db, tree.id, t.clock.now());
-    expect(readChanges(t.deps.db, tree.id, beforeBulk).resync).toBe(true);
+    expect((await readChanges(t.deps.db, tree.id, beforeBulk)).resync).toBe(true);
   });
 
   it('answers resync when more changes than CHANGES_MAX lie behind, and the snapshot is then built anew first', async () => {
@@ -150,7 +150,7 @@ describe('what the log no longer reaches', () => {
     t.deps.db.transaction((tx) => {
       for (let i = 0; i <= CHANGES_MAX; i++) recordCellChanges(tx, tree.id, [someCell], t.clock.now());
     });
-    expect(readChanges(t.deps.db, tree.id, before).resync).toBe(true);
+    expect((await readChanges(t.deps.db, tree.id, before)).resync).toBe(true);
     const served = (await t.server.inject({ url: `/api/tree/${tree.token}` })).json() as { r: TreeSnapshotWire };
     expect(t.deps.snapshots.builds).toBe(builds + 1);
     expect(served.r.version).toBe(treeNow().version);
@@ -162,9 +162,9 @@ describe('what the log no longer reaches', () => {
     t.clock.advance(2 * DAY);
     await runTransition(world, { kind: 'release', who: 0, pick: 0 });
     const after = treeNow().version;
-    expect(pruneChangeLog(t.deps.db, t.clock.now())).toBeGreaterThan(0);
-    expect(readChanges(t.deps.db, tree.id, before).resync).toBe(true);
-    expect(readChanges(t.deps.db, tree.id, after)).toMatchObject({ resync: false, count: 0 });
+    expect(await pruneChangeLog(t.deps.db, t.clock.now())).toBeGreaterThan(0);
+    expect((await readChanges(t.deps.db, tree.id, before)).resync).toBe(true);
+    expect(await readChanges(t.deps.db, tree.id, after)).toMatchObject({ resync: false, count: 0 });
   });
 });
 
@@ -225,7 +225,7 @@ describe('a change costs the change', () => {
     expect(second.headers.etag).toBe(first.headers.etag);
     const served = (second.json() as { r: TreeSnapshotWire }).r;
     expect(served.version).toBe(kept.version);
-    const caughtUp = applyChanges(decodeSnapshot(served), changesSince(served.version)).cells;
+    const caughtUp = applyChanges(decodeSnapshot(served), await changesSince(served.version)).cells;
     expect(canonical(caughtUp)).toEqual(canonical(snapshotNow().cells));
   });
 });

@@ -49,7 +49,7 @@ describe('the tree event stream', () => {
     t = await createTestApp({ port: 0 });
     apps.push(t);
     dirs.push(t.dir);
-    tree = createTree(t.deps.db, t.clock.now(), 'Live');
+    tree = await createTree(t.deps.db, t.clock.now(), 'Live');
     base = await t.start();
     const since = versionOf(t, tree);
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${since}`);
@@ -67,7 +67,7 @@ describe('the tree event stream', () => {
     expect(event.event).toBe('changes');
     expect(Number(event.id)).toBe(versionOf(t, tree));
     const changes = fromChangesEvent(Number(event.id), JSON.parse(event.data) as TreeChangesEvent);
-    expect(changes).toEqual(readChanges(t.deps.db, tree.id, since));
+    expect(changes).toEqual(await readChanges(t.deps.db, tree.id, since));
     // What the id says is not said again: a one-square change stays small on the wire.
     expect(event.data).not.toMatch(/"version"|"format"|"resync"/);
     expect(changes).toMatchObject({ count: 1, status: String(CellStatus.Reserved) });
@@ -121,7 +121,7 @@ describe('the streams a whole server holds', () => {
     const t = await createTestApp({ port: 0 });
     apps.push(t);
     dirs.push(t.dir);
-    const tree = createTree(t.deps.db, t.clock.now(), 'Crowded');
+    const tree = await createTree(t.deps.db, t.clock.now(), 'Crowded');
     t.deps.treeEvents?.close();
     t.deps.treeEvents = new TreeEventFeed(t.deps.db, t.server.log, { total: 2, perIp: 10 });
     const base = await t.start();
@@ -148,7 +148,7 @@ describe('across a server restart', () => {
     const clock = manualClock(Date.UTC(2026, 5, 1, 12));
     const config = testConfig(dir, { port: 0 });
     const first = await buildApp(config, { clock });
-    const tree = createTree(first.deps.db, clock.now(), 'Restarted');
+    const tree = await createTree(first.deps.db, clock.now(), 'Restarted');
     const base = await first.start();
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${versionOf(first, tree)}`);
     /** A new member, straight into the users table (the second app is not a test app with addUser). */
@@ -188,7 +188,7 @@ describe('across a server restart', () => {
     expect(missed.event).toBe('changes');
     expect(Number(missed.id)).toBe(versionOf(second, tree));
     const caughtUp = fromChangesEvent(Number(missed.id), JSON.parse(missed.data) as TreeChangesEvent);
-    expect(caughtUp).toEqual(readChanges(second.deps.db, tree.id, Number(seen.id)));
+    expect(caughtUp).toEqual(await readChanges(second.deps.db, tree.id, Number(seen.id)));
     expect(caughtUp.count).toBe(1);
     resumed.close();
   });

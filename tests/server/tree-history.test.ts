@@ -51,7 +51,7 @@ const inSteps = (pieces: [number, number, number][]) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'History');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'History');
   treeToken = tree.token;
   treeId = tree.id;
   const author = t.addUser(Role.Artist).user.id;
@@ -269,7 +269,7 @@ describe('a history the tree has moved past', () => {
   });
 
   it('is built after a tree’s first snapshot, before anyone asks for it', async () => {
-    const fresh = createTree(t.deps.db, t.clock.now(), 'Warm history');
+    const fresh = await createTree(t.deps.db, t.clock.now(), 'Warm history');
     const builds = t.deps.histories.builds;
     expect((await t.server.inject({ url: `/api/tree/${fresh.token}` })).statusCode).toBe(200);
     await vi.waitFor(() => expect(t.deps.histories.builds).toBe(builds + 1), { timeout: 20_000, interval: 20 });

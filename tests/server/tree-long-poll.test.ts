@@ -86,7 +86,7 @@ describe('the long-poll of a tree’s changes', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ port: 0 });
-    tree = createTree(t.deps.db, t.clock.now(), 'Watched');
+    tree = await createTree(t.deps.db, t.clock.now(), 'Watched');
     base = await t.start();
   });
   afterAll(() => t.cleanup());
@@ -97,7 +97,7 @@ describe('the long-poll of a tree’s changes', () => {
     const answer = await get(base, changes(since, WAIT_MAX_SECONDS));
     expect(answer.status).toBe(200);
     expect(answer.ms).toBeLessThan(1000);
-    expect(json(answer)).toEqual(readChanges(t.deps.db, tree.id, since));
+    expect(json(answer)).toEqual(await readChanges(t.deps.db, tree.id, since));
     expect(answer.headers).toMatchObject({
       'cache-control': CACHE_CHANGES,
       vary: 'accept-encoding',
@@ -118,7 +118,7 @@ describe('the long-poll of a tree’s changes', () => {
     // The feed looks at the log every 100 ms; a second is the most a viewer should wait.
     expect(latency).toBeLessThan(1000);
     const body = json(answer) as TreeChangesAnswer;
-    expect(body).toEqual(readChanges(t.deps.db, tree.id, since));
+    expect(body).toEqual(await readChanges(t.deps.db, tree.id, since));
     expect(body).toMatchObject({ since, version: versionOf(t, tree), count: 1 });
     expect(answer.headers['cache-control']).toBe(CACHE_CHANGES);
     expect(heldPolls(t)).toBe(0);
@@ -223,7 +223,7 @@ describe('the long-polls a process holds', () => {
   it('are bounded (LONG_POLLS_MAX): past it 503 with Retry-After, and a reader who leaves frees its place', async () => {
     const t = await createTestApp({ port: 0, longPollsMax: 2 });
     try {
-      const tree = createTree(t.deps.db, t.clock.now(), 'Crowded');
+      const tree = await createTree(t.deps.db, t.clock.now(), 'Crowded');
       const base = await t.start();
       const address = `/api/tree/${tree.token}/changes?since=${versionOf(t, tree)}&wait=10`;
       const leaving = new AbortController();
@@ -251,7 +251,7 @@ describe('the long-polls a process holds', () => {
 
   it('are let go at once when the server stops, with what the log holds', async () => {
     const t = await createTestApp({ port: 0 });
-    const tree = createTree(t.deps.db, t.clock.now(), 'Stopping');
+    const tree = await createTree(t.deps.db, t.clock.now(), 'Stopping');
     const base = await t.start();
     const since = versionOf(t, tree);
     const polled = get(base, `/api/tree/${tree.token}/changes?since=${since}&wait=${WAIT_MAX_SECONDS}`);
@@ -278,7 +278,7 @@ describe('answers fixed by version', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ port: 0 });
-    tree = createTree(t.deps.db, t.clock.now(), 'Versioned');
+    tree = await createTree(t.deps.db, t.clock.now(), 'Versioned');
     base = await t.start();
   });
   afterAll(() => t.cleanup());
@@ -346,7 +346,7 @@ describe('answers fixed by version', () => {
     await save('Renamed');
     const renamed = versionOf(t, tree);
     expect(renamed).toBeGreaterThan(version);
-    expect(readChanges(t.deps.db, tree.id, version)).toMatchObject({ resync: false, count: 1 });
+    expect(await readChanges(t.deps.db, tree.id, version)).toMatchObject({ resync: false, count: 1 });
     const after = json(await get(base, region(renamed))) as TreeRegionWire;
     expect(after.artist[0]).toBe(`Renamed ${author.user.lastname}`);
     // The old version's address no longer names the tree's version: it answers the current one, short-lived.

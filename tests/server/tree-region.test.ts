@@ -54,7 +54,7 @@ function putArt(row: number, column: number, status: number, title: string): voi
 
 beforeAll(async () => {
   t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'Regions');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Regions');
   treeToken = tree.token;
   treeId = tree.id;
   artist = t.addUser(Role.Artist).user;

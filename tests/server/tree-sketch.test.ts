@@ -111,7 +111,7 @@ beforeAll(async () => {
   const clientDir = tempDir('gallery-client-');
   fs.writeFileSync(path.join(clientDir, 'index.html'), PAGE);
   t = await createTestApp({ clientDir, logLevel: 'warn' }, { logOutput: { write: (line) => warnings.push(line) } });
-  tree = createTree(t.deps.db, t.clock.now(), 'Sketched');
+  tree = await createTree(t.deps.db, t.clock.now(), 'Sketched');
   settings = tree.settings as TreeSettings;
   authorId = t.addUser(Role.Artist).user.id;
 });

@@ -66,7 +66,7 @@ describe('resuming the event stream from far behind', () => {
   let tree: TreeRow;
   beforeAll(async () => {
     t = await createTestApp({ port: 0 });
-    tree = createTree(t.deps.db, t.clock.now(), 'Far behind');
+    tree = await createTree(t.deps.db, t.clock.now(), 'Far behind');
     base = await t.start();
   });
   afterAll(() => t.cleanup());
@@ -105,7 +105,7 @@ describe('opening event streams', () => {
   let tree: TreeRow;
   beforeAll(async () => {
     t = await createTestApp({ port: 0, trustProxy: true });
-    tree = createTree(t.deps.db, t.clock.now(), 'Opened');
+    tree = await createTree(t.deps.db, t.clock.now(), 'Opened');
     base = await t.start();
   });
   afterAll(() => t.cleanup());

@@ -27,7 +27,7 @@ let stranger: ReturnType<TestApp['addUser']>;
 beforeAll(async () => {
   t = await createTestApp({ port: 0, host: '127.0.0.1' });
   port = Number(new URL(await t.start()).port);
-  const tree = createTree(t.deps.db, t.clock.now(), 'Early refusals');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Early refusals');
   holder = t.addUser(Role.Observer);
   stranger = t.addUser(Role.Artist);
   square = cellAt(t.deps.db, tree.id, 33, 1).token;

@@ -49,7 +49,7 @@ const doors: Door[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   store = watchStore(t.deps.db, t.deps.config.mediaDir);
-  const tree = createTree(t.deps.db, t.clock.now(), 'Uploads');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'Uploads');
   const artist = t.addUser(Role.Observer);
   const square = cellAt(t.deps.db, tree.id, 33, 0).token;
   await reserveCell(t.deps, artist.user, square);

@@ -18,7 +18,7 @@ let treeId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  treeId = createTree(t.deps.db, t.clock.now(), 'Uploads').id;
+  treeId = (await createTree(t.deps.db, t.clock.now(), 'Uploads')).id;
 });
 afterAll(() => t.cleanup());
 

@@ -50,7 +50,7 @@ export async function register(
   input: { firstname: string; lastname: string; email: string; password: string },
   ip: string,
 ): Promise<NewSession> {
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.registerPerIp, ip);
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.registerPerIp, ip);
   const email = normaliseEmail(input.email);
   if (findByEmail(ctx, email)) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
@@ -99,7 +99,7 @@ export async function login(
   const accountAtIp = `${account}|${networkOf(ip)}`;
   checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerIp, ip);
   checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccountIp, accountAtIp);
-  hitRateLimit(ctx.db, now, LIMITS.loginPerIp, ip);
+  await hitRateLimit(ctx.db, now, LIMITS.loginPerIp, ip);
   const user = findByEmail(ctx, input.username);
   // Refused before the password is hashed; an unknown address is counted the same, so the refusal tells nothing.
   if (!user || !isKnownNetwork(ctx.db, user.id, ip))
@@ -115,9 +115,9 @@ export async function login(
   if (!valid) {
     // Counted after the answer is known; the next attempt past a limit is the one refused.
     const failedAt = ctx.clock.now();
-    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerIp, ip));
-    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccountIp, accountAtIp));
-    countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccount, account));
+    await countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerIp, ip));
+    await countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccountIp, accountAtIp));
+    await countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccount, account));
     throw invalidCredentials();
   }
   rememberNetwork(ctx.db, user!.id, ip, ctx.clock.now());
@@ -156,9 +156,9 @@ function rememberNetwork(db: Queryable, userId: number, ip: string, now: number)
 }
 
 /** Counts a failure; that this one went past the limit is told on the next attempt, not instead of this answer. */
-function countQuietly(count: () => void): void {
+async function countQuietly(count: () => Promise<void>): Promise<void> {
   try {
-    count();
+    await count();
   } catch (error) {
     if (!(error instanceof AppError && error.code === ErrorCode.RateLimited)) throw error;
   }
@@ -175,8 +175,8 @@ export async function requestPasswordReset(
   ip: string,
 ): Promise<void> {
   const now = ctx.clock.now();
-  hitRateLimit(ctx.db, now, LIMITS.resetPerIp, ip);
-  hitRateLimit(ctx.db, now, LIMITS.resetPerAddress, normaliseEmail(input.username));
+  await hitRateLimit(ctx.db, now, LIMITS.resetPerIp, ip);
+  await hitRateLimit(ctx.db, now, LIMITS.resetPerAddress, normaliseEmail(input.username));
   const user = findByEmail(ctx, input.username);
   if (!user || user.disabledAt !== null) return;
   const token = newToken(24);
@@ -229,9 +229,9 @@ export async function restorePassword(
   ip: string,
 ): Promise<void> {
   const tokenHash = hashToken(input.token);
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerIp, ip);
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerIp, ip);
   validReset(ctx.db, tokenHash, ctx.clock.now());
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
@@ -275,7 +275,7 @@ async function confirmCurrentPassword(
   const accountAtIp = `${user.email}|${networkOf(ip)}`;
   checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp);
   if (await verifyPassword(user.passwordHash, given)) return;
-  countQuietly(() => hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp));
+  await countQuietly(() => hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp));
   throw fail(CURRENT_PASSWORD_MESSAGES.wrong);
 }
 

@@ -107,7 +107,7 @@ export async function updateProfile(
   image: Buffer | null,
 ): Promise<FullProfile> {
   const owner = profileOwner(viewer, token);
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(owner.id));
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(owner.id));
   const before = memberByToken(ctx, token);
 
   const errors: FieldErrors = {};

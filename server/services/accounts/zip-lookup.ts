@@ -55,7 +55,7 @@ async function externalZipPlace(ctx: ServiceContext, template: string, zip: stri
 
 /** GET /api/misc/zip/{zip} (misc.zip). */
 export async function lookupZip(ctx: ServiceContext, input: string, ip: string): Promise<ZipPlace> {
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.zipPerIp, ip);
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.zipPerIp, ip);
   const zip = fiveDigitZip(input);
   if (!zip) return null;
   const external = ctx.config.zipLookupUrl ? await externalZipPlace(ctx, ctx.config.zipLookupUrl, zip) : null;

@@ -144,7 +144,7 @@ export async function saveArt(
   submission: ArtSubmission,
 ): Promise<ArtForEdit> {
   if (!viewer) throw new AppError(ErrorCode.Unauthenticated, LOG_IN_TO_SAVE);
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
   const found = editableCell(ctx, viewer, cellToken);
 
   const currentYear = new Date(ctx.clock.now()).getUTCFullYear();

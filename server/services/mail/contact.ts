@@ -22,7 +22,7 @@ export async function sendContactMessage(
 ): Promise<SentContactMessage> {
   const now = ctx.clock.now();
   // Outside the transaction, like the other limits: a refused attempt still counts.
-  hitRateLimit(ctx.db, now, LIMITS.contactPerIp, ip);
+  await hitRateLimit(ctx.db, now, LIMITS.contactPerIp, ip);
   return ctx.db.transaction((tx) => {
     const row = tx
       .insert(contactMessages)

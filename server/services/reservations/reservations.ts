@@ -54,7 +54,7 @@ export async function reserveBranchSlot(
   position: BranchPosition,
 ): Promise<ReservedCell> {
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
-  const tree = position.treeToken ? getTreeByToken(ctx.db, position.treeToken) : getDefaultTree(ctx.db);
+  const tree = position.treeToken ? await getTreeByToken(ctx.db, position.treeToken) : await getDefaultTree(ctx.db);
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'There is no tree yet.');
   const now = ctx.clock.now();
   return withHoldRefusals(() =>

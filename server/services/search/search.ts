@@ -196,6 +196,6 @@ export async function searchForVisitor(
   ip: string,
   term: string,
 ): Promise<SearchHit[]> {
-  hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.searchPerIp, ip);
+  await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.searchPerIp, ip);
   return searchTurns.take(() => searchCells(ctx.db, term));
 }

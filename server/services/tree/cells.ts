@@ -16,7 +16,12 @@ const cellSummaryStatement = preparedOnce<[string], CellSummary>(`
   where c.token = ?
 `);
 
-export function getCellSummary(db: Db, token: string): CellSummary {
+export async function getCellSummary(db: Db, token: string): Promise<CellSummary> {
+  return readCellSummary(db, token);
+}
+
+/** As getCellSummary, synchronously: the server's sketch of the tree reads it while it draws (tree-sketch.ts). */
+export function readCellSummary(db: Db, token: string): CellSummary {
   if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
   const found = cellSummaryStatement(db).get(token);
   if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
@@ -36,7 +41,7 @@ export interface ViewerCell {
  * The viewer's squares (the tree toolbar's "find mine"): the square they hold a reservation on first, then the cells of
  * their pieces (drafts, under review, published), newest first. Removed pieces are not theirs to find.
  */
-export function listViewerCells(db: Db, userId: number): ViewerCell[] {
+export async function listViewerCells(db: Db, userId: number): Promise<ViewerCell[]> {
   const columns = {
     token: cells.token,
     row: cells.row,

@@ -21,6 +21,6 @@ export {
 export { TreeHistoryStore } from './tree-history-store.ts';
 export { parseRegionBounds, readRegion } from './tree-region.ts';
 export { TreeSketches } from './tree-sketch.ts';
-export { createTree, getDefaultTree, getTreeByToken } from './tree.ts';
+export { createTree, createTreeInTx, getDefaultTree, getTreeByToken } from './tree.ts';
 export type { ChangesOverLimit } from './tree-changes.ts';
 export type { TreeRow } from './tree.ts';

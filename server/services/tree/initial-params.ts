@@ -4,9 +4,9 @@ import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import type { ServiceContext } from '../context.ts';
 import { getDefaultTree } from './tree.ts';
 
-export function initialParams(ctx: Pick<ServiceContext, 'db' | 'config'>): InitialParams {
+export async function initialParams(ctx: Pick<ServiceContext, 'db' | 'config'>): Promise<InitialParams> {
   return {
-    treeToken: getDefaultTree(ctx.db)?.token ?? null,
+    treeToken: (await getDefaultTree(ctx.db))?.token ?? null,
     settings: {
       imagePath: MEDIA_URL_PREFIX,
       email: ctx.config.contactEmail,

@@ -92,8 +92,8 @@ export function parseSince(raw: unknown): number {
  * "resync" for one older than the log reaches (or than a bulk change, or more than CHANGES_MAX changes behind). One
  * read transaction, so the version and the cells agree.
  */
-export function readChanges(db: Db, treeId: number, since: number): TreeChangesAnswer {
-  const answer = readChangesUpTo(db, treeId, since, CHANGES_MAX);
+export async function readChanges(db: Db, treeId: number, since: number): Promise<TreeChangesAnswer> {
+  const answer = await readChangesUpTo(db, treeId, since, CHANGES_MAX);
   return 'overLimit' in answer ? { format: 1, resync: true, since, version: answer.version } : answer;
 }
 
@@ -110,12 +110,12 @@ export interface ChangesOverLimit {
  * (decision 040). The live stream asks with its inline limit: a larger catch-up is only a `version` event anyway.
  * Log rows are counted, not cells: a cell changed twice counts twice, so the answer errs towards the version alone.
  */
-export function readChangesUpTo(
+export async function readChangesUpTo(
   db: Db,
   treeId: number,
   since: number,
   max: number,
-): TreeChangesAnswer | ChangesOverLimit {
+): Promise<TreeChangesAnswer | ChangesOverLimit> {
   return db.transaction((tx) => {
     const tree = tx
       .select({ version: trees.version, changesFrom: trees.changesFrom })
@@ -146,7 +146,7 @@ export function readChangesUpTo(
 }
 
 /** The newest sequence number in the whole log (0 when empty): what the live feed watches. */
-export function lastChangeSeq(db: Db): number {
+export async function lastChangeSeq(db: Db): Promise<number> {
   return db
     .select({ seq: sql<number>`coalesce(max(${treeChanges.seq}), 0)` })
     .from(treeChanges)
@@ -154,7 +154,10 @@ export function lastChangeSeq(db: Db): number {
 }
 
 /** Trees whose version moved past `seq`, with their versions. */
-export function treesChangedAfter(db: Db, seq: number): Pick<typeof trees.$inferSelect, 'id' | 'token' | 'version'>[] {
+export async function treesChangedAfter(
+  db: Db,
+  seq: number,
+): Promise<Pick<typeof trees.$inferSelect, 'id' | 'token' | 'version'>[]> {
   return db
     .select({ id: trees.id, token: trees.token, version: trees.version })
     .from(trees)
@@ -166,11 +169,11 @@ export function treesChangedAfter(db: Db, seq: number): Pick<typeof trees.$infer
  * Drops what the log no longer needs to keep: rows older than CHANGE_LOG_KEEP_MS, and all but the newest
  * CHANGE_LOG_KEEP_ROWS of each tree. A tree's changesFrom moves up to the last dropped row.
  */
-export function pruneChangeLog(
+export async function pruneChangeLog(
   db: Db,
   now: number,
   keep = { ms: CHANGE_LOG_KEEP_MS, rows: CHANGE_LOG_KEEP_ROWS },
-): number {
+): Promise<number> {
   let dropped = 0;
   for (const tree of db.select({ id: trees.id, changesFrom: trees.changesFrom }).from(trees).all()) {
     const inTree = eq(treeChanges.treeId, tree.id);

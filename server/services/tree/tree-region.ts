@@ -39,7 +39,7 @@ export function parseRegionBounds(query: Record<string, unknown>): RegionBounds 
  * The region's cells and the tree's version, read in one transaction: the answer is exactly that version's (another
  * process may commit between two reads), so an address naming the version may be cached for good (decision 033).
  */
-export function readRegion(db: Db, tree: Pick<TreeRow, 'id'>, bounds: RegionBounds): TreeRegionWire {
+export async function readRegion(db: Db, tree: Pick<TreeRow, 'id'>, bounds: RegionBounds): Promise<TreeRegionWire> {
   return db.transaction((tx) => {
     const { version } = tx.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!;
     return regionAt(tx, tree.id, version, bounds);

@@ -23,7 +23,7 @@ import { colorAsSent } from '#shared/tree/snapshot.ts';
 import { parseTreeUrl } from '#shared/tree/tree-url.ts';
 import type { CellSummary } from '#shared/api-types.ts';
 import type { Db } from '../../db.ts';
-import { getCellSummary } from './cells.ts';
+import { readCellSummary } from './cells.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { readSnapshotCells, type TreeRow } from './tree.ts';
 
@@ -266,7 +266,7 @@ export class TreeSketches {
 
   private cellOf(token: string): CellSummary | null {
     try {
-      return getCellSummary(this.db, token);
+      return readCellSummary(this.db, token);
     } catch {
       return null;
     }

@@ -7,7 +7,7 @@ import { cells, trees } from '#drizzle/schema.ts';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { DEFAULT_TREE_SETTINGS, bandOfRow, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { Db } from '../../db.ts';
+import type { Db, Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { newToken, TOKEN_PATTERN } from '../../tokens.ts';
 import { recordBulkChange } from './tree-changes.ts';
@@ -15,41 +15,54 @@ import { recordBulkChange } from './tree-changes.ts';
 export type TreeRow = typeof trees.$inferSelect;
 
 /** Creates a tree and every trunk cell (all rows, trunk columns): seed rows AVAILABLE, the rest PENDING. */
-export function createTree(db: Db, now: number, name: string, settings: TreeSettings = DEFAULT_TREE_SETTINGS): TreeRow {
-  return db.transaction((tx) => {
-    const tree = tx
-      .insert(trees)
-      .values({ token: newToken(), name, settings, version: 1, createdAt: now })
-      .returning()
-      .get();
-    const rows = totalRows(settings);
-    const batch: (typeof cells.$inferInsert)[] = [];
-    for (let row = 0; row < rows; row++) {
-      const status = bandOfRow(settings, row) === 'seed' ? CellStatus.Available : CellStatus.Pending;
-      for (let column = 0; column < settings.trunk.columns; column++) {
-        batch.push({
-          token: newToken(),
-          treeId: tree.id,
-          row,
-          column,
-          type: CellType.Trunk,
-          status,
-          createdAt: now,
-          updatedAt: now,
-        });
-      }
+export async function createTree(
+  db: Db,
+  now: number,
+  name: string,
+  settings: TreeSettings = DEFAULT_TREE_SETTINGS,
+): Promise<TreeRow> {
+  return db.transaction((tx) => createTreeInTx(tx, now, name, settings));
+}
+
+/** As createTree, inside the caller's transaction (the demo seed plants its tree in the transaction that fills it). */
+export function createTreeInTx(
+  tx: Queryable,
+  now: number,
+  name: string,
+  settings: TreeSettings = DEFAULT_TREE_SETTINGS,
+): TreeRow {
+  const tree = tx
+    .insert(trees)
+    .values({ token: newToken(), name, settings, version: 1, createdAt: now })
+    .returning()
+    .get();
+  const rows = totalRows(settings);
+  const batch: (typeof cells.$inferInsert)[] = [];
+  for (let row = 0; row < rows; row++) {
+    const status = bandOfRow(settings, row) === 'seed' ? CellStatus.Available : CellStatus.Pending;
+    for (let column = 0; column < settings.trunk.columns; column++) {
+      batch.push({
+        token: newToken(),
+        treeId: tree.id,
+        row,
+        column,
+        type: CellType.Trunk,
+        status,
+        createdAt: now,
+        updatedAt: now,
+      });
     }
-    for (let i = 0; i < batch.length; i += 500)
-      tx.insert(cells)
-        .values(batch.slice(i, i + 500))
-        .run();
-    recordBulkChange(tx, tree.id, now);
-    return tx.select().from(trees).where(eq(trees.id, tree.id)).get()!;
-  });
+  }
+  for (let i = 0; i < batch.length; i += 500)
+    tx.insert(cells)
+      .values(batch.slice(i, i + 500))
+      .run();
+  recordBulkChange(tx, tree.id, now);
+  return tx.select().from(trees).where(eq(trees.id, tree.id)).get()!;
 }
 
 /** Finds a tree by token: 400 for a malformed token, 404 for an unknown one. */
-export function getTreeByToken(db: Db, token: string): TreeRow {
+export async function getTreeByToken(db: Db, token: string): Promise<TreeRow> {
   if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed tree token.');
   const tree = db.select().from(trees).where(eq(trees.token, token)).get();
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'No tree has this token.');
@@ -57,7 +70,7 @@ export function getTreeByToken(db: Db, token: string): TreeRow {
 }
 
 /** The tree the site shows by default: the oldest one. */
-export function getDefaultTree(db: Db): TreeRow | undefined {
+export async function getDefaultTree(db: Db): Promise<TreeRow | undefined> {
   return db.select().from(trees).orderBy(asc(trees.id)).limit(1).get();
 }
 

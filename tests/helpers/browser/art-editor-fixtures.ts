@@ -57,9 +57,11 @@ export async function member(gallery: Gallery, browser: Browser, name: string): 
 }
 
 /** An AVAILABLE square of the default tree with a published piece among its 8 neighbours (not yet taken by a test). */
-export function availableSquareNextToPublished(gallery: Gallery): { token: string; neighbourToken: string } {
+export async function availableSquareNextToPublished(
+  gallery: Gallery,
+): Promise<{ token: string; neighbourToken: string }> {
   const { db } = gallery.app.deps;
-  const treeId = getDefaultTree(db)!.id;
+  const treeId = (await getDefaultTree(db))!.id;
   const all = db
     .select({ token: cells.token, row: cells.row, column: cells.column, status: cells.status, artStatus: art.status })
     .from(cells)

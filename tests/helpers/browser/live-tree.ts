@@ -114,7 +114,7 @@ export async function freeSquareOnScreen(
   ...pages: Page[]
 ): Promise<{ id: number; row: number; column: number }> {
   const { db } = gallery.app.deps;
-  const tree = getDefaultTree(db)!;
+  const tree = (await getDefaultTree(db))!;
   let used = usedSquares.get(gallery);
   if (!used) usedSquares.set(gallery, (used = new Set()));
   const boxes = await Promise.all(

@@ -29,7 +29,7 @@ export function useTreeAccess() {
   const state = fileFixture(
     async () => {
       const [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
-      const settings = getDefaultTree(gallery.app.deps.db)!.settings as TreeSettings;
+      const settings = (await getDefaultTree(gallery.app.deps.db))!.settings as TreeSettings;
       const page = await browser.newPage({ viewport: WIDE });
       return { gallery, browser, page, errors: watchErrors(page), settings };
     },
@@ -86,9 +86,9 @@ export function useTreeAccess() {
     allSquares: (on: Page = page()) => squaresIn(on, -5, 60, -40, 40),
     surveyView: (on: Page = page()) => on.getByTestId('tree-survey-view'),
     cellsWith: (status: number) => cellsWith(state().gallery, status),
-    pieceAt(row: number, column: number) {
+    async pieceAt(row: number, column: number) {
       const { db } = state().gallery.app.deps;
-      const tree = getDefaultTree(db)!;
+      const tree = (await getDefaultTree(db))!;
       return db
         .select({ token: cells.token, title: art.title, firstname: users.firstname, lastname: users.lastname })
         .from(cells)

@@ -58,9 +58,9 @@ export async function pointOf(
 }
 
 /** The squares of the gallery's tree with a status, straight from its database. */
-export function cellsWith(gallery: Gallery, status: number) {
+export async function cellsWith(gallery: Gallery, status: number) {
   const { db } = gallery.app.deps;
-  const tree = getDefaultTree(db)!;
+  const tree = (await getDefaultTree(db))!;
   return db
     .select({ token: cells.token, row: cells.row, column: cells.column, type: cells.type })
     .from(cells)

@@ -12,7 +12,7 @@ export const rgb = (colour: number): Rgb => [(colour >> 16) & 0xff, (colour >> 8
 
 /** The gallery's default tree, decoded from the snapshot the server sends. */
 export async function decodedTree(gallery: Gallery): Promise<TreeCells> {
-  const tree = getDefaultTree(gallery.app.deps.db)!;
+  const tree = (await getDefaultTree(gallery.app.deps.db))!;
   const reply = await gallery.app.server.inject({ url: `/api/tree/${tree.token}` });
   return decodeSnapshot((reply.json() as { r: TreeSnapshotWire }).r);
 }

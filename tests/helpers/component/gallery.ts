@@ -22,7 +22,7 @@ export function useComponentGallery() {
   const state = fileFixture(
     async () => {
       const t = await createTestApp();
-      return { t, tree: createTree(t.deps.db, t.clock.now(), 'Components') };
+      return { t, tree: await createTree(t.deps.db, t.clock.now(), 'Components') };
     },
     ({ t }) => t.cleanup(),
   );

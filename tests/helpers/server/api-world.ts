@@ -53,7 +53,7 @@ export const PIECE_COLUMN = 0;
 
 export async function createApiWorld(): Promise<ApiWorld> {
   const t = await createTestApp();
-  const tree = createTree(t.deps.db, t.clock.now(), 'API');
+  const tree = await createTree(t.deps.db, t.clock.now(), 'API');
   const people = {
     observer: t.addUser(Role.Observer),
     artist: t.addUser(Role.Artist),

@@ -16,7 +16,7 @@ export function useArtApp() {
   const app = fileFixture(
     async () => {
       const t = await createTestApp();
-      const treeId = createTree(t.deps.db, t.clock.now(), 'Art').id;
+      const treeId = (await createTree(t.deps.db, t.clock.now(), 'Art')).id;
       const author = t.addUser(Role.Observer);
       const reservedToken = cellAt(t.deps.db, treeId, SEED_ROW, 2).token;
       await reserveCell(t.deps, author.user, reservedToken);

@@ -14,7 +14,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 const file = process.argv[2];
 if (!file) throw new Error('usage: native-lifetime-run.ts <database file>');
 const db = openDatabase(file);
-const tree = createTree(db, systemClock.now(), 'Worker tree');
+const tree = await createTree(db, systemClock.now(), 'Worker tree');
 for (let read = 0; read < 20_000; read++) {
   if (!db.select().from(trees).where(eq(trees.id, tree.id)).get()) throw new Error('tree gone');
 }

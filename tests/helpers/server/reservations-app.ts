@@ -18,7 +18,7 @@ export function useReservationsApp() {
   const app = fileFixture(
     async () => {
       const t = await createTestApp();
-      return { t, tree: createTree(t.deps.db, t.clock.now(), 'Reservations') };
+      return { t, tree: await createTree(t.deps.db, t.clock.now(), 'Reservations') };
     },
     ({ t }) => t.cleanup(),
   );

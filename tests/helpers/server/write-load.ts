@@ -32,7 +32,7 @@ export async function prepareWriteLoad(
   db: Db,
   options: { uploaders: number; reservers: number; images?: number },
 ): Promise<WriteLoad> {
-  const tree = getDefaultTree(db)!;
+  const tree = (await getDefaultTree(db))!;
   const trunk = db
     .select({ id: cells.id, token: cells.token, row: cells.row })
     .from(cells)

@@ -55,9 +55,9 @@ export async function runTransition(world: TransitionWorld, action: Transition):
   const ctx = t.deps;
   const db = t.deps.db;
   const pickOf = <T>(list: readonly T[]): T | undefined => list[action.pick % Math.max(1, list.length)];
-  const swallow = (call: () => unknown) => {
+  const swallow = async (call: () => Promise<unknown>) => {
     try {
-      call();
+      await call();
     } catch {
       // A refusal changes nothing.
     }
@@ -79,13 +79,13 @@ export async function runTransition(world: TransitionWorld, action: Transition):
         .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
         .all();
       const chosen = pickOf(free);
-      if (chosen) swallow(() => reserveCell(ctx, member, chosen.token));
+      if (chosen) await swallow(() => reserveCell(ctx, member, chosen.token));
       return;
     }
     case 'reserveSlot': {
       const slots = computeBranchSlots(tree.settings as TreeSettings, gridOfCells(readSnapshotCells(db, tree.id)));
       const slot = pickOf(slots);
-      if (slot) swallow(() => reserveBranchSlot(ctx, member, { treeToken: tree.token, ...slot }));
+      if (slot) await swallow(() => reserveBranchSlot(ctx, member, { treeToken: tree.token, ...slot }));
       return;
     }
     case 'subscribe': {
@@ -96,7 +96,7 @@ export async function runTransition(world: TransitionWorld, action: Transition):
         .where(and(eq(cells.treeId, tree.id), inArray(cells.status, [CellStatus.Pending, CellStatus.Reserved])))
         .all();
       const chosen = action.pick % 3 === 0 ? null : pickOf(taken);
-      swallow(() => subscribe(ctx, member, chosen ? chosen.token : null));
+      await swallow(() => subscribe(ctx, member, chosen ? chosen.token : null));
       return;
     }
     case 'submit': {
@@ -124,7 +124,7 @@ export async function runTransition(world: TransitionWorld, action: Transition):
     }
     case 'extend': {
       const hold = held()[0];
-      if (hold) swallow(() => extendReservation(ctx, member, hold.cellToken, hold.token));
+      if (hold) await swallow(() => extendReservation(ctx, member, hold.cellToken, hold.token));
       return;
     }
     case 'release': {

@@ -109,7 +109,7 @@ describe('an upgrade while the page is open', () => {
       await held;
       await route.continue();
     });
-    await reserveAndOpenEditor(gallery, who, availableSquareNextToPublished(gallery).token);
+    await reserveAndOpenEditor(gallery, who, (await availableSquareNextToPublished(gallery)).token);
     await page.getByTestId('field-title').fill('A piece begun before the upgrade');
     await mark(page);
 

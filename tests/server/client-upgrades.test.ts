@@ -24,7 +24,7 @@ beforeAll(async () => {
   clientDir = tempDir('gallery-client-');
   fs.writeFileSync(path.join(clientDir, 'index.html'), page('first'));
   t = await createTestApp({ clientDir });
-  const tree = getDefaultTree(t.deps.db) ?? createTree(t.deps.db, t.clock.now(), 'Tree');
+  const tree = (await getDefaultTree(t.deps.db)) ?? (await createTree(t.deps.db, t.clock.now(), 'Tree'));
   cellToken = cellAt(t.deps.db, tree.id, 33, 1)!.token;
 });
 afterAll(async () => {

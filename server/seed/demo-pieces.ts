@@ -265,6 +265,8 @@ export function planPiece(rng: Rng, seed: number, currentYear: number): PlannedP
   const keywords = [
     ...new Set([...pickSome(rng, KEYWORDS_BY_FAMILY[family], 1, 3), ...pickSome(rng, COMMON_KEYWORDS, 1, 3)]),
   ];
+  // The two lists share a few words: when the picks met on one, another common word makes the second.
+  for (const word of COMMON_KEYWORDS) if (keywords.length < 2 && !keywords.includes(word)) keywords.push(word);
   const extraCount = rng.pick([0, 0, 1, 1, 1, 2]);
   return {
     seed,

@@ -19,6 +19,7 @@ import { useClientBuildHeader } from './http/client-build.ts';
 import { registerHealth } from './http/health.ts';
 import { useSecurityHeaders } from './http/security-headers.ts';
 import { clientErrorAnswer } from './http/client-errors.ts';
+import { continueOnlyPastTheChecks } from './http/expect-continue.ts';
 import { contextOf } from './http/request-context.ts';
 import { registerTrpcRoutes } from './http/trpc-routes.ts';
 import { registerPages } from './http/pages.ts';
@@ -139,6 +140,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Before the guards: a request they refuse may still be sending its body, which Node reads to the end.
   useBodyDeadline(server, config.httpTimeouts.bodyMs);
   useRequestGuards(server, deps, stopState, options.refusalHold);
+  continueOnlyPastTheChecks(server);
   if (config.trustProxy === false) warnOfUntrustedProxy(server);
   registerHealth(server, db, config);
   useClientBuildHeader(server, config.clientDir);

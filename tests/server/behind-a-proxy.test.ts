@@ -4,11 +4,11 @@
  * the Host header, not X-Forwarded-Host; a proxy in front that is not trusted is reported once; and a client that
  * sends its request slowly or half of it is cut, while event streams and long-polls live on.
  */
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type AppConfig } from '#server/config.ts';
 import { STREAMS_PER_IP } from '#server/http/tree-events.ts';
 import { createTree } from '#server/services/tree/tree.ts';
+import { rawExchange } from '#tests/helpers/server/raw-http.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { openStream, type OpenStream } from '../helpers/event-stream.ts';
 
@@ -168,24 +168,7 @@ describe('a client that sends its request slowly', () => {
   const timeouts = { headersMs: 1_000, bodyMs: 1_000, requestMs: 3_000, idleMs: 90_000 };
 
   /** A raw connection that writes `text` and then nothing: when (ms after the write) the server closed it, or null. */
-  function stall(base: string, text: string, waitMs: number): Promise<{ closedAfter: number | null; got: string }> {
-    const { hostname, port } = new URL(base);
-    return new Promise((resolve) => {
-      const socket = net.connect(Number(port), hostname, () => socket.write(text));
-      const started = Date.now();
-      let got = '';
-      socket.setEncoding('utf8').on('data', (chunk: string) => (got += chunk));
-      const limit = setTimeout(() => {
-        socket.destroy();
-        resolve({ closedAfter: null, got });
-      }, waitMs);
-      socket.on('close', () => {
-        clearTimeout(limit);
-        resolve({ closedAfter: Date.now() - started, got });
-      });
-      socket.on('error', () => {});
-    });
-  }
+  const stall = (base: string, text: string, waitMs: number) => rawExchange(base, text, { waitMs });
 
   it('is cut: headers that never end, and half a JSON body', async () => {
     const t = await appWith({ httpTimeouts: timeouts } as Partial<AppConfig>);

@@ -5,11 +5,11 @@
  * line that comes back.
  */
 import http from 'node:http';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
+import { rawExchange } from '#tests/helpers/server/raw-http.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, cellAt, png, validFields } from '../helpers/art-fixtures.ts';
 
@@ -31,39 +31,21 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 /** Sends an upload's head asking to continue, no body; resolves with the first status line the server sends. */
-function firstLine(cookie?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () =>
-      socket.write(
-        [
-          `POST /api/cell/${square} HTTP/1.1`,
-          `Host: 127.0.0.1:${port}`,
-          'Content-Type: multipart/form-data; boundary=x',
-          `Content-Length: ${20 * 1024 * 1024}`,
-          'Expect: 100-continue',
-          `Cookie: csrf=${CSRF}${cookie ? `; ${cookie}` : ''}`,
-          'X-Requested-With: XMLHttpRequest',
-          `X-CSRF-Token: ${CSRF}`,
-          '',
-          '',
-        ].join('\r\n'),
-      ),
-    );
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('\r\n')) {
-        resolve(text.slice(0, text.indexOf('\r\n')));
-        socket.destroy();
-      }
-    });
-    socket.on('error', reject);
-    setTimeout(() => {
-      resolve(text || '(nothing within 5 s)');
-      socket.destroy();
-    }, 5_000).unref();
-  });
+async function firstLine(cookie?: string): Promise<string> {
+  const head = [
+    `POST /api/cell/${square} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    'Content-Type: multipart/form-data; boundary=x',
+    `Content-Length: ${20 * 1024 * 1024}`,
+    'Expect: 100-continue',
+    `Cookie: csrf=${CSRF}${cookie ? `; ${cookie}` : ''}`,
+    'X-Requested-With: XMLHttpRequest',
+    `X-CSRF-Token: ${CSRF}`,
+    '',
+    '',
+  ].join('\r\n');
+  const { text } = await rawExchange(`http://127.0.0.1:${port}`, head, { enough: (got) => got.includes('\r\n') });
+  return text.includes('\r\n') ? text.slice(0, text.indexOf('\r\n')) : text || '(nothing within 5 s)';
 }
 
 describe('Expect: 100-continue', () => {

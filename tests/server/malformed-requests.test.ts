@@ -3,35 +3,22 @@
  * large, a bad character in a header. Their answers are written by the server directly to the socket, and must
  * still be what every other answer is: the {"r": …} envelope with a code, and the security headers.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { securityHeaders } from '#server/http/security-headers.ts';
+import { rawExchange } from '#tests/helpers/server/raw-http.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 
 let t: TestApp;
-let port: number;
+let base: string;
 
 beforeAll(async () => {
   t = await createTestApp({ port: 0, host: '127.0.0.1' });
-  port = Number(new URL(await t.start()).port);
+  base = await t.start();
 });
 
 afterAll(async () => {
   await t.cleanup();
 });
-
-/** Sends raw bytes and reads until the server closes the connection (or 5 s). */
-function rawExchange(bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('close', () => resolve(answer));
-    socket.on('error', reject);
-    setTimeout(() => socket.destroy(), 5000).unref();
-  });
-}
 
 function parse(answer: string) {
   const [head, ...rest] = answer.split('\r\n\r\n');
@@ -63,7 +50,7 @@ describe('requests the HTTP parser refuses', () => {
   ];
   for (const [what, bytes, status, code] of cases) {
     it(`answers ${what} with ${status} in the envelope, with the security headers, and closes`, async () => {
-      const answer = parse(await rawExchange(bytes));
+      const answer = parse((await rawExchange(base, bytes)).text);
       expect(answer.status).toBe(status);
       expect(answer.headers['content-type']).toMatch(/^application\/json/);
       expect(answer.headers.connection).toBe('close');
@@ -73,7 +60,9 @@ describe('requests the HTTP parser refuses', () => {
   }
 
   it('still answers a well-formed request on a new connection afterwards', async () => {
-    const answer = parse(await rawExchange('GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+    const answer = parse(
+      (await rawExchange(base, 'GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).text,
+    );
     expect(answer.status).toBe(200);
   });
 });

@@ -3,7 +3,6 @@
  * (every picture's files are in it), and a gallery restored from it (README "Backup and restore") starts and serves
  * the same data.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,7 +12,7 @@ import { art, cells, pictures, reservations, users } from '#drizzle/schema.ts';
 import { referencedMediaNames } from '#server/backup.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
-import { PROJECT_ROOT, startRealServer, stopRealServer, TSX, type RealServer } from '../helpers/server/real-server.ts';
+import { runScript, startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
 import { prepareWriteLoad, runWriteLoad, type LoadTally } from '../helpers/server/write-load.ts';
 
 const running: RealServer[] = [];
@@ -23,17 +22,7 @@ afterEach(async () => {
   }
 });
 
-function runBackup(dataDir: string, dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(TSX, ['scripts/backup.ts', dir], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const runBackup = (dataDir: string, dir: string) => runScript('backup.ts', [dir], dataDir);
 
 const countsOf = (db: Db) => ({
   users: db.select({ n: count() }).from(users).get()!.n,

@@ -6,7 +6,6 @@
  * a non-empty target and a missing file are refused with one line, a failure half-way leaves the target empty; and a
  * generated tree of 100,000 cells copies and checks out.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -30,7 +29,7 @@ import type { ServiceContext } from '#server/services/context.ts';
 import { newToken } from '#server/tokens.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
-import { PROJECT_ROOT, TSX } from '#tests/helpers/server/real-server.ts';
+import { runScript, type ScriptRun } from '#tests/helpers/server/real-server.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 const quietLog = { info() {}, warn() {}, error() {}, debug() {} } as unknown as ServiceContext['log'];
@@ -59,24 +58,8 @@ function newFolder(prefix: string): string {
   return dir;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The command as an operator runs it: DATA_DIR in the environment, the URL as its argument. */
-function migrate(dataDir: string, url: string): Promise<Run> {
-  const child = spawn(TSX, ['scripts/migrate-to-postgres.ts', url], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const migrate = (dataDir: string, url: string) => runScript('migrate-to-postgres.ts', [url], dataDir);
 
 const sqliteTables = (Object.values(sqliteSchema) as unknown[]).filter((value): value is SQLiteTable =>
   is(value, SQLiteTable),
@@ -124,7 +107,7 @@ describe('a demo gallery with a row in every table', () => {
   let dataDir: string;
   let file: string;
   let database: TestDatabase;
-  let first: Run;
+  let first: ScriptRun;
   let target: PgDb;
   let source: ReturnType<typeof sqliteDrizzle<typeof sqliteSchema>>;
 

@@ -14,6 +14,26 @@ import { newToken } from '#server/tokens.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
 export const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
+/** How a one-shot command (npm run backup, migrate-to-postgres) ended, and what it wrote. */
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `scripts/<script>` as an operator does, with DATA_DIR in an otherwise bare environment, to its end. */
+export function runScript(script: string, args: string[], dataDir: string): Promise<ScriptRun> {
+  const child = spawn(TSX, [`scripts/${script}`, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
 /** The CSRF cookie and header every signed-in test browser sends (double submit: any well-formed value works). */
 export const TEST_CSRF = 'ops-csrf-token-ops-csrf-token-012345';
 

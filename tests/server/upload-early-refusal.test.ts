@@ -2,15 +2,18 @@
  * The upload doors ask who is sending before they read a byte of the body (decision 039): a guest, or a member who may
  * not edit the square or the profile, is refused at once while the upload is still on its way, and the connection is
  * closed instead of waiting for the rest; a body declared larger than the form's limits is refused the same way, and
- * a multipart body at tRPC (which no procedure takes) too. Real HTTP on loopback: the uploads below send their headers
+ * a multipart body at tRPC (which no procedure takes) too; a client that asks before sending (`Expect: 100-continue`)
+ * is invited only past the same checks. Real HTTP on loopback: the uploads below send their headers
  * and only the start of their body, then stall, as a slow or hostile client does. `inject` cannot show any of this:
  * it hands the server the whole body at once.
  */
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
+import { rawExchange } from '#tests/helpers/server/raw-http.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, cellAt, png, validFields } from '../helpers/art-fixtures.ts';
 
@@ -197,5 +200,65 @@ describe('an upload is refused before its body is read', () => {
     expect(res.status).toBe(200);
     expect(body.r.art.title).toBe('Read after the check');
     expect(body.r.art.pictures).toHaveLength(1);
+  });
+});
+
+/** Sends an upload's head asking to continue, no body; resolves with the first status line the server sends. */
+async function firstLine(cookie?: string): Promise<string> {
+  const head = [
+    `POST /api/cell/${square} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    'Content-Type: multipart/form-data; boundary=x',
+    `Content-Length: ${20 * 1024 * 1024}`,
+    'Expect: 100-continue',
+    `Cookie: csrf=${CSRF}${cookie ? `; ${cookie}` : ''}`,
+    'X-Requested-With: XMLHttpRequest',
+    `X-CSRF-Token: ${CSRF}`,
+    '',
+    '',
+  ].join('\r\n');
+  const { text } = await rawExchange(`http://127.0.0.1:${port}`, head, { enough: (got) => got.includes('\r\n') });
+  return text.includes('\r\n') ? text.slice(0, text.indexOf('\r\n')) : text || '(nothing within 5 s)';
+}
+
+describe('Expect: 100-continue: the body is invited only past the checks', () => {
+  it('refuses a guest without inviting the body', async () => {
+    expect(await firstLine()).toBe('HTTP/1.1 401 Unauthorized');
+  });
+
+  it('tells the square’s holder to continue', async () => {
+    expect(await firstLine(holder.cookie)).toBe('HTTP/1.1 100 Continue');
+  });
+
+  it('saves the holder’s piece sent after the 100, as curl sends it', async () => {
+    const encoded = new Response(
+      artForm(validFields({ title: 'Sent After Asking' }), [
+        { bytes: await png(64, 48, '#335577'), name: 'a.png', type: 'image/png' },
+      ]),
+    );
+    const body = Buffer.from(await encoded.arrayBuffer());
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/cell/${square}`,
+        headers: {
+          'content-type': encoded.headers.get('content-type')!,
+          'content-length': String(body.length),
+          expect: '100-continue',
+          cookie: `csrf=${CSRF}; ${holder.cookie}`,
+          'x-requested-with': 'XMLHttpRequest',
+          'x-csrf-token': CSRF,
+        },
+      });
+      req.on('continue', () => req.end(body));
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+    });
+    expect(status).toBe(200);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The one module that opens the database (docs/architecture.md, Layers): a SQLite file in WAL mode with foreign keys
- * on, migrated at start-up. Everything else receives the `Db` it returns. Its PostgreSQL counterpart, server/db-pg.ts,
- * is not used by the app yet (decision 037).
+ * on, migrated at start-up. Everything else receives the `Db` it returns, and reads through it; every change goes
+ * through `write(db, work)`, which runs it on a second connection, one transaction at a time (decision 037). Its
+ * PostgreSQL counterpart, server/db-pg.ts, is not used by the app yet.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +19,10 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 /** The database or a transaction on it: what functions that run inside a caller's transaction take. */
 export type Queryable = BaseSQLiteDatabase<'sync', Database.RunResult, typeof schema>;
 
-/** The transaction option for every change: the write lock is taken first, so another process waits instead of failing. */
+/**
+ * The transaction option of the seeds and scripts that write on the database's own connection before the app
+ * serves: the write lock is taken first, so another process waits instead of failing. The app writes with `write`.
+ */
 export const IMMEDIATE = { behavior: 'immediate' } as const;
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -82,6 +86,7 @@ export function openDatabase(file: string): Db {
     client.pragma('busy_timeout = 5000');
     const db: Db = drizzle(client, { schema });
     migrateOnce(db);
+    writers.set(client, new Writer(client.memory ? db : openWriteConnection(file)));
     return db;
   } catch (error) {
     client.close();
@@ -101,6 +106,8 @@ export function openDatabase(file: string): Db {
  * opens without recovery (and that a plain file copy would capture whole).
  */
 export function closeDatabase(db: Db): void {
+  const writer = writers.get(db.$client);
+  if (writer && writer.db !== db) writer.db.$client.close();
   if (!db.$client.open) return;
   try {
     if (!db.$client.readonly && !db.$client.memory) {
@@ -111,6 +118,116 @@ export function closeDatabase(db: Db): void {
   } finally {
     db.$client.close();
   }
+}
+
+/** The connection `write` runs on, beside the one `openDatabase` returns (which the app only reads through). */
+function openWriteConnection(file: string): Db {
+  const client = new Database(file);
+  client.pragma('foreign_keys = ON');
+  client.pragma('synchronous = NORMAL');
+  client.pragma('busy_timeout = 5000');
+  return drizzle(client, { schema });
+}
+
+/** How long a write waits for its turn before it fails: the queue is stuck (or a write waits on itself). */
+export const WRITE_TURN_TIMEOUT_MS = 30_000;
+
+/**
+ * The write side of one database: its connection and the queue of writes waiting for it. A write's turn is handed
+ * from the one that ends to the first that waits, so writes begin in the order they asked.
+ */
+class Writer {
+  private busy = false;
+  private readonly waiting: (() => void)[] = [];
+  /** True while a write's work runs its first, synchronous part: a write asked for then waits on itself. */
+  starting = false;
+  readonly begin;
+  readonly commit;
+  readonly rollback;
+
+  constructor(readonly db: Db) {
+    this.begin = db.$client.prepare('BEGIN IMMEDIATE');
+    this.commit = db.$client.prepare('COMMIT');
+    this.rollback = db.$client.prepare('ROLLBACK');
+  }
+
+  /** Takes the turn at once when nobody has it (no await), else waits for it. */
+  take(): Promise<void> | undefined {
+    if (!this.busy) {
+      this.busy = true;
+      return undefined;
+    }
+    return new Promise<void>((resolve, reject) => {
+      const handOver = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(handOver), 1);
+        reject(new Error(`A write waited ${WRITE_TURN_TIMEOUT_MS / 1000} s for its turn: the write queue is stuck.`));
+      }, WRITE_TURN_TIMEOUT_MS);
+      this.waiting.push(handOver);
+    });
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy = false;
+  }
+}
+
+const writers = new WeakMap<Database.Database, Writer>();
+
+/** The write side of `db`: its write connection when `openDatabase` opened it, else its own connection. */
+function writerOf(db: Queryable): Writer {
+  const client = (db as Db).$client;
+  let writer = writers.get(client);
+  if (!writer) {
+    writer = new Writer(db as Db);
+    writers.set(client, writer);
+  }
+  return writer;
+}
+
+/**
+ * Runs `work` as one IMMEDIATE transaction on the database's write connection, after the writes asked for before it
+ * (a first-in first-out queue in this process; SQLite's lock orders it with other processes). `work` gets the
+ * transaction to read and write through; reads outside it, on `db`, never see what it has not committed. It may be
+ * asynchronous: nothing else writes until it ends. Its error rolls everything back and is thrown again. A function
+ * that runs inside a caller's transaction takes that transaction (`Queryable`) instead of calling `write` again:
+ * a nested `write` would wait for its own caller, and fails (at once when asked for synchronously, else after
+ * WRITE_TURN_TIMEOUT_MS).
+ */
+export async function write<T>(db: Queryable, work: (tx: Db) => T | Promise<T>): Promise<T> {
+  const writer = writerOf(db);
+  if (writer.starting) throw new Error('A write was asked for inside another write: pass its transaction on instead.');
+  const turn = writer.take();
+  if (turn) await turn;
+  try {
+    writer.begin.run();
+    try {
+      let outcome: T | Promise<T>;
+      writer.starting = true;
+      try {
+        outcome = work(writer.db);
+      } finally {
+        writer.starting = false;
+      }
+      const result = isPromise(outcome) ? await outcome : outcome;
+      writer.commit.run();
+      return result;
+    } catch (error) {
+      if (writer.db.$client.inTransaction) writer.rollback.run();
+      throw error;
+    }
+  } finally {
+    writer.release();
+  }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function reason(error: unknown): string {

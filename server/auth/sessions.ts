@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { sessions, users } from '#drizzle/schema.ts';
-import type { Db, Queryable } from '../db.ts';
+import { write, type Db, type Queryable } from '../db.ts';
 import type { Clock } from '../clock.ts';
 
 export const SESSION_COOKIE = 'session';
@@ -33,7 +33,8 @@ function hashSecret(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
-export function createSession(db: Db, clock: Clock, userId: number): { token: string; expiresAt: number } {
+/** Opens a session for the user through `db`: inside a write transaction (`write`), or a test's own connection. */
+export function createSession(db: Queryable, clock: Clock, userId: number): { token: string; expiresAt: number } {
   const id = randomPart();
   const secret = randomPart();
   const now = clock.now();
@@ -43,11 +44,11 @@ export function createSession(db: Db, clock: Clock, userId: number): { token: st
   return { token: `${id}.${secret}`, expiresAt: now + SESSION_IDLE_MS };
 }
 
-export function validateSessionToken(
+export async function validateSessionToken(
   db: Db,
   clock: Clock,
   token: string,
-): { session: ValidSession; user: SessionUser } | null {
+): Promise<{ session: ValidSession; user: SessionUser } | null> {
   const [id, secret, extra] = token.split('.');
   if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 64) return null;
   const found = db
@@ -62,7 +63,7 @@ export function validateSessionToken(
     return null;
   const now = clock.now();
   if (now - found.session.lastVerifiedAt >= SESSION_IDLE_MS || found.user.disabledAt !== null) {
-    db.delete(sessions).where(eq(sessions.id, id)).run();
+    await write(db, (tx) => tx.delete(sessions).where(eq(sessions.id, id)).run());
     return null;
   }
   let lastVerifiedAt = found.session.lastVerifiedAt;
@@ -70,7 +71,7 @@ export function validateSessionToken(
   if (now - lastVerifiedAt >= BUMP_AFTER_MS) {
     lastVerifiedAt = now;
     refreshed = true;
-    db.update(sessions).set({ lastVerifiedAt }).where(eq(sessions.id, id)).run();
+    await write(db, (tx) => tx.update(sessions).set({ lastVerifiedAt }).where(eq(sessions.id, id)).run());
   }
   return {
     session: { id, userId: found.user.id, expiresAt: lastVerifiedAt + SESSION_IDLE_MS, refreshed },
@@ -78,8 +79,8 @@ export function validateSessionToken(
   };
 }
 
-export function invalidateSession(db: Queryable, sessionId: string): void {
-  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+export async function invalidateSession(db: Db, sessionId: string): Promise<void> {
+  await write(db, (tx) => tx.delete(sessions).where(eq(sessions.id, sessionId)).run());
 }
 
 export function invalidateUserSessions(db: Queryable, userId: number): void {

@@ -117,7 +117,7 @@ export function useRequestGuards(
   server.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
     if (!token || req.routeOptions.url === HEALTH_PATH || sameForEveryone(req)) return;
-    const valid = validateSessionToken(db, deps.clock, token);
+    const valid = await validateSessionToken(db, deps.clock, token);
     if (!valid) {
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return;

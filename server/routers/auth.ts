@@ -50,7 +50,7 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const opened = await login(ctx, input, ctx.ip);
       // A wrong password leaves the current session alone; a right one replaces it (a fresh session on login).
-      if (ctx.session) invalidateSession(ctx.db, ctx.session.id);
+      if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
       ctx.sessionCookie.set(opened.token, opened.expiresAt);
       return toCurrentUser(opened.user);
     }),
@@ -65,8 +65,8 @@ export const authRouter = router({
         example: examples.logout,
       },
     })
-    .mutation(({ ctx }) => {
-      if (ctx.session) invalidateSession(ctx.db, ctx.session.id);
+    .mutation(async ({ ctx }) => {
+      if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
       ctx.sessionCookie.clear();
       return { ok: true as const };
     }),

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Db } from '../db.ts';
+import { write, type Db } from '../db.ts';
 import { preparedOnce } from './prepared.ts';
 
 /** How long a claim holds without renewal; the owner renews it every third of that while it works. */
@@ -43,17 +43,18 @@ export async function claimJob(
   options: { leaseMs?: number; anyTime?: boolean } = {},
 ): Promise<boolean> {
   const dueBy = options.anyTime ? Number.MAX_SAFE_INTEGER : now;
-  return claimStatement(db).run({ name, owner, until: now + (options.leaseMs ?? LEASE_MS), now, dueBy }).changes === 1;
+  const until = now + (options.leaseMs ?? LEASE_MS);
+  return write(db, (tx) => claimStatement(tx).run({ name, owner, until, now, dueBy }).changes === 1);
 }
 
 /** Moves the owner's lease on; false when the claim is no longer this owner's (it ran out and was taken over). */
 export async function renewJob(db: Db, name: string, owner: string, now: number, leaseMs = LEASE_MS): Promise<boolean> {
-  return renewStatement(db).run(now + leaseMs, name, owner).changes === 1;
+  return write(db, (tx) => renewStatement(tx).run(now + leaseMs, name, owner).changes === 1);
 }
 
 /** Ends the owner's claim and sets when the job is next due. */
 export async function finishJob(db: Db, name: string, owner: string, now: number, nextRunAt: number): Promise<void> {
-  finishStatement(db).run(now, nextRunAt, name, owner);
+  await write(db, (tx) => finishStatement(tx).run(now, nextRunAt, name, owner));
 }
 
 /**

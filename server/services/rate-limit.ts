@@ -6,7 +6,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { rateLimitHits } from '#drizzle/schema.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Db, Queryable } from '../db.ts';
+import { write, type Db, type Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { networkOf } from './network.ts';
 import { preparedOnce } from './prepared.ts';
@@ -78,13 +78,12 @@ export const LIMITS = {
 export const FLUSH_MS = 1000;
 
 /** Counts one attempt against `limit` for `subject`; throws rate_limited past the maximum. */
-export async function hitRateLimit(db: Queryable, now: number, limit: Limit, subject: string): Promise<void> {
+export async function hitRateLimit(db: Db, now: number, limit: Limit, subject: string): Promise<void> {
   const windowStart = windowStartOf(limit, now);
   const key = keyOf(limit, subject);
-  const count =
-    limit.batched && isConnection(db)
-      ? countInMemory(db, key, now, windowStart, windowStart + limit.windowMs)
-      : countInDatabase(db, key, windowStart);
+  const count = limit.batched
+    ? countInMemory(db, key, now, windowStart, windowStart + limit.windowMs)
+    : await write(db, (tx) => countInDatabase(tx, key, windowStart));
   if (count > limit.max) refuse(limit, now);
 }
 
@@ -166,10 +165,6 @@ const addCount = preparedOnce<[string, number, number], { count: number }>(`
   returning count
 `);
 
-function isConnection(db: Queryable): db is Db {
-  return '$client' in db;
-}
-
 function countInMemory(db: Db, key: string, now: number, windowStart: number, windowEnd: number): number {
   let batch = batches.get(db.$client);
   if (!batch) {
@@ -202,12 +197,12 @@ export async function flushRateLimits(db: Db, now = Date.now()): Promise<void> {
   if (batch.timer) clearTimeout(batch.timer);
   batch.timer = null;
   if (!db.$client.open) return;
-  const add = addCount(db);
   // The total written back is every process's (decision 025): this process's count catches up with the others'.
-  db.$client.transaction(() => {
+  await write(db, (tx) => {
+    const add = addCount(tx);
     for (const [key, tally] of batch.tallies)
       if (tally.unsaved > 0) tally.count = add.get(key, tally.windowStart, tally.unsaved)!.count;
-  })();
+  });
   for (const [key, tally] of batch.tallies) {
     tally.unsaved = 0;
     if (tally.windowEnd <= now) batch.tallies.delete(key);
@@ -224,8 +219,11 @@ async function flushLater(db: Db): Promise<void> {
 }
 
 /** Drops finished windows (run by the job runner). */
-export async function pruneRateLimits(db: Queryable, now: number): Promise<void> {
-  db.delete(rateLimitHits)
-    .where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000))
-    .run();
+export async function pruneRateLimits(db: Db, now: number): Promise<void> {
+  await write(db, (tx) =>
+    tx
+      .delete(rateLimitHits)
+      .where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000))
+      .run(),
+  );
 }

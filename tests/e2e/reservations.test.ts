@@ -282,7 +282,7 @@ describe("the first member's reminder and extension", () => {
 
   it('gets a reminder e-mail a week on, whose link opens the extend page (without the edit-reserved-cell popup)', async () => {
     const later = { ...gallery.app.deps, clock: { now: () => Date.now() + 8 * DAY_MS } };
-    expect(sendReservationReminders(later)).toBeGreaterThanOrEqual(1);
+    expect(await sendReservationReminders(later)).toBeGreaterThanOrEqual(1);
     await deliverOutbox(later);
     const mail = readOutbox(gallery.app.deps.config.outboxDir).find((m) => m.to.includes(first.email))!;
     expect(mail).toBeDefined();

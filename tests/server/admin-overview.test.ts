@@ -32,7 +32,7 @@ beforeAll(async () => {
   const early = t.addUser(Role.Observer);
   await reserveCell(t.deps, early.user, cellAt(t.deps.db, treeId, 33, 0).token);
   t.clock.advance(16 * DAY);
-  expect(expireReservations(t.deps)).toBe(1);
+  expect(await expireReservations(t.deps)).toBe(1);
   // This week: staff, two artists; one piece published, one waiting; a removal request and a contact message.
   t.clock.set(NOW);
   admin = t.addUser(Role.Admin);

@@ -135,7 +135,7 @@ describe('requesting changes', () => {
 
     // The usual reminder, worded for changes, with the extend link of the new window; the extension works once.
     t.clock.set(window.expiresAt - 7 * DAY);
-    expect(sendReservationReminders(t.deps)).toBe(1);
+    expect(await sendReservationReminders(t.deps)).toBe(1);
     const [reminder] = outboxOf('reservation-reminder', artist.user.email);
     expect(reminder!.dedupeKey).toBe(`reservation-reminder:${window.token}:1`);
     expect(reminder!.textBody).toContain('Submit your changes before then');
@@ -166,9 +166,9 @@ describe('requesting changes', () => {
     expect(reservationOn(piece.cellId).state).toBe('submitted');
 
     t.clock.set(window.expiresAt - 3 * DAY);
-    expect(sendReservationReminders(t.deps)).toBe(0);
+    expect(await sendReservationReminders(t.deps)).toBe(0);
     t.clock.set(window.expiresAt + 30 * DAY);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(0);
     expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Submitted);
     expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Reserved });
     expect((await t.caller(admin.user).admin.reservations()).map((r) => r.id)).not.toContain(window.id);
@@ -190,11 +190,11 @@ describe('a window that runs out', () => {
     const draftSquare = await reserveCell(t.deps, drafter.user, nextSquare(treeId));
 
     t.clock.set(window.expiresAt - 1);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(0);
     const versionBefore = versionOf(treeId);
     t.clock.set(Math.max(window.expiresAt, draftSquare.expiresAt));
-    expect(expireReservations(t.deps)).toBe(2);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(2);
+    expect(await expireReservations(t.deps)).toBe(0);
 
     expect(reservationOn(piece.cellId).state).toBe('expired');
     expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
@@ -250,10 +250,10 @@ describe('a window that runs out', () => {
     expect(await t.caller(artist.user).user.reservedCell()).toMatchObject({ token: other.token });
 
     t.clock.set(window.expiresAt - 1);
-    expect(expireReservations(t.deps)).toBe(1); // the other square's draft, a day earlier
+    expect(await expireReservations(t.deps)).toBe(1); // the other square's draft, a day earlier
     expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.ChangesRequested);
     t.clock.set(window.expiresAt);
-    expect(expireReservations(t.deps)).toBe(1);
+    expect(await expireReservations(t.deps)).toBe(1);
     expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Removed);
     expect(picturesOf(artId)).toHaveLength(1);
     expect(cellRow(t.deps.db, piece.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });

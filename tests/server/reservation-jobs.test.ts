@@ -83,18 +83,18 @@ describe('reminders', () => {
     expect(deadline).toBe(START + 14 * DAY);
 
     t.clock.set(deadline - 7 * DAY - 1);
-    expect(sendReservationReminders(t.deps)).toBe(0);
+    expect(await sendReservationReminders(t.deps)).toBe(0);
 
     // The deadline is at noon UTC: the last-day step is at the start of its day, 12 hours before.
     const steps = [deadline - 7 * DAY, deadline - 3 * DAY, deadline - DAY, deadline - 12 * HOUR];
     for (const [index, at] of steps.entries()) {
       t.clock.set(at - 1);
-      expect(sendReservationReminders(t.deps)).toBe(0);
+      expect(await sendReservationReminders(t.deps)).toBe(0);
       t.clock.set(at);
-      expect(sendReservationReminders(t.deps)).toBe(1);
-      expect(sendReservationReminders(t.deps)).toBe(0);
+      expect(await sendReservationReminders(t.deps)).toBe(1);
+      expect(await sendReservationReminders(t.deps)).toBe(0);
       t.clock.advance(2 * HOUR);
-      expect(sendReservationReminders(t.deps)).toBe(0);
+      expect(await sendReservationReminders(t.deps)).toBe(0);
       expect(reservation(held.id)).toMatchObject({
         reminderCount: index + 1,
         updatedAt: at,
@@ -116,7 +116,7 @@ describe('reminders', () => {
 
     // The deadline passes: no more reminders.
     t.clock.set(deadline + HOUR);
-    expect(sendReservationReminders(t.deps)).toBe(0);
+    expect(await sendReservationReminders(t.deps)).toBe(0);
   });
 
   it('sends only the latest overdue step after the server was down, and is registered with the job runner', async () => {
@@ -139,7 +139,7 @@ describe('the extension from the e-mailed link', () => {
     const { held, browser, cell } = await holder();
     const reminderAt = held.expiresAt - 3 * DAY;
     t.clock.set(reminderAt);
-    expect(sendReservationReminders(t.deps)).toBe(1);
+    expect(await sendReservationReminders(t.deps)).toBe(1);
 
     await deliverOutbox(t.deps);
     const mail = readOutbox(t.deps.config.outboxDir).find((m) => m.text.includes(held.token))!;
@@ -161,16 +161,16 @@ describe('the extension from the e-mailed link', () => {
 
     // The old deadline passes: nothing is released.
     t.clock.set(held.expiresAt + HOUR);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(0);
     // Reminders toward the new deadline, without the extend link (the one extension is used).
     t.clock.set(until - DAY);
-    expect(sendReservationReminders(t.deps)).toBe(1);
+    expect(await sendReservationReminders(t.deps)).toBe(1);
     const later = remindersOf(held.token).at(-1)!;
     expect(later.dedupeKey).toBe(`reservation-reminder:${held.token}:2`);
     expect(later.textBody).not.toContain('/extend');
 
     t.clock.set(until + 1);
-    expect(expireReservations(t.deps)).toBe(1);
+    expect(await expireReservations(t.deps)).toBe(1);
   });
 
   it("counts calendar days in the site's time zone, whatever the process's, across a daylight-saving change", async () => {
@@ -182,7 +182,7 @@ describe('the extension from the e-mailed link', () => {
     t.clock.set(reminderAt + 3 * DAY - 14 * DAY);
     const { held, browser, cell } = await holder();
     t.clock.set(reminderAt);
-    expect(sendReservationReminders(t.deps)).toBe(1);
+    expect(await sendReservationReminders(t.deps)).toBe(1);
     const res = await browser.post(`/api/cell/${cell.token}/reserve/${held.token}`);
     expect(res.status).toBe(200);
     // The deadline is March 5, 23:30 EST; a week later, until midnight, is March 12, 23:59:59.999 EDT (UTC-4).
@@ -218,11 +218,11 @@ describe('expiry', () => {
     await t.caller(elsewhere.user).cell.subscribe({ token: cellAt(t.deps.db, tree.id, 5, 3)!.token });
 
     t.clock.set(held.expiresAt - 1);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(0);
     const versionBefore = version();
     t.clock.set(held.expiresAt);
-    expect(expireReservations(t.deps)).toBe(1);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(1);
+    expect(await expireReservations(t.deps)).toBe(0);
 
     expect(reservation(held.id)).toMatchObject({ state: 'expired', updatedAt: held.expiresAt });
     expect(t.deps.db.select().from(art).where(eq(art.id, draftId)).get()).toBeUndefined();
@@ -272,9 +272,9 @@ describe('expiry', () => {
       .run();
 
     t.clock.set(held.expiresAt - 3 * DAY);
-    expect(sendReservationReminders(t.deps)).toBe(0);
+    expect(await sendReservationReminders(t.deps)).toBe(0);
     t.clock.set(held.expiresAt + 30 * DAY);
-    expect(expireReservations(t.deps)).toBe(0);
+    expect(await expireReservations(t.deps)).toBe(0);
     expect(reservation(held.id).state).toBe('active');
     expect(cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({ status: CellStatus.Reserved, artId });
     expect(t.deps.db.select().from(art).where(eq(art.id, artId)).get()!.status).toBe(ArtStatus.Submitted);
@@ -288,7 +288,7 @@ describe('expiry', () => {
     const branch = await t.caller(user).cell.reserveBranch({ row: 12, column: 5 });
     expect(branch).toMatchObject({ type: CellType.Branch, status: CellStatus.Reserved });
     t.clock.set(branch.expiresAt);
-    expect(expireReservations(t.deps)).toBe(1);
+    expect(await expireReservations(t.deps)).toBe(1);
     const cell = t.deps.db
       .select()
       .from(cells)

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
+import { write } from '#server/db.ts';
 import { LIMITS, hitRateLimit } from '#server/services/rate-limit.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 
@@ -25,6 +26,8 @@ it('closes the database and stops without an error when its last writes meet a f
     await hitRateLimit(db, t.clock.now(), LIMITS.searchPerIp, `10.1.${Math.floor(i / 250)}.${i % 250}`);
   const pages = db.$client.pragma('page_count', { simple: true }) as number;
   db.$client.pragma(`max_page_count = ${pages}`);
+  // The limit is a connection's: the writes go through the database's write connection.
+  await write(db, (tx) => tx.$client.pragma(`max_page_count = ${pages}`));
 
   await expect(t.stop()).resolves.toBeUndefined();
 

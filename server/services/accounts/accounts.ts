@@ -9,7 +9,7 @@ import { Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { createSession, invalidateUserSessions, type SessionUser } from '../../auth/sessions.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
-import type { Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
@@ -55,7 +55,7 @@ export async function register(
   if (findByEmail(ctx, email)) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
-  const user = ctx.db.transaction((tx) => {
+  const user = await write(ctx.db, (tx) => {
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw emailTaken();
     return tx
       .insert(users)
@@ -72,8 +72,8 @@ export async function register(
       .returning()
       .get();
   });
-  rememberNetwork(ctx.db, user.id, ip, now);
-  return { user, ...createSession(ctx.db, ctx.clock, user.id) };
+  await write(ctx.db, (tx) => rememberNetwork(tx, user.id, ip, now));
+  return { user, ...(await write(ctx.db, (tx) => createSession(tx, ctx.clock, user.id))) };
 }
 
 function emailTaken(): AppError {
@@ -120,8 +120,8 @@ export async function login(
     await countQuietly(() => hitRateLimit(ctx.db, failedAt, LIMITS.loginFailuresPerAccount, account));
     throw invalidCredentials();
   }
-  rememberNetwork(ctx.db, user!.id, ip, ctx.clock.now());
-  return { user: user!, ...createSession(ctx.db, ctx.clock, user!.id) };
+  await write(ctx.db, (tx) => rememberNetwork(tx, user!.id, ip, ctx.clock.now()));
+  return { user: user!, ...(await write(ctx.db, (tx) => createSession(tx, ctx.clock, user!.id))) };
 }
 
 /** Whether the account has signed in from the network of `ip` (one of its KNOWN_NETWORKS_KEPT newest). */
@@ -181,7 +181,7 @@ export async function requestPasswordReset(
   if (!user || user.disabledAt !== null) return;
   const token = newToken(24);
   const link = `${ctx.config.siteUrl}/restore-password/${token}`;
-  ctx.db.transaction((tx) => {
+  await write(ctx.db, (tx) => {
     tx.insert(passwordResetTokens)
       .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: now + RESET_TOKEN_TTL_MS, createdAt: now })
       .run();
@@ -234,7 +234,7 @@ export async function restorePassword(
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
+  await write(ctx.db, (tx) => {
     // Checked again: the link may have been used or run out while the password was hashed.
     const reset = validReset(tx, tokenHash, now);
     tx.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.userId, reset.userId)).run();
@@ -294,7 +294,7 @@ export async function updateAccount(
     await confirmCurrentPassword(ctx, user, input.current_password, ip);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
+  await write(ctx.db, (tx) => {
     const clash = tx
       .select({ id: users.id })
       .from(users)
@@ -328,5 +328,6 @@ export async function updateAccount(
     }
   });
   const updated = ctx.db.select().from(users).where(eq(users.id, user.id)).get()!;
-  return { user: updated, session: passwordHash ? createSession(ctx.db, ctx.clock, user.id) : null };
+  const session = passwordHash ? await write(ctx.db, (tx) => createSession(tx, ctx.clock, user.id)) : null;
+  return { user: updated, session };
 }

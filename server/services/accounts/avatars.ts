@@ -51,7 +51,10 @@ export async function writeAvatar(media: MediaStore, avatar: PreparedAvatar): Pr
  * Removes an avatar file unless some user row still names it (identical pictures share one file): checked and
  * removed under the write lock (art-media.ts removeUnnamedMedia), like pictures.
  */
-export function removeAvatarIfUnused(ctx: Pick<ServiceContext, 'media' | 'db'>, name: string | null): void {
+export async function removeAvatarIfUnused(
+  ctx: Pick<ServiceContext, 'media' | 'db'>,
+  name: string | null,
+): Promise<void> {
   if (!name || !isAvatarName(name)) return;
-  removeUnnamedMedia(ctx, [name]);
+  await removeUnnamedMedia(ctx, [name]);
 }

@@ -18,7 +18,7 @@ import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
 import type { ServiceContext } from '../context.ts';
 import { followersOf, likesOfUser, memberByToken } from '../social/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
-import { IMMEDIATE } from '../../db.ts';
+import { write } from '../../db.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -124,7 +124,7 @@ export async function updateProfile(
   const p = parsed.output;
   let after: UserRow;
   try {
-    after = ctx.db.transaction((tx) => {
+    after = await write(ctx.db, (tx) => {
       // The file is shared with every user of the same picture: written again if a removal took it meanwhile.
       if (avatar) ctx.media.restoreSync(avatar.name, avatar.bytes);
       return tx
@@ -148,11 +148,11 @@ export async function updateProfile(
         .where(eq(users.id, before.id))
         .returning()
         .get();
-    }, IMMEDIATE);
+    });
   } catch (error) {
-    if (avatar && created) removeAvatarIfUnused(ctx, avatar.name);
+    if (avatar && created) await removeAvatarIfUnused(ctx, avatar.name);
     throw error;
   }
-  if (avatar && before.image !== avatar.name) removeAvatarIfUnused(ctx, before.image);
+  if (avatar && before.image !== avatar.name) await removeAvatarIfUnused(ctx, before.image);
   return fullProfileOf(after);
 }

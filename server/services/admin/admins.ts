@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { hashPassword } from '../../auth/passwords.ts';
-import type { Db } from '../../db.ts';
+import { write, type Db } from '../../db.ts';
 import { newToken } from '../../tokens.ts';
 import { normaliseEmail } from '../accounts/index.ts';
 
@@ -28,23 +28,28 @@ export async function createOrPromoteAdmin(
   const existing = db.select().from(users).where(eq(users.email, address)).get();
   if (existing) {
     if (existing.role === Role.Admin) return { kind: 'already-admin', email: address };
-    db.update(users).set({ role: Role.Admin, updatedAt: now }).where(eq(users.id, existing.id)).run();
+    await write(db, (tx) =>
+      tx.update(users).set({ role: Role.Admin, updatedAt: now }).where(eq(users.id, existing.id)).run(),
+    );
     return { kind: 'promoted', email: address };
   }
   const chosen = password ?? generatePassword();
   const passwordHash = await hashPassword(chosen, true);
   const [local] = address.split('@');
-  db.insert(users)
-    .values({
-      token: newToken(),
-      email: address,
-      passwordHash,
-      firstname: local!.slice(0, 64) || 'Admin',
-      lastname: 'Staff',
-      role: Role.Admin,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .run();
+  await write(db, (tx) =>
+    tx
+      .insert(users)
+      .values({
+        token: newToken(),
+        email: address,
+        passwordHash,
+        firstname: local!.slice(0, 64) || 'Admin',
+        lastname: 'Staff',
+        role: Role.Admin,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run(),
+  );
   return { kind: 'created', email: address, password: chosen, generated: password === undefined };
 }

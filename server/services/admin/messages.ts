@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { contactMessages, users } from '#drizzle/schema.ts';
 import { StaffAction, type AdminMessage } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
@@ -58,7 +58,7 @@ export async function listMessages(ctx: ServiceContext, handled: boolean | undef
 export async function markMessageHandled(ctx: ServiceContext, viewer: Viewer, id: number): Promise<AdminMessage> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const exists = tx.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id)).get();
     if (!exists) throw new AppError(ErrorCode.NotFound, 'No contact message has this id.');
     const changed = tx

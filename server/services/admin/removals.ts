@@ -8,7 +8,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { art, cells, pictures, removalRequests, users } from '#drizzle/schema.ts';
 import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { IMMEDIATE, type Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
@@ -115,7 +115,7 @@ function decide(
 export async function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string): Promise<AdminRemovalRequest> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const { piece, cell, author } = decide(tx, staff, now, token, 'accepted', null);
     removePiece(tx, now, ctx.config.siteUrl, piece, cell);
     const actionId = recordStaffAction(tx, staff, now, {
@@ -137,7 +137,7 @@ export async function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: 
       ].join('\n'),
     });
     return readRequest(tx, token);
-  }, IMMEDIATE);
+  });
 }
 
 /** admin.declineRemoval: the piece stays; the artist hears why. */
@@ -149,7 +149,7 @@ export async function declineRemoval(
 ): Promise<AdminRemovalRequest> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const { piece, author } = decide(tx, staff, now, token, 'declined', reason);
     const actionId = recordStaffAction(tx, staff, now, {
       action: StaffAction.DeclineRemoval,
@@ -173,5 +173,5 @@ export async function declineRemoval(
       ].join('\n'),
     });
     return readRequest(tx, token);
-  }, IMMEDIATE);
+  });
 }

@@ -13,7 +13,7 @@ import { enqueueMail } from '../mail/index.ts';
 import { clockedReservation, fateOfPiece, holdersPiece, onTheClock, releaseInTx } from '../squares/index.ts';
 import { treeLinkOf, personRef } from '../display/index.ts';
 import { recordStaffAction, requireStaff } from '../staff/index.ts';
-import { IMMEDIATE } from '../../db.ts';
+import { write } from '../../db.ts';
 
 /** admin.reservations: every reservation whose clock runs, the nearest deadline first. */
 export async function listActiveReservations(ctx: ServiceContext): Promise<AdminReservation[]> {
@@ -46,7 +46,7 @@ export async function releaseReservationByStaff(
 ): Promise<AdminOk> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const row = clockedReservation(tx, reservationId);
     if (!row) throw new AppError(ErrorCode.ReservationNotFound, 'No active reservation has this id.');
     releaseInTx(tx, now, ctx.config.siteUrl, row, 'released');
@@ -70,5 +70,5 @@ export async function releaseReservationByStaff(
       ].join('\n'),
     });
     return { ok: true };
-  }, IMMEDIATE);
+  });
 }

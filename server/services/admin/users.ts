@@ -7,7 +7,7 @@ import { sessions, users } from '#drizzle/schema.ts';
 import { ADMIN_PAGE_SIZE, StaffAction, type AdminPage, type AdminUser } from '#shared/admin-api.ts';
 import { Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
@@ -75,10 +75,10 @@ function changeUser(
     user: UserRow,
     now: number,
   ) => { set: Partial<UserRow>; action: StaffAction; note?: string } | null,
-): AdminUser {
+): Promise<AdminUser> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const user = otherUser(tx, staff, userToken);
     const plan = change(tx, user, now);
     if (!plan) return answerOf(user);

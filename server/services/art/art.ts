@@ -16,7 +16,7 @@ import {
   imageListErrors,
   type ArtFormValues,
 } from '#shared/validation/art.ts';
-import { IMMEDIATE, type Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../../permissions.ts';
@@ -187,7 +187,7 @@ export async function saveArt(
         ? { keep: slot.picture, description }
         : { stored: storedByIndex.get(index)!, description };
     });
-    commitArt(ctx, viewer, cellToken, {
+    await commitArt(ctx, viewer, cellToken, {
       values: parsed.output,
       plan,
       files,
@@ -195,7 +195,7 @@ export async function saveArt(
       reserveFirst: found.art === null,
     });
   } catch (error) {
-    removeUnnamedMedia(ctx, written.created);
+    await removeUnnamedMedia(ctx, written.created);
     throw error;
   }
   return await getArtForEdit(ctx, viewer, cellToken);
@@ -215,15 +215,15 @@ interface ArtCommit {
   reserveFirst: boolean;
 }
 
-function commitArt(
+async function commitArt(
   ctx: ServiceContext,
   viewer: NonNullable<Viewer>,
   cellToken: string,
   { values, plan, files, submit, reserveFirst }: ArtCommit,
-): void {
+): Promise<void> {
   const now = ctx.clock.now();
-  withHoldRefusals(() =>
-    ctx.db.transaction((tx) => {
+  return withHoldRefusals(() =>
+    write(ctx.db, (tx) => {
       restorePictureFiles(ctx.media, files);
       // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
       // this transaction, so a save that fails below leaves no reservation or draft.
@@ -296,7 +296,7 @@ function commitArt(
       if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published)
         recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
       reindexArt(tx, piece.id);
-    }, IMMEDIATE),
+    }),
   );
 }
 

@@ -8,7 +8,7 @@ import { art, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import type { ArtConnection } from '#shared/art-api.ts';
 import { ArtStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
-import type { Db, Queryable } from '../../db.ts';
+import { write, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayEditArt, type Viewer } from '../../permissions.ts';
@@ -64,8 +64,8 @@ function publishedNeighbours(q: Queryable, cell: { treeId: number; row: number; 
 
 const withoutId = ({ cellId: _cellId, ...next }: NextCell): ArtConnection['next_cell'] => next;
 
-function editableCell(ctx: ServiceContext, viewer: Viewer, cellToken: string) {
-  const found = loadCellWithArt(ctx.db, cellToken);
+function editableCell(q: Queryable, viewer: Viewer, cellToken: string) {
+  const found = loadCellWithArt(q, cellToken);
   if (!mayEditArt(viewer, editFacts(found)))
     throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
   return found;
@@ -77,7 +77,7 @@ export async function listPossibleConnections(
   viewer: Viewer,
   cellToken: string,
 ): Promise<ArtConnection[]> {
-  const found = editableCell(ctx, viewer, cellToken);
+  const found = editableCell(ctx.db, viewer, cellToken);
   const chosen = new Map(
     found.art
       ? ctx.db
@@ -109,11 +109,12 @@ export async function saveConnections(
   cellToken: string,
   input: { connections: { token: string; status: number; description: string }[] },
 ): Promise<ArtConnection[]> {
-  const found = editableCell(ctx, viewer, cellToken);
-  if (!found.art) throw new AppError(ErrorCode.ArtNotFound, 'Save the piece before its connections.');
-  const artId = found.art.id;
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
+  await write(ctx.db, (tx) => {
+    // Read inside the transaction: the piece may have been removed, or the square released, since the request came.
+    const found = editableCell(tx, viewer, cellToken);
+    if (!found.art) throw new AppError(ErrorCode.ArtNotFound, 'Save the piece before its connections.');
+    const artId = found.art.id;
     const neighbours = new Map(publishedNeighbours(tx, found.cell).map((n) => [n.token, n]));
     const errors: FieldErrors = {};
     const selected = new Map<number, string>();

@@ -11,7 +11,7 @@ import { mayRequestRemoval, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
 import { loadCellWithArt } from '../display/index.ts';
 import type { ServiceContext } from '../context.ts';
-import { IMMEDIATE } from '../../db.ts';
+import { write } from '../../db.ts';
 
 export interface RemovalRequestAnswer {
   token: string;
@@ -48,7 +48,7 @@ export async function requestRemoval(
   if (!viewer || !mayRequestRemoval(viewer, piece))
     throw new AppError(ErrorCode.Forbidden, 'Only the artist can ask for this piece to be removed.');
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     // Read again under the write lock: staff may have just changed the piece's status.
     const status = tx.select({ status: art.status }).from(art).where(eq(art.id, piece.id)).get()?.status;
     if (status !== ArtStatus.Published) throw new AppError(ErrorCode.Conflict, NOT_PUBLISHED_MESSAGE);
@@ -64,5 +64,5 @@ export async function requestRemoval(
       .values({ token, artId: piece.id, requesterId: viewer.id, email, reason, state: 'open', createdAt: now })
       .run();
     return { token, state: 'open', createdAt: now };
-  }, IMMEDIATE);
+  });
 }

@@ -8,6 +8,7 @@ import type { ContactMessage } from '#shared/validation/contact.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from './mail.ts';
 import { LIMITS, hitRateLimit } from '../rate-limit.ts';
+import { write } from '../../db.ts';
 
 export interface SentContactMessage {
   id: number;
@@ -23,7 +24,7 @@ export async function sendContactMessage(
   const now = ctx.clock.now();
   // Outside the transaction, like the other limits: a refused attempt still counts.
   await hitRateLimit(ctx.db, now, LIMITS.contactPerIp, ip);
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const row = tx
       .insert(contactMessages)
       .values({

@@ -8,7 +8,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { and, eq, sql } from 'drizzle-orm';
 import { mailOutbox } from '#drizzle/schema.ts';
-import type { Db, Queryable } from '../../db.ts';
+import { write, type Db, type Queryable } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import type { JobClaim } from '../jobs.ts';
 import { keepRenewing, LEASE_MS, newOwnerId } from '../leases.ts';
@@ -94,6 +94,10 @@ const LINK = /https?:\/\/[^\s<>"]+/g;
  * one left 'sending' by an owner whose claim ran out (it died, or lost its database for longer than the lease).
  */
 function claimNext(db: Db, owner: string, now: number, leaseMs: number) {
+  return write(db, (tx) => claimNextIn(tx, owner, now, leaseMs));
+}
+
+function claimNextIn(db: Queryable, owner: string, now: number, leaseMs: number) {
   const oldestDue = sql`(select id from ${mailOutbox}
     where (state = 'queued' and next_attempt_at <= ${now}) or (state = 'sending' and coalesce(claim_until, 0) <= ${now})
     order by id limit 1)`;
@@ -121,16 +125,18 @@ export async function deliverOutbox(
   let sent = 0;
   for (let tried = 0; tried < RUN_MAX_MESSAGES && Date.now() - started < RUN_MAX_MS && !claim.stopping?.(); tried++) {
     const now = ctx.clock.now();
-    const mail = claimNext(db, claim.owner, now, claim.leaseMs);
+    const mail = await claimNext(db, claim.owner, now, claim.leaseMs);
     if (!mail) break;
     const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.claimedBy, claim.owner));
     const stopRenewing = keepRenewing(
       () =>
-        db
-          .update(mailOutbox)
-          .set({ claimUntil: ctx.clock.now() + claim.leaseMs })
-          .where(and(mine, eq(mailOutbox.state, 'sending')))
-          .run(),
+        write(db, (tx) =>
+          tx
+            .update(mailOutbox)
+            .set({ claimUntil: ctx.clock.now() + claim.leaseMs })
+            .where(and(mine, eq(mailOutbox.state, 'sending')))
+            .run(),
+        ),
       claim.leaseMs,
     );
     try {
@@ -151,24 +157,30 @@ export async function deliverOutbox(
       }
       stopRenewing();
       // Marked sent whoever holds the claim now: it has been sent, and must not be sent again.
-      db.update(mailOutbox)
-        .set({ state: 'sent', sentAt: ctx.clock.now(), lastError: null, claimedBy: null, claimUntil: null })
-        .where(eq(mailOutbox.id, mail.id))
-        .run();
+      await write(db, (tx) =>
+        tx
+          .update(mailOutbox)
+          .set({ state: 'sent', sentAt: ctx.clock.now(), lastError: null, claimedBy: null, claimUntil: null })
+          .where(eq(mailOutbox.id, mail.id))
+          .run(),
+      );
       sent++;
     } catch (error) {
       stopRenewing();
       const failed = mail.attempts >= MAX_ATTEMPTS;
-      db.update(mailOutbox)
-        .set({
-          state: failed ? 'failed' : 'queued',
-          lastError: error instanceof Error ? error.message : String(error),
-          nextAttemptAt: now + Math.min(2 ** mail.attempts * 30_000, 6 * 60 * 60 * 1000),
-          claimedBy: null,
-          claimUntil: null,
-        })
-        .where(mine)
-        .run();
+      await write(db, (tx) =>
+        tx
+          .update(mailOutbox)
+          .set({
+            state: failed ? 'failed' : 'queued',
+            lastError: error instanceof Error ? error.message : String(error),
+            nextAttemptAt: now + Math.min(2 ** mail.attempts * 30_000, 6 * 60 * 60 * 1000),
+            claimedBy: null,
+            claimUntil: null,
+          })
+          .where(mine)
+          .run(),
+      );
       ctx.log.warn(
         { err: error, mailId: mail.id, attempts: mail.attempts },
         failed ? 'e-mail given up' : 'e-mail will be retried',

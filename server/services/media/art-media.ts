@@ -9,7 +9,7 @@ import { eq, inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/schema.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
-import { IMMEDIATE, type Db, type Queryable } from '../../db.ts';
+import { write, type Db, type Queryable } from '../../db.ts';
 import { isAvatarName, type MediaStore } from '../../media-store.ts';
 import type { ServiceContext } from '../context.ts';
 import {
@@ -63,7 +63,7 @@ export async function writePreparedPictures(
       stored.push(await writePreparedPicture(ctx.media, picture));
     }
   } catch (error) {
-    removeUnnamedMedia(ctx, created);
+    await removeUnnamedMedia(ctx, created);
     throw error;
   }
   return { pictures: stored, created };
@@ -110,9 +110,12 @@ function isNamed(db: Queryable, name: string): boolean {
  * before (the file stays) or after (its transaction writes the file again first, restorePictureFiles), whichever
  * process it runs in.
  */
-export function removeUnnamedMedia(ctx: Pick<ServiceContext, 'media' | 'db'>, names: readonly string[]): string[] {
+export async function removeUnnamedMedia(
+  ctx: Pick<ServiceContext, 'media' | 'db'>,
+  names: readonly string[],
+): Promise<string[]> {
   if (names.length === 0) return [];
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const removed: string[] = [];
     for (const name of names) {
       if (isNamed(tx, name)) continue;
@@ -120,7 +123,7 @@ export function removeUnnamedMedia(ctx: Pick<ServiceContext, 'media' | 'db'>, na
       removed.push(name);
     }
     return removed;
-  }, IMMEDIATE);
+  });
 }
 
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
@@ -147,7 +150,7 @@ export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
   // Checked again under the write lock, a batch at a time: a row may have come to name one since the list was read.
   const removed: string[] = [];
   for (let i = 0; i < candidates.length; i += SWEEP_BATCH)
-    removed.push(...removeUnnamedMedia(ctx, candidates.slice(i, i + SWEEP_BATCH)));
+    removed.push(...(await removeUnnamedMedia(ctx, candidates.slice(i, i + SWEEP_BATCH))));
   removed.push(...(await ctx.media.removeStaleTemporaries(now - ORPHAN_MIN_AGE_MS)));
   if (removed.length) ctx.log.info({ count: removed.length }, 'orphan media removed');
   return removed;

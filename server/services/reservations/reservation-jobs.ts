@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, lte } from 'drizzle-orm';
 import { art, cells, reservations } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
-import { IMMEDIATE } from '../../db.ts';
+import { write } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Job } from '../jobs.ts';
 import { enqueueMail } from '../mail/index.ts';
@@ -32,7 +32,7 @@ import { extendLinkOf } from '../display/index.ts';
  * when several are overdue (the server was down) only the latest is sent. Each sent step raises reminder_count and
  * queues one e-mail keyed by the reservation's token and the reminder's number.
  */
-export function sendReservationReminders(ctx: ServiceContext): number {
+export async function sendReservationReminders(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   const zone = ctx.config.siteTimezone;
   const candidates = ctx.db
@@ -45,7 +45,7 @@ export function sendReservationReminders(ctx: ServiceContext): number {
     .all();
   let sent = 0;
   for (const { id } of candidates) {
-    const done = ctx.db.transaction((tx) => {
+    const done = await write(ctx.db, (tx) => {
       const row = clockedReservation(tx, id);
       const due = row && latestDueReminder(row.expiresAt, now, zone);
       if (!row || !due || row.updatedAt >= due.dueAt) return false;
@@ -77,7 +77,7 @@ export function sendReservationReminders(ctx: ServiceContext): number {
         ].join('\n'),
       });
       return true;
-    }, IMMEDIATE);
+    });
     if (done) sent++;
   }
   return sent;
@@ -89,7 +89,7 @@ export function sendReservationReminders(ctx: ServiceContext): number {
  * discarded silently as the reminders said; the artist of a kept piece is told where it is. A submitted piece is
  * never released.
  */
-export function expireReservations(ctx: ServiceContext): number {
+export async function expireReservations(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   const candidates = ctx.db
     .select({ id: reservations.id })
@@ -101,7 +101,7 @@ export function expireReservations(ctx: ServiceContext): number {
     .all();
   let released = 0;
   for (const { id } of candidates) {
-    const done = ctx.db.transaction((tx) => {
+    const done = await write(ctx.db, (tx) => {
       const row = clockedReservation(tx, id);
       if (!row || row.expiresAt > now) return false;
       releaseInTx(tx, now, ctx.config.siteUrl, row, 'expired');
@@ -124,7 +124,7 @@ export function expireReservations(ctx: ServiceContext): number {
         });
       }
       return true;
-    }, IMMEDIATE);
+    });
     if (done) released++;
   }
   return released;

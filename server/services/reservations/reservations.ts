@@ -9,7 +9,7 @@ import { art, cells, reservations, trees } from '#drizzle/schema.ts';
 import type { ReservationDetails, ReservedCell } from '#shared/api-types.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { IMMEDIATE, type Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { mayManageReservation, mayReserve, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
@@ -31,10 +31,10 @@ export async function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: 
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
-    ctx.db.transaction((tx) => {
+    write(ctx.db, (tx) => {
       reserveSquareByToken(tx, now, user, cellToken);
       return readReservedCell(tx, user.id, now, ctx.config.siteTimezone)!;
-    }, IMMEDIATE),
+    }),
   );
 }
 
@@ -58,10 +58,10 @@ export async function reserveBranchSlot(
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'There is no tree yet.');
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
-    ctx.db.transaction((tx) => {
+    write(ctx.db, (tx) => {
       reserveBranchSlotSquare(tx, now, user, tree, position);
       return readReservedCell(tx, user.id, now, ctx.config.siteTimezone)!;
-    }, IMMEDIATE),
+    }),
   );
 }
 
@@ -176,8 +176,8 @@ export async function extendReservation(
   reminderToken: string,
 ): Promise<ReservationDetails> {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     extendHold(tx, now, ctx.config.siteTimezone, authorised(user, findByReminder(tx, cellToken, reminderToken)));
     return detailsOf(findByReminder(tx, cellToken, reminderToken), now, ctx.config.siteTimezone);
-  }, IMMEDIATE);
+  });
 }

@@ -16,7 +16,7 @@ import type {
 } from '#shared/admin-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { IMMEDIATE, type Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
 import { personRef, fieldsOf, readPictures, mainPictureOf, thumbOf } from '../display/index.ts';
@@ -187,11 +187,11 @@ export async function getReviewItem(ctx: ServiceContext, artToken: string): Prom
 export async function publishArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<PublishResult> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const found = loadPiece(tx, artToken);
     const openedCellTokens = publishPiece(tx, now, ctx.config.siteUrl, staff, found);
     return { artToken: found.piece.token, cellToken: found.cell.token, openedCellTokens };
-  }, IMMEDIATE);
+  });
 }
 
 /** admin.requestChanges, in one transaction: the piece goes back to its artist (squares' sendBackForChanges). */
@@ -203,9 +203,9 @@ export async function requestChanges(
 ): Promise<RequestChangesResult> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     const found = loadPiece(tx, artToken);
     sendBackForChanges(tx, now, ctx.config, staff, found, reason);
     return { artToken: found.piece.token, status: ArtStatus.ChangesRequested, reviewNote: reason };
-  }, IMMEDIATE);
+  });
 }

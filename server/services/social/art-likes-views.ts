@@ -8,6 +8,7 @@ import { art, artLikes, artViews } from '#drizzle/schema.ts';
 import type { LikeStatus } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
+import { write } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { isAdmin, mayLikeArt, type Viewer } from '../../permissions.ts';
 import { TOKEN_PATTERN } from '../../tokens.ts';
@@ -66,21 +67,25 @@ function likeable(ctx: ServiceContext, viewer: Viewer, artToken: string) {
 /** PUT /api/art/{artToken}/like: idempotent. */
 export async function likeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
   const { user, piece } = likeable(ctx, viewer, artToken);
-  ctx.db
-    .insert(artLikes)
-    .values({ userId: user.id, artId: piece.id, createdAt: ctx.clock.now() })
-    .onConflictDoNothing()
-    .run();
+  await write(ctx.db, (tx) =>
+    tx
+      .insert(artLikes)
+      .values({ userId: user.id, artId: piece.id, createdAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .run(),
+  );
   return statusOf(ctx, user.id, piece.id);
 }
 
 /** DELETE /api/art/{artToken}/like: idempotent. */
 export async function unlikeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
   const { user, piece } = likeable(ctx, viewer, artToken);
-  ctx.db
-    .delete(artLikes)
-    .where(and(eq(artLikes.userId, user.id), eq(artLikes.artId, piece.id)))
-    .run();
+  await write(ctx.db, (tx) =>
+    tx
+      .delete(artLikes)
+      .where(and(eq(artLikes.userId, user.id), eq(artLikes.artId, piece.id)))
+      .run(),
+  );
   return statusOf(ctx, user.id, piece.id);
 }
 
@@ -111,7 +116,9 @@ export async function registerArtView(
   // The author (or staff) looking at a piece under review is not a visitor's view.
   if (piece.status === ArtStatus.Published) {
     const viewerKey = viewerKeyOf(viewer, visitor, now);
-    ctx.db.insert(artViews).values({ artId: piece.id, viewerKey, createdAt: now }).onConflictDoNothing().run();
+    await write(ctx.db, (tx) =>
+      tx.insert(artViews).values({ artId: piece.id, viewerKey, createdAt: now }).onConflictDoNothing().run(),
+    );
   }
   return { reviews: ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, piece.id)).get()?.n ?? 0 };
 }

@@ -7,6 +7,7 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { follows, userLikes, users } from '#drizzle/schema.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { FollowedUser, FollowStatus, UserLikeStatus } from '#shared/profile-api.ts';
+import { write } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayActAs, mayFollow, mayLikeUser, type Viewer } from '../../permissions.ts';
@@ -93,11 +94,13 @@ export async function likeUser(
   otherToken: string,
 ): Promise<UserLikeStatus> {
   const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
-  ctx.db
-    .insert(userLikes)
-    .values({ userId: me.id, likedUserId: other.id, createdAt: ctx.clock.now() })
-    .onConflictDoNothing()
-    .run();
+  await write(ctx.db, (tx) =>
+    tx
+      .insert(userLikes)
+      .values({ userId: me.id, likedUserId: other.id, createdAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .run(),
+  );
   return likeStatusOf(ctx, me.id, other.id);
 }
 
@@ -109,10 +112,12 @@ export async function unlikeUser(
   otherToken: string,
 ): Promise<UserLikeStatus> {
   const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
-  ctx.db
-    .delete(userLikes)
-    .where(and(eq(userLikes.userId, me.id), eq(userLikes.likedUserId, other.id)))
-    .run();
+  await write(ctx.db, (tx) =>
+    tx
+      .delete(userLikes)
+      .where(and(eq(userLikes.userId, me.id), eq(userLikes.likedUserId, other.id)))
+      .run(),
+  );
   return likeStatusOf(ctx, me.id, other.id);
 }
 
@@ -156,11 +161,13 @@ export async function follow(
   otherToken: string,
 ): Promise<FollowStatus> {
   const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
-  const inserted = ctx.db
-    .insert(follows)
-    .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
-    .onConflictDoNothing()
-    .run();
+  const inserted = await write(ctx.db, (tx) =>
+    tx
+      .insert(follows)
+      .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .run(),
+  );
   if (inserted.changes === 0) throw new AppError(ErrorCode.AlreadyFollowing, ERROR_TEXT.already_following);
   return followStatusOf(ctx, me.id, other.id);
 }
@@ -173,10 +180,12 @@ export async function unfollow(
   otherToken: string,
 ): Promise<FollowStatus> {
   const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
-  const deleted = ctx.db
-    .delete(follows)
-    .where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id)))
-    .run();
+  const deleted = await write(ctx.db, (tx) =>
+    tx
+      .delete(follows)
+      .where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id)))
+      .run(),
+  );
   if (deleted.changes === 0) throw new AppError(ErrorCode.NotFollowing, ERROR_TEXT.not_following);
   return followStatusOf(ctx, me.id, other.id);
 }

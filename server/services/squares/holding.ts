@@ -49,9 +49,9 @@ const SLOT_REFUSALS: Record<BranchSlotRefusal, HoldRefusal> = {
  * Runs a transaction that reserves. Its checks give the clear code; should two writers ever slip past them, a unique
  * index refuses the second, and the index's name says which code that is.
  */
-export function withHoldRefusals<T>(work: () => T): T {
+export async function withHoldRefusals<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return work();
+    return await work();
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (!/UNIQUE constraint failed/.test(message)) throw error;

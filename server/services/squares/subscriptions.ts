@@ -8,7 +8,7 @@ import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
 import type { Subscription } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { IMMEDIATE, type Queryable } from '../../db.ts';
+import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { maySubscribe, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
@@ -25,7 +25,7 @@ export async function subscribe(ctx: ServiceContext, user: Viewer, cellToken: st
   if (!maySubscribe(user))
     throw new AppError(ErrorCode.Unauthenticated, 'Log in to be told when a square becomes available.');
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  return write(ctx.db, (tx) => {
     let cellId: number | null = null;
     if (cellToken !== null) {
       const cell = tx
@@ -60,7 +60,7 @@ export async function subscribe(ctx: ServiceContext, user: Viewer, cellToken: st
     }
     tx.insert(subscriptions).values({ userId: user.id, cellId, createdAt: now }).run();
     return { cellToken, createdAt: now };
-  }, IMMEDIATE);
+  });
 }
 
 interface Recipient {

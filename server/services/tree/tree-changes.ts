@@ -8,7 +8,7 @@ import { art, cells, treeChanges, trees } from '#drizzle/schema.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import type { Db, Queryable } from '../../db.ts';
+import { write, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { readSnapshotCells } from './snapshot-build.ts';
 
@@ -192,7 +192,7 @@ export async function pruneChangeLog(
       .get()?.seq;
     const cutoff = Math.max(oldByAge ?? 0, oldByCount ?? 0);
     if (cutoff <= 0) continue;
-    db.transaction((tx) => {
+    await write(db, (tx) => {
       dropped += tx
         .delete(treeChanges)
         .where(and(inTree, lte(treeChanges.seq, cutoff)))

@@ -7,7 +7,7 @@ import { cells, trees } from '#drizzle/schema.ts';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { DEFAULT_TREE_SETTINGS, bandOfRow, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
-import type { Db, Queryable } from '../../db.ts';
+import { write, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { newToken, TOKEN_PATTERN } from '../../tokens.ts';
 import { recordBulkChange } from './tree-changes.ts';
@@ -21,7 +21,7 @@ export async function createTree(
   name: string,
   settings: TreeSettings = DEFAULT_TREE_SETTINGS,
 ): Promise<TreeRow> {
-  return db.transaction((tx) => createTreeInTx(tx, now, name, settings));
+  return write(db, (tx) => createTreeInTx(tx, now, name, settings));
 }
 
 /** As createTree, inside the caller's transaction (the demo seed plants its tree in the transaction that fills it). */

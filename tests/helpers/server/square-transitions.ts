@@ -139,7 +139,7 @@ export async function runTransition(world: TransitionWorld, action: Transition):
     }
     case 'expire':
       t.clock.advance((RESERVATION_DAYS + 1) * DAY_MS);
-      expireReservations(ctx);
+      await expireReservations(ctx);
       return;
     case 'removal': {
       const published = db

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { sessions, users } from '#drizzle/schema.ts';
+import { sessions, users } from '#drizzle/tables.ts';
 import { write, type Db, type Queryable } from '../db.ts';
 import type { Clock } from '../clock.ts';
 

@@ -1,5 +1,5 @@
 /** The demo artists: invented people with invented careers, planned from a seed. */
-import type { users } from '#drizzle/schema.ts';
+import type { users } from '#drizzle/tables.ts';
 import { titleFor, type Rng } from './art-generator.ts';
 
 const DAY = 24 * 60 * 60 * 1000;

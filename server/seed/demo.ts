@@ -17,7 +17,7 @@ import {
   reservations,
   userLikes,
   users,
-} from '#drizzle/schema.ts';
+} from '#drizzle/tables.ts';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { bandStarts, computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';

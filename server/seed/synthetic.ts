@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { eq, max } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { art, cells, trees, users } from '#drizzle/schema.ts';
+import { art, cells, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { CATEGORY_OPTIONS, STYLE_OPTIONS, SUBJECT_OPTIONS } from '#shared/constants.ts';
 import { bandStarts, inBranchArea, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';

@@ -4,7 +4,7 @@
  * every visitor hits (search, tree regions, ZIP lookups) are `batched` (decision 006).
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { rateLimitHits } from '#drizzle/schema.ts';
+import { rateLimitHits } from '#drizzle/tables.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { write, type Db, type Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, isNull, ne, notInArray } from 'drizzle-orm';
-import { loginNetworks, passwordResetTokens, users } from '#drizzle/schema.ts';
+import { loginNetworks, passwordResetTokens, users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { createSession, invalidateUserSessions, type SessionUser } from '../../auth/sessions.ts';

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { users } from '#drizzle/schema.ts';
+import { users } from '#drizzle/tables.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import type { FullProfile, PublicProfile } from '#shared/profile-api.ts';
 import { countryName } from '#shared/reference/countries.ts';

@@ -1,7 +1,7 @@
 /** Creating or promoting staff from the shell (`npm run admin -- create EMAIL`). */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { users } from '#drizzle/schema.ts';
+import { users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { write, type Db } from '../../db.ts';

@@ -1,7 +1,7 @@
 /** Contact messages for staff: the list, the oldest unhandled first, and marking one handled. */
 import { and, asc, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { contactMessages, users } from '#drizzle/schema.ts';
+import { contactMessages, users } from '#drizzle/tables.ts';
 import { StaffAction, type AdminMessage } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';

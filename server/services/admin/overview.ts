@@ -4,7 +4,7 @@
  */
 import { and, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { art, contactMessages, removalRequests, reservations, users } from '#drizzle/schema.ts';
+import { art, contactMessages, removalRequests, reservations, users } from '#drizzle/tables.ts';
 import { OVERVIEW_WEEKS, type AdminCounts, type AdminOverview } from '#shared/admin-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';

@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, pictures, removalRequests, users } from '#drizzle/schema.ts';
+import { art, cells, pictures, removalRequests, users } from '#drizzle/tables.ts';
 import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';

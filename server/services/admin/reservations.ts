@@ -3,7 +3,7 @@
  * releasing one through the expiry's own release path (docs/product.md, Reservations, Expiry); the holder is told.
  */
 import { asc, eq } from 'drizzle-orm';
-import { art, cells, reservations, trees, users } from '#drizzle/schema.ts';
+import { art, cells, reservations, trees, users } from '#drizzle/tables.ts';
 import { StaffAction, type AdminOk, type AdminReservation } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from '../../errors.ts';

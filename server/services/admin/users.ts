@@ -3,7 +3,7 @@
  * its sessions; a disabled account cannot log in) and enable it again. Staff never change or disable themselves.
  */
 import { and, asc, count, eq, or, sql } from 'drizzle-orm';
-import { sessions, users } from '#drizzle/schema.ts';
+import { sessions, users } from '#drizzle/tables.ts';
 import { ADMIN_PAGE_SIZE, StaffAction, type AdminPage, type AdminUser } from '#shared/admin-api.ts';
 import { Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

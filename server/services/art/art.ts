@@ -4,7 +4,7 @@
  */
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import { art, artLikes, artViews, pictures, users } from '#drizzle/schema.ts';
+import { art, artLikes, artViews, pictures, users } from '#drizzle/tables.ts';
 import type { ArtCellRef, ArtDetails, ArtForEdit } from '#shared/art-api.ts';
 import { ArtStatus, CellStatus, isArtInProgress } from '#shared/domain.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';

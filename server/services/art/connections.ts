@@ -4,7 +4,7 @@
  */
 import { and, between, eq, inArray, ne, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, connections, pictures, users } from '#drizzle/schema.ts';
+import { art, cells, connections, pictures, users } from '#drizzle/tables.ts';
 import type { ArtConnection } from '#shared/art-api.ts';
 import { ArtStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';

@@ -1,6 +1,6 @@
 /** The pieces published last, newest first, with what the feed shows of each (server/http/feed.ts writes it). */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { art, cells, pictures, users } from '#drizzle/schema.ts';
+import { art, cells, pictures, users } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 import { mainPictureOf } from '../display/index.ts';

@@ -3,7 +3,7 @@
  * taken down; the request is stored for staff, who accept (the piece becomes REMOVED) or decline it.
  */
 import { and, eq } from 'drizzle-orm';
-import { art, removalRequests, users } from '#drizzle/schema.ts';
+import { art, removalRequests, users } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { AppError } from '../../errors.ts';

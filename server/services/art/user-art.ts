@@ -4,7 +4,7 @@
  * their square count: a released draft or a piece removed at its artist's request is gone.
  */
 import { and, count, desc, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
-import { art, artLikes, artViews, cells, pictures, removalRequests, reservations, trees } from '#drizzle/schema.ts';
+import { art, artLikes, artViews, cells, pictures, removalRequests, reservations, trees } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { AtelierItem, PublishedArtCard } from '#shared/profile-api.ts';

@@ -3,7 +3,7 @@ import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mediaNameOf } from './media-names.ts';
 import type { Queryable } from '../../db.ts';
 import type { ArtPicture } from '#shared/art-api.ts';
-import { pictures } from '#drizzle/schema.ts';
+import { pictures } from '#drizzle/tables.ts';
 import { eq, asc, type AnyColumn, and } from 'drizzle-orm';
 
 export const pictureUrls = (key: string) => ({

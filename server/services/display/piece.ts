@@ -1,6 +1,6 @@
 /** A square with its current piece, as art, connections, review and removals read it, and a piece's fields. */
 import { eq } from 'drizzle-orm';
-import { art, cells, trees } from '#drizzle/schema.ts';
+import { art, cells, trees } from '#drizzle/tables.ts';
 import type { ArtCellRef, ArtFields } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

@@ -3,7 +3,7 @@
  * outbox, both in one transaction, so a message is never stored without its e-mail or the other way round. Limited per
  * IP (docs/product.md, Limits).
  */
-import { contactMessages } from '#drizzle/schema.ts';
+import { contactMessages } from '#drizzle/tables.ts';
 import type { ContactMessage } from '#shared/validation/contact.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from './mail.ts';

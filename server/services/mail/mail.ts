@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { and, eq, sql } from 'drizzle-orm';
-import { mailOutbox } from '#drizzle/schema.ts';
+import { mailOutbox } from '#drizzle/tables.ts';
 import { write, type Db, type Queryable } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import type { JobClaim } from '../jobs.ts';

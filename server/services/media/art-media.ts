@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray, isNotNull } from 'drizzle-orm';
-import { pictures, users } from '#drizzle/schema.ts';
+import { pictures, users } from '#drizzle/tables.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
 import { write, type Db, type Queryable } from '../../db.ts';

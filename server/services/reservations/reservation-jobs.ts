@@ -4,7 +4,7 @@
  * re-reads what it acts on, so a rerun, a second process or a crash still does every step once.
  */
 import { and, asc, eq, gt, lte } from 'drizzle-orm';
-import { art, cells, reservations } from '#drizzle/schema.ts';
+import { art, cells, reservations } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { write } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';

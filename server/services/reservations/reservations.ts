@@ -5,7 +5,7 @@
  * square, from any process, never both win.
  */
 import { and, eq } from 'drizzle-orm';
-import { art, cells, reservations, trees } from '#drizzle/schema.ts';
+import { art, cells, reservations, trees } from '#drizzle/tables.ts';
 import type { ReservationDetails, ReservedCell } from '#shared/api-types.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, connections, pictures, trees, users } from '#drizzle/schema.ts';
+import { art, cells, connections, pictures, trees, users } from '#drizzle/tables.ts';
 import type {
   ArtistPiece,
   PublishResult,

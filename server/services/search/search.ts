@@ -4,7 +4,7 @@
  * `reindexArt` in the transaction that changes a piece, and never touch the table themselves.
  */
 import { eq, sql } from 'drizzle-orm';
-import { art, users } from '#drizzle/schema.ts';
+import { art, users } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { SearchHit } from '#shared/art-api.ts';
 import type { AiUse } from '#shared/constants.ts';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
-import { art, artLikes, artViews } from '#drizzle/schema.ts';
+import { art, artLikes, artViews } from '#drizzle/tables.ts';
 import type { LikeStatus } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

@@ -4,7 +4,7 @@
  * second follow, or unfollowing someone not followed, is refused (already_following, not_following). Counts stay >= 0.
  */
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import { follows, userLikes, users } from '#drizzle/schema.ts';
+import { follows, userLikes, users } from '#drizzle/tables.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { FollowedUser, FollowStatus, UserLikeStatus } from '#shared/profile-api.ts';
 import { write } from '../../db.ts';

@@ -4,7 +4,7 @@
  * the artist's work is kept, REMOVED and detached from the square, in their atelier.
  */
 import { and, eq, inArray, ne } from 'drizzle-orm';
-import { reservations } from '#drizzle/schema.ts';
+import { reservations } from '#drizzle/tables.ts';
 import type { ReservationState } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 import { newToken } from '../../tokens.ts';

@@ -5,7 +5,7 @@
  * active reservation a member, one a square) are the last word should two writers ever slip past the checks.
  */
 import { and, between, eq } from 'drizzle-orm';
-import { art, cells, reservations } from '#drizzle/schema.ts';
+import { art, cells, reservations } from '#drizzle/tables.ts';
 import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';

@@ -3,7 +3,7 @@
  * the subscriptions (a member holding a square is not told of others) read alike.
  */
 import { and, inArray, or, eq, isNull, type SQLWrapper } from 'drizzle-orm';
-import { reservations, art, cells, users } from '#drizzle/schema.ts';
+import { reservations, art, cells, users } from '#drizzle/tables.ts';
 import { ART_IN_PROGRESS, ArtStatus } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 

@@ -4,7 +4,7 @@
  * the change log, the search index and the square's subscribers. Each runs inside the caller's transaction.
  */
 import { and, eq, inArray, or } from 'drizzle-orm';
-import { art, cells, connections, pictures, reservations } from '#drizzle/schema.ts';
+import { art, cells, connections, pictures, reservations } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, ConnectionStatus } from '#shared/domain.ts';
 import type { Queryable } from '../../db.ts';
 import { reindexArt } from '../search/index.ts';

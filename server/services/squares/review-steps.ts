@@ -6,7 +6,7 @@
  * word: of two staff deciding at once, one wins and the other is told.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { art, cells, connections, reservations, users } from '#drizzle/schema.ts';
+import { art, cells, connections, reservations, users } from '#drizzle/tables.ts';
 import { StaffAction } from '#shared/admin-api.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

@@ -4,7 +4,7 @@
  * removal), so the e-mails exist exactly when the change does; each subscription is used up once told.
  */
 import { and, asc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
-import { cells, reservations, subscriptions, users } from '#drizzle/schema.ts';
+import { cells, reservations, subscriptions, users } from '#drizzle/tables.ts';
 import type { Subscription } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

@@ -3,7 +3,7 @@
  * the dashboard lists them newest first. Also the small helpers every admin service shares.
  */
 import { count, desc, eq } from 'drizzle-orm';
-import { staffActions, users } from '#drizzle/schema.ts';
+import { staffActions, users } from '#drizzle/tables.ts';
 import { ADMIN_PAGE_SIZE, type AdminPage, type StaffAction, type StaffLogEntry } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import type { Queryable } from '../../db.ts';

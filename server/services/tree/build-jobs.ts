@@ -4,7 +4,7 @@
  * in-memory database, which a worker cannot open.
  */
 import { eq } from 'drizzle-orm';
-import { trees } from '#drizzle/schema.ts';
+import { trees } from '#drizzle/tables.ts';
 import type { Db } from '../../db.ts';
 import { buildSnapshotBytes, type SnapshotBytes } from './snapshot-build.ts';
 import { buildHistoryBytes, type HistoryBytes } from './tree-history.ts';

@@ -1,6 +1,6 @@
 /** Reading cells: one by token, and the viewer's own. */
 import { and, desc, eq, ne } from 'drizzle-orm';
-import { art, cells, reservations, trees } from '#drizzle/schema.ts';
+import { art, cells, reservations, trees } from '#drizzle/tables.ts';
 import type { CellSummary } from '#shared/api-types.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';

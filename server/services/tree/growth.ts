@@ -3,7 +3,7 @@
  * it. Runs inside the caller's transaction; telling subscribers is the caller's job.
  */
 import { and, between, eq, inArray, sql } from 'drizzle-orm';
-import { cells } from '#drizzle/schema.ts';
+import { cells } from '#drizzle/tables.ts';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { branchSlotRefusal, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { Queryable } from '../../db.ts';

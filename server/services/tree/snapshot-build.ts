@@ -6,7 +6,7 @@ import { threadId } from 'node:worker_threads';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { and, asc, between, eq, inArray, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { art, cells, pictures } from '#drizzle/schema.ts';
+import { art, cells, pictures } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { CellExtent } from '#shared/tree/layout.ts';

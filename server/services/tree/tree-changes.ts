@@ -4,7 +4,7 @@
  * sequence number. Open trees then ask what changed since their version (readChanges) instead of the whole tree.
  */
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
-import { art, cells, treeChanges, trees } from '#drizzle/schema.ts';
+import { art, cells, treeChanges, trees } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import { ErrorCode } from '#shared/errors.ts';

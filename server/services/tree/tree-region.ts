@@ -4,7 +4,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { and, asc, between, eq } from 'drizzle-orm';
-import { art, cells, pictures, trees, users } from '#drizzle/schema.ts';
+import { art, cells, pictures, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { REGION_MAX_SPAN, regionWidth, type RegionBounds, type TreeRegionWire } from '#shared/tree/region.ts';

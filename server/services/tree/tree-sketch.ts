@@ -4,7 +4,7 @@
  * first paint, before any script runs. The engine's first frame replaces it (client/tree/tree-sketch.ts).
  */
 import { and, eq, gt, inArray, max, min, type SQL } from 'drizzle-orm';
-import { cells, treeChanges } from '#drizzle/schema.ts';
+import { cells, treeChanges } from '#drizzle/tables.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { CELL_PITCH, cellCentre, clampPoint, clampScale, type Point, type Rect } from '#shared/tree/camera.ts';
 import { drawBranchSlot, drawCell, PALETTE, STRIP_COLOURS, type Pen } from '#shared/tree/cell-look.ts';

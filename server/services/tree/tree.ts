@@ -3,7 +3,7 @@
  * is built by snapshot-build.ts and kept by snapshot-store.ts; their changes are logged by tree-changes.ts.
  */
 import { asc, eq } from 'drizzle-orm';
-import { cells, trees } from '#drizzle/schema.ts';
+import { cells, trees } from '#drizzle/tables.ts';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { DEFAULT_TREE_SETTINGS, bandOfRow, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';

@@ -10,7 +10,18 @@ import { useRouteFocus } from './route-focus.ts';
 import { useRouteHandle } from './route-handle.ts';
 import { SiteFooter } from './site-footer.tsx';
 import { SiteHeader } from './site-header.tsx';
-import { EditReservedCellPopup } from '#client/popups/edit-reserved-cell-popup.tsx';
+import { lazyComponent } from './lazy-component.tsx';
+import { useReservedCell } from './reserved-cell.ts';
+
+/** A module of its own (decision 043): asked for when there is a square to ask about, or after the first view. */
+const EditReservedCellPopup = lazyComponent(() =>
+  import('#client/popups/edit-reserved-cell-popup.tsx').then((module) => module.EditReservedCellPopup),
+);
+
+/** The edit-reserved-cell popup, when the user holds a square it would ask about (the popup decides the rest). */
+function ReservedCellQuestion() {
+  return useReservedCell().promptCell ? <EditReservedCellPopup /> : null;
+}
 
 export function AppLayout() {
   const { user, isLoading } = useCurrentUser();
@@ -42,7 +53,7 @@ export function AppLayout() {
         {pageAnnouncement}
       </p>
       <ScrollRestoration />
-      {!isLoading && <EditReservedCellPopup />}
+      {!isLoading && <ReservedCellQuestion />}
     </div>
   );
 }

@@ -25,3 +25,36 @@ export function moduleLoader<T>(load: () => Promise<T>): ModuleLoader<T> {
     current: () => loaded,
   };
 }
+
+/** Loaders of modules the first view does not need, waiting for it to be on screen (firstViewShown). */
+const waiting: ModuleLoader<unknown>[] = [];
+let firstViewDone = false;
+
+/** Runs `work` when the browser is idle (within a second at most), or soon where it cannot say when it is. */
+function whenIdle(work: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout: 1000 });
+  else window.setTimeout(work, 200);
+}
+
+/**
+ * A loader of a module the first view does not need (decision 043): it starts when something renders what it
+ * loads, or in the background once the first view is on screen, whichever comes first.
+ */
+export function laterLoader<T>(load: () => Promise<T>): ModuleLoader<T> {
+  const loader = moduleLoader(load);
+  if (firstViewDone) whenIdle(() => void loader.start());
+  else waiting.push(loader);
+  return loader;
+}
+
+/**
+ * The first view is on screen (on /observe the tree's first frame, or its notice; elsewhere the page's load event):
+ * what the later loaders load now comes in, in the background, so that what the visitor opens next is already here.
+ */
+export function firstViewShown(): void {
+  if (firstViewDone) return;
+  firstViewDone = true;
+  whenIdle(() => {
+    for (const loader of waiting.splice(0)) void loader.start();
+  });
+}

@@ -8,6 +8,8 @@ export interface RouteHandle {
   fixedHeader?: boolean;
   /** The page renders before the signed-in user is known (the tree: its own parts wait for the user where it matters). */
   beforeUser?: boolean;
+  /** Starts loading the page's module (a page of its own, decision 043): the app asks for the one a visit opens at. */
+  load?: () => Promise<unknown>;
 }
 
 export function useRouteHandle(): RouteHandle | null {

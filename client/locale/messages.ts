@@ -3,7 +3,7 @@
  * and the forms' success and fallback messages. A form prefers the server's text; these fill in where it sent none.
  */
 import type { ErrorCode } from '#shared/errors.ts';
-import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
+import { AVATAR_MESSAGES } from '#shared/validation/avatar-messages.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
 /** Every error code's text: one table for both sides (shared/error-text.ts). */

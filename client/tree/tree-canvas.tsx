@@ -11,6 +11,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import type { Camera } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
+import { firstViewShown } from '#client/app/module-loader.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
 import { warmUpRenderer } from './engine/warm-up.ts';
@@ -56,6 +57,8 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
   const onFirstFrame = () => {
     removeSketch();
     setReady(true);
+    // The first view is on screen: the rest of the app comes in the background now (decision 043).
+    firstViewShown();
   };
   return (
     <div

@@ -8,9 +8,9 @@ import type { Camera } from '#shared/tree/camera.ts';
 import { TOKEN_PATTERN } from '#shared/validation/common.ts';
 import { initialParams } from '#client/api/initial-params.ts';
 import { fetchTreeRegion } from '#client/api/tree-region.ts';
-import { moduleLoader } from '#client/app/module-loader.ts';
+import { lazyComponent } from '#client/app/lazy-component.tsx';
+import { firstViewShown, moduleLoader } from '#client/app/module-loader.ts';
 import { useLoaded } from '#client/app/use-loaded.ts';
-import { TreePopups } from '#client/popups/tree-popups.tsx';
 import type { FetchRegion } from './engine/region-loader.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
 import { ReplayControl } from './replay/replay-control.tsx';
@@ -36,6 +36,9 @@ performance.mark('tree:module');
 // The canvas brings PixiJS: it starts loading with this module and arrives while the snapshot is fetched.
 const canvasLoader = moduleLoader(() => import('./tree-canvas.tsx').then((module) => module.TreeCanvas));
 void canvasLoader.start();
+
+// The popups are a module of their own (decision 043): asked for when one opens, or after the first frame.
+const TreePopups = lazyComponent(() => import('#client/popups/tree-popups.tsx').then((module) => module.TreePopups));
 
 export function TreeView() {
   const token = initialParams().treeToken;
@@ -79,7 +82,10 @@ export function TreeView() {
   // The first sketch (tree-sketch.ts) leaves with the page, and never stays over one of the notices below.
   const showsNotice = !token || !drawable || (snapshot.isError && !snapshot.data);
   useEffect(() => {
-    if (showsNotice) removeSketch();
+    if (!showsNotice) return;
+    removeSketch();
+    // A notice is this page's first view: the rest of the app may come now (the tree's first frame says so otherwise).
+    firstViewShown();
   }, [showsNotice]);
   useEffect(() => removeSketch, []);
 
@@ -159,7 +165,7 @@ export function TreeView() {
       {data && <ReplayControl token={token} engine={engine} />}
       <TreeSurvey engine={engine} signal={viewSignal} ownTokens={viewer.ownTokens} onOpenPiece={onOpenPiece} />
       <TreeToast message={toast} onDone={clearToast} />
-      <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={closePopup} />
+      {popup && <TreePopups popup={popup} hasOwnCells={ownCells.length > 0} onClose={closePopup} />}
     </div>
   );
 }

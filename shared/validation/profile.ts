@@ -34,11 +34,8 @@ export const profileSchema = v.pipe(
 );
 export type ProfileOutput = v.InferOutput<typeof profileSchema>;
 
-/** The avatar field's messages (docs/product.md, Limits). */
-export const AVATAR_MESSAGES = {
-  tooBig: 'Your image exceeds the maximum file size of 8MB. Please check your image and upload again.',
-  wrongType: 'Your image must be in JPEG, PNG, or GIF format. Please check your image and upload again.',
-} as const;
+/** The avatar field's messages, in a module of their own (avatar-messages.ts says why). */
+export { AVATAR_MESSAGES } from './avatar-messages.ts';
 
 /** The ZIP lookup's input: any text up to a zipcode's length (the lookup answers null for what is not a US ZIP). */
 export const zipSchema = v.object({

@@ -2,6 +2,7 @@
  * The client build (docs/architecture.md, Layers): root client/, output dist/client, served by the Fastify app, with
  * the staff dashboard (/admin/dashboard) as a second entry. In development Vite on 5173 proxies the API to the app.
  */
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -60,10 +61,58 @@ function earlyTreeStart(): Plugin {
   };
 }
 
+/**
+ * Build only: PixiJS piece by piece (decision 043). `pixi.js`'s index is marked as having side effects (it registers
+ * texture sources and masks, spritesheets, and the browser environment whose import brings events, accessibility,
+ * DOM elements and filters), and the bundler then keeps every module it re-exports that is bundled at all in the chunk
+ * that imports it: the WebGPU and 2D canvas renderers, which PixiJS imports only when it picks one, came with the tree.
+ * Here `pixi.js` is the same exports without those side effects, plus the one registration the tree needs (texture
+ * sources and masks, rendering/init); the tree's canvas registers the rest itself (client/tree/tree-canvas.tsx).
+ * And the WebGL renderer, the one the tree is drawn with wherever WebGL works, is imported by PixiJS's renderer choice
+ * statically, so that it comes with the canvas's modules instead of being asked for once the application starts.
+ */
+function pixiPieceByPiece(): Plugin {
+  const lib = `${root}node_modules/pixi.js/lib/`;
+  const entry = '\0pixi.js';
+  const exportsOnly = '\0pixi.js-exports';
+  return {
+    name: 'pixi-piece-by-piece',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source) {
+      if (source === 'pixi.js') return { id: entry, moduleSideEffects: true };
+      if (source === exportsOnly) return { id: exportsOnly, moduleSideEffects: false };
+      return null;
+    },
+    transform(code, id) {
+      if (!id.endsWith('/pixi.js/lib/rendering/renderers/autoDetectRenderer.mjs')) return null;
+      const dynamic = "await import('./gl/WebGLRenderer.mjs')";
+      if (!code.includes(dynamic)) this.error(`PixiJS's autoDetectRenderer no longer says ${dynamic} (vite.config.ts)`);
+      return `import * as webglRendererModule from './gl/WebGLRenderer.mjs';\n${code.replace(dynamic, 'webglRendererModule')}`;
+    },
+    load(id) {
+      if (id === entry) return `import '${lib}rendering/init.mjs';\nexport * from '${exportsOnly}';\n`;
+      if (id !== exportsOnly) return null;
+      // The index's re-exports, one a line (`export { A, B as C } from './x.mjs';`), and the three it declares itself.
+      const reexports = fs
+        .readFileSync(`${lib}index.mjs`, 'utf8')
+        .split('\n')
+        .filter((line) => /^export \{[^}]*\} from '[^']+';$/.test(line))
+        .map((line) => line.replace(/from '\.\//, `from '${lib}`));
+      return [
+        ...reexports,
+        `export { extensions } from '${lib}extensions/Extensions.mjs';`,
+        `export { browserExt } from '${lib}environment-browser/browserExt.mjs';`,
+        `export { webworkerExt } from '${lib}environment-webworker/webworkerExt.mjs';`,
+      ].join('\n');
+    },
+  };
+}
+
 export default defineConfig({
   root: `${root}client`,
   publicDir: `${root}client/public`,
-  plugins: [react(), adminDashboardInDev(), earlyTreeStart()],
+  plugins: [react(), adminDashboardInDev(), earlyTreeStart(), pixiPieceByPiece()],
   // #client/* and #shared/* resolve through package.json "imports", which Vite follows natively. The client
   // imports only types from #server; those vanish in the build.
   server: {
@@ -81,8 +130,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,
-    // PixiJS is about 720 kB minified (210 kB gzipped); it loads only with the tree page.
-    chunkSizeWarningLimit: 900,
+    // The tree's canvas with the parts of PixiJS it draws with is about 370 kB minified (110 kB gzipped); it loads
+    // only with the tree page.
+    chunkSizeWarningLimit: 500,
     rolldownOptions: {
       input: {
         main: `${root}client/index.html`,
@@ -91,24 +141,22 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
-          // PixiJS and the React libraries get chunks of their own: a text page, and the staff dashboard, never
-          // download the renderer.
+          // The React and query libraries get chunks of their own, which every page shares. PixiJS has no group (a
+          // group takes in every module it matches, the renderers PixiJS imports only when it picks one included):
+          // what the tree draws with comes with the tree's canvas, the other renderers in chunks of their own
+          // (pixiPieceByPiece above), and a text page, or the staff dashboard, never downloads any of it.
           groups: [
-            // Higher priority claims a module first. Vite's preload helper and React go first, so the groups that
-            // depend on them (PixiJS loads its renderers lazily) do not absorb them and drag PixiJS into every page.
-            // The preload helper has a chunk of its own: the tree's early start needs it, and must not wait for React.
+            // Higher priority claims a module first. Vite's preload helper and React go first, so that the group
+            // after them does not absorb them. The preload helper has a chunk of its own: the tree's early start
+            // needs it, and must not wait for React.
             { name: 'preload', test: /vite[\\/]preload-helper/, priority: 4 },
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
+              // Not the scheduler inside react-reconciler (@pixi/react's own): that one comes with the tree's canvas.
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/](?!.*node_modules)/,
               priority: 3,
             },
             { name: 'query', test: /node_modules[\\/](@tanstack|@trpc)[\\/]/, priority: 2 },
-            {
-              name: 'pixi',
-              test: /node_modules[\\/](pixi\.js|@pixi|earcut|eventemitter3|ismobilejs|tiny-lru|its-fine|react-reconciler|parse-svg-path|gifuct-js|js-binary-schema-parser|@xmldom)[\\/]/,
-              priority: 1,
-            },
           ],
         },
       },

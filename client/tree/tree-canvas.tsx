@@ -2,6 +2,15 @@
  * The tree's WebGL canvas: @pixi/react's <Application> with two layers (the world, a render group, and a screen-space
  * overlay) and the plain-TypeScript TreeEngine over them, handed to the page through a ref. React never sees a cell.
  */
+// PixiJS piece by piece (decision 043): the Application is told to skip PixiJS's own imports of its default extensions
+// (skipExtensionImports below: events, accessibility, DOM elements, filters, none of which the tree uses), and these
+// register what the engine draws with: graphics and text (for whichever renderer PixiJS picks at run time) and,
+// through the app, its ticker and resize plugins (sprites and containers are PixiJS's core). The build brings the
+// WebGL renderer with these; the WebGPU and 2D canvas ones are chunks of their own, asked for only where PixiJS picks
+// them (vite.config.ts, pixiPieceByPiece).
+import 'pixi.js/app';
+import 'pixi.js/graphics';
+import 'pixi.js/text';
 // Pixi compiles shader sync code with new Function() unless this polyfill is loaded; the site's CSP forbids eval.
 import 'pixi.js/unsafe-eval';
 import { Application, extend, useApplication } from '@pixi/react';
@@ -89,6 +98,7 @@ export const TreeCanvas = memo(function TreeCanvas(props: TreeCanvasProps) {
         resolution={resolution}
         autoStart={false}
         preserveDrawingBuffer
+        skipExtensionImports
       >
         <TreeScene {...props} hostRef={hostRef} onFirstFrame={onFirstFrame} onDraggingChange={setDragging} />
       </Application>

@@ -97,7 +97,8 @@ describe('the tree on a phone', () => {
     const sketchErrors = watchErrors(sketchPage);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await sketchPage.route(/\/assets\/pixi-[^/]*\.js$/, async (route) => {
+    // The tree's canvas, which brings PixiJS, held: the engine cannot start.
+    await sketchPage.route(/\/assets\/tree-canvas-[^/]*\.js$/, async (route) => {
       await held;
       await route.continue();
     });

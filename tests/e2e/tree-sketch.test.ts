@@ -14,7 +14,8 @@ import '#client/tree/tree-sketch.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
 import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
 
-const PIXI_CHUNK = /\/assets\/pixi-[^/]*\.js$/;
+/** The tree's canvas, which brings PixiJS: held, the engine cannot start. */
+const CANVAS_CHUNK = /\/assets\/tree-canvas-[^/]*\.js$/;
 const TREE_PAGE_CHUNK = /\/assets\/tree-page-[^/]*\.js$/;
 
 let gallery: Gallery;
@@ -29,8 +30,10 @@ afterAll(async () => {
   await gallery?.stop();
 });
 
-/** A fresh page whose PixiJS chunk (or another) waits until `release()`: the engine cannot start before that. */
-async function pageWithEngineHeld(chunk = PIXI_CHUNK): Promise<{ page: Page; errors: string[]; release: () => void }> {
+/** A fresh page whose canvas chunk (or another) waits until `release()`: the engine cannot start before that. */
+async function pageWithEngineHeld(
+  chunk = CANVAS_CHUNK,
+): Promise<{ page: Page; errors: string[]; release: () => void }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
   let release!: () => void;
@@ -124,7 +127,7 @@ describe('the first sketch of the tree', () => {
   });
 
   it.each([
-    ['the engine is ready', PIXI_CHUNK],
+    ['the engine is ready', CANVAS_CHUNK],
     ['the tree page has even arrived', TREE_PAGE_CHUNK],
   ])('leaves with the page when the visitor goes elsewhere before %s', async (_, chunk) => {
     const { page, errors, release } = await pageWithEngineHeld(chunk);

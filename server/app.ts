@@ -11,7 +11,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { systemClock, type Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
-import { closeDatabase, ensureWritableDir, openDatabase, type Db } from './db.ts';
+import { ensureWritableDir, type Db } from './db.ts';
+import { closeAppDatabase, isPostgres, openAppDatabase } from './open-database.ts';
 import { standardOutput } from './log-output.ts';
 import { AppError } from './errors.ts';
 import type { RefusalHoldOptions } from './http/refusal-hold.ts';
@@ -87,7 +88,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   ensureWritableDir(config.dataDir, 'data folder');
   ensureWritableDir(config.mediaDir, 'media folder');
   const ownsDb = !options.db;
-  const db = options.db ?? openDatabase(config.databaseFile);
+  const db = options.db ?? (await openAppDatabase(config));
 
   const server = Fastify({
     // Written without ever blocking: a log reader that stalls or goes away does not stop the server (decision 026).
@@ -110,7 +111,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   // Snapshots and histories of large trees are built by a worker thread, off the event loop.
-  const builds = new BuildWorker(db, db.$client.memory ? null : db.$client.name);
+  const builds = new BuildWorker(db, isPostgres(db) || db.$client.memory ? null : db.$client.name);
   const clock = options.clock ?? systemClock;
   const histories = new TreeHistoryStore(builds, {
     now: () => clock.now(),
@@ -219,7 +220,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       }
       if (!ownsDb) return;
       try {
-        closeDatabase(db);
+        await closeAppDatabase(db);
       } catch (error) {
         server.log.warn(
           { err: error },

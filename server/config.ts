@@ -14,6 +14,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** A PostgreSQL database to run on instead of DATA_DIR's SQLite file (decision 037); unset: SQLite. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL (postgres://user:password@host:5432/gallery)')
+    .optional(),
   SITE_URL: z.url().optional(),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('Gallery Tree <no-reply@localhost>'),
@@ -63,6 +68,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   databaseFile: string;
+  /** The PostgreSQL database the app runs on (DATABASE_URL), or null for the SQLite file `databaseFile`. */
+  databaseUrl: string | null;
   mediaDir: string;
   outboxDir: string;
   siteUrl: string;
@@ -174,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     host: e.HOST,
     dataDir,
     databaseFile: path.join(dataDir, 'gallery.db'),
+    databaseUrl: e.DATABASE_URL ?? null,
     mediaDir: path.join(dataDir, 'media'),
     outboxDir: path.join(dataDir, 'outbox'),
     siteUrl,

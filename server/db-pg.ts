@@ -11,6 +11,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '#drizzle/schema-pg.ts';
+import { useEngineWriter, type Db } from './db.ts';
 import { StartupError } from './startup-error.ts';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -77,6 +78,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       await client.query('select pg_advisory_unlock($1)', [MIGRATIONS_LOCK]).catch(() => {});
     }
     client.release();
+    // The services' `write(db, work)` runs on this handle as this engine's write transaction.
+    useEngineWriter(db, (work) => writeTransaction(db, async (tx) => work(tx as unknown as Db)));
     return db;
   } catch (error) {
     client.release(true);

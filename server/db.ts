@@ -179,6 +179,19 @@ class Writer {
 
 const writers = new WeakMap<Database.Database, Writer>();
 
+/** How another engine runs a write: its database handle's own write transaction (server/db-pg.ts). */
+export type EngineWriter = (work: (tx: Db) => unknown) => Promise<unknown>;
+
+const otherWriters = new WeakMap<object, EngineWriter>();
+
+/**
+ * Makes `write(db, work)` run `work` through `writer` for the handle `db` of another engine (PostgreSQL's write
+ * transaction under its advisory lock): the services call `write` alike on either engine.
+ */
+export function useEngineWriter(db: object, writer: EngineWriter): void {
+  otherWriters.set(db, writer);
+}
+
 /** The write side of `db`: its write connection when `openDatabase` opened it, else its own connection. */
 function writerOf(db: Queryable): Writer {
   const client = (db as Db).$client;
@@ -200,6 +213,8 @@ function writerOf(db: Queryable): Writer {
  * WRITE_TURN_TIMEOUT_MS).
  */
 export async function write<T>(db: Queryable, work: (tx: Db) => T | Promise<T>): Promise<T> {
+  const other = otherWriters.get(db);
+  if (other) return other(work) as Promise<T>;
   const writer = writerOf(db);
   if (writer.starting) throw new Error('A write was asked for inside another write: pass its transaction on instead.');
   const turn = writer.take();

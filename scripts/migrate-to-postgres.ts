@@ -28,6 +28,7 @@ import { ConfigError, loadConfig } from '#server/config.ts';
 import { MIGRATIONS_DIR } from '#server/db.ts';
 import { closePostgres, openPostgres, type PgDb } from '#server/db-pg.ts';
 import { StartupError } from '#server/startup-error.ts';
+import { rebuildSearchIndexPostgres } from '#server/services/search/search-postgres.ts';
 import { ArtStatus } from '#shared/domain.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -300,27 +301,6 @@ async function readBack(client: pg.PoolClient, plan: TablePlan): Promise<Checksu
   }
 }
 
-/**
- * The search table from the copied rows, by the reindexing rule of server/services/search (reindexArt): one row per
- * PUBLISHED piece, its keywords joined by spaces, the artist's first and last names. The PostgreSQL services do not
- * exist yet, so the statement is here; the engine module that will hold the PostgreSQL search should take it over.
- */
-async function rebuildSearch(client: pg.PoolClient): Promise<number> {
-  const result = await client.query(
-    `insert into ${quote(SEARCH_TABLE)} (art_id, title, keywords, description, category, artist)
-     select a.id, a.title,
-            case when jsonb_typeof(a.keywords) = 'array'
-              then (select coalesce(string_agg(k.word, ' ' order by k.n), '')
-                    from jsonb_array_elements_text(a.keywords) with ordinality as k(word, n))
-              else '' end,
-            a.description, a.category, u.firstname || ' ' || u.lastname
-     from art a join users u on u.id = a.author_id
-     where a.status = $1`,
-    [ArtStatus.Published],
-  );
-  return result.rowCount ?? 0;
-}
-
 async function copy(sqlite: Database.Database, db: PgDb, log: (line: string) => void): Promise<void> {
   const started = performance.now();
   const plans = planTables();
@@ -362,7 +342,7 @@ async function copy(sqlite: Database.Database, db: PgDb, log: (line: string) => 
       );
     }
     const searchStarted = performance.now();
-    const indexed = await rebuildSearch(client);
+    const indexed = await rebuildSearchIndexPostgres(client);
     log(
       `  ${`${SEARCH_TABLE} (rebuilt)`.padEnd(22)} ${number(indexed).padStart(11)} rows  ${seconds(searchStarted).padStart(6)} s`,
     );

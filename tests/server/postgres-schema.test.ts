@@ -39,7 +39,13 @@ import {
 } from '#drizzle/schema-pg.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { closePostgres, openPostgres, PG_MIGRATIONS_DIR, type PgDb } from '#server/db-pg.ts';
-import { ftsQueryOf } from '#server/services/search/search.ts';
+import { ftsQueryOf, SEARCH_CANDIDATES } from '#server/services/search/search.ts';
+import {
+  rebuildSearchIndexPostgres,
+  reindexRowPostgres,
+  searchHitsPostgres,
+  searchIdsPostgres,
+} from '#server/services/search/search-postgres.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
 
@@ -423,26 +429,10 @@ const TERMS = [
   'nothing here',
 ];
 
-/**
- * The query decision 037 plans for PostgreSQL: the words ftsQueryOf picks out of what was typed, each a prefix
- * (`'word':*`), all required; the newest 1,000 matches ranked by ts_rank (weights A to D), best first.
- */
+/** The pieces PostgreSQL's search finds for what a visitor typed, best first (server/services/search). */
 async function searchPostgres(term: string): Promise<number[]> {
   const fts = ftsQueryOf(term);
-  if (!fts) return [];
-  const query = [...fts.matchAll(/"((?:[^"]|"")+)"\*/g)]
-    .map(([, word]) => `'${word!.replaceAll('""', '"').replaceAll("'", "''")}':*`)
-    .join(' & ');
-  const { rows } = await db.execute<{ art_id: number }>(sql`
-    select art_id from (
-      select art_id, document from art_search
-      where document @@ to_tsquery(${SEARCH_CONFIGURATION}::regconfig, ${query})
-      order by art_id desc limit 1000
-    ) candidates
-    order by ts_rank(document, to_tsquery(${SEARCH_CONFIGURATION}::regconfig, ${query})) desc, art_id desc
-    limit 100
-  `);
-  return rows.map((row) => row.art_id);
+  return fts ? searchIdsPostgres(db, fts, SEARCH_CANDIDATES, 100) : [];
 }
 
 describe('full-text search', () => {
@@ -542,6 +532,39 @@ describe('full-text search', () => {
     } finally {
       closeDatabase(sqlite);
     }
+  });
+
+  it('answers a hit with its square, artist and picture only while the piece is its square’s published art', async () => {
+    const heron = ids[0]!;
+    const [piece] = await db.select().from(art).where(eq(art.id, heron));
+    const fts = ftsQueryOf('heron')!;
+    // Not yet the square's art: the index row alone shows nothing.
+    expect(await searchHitsPostgres(db, fts, SEARCH_CANDIDATES, 10, 5)).toEqual([]);
+    await db.update(cells).set({ artId: heron }).where(eq(cells.id, piece!.cellId));
+    const [hit] = await searchHitsPostgres(db, fts, SEARCH_CANDIDATES, 10, 5);
+    expect(hit).toMatchObject({ artToken: piece!.token, title: piece!.title, row: 10, column: 0, addedAt: T });
+    expect(typeof hit!.addedAt).toBe('number');
+    // Taken out of the index: not found; put back with other words: found by them.
+    await reindexRowPostgres(db, heron, null);
+    expect(await searchIdsPostgres(db, fts, SEARCH_CANDIDATES, 10)).not.toContain(heron);
+    await reindexRowPostgres(db, heron, {
+      title: 'Kingfisher',
+      keywords: '',
+      description: '',
+      category: '',
+      artist: 'S A',
+    });
+    expect(await searchIdsPostgres(db, ftsQueryOf('kingf')!, SEARCH_CANDIDATES, 10)).toEqual([heron]);
+    expect(await searchIdsPostgres(db, fts, SEARCH_CANDIDATES, 10)).not.toContain(heron);
+    await db.update(cells).set({ artId: null }).where(eq(cells.id, piece!.cellId));
+    await reindexRowPostgres(db, heron, PIECES[0]!);
+  });
+
+  it('rebuilds the index from the published pieces, one row each', async () => {
+    const published = await db.select({ n: count() }).from(art).where(eq(art.status, ArtStatus.Published));
+    expect(await rebuildSearchIndexPostgres(db.$client)).toBe(published[0]!.n);
+    const [indexed] = await db.select({ n: count() }).from(artSearch);
+    expect(indexed!.n).toBe(published[0]!.n);
   });
 
   it('answers word and prefix queries from the GIN index', async () => {

@@ -15,6 +15,7 @@ import {
   follows,
   pictures,
   reservations,
+  trees,
   userLikes,
   users,
 } from '#drizzle/tables.ts';
@@ -23,7 +24,7 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { bandStarts, computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import sharp from 'sharp';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Queryable } from '../db.ts';
+import { write, type Queryable } from '../db.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { openNeighboursAfterPublish, createTreeInTx, type TreeRow, recordBulkChange } from '../services/tree/index.ts';
@@ -141,8 +142,8 @@ function chooseNextCell(
 }
 
 /** A strong password for the demo admin when ADMIN_PASSWORD is not set: 24 URL-safe characters. */
-function inChunks<T>(rows: readonly T[], write: (chunk: T[]) => void): void {
-  for (let i = 0; i < rows.length; i += 500) write(rows.slice(i, i + 500));
+async function inChunks<T>(rows: readonly T[], insert: (chunk: T[]) => PromiseLike<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await insert(rows.slice(i, i + 500));
 }
 
 interface Publisher {
@@ -169,7 +170,7 @@ interface GrowthPlan {
  * Publishes the pieces one by one as the product would: each takes an available trunk cell or a branch slot,
  * links to published neighbours, then opens the trunk around it.
  */
-function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): PublishedPiece[] {
+async function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Promise<PublishedPiece[]> {
   const settings = tree.settings as TreeSettings;
   const published: PublishedPiece[] = [];
   const publishedAtByArt = new Map<number, number>();
@@ -179,7 +180,7 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
     const publishedAt = Math.round(
       plan.firstPublish + ((i + rng.range(0.2, 0.8)) / plan.pieces.length) * (plan.lastPublish - plan.firstPublish),
     );
-    const current = tx
+    const current = await tx
       .select({
         id: cells.id,
         row: cells.row,
@@ -189,8 +190,7 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
         artId: cells.artId,
       })
       .from(cells)
-      .where(eq(cells.treeId, tree.id))
-      .all();
+      .where(eq(cells.treeId, tree.id));
     const next = chooseNextCell(rng, settings, current, sideCount, branchCount < (i + 1) / 3);
     if (!next) break;
 
@@ -201,7 +201,7 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
       branchCount++;
       // As in the product: the branch cell is created when someone reserves the slot, then published.
       const reservedAt = publishedAt - 10 * DAY;
-      cellId = tx
+      const [created] = await tx
         .insert(cells)
         .values({
           token: newToken(),
@@ -212,8 +212,8 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
           createdAt: reservedAt,
           updatedAt: reservedAt,
         })
-        .returning({ id: cells.id })
-        .get().id;
+        .returning({ id: cells.id });
+      cellId = created!.id;
     } else {
       cellId = next.id;
     }
@@ -230,7 +230,7 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
     const pics = plan.stored[i]!;
     const createdAt = publishedAt - rng.int(5, 12) * DAY;
     const submittedAt = publishedAt - rng.int(1, 4) * DAY - rng.int(0, 20) * HOUR;
-    const { id: artId } = tx
+    const [inserted] = await tx
       .insert(art)
       .values({
         token: newToken(),
@@ -258,21 +258,19 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
         createdAt,
         updatedAt: publishedAt,
       })
-      .returning({ id: art.id })
-      .get();
-    tx.insert(pictures)
-      .values(
-        pics.map((pic, index) => ({
-          token: newToken(),
-          artId,
-          position: index,
-          mediaKey: pic.key,
-          width: pic.width,
-          height: pic.height,
-          createdAt,
-        })),
-      )
-      .run();
+      .returning({ id: art.id });
+    const artId = inserted!.id;
+    await tx.insert(pictures).values(
+      pics.map((pic, index) => ({
+        token: newToken(),
+        artId,
+        position: index,
+        mediaKey: pic.key,
+        width: pic.width,
+        height: pic.height,
+        createdAt,
+      })),
+    );
 
     const neighbours = current.filter(
       (c) =>
@@ -281,31 +279,29 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
         Math.abs(c.column - position.column) <= 1,
     );
     for (const neighbour of pickSome(rng, neighbours, 1, 3)) {
-      const title =
-        tx.select({ title: art.title }).from(art).where(eq(art.id, neighbour.artId!)).get()?.title ?? 'its neighbour';
+      const [linked] = await tx.select({ title: art.title }).from(art).where(eq(art.id, neighbour.artId!)).limit(1);
+      const title = linked?.title ?? 'its neighbour';
       const linkedAt = Math.min(
         publishedAt,
         Math.max(submittedAt, (publishedAtByArt.get(neighbour.artId!) ?? 0) + HOUR),
       );
-      tx.insert(connections)
-        .values({
-          token: newToken(),
-          artId,
-          nextCellId: neighbour.id,
-          description: rng.pick(CONNECTION_SENTENCES)(title),
-          status: 1,
-          createdAt: linkedAt,
-          updatedAt: linkedAt,
-        })
-        .run();
+      await tx.insert(connections).values({
+        token: newToken(),
+        artId,
+        nextCellId: neighbour.id,
+        description: rng.pick(CONNECTION_SENTENCES)(title),
+        status: 1,
+        createdAt: linkedAt,
+        updatedAt: linkedAt,
+      });
     }
 
-    tx.update(cells)
+    await tx
+      .update(cells)
       .set({ status: CellStatus.Published, artId, updatedAt: publishedAt })
-      .where(eq(cells.id, cellId))
-      .run();
-    openNeighboursAfterPublish(tx, tree.id, position.row, position.column, publishedAt);
-    reindexArt(tx, artId);
+      .where(eq(cells.id, cellId));
+    await openNeighboursAfterPublish(tx, tree.id, position.row, position.column, publishedAt);
+    await reindexArt(tx, artId);
     published.push({ artId, authorId: author.id, publishedAt });
     publishedAtByArt.set(artId, publishedAt);
   }
@@ -313,26 +309,25 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
 }
 
 /** Newcomers hold a few available trunk squares, each with a draft that has only a title so far. */
-function reserveForNewcomers(
+async function reserveForNewcomers(
   tx: Queryable,
   rng: Rng,
   treeId: number,
   newcomerIds: readonly number[],
   titleSeed: number,
   now: number,
-): void {
-  const open = tx
+): Promise<void> {
+  const open = await tx
     .select({ id: cells.id })
     .from(cells)
-    .where(and(eq(cells.treeId, treeId), eq(cells.type, CellType.Trunk), eq(cells.status, CellStatus.Available)))
-    .all();
+    .where(and(eq(cells.treeId, treeId), eq(cells.type, CellType.Trunk), eq(cells.status, CellStatus.Available)));
   const holders = newcomerIds.slice(0, Math.min(rng.int(3, 5), open.length));
   const held = rng.shuffle(open).slice(0, holders.length);
   for (const [i, userId] of holders.entries()) {
     const cellId = held[i]!.id;
     const reservedAt = now - rng.int(1, 6) * DAY - rng.int(0, 23) * HOUR;
     const draftAt = reservedAt + HOUR;
-    const draft = tx
+    const [draft] = await tx
       .insert(art)
       .values({
         token: newToken(),
@@ -343,35 +338,32 @@ function reserveForNewcomers(
         createdAt: draftAt,
         updatedAt: draftAt,
       })
-      .returning({ id: art.id })
-      .get();
-    tx.insert(reservations)
-      .values({
-        token: newToken(),
-        userId,
-        cellId,
-        state: 'active',
-        expiresAt: reservedAt + RESERVATION_DAYS * DAY,
-        reminderCount: 0,
-        createdAt: reservedAt,
-        updatedAt: reservedAt,
-      })
-      .run();
-    tx.update(cells)
-      .set({ status: CellStatus.Reserved, artId: draft.id, updatedAt: reservedAt })
-      .where(eq(cells.id, cellId))
-      .run();
+      .returning({ id: art.id });
+    await tx.insert(reservations).values({
+      token: newToken(),
+      userId,
+      cellId,
+      state: 'active',
+      expiresAt: reservedAt + RESERVATION_DAYS * DAY,
+      reminderCount: 0,
+      createdAt: reservedAt,
+      updatedAt: reservedAt,
+    });
+    await tx
+      .update(cells)
+      .set({ status: CellStatus.Reserved, artId: draft!.id, updatedAt: reservedAt })
+      .where(eq(cells.id, cellId));
   }
 }
 
 /** Likes, follows and views, each dated after both sides existed, so every count on the site is above zero. */
-function addActivity(
+async function addActivity(
   tx: Queryable,
   rng: Rng,
   people: readonly { id: number; since: number }[],
   published: readonly PublishedPiece[],
   now: number,
-): void {
+): Promise<void> {
   const after = (from: number) => Math.round(from + rng.range(0.05, 1) * Math.max(HOUR, now - from));
   const likeRows: (typeof artLikes.$inferInsert)[] = [];
   const followRows: (typeof follows.$inferInsert)[] = [];
@@ -411,10 +403,10 @@ function addActivity(
       });
     }
   }
-  inChunks(likeRows, (chunk) => tx.insert(artLikes).values(chunk).run());
-  inChunks(followRows, (chunk) => tx.insert(follows).values(chunk).run());
-  inChunks(userLikeRows, (chunk) => tx.insert(userLikes).values(chunk).run());
-  inChunks(viewRows, (chunk) => tx.insert(artViews).values(chunk).run());
+  await inChunks(likeRows, (chunk) => tx.insert(artLikes).values(chunk));
+  await inChunks(followRows, (chunk) => tx.insert(follows).values(chunk));
+  await inChunks(userLikeRows, (chunk) => tx.insert(userLikes).values(chunk));
+  await inChunks(viewRows, (chunk) => tx.insert(artViews).values(chunk));
 }
 
 /** Seeds the demo tree into a database with no tree yet; see the module summary. */
@@ -449,10 +441,9 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   ]);
   log.info(`seed: pictures stored in ${Math.round(performance.now() - started)} ms, writing rows`);
 
-  const treeToken = db.transaction((tx) => {
-    // recordBulkChange takes the database: on this one connection it joins this transaction.
-    const tree = createTreeInTx(tx, planted, DEMO_TREE_NAME);
-    const admin = tx
+  const treeToken = await write(db, async (tx) => {
+    const tree = await createTreeInTx(tx, planted, DEMO_TREE_NAME);
+    const [admin] = await tx
       .insert(users)
       .values({
         token: newToken(),
@@ -465,60 +456,57 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
         createdAt: planted,
         updatedAt: planted,
       })
-      .returning({ id: users.id })
-      .get();
-    const people = artists.map((artist, i) => ({
-      artist,
-      id: tx
+      .returning({ id: users.id });
+    const people: { artist: (typeof artists)[number]; id: number; since: number; pieces: number }[] = [];
+    for (const [i, artist] of artists.entries()) {
+      const [person] = await tx
         .insert(users)
         .values({ ...artist.row, token: newToken(), passwordHash: artistHashes[i]!, role: Role.Artist })
-        .returning({ id: users.id })
-        .get().id,
-      since: artist.row.createdAt,
-      pieces: 0,
-    }));
+        .returning({ id: users.id });
+      people.push({ artist, id: person!.id, since: artist.row.createdAt, pieces: 0 });
+    }
     // The newest sign-ups hold reservations and have published nothing yet.
     const publishers = people.filter((p) => !p.artist.newcomer);
     const newcomerIds = people.filter((p) => p.artist.newcomer).map((p) => p.id);
 
-    const published = growTree(tx, rng, tree, {
+    const published = await growTree(tx, rng, tree, {
       pieces,
       stored,
-      publishers: publishers.length > 0 ? publishers : [{ id: admin.id, since: planted, pieces: 0 }],
+      publishers: publishers.length > 0 ? publishers : [{ id: admin!.id, since: planted, pieces: 0 }],
       firstPublish: planted + 21 * DAY,
       lastPublish: now - 8 * DAY,
     });
-    reserveForNewcomers(tx, rng, tree.id, newcomerIds, artBase + pieceCount, now);
-    addActivity(tx, rng, [{ id: admin.id, since: planted }, ...people], published, now);
-    recordBulkChange(db, tree.id, now);
+    await reserveForNewcomers(tx, rng, tree.id, newcomerIds, artBase + pieceCount, now);
+    await addActivity(tx, rng, [{ id: admin!.id, since: planted }, ...people], published, now);
+    await recordBulkChange(tx, tree.id, now);
     return tree.token;
   });
 
-  const result = countSeed(ctx, treeToken, { email: adminEmail, password: adminPassword, generated });
+  const result = await countSeed(ctx, treeToken, { email: adminEmail, password: adminPassword, generated });
   log.info(
     `seed: done in ${Math.round(performance.now() - started)} ms (${result.published} published, ${result.available} available)`,
   );
   return result;
 }
 
-function countSeed(ctx: ServiceContext, treeToken: string, admin: SeedResult['admin']): SeedResult {
+async function countSeed(ctx: ServiceContext, treeToken: string, admin: SeedResult['admin']): Promise<SeedResult> {
   const { db } = ctx;
-  const tree = db.query.trees.findFirst({ where: (t, { eq: equals }) => equals(t.token, treeToken) }).sync();
-  const treeId = tree!.id;
-  const cellsWith = (status: CellStatus) =>
-    db
-      .select({ n: count() })
-      .from(cells)
-      .where(and(eq(cells.treeId, treeId), eq(cells.status, status)))
-      .get()!.n;
-  const artists = db.select({ n: count() }).from(users).where(eq(users.role, Role.Artist)).get()!.n;
+  const [tree] = await db.select({ id: trees.id }).from(trees).where(eq(trees.token, treeToken)).limit(1);
+  const cellsWith = async (status: CellStatus) =>
+    (
+      await db
+        .select({ n: count() })
+        .from(cells)
+        .where(and(eq(cells.treeId, tree!.id), eq(cells.status, status)))
+    )[0]!.n;
+  const [artists] = await db.select({ n: count() }).from(users).where(eq(users.role, Role.Artist));
   return {
     treeToken,
     admin,
-    artists,
-    published: cellsWith(CellStatus.Published),
-    reserved: cellsWith(CellStatus.Reserved),
-    available: cellsWith(CellStatus.Available),
+    artists: artists!.n,
+    published: await cellsWith(CellStatus.Published),
+    reserved: await cellsWith(CellStatus.Reserved),
+    available: await cellsWith(CellStatus.Available),
   };
 }
 

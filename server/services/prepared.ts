@@ -53,12 +53,8 @@ export function preparedForEngines<Params extends unknown[], Row>(
   const name = `gallery_${++statementNumber}`;
   const onPostgres = async (db: Db, params: Params): Promise<Row[]> => {
     const pool = db.$client as unknown as pg.Pool;
-    const result = await pool.query({
-      name,
-      text: text.postgres,
-      values: params,
-      ...(options.raw ? { rowMode: 'array' as const } : {}),
-    });
+    const config: pg.QueryConfig<unknown[]> = { name, text: text.postgres, values: params };
+    const result = options.raw ? await pool.query({ ...config, rowMode: 'array' }) : await pool.query(config);
     return result.rows as Row[];
   };
   return {

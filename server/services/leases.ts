@@ -1,12 +1,14 @@
 /**
  * Claims in the database for work that must happen once however many processes share the data folder (decision 025):
- * one SQL statement each, so two processes never both win; the owner (one per running app) renews its claim while it
- * works, and a dead owner's claim runs out at `lease_until` and another process takes the work over.
+ * one SQL statement each (in what both engines share), so two processes never both win; the owner (one per running
+ * app) renews its claim while it works, and a dead owner's claim runs out at `lease_until` and another process takes
+ * the work over.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { and, eq, lte } from 'drizzle-orm';
+import { jobLeases } from '#drizzle/tables.ts';
 import { write, type Db } from '../db.ts';
-import { preparedOnce } from './prepared.ts';
 
 /** How long a claim holds without renewal; the owner renews it every third of that while it works. */
 export const LEASE_MS = 30_000;
@@ -15,21 +17,6 @@ export const LEASE_MS = 30_000;
 export function newOwnerId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
-
-const claimStatement = preparedOnce<
-  [{ name: string; owner: string; until: number; now: number; dueBy: number }],
-  void
->(`
-  insert into job_leases (name, owner, lease_until, next_run_at) values (:name, :owner, :until, 0)
-  on conflict (name) do update set owner = excluded.owner, lease_until = excluded.lease_until
-  where job_leases.lease_until <= :now and job_leases.next_run_at <= :dueBy
-`);
-const renewStatement = preparedOnce<[number, string, string], void>(
-  'update job_leases set lease_until = ? where name = ? and owner = ?',
-);
-const finishStatement = preparedOnce<[number, number, string, string], void>(
-  'update job_leases set owner = null, lease_until = 0, last_run_at = ?, next_run_at = ? where name = ? and owner = ?',
-);
 
 /**
  * Claims the job `name` for `owner` when nobody holds it (or its holder's lease ran out) and it is due; `anyTime`
@@ -43,18 +30,42 @@ export async function claimJob(
   options: { leaseMs?: number; anyTime?: boolean } = {},
 ): Promise<boolean> {
   const dueBy = options.anyTime ? Number.MAX_SAFE_INTEGER : now;
-  const until = now + (options.leaseMs ?? LEASE_MS);
-  return write(db, (tx) => claimStatement(tx).run({ name, owner, until, now, dueBy }).changes === 1);
+  const leaseUntil = now + (options.leaseMs ?? LEASE_MS);
+  const claimed = await write(db, (tx) =>
+    tx
+      .insert(jobLeases)
+      .values({ name, owner, leaseUntil, nextRunAt: 0 })
+      .onConflictDoUpdate({
+        target: jobLeases.name,
+        set: { owner, leaseUntil },
+        // Only a claim nobody holds (or whose holder's lease ran out), of a job that is due.
+        setWhere: and(lte(jobLeases.leaseUntil, now), lte(jobLeases.nextRunAt, dueBy)),
+      })
+      .returning({ name: jobLeases.name }),
+  );
+  return claimed.length === 1;
 }
 
 /** Moves the owner's lease on; false when the claim is no longer this owner's (it ran out and was taken over). */
 export async function renewJob(db: Db, name: string, owner: string, now: number, leaseMs = LEASE_MS): Promise<boolean> {
-  return write(db, (tx) => renewStatement(tx).run(now + leaseMs, name, owner).changes === 1);
+  const renewed = await write(db, (tx) =>
+    tx
+      .update(jobLeases)
+      .set({ leaseUntil: now + leaseMs })
+      .where(and(eq(jobLeases.name, name), eq(jobLeases.owner, owner)))
+      .returning({ name: jobLeases.name }),
+  );
+  return renewed.length === 1;
 }
 
 /** Ends the owner's claim and sets when the job is next due. */
 export async function finishJob(db: Db, name: string, owner: string, now: number, nextRunAt: number): Promise<void> {
-  await write(db, (tx) => finishStatement(tx).run(now, nextRunAt, name, owner));
+  await write(db, (tx) =>
+    tx
+      .update(jobLeases)
+      .set({ owner: null, leaseUntil: 0, lastRunAt: now, nextRunAt })
+      .where(and(eq(jobLeases.name, name), eq(jobLeases.owner, owner))),
+  );
 }
 
 /**

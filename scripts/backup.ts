@@ -21,6 +21,13 @@ try {
     process.exit(dirArgument ? 0 : 1);
   }
   const config = loadConfig(process.env, root);
+  if (config.databaseUrl) {
+    console.error(
+      'Cannot back up: this gallery runs on PostgreSQL (DATABASE_URL), and npm run backup copies the SQLite file ' +
+        'of DATA_DIR. Back the database up with pg_dump, then copy DATA_DIR/media (README, Backup and restore).',
+    );
+    process.exit(1);
+  }
   const dir = path.resolve(process.cwd(), dirArgument);
   const started = performance.now();
   const result = backupData(config.databaseFile, config.mediaDir, dir);

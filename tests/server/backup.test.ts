@@ -102,6 +102,21 @@ describe('backup and restore', () => {
     expect(await stopRealServer(restored)).toBe(0);
   }, 120_000);
 
+  it('refuses to run for a gallery on PostgreSQL, pointing to pg_dump, and writes nothing', async () => {
+    const dataDir = tempDir('backup-pg-');
+    const target = path.join(tempDir('backup-pg-target-'), 'copy');
+    try {
+      const run = await runScript('backup.ts', [target], dataDir, {
+        DATABASE_URL: 'postgres://gallery@127.0.0.1:1/gallery',
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/runs on PostgreSQL \(DATABASE_URL\).*pg_dump/);
+      expect(fs.existsSync(target)).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a folder that is not empty and a data folder without a database, in one line', async () => {
     const full = tempDir('gallery-backup-full-');
     fs.writeFileSync(path.join(full, 'something'), 'x');

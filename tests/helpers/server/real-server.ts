@@ -22,10 +22,15 @@ export interface ScriptRun {
 }
 
 /** Runs `scripts/<script>` as an operator does, with DATA_DIR in an otherwise bare environment, to its end. */
-export function runScript(script: string, args: string[], dataDir: string): Promise<ScriptRun> {
+export function runScript(
+  script: string,
+  args: string[],
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ScriptRun> {
   const child = spawn(TSX, [`scripts/${script}`, ...args], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, ...env },
   });
   let stdout = '';
   let stderr = '';

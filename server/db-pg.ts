@@ -11,7 +11,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '#drizzle/schema-pg.ts';
-import { useEngineWriter, type Db } from './db.ts';
+import { useEngineTransactions, type Db } from './db.ts';
 import { StartupError } from './startup-error.ts';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -78,8 +78,11 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       await client.query('select pg_advisory_unlock($1)', [MIGRATIONS_LOCK]).catch(() => {});
     }
     client.release();
-    // The services' `write(db, work)` runs on this handle as this engine's write transaction.
-    useEngineWriter(db, (work) => writeTransaction(db, async (tx) => work(tx as unknown as Db)));
+    // The services' `write(db, work)` and `readTransaction(db, work)` run on this handle as this engine's own.
+    useEngineTransactions(db, {
+      write: (work) => writeTransaction(db, async (tx) => work(tx as unknown as Db)),
+      read: (work) => readTransactionPg(db, async (tx) => work(tx as unknown as Db)),
+    });
     return db;
   } catch (error) {
     client.release(true);
@@ -126,6 +129,14 @@ export function writeTransaction<T>(db: PgDb, work: (tx: PgTransaction) => Promi
     },
     { isolationLevel: 'read committed' },
   );
+}
+
+/**
+ * Runs `work` in a repeatable-read, read-only transaction: all its statements see one snapshot (taken at the first),
+ * so several reads agree. No lock: it waits for no writer and no writer waits for it.
+ */
+export function readTransactionPg<T>(db: PgDb, work: (tx: PgTransaction) => Promise<T>): Promise<T> {
+  return db.transaction(work, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
 /** The URL as it may be shown in a message: its password replaced. */

@@ -108,6 +108,7 @@ export function openDatabase(file: string): Db {
 export function closeDatabase(db: Db): void {
   const writer = writers.get(db.$client);
   if (writer && writer.db !== db) writer.db.$client.close();
+  readers.get(db.$client)?.close();
   if (!db.$client.open) return;
   try {
     if (!db.$client.readonly && !db.$client.memory) {
@@ -179,17 +180,19 @@ class Writer {
 
 const writers = new WeakMap<Database.Database, Writer>();
 
-/** How another engine runs a write: its database handle's own write transaction (server/db-pg.ts). */
-export type EngineWriter = (work: (tx: Db) => unknown) => Promise<unknown>;
+/** How another engine runs a transaction: its database handle's own (server/db-pg.ts). */
+export type EngineTransaction = (work: (tx: Db) => unknown) => Promise<unknown>;
 
-const otherWriters = new WeakMap<object, EngineWriter>();
+/** Another engine's two kinds of transaction, by the handle the app holds. */
+const otherEngines = new WeakMap<object, { write: EngineTransaction; read: EngineTransaction }>();
 
 /**
- * Makes `write(db, work)` run `work` through `writer` for the handle `db` of another engine (PostgreSQL's write
- * transaction under its advisory lock): the services call `write` alike on either engine.
+ * Makes `write(db, work)` and `readTransaction(db, work)` run through the given transactions for the handle `db` of
+ * another engine (PostgreSQL's write transaction under its advisory lock, its repeatable-read read transaction): the
+ * services call them alike on either engine.
  */
-export function useEngineWriter(db: object, writer: EngineWriter): void {
-  otherWriters.set(db, writer);
+export function useEngineTransactions(db: object, transactions: { write: EngineTransaction; read: EngineTransaction }) {
+  otherEngines.set(db, transactions);
 }
 
 /** The write side of `db`: its write connection when `openDatabase` opened it, else its own connection. */
@@ -213,8 +216,8 @@ function writerOf(db: Queryable): Writer {
  * WRITE_TURN_TIMEOUT_MS).
  */
 export async function write<T>(db: Queryable, work: (tx: Db) => T | Promise<T>): Promise<T> {
-  const other = otherWriters.get(db);
-  if (other) return other(work) as Promise<T>;
+  const other = otherEngines.get(db);
+  if (other) return other.write(work) as Promise<T>;
   const writer = writerOf(db);
   if (writer.starting) throw new Error('A write was asked for inside another write: pass its transaction on instead.');
   const turn = writer.take();
@@ -238,6 +241,92 @@ export async function write<T>(db: Queryable, work: (tx: Db) => T | Promise<T>):
     }
   } finally {
     writer.release();
+  }
+}
+
+/** Read connections a database keeps for read transactions at most; more wait for one. */
+const READERS_MAX = 4;
+
+/**
+ * The read-only connections of one database file for read transactions, opened as needed: a read transaction holds
+ * one of them from its BEGIN to its COMMIT, so other reads (on the database's own connection) never join it.
+ */
+class Readers {
+  private readonly idle: Reader[] = [];
+  private readonly waiting: ((reader: Reader) => void)[] = [];
+  private opened = 0;
+  private readonly all: Reader[] = [];
+
+  constructor(private readonly file: string) {}
+
+  take(): Reader | Promise<Reader> {
+    const idle = this.idle.pop();
+    if (idle) return idle;
+    if (this.opened < READERS_MAX) {
+      this.opened++;
+      const reader = new Reader(this.file);
+      this.all.push(reader);
+      return reader;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(reader: Reader): void {
+    const next = this.waiting.shift();
+    if (next) next(reader);
+    else this.idle.push(reader);
+  }
+
+  close(): void {
+    for (const reader of this.all) reader.db.$client.close();
+  }
+}
+
+class Reader {
+  readonly db: Db;
+  readonly begin;
+  readonly end;
+
+  constructor(file: string) {
+    const client = new Database(file, { readonly: true });
+    client.pragma('busy_timeout = 5000');
+    this.db = drizzle(client, { schema });
+    this.begin = client.prepare('BEGIN');
+    this.end = client.prepare('COMMIT');
+  }
+}
+
+const readers = new WeakMap<Database.Database, Readers>();
+
+/**
+ * Runs `work` in one read transaction: every statement it runs through `tx` sees the database as of one moment (the
+ * first read), whatever commits meanwhile, so several reads agree (a tree's version and its cells). On SQLite it holds
+ * a read-only connection of its own for the while (a few are kept per database file); on PostgreSQL it is a
+ * repeatable-read, read-only transaction. `work` may be asynchronous. An in-memory database (tests) has one
+ * connection: `work` reads through it, outside a transaction.
+ */
+export async function readTransaction<T>(db: Queryable, work: (tx: Db) => T | Promise<T>): Promise<T> {
+  const other = otherEngines.get(db);
+  if (other) return other.read(work) as Promise<T>;
+  const client = (db as Db).$client;
+  if (client.memory) return work(db as Db);
+  let pool = readers.get(client);
+  if (!pool) {
+    pool = new Readers(client.name);
+    readers.set(client, pool);
+  }
+  const taken = pool.take();
+  const reader = taken instanceof Reader ? taken : await taken;
+  try {
+    reader.begin.run();
+    try {
+      const outcome = work(reader.db);
+      return isPromise(outcome) ? await outcome : outcome;
+    } finally {
+      reader.end.run();
+    }
+  } finally {
+    pool.release(reader);
   }
 }
 

@@ -47,6 +47,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
+    // A server that does not answer fails a query in seconds (a health probe says so) instead of holding it.
+    connectionTimeoutMillis: 5_000,
     application_name: 'gallery-tree',
   });
   // A connection that breaks while idle (the server restarted, a proxy timed it out) is dropped from the pool, and

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LogLevel } from 'fastify';
 import { snakeKeys } from '#shared/key-case.ts';
 import type { Db } from '../db.ts';
+import { preparedForEngines } from '../services/prepared.ts';
 import { storageState, type StorageState } from '../storage.ts';
 import type { HandWrittenRoute } from '../trpc.ts';
 
@@ -37,15 +38,17 @@ export interface Health {
 const packageFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
 const VERSION = (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { version: string }).version;
 
+/** The probe: one round trip to the database, whichever engine. */
+const probe = preparedForEngines<[], { one: number }>({ sqlite: 'select 1 as one', postgres: 'select 1 as one' });
+
 export function registerHealth(
   server: FastifyInstance,
   db: Db,
   storage: { dataDir: string; minFreeBytes: number },
 ): void {
-  const probe = db.$client.prepare('select 1 as one');
-  const databaseAnswers = () => {
+  const databaseAnswers = async () => {
     try {
-      return probe.get() !== undefined;
+      return (await probe.get(db)) !== undefined;
     } catch {
       return false;
     }
@@ -57,7 +60,7 @@ export function registerHealth(
     url: HEALTH.path,
     logLevel,
     handler: async (req, reply) => {
-      const dbOk = databaseAnswers();
+      const dbOk = await databaseAnswers();
       if (!dbOk) req.log.error('health check: the database does not answer');
       const space = storageState(storage.dataDir, storage.minFreeBytes);
       if (space.state === 'full')

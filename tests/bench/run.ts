@@ -4,6 +4,7 @@ import { benchHardening } from './hardening.bench.ts';
 import { benchLive } from './live.bench.ts';
 import { benchMemory } from './memory.bench.ts';
 import { benchTreeApply } from './tree-apply.bench.ts';
+import { benchTreeBundle } from './tree-bundle.bench.ts';
 import { benchTreeLiveBrowser } from './tree-live-browser.bench.ts';
 import { benchServer } from './server.bench.ts';
 import { benchTreeCanvas } from './tree-canvas.bench.ts';
@@ -14,6 +15,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   snapshot: benchTreeSnapshot,
   server: benchServer,
   tree: benchTreeCanvas,
+  bundle: benchTreeBundle,
   live: benchLive,
   apply: benchTreeApply,
   'browser-live': benchTreeLiveBrowser,

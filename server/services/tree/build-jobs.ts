@@ -1,13 +1,13 @@
 /**
  * What the build worker can build: a tree's snapshot and its growth history, each read in one read transaction (the
- * version and the rows agree) and returned as precompressed bytes. The same functions run in-process for an
- * in-memory database, which a worker cannot open.
+ * version and the rows agree) and returned as precompressed bytes: BUILDS on the worker's SQLite connection,
+ * AWAITED_BUILDS in the server's process for PostgreSQL and an in-memory database, which a worker cannot open.
  */
 import { eq } from 'drizzle-orm';
 import { trees } from '#drizzle/tables.ts';
-import type { Db } from '../../db.ts';
-import { buildSnapshotBytes, type SnapshotBytes } from './snapshot-build.ts';
-import { buildHistoryBytes, type HistoryBytes } from './tree-history.ts';
+import { readTransaction, type Db } from '../../db.ts';
+import { buildSnapshotBytes, buildSnapshotBytesAwaited, type SnapshotBytes } from './snapshot-build.ts';
+import { buildHistoryBytes, buildHistoryBytesAwaited, type HistoryBytes } from './tree-history.ts';
 
 export interface BuiltBytes {
   treeId: number;
@@ -28,6 +28,22 @@ export const BUILDS: { [J in BuildJob]: (db: Db, treeId: number) => BuildResults
   snapshot: (db, treeId) => db.transaction(() => buildSnapshotBytes(db, treeRow(db, treeId))),
   history: (db, treeId) => db.transaction(() => buildHistoryBytes(db, treeRow(db, treeId))),
 };
+
+/**
+ * The same builds in what both engines share, each in one read transaction (readTransaction): PostgreSQL's, which run
+ * in the server's process (there is no file for a worker to open), and those of an in-memory database.
+ */
+export const AWAITED_BUILDS: { [J in BuildJob]: (db: Db, treeId: number) => Promise<BuildResults[J]> } = {
+  snapshot: (db, treeId) =>
+    readTransaction(db, async (tx) => buildSnapshotBytesAwaited(tx, await treeRowOf(tx, treeId))),
+  history: (db, treeId) => readTransaction(db, async (tx) => buildHistoryBytesAwaited(tx, await treeRowOf(tx, treeId))),
+};
+
+async function treeRowOf(db: Db, treeId: number) {
+  const [tree] = await db.select().from(trees).where(eq(trees.id, treeId)).limit(1);
+  if (!tree) throw new Error(`No tree ${treeId}.`);
+  return tree;
+}
 
 function treeRow(db: Pick<Db, 'select'>, treeId: number) {
   const tree = db.select().from(trees).where(eq(trees.id, treeId)).get();

@@ -1,7 +1,7 @@
 /**
  * The server's side of the build worker (build-worker.ts): one thread for the snapshot and history builds, started
  * on the first build, ended after WORKER_IDLE_MS without one (builds are rare, and its heap is worth giving back).
- * An in-memory database (some tests) builds in-process instead, since a worker cannot open it.
+ * PostgreSQL and an in-memory database (some tests) build in-process instead, since a worker has no file to open.
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Db } from '../../db.ts';
 import { keepJsonText } from '../../raw-json.ts';
 import {
-  BUILDS,
+  AWAITED_BUILDS,
   type BuildJob,
   type BuildReply,
   type BuildRequest,
@@ -43,13 +43,7 @@ export class BuildWorker {
 
   build<J extends BuildJob>(job: J, treeId: number): Promise<BuildResults[J]> {
     if (this.closed) return Promise.reject(new Error('The server is stopping.'));
-    if (this.databaseFile === null) {
-      try {
-        return Promise.resolve(BUILDS[job](this.db, treeId));
-      } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
+    if (this.databaseFile === null) return AWAITED_BUILDS[job](this.db, treeId);
     const worker = this.started(this.databaseFile);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;

@@ -6,6 +6,8 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { ArtStatus } from '#shared/domain.ts';
 import { encodeHistory, type TreeHistoryPieces } from '#shared/tree/history.ts';
+import { and, asc, count, eq, gt, isNotNull } from 'drizzle-orm';
+import { art, cells } from '#drizzle/tables.ts';
 import type { Db } from '../../db.ts';
 import { preparedOnce } from '../prepared.ts';
 
@@ -33,41 +35,107 @@ const publishedPieces = preparedOnce<[number], [number, number, number]>(
  * straight into typed arrays: a million-cell tree's 800,000 pieces never exist as rows of objects (decision 026).
  */
 export function readHistoryPieces(db: Db, treeId: number): TreeHistoryPieces {
-  const expected = publishedCount(db).get(treeId)!.n;
-  const row = new Int32Array(expected);
-  const column = new Int32Array(expected);
-  const at = new Float64Array(expected);
-  let count = 0;
+  const read = new PieceColumns(publishedCount(db).get(treeId)!.n);
   // Read in the index's order and sorted here: SQLite's temporary b-tree for the ORDER BY took 3-4 times longer.
-  for (const [pieceRow, pieceColumn, publishedAt] of publishedPieces(db).iterate(treeId)) {
-    if (count === expected) throw new Error('The tree gained pieces while its history was read.');
-    row[count] = pieceRow;
-    column[count] = pieceColumn;
-    at[count] = publishedAt;
-    count++;
+  for (const [row, column, publishedAt] of publishedPieces(db).iterate(treeId)) read.add(row, column, publishedAt);
+  return read.inPublishOrder();
+}
+
+/** Pieces a history reads at a time when read asynchronously. */
+const HISTORY_BATCH = 20_000;
+
+/**
+ * As readHistoryPieces, in what both engines share (awaited statements, read in batches by cell id): PostgreSQL's
+ * builds, inside a read transaction (build-jobs.ts).
+ */
+export async function readHistoryPiecesAwaited(db: Db, treeId: number): Promise<TreeHistoryPieces> {
+  const published = and(eq(cells.treeId, treeId), eq(art.status, ArtStatus.Published), isNotNull(art.publishedAt));
+  const [counted] = await db
+    .select({ n: count() })
+    .from(cells)
+    .innerJoin(art, eq(art.id, cells.artId))
+    .where(published);
+  const read = new PieceColumns(counted!.n);
+  let after = 0;
+  for (;;) {
+    const batch = await db
+      .select({ id: cells.id, row: cells.row, column: cells.column, at: art.publishedAt })
+      .from(cells)
+      .innerJoin(art, eq(art.id, cells.artId))
+      .where(and(published, gt(cells.id, after)))
+      .orderBy(asc(cells.id))
+      .limit(HISTORY_BATCH);
+    for (const piece of batch) read.add(piece.row, piece.column, piece.at!);
+    if (batch.length < HISTORY_BATCH) break;
+    after = batch.at(-1)!.id;
   }
-  const order = new Uint32Array(count);
-  for (let i = 0; i < count; i++) order[i] = i;
-  order.sort((a, b) => at[a]! - at[b]! || row[a]! - row[b]! || column[a]! - column[b]!);
-  const pieces: TreeHistoryPieces = {
-    count,
-    row: new Int32Array(count),
-    column: new Int32Array(count),
-    at: new Float64Array(count),
-  };
-  for (let i = 0; i < count; i++) {
-    const from = order[i]!;
-    pieces.row[i] = row[from]!;
-    pieces.column[i] = column[from]!;
-    pieces.at[i] = at[from]!;
+  return read.inPublishOrder();
+}
+
+/** Pieces as they are read, into typed arrays sized by the count read first; then put in publish order. */
+class PieceColumns {
+  private readonly row: Int32Array;
+  private readonly column: Int32Array;
+  private readonly at: Float64Array;
+  private count = 0;
+
+  constructor(private readonly expected: number) {
+    this.row = new Int32Array(expected);
+    this.column = new Int32Array(expected);
+    this.at = new Float64Array(expected);
   }
-  return pieces;
+
+  add(row: number, column: number, publishedAt: number): void {
+    if (this.count === this.expected) throw new Error('The tree gained pieces while its history was read.');
+    this.row[this.count] = row;
+    this.column[this.count] = column;
+    this.at[this.count] = publishedAt;
+    this.count++;
+  }
+
+  /** By publish time, then row, then column. */
+  inPublishOrder(): TreeHistoryPieces {
+    const { row, column, at, count } = this;
+    const order = new Uint32Array(count);
+    for (let i = 0; i < count; i++) order[i] = i;
+    order.sort((a, b) => at[a]! - at[b]! || row[a]! - row[b]! || column[a]! - column[b]!);
+    const pieces: TreeHistoryPieces = {
+      count,
+      row: new Int32Array(count),
+      column: new Int32Array(count),
+      at: new Float64Array(count),
+    };
+    for (let i = 0; i < count; i++) {
+      const from = order[i]!;
+      pieces.row[i] = row[from]!;
+      pieces.column[i] = column[from]!;
+      pieces.at[i] = at[from]!;
+    }
+    return pieces;
+  }
 }
 
 /** The whole history of a tree at the version its row gives, encoded and compressed. */
 export function buildHistoryBytes(db: Db, tree: { id: number; token: string; version: number }): HistoryBytes {
   const started = performance.now();
-  const pieces = readHistoryPieces(db, tree.id);
+  return historyBytesOf(tree, readHistoryPieces(db, tree.id), started);
+}
+
+/** As buildHistoryBytes, the pieces read by readHistoryPiecesAwaited (PostgreSQL's builds). */
+export async function buildHistoryBytesAwaited(
+  db: Db,
+  tree: { id: number; token: string; version: number },
+): Promise<HistoryBytes> {
+  const started = performance.now();
+  return historyBytesOf(tree, await readHistoryPiecesAwaited(db, tree.id), started);
+}
+
+/** The history encoded and compressed. */
+function historyBytesOf(
+  tree: { id: number; token: string; version: number },
+  pieces: TreeHistoryPieces,
+  started: number,
+): HistoryBytes {
   const identity = Buffer.from(`{"r":${JSON.stringify(encodeHistory(tree, pieces))}}`);
   // Rows and columns repeat with the growth pattern far apart in the text: a large window finds those repeats.
   const br = brotliCompressSync(identity, {

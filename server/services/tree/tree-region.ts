@@ -8,7 +8,7 @@ import { art, cells, pictures, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { REGION_MAX_SPAN, regionWidth, type RegionBounds, type TreeRegionWire } from '#shared/tree/region.ts';
-import type { Db, Queryable } from '../../db.ts';
+import { readTransaction, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mediaNameOf } from '../display/index.ts';
@@ -40,14 +40,14 @@ export function parseRegionBounds(query: Record<string, unknown>): RegionBounds 
  * process may commit between two reads), so an address naming the version may be cached for good (decision 033).
  */
 export async function readRegion(db: Db, tree: Pick<TreeRow, 'id'>, bounds: RegionBounds): Promise<TreeRegionWire> {
-  return db.transaction((tx) => {
-    const { version } = tx.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!;
-    return regionAt(tx, tree.id, version, bounds);
+  return readTransaction(db, async (tx) => {
+    const [row] = await tx.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).limit(1);
+    return regionAt(tx, tree.id, row!.version, bounds);
   });
 }
 
-function regionAt(db: Queryable, treeId: number, version: number, bounds: RegionBounds): TreeRegionWire {
-  const rows = db
+async function regionAt(db: Queryable, treeId: number, version: number, bounds: RegionBounds): Promise<TreeRegionWire> {
+  const rows = await db
     .select({
       row: cells.row,
       column: cells.column,
@@ -68,8 +68,7 @@ function regionAt(db: Queryable, treeId: number, version: number, bounds: Region
         between(cells.column, bounds.col0, bounds.col1),
       ),
     )
-    .orderBy(asc(cells.row), asc(cells.column))
-    .all();
+    .orderBy(asc(cells.row), asc(cells.column));
   const width = regionWidth(bounds);
   const wire: TreeRegionWire = {
     version,

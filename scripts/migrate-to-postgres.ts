@@ -28,7 +28,7 @@ import { ConfigError, loadConfig } from '#server/config.ts';
 import { MIGRATIONS_DIR } from '#server/db.ts';
 import { closePostgres, openPostgres, type PgDb } from '#server/db-pg.ts';
 import { StartupError } from '#server/startup-error.ts';
-import { rebuildSearchIndexPostgres } from '#server/services/search/search-postgres.ts';
+import { rebuildSearchIndexPostgres } from '#server/services/search/index.ts';
 import { ArtStatus } from '#shared/domain.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -3,3 +3,4 @@
  * Other rooms, routers and routes import this file only (docs/architecture.md, Rooms).
  */
 export { reindexArt, reindexArtOfAuthor, searchForVisitor } from './search.ts';
+export { rebuildSearchIndexPostgres } from './search-postgres.ts';

@@ -71,6 +71,9 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
     prefix: '/assets/',
     decorateReply: false,
     index: false,
+    // NAME.br and NAME.gz, written beside each text asset at build time (scripts/client-build.ts), for browsers that
+    // take them.
+    preCompressed: true,
     immutable: true,
     maxAge: '365d',
   });

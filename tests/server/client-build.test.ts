@@ -6,8 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureClientBuilt, installClientBuild, KEEP_REPLACED_BUILD_MS } from '../../scripts/client-build.ts';
+import {
+  ensureClientBuilt,
+  installClientBuild,
+  KEEP_REPLACED_BUILD_MS,
+  precompressAssets,
+} from '../../scripts/client-build.ts';
+import { createTestApp } from '#tests/helpers/server/test-app.ts';
 import { copyClientSources } from '#tests/helpers/client-sources.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
@@ -44,6 +51,17 @@ describe('a real build', () => {
       const firstPage = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
       expect(first.some((name) => /^tree-page-.+\.js$/.test(name))).toBe(true);
       expect(manifestsOf(outDir)).toHaveLength(1);
+      // Every script and style sheet worth it is there brotli'd and gzipped too, each the same bytes unpacked.
+      const texts = first.filter((name) => /\.(js|css)$/.test(name));
+      const large = texts.filter((name) => fs.statSync(path.join(outDir, 'assets', name)).size >= 1024);
+      expect(large.length).toBeGreaterThan(5);
+      for (const name of large) {
+        const original = fs.readFileSync(path.join(outDir, 'assets', name));
+        expect(brotliDecompressSync(fs.readFileSync(path.join(outDir, 'assets', `${name}.br`))).equals(original)).toBe(
+          true,
+        );
+        expect(gunzipSync(fs.readFileSync(path.join(outDir, 'assets', `${name}.gz`))).equals(original)).toBe(true);
+      }
 
       // The tree page, a lazy module, changes: a page of the first build still needs the old one.
       sources.change('client/pages/tree-page.tsx', 'aria-label="The tree"', 'aria-label="The tree, second build"');
@@ -110,5 +128,46 @@ describe('keeping and removing earlier builds', () => {
     installClientBuild(staged('second', ['second.js']), outDir, now + 8 * DAY);
     // The unrecorded files count as the build 'first' replaced; 'first' itself was replaced only now.
     expect(assetsOf(outDir)).toEqual(['first.js', 'second.js']);
+  });
+});
+
+describe('serving the assets', () => {
+  it('sends a script brotli’d or gzipped as the browser takes it, and as it is otherwise', async () => {
+    const clientDir = tempDir('gallery-client-');
+    folders.push(clientDir);
+    fs.mkdirSync(path.join(clientDir, 'assets'));
+    const script = Buffer.from(`export const squares = [${Array.from({ length: 2000 }, (_, i) => i).join(', ')}];\n`);
+    fs.writeFileSync(path.join(clientDir, 'assets', 'squares-a1b2c3.js'), script);
+    fs.writeFileSync(path.join(clientDir, 'assets', 'tiny-a1b2c3.js'), 'export {};\n');
+    await precompressAssets(path.join(clientDir, 'assets'));
+    expect(fs.readdirSync(path.join(clientDir, 'assets')).sort()).toEqual([
+      'squares-a1b2c3.js',
+      'squares-a1b2c3.js.br',
+      'squares-a1b2c3.js.gz',
+      'tiny-a1b2c3.js',
+    ]);
+    const t = await createTestApp({ clientDir });
+    try {
+      const get = (acceptEncoding?: string) =>
+        t.server.inject({
+          method: 'GET',
+          url: '/assets/squares-a1b2c3.js',
+          headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+        });
+      const br = await get('gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers['cache-control']).toMatch(/immutable/);
+      expect(brotliDecompressSync(br.rawPayload).equals(script)).toBe(true);
+      expect(br.rawPayload.length).toBeLessThan(script.length / 2);
+      const gz = await get('gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).equals(script)).toBe(true);
+      const plain = await get();
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.equals(script)).toBe(true);
+    } finally {
+      await t.cleanup();
+    }
   });
 });

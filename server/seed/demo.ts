@@ -23,7 +23,7 @@ import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { bandStarts, computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import sharp from 'sharp';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Queryable } from '../db.ts';
+import { write, type Queryable } from '../db.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { openNeighboursAfterPublish, createTreeInTx, type TreeRow, recordBulkChange } from '../services/tree/index.ts';
@@ -169,7 +169,7 @@ interface GrowthPlan {
  * Publishes the pieces one by one as the product would: each takes an available trunk cell or a branch slot,
  * links to published neighbours, then opens the trunk around it.
  */
-function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): PublishedPiece[] {
+async function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Promise<PublishedPiece[]> {
   const settings = tree.settings as TreeSettings;
   const published: PublishedPiece[] = [];
   const publishedAtByArt = new Map<number, number>();
@@ -304,8 +304,8 @@ function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan): Pub
       .set({ status: CellStatus.Published, artId, updatedAt: publishedAt })
       .where(eq(cells.id, cellId))
       .run();
-    openNeighboursAfterPublish(tx, tree.id, position.row, position.column, publishedAt);
-    reindexArt(tx, artId);
+    await openNeighboursAfterPublish(tx, tree.id, position.row, position.column, publishedAt);
+    await reindexArt(tx, artId);
     published.push({ artId, authorId: author.id, publishedAt });
     publishedAtByArt.set(artId, publishedAt);
   }
@@ -449,9 +449,8 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   ]);
   log.info(`seed: pictures stored in ${Math.round(performance.now() - started)} ms, writing rows`);
 
-  const treeToken = db.transaction((tx) => {
-    // recordBulkChange takes the database: on this one connection it joins this transaction.
-    const tree = createTreeInTx(tx, planted, DEMO_TREE_NAME);
+  const treeToken = await write(db, async (tx) => {
+    const tree = await createTreeInTx(tx, planted, DEMO_TREE_NAME);
     const admin = tx
       .insert(users)
       .values({
@@ -481,7 +480,7 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
     const publishers = people.filter((p) => !p.artist.newcomer);
     const newcomerIds = people.filter((p) => p.artist.newcomer).map((p) => p.id);
 
-    const published = growTree(tx, rng, tree, {
+    const published = await growTree(tx, rng, tree, {
       pieces,
       stored,
       publishers: publishers.length > 0 ? publishers : [{ id: admin.id, since: planted, pieces: 0 }],
@@ -490,7 +489,7 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
     });
     reserveForNewcomers(tx, rng, tree.id, newcomerIds, artBase + pieceCount, now);
     addActivity(tx, rng, [{ id: admin.id, since: planted }, ...people], published, now);
-    recordBulkChange(db, tree.id, now);
+    await recordBulkChange(tx, tree.id, now);
     return tree.token;
   });
 

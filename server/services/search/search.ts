@@ -33,21 +33,23 @@ const WEIGHTS = { title: 10, keywords: 4, description: 1, category: 2, artist: 5
  * under review, changes requested, removed, or gone). Call it inside the transaction that changed the piece or its
  * author's name.
  */
-export function reindexArt(db: Queryable, artId: number): void {
-  const piece = db
-    .select({
-      status: art.status,
-      title: art.title,
-      keywords: art.keywords,
-      description: art.description,
-      category: art.category,
-      firstname: users.firstname,
-      lastname: users.lastname,
-    })
-    .from(art)
-    .innerJoin(users, eq(users.id, art.authorId))
-    .where(eq(art.id, artId))
-    .get();
+export async function reindexArt(db: Queryable, artId: number): Promise<void> {
+  const piece = (
+    await db
+      .select({
+        status: art.status,
+        title: art.title,
+        keywords: art.keywords,
+        description: art.description,
+        category: art.category,
+        firstname: users.firstname,
+        lastname: users.lastname,
+      })
+      .from(art)
+      .innerJoin(users, eq(users.id, art.authorId))
+      .where(eq(art.id, artId))
+      .limit(1)
+  )[0];
   db.run(sql`delete from art_search where rowid = ${artId}`);
   if (!piece || piece.status !== ArtStatus.Published) return;
   const keywords = Array.isArray(piece.keywords) ? piece.keywords.join(' ') : '';
@@ -76,8 +78,9 @@ export function rebuildSearchIndex(db: Queryable): number {
 }
 
 /** Every piece of one author, after their name changed (the artist column holds it). */
-export function reindexArtOfAuthor(db: Queryable, authorId: number): void {
-  for (const { id } of db.select({ id: art.id }).from(art).where(eq(art.authorId, authorId)).all()) reindexArt(db, id);
+export async function reindexArtOfAuthor(db: Queryable, authorId: number): Promise<void> {
+  for (const { id } of await db.select({ id: art.id }).from(art).where(eq(art.authorId, authorId)))
+    await reindexArt(db, id);
 }
 
 /**

@@ -68,13 +68,13 @@ function timeDirectSearch(db: Db, prefixes: string[]): { wallMs: number; cpuMs: 
 export async function prepare(): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-server-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  const { treeToken, treeId } = generateSyntheticTree(db, { cells: CELLS });
+  const { treeToken, treeId } = await generateSyntheticTree(db, { cells: CELLS });
   let searchable = rebuildSearchIndex(db);
   // The search target is measured over 100,000 published pieces; a tree of CELLS cells publishes only part of them, so more
   // synthetic trees join until the index holds that many (search spans every tree).
   const publishedShare = Math.max(searchable, 1) / CELLS;
   while (searchable < SEARCH_PIECES) {
-    generateSyntheticTree(db, {
+    await generateSyntheticTree(db, {
       cells: Math.min(MAX_SYNTHETIC_CELLS, Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100),
     });
     searchable = rebuildSearchIndex(db);

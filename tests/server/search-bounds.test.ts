@@ -19,9 +19,9 @@ import {
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 let db: Db;
-beforeAll(() => {
+beforeAll(async () => {
   db = openDatabase(path.join(tempDir(), 'gallery.db'));
-  generateSyntheticTree(db, { cells: 3000 });
+  await generateSyntheticTree(db, { cells: 3000 });
 });
 afterAll(() => closeDatabase(db));
 

@@ -11,6 +11,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { reindexArt, searchCells, ftsQueryOf } from '#server/services/search/search.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { write } from '#server/db.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -28,7 +29,7 @@ interface PieceInput {
 }
 
 /** Puts a piece on the next trunk cell and indexes it, as the publishing service would. */
-function addPiece(input: PieceInput): { artId: number; cellToken: string } {
+async function addPiece(input: PieceInput): Promise<{ artId: number; cellToken: string }> {
   const { db } = t.deps;
   const now = t.clock.now();
   const column = nextColumn++ % 5;
@@ -39,7 +40,7 @@ function addPiece(input: PieceInput): { artId: number; cellToken: string } {
     .where(and(eq(cells.treeId, treeId), eq(cells.row, nextRow), eq(cells.column, column)))
     .get()!;
   const status = input.status ?? ArtStatus.Published;
-  return db.transaction((tx) => {
+  return await write(db, async (tx) => {
     const { id: artId } = tx
       .insert(art)
       .values({
@@ -71,7 +72,7 @@ function addPiece(input: PieceInput): { artId: number; cellToken: string } {
       .run();
     const cellStatus = status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved;
     tx.update(cells).set({ artId, status: cellStatus }).where(eq(cells.id, cell.id)).run();
-    reindexArt(tx, artId);
+    await reindexArt(tx, artId);
     return { artId, cellToken: cell.token };
   });
 }
@@ -84,22 +85,22 @@ let weaver: { id: number; firstname: string; lastname: string };
 beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Search')).id;
-  painter = t.addUser(Role.Artist).user;
-  weaver = t.addUser(Role.Artist).user;
-  addPiece({
+  painter = (await t.addUser(Role.Artist)).user;
+  weaver = (await t.addUser(Role.Artist)).user;
+  await addPiece({
     title: 'Luminous Harbour',
     keywords: ['sea', 'boats'],
     description: 'Evening light over the water.',
     authorId: painter.id,
   });
-  addPiece({
+  await addPiece({
     title: 'Quiet Orchard',
     keywords: ['apples', 'autumn'],
     description: 'Rows of trees, one luminous afternoon.',
     category: 'Drawing',
     authorId: painter.id,
   });
-  addPiece({
+  await addPiece({
     title: 'Woven Tides',
     keywords: ['indigo', 'cotton'],
     description: 'Blue thread.',
@@ -107,9 +108,9 @@ beforeAll(async () => {
     authorId: weaver.id,
     aiUse: 'assisted',
   });
-  addPiece({ title: 'Secret Draft Lantern', authorId: painter.id, status: ArtStatus.Draft });
-  addPiece({ title: 'Submitted Lantern', authorId: painter.id, status: ArtStatus.Submitted });
-  addPiece({ title: 'Removed Lantern', authorId: painter.id, status: ArtStatus.Removed });
+  await addPiece({ title: 'Secret Draft Lantern', authorId: painter.id, status: ArtStatus.Draft });
+  await addPiece({ title: 'Submitted Lantern', authorId: painter.id, status: ArtStatus.Submitted });
+  await addPiece({ title: 'Removed Lantern', authorId: painter.id, status: ArtStatus.Removed });
 });
 afterAll(() => t.cleanup());
 
@@ -133,8 +134,8 @@ describe('searchCells', () => {
   });
 
   it('follows an artist who renames their account', async () => {
-    const renamer = t.addUser(Role.Artist).user;
-    addPiece({ title: 'Saffron Weir', authorId: renamer.id });
+    const renamer = (await t.addUser(Role.Artist)).user;
+    await addPiece({ title: 'Saffron Weir', authorId: renamer.id });
     await t.caller(renamer).user.updateAccount({
       token: renamer.token,
       firstname: 'Quillon',
@@ -171,14 +172,14 @@ describe('searchCells', () => {
     expect(titles('secret draft')).toEqual([]);
   });
 
-  it('drops a piece from the results once it is unpublished, and finds it again when it is back', () => {
-    const { artId } = addPiece({ title: 'Fleeting Comet', authorId: weaver.id });
+  it('drops a piece from the results once it is unpublished, and finds it again when it is back', async () => {
+    const { artId } = await addPiece({ title: 'Fleeting Comet', authorId: weaver.id });
     expect(titles('comet')).toEqual(['Fleeting Comet']);
     t.deps.db.update(art).set({ status: ArtStatus.Removed }).where(eq(art.id, artId)).run();
-    reindexArt(t.deps.db, artId);
+    await reindexArt(t.deps.db, artId);
     expect(titles('comet')).toEqual([]);
     t.deps.db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artId)).run();
-    reindexArt(t.deps.db, artId);
+    await reindexArt(t.deps.db, artId);
     expect(titles('comet')).toEqual(['Fleeting Comet']);
   });
 

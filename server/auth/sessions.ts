@@ -59,7 +59,6 @@ export async function validateSessionToken(
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(eq(sessions.id, id))
-      .limit(1)
   )[0];
   if (!found) return null;
   const given = hashSecret(secret);

@@ -113,7 +113,6 @@ export async function checkRateLimit(db: Queryable, now: number, limit: Limit, s
         .where(
           and(eq(rateLimitHits.key, keyOf(limit, subject)), eq(rateLimitHits.windowStart, windowStartOf(limit, now))),
         )
-        .limit(1)
     )[0]?.count ?? 0;
   if (count >= limit.max) refuse(limit, now);
 }

@@ -37,7 +37,6 @@ async function findByEmail(ctx: ServiceContext, email: string): Promise<SessionU
       .select()
       .from(users)
       .where(eq(users.email, normaliseEmail(email)))
-      .limit(1)
   )[0];
 }
 
@@ -58,7 +57,7 @@ export async function register(
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   const user = await write(ctx.db, async (tx) => {
-    if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))[0]) throw emailTaken();
+    if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]) throw emailTaken();
     return (
       await tx
         .insert(users)
@@ -135,7 +134,6 @@ async function isKnownNetwork(db: Queryable, userId: number, ip: string): Promis
         .select({ userId: loginNetworks.userId })
         .from(loginNetworks)
         .where(and(eq(loginNetworks.userId, userId), eq(loginNetworks.network, networkOf(ip))))
-        .limit(1)
     )[0] !== undefined
   );
 }
@@ -219,7 +217,6 @@ async function validReset(db: Queryable, tokenHash: string, now: number) {
           gt(passwordResetTokens.expiresAt, now),
         ),
       )
-      .limit(1)
   )[0];
   if (!reset) throw new AppError(ErrorCode.InvalidResetToken, ERROR_TEXT.invalid_reset_token);
   return reset;
@@ -307,7 +304,6 @@ export async function updateAccount(
         .select({ id: users.id })
         .from(users)
         .where(and(eq(users.email, email), ne(users.id, user.id)))
-        .limit(1)
     )[0];
     if (clash) {
       throw new AppError(ErrorCode.EmailTaken, 'This e-mail address is used by another account.', {
@@ -337,7 +333,7 @@ export async function updateAccount(
         .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
     }
   });
-  const updated = (await ctx.db.select().from(users).where(eq(users.id, user.id)).limit(1))[0]!;
+  const updated = (await ctx.db.select().from(users).where(eq(users.id, user.id)))[0]!;
   const session = passwordHash ? await write(ctx.db, (tx) => createSession(tx, ctx.clock, user.id)) : null;
   return { user: updated, session };
 }

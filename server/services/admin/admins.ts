@@ -25,7 +25,7 @@ export async function createOrPromoteAdmin(
   password?: string,
 ): Promise<AdminOutcome> {
   const address = normaliseEmail(email);
-  const existing = (await db.select().from(users).where(eq(users.email, address)).limit(1))[0];
+  const existing = (await db.select().from(users).where(eq(users.email, address)))[0];
   if (existing) {
     if (existing.role === Role.Admin) return { kind: 'already-admin', email: address };
     await write(

@@ -60,7 +60,7 @@ export async function markMessageHandled(ctx: ServiceContext, viewer: Viewer, id
   const now = ctx.clock.now();
   return write(ctx.db, async (tx) => {
     const exists = (
-      await tx.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id)).limit(1)
+      await tx.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id))
     )[0];
     if (!exists) throw new AppError(ErrorCode.NotFound, 'No contact message has this id.');
     const changed = (

@@ -20,7 +20,7 @@ export function weekStartOf(ms: number): number {
 }
 
 async function countOf(q: Queryable, table: SQLiteTable, where?: SQL): Promise<number> {
-  return (await q.select({ n: count() }).from(table).where(where).limit(1))[0]?.n ?? 0;
+  return (await q.select({ n: count() }).from(table).where(where))[0]?.n ?? 0;
 }
 
 async function counts(q: Queryable): Promise<AdminCounts> {

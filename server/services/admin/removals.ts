@@ -86,7 +86,7 @@ async function decide(
   state: 'accepted' | 'declined',
   note: string | null,
 ) {
-  const request = (await tx.select().from(removalRequests).where(eq(removalRequests.token, token)).limit(1))[0];
+  const request = (await tx.select().from(removalRequests).where(eq(removalRequests.token, token)))[0];
   if (!request) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
   const changed = (
     await tx
@@ -107,7 +107,6 @@ async function decide(
       .innerJoin(cells, eq(cells.id, art.cellId))
       .innerJoin(users, eq(users.id, art.authorId))
       .where(eq(art.id, request.artId))
-      .limit(1)
   )[0]!;
 }
 

@@ -44,7 +44,7 @@ export async function listUsers(ctx: ServiceContext, query: UsersQuery): Promise
       )
     : undefined;
   const filter = and(bySearch, query.role === undefined ? undefined : eq(users.role, query.role));
-  const total = (await ctx.db.select({ n: count() }).from(users).where(filter).limit(1))[0]?.n ?? 0;
+  const total = (await ctx.db.select({ n: count() }).from(users).where(filter))[0]?.n ?? 0;
   const items = (
     await ctx.db
       .select()
@@ -59,7 +59,7 @@ export async function listUsers(ctx: ServiceContext, query: UsersQuery): Promise
 
 /** The other account a token names, or not_found; one's own account is refused (own_account). */
 async function otherUser(tx: Queryable, staff: Staff, userToken: string): Promise<UserRow> {
-  const user = (await tx.select().from(users).where(eq(users.token, userToken)).limit(1))[0];
+  const user = (await tx.select().from(users).where(eq(users.token, userToken)))[0];
   if (!user) throw new AppError(ErrorCode.NotFound, 'No user has this token.');
   if (user.id === staff.id)
     throw new AppError(ErrorCode.OwnAccount, 'Staff cannot change the role of, or disable, their own account.');

@@ -47,7 +47,6 @@ export async function publishedPieceForSharing(q: Queryable, cellToken: string) 
       .select({ firstname: users.firstname, lastname: users.lastname })
       .from(users)
       .where(eq(users.id, piece.authorId))
-      .limit(1)
   )[0];
   return { piece, author, main: (await readPictures(q, piece.id))[0] };
 }
@@ -319,7 +318,6 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
       })
       .from(users)
       .where(eq(users.id, piece.authorId))
-      .limit(1)
   )[0]!;
   const pictureList = await readPictures(ctx.db, piece.id);
   return {
@@ -339,9 +337,7 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
 }
 
 export async function activityOf(ctx: ServiceContext, artId: number): Promise<{ likes: number; reviews: number }> {
-  const likes =
-    (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).limit(1))[0]?.n ?? 0;
-  const reviews =
-    (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).limit(1))[0]?.n ?? 0;
+  const likes = (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)))[0]?.n ?? 0;
+  const reviews = (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)))[0]?.n ?? 0;
   return { likes, reviews };
 }

@@ -168,7 +168,6 @@ export async function listActiveConnections(
       .select({ treeId: cells.treeId, row: cells.row, column: cells.column })
       .from(cells)
       .where(eq(cells.id, cellId))
-      .limit(1)
   )[0];
   if (!cell) return [];
   const neighbours = await publishedNeighbours(db, cell);

@@ -52,7 +52,7 @@ export async function requestRemoval(
   const now = ctx.clock.now();
   return write(ctx.db, async (tx) => {
     // Read again under the write lock: staff may have just changed the piece's status.
-    const status = (await tx.select({ status: art.status }).from(art).where(eq(art.id, piece.id)).limit(1))[0]?.status;
+    const status = (await tx.select({ status: art.status }).from(art).where(eq(art.id, piece.id)))[0]?.status;
     if (status !== ArtStatus.Published) throw new AppError(ErrorCode.Conflict, NOT_PUBLISHED_MESSAGE);
     const open = (
       await tx
@@ -62,8 +62,7 @@ export async function requestRemoval(
         .limit(1)
     )[0];
     if (open) return open;
-    const email = (await tx.select({ email: users.email }).from(users).where(eq(users.id, viewer.id)).limit(1))[0]!
-      .email;
+    const email = (await tx.select({ email: users.email }).from(users).where(eq(users.id, viewer.id)))[0]!.email;
     const token = newToken();
     await tx
       .insert(removalRequests)

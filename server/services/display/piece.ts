@@ -35,11 +35,10 @@ export async function loadCellWithArt(q: Queryable, cellToken: string): Promise<
       .from(cells)
       .innerJoin(trees, eq(trees.id, cells.treeId))
       .where(eq(cells.token, cellToken))
-      .limit(1)
   )[0];
   if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
   const { artId, ...cell } = found;
-  const piece = artId === null ? undefined : (await q.select().from(art).where(eq(art.id, artId)).limit(1))[0];
+  const piece = artId === null ? undefined : (await q.select().from(art).where(eq(art.id, artId)))[0];
   return { cell, art: piece && piece.status !== ArtStatus.Removed ? piece : null };
 }
 

@@ -131,7 +131,6 @@ async function findByReminder(q: Queryable, cellToken: string, reminderToken: st
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .leftJoin(art, and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId)))
       .where(eq(reservations.token, reminderToken))
-      .limit(1)
   )[0];
   if (!found || found.cellToken !== cellToken) throw holdRefusal(ErrorCode.ReservationNotFound);
   return found;

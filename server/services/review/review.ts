@@ -86,7 +86,6 @@ async function loadPiece(q: Queryable, artToken: string) {
       .innerJoin(trees, eq(trees.id, cells.treeId))
       .innerJoin(users, eq(users.id, art.authorId))
       .where(eq(art.token, artToken))
-      .limit(1)
   )[0];
   if (!found) throw new AppError(ErrorCode.ArtNotFound, 'No piece has this token.');
   return found;

@@ -48,7 +48,6 @@ export async function reindexArt(db: Queryable, artId: number): Promise<void> {
       .from(art)
       .innerJoin(users, eq(users.id, art.authorId))
       .where(eq(art.id, artId))
-      .limit(1)
   )[0];
   db.run(sql`delete from art_search where rowid = ${artId}`);
   if (!piece || piece.status !== ArtStatus.Published) return;

@@ -23,7 +23,6 @@ async function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string)
       .select({ id: art.id, authorId: art.authorId, status: art.status })
       .from(art)
       .where(eq(art.token, artToken))
-      .limit(1)
   )[0];
   const visible =
     piece &&
@@ -34,7 +33,7 @@ async function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string)
 }
 
 async function likesOf(ctx: ServiceContext, artId: number): Promise<number> {
-  return (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).limit(1))[0]?.n ?? 0;
+  return (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)))[0]?.n ?? 0;
 }
 
 async function statusOf(ctx: ServiceContext, userId: number, artId: number): Promise<LikeStatus> {
@@ -43,7 +42,6 @@ async function statusOf(ctx: ServiceContext, userId: number, artId: number): Pro
       .select({ a: artLikes.artId })
       .from(artLikes)
       .where(and(eq(artLikes.userId, userId), eq(artLikes.artId, artId)))
-      .limit(1)
   )[0];
   return { liked: liked ? 1 : 0, likes: await likesOf(ctx, artId) };
 }
@@ -126,7 +124,6 @@ export async function registerArtView(
     );
   }
   return {
-    reviews:
-      (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, piece.id)).limit(1))[0]?.n ?? 0,
+    reviews: (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, piece.id)))[0]?.n ?? 0,
   };
 }

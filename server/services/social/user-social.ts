@@ -21,7 +21,6 @@ export async function memberByToken(ctx: ServiceContext, token: string): Promise
       .select()
       .from(users)
       .where(and(eq(users.token, token), isNull(users.disabledAt)))
-      .limit(1)
   )[0];
   if (!found) throw new AppError(ErrorCode.UserNotFound, ERROR_TEXT.user_not_found);
   return found;
@@ -47,13 +46,11 @@ async function pair(
 }
 
 export async function likesOfUser(ctx: ServiceContext, userId: number): Promise<number> {
-  return (
-    (await ctx.db.select({ n: count() }).from(userLikes).where(eq(userLikes.likedUserId, userId)).limit(1))[0]?.n ?? 0
-  );
+  return (await ctx.db.select({ n: count() }).from(userLikes).where(eq(userLikes.likedUserId, userId)))[0]?.n ?? 0;
 }
 
 export async function followersOf(ctx: ServiceContext, userId: number): Promise<number> {
-  return (await ctx.db.select({ n: count() }).from(follows).where(eq(follows.followedId, userId)).limit(1))[0]?.n ?? 0;
+  return (await ctx.db.select({ n: count() }).from(follows).where(eq(follows.followedId, userId)))[0]?.n ?? 0;
 }
 
 async function likeStatusOf(ctx: ServiceContext, userId: number, otherId: number): Promise<UserLikeStatus> {
@@ -62,7 +59,6 @@ async function likeStatusOf(ctx: ServiceContext, userId: number, otherId: number
       .select({ id: userLikes.likedUserId })
       .from(userLikes)
       .where(and(eq(userLikes.userId, userId), eq(userLikes.likedUserId, otherId)))
-      .limit(1)
   )[0];
   return { liked: row ? 1 : 0, likes: await likesOfUser(ctx, otherId) };
 }
@@ -74,7 +70,6 @@ async function isFollowing(ctx: ServiceContext, userId: number, otherId: number)
         .select({ id: follows.followedId })
         .from(follows)
         .where(and(eq(follows.followerId, userId), eq(follows.followedId, otherId)))
-        .limit(1)
     )[0] !== undefined
   );
 }

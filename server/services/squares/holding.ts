@@ -139,7 +139,6 @@ export async function reserveSquareByToken(
       .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
       .from(cells)
       .where(eq(cells.token, cellToken))
-      .limit(1)
   )[0];
   if (!square) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
   await reserveSquare(tx, now, member, square);

@@ -145,7 +145,7 @@ export async function publishPiece(
   });
   const tokens: string[] = [];
   for (const id of opened)
-    tokens.push((await tx.select({ token: cells.token }).from(cells).where(eq(cells.id, id)).limit(1))[0]!.token);
+    tokens.push((await tx.select({ token: cells.token }).from(cells).where(eq(cells.id, id)))[0]!.token);
   return tokens;
 }
 

@@ -29,7 +29,7 @@ export async function subscribe(ctx: ServiceContext, user: Viewer, cellToken: st
     let cellId: number | null = null;
     if (cellToken !== null) {
       const cell = (
-        await tx.select({ id: cells.id, status: cells.status }).from(cells).where(eq(cells.token, cellToken)).limit(1)
+        await tx.select({ id: cells.id, status: cells.status }).from(cells).where(eq(cells.token, cellToken))
       )[0];
       if (!cell) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
       if (cell.status === CellStatus.Available) {

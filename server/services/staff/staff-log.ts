@@ -54,7 +54,7 @@ export const offsetOf = (page: number): number => (page - 1) * ADMIN_PAGE_SIZE;
 
 /** admin.staffLog: newest first, ADMIN_PAGE_SIZE a page. */
 export async function listStaffLog(ctx: ServiceContext, page: number): Promise<AdminPage<StaffLogEntry>> {
-  const total = (await ctx.db.select({ n: count() }).from(staffActions).limit(1))[0]?.n ?? 0;
+  const total = (await ctx.db.select({ n: count() }).from(staffActions))[0]?.n ?? 0;
   const items = (
     await ctx.db
       .select({ entry: staffActions, token: users.token, firstname: users.firstname, lastname: users.lastname })

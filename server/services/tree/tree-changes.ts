@@ -150,12 +150,7 @@ export async function readChangesUpTo(
 
 /** The newest sequence number in the whole log (0 when empty): what the live feed watches. */
 export async function lastChangeSeq(db: Db): Promise<number> {
-  return (
-    await db
-      .select({ seq: sql<number>`coalesce(max(${treeChanges.seq}), 0)` })
-      .from(treeChanges)
-      .limit(1)
-  )[0]!.seq;
+  return (await db.select({ seq: sql<number>`coalesce(max(${treeChanges.seq}), 0)` }).from(treeChanges))[0]!.seq;
 }
 
 /** Trees whose version moved past `seq`, with their versions. */
@@ -186,7 +181,6 @@ export async function pruneChangeLog(
         .select({ seq: sql<number | null>`max(${treeChanges.seq})` })
         .from(treeChanges)
         .where(and(inTree, lte(treeChanges.at, now - keep.ms)))
-        .limit(1)
     )[0]?.seq;
     const oldByCount = (
       await db

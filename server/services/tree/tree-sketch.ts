@@ -226,7 +226,6 @@ async function readExtent(db: Db, which: SQL): Promise<CellExtent | null> {
       })
       .from(cells)
       .where(which)
-      .limit(1)
   )[0];
   if (!found || found.minRow === null || found.maxRow === null || found.minColumn === null || found.maxColumn === null)
     return null;

@@ -53,13 +53,13 @@ export async function createTreeInTx(
   }
   for (let i = 0; i < batch.length; i += 500) await tx.insert(cells).values(batch.slice(i, i + 500));
   await recordBulkChange(tx, tree.id, now);
-  return (await tx.select().from(trees).where(eq(trees.id, tree.id)).limit(1))[0]!;
+  return (await tx.select().from(trees).where(eq(trees.id, tree.id)))[0]!;
 }
 
 /** Finds a tree by token: 400 for a malformed token, 404 for an unknown one. */
 export async function getTreeByToken(db: Db, token: string): Promise<TreeRow> {
   if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed tree token.');
-  const tree = (await db.select().from(trees).where(eq(trees.token, token)).limit(1))[0];
+  const tree = (await db.select().from(trees).where(eq(trees.token, token)))[0];
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'No tree has this token.');
   return tree;
 }

@@ -56,6 +56,46 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 150, IIFEs: true }] },
   },
   {
+    // One asynchronous service layer in what Drizzle's SQLite and PostgreSQL dialects share (decision 037): a query
+    // is awaited, never run by better-sqlite3's synchronous .get(), .all(), .run(), .values() or .sync(). `.values()`
+    // is caught at the end of a query chain only, so a Map's or a Set's stays allowed.
+    files: ['server/{services,auth,http,routers,rest}/**/*.ts', 'server/app.ts', 'server/root.ts'],
+    ignores: [
+      // SQLite's own, moved into per-engine modules next (decision 037), and the read-only transactions on the read
+      // connection, whose better-sqlite3 bodies cannot await:
+      // the snapshot's cells as arrays (.values()) and its statements prepared once, read in the build's transaction.
+      'server/services/tree/snapshot-build.ts',
+      // the growth history's statements prepared once, read in the build's transaction.
+      'server/services/tree/tree-history.ts',
+      // the cell summary's statement prepared once (the hottest read).
+      'server/services/tree/cells.ts',
+      // the batched rate limits' statements prepared once.
+      'server/services/rate-limit.ts',
+      // FTS5: raw db.run(sql) to index, a statement prepared once to search.
+      'server/services/search/search.ts',
+      // the snapshot and history builds, each in one read-only transaction.
+      'server/services/tree/build-jobs.ts',
+      // readChangesUpTo (and changesAfter, which the snapshot store also calls): one read-only transaction.
+      'server/services/tree/tree-changes.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[arguments.length=0] > MemberExpression.callee > Identifier.property[name=/^(get|all|run|sync)$/]',
+          message:
+            'Await the query instead (`(await q.limit(1))[0]`, `await q`): decision 037, one asynchronous layer.',
+        },
+        {
+          selector:
+            "CallExpression[arguments.length=0] > MemberExpression.callee[object.type='CallExpression'] > Identifier.property[name='values']",
+          message: 'Await the query instead (`await q`): decision 037, one asynchronous layer.',
+        },
+      ],
+    },
+  },
+  {
     files: ['client/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

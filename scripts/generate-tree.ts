@@ -65,7 +65,7 @@ try {
   const db = openDatabase(config.databaseFile);
   try {
     const started = performance.now();
-    const result = generateSyntheticTree(db, { cells, onProgress: progressReporter(started) });
+    const result = await generateSyntheticTree(db, { cells, onProgress: progressReporter(started) });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
       `Generated a tree of ${result.cells.toLocaleString('en-US')} cells in ${seconds} s (${config.databaseFile}).`,

@@ -34,13 +34,15 @@ function hashSecret(secret: string): Buffer {
 }
 
 /** Opens a session for the user through `db`: inside a write transaction (`write`), or a test's own connection. */
-export function createSession(db: Queryable, clock: Clock, userId: number): { token: string; expiresAt: number } {
+export async function createSession(
+  db: Queryable,
+  clock: Clock,
+  userId: number,
+): Promise<{ token: string; expiresAt: number }> {
   const id = randomPart();
   const secret = randomPart();
   const now = clock.now();
-  db.insert(sessions)
-    .values({ id, secretHash: hashSecret(secret), userId, createdAt: now, lastVerifiedAt: now })
-    .run();
+  await db.insert(sessions).values({ id, secretHash: hashSecret(secret), userId, createdAt: now, lastVerifiedAt: now });
   return { token: `${id}.${secret}`, expiresAt: now + SESSION_IDLE_MS };
 }
 
@@ -51,19 +53,20 @@ export async function validateSessionToken(
 ): Promise<{ session: ValidSession; user: SessionUser } | null> {
   const [id, secret, extra] = token.split('.');
   if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 64) return null;
-  const found = db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id))
-    .get();
+  const found = (
+    await db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, id))
+  )[0];
   if (!found) return null;
   const given = hashSecret(secret);
   if (given.length !== found.session.secretHash.length || !timingSafeEqual(given, found.session.secretHash))
     return null;
   const now = clock.now();
   if (now - found.session.lastVerifiedAt >= SESSION_IDLE_MS || found.user.disabledAt !== null) {
-    await write(db, (tx) => tx.delete(sessions).where(eq(sessions.id, id)).run());
+    await write(db, async (tx) => await tx.delete(sessions).where(eq(sessions.id, id)));
     return null;
   }
   let lastVerifiedAt = found.session.lastVerifiedAt;
@@ -71,7 +74,7 @@ export async function validateSessionToken(
   if (now - lastVerifiedAt >= BUMP_AFTER_MS) {
     lastVerifiedAt = now;
     refreshed = true;
-    await write(db, (tx) => tx.update(sessions).set({ lastVerifiedAt }).where(eq(sessions.id, id)).run());
+    await write(db, async (tx) => await tx.update(sessions).set({ lastVerifiedAt }).where(eq(sessions.id, id)));
   }
   return {
     session: { id, userId: found.user.id, expiresAt: lastVerifiedAt + SESSION_IDLE_MS, refreshed },
@@ -80,9 +83,9 @@ export async function validateSessionToken(
 }
 
 export async function invalidateSession(db: Db, sessionId: string): Promise<void> {
-  await write(db, (tx) => tx.delete(sessions).where(eq(sessions.id, sessionId)).run());
+  await write(db, async (tx) => await tx.delete(sessions).where(eq(sessions.id, sessionId)));
 }
 
-export function invalidateUserSessions(db: Queryable, userId: number): void {
-  db.delete(sessions).where(eq(sessions.userId, userId)).run();
+export async function invalidateUserSessions(db: Queryable, userId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
 }

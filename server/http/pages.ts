@@ -41,7 +41,7 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
     if (pathname !== TREE_PAGE_PATH) return '';
     try {
       const tree = await getDefaultTree(db);
-      return tree ? sketches.forVisit(tree, search) : '';
+      return tree ? await sketches.forVisit(tree, search) : '';
     } catch (error) {
       // The page works without it: the engine draws the tree as it always does.
       req.log.warn({ err: error }, 'the tree sketch could not be drawn');

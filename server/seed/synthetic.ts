@@ -174,7 +174,7 @@ function colourAt(row: number, column: number, height: number, trunk: boolean, r
 }
 
 /** Fills a new tree with exactly `options.cells` cells; see the module summary. */
-export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): SyntheticTreeResult {
+export async function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Promise<SyntheticTreeResult> {
   const total = options.cells;
   if (!Number.isInteger(total) || total < 1 || total > MAX_SYNTHETIC_CELLS) {
     throw new RangeError(`cells must be an integer from 1 to ${MAX_SYNTHETIC_CELLS}, not ${total}.`);
@@ -264,7 +264,7 @@ export function generateSyntheticTree(db: Db, options: SyntheticTreeOptions): Sy
         }
       }, IMMEDIATE);
     }
-    recordBulkChange(db, treeId, now);
+    await recordBulkChange(db, treeId, now);
   } catch (error) {
     removeSyntheticTree(db, treeId, authorId);
     throw error;

@@ -104,15 +104,16 @@ export function secondsPastBatchedLimit(db: Db, now: number, limit: Limit, subje
 }
 
 /** Refuses (rate_limited) when `subject` has already used up `limit`, without counting anything. */
-export function checkRateLimit(db: Queryable, now: number, limit: Limit, subject: string): void {
+export async function checkRateLimit(db: Queryable, now: number, limit: Limit, subject: string): Promise<void> {
   const count =
-    db
-      .select({ count: rateLimitHits.count })
-      .from(rateLimitHits)
-      .where(
-        and(eq(rateLimitHits.key, keyOf(limit, subject)), eq(rateLimitHits.windowStart, windowStartOf(limit, now))),
-      )
-      .get()?.count ?? 0;
+    (
+      await db
+        .select({ count: rateLimitHits.count })
+        .from(rateLimitHits)
+        .where(
+          and(eq(rateLimitHits.key, keyOf(limit, subject)), eq(rateLimitHits.windowStart, windowStartOf(limit, now))),
+        )
+    )[0]?.count ?? 0;
   if (count >= limit.max) refuse(limit, now);
 }
 
@@ -126,16 +127,17 @@ function refuse(limit: Limit, now: number): never {
   );
 }
 
-function countInDatabase(db: Queryable, key: string, windowStart: number): number {
-  return db
-    .insert(rateLimitHits)
-    .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimitHits.key, rateLimitHits.windowStart],
-      set: { count: sql`${rateLimitHits.count} + 1` },
-    })
-    .returning({ count: rateLimitHits.count })
-    .get().count;
+async function countInDatabase(db: Queryable, key: string, windowStart: number): Promise<number> {
+  return (
+    await db
+      .insert(rateLimitHits)
+      .values({ key, windowStart, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimitHits.key, rateLimitHits.windowStart],
+        set: { count: sql`${rateLimitHits.count} + 1` },
+      })
+      .returning({ count: rateLimitHits.count })
+  )[0]!.count;
 }
 
 /** A batched limit's window for one key: its whole count, and how much of it is not written yet. */
@@ -220,10 +222,8 @@ async function flushLater(db: Db): Promise<void> {
 
 /** Drops finished windows (run by the job runner). */
 export async function pruneRateLimits(db: Db, now: number): Promise<void> {
-  await write(db, (tx) =>
-    tx
-      .delete(rateLimitHits)
-      .where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000))
-      .run(),
+  await write(
+    db,
+    async (tx) => await tx.delete(rateLimitHits).where(lt(rateLimitHits.windowStart, now - 24 * 60 * 60_000)),
   );
 }

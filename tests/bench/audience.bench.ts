@@ -16,7 +16,7 @@ import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { cells, trees } from '#drizzle/schema.ts';
-import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
+import { closeDatabase, type Db, openDatabase, write as writeTransaction } from '#server/db.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { PROJECT_ROOT } from '../helpers/paths.ts';
 import { freePorts, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
@@ -82,10 +82,10 @@ interface Prepared {
   cellIds: number[];
 }
 
-function prepare(changes: number): Prepared {
+async function prepare(changes: number): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-audience-'));
   const file = path.join(dir, 'gallery.db');
-  fs.copyFileSync(generatedTree(CELLS), file);
+  fs.copyFileSync(await generatedTree(CELLS), file);
   const db = openDatabase(file);
   const { token: treeToken, id: treeId } = db.select({ token: trees.token, id: trees.id }).from(trees).get()!;
   const cellIds = db
@@ -294,7 +294,9 @@ async function write(
     await sleep(Math.max(0, started + (i * 1000) / CHANGES_PER_SECOND - nowMs()));
     before(i);
     const cellId = prepared.cellIds[next.cell++]!;
-    const version = db.transaction((tx) => recordCellChanges(tx, prepared.treeId, [cellId], Date.now()));
+    const version = await writeTransaction(db, async (tx) =>
+      recordCellChanges(tx, prepared.treeId, [cellId], Date.now()),
+    );
     commits.push([version, nowMs()]);
   }
   return commits;
@@ -532,7 +534,7 @@ export async function benchAudience(): Promise<string> {
   const viewers = Math.min(VIEWERS, limits.soft - 1_000, limits.hard - 1_000);
   const writes = { few: FEW_SECONDS * CHANGES_PER_SECOND, many: WRITE_SECONDS * CHANGES_PER_SECOND };
   const streamChanges = STREAM_SECONDS * CHANGES_PER_SECOND;
-  const prepared = prepare(WARM_CHANGES + 1 + writes.many + 1 + writes.few + streamChanges + 10);
+  const prepared = await prepare(WARM_CHANGES + 1 + writes.many + 1 + writes.few + streamChanges + 10);
   const load = [os.loadavg()[0]!];
   const [app1, app2, site, redirect] = await freePorts(4);
   const env = { TRUST_PROXY: 'true', SITE_URL: `http://127.0.0.1:${site}`, LIVE_TRANSPORT: 'poll' };

@@ -12,7 +12,7 @@ import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { PROJECT_ROOT } from '../helpers/paths.ts';
 
 /** The kept database's path (generated first when missing): copy it, never open it in place. */
-export function generatedTree(cells: number): string {
+export async function generatedTree(cells: number): Promise<string> {
   const sources = [
     'server/seed/synthetic.ts',
     ...fs.readdirSync(path.join(PROJECT_ROOT, 'migrations')).map((f) => `migrations/${f}`),
@@ -28,7 +28,7 @@ export function generatedTree(cells: number): string {
   fs.rmSync(partial, { force: true });
   const db = openDatabase(partial);
   const started = performance.now();
-  generateSyntheticTree(db, { cells });
+  await generateSyntheticTree(db, { cells });
   closeDatabase(db);
   fs.renameSync(partial, template);
   for (const suffix of ['-wal', '-shm']) fs.rmSync(partial + suffix, { force: true });

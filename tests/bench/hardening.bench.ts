@@ -59,10 +59,10 @@ interface Prepared {
   uploaders: { cookie: string; cellToken: string }[];
 }
 
-function prepare(): Promise<Prepared> {
+async function prepare(): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-hardening-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  const { treeId } = generateSyntheticTree(db, { cells: CELLS });
+  const { treeId } = await generateSyntheticTree(db, { cells: CELLS });
   rebuildSearchIndex(db);
   const now = Date.now();
   const person = (role: number, email: string, passwordHash: string) =>
@@ -80,7 +80,7 @@ function prepare(): Promise<Prepared> {
       })
       .returning({ id: users.id })
       .get().id;
-  return hashPassword(PASSWORD, true).then((hash) => {
+  return hashPassword(PASSWORD, true).then(async (hash) => {
     const email = 'login@bench.gallery-tree.local';
     person(Role.Observer, email, hash);
     const free = db
@@ -89,10 +89,12 @@ function prepare(): Promise<Prepared> {
       .where(and(eq(cells.treeId, treeId), eq(cells.status, CellStatus.Available), eq(cells.type, CellType.Trunk)))
       .limit(UPLOADS + 1)
       .all();
-    const uploaders = free.slice(1).map((cell, i) => ({
-      cookie: `${SESSION_COOKIE}=${createSession(db, systemClock, person(Role.Observer, `upload${i}@bench.gallery-tree.local`, '!bench')).token}; csrf=${CSRF}`,
-      cellToken: cell.token,
-    }));
+    const uploaders = await Promise.all(
+      free.slice(1).map(async (cell, i) => ({
+        cookie: `${SESSION_COOKIE}=${(await createSession(db, systemClock, person(Role.Observer, `upload${i}@bench.gallery-tree.local`, '!bench'))).token}; csrf=${CSRF}`,
+        cellToken: cell.token,
+      })),
+    );
     closeDatabase(db);
     return { dir, email, cellToken: free[0]!.token, uploaders };
   });

@@ -13,7 +13,7 @@ import { art, cells, pictures, treeChanges, trees, users } from '#drizzle/schema
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
-import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
+import { closeDatabase, type Db, openDatabase, write } from '#server/db.ts';
 import { buildSnapshotBytes } from '#server/services/tree/snapshot-build.ts';
 import { recordBulkChange, recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
@@ -60,10 +60,10 @@ interface Prepared {
 }
 
 /** The tree, the users with sessions, and the pieces waiting for review, written before the server starts. */
-function prepare(ops: number): Prepared {
+async function prepare(ops: number): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-live-'));
   const file = path.join(dir, 'gallery.db');
-  fs.copyFileSync(generatedTree(CELLS), file);
+  fs.copyFileSync(await generatedTree(CELLS), file);
   const db = openDatabase(file);
   const { token: treeToken, id: treeId } = db.select({ token: trees.token, id: trees.id }).from(trees).get()!;
   const now = Date.now();
@@ -82,11 +82,13 @@ function prepare(ops: number): Prepared {
       })
       .returning({ id: users.id })
       .get().id;
-  const cookieOf = (userId: number) =>
-    `${SESSION_COOKIE}=${createSession(db, systemClock, userId).token}; csrf=${CSRF}`;
+  const cookieOf = async (userId: number) =>
+    `${SESSION_COOKIE}=${(await createSession(db, systemClock, userId)).token}; csrf=${CSRF}`;
   const reservations = Math.ceil(ops / 2);
-  const reservers = Array.from({ length: reservations }, (_, i) => cookieOf(person(Role.Observer, i)));
-  const admin = cookieOf(person(Role.Admin, 0));
+  const reservers = await Promise.all(
+    Array.from({ length: reservations }, (_, i) => cookieOf(person(Role.Observer, i))),
+  );
+  const admin = await cookieOf(person(Role.Admin, 0));
   const available = db
     .select({ id: cells.id, token: cells.token })
     .from(cells)
@@ -130,7 +132,7 @@ function prepare(ops: number): Prepared {
     db.update(cells).set({ status: CellStatus.Reserved, artId: piece.id }).where(eq(cells.id, cell.id)).run();
     return piece.token;
   });
-  recordBulkChange(db, treeId, now);
+  await recordBulkChange(db, treeId, now);
   closeDatabase(db);
   return {
     dir,
@@ -368,13 +370,13 @@ async function openViewers(url: string, count: number, firstAddress: number): Pr
  * log row and the tree's version), on the run's database once the viewers are gone; median CPU over LOG_SAMPLES.
  * An upper bound: a real change pays this transaction's commit anyway.
  */
-function logCost(dir: string, treeId: number): number {
+async function logCost(dir: string, treeId: number): Promise<number> {
   const db: Db = openDatabase(path.join(dir, 'gallery.db'));
   const cellId = db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, treeId)).limit(1).get()!.id;
   const cpus: number[] = [];
   for (let i = 0; i < LOG_SAMPLES; i++) {
     const cpu = process.cpuUsage();
-    db.transaction((tx) => recordCellChanges(tx, treeId, [cellId], Date.now()));
+    await write(db, async (tx) => recordCellChanges(tx, treeId, [cellId], Date.now()));
     const used = process.cpuUsage(cpu);
     cpus.push((used.user + used.system) / 1000);
   }
@@ -421,7 +423,7 @@ function fullRefetch(dir: string, treeId: number): { buildMs: number; cpuMs: num
 export async function benchLive(): Promise<string> {
   const ops = Math.round(WRITE_SECONDS * CHANGES_PER_SECOND);
   const soloOps = Math.round(ops / 2);
-  const prepared = prepare(ops + WARM_OPS + soloOps);
+  const prepared = await prepare(ops + WARM_OPS + soloOps);
   execFileSync('taskset', ['-pc', String(BENCH_CORE), String(process.pid)], { stdio: 'ignore' });
   const { child, url } = await startBenchServer(prepared.dir, SERVER_CORE);
   const pid = child.pid!;
@@ -529,7 +531,7 @@ export async function benchLive(): Promise<string> {
     const idleExtraRss = held.rss - quiet.rss;
     const idleCpuPercent = ((held.cpuMs - quiet.cpuMs) / (IDLE_SECONDS * 1000)) * 100;
 
-    const logMs = logCost(prepared.dir, prepared.treeId);
+    const logMs = await logCost(prepared.dir, prepared.treeId);
     console.log(`live: the old design's rebuild, ${REBUILDS} times`);
     const old = fullRefetch(prepared.dir, prepared.treeId);
 

@@ -33,7 +33,7 @@ const mb = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 }
 
 export async function benchMemory(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-memory-'));
-  fs.copyFileSync(generatedTree(CELLS), path.join(dir, 'gallery.db'));
+  fs.copyFileSync(await generatedTree(CELLS), path.join(dir, 'gallery.db'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
   const tree = db.select({ token: trees.token }).from(trees).get()!;
   closeDatabase(db);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { cells } from '#drizzle/schema.ts';
-import { closeDatabase, openDatabase } from '#server/db.ts';
+import { closeDatabase, openDatabase, write } from '#server/db.ts';
 import { getTreeByToken } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { openStream, type OpenStream } from '../helpers/event-stream.ts';
@@ -108,7 +108,7 @@ async function measureFreshness(run: ProcessesRun, urls: string[]): Promise<numb
     const delays: number[] = [];
     for (const { id } of cellIds) {
       const started = performance.now();
-      const version = db.transaction((tx) => recordCellChanges(tx, tree.id, [id], Date.now()));
+      const version = await write(db, async (tx) => recordCellChanges(tx, tree.id, [id], Date.now()));
       await Promise.all(
         streams.map(async (stream) => {
           await stream.next((event) => Number(event.id) >= version, 5000);

@@ -51,13 +51,13 @@ function pinSelf(cores: string): void {
  * to the server's core while the server is idle: wall time for the req/s ratio, CPU time (user + system) for the
  * by-CPU ratio, which compares it with the server's CPU per request.
  */
-function timeDirectSearch(db: Db, prefixes: string[]): { wallMs: number; cpuMs: number } {
+async function timeDirectSearch(db: Db, prefixes: string[]): Promise<{ wallMs: number; cpuMs: number }> {
   pinSelf(String(SERVER_CORE));
-  for (const prefix of prefixes) searchCells(db, prefix);
+  for (const prefix of prefixes) await searchCells(db, prefix);
   const rounds = 5;
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
-  for (let r = 0; r < rounds; r++) for (const prefix of prefixes) searchCells(db, prefix);
+  for (let r = 0; r < rounds; r++) for (const prefix of prefixes) await searchCells(db, prefix);
   const cpu = process.cpuUsage(cpu0);
   const searches = rounds * prefixes.length;
   pinSelf(`0-${os.cpus().length - 1}`);
@@ -68,13 +68,13 @@ function timeDirectSearch(db: Db, prefixes: string[]): { wallMs: number; cpuMs: 
 export async function prepare(): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-server-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  const { treeToken, treeId } = generateSyntheticTree(db, { cells: CELLS });
+  const { treeToken, treeId } = await generateSyntheticTree(db, { cells: CELLS });
   let searchable = rebuildSearchIndex(db);
   // The search target is measured over 100,000 published pieces; a tree of CELLS cells publishes only part of them, so more
   // synthetic trees join until the index holds that many (search spans every tree).
   const publishedShare = Math.max(searchable, 1) / CELLS;
   while (searchable < SEARCH_PIECES) {
-    generateSyntheticTree(db, {
+    await generateSyntheticTree(db, {
       cells: Math.min(MAX_SYNTHETIC_CELLS, Math.ceil((SEARCH_PIECES - searchable) / publishedShare) + 100),
     });
     searchable = rebuildSearchIndex(db);
@@ -208,9 +208,9 @@ export async function benchServer(): Promise<string> {
     const db = openDatabase(path.join(p.dir, 'gallery.db'));
     const direct: { wallMs: number; cpuMs: number }[] = [];
     for (const [name, scenario] of Object.entries(scenarios)) {
-      if (name === 'search') direct.push(timeDirectSearch(db, p.prefixes));
+      if (name === 'search') direct.push(await timeDirectSearch(db, p.prefixes));
       measured.push(await run(scenario, SECONDS));
-      if (name === 'search') direct.push(timeDirectSearch(db, p.prefixes));
+      if (name === 'search') direct.push(await timeDirectSearch(db, p.prefixes));
     }
     closeDatabase(db);
     await stopBenchServer(child);

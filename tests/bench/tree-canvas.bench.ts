@@ -42,7 +42,7 @@ interface Served {
 async function serveSyntheticTree(cells: number): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-canvas-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  const { treeToken } = generateSyntheticTree(db, { cells });
+  const { treeToken } = await generateSyntheticTree(db, { cells });
   const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
   const url = await app.start();
   // Warm the kept snapshot (built once per change of the tree).

@@ -12,7 +12,7 @@ import { cells, trees } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { buildApp } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
-import { openDatabase } from '#server/db.ts';
+import { openDatabase, write } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
@@ -38,7 +38,7 @@ export async function benchTreeLiveBrowser(): Promise<string> {
   await ensureClientBuilt(PROJECT_ROOT, console.log, E2E_CLIENT_DIR);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-live-browser-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  const { treeId, treeToken } = generateSyntheticTree(db, { cells: CELLS });
+  const { treeId, treeToken } = await generateSyntheticTree(db, { cells: CELLS });
   const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
   const url = await app.start();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -64,9 +64,9 @@ export async function benchTreeLiveBrowser(): Promise<string> {
       const ids = waiting.slice(round * 100, round * 100 + 100).map((c) => c.id);
       const before = await page.evaluate(() => (window as unknown as PageWindow).__treeStats.applyCount);
       const committed = Date.now();
-      db.transaction((tx) => {
+      await write(db, async (tx) => {
         tx.update(cells).set({ status: CellStatus.Reserved }).where(inArray(cells.id, ids)).run();
-        recordCellChanges(tx, treeId, ids, committed);
+        await recordCellChanges(tx, treeId, ids, committed);
       });
       await page.waitForFunction((n) => (window as unknown as PageWindow).__treeStats.applyCount > n, before, {
         timeout: 30_000,

@@ -24,7 +24,7 @@ export async function benchTreeSnapshot(): Promise<string> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-'));
     const db = openDatabase(path.join(dir, 'gallery.db'));
     let t0 = process.hrtime.bigint();
-    const { treeToken } = generateSyntheticTree(db, { cells: size });
+    const { treeToken } = await generateSyntheticTree(db, { cells: size });
     const generateMs = ms(t0);
 
     const tree = await getTreeByToken(db, treeToken);

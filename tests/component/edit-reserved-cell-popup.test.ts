@@ -20,7 +20,7 @@ async function popupAt(path: string, cookie = '') {
 
 /** A member who reserved a square (its piece a draft, as a reservation makes it). */
 async function holder() {
-  const member = gallery.member();
+  const member = await gallery.member();
   const square = gallery.availableSquare();
   const reserved = await member.api.cell.reserve.mutate({ token: square.token });
   return { ...member, square, reserved };
@@ -57,7 +57,7 @@ describe('the edit-reserved-cell popup', () => {
     for (const path of [`/observe?cell=${reserved.token}`, `/observe/cell/${reserved.token}/edit`, '/profile/x'])
       expect((await popupAt(path, cookie)).has('edit-reserved-cell-popup'), path).toBe(false);
     expect((await popupAt('/observe', cookie)).has('edit-reserved-cell-popup')).toBe(true);
-    expect((await popupAt('/', gallery.member().cookie)).has('edit-reserved-cell-popup')).toBe(false);
+    expect((await popupAt('/', (await gallery.member()).cookie)).has('edit-reserved-cell-popup')).toBe(false);
     expect((await popupAt('/')).has('edit-reserved-cell-popup')).toBe(false);
   });
 });

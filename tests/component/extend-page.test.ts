@@ -19,7 +19,7 @@ const ROUTE = '/observe/cell/:cellToken/reserve/:reminderToken/extend';
 
 /** A member holding a square, the page's address for it, and the page as they see it now. */
 async function holder() {
-  const member = gallery.member();
+  const member = await gallery.member();
   const reserved = await member.api.cell.reserve.mutate({ token: gallery.availableSquare().token });
   const input = { cellToken: reserved.token, reminderToken: reserved.reminderToken };
   const page = async () =>

@@ -42,7 +42,7 @@ describe('the reserve popup, as it opens', () => {
   });
 
   it('gives a member the first step: the question, Yes and No, nothing chosen, submit disabled', async () => {
-    const { cookie } = gallery.member();
+    const { cookie } = await gallery.member();
     const popup = await popupFor(gallery.availableSquare(), cookie);
     const step = popup.byTestId('reserve-step-0');
     expect(popup.text(popup.all((node) => node.name === 'legend', step)[0])).toBe(
@@ -58,7 +58,7 @@ describe('the reserve popup, as it opens', () => {
   });
 
   it('tells a member who holds a square which one, until when, and leads there instead of the steps', async () => {
-    const { cookie, api } = gallery.member();
+    const { cookie, api } = await gallery.member();
     const held = gallery.availableSquare();
     const reserved = await api.cell.reserve.mutate({ token: held.token });
     const popup = await popupFor(gallery.availableSquare(), cookie);

@@ -35,7 +35,7 @@ describe('the subscribe popup, as it opens', () => {
   });
 
   it('lets a member choose this square or any square, nothing chosen and submit disabled', async () => {
-    const { cookie } = gallery.member();
+    const { cookie } = await gallery.member();
     const popup = await popupFor(pending(), cookie);
     const form = popup.byTestId('subscribe-form');
     const options = popup.all((node) => node.name === 'label', form).map((label) => popup.text(label));
@@ -51,7 +51,7 @@ describe('the subscribe popup, as it opens', () => {
   });
 
   it('says first that a reserved square is reserved', async () => {
-    const { cookie } = gallery.member();
+    const { cookie } = await gallery.member();
     const popup = await popupFor({ ...gallery.availableSquare(), status: CellStatus.Reserved }, cookie);
     expect(popup.text(popup.byTestId('subscribe-reserved-note'))).toBe(
       'This square is currently reserved. However, you can still request the following.',
@@ -59,7 +59,7 @@ describe('the subscribe popup, as it opens', () => {
   });
 
   it('offers only "any square" for a square with no token of its own', async () => {
-    const { cookie } = gallery.member();
+    const { cookie } = await gallery.member();
     const popup = await popupFor({ token: null, row: 5, column: -4, status: CellStatus.Pending }, cookie);
     const [thisSquare, anySquare] = popup.all((node) => node.name === 'input', popup.byTestId('subscribe-form'));
     expect(thisSquare!.attributes).toHaveProperty('disabled');

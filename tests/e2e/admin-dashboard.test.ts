@@ -115,7 +115,7 @@ async function submitPiece(): Promise<string> {
 async function browserFor(userId: number | null) {
   const opened = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   if (userId !== null) {
-    const session = createSession(gallery.app.deps.db, gallery.app.deps.clock, userId);
+    const session = await createSession(gallery.app.deps.db, gallery.app.deps.clock, userId);
     await opened.context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: gallery.url }]);
   }
   return opened;

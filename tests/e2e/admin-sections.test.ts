@@ -95,7 +95,7 @@ beforeAll(async () => {
   const adminId = db().select({ id: users.id }).from(users).where(eq(users.email, E2E_ADMIN.email)).get()!.id;
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   await context.addCookies([
-    { name: SESSION_COOKIE, value: createSession(db(), ctx.clock, adminId).token, url: gallery.url },
+    { name: SESSION_COOKIE, value: (await createSession(db(), ctx.clock, adminId)).token, url: gallery.url },
   ]);
   page = await context.newPage();
   errors = watchErrors(page);
@@ -208,7 +208,7 @@ describe('users', () => {
   });
 
   it('disables the account after a confirm, ending its sessions, and enables it again', async () => {
-    createSession(db(), gallery.app.deps.clock, member.id);
+    await createSession(db(), gallery.app.deps.clock, member.id);
     await memberRow().getByRole('button', { name: 'Disable' }).click();
     await memberRow().getByRole('button', { name: 'Yes, disable' }).click();
     await noticeSaying('Ruth Member is disabled and logged out.');

@@ -127,7 +127,7 @@ describe('where the keyboard goes', () => {
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .where(and(eq(reservations.state, 'active'), eq(cells.treeId, tree.id)))
       .get()!;
-    const session = createSession(db, clock, held.userId);
+    const session = await createSession(db, clock, held.userId);
     const context: BrowserContext = await treePage.browser.newContext({ viewport: WIDE });
     await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
     const artist = await context.newPage();
@@ -237,7 +237,7 @@ describe('pan without dragging', () => {
       isMobile: true,
     });
     await context.addCookies([
-      { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: treePage.gallery.url },
+      { name: SESSION_COOKIE, value: (await createSession(db, clock, held.userId)).token, url: treePage.gallery.url },
     ]);
     const narrow = await context.newPage();
     await treePage.openTree('', narrow);

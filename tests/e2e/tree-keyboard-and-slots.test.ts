@@ -97,7 +97,7 @@ describe('a signed-in artist', () => {
       .where(and(eq(reservations.state, 'active'), eq(trees.id, tree.id)))
       .get()!;
     held = reservation;
-    const session = createSession(db, clock, reservation.userId);
+    const session = await createSession(db, clock, reservation.userId);
     context = await treePage.browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
     artistPage = await context.newPage();
@@ -138,7 +138,7 @@ describe('a tree too large to carry its details in the snapshot', () => {
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-large-'));
     const db = openDatabase(path.join(dir, 'gallery.db'));
-    generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
+    await generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
     const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
     big = { app, db, dir, url: await app.start() };
     bigPage = await treePage.browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -25,6 +25,7 @@ import {
 } from '../helpers/browser/live-tree.ts';
 import { WIDE } from '../helpers/browser/pages.ts';
 import { openTree, pointOf, stats, treeReady } from '../helpers/browser/tree-page.ts';
+import { write } from '#server/db.ts';
 
 /** The polling that replaces a refused stream, shortened (5 s in real use). */
 const POLL_MS = 250;
@@ -214,7 +215,7 @@ describe('an open tree page', () => {
     const square = await freeSquareOnScreen(viewer.page, poller.page);
     for (const { page } of pages) await watchColour(page, await pointOf(page, square), NEW_COLOUR);
     // A repair that writes cells without logging them one by one: every open tree must fetch the snapshot.
-    db.transaction((tx) => {
+    await write(db, async (tx) => {
       const now = Date.now();
       const author = tx.select({ id: users.id }).from(users).limit(1).get()!;
       const { id } = tx
@@ -236,7 +237,7 @@ describe('an open tree page', () => {
         .set({ artId: id, status: CellStatus.Published, updatedAt: now })
         .where(eq(cells.id, square.id))
         .run();
-      recordBulkChange(tx, tree.id, now);
+      await recordBulkChange(tx, tree.id, now);
     });
     for (const [i, { page, snapshots }] of pages.entries()) {
       await colourSeenAt(page, 15_000);

@@ -115,7 +115,7 @@ describe('what a square looks like on the canvas', () => {
 
     const context = await browser.newContext({ viewport: WIDE });
     await context.addCookies([
-      { name: SESSION_COOKIE, value: createSession(db, clock, held.userId).token, url: gallery.url },
+      { name: SESSION_COOKIE, value: (await createSession(db, clock, held.userId)).token, url: gallery.url },
     ]);
     const owner = await context.newPage();
     const ownerErrors = watchErrors(owner);

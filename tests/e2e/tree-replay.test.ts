@@ -19,6 +19,7 @@ import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpe
 import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree } from '../helpers/browser/tree-pixels.ts';
 import { openTree } from '../helpers/browser/tree-page.ts';
+import { write } from '#server/db.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -216,9 +217,9 @@ describe('growth replay', () => {
       .from(cells)
       .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
       .get()!;
-    db.transaction((tx) => {
+    await write(db, async (tx) => {
       tx.update(cells).set({ status: CellStatus.Reserved }).where(eq(cells.id, cell.id)).run();
-      recordCellChanges(tx, treeId, [cell.id], Date.now());
+      await recordCellChanges(tx, treeId, [cell.id], Date.now());
     });
     await expect.poll(() => page.evaluate(() => window.__treeLive!.version), { timeout: 15_000 }).not.toBe(version);
     expect(await page.evaluate(({ row, column }) => window.__treeSquareAt!(row, column), { row, column })).toEqual(

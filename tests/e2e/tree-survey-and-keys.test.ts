@@ -159,7 +159,7 @@ describe('a survey of a crowded view', () => {
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-e2e-survey-'));
     const db = openDatabase(path.join(dir, 'gallery.db'));
-    generateSyntheticTree(db, { cells: 3_000 });
+    await generateSyntheticTree(db, { cells: 3_000 });
     const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
     big = { app, db, dir, url: await app.start() };
   });

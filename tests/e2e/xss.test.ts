@@ -58,8 +58,8 @@ async function plantPayload(): Promise<typeof piece> {
     .set({ firstname: FIRSTNAME, lastname: LASTNAME, description: TITLE })
     .where(eq(users.id, chosen.authorId))
     .run();
-  reindexArtOfAuthor(db, chosen.authorId);
-  recordCellChanges(db, chosen.treeId, [chosen.cellId], Date.now());
+  await reindexArtOfAuthor(db, chosen.authorId);
+  await recordCellChanges(db, chosen.treeId, [chosen.cellId], Date.now());
   // What staff read: the artist's removal request and a visitor's contact message, both hostile.
   const ctx = gallery.app.deps;
   await requestRemoval(
@@ -106,7 +106,7 @@ async function visit(path: string, asAdmin = false): Promise<{ page: Page; error
     const { db, clock } = gallery.app.deps;
     const adminId = db.select({ id: users.id }).from(users).where(eq(users.email, E2E_ADMIN.email)).get()!.id;
     await context.addCookies([
-      { name: SESSION_COOKIE, value: createSession(db, clock, adminId).token, url: gallery.url },
+      { name: SESSION_COOKIE, value: (await createSession(db, clock, adminId)).token, url: gallery.url },
     ]);
   }
   page.on('dialog', (dialog) => {

@@ -19,27 +19,27 @@ const NOW = Date.UTC(2026, 5, 3, 12);
 const THIS_WEEK = Date.UTC(2026, 5, 1);
 
 let t: TestApp;
-let admin: ReturnType<TestApp['addUser']>;
+let admin: Awaited<ReturnType<TestApp['addUser']>>;
 
 beforeAll(async () => {
   t = await createTestApp();
   const treeId = (await createTree(t.deps.db, t.clock.now(), 'Overview')).id;
   // Outside the window: a user from 30 weeks ago.
   t.clock.set(THIS_WEEK - 30 * WEEK_MS);
-  t.addUser(Role.Observer);
+  await t.addUser(Role.Observer);
   // Week index 5 (20 weeks back): a new user reserves a square; 16 days on (week 7) the reservation expires.
   t.clock.set(THIS_WEEK - 20 * WEEK_MS + 2 * DAY);
-  const early = t.addUser(Role.Observer);
+  const early = await t.addUser(Role.Observer);
   await reserveCell(t.deps, early.user, cellAt(t.deps.db, treeId, 33, 0).token);
   t.clock.advance(16 * DAY);
   expect(await expireReservations(t.deps)).toBe(1);
   // This week: staff, two artists; one piece published, one waiting; a removal request and a contact message.
   t.clock.set(NOW);
-  admin = t.addUser(Role.Admin);
-  const published = await submitPieceAt(t, treeId, 33, 1, t.addUser(Role.Observer).user, 'Published');
-  await submitPieceAt(t, treeId, 33, 3, t.addUser(Role.Observer).user, 'Waiting');
+  admin = await t.addUser(Role.Admin);
+  const published = await submitPieceAt(t, treeId, 33, 1, (await t.addUser(Role.Observer)).user, 'Published');
+  await submitPieceAt(t, treeId, 33, 3, (await t.addUser(Role.Observer)).user, 'Waiting');
   await t.caller(admin.user).admin.publish({ artToken: published.artToken });
-  const holder = t.addUser(Role.Observer);
+  const holder = await t.addUser(Role.Observer);
   await reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, 34, 4).token);
   await t
     .caller()

@@ -27,7 +27,7 @@ afterAll(() => t.cleanup());
 
 describe('the dashboard page', () => {
   it('serves the admin entry to an admin, with the CSRF token and initial parameters, never cached', async () => {
-    const { cookie } = t.addUser(Role.Admin);
+    const { cookie } = await t.addUser(Role.Admin);
     for (const url of ['/admin/dashboard', '/admin/dashboard/review', '/admin/dashboard/review/some-art-token']) {
       const res = await t.server.inject({ url, headers: { cookie } });
       expect(res.statusCode, url).toBe(200);
@@ -44,7 +44,7 @@ describe('the dashboard page', () => {
     ['an observer', Role.Observer],
     ['an artist', Role.Artist],
   ])('sends %s to the forbidden page without the dashboard', async (_who, role) => {
-    const headers = role === null ? {} : { cookie: t.addUser(role).cookie };
+    const headers = role === null ? {} : { cookie: (await t.addUser(role)).cookie };
     for (const url of ['/admin/dashboard', '/admin/dashboard/users']) {
       const res = await t.server.inject({ url, headers });
       expect(res.statusCode, url).toBe(302);

@@ -18,8 +18,8 @@ import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from '../helper
 
 let t: TestApp;
 let treeId: number;
-let admin: ReturnType<TestApp['addUser']>;
-let artist: ReturnType<TestApp['addUser']>;
+let admin: Awaited<ReturnType<TestApp['addUser']>>;
+let artist: Awaited<ReturnType<TestApp['addUser']>>;
 
 const codeOf = (call: Promise<unknown>) =>
   call.then(
@@ -31,7 +31,12 @@ const versionOf = () =>
 const staff = () => t.caller(admin.user).admin;
 
 /** A piece by `author` on (row, column), submitted and published by staff. */
-async function livePieceAt(row: number, column: number, author: ReturnType<TestApp['addUser']>['user'], title: string) {
+async function livePieceAt(
+  row: number,
+  column: number,
+  author: Awaited<ReturnType<TestApp['addUser']>>['user'],
+  title: string,
+) {
   const piece = await submitPieceAt(t, treeId, row, column, author, title);
   await staff().publish({ artToken: piece.artToken });
   return piece;
@@ -40,18 +45,18 @@ async function livePieceAt(row: number, column: number, author: ReturnType<TestA
 beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Admin')).id;
-  admin = t.addUser(Role.Admin);
-  artist = t.addUser(Role.Artist);
+  admin = await t.addUser(Role.Admin);
+  artist = await t.addUser(Role.Artist);
 }, 60_000);
 afterAll(() => t.cleanup());
 
 describe('removal requests', () => {
   let live: Awaited<ReturnType<typeof livePieceAt>>;
   let requestToken: string;
-  let subscriber: ReturnType<TestApp['addUser']>;
+  let subscriber: Awaited<ReturnType<TestApp['addUser']>>;
 
   beforeAll(async () => {
-    const other = t.addUser(Role.Artist);
+    const other = await t.addUser(Role.Artist);
     const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, other.user.id, 'otherkey');
     live = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Quiet Orchard');
     await saveConnections(t.deps, artist.user, live.cellToken, {
@@ -62,7 +67,7 @@ describe('removal requests', () => {
     await saveConnections(t.deps, other.user, neighbour.cellToken, {
       connections: [{ token: live.cellToken, status: 1, description: 'Back to the orchard.' }],
     });
-    subscriber = t.addUser(Role.Observer);
+    subscriber = await t.addUser(Role.Observer);
     await t.caller(subscriber.user).cell.subscribe({ token: live.cellToken });
     requestToken = (await t.caller(artist.user).art.requestRemoval({ cellToken: live.cellToken, reason: 'I sold it.' }))
       .token;
@@ -180,7 +185,7 @@ describe('contact messages', () => {
 
 describe('users', () => {
   it('searches by name or e-mail, filters by role and pages by 50', async () => {
-    const pagers = Array.from({ length: ADMIN_PAGE_SIZE + 5 }, () => t.addUser(Role.Observer).user);
+    const pagers = Array.from({ length: ADMIN_PAGE_SIZE + 5 }, async () => (await t.addUser(Role.Observer)).user);
     t.deps.db.update(users).set({ firstname: 'Pager' }).where(eq(users.role, Role.Observer)).run();
     const first = await staff().users({ search: 'pager', page: 1 });
     expect(first.total).toBeGreaterThanOrEqual(pagers.length);
@@ -203,7 +208,7 @@ describe('users', () => {
   });
 
   it("changes a role, but never the caller's own, and refuses a role that does not exist", async () => {
-    const someone = t.addUser(Role.Observer);
+    const someone = await t.addUser(Role.Observer);
     expect(await staff().setRole({ userToken: someone.user.token, role: Role.Artist })).toMatchObject({
       token: someone.user.token,
       role: Role.Artist,
@@ -224,7 +229,7 @@ describe('users', () => {
   });
 
   it('disabling ends every session of the account; enabling lets it log in again', async () => {
-    const someone = t.addUser(Role.Observer);
+    const someone = await t.addUser(Role.Observer);
     const browser = await browserFor(t, someone.cookie);
     expect((await browser.get('/trpc/auth.current')).body.result.data).toMatchObject({ token: someone.user.token });
 
@@ -253,10 +258,10 @@ describe('users', () => {
 
 describe('reservations', () => {
   it('lists the active ones and releases one the way the timers do, telling the holder and the subscribers', async () => {
-    const holder = t.addUser(Role.Observer);
+    const holder = await t.addUser(Role.Observer);
     const square = cellAt(t.deps.db, treeId, 34, 3);
     await reserveCell(t.deps, holder.user, square.token);
-    const waiting = t.addUser(Role.Observer);
+    const waiting = await t.addUser(Role.Observer);
     await t.caller(waiting.user).cell.subscribe({ token: square.token });
 
     const list = await staff().reservations();

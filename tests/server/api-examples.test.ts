@@ -69,7 +69,7 @@ async function enrich(world: ApiWorld): Promise<void> {
     .set({ publishedAt: Date.UTC(2026, 0, 2) })
     .where(eq(art.token, world.piece.artToken))
     .run();
-  reindexArt(db, db.select({ id: art.id }).from(art).where(eq(art.token, world.piece.artToken)).get()!.id);
+  await reindexArt(db, db.select({ id: art.id }).from(art).where(eq(art.token, world.piece.artToken)).get()!.id);
   const owner = await world.browser('owner');
   const saved = await owner.post(`/api/cell/${world.piece.cellToken}/connections`, {
     connections: [{ token: world.neighbour.cellToken, status: 1, description: 'The same river, upstream.' }],

@@ -66,7 +66,7 @@ describe('image types come from the bytes', () => {
 
 describe('files of a failed save are taken back', () => {
   it('removes the files it wrote when the rows cannot be committed', async () => {
-    const holder = t.addUser(Role.Observer);
+    const holder = await t.addUser(Role.Observer);
     await reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, SEED_ROW, 0).token);
     const browser = await browserFor(t, holder.cookie);
     const before = storedState(t.deps.db, t.deps.config.mediaDir);
@@ -87,7 +87,7 @@ describe('files of a failed save are taken back', () => {
 describe('the orphan sweep', () => {
   it('deletes files older than an hour that no picture or avatar names, and stale temporaries, and nothing else', async () => {
     const dir = t.deps.config.mediaDir;
-    const owner = t.addUser(Role.Artist);
+    const owner = await t.addUser(Role.Artist);
     const namedKey = 'a'.repeat(32);
     publishedPieceAt(t.deps.db, treeId, 10, 2, owner.user.id, namedKey);
     const old = (t.clock.now() - 2 * 60 * 60 * 1000) / 1000;

@@ -175,7 +175,7 @@ describe('saving art refuses every bad input and stores nothing', () => {
 // Who may edit a piece: docs/product.md, Who may do what (`mayEditArt`).
 describe('edit access is the server’s to refuse', () => {
   it("refuses editing someone else's piece", async () => {
-    const stranger = app.t.addUser(Role.Artist);
+    const stranger = await app.t.addUser(Role.Artist);
     const browser = await browserFor(app.t, stranger.cookie);
     const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
     const answer = await postForm(
@@ -194,7 +194,7 @@ describe('edit access is the server’s to refuse', () => {
   });
 
   it('refuses art in a square one has not reserved (a pending square)', async () => {
-    const someone = app.t.addUser(Role.Observer);
+    const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const pending = cellAt(app.t.deps.db, app.treeId, 20, 1).token;
     const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
@@ -215,7 +215,7 @@ describe('edit access is the server’s to refuse', () => {
   });
 
   it('takes an available square with no piece through a reservation (any signed-in user)', async () => {
-    const someone = app.t.addUser(Role.Observer);
+    const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const free = cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 4).token;
     const answer = await postForm(
@@ -234,7 +234,7 @@ describe('edit access is the server’s to refuse', () => {
 
 describe('a save on an available square is all or nothing', () => {
   it('leaves no reservation, draft or file when the fields are refused', async () => {
-    const someone = app.t.addUser(Role.Observer);
+    const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const free = cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0).token;
     const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
@@ -251,7 +251,7 @@ describe('a save on an available square is all or nothing', () => {
   });
 
   it('takes the reservation back when writing the rows fails after it', async () => {
-    const someone = app.t.addUser(Role.Observer);
+    const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const free = cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1).token;
     const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);

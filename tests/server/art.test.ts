@@ -30,7 +30,7 @@ describe('from a reserved square to a published piece', () => {
     const mediaDir = app.t.deps.config.mediaDir;
     const browser = await browserFor(app.t, app.author.cookie);
     // A published neighbour to connect to (diagonal, one row up).
-    const neighbourOwner = app.t.addUser(Role.Artist);
+    const neighbourOwner = await app.t.addUser(Role.Artist);
     const neighbour = publishedPieceAt(db, app.treeId, SEED_ROW - 1, 3, neighbourOwner.user.id, 'f'.repeat(32));
 
     // Two images, saved as a draft first.
@@ -94,7 +94,7 @@ describe('from a reserved square to a published piece', () => {
     expect(connected.body.r[0]).toMatchObject({ status: 1, description: 'Both watch the same river.' });
 
     // Waiting for review: the author sees it, others get a 404.
-    const visitor = await browserFor(app.t, app.t.addUser(Role.Observer).cookie);
+    const visitor = await browserFor(app.t, (await app.t.addUser(Role.Observer)).cookie);
     expect((await browser.get(`/api/cell/${app.reservedToken}/art`)).body.r.status).toBe(ArtStatus.Submitted);
     expect((await visitor.get(`/api/cell/${app.reservedToken}/art`)).status).toBe(404);
 
@@ -194,7 +194,7 @@ describe('from a reserved square to a published piece', () => {
       description: 'The same river, at dawn.',
     });
     // An admin may change it.
-    const admin = await browserFor(app.t, app.t.addUser(Role.Admin).cookie);
+    const admin = await browserFor(app.t, (await app.t.addUser(Role.Admin)).cookie);
     const adminSwap = await postForm(
       app.t,
       admin,
@@ -220,7 +220,7 @@ describe('from a reserved square to a published piece', () => {
       token: first.body.r.token,
     });
 
-    const stranger = await browserFor(app.t, app.t.addUser(Role.Observer).cookie);
+    const stranger = await browserFor(app.t, (await app.t.addUser(Role.Observer)).cookie);
     const refused = await stranger.post(`/api/cell/${app.reservedToken}/removal`, { reason: 'I do not like it.' });
     expect(refused.status).toBe(403);
     expect((await stranger.get(`/api/cell/${app.reservedToken}/art`)).body.r.removal_request).toBeNull();

@@ -18,11 +18,11 @@ let dir: string;
 let db: Db;
 const treeIds: number[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = tempDir('awaited-builds-');
   db = openDatabase(path.join(dir, 'gallery.db'));
   for (const cells of [2_000, SNAPSHOT_DETAIL_LIMIT + 1_000])
-    treeIds.push(generateSyntheticTree(db, { cells, now: T }).treeId);
+    treeIds.push((await generateSyntheticTree(db, { cells, now: T })).treeId);
 }, 120_000);
 
 afterAll(() => {

@@ -36,16 +36,16 @@ describe('a publish beside the branch area', () => {
       [11, 1],
     ] as const)
       open(row, column);
-    const artist = t.addUser(Role.Artist).user;
+    const artist = (await t.addUser(Role.Artist)).user;
     const piece = await submitPieceAt(t, treeId, 10, 0, artist, 'Beside the Branches');
 
-    const toAny = t.addUser(Role.Observer).user;
+    const toAny = (await t.addUser(Role.Observer)).user;
     await t.caller(toAny).cell.subscribeAny();
-    const toOther = t.addUser(Role.Observer).user;
+    const toOther = (await t.addUser(Role.Observer)).user;
     const elsewhere = cellAt(t.deps.db, treeId, 20, 3)!;
     await t.caller(toOther).cell.subscribe({ token: elsewhere.token });
 
-    const admin = t.addUser(Role.Admin).user;
+    const admin = (await t.addUser(Role.Admin)).user;
     const published = await t.caller(admin).admin.publish({ artToken: piece.artToken });
     expect(published.openedCellTokens).toEqual([]);
 
@@ -82,11 +82,11 @@ describe('a publish beside the branch area', () => {
       [15, 3],
     ] as const)
       open(row, column);
-    const artist = t.addUser(Role.Artist).user;
+    const artist = (await t.addUser(Role.Artist)).user;
     const piece = await submitPieceAt(t, treeId, 14, 2, artist, 'In the Middle');
-    const toAny = t.addUser(Role.Observer).user;
+    const toAny = (await t.addUser(Role.Observer)).user;
     await t.caller(toAny).cell.subscribeAny();
-    await t.caller(t.addUser(Role.Admin).user).admin.publish({ artToken: piece.artToken });
+    await t.caller((await t.addUser(Role.Admin)).user).admin.publish({ artToken: piece.artToken });
     expect((await mailsOf(t)).filter((mail) => mail.to.includes(toAny.email))).toEqual([]);
   });
 });

@@ -30,14 +30,14 @@ const DAY = 24 * HOUR;
 const originalTz = process.env.TZ;
 
 let t: TestApp;
-let admin: ReturnType<TestApp['addUser']>;
+let admin: Awaited<ReturnType<TestApp['addUser']>>;
 
 beforeAll(async () => {
   process.env.TZ = 'UTC';
   t = await createTestApp();
   // Real time, so the media sweep (which compares file ages with the clock) can tell kept files from orphans.
   t.clock.set(Date.now());
-  admin = t.addUser(Role.Admin);
+  admin = await t.addUser(Role.Admin);
 }, 60_000);
 // Each test counts the timers' work on its own reservations: earlier tests' holds are set aside.
 beforeEach(() => {
@@ -71,8 +71,15 @@ let trees_ = 0;
 /** A fresh tree with a published neighbour, and an artist whose piece next to it (connected) waits for review. */
 async function submittedPiece() {
   const treeId = (await createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`)).id;
-  const artist = t.addUser(Role.Observer);
-  const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, t.addUser(Role.Artist).user.id, `neighbour${trees_}key`);
+  const artist = await t.addUser(Role.Observer);
+  const neighbour = publishedPieceAt(
+    t.deps.db,
+    treeId,
+    34,
+    1,
+    (await t.addUser(Role.Artist)).user.id,
+    `neighbour${trees_}key`,
+  );
   const piece = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
   const artId = artRow(t.deps.db, piece.artToken).id;
   // A connection to the neighbour, as if already live, to show that a released piece's connections end.
@@ -178,7 +185,7 @@ describe('requesting changes', () => {
 describe('a window that runs out', () => {
   it('frees the square for its subscribers but keeps the piece, REMOVED with its pictures and files, in the atelier', async () => {
     const { treeId, artist, piece, artId } = await submittedPiece();
-    const subscriber = t.addUser(Role.Observer);
+    const subscriber = await t.addUser(Role.Observer);
     await t.caller(subscriber.user).cell.subscribe({ token: piece.cellToken });
     await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
     const window = reservationOn(piece.cellId);
@@ -186,7 +193,7 @@ describe('a window that runs out', () => {
     expect(filesOf(picture!.mediaKey).length).toBeGreaterThan(0);
 
     // An untouched draft on another square runs out at the same time, to show it is still discarded.
-    const drafter = t.addUser(Role.Observer);
+    const drafter = await t.addUser(Role.Observer);
     const draftSquare = await reserveCell(t.deps, drafter.user, nextSquare(treeId));
 
     t.clock.set(window.expiresAt - 1);
@@ -312,7 +319,7 @@ describe('staff releasing a reservation', () => {
 
   it('still discards an untouched draft', async () => {
     const treeId = (await createTree(t.deps.db, t.clock.now(), `Changes ${trees_++}`)).id;
-    const drafter = t.addUser(Role.Observer);
+    const drafter = await t.addUser(Role.Observer);
     const held = await reserveCell(t.deps, drafter.user, nextSquare(treeId));
     const reservation = reservationOn(cellRow(t.deps.db, held.token).id);
     await t.caller(admin.user).admin.releaseReservation({ reservationId: reservation.id });

@@ -67,7 +67,7 @@ describe('the contact form (POST /api/misc/contact)', () => {
   });
 
   it('remembers a signed-in sender', async () => {
-    const { user, cookie } = t.addUser(Role.Observer);
+    const { user, cookie } = await t.addUser(Role.Observer);
     const browser = new BrowserLike(t.server);
     browser.setCookie('session', cookie.split('=')[1]!);
     expect((await browser.post('/api/misc/contact', goodMessage())).status).toBe(200);

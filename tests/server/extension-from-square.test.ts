@@ -30,7 +30,7 @@ afterAll(async () => {
 let opened = 0;
 /** A member holding a fresh reservation on a newly opened trunk square of the app's tree. */
 async function holderOn(t: TestApp, tree: TreeRow) {
-  const { user } = t.addUser(Role.Observer);
+  const { user } = await t.addUser(Role.Observer);
   const row = 20 + Math.floor(opened / 5);
   const column = opened++ % 5;
   setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
@@ -76,7 +76,7 @@ describe('extending from the square', () => {
   it("shows nobody else the holder's reservation token", async () => {
     const { cell, user } = await holderOn(utc, utcTree);
     const held = activeReservationOf(utc.deps.db, user.id)!;
-    const stranger = utc.addUser(Role.Artist).user;
+    const stranger = (await utc.addUser(Role.Artist)).user;
     expect(await utc.caller(stranger).user.reservedCell()).toBeNull();
     await expect(
       utc.caller(stranger).cell.extendReservation({ cellToken: cell.token, reminderToken: held.token }),

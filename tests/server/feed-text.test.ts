@@ -49,7 +49,7 @@ const hasForbidden = (s: string) => !hasNoControlCharacters(s);
 beforeAll(async () => {
   t = await createTestApp();
   const tree = await createTree(t.deps.db, t.clock.now(), 'Feed');
-  const author = t.addUser(Role.Artist);
+  const author = await t.addUser(Role.Artist);
   cookie = author.cookie;
   piece = publishedPieceAt(t.deps.db, tree.id, 33, 2, author.user.id, 'f'.repeat(32));
   const row = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;

@@ -12,7 +12,7 @@ import { publishedPieceAt } from '../helpers/art-fixtures.ts';
 import { submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
 let t: TestApp;
-let artist: ReturnType<TestApp['addUser']>;
+let artist: Awaited<ReturnType<TestApp['addUser']>>;
 const older: string[] = [];
 let escaped: string;
 let fresh: Awaited<ReturnType<typeof submitPieceAt>>;
@@ -23,7 +23,7 @@ const entriesOf = (xml: string) => xml.split('<entry>').slice(1);
 beforeAll(async () => {
   t = await createTestApp();
   const treeId = (await createTree(t.deps.db, t.clock.now(), 'Feed')).id;
-  artist = t.addUser(Role.Artist);
+  artist = await t.addUser(Role.Artist);
   // 52 pieces published a minute apart on trunk squares, the newest last; then one published by staff just now.
   const base = t.clock.now() - 60 * 60_000;
   for (let i = 0; i < 52; i++) {
@@ -42,8 +42,8 @@ beforeAll(async () => {
     .where(eq(art.token, escaped))
     .run();
   fresh = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Feed Fresh');
-  waiting = await submitPieceAt(t, treeId, 33, 2, t.addUser(Role.Observer).user, 'Still Waiting');
-  await t.caller(t.addUser(Role.Admin).user).admin.publish({ artToken: fresh.artToken });
+  waiting = await submitPieceAt(t, treeId, 33, 2, (await t.addUser(Role.Observer)).user, 'Still Waiting');
+  await t.caller((await t.addUser(Role.Admin)).user).admin.publish({ artToken: fresh.artToken });
 }, 60_000);
 afterAll(() => t.cleanup());
 

@@ -119,7 +119,7 @@ describe('a full disk', () => {
   });
 
   it('an upload is refused (507) before any picture is decoded while space is low, and accepted once there is room', async () => {
-    const artist = t.addUser();
+    const artist = await t.addUser();
     const browser = new BrowserLike(t.server);
     browser.setCookie('session', artist.cookie.slice('session='.length));
     await browser.open();

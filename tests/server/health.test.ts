@@ -26,7 +26,7 @@ describe('the health endpoint', () => {
 
   it('does no session work: a stale session cookie is neither looked up nor cleared', async () => {
     t = await createTestApp();
-    const { cookie } = t.addUser();
+    const { cookie } = await t.addUser();
     const before = t.deps.db.select().from(sessions).all();
     t.clock.advance(20 * 24 * 60 * 60 * 1000); // a lookup now would move the session's expiry and re-send the cookie
     const fresh = await t.server.inject({ url: '/api/health', headers: { cookie } });

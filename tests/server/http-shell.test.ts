@@ -139,7 +139,7 @@ describe('CSRF on mutating requests', () => {
 
 describe('sessions', () => {
   it('answers the signed-in user for a valid session cookie and 401 for a guest', async () => {
-    const { user, cookie } = t.addUser(Role.Artist);
+    const { user, cookie } = await t.addUser(Role.Artist);
     const res = await t.server.inject({ url: '/api/user/current', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json().r).toMatchObject({
@@ -155,7 +155,7 @@ describe('sessions', () => {
   });
 
   it('treats a forged or expired session as a guest and clears the cookie', async () => {
-    const { cookie } = t.addUser();
+    const { cookie } = await t.addUser();
     const forged = cookie.replace(/\.(.)/, (_m, c: string) => `.${c === 'a' ? 'b' : 'a'}`);
     const res = await t.server.inject({ url: '/api/user/current', headers: { cookie: forged } });
     expect(res.statusCode).toBe(401);
@@ -166,7 +166,7 @@ describe('sessions', () => {
   });
 
   it('moves the horizon of a session in use and sends the cookie again', async () => {
-    const { cookie } = t.addUser();
+    const { cookie } = await t.addUser();
     t.clock.advance(2 * 60 * 60 * 1000);
     const res = await t.server.inject({ url: '/api/user/current', headers: { cookie } });
     expect(res.statusCode).toBe(200);

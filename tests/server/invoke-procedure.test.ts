@@ -59,7 +59,7 @@ describe("invokeProcedure answers as tRPC's caller does", () => {
     it(`${what} (${path})`, async () => {
       const procedure = (appRouter._def.procedures as unknown as Record<string, AnyProcedure>)[path];
       expect(procedure, path).toBeDefined();
-      const user = role === null ? null : t.addUser(role).user;
+      const user = role === null ? null : (await t.addUser(role)).user;
       const [space, name] = path.split('.') as [string, string];
       const theirs = await outcome(() =>
         (t.caller(user) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>)[space]![name]!(

@@ -28,7 +28,7 @@ let prefixes: string[];
 beforeAll(async () => {
   const dataDir = tempDir('gallery-load-');
   const db = openDatabase(path.join(dataDir, 'gallery.db'));
-  treeToken = generateSyntheticTree(db, { cells: 5000 }).treeToken;
+  treeToken = (await generateSyntheticTree(db, { cells: 5000 })).treeToken;
   rebuildSearchIndex(db);
   cellTokens = db
     .select({ token: cells.token })

@@ -10,6 +10,7 @@ import { LEASE_MS } from '#server/services/leases.ts';
 import { deliverOutbox, enqueueMail } from '#server/services/mail/mail.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/server/smtp-sink.ts';
+import { write } from '#server/db.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -27,7 +28,7 @@ const row = (id: number) => t.deps.db.select().from(mailOutbox).where(eq(mailOut
 
 describe('the outbox over SMTP', () => {
   it('delivers a queued message to the SMTP server once, however often the sender runs', async () => {
-    t.deps.db.transaction((tx) =>
+    await write(t.deps.db, async (tx) =>
       enqueueMail(tx, t.clock.now(), {
         to: 'artist@mail.test',
         subject: 'Your piece is live',
@@ -37,7 +38,7 @@ describe('the outbox over SMTP', () => {
       }),
     );
     // Enqueueing the same key again adds nothing.
-    t.deps.db.transaction((tx) =>
+    await write(t.deps.db, async (tx) =>
       enqueueMail(tx, t.clock.now(), {
         to: 'artist@mail.test',
         subject: 'Your piece is live',
@@ -57,7 +58,7 @@ describe('the outbox over SMTP', () => {
   it('keeps a message while the server is down and sends it, once, after the back-off', async () => {
     const port = smtp.port;
     await smtp.stop();
-    t.deps.db.transaction((tx) =>
+    await write(t.deps.db, async (tx) =>
       enqueueMail(tx, t.clock.now(), {
         to: 'late@mail.test',
         subject: 'Reminder',
@@ -84,7 +85,7 @@ describe('the outbox over SMTP', () => {
 describe('e-mail claims', () => {
   it('a message claimed by a sender that died goes out once, after its claim runs out', async () => {
     const db = t.deps.db;
-    db.transaction((tx) =>
+    await write(db, async (tx) =>
       enqueueMail(tx, t.clock.now(), {
         to: 'claimed@mail.test',
         subject: 'Claimed',
@@ -117,9 +118,9 @@ describe('e-mail claims', () => {
   it('two senders at once on the same queue: every message once', async () => {
     const db = t.deps.db;
     const before = smtp.received.length;
-    db.transaction((tx) => {
+    await write(db, async (tx) => {
       for (let i = 0; i < 30; i++)
-        enqueueMail(tx, t.clock.now(), {
+        await enqueueMail(tx, t.clock.now(), {
           to: `twice${i}@mail.test`,
           subject: `Message ${i}`,
           text: 'Hello',

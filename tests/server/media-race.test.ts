@@ -59,7 +59,7 @@ async function holder(cell: { token: string }, i: number): Promise<string> {
     })
     .returning({ id: users.id })
     .get();
-  const cookie = `session=${createSession(db, systemClock, user.id).token}; csrf=${CSRF}`;
+  const cookie = `session=${(await createSession(db, systemClock, user.id)).token}; csrf=${CSRF}`;
   const res = await fetch(`${servers[0]!.url}/api/cell/${cell.token}/reserve`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': CSRF },

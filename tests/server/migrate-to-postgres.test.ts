@@ -124,7 +124,7 @@ describe('a demo gallery with a row in every table', () => {
       log: quietLog,
     };
     await seedDemo(ctx, { pieces: 6, artists: 6, seed: 11 });
-    addRowsTheDemoLacks(db);
+    await addRowsTheDemoLacks(db);
     closeDatabase(db);
     database = await newDatabase();
     first = await migrate(dataDir, database.url);
@@ -324,7 +324,7 @@ describe('a generated tree of 100,000 cells', () => {
   it('copies and checks out', async () => {
     const dataDir = newFolder('gallery-to-pg-big-');
     const db = openDatabase(path.join(dataDir, 'gallery.db'));
-    generateSyntheticTree(db, { cells: 100_000, now: T });
+    await generateSyntheticTree(db, { cells: 100_000, now: T });
     closeDatabase(db);
     const database = await newDatabase();
     const started = performance.now();
@@ -345,7 +345,7 @@ describe('a generated tree of 100,000 cells', () => {
 });
 
 /** Rows for the tables the demo leaves empty, with the values that tell types apart: blobs, nulls, JSON, booleans. */
-function addRowsTheDemoLacks(db: ReturnType<typeof openDatabase>): void {
+async function addRowsTheDemoLacks(db: ReturnType<typeof openDatabase>): Promise<void> {
   const S = sqliteSchema;
   const users = db.select().from(S.users).all();
   const staff = users[0]!;
@@ -359,7 +359,7 @@ function addRowsTheDemoLacks(db: ReturnType<typeof openDatabase>): void {
     .set({ noSize: true, keywords: ['café', 'ünïcode', 'a "quoted" word'] })
     .where(eq(S.art.id, published.id))
     .run();
-  reindexArt(db, published.id);
+  await reindexArt(db, published.id);
   const reservation = db.select().from(S.reservations).get();
   if (reservation) db.update(S.reservations).set({ extended: true }).where(eq(S.reservations.id, reservation.id)).run();
   db.insert(S.sessions)

@@ -137,7 +137,7 @@ describe('the front door: deploy/nginx.conf', () => {
 
   it('keeps what the app says may be kept, never "nothing new", and no tree answer carries a cookie', async () => {
     const tree = (await getDefaultTree(db))!;
-    const [viewer] = signedInUsers(db, 1, 'cookie');
+    const [viewer] = await signedInUsers(db, 1, 'cookie');
     const cacheOf = async (uri: string) =>
       (await nginx.accessLog()).filter((line) => line.uri === uri).map((line) => line.cache);
     const get = async (uri: string) => {
@@ -168,7 +168,7 @@ describe('the front door: deploy/nginx.conf', () => {
   it('collapses a long-poll: 1,100 viewers holding one address all get the change, the app sees it asked once', async () => {
     const tree = (await getDefaultTree(db))!;
     const address = `/api/tree/${tree.token}/changes?since=${tree.version}&wait=20`;
-    const [reserver] = signedInUsers(db, 1, 'collapse');
+    const [reserver] = await signedInUsers(db, 1, 'collapse');
     const square = cellAt(db, tree.id, SEED_ROW, 0)!.token;
 
     // Plain HTTP clients, each on its own connection, all asking the same address: more than 1,024, since nginx
@@ -217,12 +217,12 @@ describe('the front door: deploy/nginx.conf', () => {
       // AVAILABLE squares and small pictures (the users are made here, with their ids).
       const { squares, images } = await prepareWriteLoad(db, { uploaders: 0, reservers: 0, images: 6 });
       const load = {
-        uploaders: signedInUsers(db, 3, 'uploader'),
-        reservers: signedInUsers(db, 30, 'reserver'),
+        uploaders: await signedInUsers(db, 3, 'uploader'),
+        reservers: await signedInUsers(db, 30, 'reserver'),
         images,
       };
-      const likers = signedInUsers(db, 2, 'liker').map(withToken);
-      const liked = signedInUsers(db, 40, 'liked').map(withToken);
+      const likers = (await signedInUsers(db, 2, 'liker')).map(withToken);
+      const liked = (await signedInUsers(db, 40, 'liked')).map(withToken);
       const readSquare = squares.at(-1)!;
 
       const stream = followStream(nginx.url, `/api/tree/${tree.token}/events`);

@@ -42,9 +42,9 @@ beforeAll(async () => {
   treeToken = tree.token;
   cellToken = (await t.caller().tree.get({ token: treeToken })).detail!.token[0]!;
   viewers.guest = null;
-  viewers.observer = t.addUser(Role.Observer).user;
-  viewers.artist = t.addUser(Role.Artist).user;
-  viewers.admin = t.addUser(Role.Admin).user;
+  viewers.observer = (await t.addUser(Role.Observer)).user;
+  viewers.artist = (await t.addUser(Role.Artist)).user;
+  viewers.admin = (await t.addUser(Role.Admin)).user;
   treeId = tree.id;
   // A published trunk square at (10, 0) makes (9..11, -1) branch slots, one for each signed-in viewer.
   publishAt(t.deps.db, treeId, 10, 0);
@@ -77,7 +77,7 @@ async function heldBy(viewer: Viewer): Promise<{ cellToken: string; reminderToke
 /** Profile rows: the viewer's own token (a well-formed stranger's for a guest), another member, a valid profile form. */
 const ownToken = (viewer: Viewer) => viewers[viewer]?.token ?? 'g'.repeat(22);
 let otherMember: NonNullable<RequestContext['user']> | undefined;
-const member = () => (otherMember ??= t.addUser(Role.Artist).user);
+const member = async () => (otherMember ??= (await t.addUser(Role.Artist)).user);
 const PROFILE = {
   zipcode: '10001',
   country: 'US',
@@ -185,32 +185,32 @@ const TABLE: Record<string, { call: (c: Caller, viewer: Viewer) => Promise<unkno
   'art.view': { call: (c) => beyondRole(c.art.view({ artToken: 'n'.repeat(22) })) },
   'art.requestRemoval': { call: (c) => beyondRole(c.art.requestRemoval({ cellToken, reason: '' })) },
   // Profiles and the social layer: each viewer on their own profile, and with another member.
-  'user.profile': { call: (c) => c.user.profile({ token: member().token }) },
+  'user.profile': { call: async (c) => c.user.profile({ token: (await member()).token }) },
   'user.fullProfile': { call: (c, v) => c.user.fullProfile({ token: ownToken(v) }) },
   'user.updateProfile': { call: (c, v) => c.user.updateProfile({ token: ownToken(v), ...PROFILE }) },
   'user.art': { call: (c, v) => c.user.art({ token: ownToken(v) }) },
-  'user.publishedArt': { call: (c) => c.user.publishedArt({ token: member().token }) },
+  'user.publishedArt': { call: async (c) => c.user.publishedArt({ token: (await member()).token }) },
   'user.likeStatus': {
-    call: (c, v) => c.user.likeStatus({ userToken: ownToken(v), otherToken: member().token }),
+    call: async (c, v) => c.user.likeStatus({ userToken: ownToken(v), otherToken: (await member()).token }),
   },
-  'user.like': { call: (c, v) => c.user.like({ userToken: ownToken(v), otherToken: member().token }) },
+  'user.like': { call: async (c, v) => c.user.like({ userToken: ownToken(v), otherToken: (await member()).token }) },
   'user.unlike': {
-    call: (c, v) => c.user.unlike({ userToken: ownToken(v), otherToken: member().token }),
+    call: async (c, v) => c.user.unlike({ userToken: ownToken(v), otherToken: (await member()).token }),
   },
   'user.following': { call: (c, v) => c.user.following({ token: ownToken(v) }) },
   'user.followStatus': {
-    call: (c, v) => c.user.followStatus({ token: ownToken(v), otherToken: member().token }),
+    call: async (c, v) => c.user.followStatus({ token: ownToken(v), otherToken: (await member()).token }),
   },
   'user.follow': {
     call: async (c, v) => {
-      await c.user.unfollow({ token: ownToken(v), otherToken: member().token }).catch(() => 'not followed yet');
-      return c.user.follow({ token: ownToken(v), otherToken: member().token });
+      await c.user.unfollow({ token: ownToken(v), otherToken: (await member()).token }).catch(() => 'not followed yet');
+      return c.user.follow({ token: ownToken(v), otherToken: (await member()).token });
     },
   },
   'user.unfollow': {
     call: async (c, v) => {
-      await c.user.follow({ token: ownToken(v), otherToken: member().token }).catch(() => 'followed already');
-      return c.user.unfollow({ token: ownToken(v), otherToken: member().token });
+      await c.user.follow({ token: ownToken(v), otherToken: (await member()).token }).catch(() => 'followed already');
+      return c.user.unfollow({ token: ownToken(v), otherToken: (await member()).token });
     },
   },
   'misc.zip': { call: (c) => c.misc.zip({ zip: '10001' }) },
@@ -321,7 +321,7 @@ describe('the role table', () => {
   });
   it("lets nobody change another person's profile, admins included, and only an admin read another's form and atelier", async () => {
     for (const viewer of USERS) {
-      const someoneElse = member().token;
+      const someoneElse = (await member()).token;
       await expect(
         t.caller(viewers[viewer]).user.updateProfile({ token: someoneElse, ...PROFILE }),
       ).rejects.toMatchObject({ code: 'FORBIDDEN' });
@@ -337,12 +337,12 @@ describe('the role table', () => {
 
   it('lets nobody like, follow or list follows as someone else, admins included', async () => {
     for (const viewer of USERS) {
-      const pair = { userToken: member().token, otherToken: ownToken(viewer) };
+      const pair = { userToken: (await member()).token, otherToken: ownToken(viewer) };
       await expect(t.caller(viewers[viewer]).user.like(pair)).rejects.toMatchObject({ code: 'FORBIDDEN' });
       await expect(
         t.caller(viewers[viewer]).user.follow({ token: pair.userToken, otherToken: pair.otherToken }),
       ).rejects.toMatchObject({ code: 'FORBIDDEN' });
-      await expect(t.caller(viewers[viewer]).user.following({ token: member().token })).rejects.toMatchObject({
+      await expect(t.caller(viewers[viewer]).user.following({ token: (await member()).token })).rejects.toMatchObject({
         code: 'FORBIDDEN',
       });
     }

@@ -26,7 +26,7 @@ import {
 
 let t: TestApp;
 let treeId: number;
-let author: ReturnType<TestApp['addUser']>;
+let author: Awaited<ReturnType<TestApp['addUser']>>;
 let cellToken: string;
 let main: FormFile;
 let second: FormFile;
@@ -34,7 +34,7 @@ let second: FormFile;
 beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Described')).id;
-  author = t.addUser(Role.Artist);
+  author = await t.addUser(Role.Artist);
   cellToken = cellAt(t.deps.db, treeId, 33, 1).token;
   await reserveCell(t.deps, author.user, cellToken);
   main = { bytes: await png(60, 40, '#224466'), name: 'main.png', type: 'image/png' };
@@ -97,7 +97,7 @@ describe('describing pictures', () => {
 
 describe('where descriptions are read', () => {
   it('gives the Open Graph image its alt text and the feed its picture description', async () => {
-    const admin = t.addUser(Role.Admin).user;
+    const admin = (await t.addUser(Role.Admin)).user;
     const submitted = artForm(validFields({ title: 'Harbour Lights' }), [], [stored()[0]!.token]);
     submitted.append('descriptions[0]', 'Harbour lights, the long exposure.');
     submitted.append('submit', '1');

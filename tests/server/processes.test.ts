@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { count, eq, ne } from 'drizzle-orm';
 import { contactMessages, jobLeases, mailOutbox, trees } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
+import { closeDatabase, type Db, openDatabase, write } from '#server/db.ts';
 import { enqueueMail } from '#server/services/mail/mail.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
@@ -69,10 +69,10 @@ function database(dataDir: string): Db {
   return db;
 }
 
-function queueMessages(db: Db, n: number, label: string): void {
-  db.transaction((tx) => {
+async function queueMessages(db: Db, n: number, label: string): Promise<void> {
+  await write(db, async (tx) => {
     for (let i = 0; i < n; i++)
-      enqueueMail(tx, Date.now(), {
+      await enqueueMail(tx, Date.now(), {
         to: `${label}${i}@mail.test`,
         subject: `${label} ${i}`,
         text: `Message ${i}`,
@@ -111,7 +111,7 @@ describe('several processes on one data folder', () => {
       const db = database(dataDir);
       expect(db.select({ n: count() }).from(trees).get()!.n).toBe(1);
 
-      queueMessages(db, 200, 'three');
+      await queueMessages(db, 200, 'three');
       await until(
         '200 deliveries',
         () =>
@@ -145,7 +145,7 @@ describe('several processes on one data folder', () => {
       const dataDir = tempDir('gallery-processes-kill-');
       servers2 = await startProcesses(dataDir, 2);
       db = database(dataDir);
-      queueMessages(db, 200, 'killed');
+      await queueMessages(db, 200, 'killed');
       await until(
         '200 deliveries',
         () => db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.state, 'sent')).get()!.n === 200,
@@ -168,7 +168,7 @@ describe('several processes on one data folder', () => {
       const [a, b] = (await startProcesses(dataDir, 2)) as [RealServer, RealServer];
       const db = database(dataDir);
       const tree = (await getDefaultTree(db))!;
-      const [artist] = signedInUsers(db, 1);
+      const [artist] = await signedInUsers(db, 1);
       const square = cellAt(db, tree.id, SEED_ROW, 3)!;
 
       const before = await fetch(`${b.url}/api/tree/${tree.token}`);
@@ -276,7 +276,7 @@ describe('several processes on one data folder', () => {
           await sleep(25);
         }
       });
-      const uploaders = signedInUsers(db, 4, 'rolling');
+      const uploaders = await signedInUsers(db, 4, 'rolling');
       const picture = await png(640, 480);
       const upload = async (user: (typeof uploaders)[number], i: number) => {
         const square = cellAt(db, tree.id, SEED_ROW + (i >> 1), 1 + (i & 1))!;

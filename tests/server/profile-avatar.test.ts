@@ -33,7 +33,7 @@ describe('the avatar', () => {
   const mediaFile = (url: string) => path.join(profiles.t.deps.config.mediaDir, url.replace(/^\/media\//, ''));
 
   it('stores a 300x300 JPEG flattened on white with no EXIF, served under /media', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const answer = await postForm(
       profiles.t,
@@ -60,7 +60,7 @@ describe('the avatar', () => {
   });
 
   it('drops the EXIF (GPS) of a camera JPEG and takes a GIF, removing the old avatar file after the new one is saved', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const first = expectSuccess(
       await postForm(
@@ -91,8 +91,8 @@ describe('the avatar', () => {
   });
 
   it('keeps a file two members share when one of them changes avatar', async () => {
-    const a = profiles.t.addUser(Role.Artist);
-    const b = profiles.t.addUser(Role.Artist);
+    const a = await profiles.t.addUser(Role.Artist);
+    const b = await profiles.t.addUser(Role.Artist);
     const same = await png(50, 50, '#00aa00');
     const shared = expectSuccess(
       await postForm(
@@ -144,7 +144,7 @@ describe('the avatar', () => {
   ];
 
   it.each(NOT_IMAGES)('refuses %s with the format message, storing nothing', async (_what, bytes, name, type) => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const before = profiles.state();
     const answer = await postForm(
@@ -159,7 +159,7 @@ describe('the avatar', () => {
   });
 
   it('refuses an image over 8 MB with the size message, storing nothing', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const before = profiles.state();
     const big = Buffer.concat([await png(), Buffer.alloc(AVATAR_LIMITS.maxBytes)]);
@@ -174,7 +174,7 @@ describe('the avatar', () => {
   });
 
   it('writes no avatar when a field is refused, and names both problems at once', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const before = profiles.state();
     const ok = await postForm(

@@ -32,7 +32,7 @@ async function refusal(call: Promise<unknown>) {
 
 describe('the public profile', () => {
   it('shows names, address parts, counts and member-since to anyone, and never the e-mail unless show_email', async () => {
-    const { user } = profiles.t.addUser(Role.Artist);
+    const { user } = await profiles.t.addUser(Role.Artist);
     await profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
     const seen = await profiles.t.caller().user.profile({ token: user.token });
     expect(seen).toMatchObject({
@@ -62,7 +62,7 @@ describe('the public profile', () => {
   it('answers user_not_found for an unknown or disabled member, over HTTP too', async () => {
     const guest = await browserFor(profiles.t);
     expectFailure(await guest.get(`/api/user/${'m'.repeat(22)}/profile`), 'user_not_found');
-    const { user } = profiles.t.addUser(Role.Artist);
+    const { user } = await profiles.t.addUser(Role.Artist);
     profiles.t.deps.db.update(users).set({ disabledAt: profiles.t.clock.now() }).where(eq(users.id, user.id)).run();
     expectFailure(await guest.get(`/api/user/${user.token}/profile`), 'user_not_found');
   });
@@ -70,7 +70,7 @@ describe('the public profile', () => {
 
 describe('the profile form', () => {
   it('saves every field for the owner, who reads them back as the full profile', async () => {
-    const { user } = profiles.t.addUser(Role.Artist);
+    const { user } = await profiles.t.addUser(Role.Artist);
     const fields = validProfile({
       fb_url: 'www.facebook.com/rivers',
       tw_url: 'http://x.example/rivers',
@@ -84,7 +84,7 @@ describe('the profile form', () => {
   });
 
   it('takes any state as free text outside the US, and trims what it stores', async () => {
-    const { user } = profiles.t.addUser(Role.Artist);
+    const { user } = await profiles.t.addUser(Role.Artist);
     const saved = await profiles.t.caller(user).user.updateProfile({
       token: user.token,
       ...validProfile({ country: 'DE', state: '  Bavaria ', zipcode: '80331', city: 'Munich' }),
@@ -126,7 +126,7 @@ describe('the profile form', () => {
       shown: value.length > 40 ? `${value.length} characters` : JSON.stringify(value),
     })),
   )('refuses $field = $shown with its message and changes nothing (tRPC)', async ({ field, value, message }) => {
-    const { user } = profiles.t.addUser(Role.Artist);
+    const { user } = await profiles.t.addUser(Role.Artist);
     await profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
     const before = profiles.state();
     const refused = await refusal(
@@ -137,7 +137,7 @@ describe('the profile form', () => {
   });
 
   it('refuses a javascript: URL in every URL field over HTTP, and stores none', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const before = profiles.state();
     for (const field of ['personal_url', 'fb_url', 'tw_url', 'tt_url', 'in_url']) {
@@ -153,10 +153,10 @@ describe('the profile form', () => {
   });
 
   it("refuses someone else's profile, admins included, and a guest, changing nothing", async () => {
-    const owner = profiles.t.addUser(Role.Artist);
+    const owner = await profiles.t.addUser(Role.Artist);
     const before = profiles.state();
     for (const role of [Role.Observer, Role.Artist, Role.Admin]) {
-      const other = profiles.t.addUser(role);
+      const other = await profiles.t.addUser(role);
       const browser = await browserFor(profiles.t, other.cookie);
       const answer = await postForm(
         profiles.t,
@@ -176,7 +176,7 @@ describe('the profile form', () => {
   });
 
   it('saves through the multipart route without an image, and answers the full profile', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Observer);
+    const { user, cookie } = await profiles.t.addUser(Role.Observer);
     const browser = await browserFor(profiles.t, cookie);
     const answer = await postForm(
       profiles.t,
@@ -189,7 +189,7 @@ describe('the profile form', () => {
   });
 
   it('takes a JSON body on the same path, and refuses two images in one form', async () => {
-    const { user, cookie } = profiles.t.addUser(Role.Artist);
+    const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     expect(
       expectSuccess(await browser.post(`/api/user/${user.token}/profile`, validProfile({ city: 'Buffalo' }))),
@@ -230,8 +230,8 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
 
   it('lists drafts, submitted and published pieces newest first for the owner, and only published cards with connections for everyone', async () => {
     const tree = await createTree(profiles.t.deps.db, profiles.t.clock.now(), 'Profiles');
-    const owner = profiles.t.addUser(Role.Artist);
-    const neighbour = profiles.t.addUser(Role.Artist).user;
+    const owner = await profiles.t.addUser(Role.Artist);
+    const neighbour = (await profiles.t.addUser(Role.Artist)).user;
     const published = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));
     const next = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 3, neighbour.id, 'b'.repeat(32));
     const publishedId = profiles.t.deps.db
@@ -308,7 +308,7 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
     ]);
     expectFailure(
       await (
-        await browserFor(profiles.t, profiles.t.addUser(Role.Artist).cookie)
+        await browserFor(profiles.t, (await profiles.t.addUser(Role.Artist)).cookie)
       ).get(`/api/user/${owner.user.token}/art`),
       'forbidden',
     );

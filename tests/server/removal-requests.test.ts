@@ -16,12 +16,12 @@ import { artRow, cellRow, submitPieceAt } from '../helpers/server/review-fixture
 
 let t: TestApp;
 let treeId: number;
-let admin: ReturnType<TestApp['addUser']>;
+let admin: Awaited<ReturnType<TestApp['addUser']>>;
 
 beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Removals')).id;
-  admin = t.addUser(Role.Admin);
+  admin = await t.addUser(Role.Admin);
 }, 60_000);
 afterAll(() => t.cleanup());
 
@@ -39,7 +39,7 @@ const refusalOf = (call: Promise<unknown>) =>
 
 describe('art.requestRemoval', () => {
   it('refuses a piece waiting for review, and stores nothing', async () => {
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const piece = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Under Review');
     expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Submitted);
     const refusal = await refusalOf(
@@ -50,7 +50,7 @@ describe('art.requestRemoval', () => {
   });
 
   it('refuses a piece sent back for changes, and a draft, and stores nothing', async () => {
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const sentBack = await submitPieceAt(t, treeId, 33, 2, artist.user, 'Sent Back');
     await t.caller(admin.user).admin.requestChanges({ artToken: sentBack.artToken, reason: 'Please add the frame.' });
     expect(artRow(t.deps.db, sentBack.artToken).status).toBe(ArtStatus.ChangesRequested);
@@ -63,7 +63,7 @@ describe('art.requestRemoval', () => {
     expect(requestsOf(sentBack.artToken)).toBe(0);
 
     // A fresh reservation holds an empty draft.
-    const drafter = t.addUser(Role.Observer);
+    const drafter = await t.addUser(Role.Observer);
     const square = cellAt(t.deps.db, treeId, 33, 4);
     await reserveCell(t.deps, drafter.user, square.token);
     const draft = t.deps.db
@@ -79,16 +79,16 @@ describe('art.requestRemoval', () => {
   });
 
   it('tells someone else only that it is not theirs to ask, whatever the status', async () => {
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const piece = await submitPieceAt(t, treeId, 34, 0, artist.user, 'Not Yours');
-    const stranger = t.addUser(Role.Observer);
+    const stranger = await t.addUser(Role.Observer);
     expect(
       (await refusalOf(t.caller(stranger.user).art.requestRemoval({ cellToken: piece.cellToken, reason: '' })))?.error,
     ).toBe('forbidden');
   });
 
   it('accepts the author’s request once the piece is published', async () => {
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const piece = await submitPieceAt(t, treeId, 34, 2, artist.user, 'Now Live');
     await t.caller(admin.user).admin.publish({ artToken: piece.artToken });
     const answer = await t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: 'I sold it.' });

@@ -56,7 +56,7 @@ afterEach(() => {
 let opened = 0;
 /** A member holding a fresh reservation made at the clock's time, on a newly opened trunk square. */
 async function holder() {
-  const { user, cookie } = t.addUser(Role.Observer);
+  const { user, cookie } = await t.addUser(Role.Observer);
   const row = 20 + Math.floor(opened / 5);
   const column = opened++ % 5;
   setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
@@ -210,9 +210,9 @@ describe('expiry', () => {
       })
       .run();
 
-    const toSquare = t.addUser(Role.Observer);
-    const toAny = t.addUser(Role.Artist);
-    const elsewhere = t.addUser(Role.Observer);
+    const toSquare = await t.addUser(Role.Observer);
+    const toAny = await t.addUser(Role.Artist);
+    const elsewhere = await t.addUser(Role.Observer);
     await t.caller(toSquare.user).cell.subscribe({ token: cell.token });
     await t.caller(toAny.user).cell.subscribeAny();
     await t.caller(elsewhere.user).cell.subscribe({ token: cellAt(t.deps.db, tree.id, 5, 3)!.token });
@@ -284,7 +284,7 @@ describe('expiry', () => {
   it('gives a released branch square back as an AVAILABLE branch square anyone may reserve', async () => {
     t.clock.set(START);
     publishAt(t.deps.db, tree.id, 12, 4);
-    const { user } = t.addUser(Role.Observer);
+    const { user } = await t.addUser(Role.Observer);
     const branch = await t.caller(user).cell.reserveBranch({ row: 12, column: 5 });
     expect(branch).toMatchObject({ type: CellType.Branch, status: CellStatus.Reserved });
     t.clock.set(branch.expiresAt);
@@ -295,7 +295,7 @@ describe('expiry', () => {
       .where(and(eq(cells.treeId, tree.id), eq(cells.token, branch.token)))
       .get()!;
     expect(cell).toMatchObject({ type: CellType.Branch, status: CellStatus.Available, artId: null });
-    const other = t.addUser(Role.Observer);
+    const other = await t.addUser(Role.Observer);
     await expect(t.caller(other.user).cell.reserve({ token: branch.token })).resolves.toMatchObject({
       token: branch.token,
     });

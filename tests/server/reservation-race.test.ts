@@ -25,9 +25,9 @@ let tree: TreeRow;
 const servers: RaceServer[] = [];
 
 /** Users with sessions, written straight into the shared file. */
-function addUsers(n: number): { id: number; cookie: string }[] {
+async function addUsers(n: number): Promise<{ id: number; cookie: string }[]> {
   const now = Date.now();
-  return Array.from({ length: n }, (_, i) => {
+  const made = Array.from({ length: n }, async (_, i) => {
     const user = db
       .insert(users)
       .values({
@@ -42,8 +42,9 @@ function addUsers(n: number): { id: number; cookie: string }[] {
       })
       .returning({ id: users.id })
       .get();
-    return { id: user.id, cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${CSRF}` };
+    return { id: user.id, cookie: `session=${(await createSession(db, systemClock, user.id)).token}; csrf=${CSRF}` };
   });
+  return Promise.all(made);
 }
 
 /** A browser's POST: session and CSRF cookies, the CSRF header pair, a JSON body. */
@@ -77,7 +78,7 @@ afterAll(async () => {
 
 describe('reservation races across two processes sharing one database file', () => {
   it('200 users reserving one square at once: exactly one wins, 199 are told it is taken, one reservation exists', async () => {
-    const racers = addUsers(200);
+    const racers = await addUsers(200);
     const square = cellAt(db, tree.id, 33, 2)!;
     const answers = await Promise.all(
       racers.map((racer, i) => post(i, racer.cookie, `/api/cell/${square.token}/reserve`)),
@@ -99,7 +100,7 @@ describe('reservation races across two processes sharing one database file', () 
     const positions = Array.from({ length: 10 }, (_, i) => ({ row: 28 + Math.floor(i / 5), column: i % 5 }));
     for (const p of positions) setCellStatus(db, tree.id, p.row, p.column, CellStatus.Available);
     const squares = positions.map((p) => cellAt(db, tree.id, p.row, p.column)!);
-    const racers = addUsers(50);
+    const racers = await addUsers(50);
     // Every user's 10 requests, interleaved user by user and spread over both servers.
     const attempts = squares.flatMap((square, s) => racers.map((racer, r) => ({ racer, square, server: r + s })));
     const answers = await Promise.all(
@@ -130,7 +131,7 @@ describe('reservation races across two processes sharing one database file', () 
   });
 
   it('a reserve arriving while another process holds the write lock waits for it, then sees the square taken', async () => {
-    const [winner, late] = addUsers(2);
+    const [winner, late] = await addUsers(2);
     setCellStatus(db, tree.id, 26, 0, CellStatus.Available);
     const square = cellAt(db, tree.id, 26, 0)!;
     const now = Date.now();
@@ -157,7 +158,7 @@ describe('reservation races across two processes sharing one database file', () 
   });
 
   it('the unique index is the last word: a reservation slipped in without the status change still blocks a second', async () => {
-    const [first, second] = addUsers(2);
+    const [first, second] = await addUsers(2);
     setCellStatus(db, tree.id, 26, 1, CellStatus.Available);
     const square = cellAt(db, tree.id, 26, 1)!;
     const now = Date.now();
@@ -182,7 +183,7 @@ describe('reservation races across two processes sharing one database file', () 
 
   it('the same branch position requested by many users at once: one square is created, not two', async () => {
     publishAt(db, tree.id, 15, 4);
-    const racers = addUsers(20);
+    const racers = await addUsers(20);
     const answers = await Promise.all(
       racers.map((racer, i) => post(i, racer.cookie, '/api/branch/reserve', { row: 15, column: 5 })),
     );

@@ -8,7 +8,7 @@ import { art, cells, mailOutbox, reservations, subscriptions } from '#drizzle/sc
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { notifyAvailable } from '#server/services/squares/subscriptions.ts';
-import { IMMEDIATE } from '#server/db.ts';
+import { write } from '#server/db.ts';
 import { activeReservationOf, browserOf, cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
 import { DAY, useReservationsApp } from '#tests/helpers/server/reservations-app.ts';
 
@@ -16,7 +16,7 @@ const app = useReservationsApp();
 
 describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/available, /api/cell/subscribe/available)', () => {
   it('subscribes to a pending square once, and to any square once', async () => {
-    const { user, browser } = app.member();
+    const { user, browser } = await app.member();
     const pending = cellAt(app.t.deps.db, app.tree.id, 12, 3)!;
     const res = await browser.post(`/api/cell/${pending.token}/subscribe/available`);
     expect(res.status).toBe(200);
@@ -37,14 +37,14 @@ describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/avai
   });
 
   it("subscribes to someone else's reserved square (the popup's 'currently reserved' case)", async () => {
-    const holder = app.member();
+    const holder = await app.member();
     const token = app.availableSquare();
     await holder.browser.post(`/api/cell/${token}/reserve`);
-    expect((await app.member().browser.post(`/api/cell/${token}/subscribe/available`)).status).toBe(200);
+    expect((await (await app.member()).browser.post(`/api/cell/${token}/subscribe/available`)).status).toBe(200);
   });
 
   it('refuses a square that is AVAILABLE now (reserve it instead), an unknown square, and a guest', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     const available = app.availableSquare();
     await app.expectRefused(() => browser.post(`/api/cell/${available}/subscribe/available`), 409, 'already_available');
     await app.expectRefused(
@@ -68,7 +68,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
    * timers' own steps are tested in reservation-jobs.test.ts).
    */
   async function heldWithReminders(reminders: number, sinceReminder = 0) {
-    const holder = app.member();
+    const holder = await app.member();
     const cellToken = app.availableSquare();
     expect((await holder.browser.post(`/api/cell/${cellToken}/reserve`)).status).toBe(200);
     const now = app.t.clock.now();
@@ -177,10 +177,10 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 
   it("refuses someone else's reservation with forbidden, and lets an admin extend it", async () => {
     const { path } = await heldWithReminders(1);
-    await app.expectRefused(() => app.member().browser.get(path), 403, 'forbidden');
-    await app.expectRefused(() => app.member(Role.Artist).browser.post(path), 403, 'forbidden');
+    await app.expectRefused(async () => (await app.member()).browser.get(path), 403, 'forbidden');
+    await app.expectRefused(async () => (await app.member(Role.Artist)).browser.post(path), 403, 'forbidden');
     await app.expectRefused(() => browserOf(app.t).post(path), 401, 'unauthenticated');
-    expect((await app.member(Role.Admin).browser.post(path)).status).toBe(200);
+    expect((await (await app.member(Role.Admin)).browser.post(path)).status).toBe(200);
   });
 
   it('refuses an unknown reminder token, and a real one under another square, with reservation_not_found', async () => {
@@ -214,9 +214,9 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable in one transaction)', () => {
   it('mails the subscribers of an opened square and of any square once, and uses their subscriptions up', async () => {
     const db = app.t.deps.db;
-    const toSquare = app.member();
-    const toAny = app.member();
-    const both = app.member();
+    const toSquare = await app.member();
+    const toAny = await app.member();
+    const both = await app.member();
     const target = cellAt(db, app.tree.id, 4, 1)!;
     expect(target.status).toBe(CellStatus.Pending);
     expect((await toSquare.browser.post(`/api/cell/${target.token}/subscribe/available`)).status).toBe(200);
@@ -232,16 +232,16 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
 
     const now = app.t.clock.now();
     const mailsBefore = db.select().from(mailOutbox).all().length;
-    const publish = () =>
-      db.transaction((tx) => {
+    const publish = async () =>
+      await write(db, async (tx) => {
         tx.update(cells)
           .set({ status: CellStatus.Published })
           .where(eq(cells.id, cellAt(db, app.tree.id, 5, 1)!.id))
           .run();
-        const openedIds = openNeighboursAfterPublish(tx, app.tree.id, 5, 1, now);
-        return { openedIds, queued: notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl) };
-      }, IMMEDIATE);
-    const { openedIds, queued } = publish();
+        const openedIds = await openNeighboursAfterPublish(tx, app.tree.id, 5, 1, now);
+        return { openedIds, queued: await notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl) };
+      });
+    const { openedIds, queued } = await publish();
     expect(openedIds).toContain(target.id);
 
     const mails = db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued).all();
@@ -265,7 +265,7 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
       expect(open).toEqual([]);
     }
     // Told once: the same squares again queue nothing.
-    const again = db.transaction((tx) => notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl));
+    const again = await write(db, async (tx) => notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl));
     expect(again).toBe(0);
     // And the user may ask again for the next time.
     expect((await toAny.browser.post('/api/cell/subscribe/available')).status).toBe(200);
@@ -273,15 +273,15 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
 
   it('leaves out a member who holds a square now (they could not take it), and keeps their alert for later', async () => {
     const db = app.t.deps.db;
-    const holder = app.member();
-    const free = app.member();
+    const holder = await app.member();
+    const free = await app.member();
     expect((await holder.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     expect((await free.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     expect((await holder.browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
     const opened = db.select({ id: cells.id }).from(cells).where(eq(cells.token, app.availableSquare())).get()!;
 
     const now = app.t.clock.now();
-    const queued = db.transaction((tx) => notifyAvailable(tx, now, [opened.id], app.t.deps.config.siteUrl));
+    const queued = await write(db, async (tx) => notifyAvailable(tx, now, [opened.id], app.t.deps.config.siteUrl));
     const mails = db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued).all();
     expect(mails.map((mail) => mail.toAddress)).toContain(free.user.email);
     expect(mails.map((mail) => mail.toAddress)).not.toContain(holder.user.email);
@@ -293,14 +293,14 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     expect(holderOpen).toHaveLength(1);
   });
 
-  it('tells nobody about a square that is not AVAILABLE', () => {
+  it('tells nobody about a square that is not AVAILABLE', async () => {
     const db = app.t.deps.db;
     const pending = cellAt(db, app.tree.id, 6, 4)!;
     db.insert(subscriptions)
-      .values({ userId: app.member().user.id, cellId: pending.id, createdAt: app.t.clock.now() })
+      .values({ userId: (await app.member()).user.id, cellId: pending.id, createdAt: app.t.clock.now() })
       .run();
     expect(
-      db.transaction((tx) => notifyAvailable(tx, app.t.clock.now(), [pending.id], app.t.deps.config.siteUrl)),
+      await write(db, async (tx) => notifyAvailable(tx, app.t.clock.now(), [pending.id], app.t.deps.config.siteUrl)),
     ).toBe(0);
   });
 });

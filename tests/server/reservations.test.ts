@@ -21,7 +21,7 @@ const app = useReservationsApp();
 
 describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   it('holds an AVAILABLE square for 14 days with a draft piece, and moves the tree version', async () => {
-    const { user, browser } = app.member();
+    const { user, browser } = await app.member();
     const token = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0)!.token;
     const versionBefore = app.version();
     const res = await browser.post(`/api/cell/${token}/reserve`);
@@ -81,7 +81,7 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   });
 
   it('answers null for a user who holds nothing, by REST and by tRPC over HTTP without an input', async () => {
-    const { user, cookie } = app.t.addUser(Role.Observer);
+    const { user, cookie } = await app.t.addUser(Role.Observer);
     expect((await browserOf(app.t, cookie).get(`/api/user/${user.token}/reserve`)).body).toEqual({ r: null });
     const res = await app.t.server.inject({ url: '/trpc/user.reservedCell', headers: { cookie } });
     expect(res.statusCode).toBe(200);
@@ -89,14 +89,14 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   });
 
   it('refuses a PENDING square with cell_not_available', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     const pending = cellAt(app.t.deps.db, app.tree.id, 10, 1)!;
     expect(pending.status).toBe(CellStatus.Pending);
     await app.expectRefused(() => browser.post(`/api/cell/${pending.token}/reserve`), 409, 'cell_not_available');
   });
 
   it('refuses a PUBLISHED square with cell_not_available', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     publishAt(app.t.deps.db, app.tree.id, 30, 4);
     await app.expectRefused(
       () => browser.post(`/api/cell/${cellAt(app.t.deps.db, app.tree.id, 30, 4)!.token}/reserve`),
@@ -106,14 +106,18 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   });
 
   it("refuses someone else's RESERVED square with cell_taken", async () => {
-    const first = app.member();
+    const first = await app.member();
     const token = app.availableSquare();
     expect((await first.browser.post(`/api/cell/${token}/reserve`)).status).toBe(200);
-    await app.expectRefused(() => app.member().browser.post(`/api/cell/${token}/reserve`), 409, 'cell_taken');
+    await app.expectRefused(
+      async () => (await app.member()).browser.post(`/api/cell/${token}/reserve`),
+      409,
+      'cell_taken',
+    );
   });
 
   it('refuses a second reservation while one is held, and the held square itself again, with already_reserved', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     const held = app.availableSquare();
     expect((await browser.post(`/api/cell/${held}/reserve`)).status).toBe(200);
     const other = app.availableSquare();
@@ -127,13 +131,13 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   });
 
   it('refuses an unknown square with cell_not_found and a malformed token as invalid', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     await app.expectRefused(() => browser.post(`/api/cell/${'u'.repeat(22)}/reserve`), 404, 'cell_not_found');
     await app.expectRefused(() => browser.post('/api/cell/not*a*token/reserve'), 400, 'validation_failed');
   });
 
   it('answers the same codes over tRPC', async () => {
-    const { user } = app.member();
+    const { user } = await app.member();
     const pending = cellAt(app.t.deps.db, app.tree.id, 11, 1)!.token;
     await expect(app.t.caller(user).cell.reserve({ token: pending })).rejects.toMatchObject({
       code: 'CONFLICT',
@@ -145,12 +149,12 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
 
 describe('GET /api/user/{token}/reserve', () => {
   it("refuses another user's token with 403 and a guest with 401", async () => {
-    const { browser } = app.member();
-    const other = app.member();
+    const { browser } = await app.member();
+    const other = await app.member();
     const res = await browser.get(`/api/user/${other.user.token}/reserve`);
     expect(res.status).toBe(403);
     expect(res.body.r.error).toBe('forbidden');
-    const admin = app.member(Role.Admin);
+    const admin = await app.member(Role.Admin);
     expect((await admin.browser.get(`/api/user/${other.user.token}/reserve`)).status).toBe(403);
     expect((await browserOf(app.t).get(`/api/user/${other.user.token}/reserve`)).status).toBe(401);
   });
@@ -168,7 +172,7 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
   });
 
   it('creates the branch square (type 3) at the slot and reserves it, answering its token', async () => {
-    const { user, browser } = app.member();
+    const { user, browser } = await app.member();
     const versionBefore = app.version();
     const res = await browser.post('/api/branch/reserve', { row: 8, column: -1 });
     expect(res.status).toBe(200);
@@ -189,7 +193,7 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
   });
 
   it('accepts the position as numeric strings and a given tree token', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     const res = await browser.post('/api/branch/reserve', { row: '9', column: '-1', treeToken: app.tree.token });
     expect(res.status).toBe(200);
     expect(res.body.r).toMatchObject({ row: 9, column: -1 });
@@ -205,12 +209,12 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
     ['touching no published square', 20, -6, 'slot_not_connected', 409],
     ['touching two published squares', 15, -1, 'slot_too_connected', 409],
   ])('refuses a position %s (%i, %i) with %s', async (_what, row, column, code, status) => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     await app.expectRefused(() => browser.post('/api/branch/reserve', { row, column }), status, code);
   });
 
   it('refuses a user who already holds a square, creating no cell', async () => {
-    const { browser } = app.member();
+    const { browser } = await app.member();
     expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
     await app.expectRefused(() => browser.post('/api/branch/reserve', { row: 7, column: -1 }), 409, 'already_reserved');
     expect(cellAt(app.t.deps.db, app.tree.id, 7, -1)).toBeUndefined();
@@ -222,7 +226,7 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
       401,
       'unauthenticated',
     );
-    const { browser } = app.member();
+    const { browser } = await app.member();
     await app.expectRefused(
       () => browser.post('/api/branch/reserve', { row: 7, column: -1, treeToken: 'q'.repeat(22) }),
       404,
@@ -244,7 +248,7 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
 
 describe('after a released hold', () => {
   it('lets the same user reserve again', async () => {
-    const { user, browser } = app.member();
+    const { user, browser } = await app.member();
     expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
     releaseHold(app.t.deps.db, user.id);
     expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);

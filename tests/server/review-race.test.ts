@@ -25,7 +25,7 @@ let db: Db;
 let tree: TreeRow;
 const servers: RaceServer[] = [];
 
-function addUser(role: number): { id: number; cookie: string } {
+async function addUser(role: number): Promise<{ id: number; cookie: string }> {
   const now = Date.now();
   const user = db
     .insert(users)
@@ -41,7 +41,7 @@ function addUser(role: number): { id: number; cookie: string } {
     })
     .returning({ id: users.id })
     .get();
-  return { id: user.id, cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${CSRF}` };
+  return { id: user.id, cookie: `session=${(await createSession(db, systemClock, user.id)).token}; csrf=${CSRF}` };
 }
 
 /** A SUBMITTED piece on the seed square (33, column), written straight into the shared file. */
@@ -102,8 +102,8 @@ afterAll(async () => {
 
 describe('two staff members publishing at once', () => {
   it('one wins, the other gets art_not_submitted, and each piece is published once', async () => {
-    const [alice, bob] = [addUser(Role.Admin), addUser(Role.Admin)];
-    const artist = addUser(Role.Artist);
+    const [alice, bob] = [await addUser(Role.Admin), await addUser(Role.Admin)];
+    const artist = await addUser(Role.Artist);
     const pieces = Array.from({ length: PIECES }, (_, column) => submittedPieceAt(column, artist.id));
 
     const outcomes = await Promise.all(

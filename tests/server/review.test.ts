@@ -17,10 +17,10 @@ import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from '../helper
 
 let t: TestApp;
 let treeId: number;
-let admin: ReturnType<TestApp['addUser']>;
-let artist: ReturnType<TestApp['addUser']>;
-let subscriber: ReturnType<TestApp['addUser']>;
-let secondAuthor: ReturnType<TestApp['addUser']>;
+let admin: Awaited<ReturnType<TestApp['addUser']>>;
+let artist: Awaited<ReturnType<TestApp['addUser']>>;
+let subscriber: Awaited<ReturnType<TestApp['addUser']>>;
+let secondAuthor: Awaited<ReturnType<TestApp['addUser']>>;
 let first: Awaited<ReturnType<typeof submitPieceAt>>;
 let second: Awaited<ReturnType<typeof submitPieceAt>>;
 let neighbour: { cellToken: string; artToken: string };
@@ -37,9 +37,9 @@ const versionOf = () =>
 beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Review')).id;
-  admin = t.addUser(Role.Admin);
-  artist = t.addUser(Role.Observer);
-  subscriber = t.addUser(Role.Observer);
+  admin = await t.addUser(Role.Admin);
+  artist = await t.addUser(Role.Observer);
+  subscriber = await t.addUser(Role.Observer);
   // The artist's earlier piece next to the square of the first submission, for its connection and "other pieces".
   neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, artist.user.id, 'neighbourkey');
   first = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
@@ -47,7 +47,7 @@ beforeAll(async () => {
     connections: [{ token: neighbour.cellToken, status: 1, description: 'The same harbour at night.' }],
   });
   t.clock.advance(60_000);
-  secondAuthor = t.addUser(Role.Observer);
+  secondAuthor = await t.addUser(Role.Observer);
   second = await submitPieceAt(t, treeId, 33, 4, secondAuthor.user, 'Second Light');
 }, 60_000);
 afterAll(() => t.cleanup());
@@ -116,7 +116,7 @@ describe('the review queue', () => {
 
 describe('publishing', () => {
   it('refuses what is not SUBMITTED, an unknown piece and anyone but staff, changing nothing', async () => {
-    const drafter = t.addUser(Role.Observer);
+    const drafter = await t.addUser(Role.Observer);
     const draftCell = cellAt(t.deps.db, treeId, 34, 3);
     await reserveCell(t.deps, drafter.user, draftCell.token);
     const draftToken = (await t.caller(drafter.user).art.forEdit({ cellToken: draftCell.token })).art!.token;

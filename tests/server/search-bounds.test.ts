@@ -19,23 +19,23 @@ import {
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 let db: Db;
-beforeAll(() => {
+beforeAll(async () => {
   db = openDatabase(path.join(tempDir(), 'gallery.db'));
-  generateSyntheticTree(db, { cells: 3000 });
+  await generateSyntheticTree(db, { cells: 3000 });
 });
 afterAll(() => closeDatabase(db));
 
 const published = () => db.select({ n: count() }).from(art).where(eq(art.status, ArtStatus.Published)).get()!.n;
 
 describe('bounded search over a large tree', () => {
-  it('finds nothing in a synthetic tree until its index is rebuilt, then every published piece', () => {
-    expect(searchCells(db, 'synthetic')).toEqual([]);
+  it('finds nothing in a synthetic tree until its index is rebuilt, then every published piece', async () => {
+    expect(await searchCells(db, 'synthetic')).toEqual([]);
     expect(published()).toBeGreaterThan(SEARCH_CANDIDATES);
     expect(rebuildSearchIndex(db)).toBe(published());
-    expect(searchCells(db, 'synthetic')).toHaveLength(SEARCH_RESULT_LIMIT);
+    expect(await searchCells(db, 'synthetic')).toHaveLength(SEARCH_RESULT_LIMIT);
   });
 
-  it('ranks only the newest matches when a term matches more than the candidate bound', () => {
+  it('ranks only the newest matches when a term matches more than the candidate bound', async () => {
     // Every piece's artist is "Synthetic Artist": the term matches them all, equally well.
     const newest = new Set(
       db
@@ -47,7 +47,7 @@ describe('bounded search over a large tree', () => {
         .all()
         .map((a) => a.token),
     );
-    const hits = searchCells(db, 'syn');
+    const hits = await searchCells(db, 'syn');
     expect(hits).toHaveLength(SEARCH_RESULT_LIMIT);
     expect(hits.every((hit) => newest.has(hit.artToken))).toBe(true);
   });

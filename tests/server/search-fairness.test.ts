@@ -19,7 +19,7 @@ let url: string;
 beforeAll(async () => {
   const dir = tempDir('gallery-fair-');
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  generateSyntheticTree(db, { cells: 20_000 });
+  await generateSyntheticTree(db, { cells: 20_000 });
   rebuildSearchIndex(db);
   // Each connection comes from its own address (a proxy in front says which), so the per-address limit stays out of it.
   app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', trustProxy: true }), { db });

@@ -11,6 +11,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { reindexArt, searchCells, ftsQueryOf } from '#server/services/search/search.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { write } from '#server/db.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -28,7 +29,7 @@ interface PieceInput {
 }
 
 /** Puts a piece on the next trunk cell and indexes it, as the publishing service would. */
-function addPiece(input: PieceInput): { artId: number; cellToken: string } {
+async function addPiece(input: PieceInput): Promise<{ artId: number; cellToken: string }> {
   const { db } = t.deps;
   const now = t.clock.now();
   const column = nextColumn++ % 5;
@@ -39,7 +40,7 @@ function addPiece(input: PieceInput): { artId: number; cellToken: string } {
     .where(and(eq(cells.treeId, treeId), eq(cells.row, nextRow), eq(cells.column, column)))
     .get()!;
   const status = input.status ?? ArtStatus.Published;
-  return db.transaction((tx) => {
+  return await write(db, async (tx) => {
     const { id: artId } = tx
       .insert(art)
       .values({
@@ -71,12 +72,12 @@ function addPiece(input: PieceInput): { artId: number; cellToken: string } {
       .run();
     const cellStatus = status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved;
     tx.update(cells).set({ artId, status: cellStatus }).where(eq(cells.id, cell.id)).run();
-    reindexArt(tx, artId);
+    await reindexArt(tx, artId);
     return { artId, cellToken: cell.token };
   });
 }
 
-const titles = (term: string) => searchCells(t.deps.db, term).map((hit) => hit.title);
+const titles = async (term: string) => (await searchCells(t.deps.db, term)).map((hit) => hit.title);
 
 let painter: { id: number; firstname: string; lastname: string };
 let weaver: { id: number; firstname: string; lastname: string };
@@ -84,22 +85,22 @@ let weaver: { id: number; firstname: string; lastname: string };
 beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Search')).id;
-  painter = t.addUser(Role.Artist).user;
-  weaver = t.addUser(Role.Artist).user;
-  addPiece({
+  painter = (await t.addUser(Role.Artist)).user;
+  weaver = (await t.addUser(Role.Artist)).user;
+  await addPiece({
     title: 'Luminous Harbour',
     keywords: ['sea', 'boats'],
     description: 'Evening light over the water.',
     authorId: painter.id,
   });
-  addPiece({
+  await addPiece({
     title: 'Quiet Orchard',
     keywords: ['apples', 'autumn'],
     description: 'Rows of trees, one luminous afternoon.',
     category: 'Drawing',
     authorId: painter.id,
   });
-  addPiece({
+  await addPiece({
     title: 'Woven Tides',
     keywords: ['indigo', 'cotton'],
     description: 'Blue thread.',
@@ -107,34 +108,37 @@ beforeAll(async () => {
     authorId: weaver.id,
     aiUse: 'assisted',
   });
-  addPiece({ title: 'Secret Draft Lantern', authorId: painter.id, status: ArtStatus.Draft });
-  addPiece({ title: 'Submitted Lantern', authorId: painter.id, status: ArtStatus.Submitted });
-  addPiece({ title: 'Removed Lantern', authorId: painter.id, status: ArtStatus.Removed });
+  await addPiece({ title: 'Secret Draft Lantern', authorId: painter.id, status: ArtStatus.Draft });
+  await addPiece({ title: 'Submitted Lantern', authorId: painter.id, status: ArtStatus.Submitted });
+  await addPiece({ title: 'Removed Lantern', authorId: painter.id, status: ArtStatus.Removed });
 });
 afterAll(() => t.cleanup());
 
 describe('searchCells', () => {
-  it('finds a piece by a word of its title', () => {
-    expect(titles('harbour')).toEqual(['Luminous Harbour']);
+  it('finds a piece by a word of its title', async () => {
+    expect(await titles('harbour')).toEqual(['Luminous Harbour']);
   });
 
-  it('matches each word as a prefix, and needs every word', () => {
-    expect(titles('harb')).toEqual(['Luminous Harbour']);
-    expect(titles('lumi harb')).toEqual(['Luminous Harbour']);
-    expect(titles('lumi orch')).toEqual(['Quiet Orchard']);
+  it('matches each word as a prefix, and needs every word', async () => {
+    expect(await titles('harb')).toEqual(['Luminous Harbour']);
+    expect(await titles('lumi harb')).toEqual(['Luminous Harbour']);
+    expect(await titles('lumi orch')).toEqual(['Quiet Orchard']);
   });
 
-  it('finds by keyword, by artist name and by category', () => {
-    expect(titles('indigo')).toEqual(['Woven Tides']);
-    expect(titles(weaver.lastname)).toEqual(['Woven Tides']);
-    expect(titles(`${painter.firstname} ${painter.lastname}`).sort()).toEqual(['Luminous Harbour', 'Quiet Orchard']);
-    expect(titles('textile')).toEqual(['Woven Tides']);
-    expect(titles('drawing')).toEqual(['Quiet Orchard']);
+  it('finds by keyword, by artist name and by category', async () => {
+    expect(await titles('indigo')).toEqual(['Woven Tides']);
+    expect(await titles(weaver.lastname)).toEqual(['Woven Tides']);
+    expect((await titles(`${painter.firstname} ${painter.lastname}`)).sort()).toEqual([
+      'Luminous Harbour',
+      'Quiet Orchard',
+    ]);
+    expect(await titles('textile')).toEqual(['Woven Tides']);
+    expect(await titles('drawing')).toEqual(['Quiet Orchard']);
   });
 
   it('follows an artist who renames their account', async () => {
-    const renamer = t.addUser(Role.Artist).user;
-    addPiece({ title: 'Saffron Weir', authorId: renamer.id });
+    const renamer = (await t.addUser(Role.Artist)).user;
+    await addPiece({ title: 'Saffron Weir', authorId: renamer.id });
     await t.caller(renamer).user.updateAccount({
       token: renamer.token,
       firstname: 'Quillon',
@@ -144,17 +148,17 @@ describe('searchCells', () => {
       password: '',
       confirm_password: '',
     });
-    expect(searchCells(t.deps.db, 'Quillon', 10).map((hit) => hit.title)).toEqual(['Saffron Weir']);
-    expect(searchCells(t.deps.db, renamer.firstname, 10).map((hit) => hit.title)).not.toContain('Saffron Weir');
+    expect((await searchCells(t.deps.db, 'Quillon', 10)).map((hit) => hit.title)).toEqual(['Saffron Weir']);
+    expect((await searchCells(t.deps.db, renamer.firstname, 10)).map((hit) => hit.title)).not.toContain('Saffron Weir');
   });
 
-  it('ranks a title match above a description match', () => {
+  it('ranks a title match above a description match', async () => {
     // "luminous" is in one title and in another piece's description.
-    expect(titles('luminous')).toEqual(['Luminous Harbour', 'Quiet Orchard']);
+    expect(await titles('luminous')).toEqual(['Luminous Harbour', 'Quiet Orchard']);
   });
 
-  it('answers the columns of the results popup', () => {
-    const [hit] = searchCells(t.deps.db, 'tides');
+  it('answers the columns of the results popup', async () => {
+    const [hit] = await searchCells(t.deps.db, 'tides');
     expect(hit).toMatchObject({
       title: 'Woven Tides',
       category: 'Textile',
@@ -166,23 +170,23 @@ describe('searchCells', () => {
     expect(hit!.thumb).toMatch(/^\/media\/.+/);
   });
 
-  it('never finds a piece that is not published', () => {
-    expect(titles('lantern')).toEqual([]);
-    expect(titles('secret draft')).toEqual([]);
+  it('never finds a piece that is not published', async () => {
+    expect(await titles('lantern')).toEqual([]);
+    expect(await titles('secret draft')).toEqual([]);
   });
 
-  it('drops a piece from the results once it is unpublished, and finds it again when it is back', () => {
-    const { artId } = addPiece({ title: 'Fleeting Comet', authorId: weaver.id });
-    expect(titles('comet')).toEqual(['Fleeting Comet']);
+  it('drops a piece from the results once it is unpublished, and finds it again when it is back', async () => {
+    const { artId } = await addPiece({ title: 'Fleeting Comet', authorId: weaver.id });
+    expect(await titles('comet')).toEqual(['Fleeting Comet']);
     t.deps.db.update(art).set({ status: ArtStatus.Removed }).where(eq(art.id, artId)).run();
-    reindexArt(t.deps.db, artId);
-    expect(titles('comet')).toEqual([]);
+    await reindexArt(t.deps.db, artId);
+    expect(await titles('comet')).toEqual([]);
     t.deps.db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artId)).run();
-    reindexArt(t.deps.db, artId);
-    expect(titles('comet')).toEqual(['Fleeting Comet']);
+    await reindexArt(t.deps.db, artId);
+    expect(await titles('comet')).toEqual(['Fleeting Comet']);
   });
 
-  it('never passes FTS syntax through: hostile input is plain words or nothing', () => {
+  it('never passes FTS syntax through: hostile input is plain words or nothing', async () => {
     const hostile = [
       '"',
       '""',
@@ -204,12 +208,12 @@ describe('searchCells', () => {
       'a"b"c',
       '\u0000zz',
     ];
-    for (const term of hostile) expect(() => searchCells(t.deps.db, term), term).not.toThrow();
+    for (const term of hostile) await expect(searchCells(t.deps.db, term), term).resolves.toBeInstanceOf(Array);
     expect(ftsQueryOf('NEAR(harbour, 2)')).toBe('"near"* "harbour"* "2"*');
     expect(ftsQueryOf('*"')).toBeNull();
     // "OR" is a word here, not an operator: nothing has both "harbour" and "or…" in it.
-    expect(titles('harbour OR quiet')).toEqual([]);
-    expect(titles('title:harbour')).toEqual([]);
+    expect(await titles('harbour OR quiet')).toEqual([]);
+    expect(await titles('title:harbour')).toEqual([]);
   });
 });
 

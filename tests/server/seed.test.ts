@@ -7,7 +7,7 @@ import { art, cells, connections, pictures, reservations, trees, users } from '#
 import { verifyPassword } from '#server/auth/passwords.ts';
 import { systemClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
-import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
+import { closeDatabase, type Db, openDatabase, write } from '#server/db.ts';
 import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
@@ -275,18 +275,18 @@ describe('growth after a publish', () => {
       .set({ status: CellStatus.Reserved })
       .where(eq(cells.id, at(32, 1).id))
       .run();
-    const opened = openNeighboursAfterPublish(db, tree.id, 33, 0, 5000);
+    const opened = await openNeighboursAfterPublish(db, tree.id, 33, 0, 5000);
     expect(opened).toEqual([at(32, 0).id]);
     expect(at(32, 0)).toMatchObject({ status: CellStatus.Available, updatedAt: 5000 });
     expect(at(32, 1).status).toBe(CellStatus.Reserved);
     expect(at(31, 0).status).toBe(CellStatus.Pending);
-    expect(openNeighboursAfterPublish(db, tree.id, 33, 0, 6000)).toEqual([]);
+    expect(await openNeighboursAfterPublish(db, tree.id, 33, 0, 6000)).toEqual([]);
   });
 
   it('works inside a transaction and leaves other trees alone', async () => {
     const a = await createTree(db, 1000, 'A');
     const b = await createTree(db, 1000, 'B');
-    const opened = db.transaction((tx) => openNeighboursAfterPublish(tx, a.id, 20, 2, 7000));
+    const opened = await write(db, async (tx) => openNeighboursAfterPublish(tx, a.id, 20, 2, 7000));
     expect(opened).toHaveLength(8);
     const changed = db
       .select()
@@ -298,11 +298,11 @@ describe('growth after a publish', () => {
 });
 
 describe('synthetic trees', () => {
-  it('fills a new tree with exactly 5,000 cells at unique positions inside its geometry', () => {
+  it('fills a new tree with exactly 5,000 cells at unique positions inside its geometry', async () => {
     const ctx = freshContext();
     contexts.push(ctx);
     const progress: number[] = [];
-    const result = generateSyntheticTree(ctx.db, { cells: 5000, onProgress: (done) => progress.push(done) });
+    const result = await generateSyntheticTree(ctx.db, { cells: 5000, onProgress: (done) => progress.push(done) });
     expect(result.cells).toBe(5000);
     const tree = ctx.db.select().from(trees).where(eq(trees.token, result.treeToken)).get()!;
     // One bulk change in the log (the version is its sequence number, 1 in a new database): older views resync.
@@ -339,16 +339,16 @@ describe('synthetic trees', () => {
     expect(progress.at(-1)).toBe(5000);
   });
 
-  it('handles the smallest trees and refuses sizes out of range', () => {
+  it('handles the smallest trees and refuses sizes out of range', async () => {
     const ctx = freshContext();
     contexts.push(ctx);
     for (const size of [1, 7, 80, 81]) {
-      const result = generateSyntheticTree(ctx.db, { cells: size });
+      const result = await generateSyntheticTree(ctx.db, { cells: size });
       const tree = ctx.db.select().from(trees).where(eq(trees.token, result.treeToken)).get()!;
       expect(ctx.db.select().from(cells).where(eq(cells.treeId, tree.id)).all()).toHaveLength(size);
     }
-    expect(() => generateSyntheticTree(ctx.db, { cells: 0 })).toThrow(RangeError);
-    expect(() => generateSyntheticTree(ctx.db, { cells: 1_000_001 })).toThrow(RangeError);
-    expect(() => generateSyntheticTree(ctx.db, { cells: 2.5 })).toThrow(RangeError);
+    await expect(generateSyntheticTree(ctx.db, { cells: 0 })).rejects.toThrow(RangeError);
+    await expect(generateSyntheticTree(ctx.db, { cells: 1_000_001 })).rejects.toThrow(RangeError);
+    await expect(generateSyntheticTree(ctx.db, { cells: 2.5 })).rejects.toThrow(RangeError);
   });
 });

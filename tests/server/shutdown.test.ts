@@ -51,7 +51,7 @@ describe('graceful shutdown of the real server', () => {
     server = await startRealServer(dataDir);
     const dbFile = path.join(dataDir, 'gallery.db');
     const db = openDatabase(dbFile);
-    const [user] = signedInUsers(db, 1);
+    const [user] = await signedInUsers(db, 1);
     const square = cellAt(db, (await getDefaultTree(db))!.id, SEED_ROW, 2)!;
     closeDatabase(db);
     expect(square.status).toBe(CellStatus.Available);

@@ -16,10 +16,10 @@ describe('the snapshot of a large tree', () => {
   it(
     `past ${SNAPSHOT_DETAIL_LIMIT.toLocaleString('en-US')} cells, read row by row, equals the snapshot the cell list gives`,
     { timeout: 60_000 },
-    () => {
+    async () => {
       const db = openDatabase(':memory:');
       try {
-        const { treeId } = generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
+        const { treeId } = await generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
         const tree = db.select().from(trees).where(eq(trees.id, treeId)).get()!;
         const built = buildSnapshotBytes(db, tree);
 

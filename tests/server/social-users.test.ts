@@ -30,9 +30,9 @@ async function codeOf(call: Promise<unknown>): Promise<string> {
 
 describe('liking a member', () => {
   it('is a toggle: liking twice or unliking twice changes nothing, and the count never goes below 0', async () => {
-    const artist = t.addUser(Role.Artist).user;
-    const fan = t.addUser(Role.Observer).user;
-    const other = t.addUser(Role.Observer).user;
+    const artist = (await t.addUser(Role.Artist)).user;
+    const fan = (await t.addUser(Role.Observer)).user;
+    const other = (await t.addUser(Role.Observer)).user;
     const pair = { userToken: fan.token, otherToken: artist.token };
     const c = t.caller(fan);
     expect(await c.user.likeStatus(pair)).toEqual({ liked: 0, likes: 0 });
@@ -49,9 +49,9 @@ describe('liking a member', () => {
   });
 
   it('refuses liking oneself, liking as someone else (admins included) and an unknown member, changing nothing', async () => {
-    const me = t.addUser(Role.Artist).user;
-    const admin = t.addUser(Role.Admin).user;
-    const target = t.addUser(Role.Artist).user;
+    const me = (await t.addUser(Role.Artist)).user;
+    const admin = (await t.addUser(Role.Admin)).user;
+    const target = (await t.addUser(Role.Artist)).user;
     const before = state();
     expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: me.token }))).toBe('own_profile');
     expect(await codeOf(t.caller(me).user.likeStatus({ userToken: me.token, otherToken: me.token }))).toBe(
@@ -70,8 +70,8 @@ describe('liking a member', () => {
   });
 
   it('works over HTTP: GET, PUT and DELETE, the count surviving a reload of the profile', async () => {
-    const artist = t.addUser(Role.Artist);
-    const fan = t.addUser(Role.Observer);
+    const artist = await t.addUser(Role.Artist);
+    const fan = await t.addUser(Role.Observer);
     const browser = await browserFor(t, fan.cookie);
     const url = `/api/user/${fan.user.token}/like/${artist.user.token}`;
     expect(expectSuccess(await browser.get(url))).toEqual({ liked: 0, likes: 0 });
@@ -88,9 +88,9 @@ describe('liking a member', () => {
 
 describe('following a member', () => {
   it('follows once, refuses a second follow, lists the followed newest first, and unfollows once', async () => {
-    const me = t.addUser(Role.Observer).user;
-    const first = t.addUser(Role.Artist).user;
-    const second = t.addUser(Role.Artist).user;
+    const me = (await t.addUser(Role.Observer)).user;
+    const first = (await t.addUser(Role.Artist)).user;
+    const second = (await t.addUser(Role.Artist)).user;
     await t
       .caller(second)
       .user.updateProfile({ token: second.token, ...validProfile({ city: 'Boston', state: 'MA', zipcode: '02134' }) });
@@ -138,9 +138,9 @@ describe('following a member', () => {
   });
 
   it('refuses following oneself and following or listing as someone else, changing nothing', async () => {
-    const me = t.addUser(Role.Artist).user;
-    const admin = t.addUser(Role.Admin).user;
-    const target = t.addUser(Role.Artist).user;
+    const me = (await t.addUser(Role.Artist)).user;
+    const admin = (await t.addUser(Role.Admin)).user;
+    const target = (await t.addUser(Role.Artist)).user;
     const before = state();
     expect(await codeOf(t.caller(me).user.follow({ token: me.token, otherToken: me.token }))).toBe('own_profile');
     expect(await codeOf(t.caller(me).user.unfollow({ token: me.token, otherToken: me.token }))).toBe('own_profile');
@@ -153,20 +153,20 @@ describe('following a member', () => {
   });
 
   it('leaves a disabled member out of the list and refuses following them', async () => {
-    const me = t.addUser(Role.Observer).user;
-    const gone = t.addUser(Role.Artist).user;
+    const me = (await t.addUser(Role.Observer)).user;
+    const gone = (await t.addUser(Role.Artist)).user;
     await t.caller(me).user.follow({ token: me.token, otherToken: gone.token });
     t.deps.db.update(users).set({ disabledAt: t.clock.now() }).where(eq(users.id, gone.id)).run();
     expect(await t.caller(me).user.following({ token: me.token })).toEqual([]);
-    const other = t.addUser(Role.Observer).user;
+    const other = (await t.addUser(Role.Observer)).user;
     expect(await codeOf(t.caller(other).user.follow({ token: other.token, otherToken: gone.token }))).toBe(
       'user_not_found',
     );
   });
 
   it('works over HTTP with the error codes of the catalogue', async () => {
-    const artist = t.addUser(Role.Artist);
-    const fan = t.addUser(Role.Observer);
+    const artist = await t.addUser(Role.Artist);
+    const fan = await t.addUser(Role.Observer);
     const browser = await browserFor(t, fan.cookie);
     const url = `/api/user/${fan.user.token}/follow/${artist.user.token}`;
     expect(expectSuccess(await browser.request('PUT', url))).toEqual({ following: 1, followers: 1 });

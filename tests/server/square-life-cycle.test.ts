@@ -115,8 +115,8 @@ beforeAll(async () => {
   world = {
     t,
     tree,
-    admin: t.addUser(Role.Admin).user,
-    members: Array.from({ length: 5 }, () => t.addUser(Role.Observer).user),
+    admin: (await t.addUser(Role.Admin)).user,
+    members: await Promise.all(Array.from({ length: 5 }, async () => (await t.addUser(Role.Observer)).user)),
     picture: await png(48, 48, '#5522aa'),
   };
 }, 60_000);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '#drizzle/schema.ts';
 import { SHUTDOWN_HARD_LIMIT_MS } from '#server/main.ts';
-import { closeDatabase, openDatabase } from '#server/db.ts';
+import { closeDatabase, openDatabase, write } from '#server/db.ts';
 import { enqueueMail } from '#server/services/mail/mail.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
@@ -89,7 +89,7 @@ describe('a shutdown step that hangs', () => {
       const dataDir = tempDir('gallery-hang-');
       server = await startRealServer(dataDir, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}/?socketTimeout=60000` });
       const db = openDatabase(path.join(dataDir, 'gallery.db'));
-      db.transaction((tx) =>
+      await write(db, async (tx) =>
         enqueueMail(tx, Date.now(), { to: 'stuck@mail.test', subject: 'Stuck', text: 'Never answered', kind: 'test' }),
       );
       // The outbox runs every 5 s: wait until the message is on its way (the sink has read it and stays silent).

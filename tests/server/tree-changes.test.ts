@@ -29,6 +29,7 @@ import {
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { runTransition, TRANSITIONS, type TransitionWorld } from '#tests/helpers/server/square-transitions.ts';
 import { png } from '../helpers/art-fixtures.ts';
+import { write } from '#server/db.ts';
 
 let t: TestApp;
 let tree: TreeRow;
@@ -68,8 +69,8 @@ beforeAll(async () => {
   world = {
     t,
     tree,
-    admin: t.addUser(Role.Admin).user,
-    members: Array.from({ length: 5 }, () => t.addUser(Role.Observer).user),
+    admin: (await t.addUser(Role.Admin)).user,
+    members: await Promise.all(Array.from({ length: 5 }, async () => (await t.addUser(Role.Observer)).user)),
     picture: await png(48, 48, '#aa5522'),
   };
 }, 60_000);
@@ -126,8 +127,8 @@ describe('what the log no longer reaches', () => {
     const old = treeNow().version;
     // Two changes, whatever state the random sequences above left (an action of theirs may find nothing to do).
     const someCell = t.deps.db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(1).get()!.id;
-    recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
-    recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
+    await recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
+    await recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
     expect(treeNow().version).toBe(old + 2);
     expect((await readChanges(t.deps.db, tree.id, old)).resync).toBe(false);
     // Keep only the newest change: `old` is now out of reach, the version before the last change is not.
@@ -138,7 +139,7 @@ describe('what the log no longer reaches', () => {
     expect((await readChanges(t.deps.db, tree.id, treeNow().changesFrom)).resync).toBe(false);
 
     const beforeBulk = treeNow().version;
-    recordBulkChange(t.deps.db, tree.id, t.clock.now());
+    await recordBulkChange(t.deps.db, tree.id, t.clock.now());
     expect((await readChanges(t.deps.db, tree.id, beforeBulk)).resync).toBe(true);
   });
 
@@ -147,8 +148,8 @@ describe('what the log no longer reaches', () => {
     const before = treeNow().version;
     const builds = t.deps.snapshots.builds;
     const someCell = t.deps.db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(1).get()!.id;
-    t.deps.db.transaction((tx) => {
-      for (let i = 0; i <= CHANGES_MAX; i++) recordCellChanges(tx, tree.id, [someCell], t.clock.now());
+    await write(t.deps.db, async (tx) => {
+      for (let i = 0; i <= CHANGES_MAX; i++) await recordCellChanges(tx, tree.id, [someCell], t.clock.now());
     });
     expect((await readChanges(t.deps.db, tree.id, before)).resync).toBe(true);
     const served = (await t.server.inject({ url: `/api/tree/${tree.token}` })).json() as { r: TreeSnapshotWire };
@@ -206,7 +207,7 @@ describe('GET /api/tree/{token}/changes and tree.changes', () => {
 
 describe('a change costs the change', () => {
   it('builds a snapshot in a worker thread, never on the event loop that answers requests', async () => {
-    recordBulkChange(t.deps.db, tree.id, t.clock.now());
+    await recordBulkChange(t.deps.db, tree.id, t.clock.now());
     const res = await t.server.inject({ url: `/api/tree/${tree.token}` });
     expect(res.statusCode).toBe(200);
     const built = t.deps.snapshots.peek(tree.id)!;

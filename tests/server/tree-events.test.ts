@@ -59,7 +59,7 @@ describe('the tree event stream', () => {
     expect(stream.events).toEqual([]);
     expect(stream.body).toContain('retry: ');
 
-    const member = t.addUser(Role.Observer);
+    const member = await t.addUser(Role.Observer);
     const committed = Date.now();
     await reserveCell(t.deps, member.user, availableCell(t, tree));
     const event = await stream.next();
@@ -78,7 +78,7 @@ describe('the tree event stream', () => {
 
   it('tells a stream whose version the log no longer reaches to fetch the snapshot again', async () => {
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${versionOf(t, tree)}`);
-    recordBulkChange(t.deps.db, tree.id, t.clock.now());
+    await recordBulkChange(t.deps.db, tree.id, t.clock.now());
     const event = await stream.next();
     expect(event).toMatchObject({ event: 'resync', id: String(versionOf(t, tree)) });
     stream.close();

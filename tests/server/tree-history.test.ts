@@ -54,7 +54,7 @@ beforeAll(async () => {
   const tree = await createTree(t.deps.db, t.clock.now(), 'History');
   treeToken = tree.token;
   treeId = tree.id;
-  const author = t.addUser(Role.Artist).user.id;
+  const author = (await t.addUser(Role.Artist)).user.id;
   const base = t.clock.now() - 90 * DAY;
   // Out of row order on purpose; two in the same hour (row then column decides), one a month later.
   const planned: [number, number, number][] = [
@@ -75,7 +75,7 @@ beforeAll(async () => {
     .set({ status: ArtStatus.Removed, publishedAt: base })
     .where(eq(art.token, removed.artToken))
     .run();
-  recordBulkChange(t.deps.db, treeId, t.clock.now());
+  await recordBulkChange(t.deps.db, treeId, t.clock.now());
   expected = [...planned].sort((a, b) => a[2] - b[2] || a[0] - b[0] || a[1] - b[1]);
 }, 30_000);
 afterAll(() => t.cleanup());
@@ -164,11 +164,11 @@ describe('GET /api/tree/{treeToken}/history', () => {
 
   it('shows a piece published through review at its publish time, under a new ETag', async () => {
     const before = await historyOf();
-    const artist = t.addUser(Role.Artist).user;
+    const artist = (await t.addUser(Role.Artist)).user;
     const piece = await submitPieceAt(t, treeId, 34, 3, artist, 'Published Last');
     t.clock.advance(3 * HOUR + 17 * 60_000);
     const publishedAt = t.clock.now();
-    await t.caller(t.addUser(Role.Admin).user).admin.publish({ artToken: piece.artToken });
+    await t.caller((await t.addUser(Role.Admin)).user).admin.publish({ artToken: piece.artToken });
 
     const stale = await historyOf({ 'if-none-match': String(before.headers.etag) });
     expect(stale.statusCode).toBe(200);
@@ -213,9 +213,9 @@ describe('a history the tree has moved past', () => {
     const store = new TreeHistoryStore(worker, { staleWaitMs: 0, rebuildEveryMs: 0 });
     try {
       const kept = await store.get(treeNow());
-      const artist = t.addUser(Role.Artist).user;
+      const artist = (await t.addUser(Role.Artist)).user;
       const piece = await submitPieceAt(t, treeId, 35, 2, artist, 'Published While Kept');
-      await t.caller(t.addUser(Role.Admin).user).admin.publish({ artToken: piece.artToken });
+      await t.caller((await t.addUser(Role.Admin)).user).admin.publish({ artToken: piece.artToken });
       const moved = treeNow();
       expect(moved.version).toBeGreaterThan(kept.version);
 
@@ -240,10 +240,10 @@ describe('a history the tree has moved past', () => {
     const store = new TreeHistoryStore(worker, { staleWaitMs: 50, now: () => now });
     try {
       const first = await store.get(treeNow());
-      const admin = t.addUser(Role.Admin).user;
+      const admin = (await t.addUser(Role.Admin)).user;
       // A piece published every second for 20 seconds, and a visitor asking for the history after each.
       for (let i = 0; i < 20; i++) {
-        const artist = t.addUser(Role.Artist).user;
+        const artist = (await t.addUser(Role.Artist)).user;
         const free = t.deps.db
           .select({ row: cells.row, column: cells.column })
           .from(cells)
@@ -324,11 +324,11 @@ describe('the seeds grow believably', () => {
     }
   }, 60_000);
 
-  it('a synthetic tree grows from the seed band outwards over a year, branches after the trunk beside them', () => {
+  it('a synthetic tree grows from the seed band outwards over a year, branches after the trunk beside them', async () => {
     const ctx = context();
     contexts.push(ctx);
     const now = Date.UTC(2026, 5, 1);
-    const { treeId: id } = generateSyntheticTree(ctx.db, { cells: 20_000, now });
+    const { treeId: id } = await generateSyntheticTree(ctx.db, { cells: 20_000, now });
     const tree = ctx.db.select().from(trees).where(eq(trees.id, id)).get()!;
     const settings = tree.settings as TreeSettings;
     const seedRow = bandStarts(settings).seed;

@@ -72,7 +72,7 @@ async function commit(t: TestApp, tree: TreeRow): Promise<void> {
     .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
     .limit(1)
     .get()!.token;
-  await t.caller(t.addUser(Role.Observer).user).cell.reserve({ token: square });
+  await t.caller((await t.addUser(Role.Observer)).user).cell.reserve({ token: square });
 }
 
 const heldPolls = (t: TestApp) => t.deps.treeEvents!.longPolls.size;
@@ -150,7 +150,7 @@ describe('the long-poll of a tree’s changes', () => {
   });
 
   it('gives a signed-in viewer and a guest the same bytes and headers, and sets no cookie', async () => {
-    const member = t.addUser(Role.Observer);
+    const member = await t.addUser(Role.Observer);
     // The member's session is due to be extended: any route that reads it re-sends the cookie.
     t.clock.advance(2 * 60 * 60 * 1000);
     const viewers: Record<string, string>[] = [{ cookie: member.cookie }, {}, { cookie: 'session=not-a-session' }];
@@ -320,7 +320,7 @@ describe('answers fixed by version', () => {
   });
 
   it('a region: immutable at the tree’s version, and an artist’s rename moves the version', async () => {
-    const author = t.addUser(Role.Artist);
+    const author = await t.addUser(Role.Artist);
     publishedPieceAt(t.deps.db, tree.id, 9, 0, author.user.id, 'c'.repeat(32));
     const version = versionOf(t, tree);
     const at = await get(base, region(version));
@@ -358,7 +358,7 @@ describe('answers fixed by version', () => {
   it('media: content-addressed, immutable, and no cookie even for a signed-in viewer due an extension', async () => {
     const name = `${'d'.repeat(32)}-thumb.webp`;
     fs.writeFileSync(path.join(t.deps.config.mediaDir, name), Buffer.from('RIFF'));
-    const member = t.addUser(Role.Observer);
+    const member = await t.addUser(Role.Observer);
     t.clock.advance(2 * 60 * 60 * 1000);
     const media = await get(base, `/media/${name}`, { cookie: member.cookie });
     expect(media.status).toBe(200);

@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 let t: TestApp;
 let treeToken: string;
 let treeId: number;
-let artist: ReturnType<TestApp['addUser']>['user'];
+let artist: Awaited<ReturnType<TestApp['addUser']>>['user'];
 
 function cellAt(row: number, column: number) {
   return t.deps.db
@@ -57,7 +57,7 @@ beforeAll(async () => {
   const tree = await createTree(t.deps.db, t.clock.now(), 'Regions');
   treeToken = tree.token;
   treeId = tree.id;
-  artist = t.addUser(Role.Artist).user;
+  artist = (await t.addUser(Role.Artist)).user;
   putArt(10, 1, ArtStatus.Published, 'Copper Field');
   putArt(10, 2, ArtStatus.Draft, 'Unfinished');
 });
@@ -93,7 +93,7 @@ describe('GET /api/tree/{treeToken}/region', () => {
       .set({ status: CellStatus.Available })
       .where(eq(cells.id, cellAt(12, 0).id))
       .run();
-    recordCellChanges(t.deps.db, treeId, [cellAt(12, 0).id], t.clock.now());
+    await recordCellChanges(t.deps.db, treeId, [cellAt(12, 0).id], t.clock.now());
     const changed = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(changed.statusCode).toBe(200);
   });
@@ -148,7 +148,7 @@ describe('cell.mine', () => {
       [10, 1, CellStatus.Published],
     ]);
     expect(mine[0]!.treeToken).toBe(treeToken);
-    const someoneElse = t.addUser(Role.Observer).user;
+    const someoneElse = (await t.addUser(Role.Observer)).user;
     expect(await t.caller(someoneElse).cell.mine()).toEqual([]);
     await expect(t.caller().cell.mine()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });

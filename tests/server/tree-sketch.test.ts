@@ -41,7 +41,7 @@ function cellAt(row: number, column: number) {
 }
 
 /** A piece at (row, column) with a dominant colour; a published one turns the square published. */
-function putArt(row: number, column: number, status: number, dominantColor: number): string {
+async function putArt(row: number, column: number, status: number, dominantColor: number): Promise<string> {
   const { db } = t.deps;
   const now = t.clock.now();
   const cell = cellAt(row, column)!;
@@ -63,7 +63,7 @@ function putArt(row: number, column: number, status: number, dominantColor: numb
     .set({ artId: id, status: status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved })
     .where(eq(cells.id, cell.id))
     .run();
-  recordBulkChange(db, tree.id, Date.now());
+  await recordBulkChange(db, tree.id, Date.now());
   return cell.token;
 }
 
@@ -113,7 +113,7 @@ beforeAll(async () => {
   t = await createTestApp({ clientDir, logLevel: 'warn' }, { logOutput: { write: (line) => warnings.push(line) } });
   tree = await createTree(t.deps.db, t.clock.now(), 'Sketched');
   settings = tree.settings as TreeSettings;
-  authorId = t.addUser(Role.Artist).user.id;
+  authorId = (await t.addUser(Role.Artist)).user.id;
 });
 afterAll(() => t.cleanup());
 
@@ -121,8 +121,8 @@ describe('the tree page arrives with its first sketch', () => {
   it('draws the opening view around the seed band, ahead of the app, with each square as the engine draws it', async () => {
     const published = nearSeed(0, 0);
     const draft = nearSeed(0, 1);
-    putArt(published.row, published.column, ArtStatus.Published, 0x3a7bd5);
-    putArt(draft.row, draft.column, ArtStatus.Draft, 0xd53a3a);
+    await putArt(published.row, published.column, ArtStatus.Published, 0x3a7bd5);
+    await putArt(draft.row, draft.column, ArtStatus.Draft, 0xd53a3a);
 
     const { status, body, sketch } = await page('/observe');
     expect(status).toBe(200);
@@ -150,7 +150,7 @@ describe('the tree page arrives with its first sketch', () => {
     expect(first.body).not.toContain(slotFill);
     expect(cellAt(row, 0), 'a trunk cell beside the branches').toBeDefined();
     expect(row * CELL_PITCH + 100).toBeGreaterThan(first.sketch!.y);
-    putArt(row, 0, ArtStatus.Published, 0x2f9e44);
+    await putArt(row, 0, ArtStatus.Published, 0x2f9e44);
     expect((await page('/observe')).body).toContain(slotFill);
   });
 
@@ -210,7 +210,7 @@ describe('the tree page arrives with its first sketch', () => {
   it('redraws after the tree changes, and never mixes up views', async () => {
     const square = nearSeed(-1, 0);
     const before = await page('/observe');
-    putArt(square.row, square.column, ArtStatus.Published, 0x8844aa);
+    await putArt(square.row, square.column, ArtStatus.Published, 0x8844aa);
     const after = await page('/observe');
     expect(before.body).not.toContain(hex(colorAsSent(0x8844aa)));
     expect(after.body).toContain(hex(colorAsSent(0x8844aa)));
@@ -229,8 +229,10 @@ describe('the tree page arrives with its first sketch', () => {
     expect((await page('/observe')).sketch).not.toBeNull();
     const logged = warnings.length;
     const changesFrom = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!.changesFrom;
-    await t.caller(t.addUser(Role.Artist).user).cell.reserve({ token: cellAt(square.row, square.column)!.token });
-    const branch = await t.caller(t.addUser(Role.Artist).user).cell.reserveBranch(slot);
+    await t
+      .caller((await t.addUser(Role.Artist)).user)
+      .cell.reserve({ token: cellAt(square.row, square.column)!.token });
+    const branch = await t.caller((await t.addUser(Role.Artist)).user).cell.reserveBranch(slot);
     expect(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!.changesFrom).toBe(changesFrom);
 
     const after = await page('/observe');
@@ -251,11 +253,11 @@ describe('the tree page arrives with its first sketch', () => {
 
   it('draws the same whether the snapshot was built first (its extent is used) or not (one query)', async () => {
     const sketchOf = (body: string) => /<div class="tree-sketch".*?<\/div>/.exec(body)![0];
-    recordBulkChange(t.deps.db, tree.id, Date.now());
+    await recordBulkChange(t.deps.db, tree.id, Date.now());
     tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
     const withoutSnapshot = sketchOf((await page('/observe')).body);
     expect(t.deps.snapshots.peek(tree.id)?.version ?? 0).toBeLessThan(tree.version);
-    recordBulkChange(t.deps.db, tree.id, Date.now());
+    await recordBulkChange(t.deps.db, tree.id, Date.now());
     tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
     expect((await t.server.inject({ url: `/api/tree/${tree.token}` })).statusCode).toBe(200);
     expect(t.deps.snapshots.peek(tree.id)?.version).toBe(tree.version);
@@ -289,7 +291,7 @@ describe('the tree page arrives with its first sketch', () => {
   it('leaves the page whole when the tree cannot be drawn', async () => {
     const { db } = t.deps;
     db.update(trees).set({ settings: {} }).where(eq(trees.id, tree.id)).run();
-    recordBulkChange(db, tree.id, Date.now());
+    await recordBulkChange(db, tree.id, Date.now());
     try {
       const { status, body, sketch } = await page('/observe');
       expect(status).toBe(200);
@@ -297,7 +299,7 @@ describe('the tree page arrives with its first sketch', () => {
       expect(body).toContain('<div id="root">');
     } finally {
       db.update(trees).set({ settings }).where(eq(trees.id, tree.id)).run();
-      recordBulkChange(db, tree.id, Date.now());
+      await recordBulkChange(db, tree.id, Date.now());
     }
     expect((await page('/observe')).sketch).not.toBeNull();
   });

@@ -14,14 +14,15 @@ import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { openStream, type OpenStream } from '../helpers/event-stream.ts';
+import { write } from '#server/db.ts';
 
 const versionOf = (t: TestApp, tree: TreeRow) =>
   t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.version;
 
 /** `n` new cells of the tree, each changed once in the log: the tree moves `n` versions on. */
-function changeNewCells(t: TestApp, tree: TreeRow, n: number, firstRow: number): void {
+async function changeNewCells(t: TestApp, tree: TreeRow, n: number, firstRow: number): Promise<void> {
   const now = t.clock.now();
-  t.deps.db.transaction((tx) => {
+  await write(t.deps.db, async (tx) => {
     const ids = Array.from(
       { length: n },
       (_, i) =>
@@ -40,7 +41,7 @@ function changeNewCells(t: TestApp, tree: TreeRow, n: number, firstRow: number):
           .returning({ id: cells.id })
           .get().id,
     );
-    recordCellChanges(tx, tree.id, ids, now);
+    await recordCellChanges(tx, tree.id, ids, now);
   });
 }
 
@@ -73,7 +74,7 @@ describe('resuming the event stream from far behind', () => {
 
   it('sends the version event, decided without reading a single cell', async () => {
     const since = versionOf(t, tree);
-    changeNewCells(t, tree, EVENT_CELLS_MAX + 50, 10_000);
+    await changeNewCells(t, tree, EVENT_CELLS_MAX + 50, 10_000);
     let stream!: OpenStream;
     const sql = await statementsDuring(t, async () => {
       stream = await openStream(base, `/api/tree/${tree.token}/events`, { 'last-event-id': String(since) });
@@ -90,7 +91,7 @@ describe('resuming the event stream from far behind', () => {
 
   it('still carries a catch-up that fits in an event', async () => {
     const since = versionOf(t, tree);
-    changeNewCells(t, tree, 3, 20_000);
+    await changeNewCells(t, tree, 3, 20_000);
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${since}`);
     const first = await stream.next();
     expect(first.event).toBe('changes');

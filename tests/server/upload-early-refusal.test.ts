@@ -24,15 +24,15 @@ const MB = 1024 * 1024;
 let t: TestApp;
 let port: number;
 let square: string;
-let holder: ReturnType<TestApp['addUser']>;
-let stranger: ReturnType<TestApp['addUser']>;
+let holder: Awaited<ReturnType<TestApp['addUser']>>;
+let stranger: Awaited<ReturnType<TestApp['addUser']>>;
 
 beforeAll(async () => {
   t = await createTestApp({ port: 0, host: '127.0.0.1' });
   port = Number(new URL(await t.start()).port);
   const tree = await createTree(t.deps.db, t.clock.now(), 'Early refusals');
-  holder = t.addUser(Role.Observer);
-  stranger = t.addUser(Role.Artist);
+  holder = await t.addUser(Role.Observer);
+  stranger = await t.addUser(Role.Artist);
   square = cellAt(t.deps.db, tree.id, 33, 1).token;
   await reserveCell(t.deps, holder.user, square);
 }, 60_000);

@@ -50,11 +50,11 @@ beforeAll(async () => {
   t = await createTestApp();
   store = watchStore(t.deps.db, t.deps.config.mediaDir);
   const tree = await createTree(t.deps.db, t.clock.now(), 'Uploads');
-  const artist = t.addUser(Role.Observer);
+  const artist = await t.addUser(Role.Observer);
   const square = cellAt(t.deps.db, tree.id, 33, 0).token;
   await reserveCell(t.deps, artist.user, square);
   const artBrowser: BrowserLike = await browserFor(t, artist.cookie);
-  const member = t.addUser(Role.Artist);
+  const member = await t.addUser(Role.Artist);
   const avatarBrowser: BrowserLike = await browserFor(t, member.cookie);
   doors.push(
     {

@@ -30,7 +30,7 @@ const large = (shade: number) =>
 
 describe('a burst of large uploads', () => {
   it(`decodes at most ${IMAGE_WORK_AT_ONCE} at once; past the line the save is refused (busy, Retry-After), writing nothing`, async () => {
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
     const square = cellAt(t.deps.db, treeId, 33, 1).token;
     // The square is the artist's first (a small save), then 20 large saves of it arrive at once.
@@ -72,7 +72,7 @@ describe('a burst of large uploads', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const held = Array.from({ length: 64 }, () => imageWork.run(() => gate).catch((error: unknown) => error));
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
     const answer = await postForm(
       t,
@@ -88,7 +88,7 @@ describe('a burst of large uploads', () => {
   });
 
   it(`limits saves to ${LIMITS.artSavesPerUser.max} an hour per account`, async () => {
-    const artist = t.addUser(Role.Artist);
+    const artist = await t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
     const square = cellAt(t.deps.db, treeId, 34, 1).token;
     const first = await postForm(

@@ -31,12 +31,13 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /** Verifying against this keeps an unknown address as slow as a wrong password. */
 let decoyHash: Promise<string> | null = null;
 
-function findByEmail(ctx: ServiceContext, email: string): SessionUser | undefined {
-  return ctx.db
-    .select()
-    .from(users)
-    .where(eq(users.email, normaliseEmail(email)))
-    .get();
+async function findByEmail(ctx: ServiceContext, email: string): Promise<SessionUser | undefined> {
+  return (
+    await ctx.db
+      .select()
+      .from(users)
+      .where(eq(users.email, normaliseEmail(email)))
+  )[0];
 }
 
 export interface NewSession {
@@ -52,25 +53,26 @@ export async function register(
 ): Promise<NewSession> {
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.registerPerIp, ip);
   const email = normaliseEmail(input.email);
-  if (findByEmail(ctx, email)) throw emailTaken();
+  if (await findByEmail(ctx, email)) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
-  const user = await write(ctx.db, (tx) => {
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw emailTaken();
-    return tx
-      .insert(users)
-      .values({
-        token: newToken(),
-        email,
-        passwordHash,
-        firstname: input.firstname,
-        lastname: input.lastname,
-        role: Role.Observer,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+  const user = await write(ctx.db, async (tx) => {
+    if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]) throw emailTaken();
+    return (
+      await tx
+        .insert(users)
+        .values({
+          token: newToken(),
+          email,
+          passwordHash,
+          firstname: input.firstname,
+          lastname: input.lastname,
+          role: Role.Observer,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+    )[0]!;
   });
   await write(ctx.db, (tx) => rememberNetwork(tx, user.id, ip, now));
   return { user, ...(await write(ctx.db, (tx) => createSession(tx, ctx.clock, user.id))) };
@@ -97,13 +99,13 @@ export async function login(
   const now = ctx.clock.now();
   const account = normaliseEmail(input.username);
   const accountAtIp = `${account}|${networkOf(ip)}`;
-  checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerIp, ip);
-  checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccountIp, accountAtIp);
+  await checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerIp, ip);
+  await checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccountIp, accountAtIp);
   await hitRateLimit(ctx.db, now, LIMITS.loginPerIp, ip);
-  const user = findByEmail(ctx, input.username);
+  const user = await findByEmail(ctx, input.username);
   // Refused before the password is hashed; an unknown address is counted the same, so the refusal tells nothing.
-  if (!user || !isKnownNetwork(ctx.db, user.id, ip))
-    checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccount, account);
+  if (!user || !(await isKnownNetwork(ctx.db, user.id, ip)))
+    await checkRateLimit(ctx.db, now, LIMITS.loginFailuresPerAccount, account);
   let valid: boolean;
   if (!user) {
     decoyHash ??= hashPassword('decoy password for unknown addresses 1', true);
@@ -125,13 +127,14 @@ export async function login(
 }
 
 /** Whether the account has signed in from the network of `ip` (one of its KNOWN_NETWORKS_KEPT newest). */
-function isKnownNetwork(db: Queryable, userId: number, ip: string): boolean {
+async function isKnownNetwork(db: Queryable, userId: number, ip: string): Promise<boolean> {
   return (
-    db
-      .select({ userId: loginNetworks.userId })
-      .from(loginNetworks)
-      .where(and(eq(loginNetworks.userId, userId), eq(loginNetworks.network, networkOf(ip))))
-      .get() !== undefined
+    (
+      await db
+        .select({ userId: loginNetworks.userId })
+        .from(loginNetworks)
+        .where(and(eq(loginNetworks.userId, userId), eq(loginNetworks.network, networkOf(ip))))
+    )[0] !== undefined
   );
 }
 
@@ -139,20 +142,20 @@ function isKnownNetwork(db: Queryable, userId: number, ip: string): boolean {
  * Remembers that the account got in from the network of `ip` (a login, a registration, a reset link used), and
  * forgets all but its KNOWN_NETWORKS_KEPT newest.
  */
-function rememberNetwork(db: Queryable, userId: number, ip: string, now: number): void {
-  db.insert(loginNetworks)
+async function rememberNetwork(db: Queryable, userId: number, ip: string, now: number): Promise<void> {
+  await db
+    .insert(loginNetworks)
     .values({ userId, network: networkOf(ip), lastAt: now })
-    .onConflictDoUpdate({ target: [loginNetworks.userId, loginNetworks.network], set: { lastAt: now } })
-    .run();
+    .onConflictDoUpdate({ target: [loginNetworks.userId, loginNetworks.network], set: { lastAt: now } });
   const newest = db
     .select({ network: loginNetworks.network })
     .from(loginNetworks)
     .where(eq(loginNetworks.userId, userId))
     .orderBy(desc(loginNetworks.lastAt), desc(loginNetworks.network))
     .limit(KNOWN_NETWORKS_KEPT);
-  db.delete(loginNetworks)
-    .where(and(eq(loginNetworks.userId, userId), notInArray(loginNetworks.network, newest)))
-    .run();
+  await db
+    .delete(loginNetworks)
+    .where(and(eq(loginNetworks.userId, userId), notInArray(loginNetworks.network, newest)));
 }
 
 /** Counts a failure; that this one went past the limit is told on the next attempt, not instead of this answer. */
@@ -177,15 +180,15 @@ export async function requestPasswordReset(
   const now = ctx.clock.now();
   await hitRateLimit(ctx.db, now, LIMITS.resetPerIp, ip);
   await hitRateLimit(ctx.db, now, LIMITS.resetPerAddress, normaliseEmail(input.username));
-  const user = findByEmail(ctx, input.username);
+  const user = await findByEmail(ctx, input.username);
   if (!user || user.disabledAt !== null) return;
   const token = newToken(24);
   const link = `${ctx.config.siteUrl}/restore-password/${token}`;
-  await write(ctx.db, (tx) => {
-    tx.insert(passwordResetTokens)
-      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: now + RESET_TOKEN_TTL_MS, createdAt: now })
-      .run();
-    enqueueMail(tx, now, {
+  await write(ctx.db, async (tx) => {
+    await tx
+      .insert(passwordResetTokens)
+      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: now + RESET_TOKEN_TTL_MS, createdAt: now });
+    await enqueueMail(tx, now, {
       to: user.email,
       kind: 'password-reset',
       subject: 'Reset your Gallery Tree password',
@@ -202,18 +205,19 @@ export async function requestPasswordReset(
   });
 }
 
-function validReset(db: Queryable, tokenHash: string, now: number) {
-  const reset = db
-    .select()
-    .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.tokenHash, tokenHash),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, now),
-      ),
-    )
-    .get();
+async function validReset(db: Queryable, tokenHash: string, now: number) {
+  const reset = (
+    await db
+      .select()
+      .from(passwordResetTokens)
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, tokenHash),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, now),
+        ),
+      )
+  )[0];
   if (!reset) throw new AppError(ErrorCode.InvalidResetToken, ERROR_TEXT.invalid_reset_token);
   return reset;
 }
@@ -230,18 +234,18 @@ export async function restorePassword(
 ): Promise<void> {
   const tokenHash = hashToken(input.token);
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerIp, ip);
-  validReset(ctx.db, tokenHash, ctx.clock.now());
+  await validReset(ctx.db, tokenHash, ctx.clock.now());
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.restorePerToken, tokenHash);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
-  await write(ctx.db, (tx) => {
+  await write(ctx.db, async (tx) => {
     // Checked again: the link may have been used or run out while the password was hashed.
-    const reset = validReset(tx, tokenHash, now);
-    tx.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.userId, reset.userId)).run();
-    tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, reset.userId)).run();
-    invalidateUserSessions(tx, reset.userId);
+    const reset = await validReset(tx, tokenHash, now);
+    await tx.update(passwordResetTokens).set({ usedAt: now }).where(eq(passwordResetTokens.userId, reset.userId));
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, reset.userId));
+    await invalidateUserSessions(tx, reset.userId);
     // Whoever holds the link reads the account's mail: their network gets in past the account's ceiling (decision 040).
-    rememberNetwork(tx, reset.userId, ip, now);
+    await rememberNetwork(tx, reset.userId, ip, now);
   });
 }
 
@@ -273,7 +277,7 @@ async function confirmCurrentPassword(
     new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', { current_password: [message] });
   if (!given) throw fail(CURRENT_PASSWORD_MESSAGES.missing);
   const accountAtIp = `${user.email}|${networkOf(ip)}`;
-  checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp);
+  await checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp);
   if (await verifyPassword(user.passwordHash, given)) return;
   await countQuietly(() => hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.loginFailuresPerAccountIp, accountAtIp));
   throw fail(CURRENT_PASSWORD_MESSAGES.wrong);
@@ -294,18 +298,20 @@ export async function updateAccount(
     await confirmCurrentPassword(ctx, user, input.current_password, ip);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const now = ctx.clock.now();
-  await write(ctx.db, (tx) => {
-    const clash = tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, email), ne(users.id, user.id)))
-      .get();
+  await write(ctx.db, async (tx) => {
+    const clash = (
+      await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.email, email), ne(users.id, user.id)))
+    )[0];
     if (clash) {
       throw new AppError(ErrorCode.EmailTaken, 'This e-mail address is used by another account.', {
         email: ['This e-mail address is used by another account.'],
       });
     }
-    tx.update(users)
+    await tx
+      .update(users)
       .set({
         firstname: input.firstname,
         lastname: input.lastname,
@@ -314,20 +320,20 @@ export async function updateAccount(
         ...(passwordHash ? { passwordHash } : {}),
         updatedAt: now,
       })
-      .where(eq(users.id, user.id))
-      .run();
+      .where(eq(users.id, user.id));
     // Artist names are searchable: a rename reaches the index in the same transaction, and the tree's region details.
-    reindexArtOfAuthor(tx, user.id);
-    if (input.firstname !== user.firstname || input.lastname !== user.lastname) recordArtistRenamed(tx, user.id, now);
+    await reindexArtOfAuthor(tx, user.id);
+    if (input.firstname !== user.firstname || input.lastname !== user.lastname)
+      await recordArtistRenamed(tx, user.id, now);
     if (passwordHash) {
-      invalidateUserSessions(tx, user.id);
-      tx.update(passwordResetTokens)
+      await invalidateUserSessions(tx, user.id);
+      await tx
+        .update(passwordResetTokens)
         .set({ usedAt: now })
-        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)))
-        .run();
+        .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
     }
   });
-  const updated = ctx.db.select().from(users).where(eq(users.id, user.id)).get()!;
+  const updated = (await ctx.db.select().from(users).where(eq(users.id, user.id)))[0]!;
   const session = passwordHash ? await write(ctx.db, (tx) => createSession(tx, ctx.clock, user.id)) : null;
   return { user: updated, session };
 }

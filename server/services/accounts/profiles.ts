@@ -26,7 +26,7 @@ const imageUrl = (image: string | null) => (image ? MEDIA_URL_PREFIX + image : n
 
 /** GET /api/user/{token}/profile: public; the e-mail only when the owner set show_email. */
 export async function getPublicProfile(ctx: ServiceContext, token: string): Promise<PublicProfile> {
-  const row = memberByToken(ctx, token);
+  const row = await memberByToken(ctx, token);
   return {
     token: row.token,
     firstname: row.firstname,
@@ -48,7 +48,7 @@ export async function getPublicProfile(ctx: ServiceContext, token: string): Prom
     exhibitions: row.exhibitions,
     education: row.education,
     created_at: row.createdAt,
-    activity: { likes: likesOfUser(ctx, row.id), followers: followersOf(ctx, row.id) },
+    activity: { likes: await likesOfUser(ctx, row.id), followers: await followersOf(ctx, row.id) },
   };
 }
 
@@ -75,7 +75,7 @@ function fullProfileOf(row: UserRow): FullProfile {
 export async function getFullProfile(ctx: ServiceContext, viewer: Viewer, token: string): Promise<FullProfile> {
   if (!mayReadPrivateProfile(viewer, token))
     throw new AppError(ErrorCode.Forbidden, 'You can only see your own profile form.');
-  return fullProfileOf(memberByToken(ctx, token));
+  return fullProfileOf(await memberByToken(ctx, token));
 }
 
 /** The viewer, when the profile is theirs; unauthenticated or forbidden otherwise. */
@@ -92,7 +92,7 @@ function profileOwner(viewer: Viewer, token: string): NonNullable<Viewer> {
  */
 export async function checkProfileSaveAccess(ctx: ServiceContext, viewer: Viewer, token: string): Promise<void> {
   const owner = profileOwner(viewer, token);
-  checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(owner.id));
+  await checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(owner.id));
 }
 
 /**
@@ -108,7 +108,7 @@ export async function updateProfile(
 ): Promise<FullProfile> {
   const owner = profileOwner(viewer, token);
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.profileSavesPerUser, String(owner.id));
-  const before = memberByToken(ctx, token);
+  const before = await memberByToken(ctx, token);
 
   const errors: FieldErrors = {};
   const parsed = v.safeParse(profileSchema, fields);
@@ -124,30 +124,31 @@ export async function updateProfile(
   const p = parsed.output;
   let after: UserRow;
   try {
-    after = await write(ctx.db, (tx) => {
+    after = await write(ctx.db, async (tx) => {
       // The file is shared with every user of the same picture: written again if a removal took it meanwhile.
       if (avatar) ctx.media.restoreSync(avatar.name, avatar.bytes);
-      return tx
-        .update(users)
-        .set({
-          zipcode: p.zipcode,
-          country: p.country,
-          city: p.city,
-          state: p.state,
-          description: p.description,
-          exhibitions: p.exhibitions,
-          education: p.education,
-          personalUrl: p.personal_url,
-          fbUrl: p.fb_url,
-          twUrl: p.tw_url,
-          ttUrl: p.tt_url,
-          inUrl: p.in_url,
-          ...(avatar ? { image: avatar.name } : {}),
-          updatedAt: ctx.clock.now(),
-        })
-        .where(eq(users.id, before.id))
-        .returning()
-        .get();
+      return (
+        await tx
+          .update(users)
+          .set({
+            zipcode: p.zipcode,
+            country: p.country,
+            city: p.city,
+            state: p.state,
+            description: p.description,
+            exhibitions: p.exhibitions,
+            education: p.education,
+            personalUrl: p.personal_url,
+            fbUrl: p.fb_url,
+            twUrl: p.tw_url,
+            ttUrl: p.tt_url,
+            inUrl: p.in_url,
+            ...(avatar ? { image: avatar.name } : {}),
+            updatedAt: ctx.clock.now(),
+          })
+          .where(eq(users.id, before.id))
+          .returning()
+      )[0]!;
     });
   } catch (error) {
     if (avatar && created) await removeAvatarIfUnused(ctx, avatar.name);

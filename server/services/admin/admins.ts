@@ -25,21 +25,22 @@ export async function createOrPromoteAdmin(
   password?: string,
 ): Promise<AdminOutcome> {
   const address = normaliseEmail(email);
-  const existing = db.select().from(users).where(eq(users.email, address)).get();
+  const existing = (await db.select().from(users).where(eq(users.email, address)))[0];
   if (existing) {
     if (existing.role === Role.Admin) return { kind: 'already-admin', email: address };
-    await write(db, (tx) =>
-      tx.update(users).set({ role: Role.Admin, updatedAt: now }).where(eq(users.id, existing.id)).run(),
+    await write(
+      db,
+      async (tx) => await tx.update(users).set({ role: Role.Admin, updatedAt: now }).where(eq(users.id, existing.id)),
     );
     return { kind: 'promoted', email: address };
   }
   const chosen = password ?? generatePassword();
   const passwordHash = await hashPassword(chosen, true);
   const [local] = address.split('@');
-  await write(db, (tx) =>
-    tx
-      .insert(users)
-      .values({
+  await write(
+    db,
+    async (tx) =>
+      await tx.insert(users).values({
         token: newToken(),
         email: address,
         passwordHash,
@@ -48,8 +49,7 @@ export async function createOrPromoteAdmin(
         role: Role.Admin,
         createdAt: now,
         updatedAt: now,
-      })
-      .run(),
+      }),
   );
   return { kind: 'created', email: address, password: chosen, generated: password === undefined };
 }

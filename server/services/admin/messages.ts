@@ -51,27 +51,31 @@ export async function listMessages(ctx: ServiceContext, handled: boolean | undef
         ? isNotNull(contactMessages.handledAt)
         : isNull(contactMessages.handledAt);
   const order = handled === false ? asc(contactMessages.createdAt) : desc(contactMessages.createdAt);
-  return selectMessages(ctx.db).where(filter).orderBy(order, asc(contactMessages.id)).all().map(answerOf);
+  return (await selectMessages(ctx.db).where(filter).orderBy(order, asc(contactMessages.id))).map(answerOf);
 }
 
 /** admin.markMessageHandled: marking a handled message again changes nothing and logs nothing. */
 export async function markMessageHandled(ctx: ServiceContext, viewer: Viewer, id: number): Promise<AdminMessage> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
-    const exists = tx.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id)).get();
+  return write(ctx.db, async (tx) => {
+    const exists = (
+      await tx.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, id))
+    )[0];
     if (!exists) throw new AppError(ErrorCode.NotFound, 'No contact message has this id.');
-    const changed = tx
-      .update(contactMessages)
-      .set({ handledAt: now, handledBy: staff.id })
-      .where(and(eq(contactMessages.id, id), isNull(contactMessages.handledAt)))
-      .run().changes;
+    const changed = (
+      await tx
+        .update(contactMessages)
+        .set({ handledAt: now, handledBy: staff.id })
+        .where(and(eq(contactMessages.id, id), isNull(contactMessages.handledAt)))
+        .returning({ id: contactMessages.id })
+    ).length;
     if (changed === 1)
-      recordStaffAction(tx, staff, now, {
+      await recordStaffAction(tx, staff, now, {
         action: StaffAction.MarkMessageHandled,
         subjectType: 'contact_message',
         subjectToken: String(id),
       });
-    return answerOf(selectMessages(tx).where(eq(contactMessages.id, id)).get()!);
+    return answerOf((await selectMessages(tx).where(eq(contactMessages.id, id)).limit(1))[0]!);
   });
 }

@@ -19,31 +19,37 @@ export function weekStartOf(ms: number): number {
   return Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS + FIRST_MONDAY_MS;
 }
 
-function countOf(q: Queryable, table: SQLiteTable, where?: SQL): number {
-  return q.select({ n: count() }).from(table).where(where).get()?.n ?? 0;
+async function countOf(q: Queryable, table: SQLiteTable, where?: SQL): Promise<number> {
+  return (await q.select({ n: count() }).from(table).where(where))[0]?.n ?? 0;
 }
 
-function counts(q: Queryable): AdminCounts {
+async function counts(q: Queryable): Promise<AdminCounts> {
   return {
-    piecesPublished: countOf(q, art, eq(art.status, ArtStatus.Published)),
-    submittedWaiting: countOf(q, art, eq(art.status, ArtStatus.Submitted)),
-    reservationsActive: countOf(q, reservations, eq(reservations.state, 'active')),
-    users: countOf(q, users),
-    openRemovalRequests: countOf(q, removalRequests, eq(removalRequests.state, 'open')),
-    unhandledMessages: countOf(q, contactMessages, isNull(contactMessages.handledAt)),
+    piecesPublished: await countOf(q, art, eq(art.status, ArtStatus.Published)),
+    submittedWaiting: await countOf(q, art, eq(art.status, ArtStatus.Submitted)),
+    reservationsActive: await countOf(q, reservations, eq(reservations.state, 'active')),
+    users: await countOf(q, users),
+    openRemovalRequests: await countOf(q, removalRequests, eq(removalRequests.state, 'open')),
+    unhandledMessages: await countOf(q, contactMessages, isNull(contactMessages.handledAt)),
   };
 }
 
 /** Rows per week since `from`: index 0 is the week starting at `from`. */
-function weekly(q: Queryable, table: SQLiteTable, at: SQLiteColumn, from: number, to: number, where?: SQL): number[] {
+async function weekly(
+  q: Queryable,
+  table: SQLiteTable,
+  at: SQLiteColumn,
+  from: number,
+  to: number,
+  where?: SQL,
+): Promise<number[]> {
   const series = new Array<number>(OVERVIEW_WEEKS).fill(0);
   const bucket = sql<number>`cast((${at} - ${from}) / ${WEEK_MS} as integer)`;
-  const rows = q
+  const rows = await q
     .select({ week: bucket, n: count() })
     .from(table)
     .where(and(gte(at, from), lt(at, to), where))
-    .groupBy(bucket)
-    .all();
+    .groupBy(bucket);
   for (const { week, n } of rows) if (week >= 0 && week < OVERVIEW_WEEKS) series[week] = n;
   return series;
 }
@@ -53,10 +59,10 @@ export async function getOverview(ctx: ServiceContext): Promise<AdminOverview> {
   const to = weekStartOf(ctx.clock.now()) + WEEK_MS;
   const from = to - OVERVIEW_WEEKS * WEEK_MS;
   const { db } = ctx;
-  const published = weekly(db, art, art.publishedAt, from, to);
-  const reservationsMade = weekly(db, reservations, reservations.createdAt, from, to);
+  const published = await weekly(db, art, art.publishedAt, from, to);
+  const reservationsMade = await weekly(db, reservations, reservations.createdAt, from, to);
   // An expiry writes the reservation's updated_at once, as it ends.
-  const reservationsExpired = weekly(
+  const reservationsExpired = await weekly(
     db,
     reservations,
     reservations.updatedAt,
@@ -64,9 +70,9 @@ export async function getOverview(ctx: ServiceContext): Promise<AdminOverview> {
     to,
     eq(reservations.state, 'expired'),
   );
-  const newUsers = weekly(db, users, users.createdAt, from, to);
+  const newUsers = await weekly(db, users, users.createdAt, from, to);
   return {
-    counts: counts(db),
+    counts: await counts(db),
     weeks: published.map((n, i) => ({
       weekStart: from + i * WEEK_MS,
       published: n,

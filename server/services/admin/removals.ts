@@ -64,21 +64,21 @@ export async function listRemovalRequests(
   state: RemovalState | undefined,
 ): Promise<AdminRemovalRequest[]> {
   const order = state === 'open' ? asc(removalRequests.createdAt) : desc(removalRequests.createdAt);
-  return selectRequests(ctx.db)
-    .where(state ? eq(removalRequests.state, state) : undefined)
-    .orderBy(order, asc(removalRequests.id))
-    .all()
-    .map(answerOf);
+  return (
+    await selectRequests(ctx.db)
+      .where(state ? eq(removalRequests.state, state) : undefined)
+      .orderBy(order, asc(removalRequests.id))
+  ).map(answerOf);
 }
 
-function readRequest(q: Queryable, token: string): AdminRemovalRequest {
-  const row = selectRequests(q).where(eq(removalRequests.token, token)).get();
+async function readRequest(q: Queryable, token: string): Promise<AdminRemovalRequest> {
+  const row = (await selectRequests(q).where(eq(removalRequests.token, token)).limit(1))[0];
   if (!row) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
   return answerOf(row);
 }
 
 /** Moves an open request to its decision, or says it was decided already. Answers the piece and its author. */
-function decide(
+async function decide(
   tx: Queryable,
   staff: Staff,
   now: number,
@@ -86,25 +86,28 @@ function decide(
   state: 'accepted' | 'declined',
   note: string | null,
 ) {
-  const request = tx.select().from(removalRequests).where(eq(removalRequests.token, token)).get();
+  const request = (await tx.select().from(removalRequests).where(eq(removalRequests.token, token)))[0];
   if (!request) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
-  const changed = tx
-    .update(removalRequests)
-    .set({ state, decidedBy: staff.id, decisionNote: note, decidedAt: now })
-    .where(and(eq(removalRequests.id, request.id), eq(removalRequests.state, 'open')))
-    .run().changes;
+  const changed = (
+    await tx
+      .update(removalRequests)
+      .set({ state, decidedBy: staff.id, decisionNote: note, decidedAt: now })
+      .where(and(eq(removalRequests.id, request.id), eq(removalRequests.state, 'open')))
+      .returning({ id: removalRequests.id })
+  ).length;
   if (changed !== 1) throw new AppError(ErrorCode.RemovalAlreadyDecided, ERROR_TEXT.removal_already_decided);
-  return tx
-    .select({
-      piece: { id: art.id, token: art.token, title: art.title, cellId: art.cellId },
-      cell: { cellId: cells.id, token: cells.token, treeId: cells.treeId, artId: cells.artId },
-      author: { email: users.email, firstname: users.firstname },
-    })
-    .from(art)
-    .innerJoin(cells, eq(cells.id, art.cellId))
-    .innerJoin(users, eq(users.id, art.authorId))
-    .where(eq(art.id, request.artId))
-    .get()!;
+  return (
+    await tx
+      .select({
+        piece: { id: art.id, token: art.token, title: art.title, cellId: art.cellId },
+        cell: { cellId: cells.id, token: cells.token, treeId: cells.treeId, artId: cells.artId },
+        author: { email: users.email, firstname: users.firstname },
+      })
+      .from(art)
+      .innerJoin(cells, eq(cells.id, art.cellId))
+      .innerJoin(users, eq(users.id, art.authorId))
+      .where(eq(art.id, request.artId))
+  )[0]!;
 }
 
 /**
@@ -115,15 +118,15 @@ function decide(
 export async function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: string): Promise<AdminRemovalRequest> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
-    const { piece, cell, author } = decide(tx, staff, now, token, 'accepted', null);
-    removePiece(tx, now, ctx.config.siteUrl, piece, cell);
-    const actionId = recordStaffAction(tx, staff, now, {
+  return write(ctx.db, async (tx) => {
+    const { piece, cell, author } = await decide(tx, staff, now, token, 'accepted', null);
+    await removePiece(tx, now, ctx.config.siteUrl, piece, cell);
+    const actionId = await recordStaffAction(tx, staff, now, {
       action: StaffAction.AcceptRemoval,
       subjectType: 'removal_request',
       subjectToken: token,
     });
-    enqueueMail(tx, now, {
+    await enqueueMail(tx, now, {
       to: author.email,
       kind: 'removal-accepted',
       dedupeKey: `staff-action:${actionId}`,
@@ -149,15 +152,15 @@ export async function declineRemoval(
 ): Promise<AdminRemovalRequest> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
-    const { piece, author } = decide(tx, staff, now, token, 'declined', reason);
-    const actionId = recordStaffAction(tx, staff, now, {
+  return write(ctx.db, async (tx) => {
+    const { piece, author } = await decide(tx, staff, now, token, 'declined', reason);
+    const actionId = await recordStaffAction(tx, staff, now, {
       action: StaffAction.DeclineRemoval,
       subjectType: 'removal_request',
       subjectToken: token,
       note: reason,
     });
-    enqueueMail(tx, now, {
+    await enqueueMail(tx, now, {
       to: author.email,
       kind: 'removal-declined',
       dedupeKey: `staff-action:${actionId}`,

@@ -17,25 +17,25 @@ import { write } from '../../db.ts';
 
 /** admin.reservations: every reservation whose clock runs, the nearest deadline first. */
 export async function listActiveReservations(ctx: ServiceContext): Promise<AdminReservation[]> {
-  return ctx.db
-    .select({
-      id: reservations.id,
-      createdAt: reservations.createdAt,
-      expiresAt: reservations.expiresAt,
-      extended: reservations.extended,
-      artStatus: art.status,
-      cell: { token: cells.token, treeToken: trees.token, row: cells.row, column: cells.column, type: cells.type },
-      user: { token: users.token, firstname: users.firstname, lastname: users.lastname, email: users.email },
-    })
-    .from(reservations)
-    .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .innerJoin(trees, eq(trees.id, cells.treeId))
-    .innerJoin(users, eq(users.id, reservations.userId))
-    .leftJoin(art, holdersPiece)
-    .where(onTheClock)
-    .orderBy(asc(reservations.expiresAt), asc(reservations.id))
-    .all()
-    .map(({ user, ...row }) => ({ ...row, user: { ...personRef(user), email: user.email } }));
+  return (
+    await ctx.db
+      .select({
+        id: reservations.id,
+        createdAt: reservations.createdAt,
+        expiresAt: reservations.expiresAt,
+        extended: reservations.extended,
+        artStatus: art.status,
+        cell: { token: cells.token, treeToken: trees.token, row: cells.row, column: cells.column, type: cells.type },
+        user: { token: users.token, firstname: users.firstname, lastname: users.lastname, email: users.email },
+      })
+      .from(reservations)
+      .innerJoin(cells, eq(cells.id, reservations.cellId))
+      .innerJoin(trees, eq(trees.id, cells.treeId))
+      .innerJoin(users, eq(users.id, reservations.userId))
+      .leftJoin(art, holdersPiece)
+      .where(onTheClock)
+      .orderBy(asc(reservations.expiresAt), asc(reservations.id))
+  ).map(({ user, ...row }) => ({ ...row, user: { ...personRef(user), email: user.email } }));
 }
 
 /** admin.releaseReservation: a reservation whose clock runs ends now; a draft is discarded, a piece sent back kept. */
@@ -46,16 +46,16 @@ export async function releaseReservationByStaff(
 ): Promise<AdminOk> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
-    const row = clockedReservation(tx, reservationId);
+  return write(ctx.db, async (tx) => {
+    const row = await clockedReservation(tx, reservationId);
     if (!row) throw new AppError(ErrorCode.ReservationNotFound, 'No active reservation has this id.');
-    releaseInTx(tx, now, ctx.config.siteUrl, row, 'released');
-    const actionId = recordStaffAction(tx, staff, now, {
+    await releaseInTx(tx, now, ctx.config.siteUrl, row, 'released');
+    const actionId = await recordStaffAction(tx, staff, now, {
       action: StaffAction.ReleaseReservation,
       subjectType: 'reservation',
       subjectToken: row.cellToken,
     });
-    enqueueMail(tx, now, {
+    await enqueueMail(tx, now, {
       to: row.email,
       kind: 'reservation-released',
       dedupeKey: `staff-action:${actionId}`,

@@ -44,51 +44,51 @@ export async function listUsers(ctx: ServiceContext, query: UsersQuery): Promise
       )
     : undefined;
   const filter = and(bySearch, query.role === undefined ? undefined : eq(users.role, query.role));
-  const total = ctx.db.select({ n: count() }).from(users).where(filter).get()?.n ?? 0;
-  const items = ctx.db
-    .select()
-    .from(users)
-    .where(filter)
-    .orderBy(asc(sql`lower(${users.lastname})`), asc(sql`lower(${users.firstname})`), asc(users.id))
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(offsetOf(query.page))
-    .all()
-    .map(answerOf);
+  const total = (await ctx.db.select({ n: count() }).from(users).where(filter))[0]?.n ?? 0;
+  const items = (
+    await ctx.db
+      .select()
+      .from(users)
+      .where(filter)
+      .orderBy(asc(sql`lower(${users.lastname})`), asc(sql`lower(${users.firstname})`), asc(users.id))
+      .limit(ADMIN_PAGE_SIZE)
+      .offset(offsetOf(query.page))
+  ).map(answerOf);
   return { items, page: query.page, pageSize: ADMIN_PAGE_SIZE, total };
 }
 
 /** The other account a token names, or not_found; one's own account is refused (own_account). */
-function otherUser(tx: Queryable, staff: Staff, userToken: string): UserRow {
-  const user = tx.select().from(users).where(eq(users.token, userToken)).get();
+async function otherUser(tx: Queryable, staff: Staff, userToken: string): Promise<UserRow> {
+  const user = (await tx.select().from(users).where(eq(users.token, userToken)))[0];
   if (!user) throw new AppError(ErrorCode.NotFound, 'No user has this token.');
   if (user.id === staff.id)
     throw new AppError(ErrorCode.OwnAccount, 'Staff cannot change the role of, or disable, their own account.');
   return user;
 }
 
+/** What a change sets on the account and how the staff log names it. */
+type Plan = { set: Partial<UserRow>; action: StaffAction; note?: string };
+
 function changeUser(
   ctx: ServiceContext,
   viewer: Viewer,
   userToken: string,
-  change: (
-    tx: Queryable,
-    user: UserRow,
-    now: number,
-  ) => { set: Partial<UserRow>; action: StaffAction; note?: string } | null,
+  change: (tx: Queryable, user: UserRow, now: number) => Plan | null | Promise<Plan | null>,
 ): Promise<AdminUser> {
   const staff = requireStaff(viewer);
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
-    const user = otherUser(tx, staff, userToken);
-    const plan = change(tx, user, now);
+  return write(ctx.db, async (tx) => {
+    const user = await otherUser(tx, staff, userToken);
+    const plan = await change(tx, user, now);
     if (!plan) return answerOf(user);
-    const updated = tx
-      .update(users)
-      .set({ ...plan.set, updatedAt: now })
-      .where(eq(users.id, user.id))
-      .returning()
-      .get();
-    recordStaffAction(tx, staff, now, {
+    const updated = (
+      await tx
+        .update(users)
+        .set({ ...plan.set, updatedAt: now })
+        .where(eq(users.id, user.id))
+        .returning()
+    )[0]!;
+    await recordStaffAction(tx, staff, now, {
       action: plan.action,
       subjectType: 'user',
       subjectToken: user.token,
@@ -116,8 +116,8 @@ export async function setRole(ctx: ServiceContext, viewer: Viewer, userToken: st
 
 /** admin.disableUser: the account cannot log in any more and every session it has ends now. */
 export async function disableUser(ctx: ServiceContext, viewer: Viewer, userToken: string): Promise<AdminUser> {
-  return changeUser(ctx, viewer, userToken, (tx, user, now) => {
-    tx.delete(sessions).where(eq(sessions.userId, user.id)).run();
+  return changeUser(ctx, viewer, userToken, async (tx, user, now) => {
+    await tx.delete(sessions).where(eq(sessions.userId, user.id));
     return user.disabledAt === null ? { set: { disabledAt: now }, action: StaffAction.DisableUser } : null;
   });
 }

@@ -37,17 +37,18 @@ import { ensureRoomForUpload } from '../../storage.ts';
 export async function publishedPieceForSharing(q: Queryable, cellToken: string) {
   let piece;
   try {
-    piece = loadCellWithArt(q, cellToken).art;
+    piece = (await loadCellWithArt(q, cellToken)).art;
   } catch {
     return null;
   }
   if (!piece || piece.status !== ArtStatus.Published) return null;
-  const author = q
-    .select({ firstname: users.firstname, lastname: users.lastname })
-    .from(users)
-    .where(eq(users.id, piece.authorId))
-    .get();
-  return { piece, author, main: readPictures(q, piece.id)[0] };
+  const author = (
+    await q
+      .select({ firstname: users.firstname, lastname: users.lastname })
+      .from(users)
+      .where(eq(users.id, piece.authorId))
+  )[0];
+  return { piece, author, main: (await readPictures(q, piece.id))[0] };
 }
 
 /** What the edit rule of server/permissions.ts looks at. */
@@ -56,7 +57,7 @@ const publicCell = ({ id: _id, treeId: _treeId, ...cell }: CellWithArt['cell']):
 
 /** art.forEdit: the wizard's data, or mayEdit false (the client sends the viewer to /forbidden). */
 export async function getArtForEdit(ctx: ServiceContext, viewer: Viewer, cellToken: string): Promise<ArtForEdit> {
-  const found = loadCellWithArt(ctx.db, cellToken);
+  const found = await loadCellWithArt(ctx.db, cellToken);
   const mayEdit = mayEditArt(viewer, editFacts(found));
   const piece = found.art;
   if (!mayEdit) return { cell: publicCell(found.cell), mayEdit, isNew: piece === null, art: null };
@@ -70,7 +71,7 @@ export async function getArtForEdit(ctx: ServiceContext, viewer: Viewer, cellTok
       token: piece.token,
       status: piece.status,
       reviewNote: piece.status === ArtStatus.ChangesRequested ? piece.reviewNote : null,
-      pictures: readPictures(ctx.db, piece.id),
+      pictures: await readPictures(ctx.db, piece.id),
       mainImageLocked: piece.status === ArtStatus.Published && !isAdmin(viewer),
     },
   };
@@ -92,8 +93,8 @@ export interface ArtSubmission {
 const LOG_IN_TO_SAVE = 'Log in to upload art.';
 
 /** The square and its piece, when the viewer may edit them; forbidden otherwise. */
-function editableCell(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: string): CellWithArt {
-  const found = loadCellWithArt(ctx.db, cellToken);
+async function editableCell(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToken: string): Promise<CellWithArt> {
+  const found = await loadCellWithArt(ctx.db, cellToken);
   if (!mayEditArt(viewer, editFacts(found)))
     throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
   return found;
@@ -106,8 +107,8 @@ function editableCell(ctx: ServiceContext, viewer: NonNullable<Viewer>, cellToke
  */
 export async function checkArtSaveAccess(ctx: ServiceContext, viewer: Viewer, cellToken: string): Promise<void> {
   if (!viewer) throw new AppError(ErrorCode.Unauthenticated, LOG_IN_TO_SAVE);
-  checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
-  editableCell(ctx, viewer, cellToken);
+  await checkRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
+  await editableCell(ctx, viewer, cellToken);
 }
 
 /**
@@ -145,14 +146,14 @@ export async function saveArt(
 ): Promise<ArtForEdit> {
   if (!viewer) throw new AppError(ErrorCode.Unauthenticated, LOG_IN_TO_SAVE);
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.artSavesPerUser, String(viewer.id));
-  const found = editableCell(ctx, viewer, cellToken);
+  const found = await editableCell(ctx, viewer, cellToken);
 
   const currentYear = new Date(ctx.clock.now()).getUTCFullYear();
   const errors: FieldErrors = {};
   const parsed = v.safeParse(artFormSchema(currentYear), submission.fields);
   if (!parsed.success) Object.assign(errors, fieldErrorsOfIssues(parsed.issues));
 
-  const existing = found.art ? readPictures(ctx.db, found.art.id) : [];
+  const existing = found.art ? await readPictures(ctx.db, found.art.id) : [];
   for (const [key, message] of Object.entries(imageListErrors(submission.slots))) errors[key] = [message];
   const described = checkPictureDescriptions(submission.descriptions ?? []);
   for (const [key, message] of Object.entries(described.errors)) errors[key] = [message];
@@ -223,53 +224,52 @@ async function commitArt(
 ): Promise<void> {
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
-    write(ctx.db, (tx) => {
+    write(ctx.db, async (tx) => {
       restorePictureFiles(ctx.media, files);
       // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
       // this transaction, so a save that fails below leaves no reservation or draft.
-      if (reserveFirst) reserveSquareByToken(tx, now, viewer, cellToken);
+      if (reserveFirst) await reserveSquareByToken(tx, now, viewer, cellToken);
       // Read again inside the transaction: the reservation may have run out since the checks above.
-      const found = loadCellWithArt(tx, cellToken);
+      const found = await loadCellWithArt(tx, cellToken);
       const piece = found.art;
       if (!piece || !mayEditArt(viewer, editFacts(found)))
         throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
 
       const kept = plan.flatMap((p) => ('keep' in p ? [p.keep] : []));
-      const current = tx.select().from(pictures).where(eq(pictures.artId, piece.id)).all();
+      const current = await tx.select().from(pictures).where(eq(pictures.artId, piece.id));
       const gone = current.filter((p) => !kept.includes(p.token)).map((p) => p.id);
-      if (gone.length) tx.delete(pictures).where(inArray(pictures.id, gone)).run();
+      if (gone.length) await tx.delete(pictures).where(inArray(pictures.id, gone));
       // Positions are unique per piece: move the kept ones out of the way before placing them.
-      tx.update(pictures)
+      await tx
+        .update(pictures)
         .set({ position: sql`${pictures.position} + 100` })
-        .where(eq(pictures.artId, piece.id))
-        .run();
+        .where(eq(pictures.artId, piece.id));
       let mainColor: number | null = piece.dominantColor;
-      plan.forEach((item, position) => {
+      for (const [position, item] of plan.entries()) {
         const { description } = item;
         if ('keep' in item) {
-          tx.update(pictures)
+          await tx
+            .update(pictures)
             .set({ position, description })
-            .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)))
-            .run();
+            .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)));
         } else {
           const { key, width, height, dominantColor } = item.stored;
-          tx.insert(pictures)
-            .values({
-              token: newToken(),
-              artId: piece.id,
-              position,
-              mediaKey: key,
-              width,
-              height,
-              description,
-              createdAt: now,
-            })
-            .run();
+          await tx.insert(pictures).values({
+            token: newToken(),
+            artId: piece.id,
+            position,
+            mediaKey: key,
+            width,
+            height,
+            description,
+            createdAt: now,
+          });
           if (position === 0) mainColor = dominantColor;
         }
-      });
+      }
 
-      tx.update(art)
+      await tx
+        .update(art)
         .set({
           title: values.title,
           year: values.year,
@@ -289,37 +289,37 @@ async function commitArt(
           dominantColor: mainColor,
           updatedAt: now,
         })
-        .where(eq(art.id, piece.id))
-        .run();
-      if (submit && isArtInProgress(piece.status)) submitPiece(tx, now, piece, found.cell);
+        .where(eq(art.id, piece.id));
+      if (submit && isArtInProgress(piece.status)) await submitPiece(tx, now, piece, found.cell);
       // The snapshot shows a published piece's colour and thumbnail, and search its text: both may have changed.
       if (piece.status === ArtStatus.Published || found.cell.status === CellStatus.Published)
-        recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
-      reindexArt(tx, piece.id);
+        await recordCellChanges(tx, found.cell.treeId, [found.cell.id], now);
+      await reindexArt(tx, piece.id);
     }),
   );
 }
 
 /** art.details: a published piece for everyone; the author and admins also see it before and after review. */
 export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellToken: string): Promise<ArtDetails> {
-  const found = loadCellWithArt(ctx.db, cellToken);
+  const found = await loadCellWithArt(ctx.db, cellToken);
   const piece = found.art;
   const isAuthor = viewer !== null && piece !== null && piece.authorId === viewer.id;
   if (!piece || (piece.status !== ArtStatus.Published && !isAuthor && !isAdmin(viewer))) {
     throw new AppError(ErrorCode.ArtNotFound, 'This square has no published art.');
   }
-  const author = ctx.db
-    .select({
-      token: users.token,
-      firstname: users.firstname,
-      lastname: users.lastname,
-      image: users.image,
-      description: users.description,
-    })
-    .from(users)
-    .where(eq(users.id, piece.authorId))
-    .get()!;
-  const pictureList = readPictures(ctx.db, piece.id);
+  const author = (
+    await ctx.db
+      .select({
+        token: users.token,
+        firstname: users.firstname,
+        lastname: users.lastname,
+        image: users.image,
+        description: users.description,
+      })
+      .from(users)
+      .where(eq(users.id, piece.authorId))
+  )[0]!;
+  const pictureList = await readPictures(ctx.db, piece.id);
   return {
     ...fieldsOf(piece),
     token: piece.token,
@@ -329,15 +329,15 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
     pictures: pictureList,
     picture: pictureList[0] ? { thumb: pictureList[0].thumb } : null,
     author: { ...author, image: author.image ? MEDIA_URL_PREFIX + author.image : null },
-    activity: activityOf(ctx, piece.id),
-    connections: listActiveConnections(ctx.db, found.cell.id, piece.id),
+    activity: await activityOf(ctx, piece.id),
+    connections: await listActiveConnections(ctx.db, found.cell.id, piece.id),
     mayEdit: mayEditArt(viewer, editFacts(found)),
-    removalRequest: isAuthor ? openRemovalRequestOf(ctx, piece.id) : null,
+    removalRequest: isAuthor ? await openRemovalRequestOf(ctx, piece.id) : null,
   };
 }
 
-export function activityOf(ctx: ServiceContext, artId: number): { likes: number; reviews: number } {
-  const likes = ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()?.n ?? 0;
-  const reviews = ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)).get()?.n ?? 0;
+export async function activityOf(ctx: ServiceContext, artId: number): Promise<{ likes: number; reviews: number }> {
+  const likes = (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)))[0]?.n ?? 0;
+  const reviews = (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)))[0]?.n ?? 0;
   return { likes, reviews };
 }

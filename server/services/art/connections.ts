@@ -19,53 +19,56 @@ import { mediaNameOf, editFacts, loadCellWithArt } from '../display/index.ts';
 type NextCell = ArtConnection['next_cell'] & { cellId: number };
 
 /** The published pieces on the 8 squares around (row, column), with what a connection shows of each. */
-function publishedNeighbours(q: Queryable, cell: { treeId: number; row: number; column: number }): NextCell[] {
-  return q
-    .select({
-      cellId: cells.id,
-      token: cells.token,
-      row: cells.row,
-      column: cells.column,
-      artToken: art.token,
-      title: art.title,
-      year: art.year,
-      mediaKey: pictures.mediaKey,
-      authorToken: users.token,
-      firstname: users.firstname,
-      lastname: users.lastname,
-    })
-    .from(cells)
-    .innerJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
-    .innerJoin(users, eq(users.id, art.authorId))
-    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
-    .where(
-      and(
-        eq(cells.treeId, cell.treeId),
-        between(cells.row, cell.row - 1, cell.row + 1),
-        between(cells.column, cell.column - 1, cell.column + 1),
-        or(ne(cells.row, cell.row), ne(cells.column, cell.column)),
-      ),
-    )
-    .all()
-    .map((n) => ({
-      cellId: n.cellId,
-      token: n.token,
-      row: n.row,
-      column: n.column,
-      art: {
-        token: n.artToken,
-        title: n.title,
-        year: n.year,
-        picture: n.mediaKey ? { thumb: MEDIA_URL_PREFIX + mediaNameOf(n.mediaKey, 'thumb') } : null,
-        author: { token: n.authorToken, firstname: n.firstname, lastname: n.lastname },
-      },
-    }));
+async function publishedNeighbours(
+  q: Queryable,
+  cell: { treeId: number; row: number; column: number },
+): Promise<NextCell[]> {
+  return (
+    await q
+      .select({
+        cellId: cells.id,
+        token: cells.token,
+        row: cells.row,
+        column: cells.column,
+        artToken: art.token,
+        title: art.title,
+        year: art.year,
+        mediaKey: pictures.mediaKey,
+        authorToken: users.token,
+        firstname: users.firstname,
+        lastname: users.lastname,
+      })
+      .from(cells)
+      .innerJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
+      .innerJoin(users, eq(users.id, art.authorId))
+      .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
+      .where(
+        and(
+          eq(cells.treeId, cell.treeId),
+          between(cells.row, cell.row - 1, cell.row + 1),
+          between(cells.column, cell.column - 1, cell.column + 1),
+          or(ne(cells.row, cell.row), ne(cells.column, cell.column)),
+        ),
+      )
+  ).map((n) => ({
+    cellId: n.cellId,
+    token: n.token,
+    row: n.row,
+    column: n.column,
+    art: {
+      token: n.artToken,
+      title: n.title,
+      year: n.year,
+      picture: n.mediaKey ? { thumb: MEDIA_URL_PREFIX + mediaNameOf(n.mediaKey, 'thumb') } : null,
+      author: { token: n.authorToken, firstname: n.firstname, lastname: n.lastname },
+    },
+  }));
 }
 
 const withoutId = ({ cellId: _cellId, ...next }: NextCell): ArtConnection['next_cell'] => next;
 
-function editableCell(q: Queryable, viewer: Viewer, cellToken: string) {
-  const found = loadCellWithArt(q, cellToken);
+async function editableCell(q: Queryable, viewer: Viewer, cellToken: string) {
+  const found = await loadCellWithArt(q, cellToken);
   if (!mayEditArt(viewer, editFacts(found)))
     throw new AppError(ErrorCode.Forbidden, 'You may not edit the art of this square.');
   return found;
@@ -77,18 +80,18 @@ export async function listPossibleConnections(
   viewer: Viewer,
   cellToken: string,
 ): Promise<ArtConnection[]> {
-  const found = editableCell(ctx.db, viewer, cellToken);
+  const found = await editableCell(ctx.db, viewer, cellToken);
   const chosen = new Map(
     found.art
-      ? ctx.db
-          .select()
-          .from(connections)
-          .where(and(eq(connections.artId, found.art.id), eq(connections.status, ConnectionStatus.Selected)))
-          .all()
-          .map((c) => [c.nextCellId, c])
+      ? (
+          await ctx.db
+            .select()
+            .from(connections)
+            .where(and(eq(connections.artId, found.art.id), eq(connections.status, ConnectionStatus.Selected)))
+        ).map((c) => [c.nextCellId, c])
       : [],
   );
-  return publishedNeighbours(ctx.db, found.cell).map((next) => {
+  return (await publishedNeighbours(ctx.db, found.cell)).map((next) => {
     const saved = chosen.get(next.cellId);
     return {
       token: next.token,
@@ -110,12 +113,12 @@ export async function saveConnections(
   input: { connections: { token: string; status: number; description: string }[] },
 ): Promise<ArtConnection[]> {
   const now = ctx.clock.now();
-  await write(ctx.db, (tx) => {
+  await write(ctx.db, async (tx) => {
     // Read inside the transaction: the piece may have been removed, or the square released, since the request came.
-    const found = editableCell(tx, viewer, cellToken);
+    const found = await editableCell(tx, viewer, cellToken);
     if (!found.art) throw new AppError(ErrorCode.ArtNotFound, 'Save the piece before its connections.');
     const artId = found.art.id;
-    const neighbours = new Map(publishedNeighbours(tx, found.cell).map((n) => [n.token, n]));
+    const neighbours = new Map((await publishedNeighbours(tx, found.cell)).map((n) => [n.token, n]));
     const errors: FieldErrors = {};
     const selected = new Map<number, string>();
     input.connections.forEach((item, index) => {
@@ -127,11 +130,12 @@ export async function saveConnections(
     });
     if (Object.keys(errors).length)
       throw new AppError(ErrorCode.ConnectionNotAllowed, 'Some connections are not possible.', errors);
-    const existing = tx.select().from(connections).where(eq(connections.artId, artId)).all();
+    const existing = await tx.select().from(connections).where(eq(connections.artId, artId));
     const dropped = existing.filter((c) => !selected.has(c.nextCellId)).map((c) => c.id);
-    if (dropped.length) tx.delete(connections).where(inArray(connections.id, dropped)).run();
+    if (dropped.length) await tx.delete(connections).where(inArray(connections.id, dropped));
     for (const [nextCellId, description] of selected) {
-      tx.insert(connections)
+      await tx
+        .insert(connections)
         .values({
           token: newToken(),
           artId,
@@ -144,8 +148,7 @@ export async function saveConnections(
         .onConflictDoUpdate({
           target: [connections.artId, connections.nextCellId],
           set: { description, status: ConnectionStatus.Selected, updatedAt: now },
-        })
-        .run();
+        });
     }
   });
   return await listPossibleConnections(ctx, viewer, cellToken);
@@ -155,29 +158,32 @@ export async function saveConnections(
  * The connections shown on a piece's details (GET /api/cell/{cellToken}/connections/active): the ones it made and
  * the ones made to its square, wherever the other piece is published and still on its square.
  */
-export function listActiveConnections(db: Db | Queryable, cellId: number, artId: number): ArtConnection[] {
-  const cell = db
-    .select({ treeId: cells.treeId, row: cells.row, column: cells.column })
-    .from(cells)
-    .where(eq(cells.id, cellId))
-    .get();
+export async function listActiveConnections(
+  db: Db | Queryable,
+  cellId: number,
+  artId: number,
+): Promise<ArtConnection[]> {
+  const cell = (
+    await db
+      .select({ treeId: cells.treeId, row: cells.row, column: cells.column })
+      .from(cells)
+      .where(eq(cells.id, cellId))
+  )[0];
   if (!cell) return [];
-  const neighbours = publishedNeighbours(db, cell);
+  const neighbours = await publishedNeighbours(db, cell);
   if (neighbours.length === 0) return [];
   const byCell = new Map(neighbours.map((n) => [n.cellId, n]));
   const otherArt = alias(art, 'other_art');
-  const outgoing = db
+  const outgoing = await db
     .select({ nextCellId: connections.nextCellId, description: connections.description })
     .from(connections)
-    .where(and(eq(connections.artId, artId), eq(connections.status, ConnectionStatus.Selected)))
-    .all();
-  const incoming = db
+    .where(and(eq(connections.artId, artId), eq(connections.status, ConnectionStatus.Selected)));
+  const incoming = await db
     .select({ fromCellId: otherArt.cellId, description: connections.description })
     .from(connections)
     .innerJoin(otherArt, eq(otherArt.id, connections.artId))
     .innerJoin(cells, and(eq(cells.id, otherArt.cellId), eq(cells.artId, otherArt.id)))
-    .where(and(eq(connections.nextCellId, cellId), eq(connections.status, ConnectionStatus.Selected)))
-    .all();
+    .where(and(eq(connections.nextCellId, cellId), eq(connections.status, ConnectionStatus.Selected)));
   const out = new Map<number, ArtConnection>();
   for (const [otherCellId, description] of [
     ...outgoing.map((c) => [c.nextCellId, c.description] as const),
@@ -201,7 +207,7 @@ export async function getActiveConnections(
   viewer: Viewer,
   cellToken: string,
 ): Promise<ArtConnection[]> {
-  const found = loadCellWithArt(ctx.db, cellToken);
+  const found = await loadCellWithArt(ctx.db, cellToken);
   const piece = found.art;
   const mayView =
     piece &&

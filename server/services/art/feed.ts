@@ -6,7 +6,7 @@ import type { Queryable } from '../../db.ts';
 import { mainPictureOf } from '../display/index.ts';
 
 export async function newestPublished(db: Queryable, limit: number) {
-  return db
+  return await db
     .select({
       artToken: art.token,
       title: art.title,
@@ -26,6 +26,5 @@ export async function newestPublished(db: Queryable, limit: number) {
     .leftJoin(pictures, mainPictureOf(art.id))
     .where(eq(art.status, ArtStatus.Published))
     .orderBy(desc(sql`coalesce(${art.publishedAt}, ${art.updatedAt})`), desc(art.id))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }

@@ -20,13 +20,15 @@ export interface RemovalRequestAnswer {
 }
 
 /** The piece's open request, if any (the details page shows it to the author instead of the action). */
-export function openRemovalRequestOf(ctx: ServiceContext, artId: number): RemovalRequestAnswer | null {
+export async function openRemovalRequestOf(ctx: ServiceContext, artId: number): Promise<RemovalRequestAnswer | null> {
   return (
-    ctx.db
-      .select({ token: removalRequests.token, state: removalRequests.state, createdAt: removalRequests.createdAt })
-      .from(removalRequests)
-      .where(and(eq(removalRequests.artId, artId), eq(removalRequests.state, 'open')))
-      .get() ?? null
+    (
+      await ctx.db
+        .select({ token: removalRequests.token, state: removalRequests.state, createdAt: removalRequests.createdAt })
+        .from(removalRequests)
+        .where(and(eq(removalRequests.artId, artId), eq(removalRequests.state, 'open')))
+        .limit(1)
+    )[0] ?? null
   );
 }
 
@@ -43,26 +45,28 @@ export async function requestRemoval(
   cellToken: string,
   reason: string,
 ): Promise<RemovalRequestAnswer> {
-  const piece = loadCellWithArt(ctx.db, cellToken).art;
+  const piece = (await loadCellWithArt(ctx.db, cellToken)).art;
   if (!piece) throw new AppError(ErrorCode.ArtNotFound, 'This square has no art.');
   if (!viewer || !mayRequestRemoval(viewer, piece))
     throw new AppError(ErrorCode.Forbidden, 'Only the artist can ask for this piece to be removed.');
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
+  return write(ctx.db, async (tx) => {
     // Read again under the write lock: staff may have just changed the piece's status.
-    const status = tx.select({ status: art.status }).from(art).where(eq(art.id, piece.id)).get()?.status;
+    const status = (await tx.select({ status: art.status }).from(art).where(eq(art.id, piece.id)))[0]?.status;
     if (status !== ArtStatus.Published) throw new AppError(ErrorCode.Conflict, NOT_PUBLISHED_MESSAGE);
-    const open = tx
-      .select({ token: removalRequests.token, state: removalRequests.state, createdAt: removalRequests.createdAt })
-      .from(removalRequests)
-      .where(and(eq(removalRequests.artId, piece.id), eq(removalRequests.state, 'open')))
-      .get();
+    const open = (
+      await tx
+        .select({ token: removalRequests.token, state: removalRequests.state, createdAt: removalRequests.createdAt })
+        .from(removalRequests)
+        .where(and(eq(removalRequests.artId, piece.id), eq(removalRequests.state, 'open')))
+        .limit(1)
+    )[0];
     if (open) return open;
-    const email = tx.select({ email: users.email }).from(users).where(eq(users.id, viewer.id)).get()!.email;
+    const email = (await tx.select({ email: users.email }).from(users).where(eq(users.id, viewer.id)))[0]!.email;
     const token = newToken();
-    tx.insert(removalRequests)
-      .values({ token, artId: piece.id, requesterId: viewer.id, email, reason, state: 'open', createdAt: now })
-      .run();
+    await tx
+      .insert(removalRequests)
+      .values({ token, artId: piece.id, requesterId: viewer.id, email, reason, state: 'open', createdAt: now });
     return { token, state: 'open', createdAt: now };
   });
 }

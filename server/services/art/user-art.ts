@@ -16,35 +16,33 @@ import type { ServiceContext } from '../context.ts';
 import { memberByToken } from '../social/index.ts';
 
 /** Counts of `column` grouped by art id, for the given pieces. */
-function countsByArt(
+async function countsByArt(
   ctx: ServiceContext,
   table: typeof artLikes | typeof artViews,
   artIds: number[],
-): Map<number, number> {
+): Promise<Map<number, number>> {
   if (artIds.length === 0) return new Map();
-  const rows = ctx.db
+  const rows = await ctx.db
     .select({ artId: table.artId, n: count() })
     .from(table)
     .where(inArray(table.artId, artIds))
-    .groupBy(table.artId)
-    .all();
+    .groupBy(table.artId);
   return new Map(rows.map((r) => [r.artId, r.n]));
 }
 
 /** The first picture's thumbnail URL of each piece. */
-function thumbsByArt(ctx: ServiceContext, artIds: number[]): Map<number, string> {
+async function thumbsByArt(ctx: ServiceContext, artIds: number[]): Promise<Map<number, string>> {
   if (artIds.length === 0) return new Map();
-  const rows = ctx.db
+  const rows = await ctx.db
     .select({ artId: pictures.artId, key: pictures.mediaKey })
     .from(pictures)
-    .where(and(inArray(pictures.artId, artIds), eq(pictures.position, 0)))
-    .all();
+    .where(and(inArray(pictures.artId, artIds), eq(pictures.position, 0)));
   return new Map(rows.map((r) => [r.artId, pictureUrls(r.key).thumb]));
 }
 
-function activities(ctx: ServiceContext, artIds: number[]) {
-  const likes = countsByArt(ctx, artLikes, artIds);
-  const views = countsByArt(ctx, artViews, artIds);
+async function activities(ctx: ServiceContext, artIds: number[]) {
+  const likes = await countsByArt(ctx, artLikes, artIds);
+  const views = await countsByArt(ctx, artViews, artIds);
   return (artId: number) => ({ likes: likes.get(artId) ?? 0, reviews: views.get(artId) ?? 0 });
 }
 
@@ -84,8 +82,8 @@ const keptAfterChangesWindow = and(
 );
 
 /** The pieces of `authorId`, newest first: the atelier's, or with `published` only the published ones. */
-function piecesOf(ctx: ServiceContext, authorId: number, published: boolean) {
-  return ctx.db
+async function piecesOf(ctx: ServiceContext, authorId: number, published: boolean) {
+  return await ctx.db
     .select(pieceColumns)
     .from(art)
     .innerJoin(cells, eq(cells.id, art.cellId))
@@ -98,26 +96,25 @@ function piecesOf(ctx: ServiceContext, authorId: number, published: boolean) {
           : or(and(onItsSquare, ne(art.status, ArtStatus.Removed)), keptAfterChangesWindow),
       ),
     )
-    .orderBy(desc(art.createdAt), desc(art.id))
-    .all();
+    .orderBy(desc(art.createdAt), desc(art.id));
 }
 
 /** GET /api/user/{token}/art: ATELIER, for the owner or an admin. */
 export async function listAtelier(ctx: ServiceContext, viewer: Viewer, token: string): Promise<AtelierItem[]> {
   if (!mayReadPrivateProfile(viewer, token))
     throw new AppError(ErrorCode.Forbidden, 'You can only see your own atelier.');
-  const owner = memberByToken(ctx, token);
-  const rows = piecesOf(ctx, owner.id, false);
+  const owner = await memberByToken(ctx, token);
+  const rows = await piecesOf(ctx, owner.id, false);
   const ids = rows.map((r) => r.artId);
-  const thumbs = thumbsByArt(ctx, ids);
-  const activityOf = activities(ctx, ids);
+  const thumbs = await thumbsByArt(ctx, ids);
+  const activityOf = await activities(ctx, ids);
   const holds = new Map(
-    ctx.db
-      .select({ cellId: reservations.cellId, expiresAt: reservations.expiresAt })
-      .from(reservations)
-      .where(and(eq(reservations.userId, owner.id), eq(reservations.state, 'active')))
-      .all()
-      .map((r) => [r.cellId, r.expiresAt]),
+    (
+      await ctx.db
+        .select({ cellId: reservations.cellId, expiresAt: reservations.expiresAt })
+        .from(reservations)
+        .where(and(eq(reservations.userId, owner.id), eq(reservations.state, 'active')))
+    ).map((r) => [r.cellId, r.expiresAt]),
   );
   return rows.map(({ artId, cellId, year: _year, ...row }) => ({
     ...row,
@@ -129,32 +126,34 @@ export async function listAtelier(ctx: ServiceContext, viewer: Viewer, token: st
 
 /** GET /api/user/{token}/art/published: the public profile's ART cards. */
 export async function listPublishedArt(ctx: ServiceContext, token: string): Promise<PublishedArtCard[]> {
-  const owner = memberByToken(ctx, token);
-  const rows = piecesOf(ctx, owner.id, true);
+  const owner = await memberByToken(ctx, token);
+  const rows = await piecesOf(ctx, owner.id, true);
   const ids = rows.map((r) => r.artId);
-  const thumbs = thumbsByArt(ctx, ids);
-  const activityOf = activities(ctx, ids);
-  return rows.map((row) => ({
-    cellToken: row.cellToken,
-    cellStatus: row.cellStatus,
-    cellType: row.cellType,
-    row: row.row,
-    column: row.column,
-    artToken: row.artToken,
-    title: row.title,
-    year: row.year,
-    category: row.category,
-    width: row.width,
-    height: row.height,
-    depth: row.depth,
-    units: row.units,
-    no_size: row.no_size,
-    thumb: thumbs.get(row.artId) ?? null,
-    created_at: row.created_at,
-    activity: activityOf(row.artId),
-    connections: listActiveConnections(ctx.db, row.cellId, row.artId).map((c) => ({
-      cellToken: c.next_cell.token,
-      thumb: c.next_cell.art.picture?.thumb ?? null,
+  const thumbs = await thumbsByArt(ctx, ids);
+  const activityOf = await activities(ctx, ids);
+  return Promise.all(
+    rows.map(async (row) => ({
+      cellToken: row.cellToken,
+      cellStatus: row.cellStatus,
+      cellType: row.cellType,
+      row: row.row,
+      column: row.column,
+      artToken: row.artToken,
+      title: row.title,
+      year: row.year,
+      category: row.category,
+      width: row.width,
+      height: row.height,
+      depth: row.depth,
+      units: row.units,
+      no_size: row.no_size,
+      thumb: thumbs.get(row.artId) ?? null,
+      created_at: row.created_at,
+      activity: activityOf(row.artId),
+      connections: (await listActiveConnections(ctx.db, row.cellId, row.artId)).map((c) => ({
+        cellToken: c.next_cell.token,
+        thumb: c.next_cell.art.picture?.thumb ?? null,
+      })),
     })),
-  }));
+  );
 }

@@ -11,20 +11,20 @@ export const pictureUrls = (key: string) => ({
   image: MEDIA_URL_PREFIX + mediaNameOf(key, 'large'),
 });
 
-export function readPictures(q: Queryable, artId: number): ArtPicture[] {
-  return q
-    .select({
-      token: pictures.token,
-      key: pictures.mediaKey,
-      width: pictures.width,
-      height: pictures.height,
-      description: pictures.description,
-    })
-    .from(pictures)
-    .where(eq(pictures.artId, artId))
-    .orderBy(asc(pictures.position))
-    .all()
-    .map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
+export async function readPictures(q: Queryable, artId: number): Promise<ArtPicture[]> {
+  return (
+    await q
+      .select({
+        token: pictures.token,
+        key: pictures.mediaKey,
+        width: pictures.width,
+        height: pictures.height,
+        description: pictures.description,
+      })
+      .from(pictures)
+      .where(eq(pictures.artId, artId))
+      .orderBy(asc(pictures.position))
+  ).map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
 }
 
 /** The main picture's thumbnail URL of a piece, from a left join on its position-0 picture. */

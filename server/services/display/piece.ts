@@ -18,26 +18,27 @@ export interface CellWithArt {
 }
 
 /** The square a token names with its current piece: 400 for a malformed token, 404 for an unknown one. */
-export function loadCellWithArt(q: Queryable, cellToken: string): CellWithArt {
+export async function loadCellWithArt(q: Queryable, cellToken: string): Promise<CellWithArt> {
   if (!TOKEN_PATTERN.test(cellToken)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
-  const found = q
-    .select({
-      id: cells.id,
-      treeId: cells.treeId,
-      token: cells.token,
-      row: cells.row,
-      column: cells.column,
-      status: cells.status,
-      treeToken: trees.token,
-      artId: cells.artId,
-    })
-    .from(cells)
-    .innerJoin(trees, eq(trees.id, cells.treeId))
-    .where(eq(cells.token, cellToken))
-    .get();
+  const found = (
+    await q
+      .select({
+        id: cells.id,
+        treeId: cells.treeId,
+        token: cells.token,
+        row: cells.row,
+        column: cells.column,
+        status: cells.status,
+        treeToken: trees.token,
+        artId: cells.artId,
+      })
+      .from(cells)
+      .innerJoin(trees, eq(trees.id, cells.treeId))
+      .where(eq(cells.token, cellToken))
+  )[0];
   if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
   const { artId, ...cell } = found;
-  const piece = artId === null ? undefined : q.select().from(art).where(eq(art.id, artId)).get();
+  const piece = artId === null ? undefined : (await q.select().from(art).where(eq(art.id, artId)))[0];
   return { cell, art: piece && piece.status !== ArtStatus.Removed ? piece : null };
 }
 

@@ -24,20 +24,21 @@ export async function sendContactMessage(
   const now = ctx.clock.now();
   // Outside the transaction, like the other limits: a refused attempt still counts.
   await hitRateLimit(ctx.db, now, LIMITS.contactPerIp, ip);
-  return write(ctx.db, (tx) => {
-    const row = tx
-      .insert(contactMessages)
-      .values({
-        userId,
-        email: input.email,
-        reason: input.reason,
-        subject: input.subject,
-        message: input.message,
-        createdAt: now,
-      })
-      .returning({ id: contactMessages.id })
-      .get();
-    enqueueMail(tx, now, {
+  return write(ctx.db, async (tx) => {
+    const row = (
+      await tx
+        .insert(contactMessages)
+        .values({
+          userId,
+          email: input.email,
+          reason: input.reason,
+          subject: input.subject,
+          message: input.message,
+          createdAt: now,
+        })
+        .returning({ id: contactMessages.id })
+    )[0]!;
+    await enqueueMail(tx, now, {
       to: ctx.config.helpEmail,
       kind: 'contact',
       dedupeKey: `contact:${row.id}`,

@@ -22,8 +22,9 @@ export interface OutgoingMail {
   dedupeKey?: string;
 }
 
-export function enqueueMail(db: Queryable, now: number, mail: OutgoingMail): void {
-  db.insert(mailOutbox)
+export async function enqueueMail(db: Queryable, now: number, mail: OutgoingMail): Promise<void> {
+  await db
+    .insert(mailOutbox)
     .values({
       dedupeKey: mail.dedupeKey ?? null,
       toAddress: mail.to,
@@ -34,8 +35,7 @@ export function enqueueMail(db: Queryable, now: number, mail: OutgoingMail): voi
       nextAttemptAt: now,
       createdAt: now,
     })
-    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
-    .run();
+    .onConflictDoNothing({ target: mailOutbox.dedupeKey });
 }
 
 const MAX_ATTEMPTS = 8;
@@ -97,16 +97,17 @@ function claimNext(db: Db, owner: string, now: number, leaseMs: number) {
   return write(db, (tx) => claimNextIn(tx, owner, now, leaseMs));
 }
 
-function claimNextIn(db: Queryable, owner: string, now: number, leaseMs: number) {
+async function claimNextIn(db: Queryable, owner: string, now: number, leaseMs: number) {
   const oldestDue = sql`(select id from ${mailOutbox}
     where (state = 'queued' and next_attempt_at <= ${now}) or (state = 'sending' and coalesce(claim_until, 0) <= ${now})
     order by id limit 1)`;
-  return db
-    .update(mailOutbox)
-    .set({ state: 'sending', claimedBy: owner, claimUntil: now + leaseMs, attempts: sql`${mailOutbox.attempts} + 1` })
-    .where(eq(mailOutbox.id, oldestDue))
-    .returning()
-    .get();
+  return (
+    await db
+      .update(mailOutbox)
+      .set({ state: 'sending', claimedBy: owner, claimUntil: now + leaseMs, attempts: sql`${mailOutbox.attempts} + 1` })
+      .where(eq(mailOutbox.id, oldestDue))
+      .returning()
+  )[0];
 }
 
 /**
@@ -130,12 +131,13 @@ export async function deliverOutbox(
     const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.claimedBy, claim.owner));
     const stopRenewing = keepRenewing(
       () =>
-        write(db, (tx) =>
-          tx
-            .update(mailOutbox)
-            .set({ claimUntil: ctx.clock.now() + claim.leaseMs })
-            .where(and(mine, eq(mailOutbox.state, 'sending')))
-            .run(),
+        write(
+          db,
+          async (tx) =>
+            await tx
+              .update(mailOutbox)
+              .set({ claimUntil: ctx.clock.now() + claim.leaseMs })
+              .where(and(mine, eq(mailOutbox.state, 'sending'))),
         ),
       claim.leaseMs,
     );
@@ -157,29 +159,31 @@ export async function deliverOutbox(
       }
       stopRenewing();
       // Marked sent whoever holds the claim now: it has been sent, and must not be sent again.
-      await write(db, (tx) =>
-        tx
-          .update(mailOutbox)
-          .set({ state: 'sent', sentAt: ctx.clock.now(), lastError: null, claimedBy: null, claimUntil: null })
-          .where(eq(mailOutbox.id, mail.id))
-          .run(),
+      await write(
+        db,
+        async (tx) =>
+          await tx
+            .update(mailOutbox)
+            .set({ state: 'sent', sentAt: ctx.clock.now(), lastError: null, claimedBy: null, claimUntil: null })
+            .where(eq(mailOutbox.id, mail.id)),
       );
       sent++;
     } catch (error) {
       stopRenewing();
       const failed = mail.attempts >= MAX_ATTEMPTS;
-      await write(db, (tx) =>
-        tx
-          .update(mailOutbox)
-          .set({
-            state: failed ? 'failed' : 'queued',
-            lastError: error instanceof Error ? error.message : String(error),
-            nextAttemptAt: now + Math.min(2 ** mail.attempts * 30_000, 6 * 60 * 60 * 1000),
-            claimedBy: null,
-            claimUntil: null,
-          })
-          .where(mine)
-          .run(),
+      await write(
+        db,
+        async (tx) =>
+          await tx
+            .update(mailOutbox)
+            .set({
+              state: failed ? 'failed' : 'queued',
+              lastError: error instanceof Error ? error.message : String(error),
+              nextAttemptAt: now + Math.min(2 ** mail.attempts * 30_000, 6 * 60 * 60 * 1000),
+              claimedBy: null,
+              claimUntil: null,
+            })
+            .where(mine),
       );
       ctx.log.warn(
         { err: error, mailId: mail.id, attempts: mail.attempts },

@@ -82,25 +82,30 @@ export function restorePictureFiles(media: MediaStore, prepared: readonly Prepar
 
 const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb|large)\.webp$/;
 
-function namedKeys(db: Db): Set<string> {
+async function namedKeys(db: Db): Promise<Set<string>> {
   const keys = new Set<string>();
-  for (const row of db.select({ key: pictures.mediaKey }).from(pictures).all()) keys.add(row.key);
-  for (const row of db.select({ image: users.image }).from(users).where(isNotNull(users.image)).all()) {
+  for (const row of await db.select({ key: pictures.mediaKey }).from(pictures)) keys.add(row.key);
+  for (const row of await db.select({ image: users.image }).from(users).where(isNotNull(users.image))) {
     if (row.image) keys.add(row.image);
   }
   return keys;
 }
 
-function isNamed(db: Queryable, name: string): boolean {
+async function isNamed(db: Queryable, name: string): Promise<boolean> {
   const key = KEY_OF_NAME.exec(name)?.[1];
-  if (key && db.select({ id: pictures.id }).from(pictures).where(eq(pictures.mediaKey, key)).get() !== undefined)
+  if (
+    key &&
+    (await db.select({ id: pictures.id }).from(pictures).where(eq(pictures.mediaKey, key)).limit(1))[0] !== undefined
+  )
     return true;
   return (
-    db
-      .select({ id: users.id })
-      .from(users)
-      .where(inArray(users.image, key ? [key, name] : [name]))
-      .get() !== undefined
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.image, key ? [key, name] : [name]))
+        .limit(1)
+    )[0] !== undefined
   );
 }
 
@@ -115,10 +120,10 @@ export async function removeUnnamedMedia(
   names: readonly string[],
 ): Promise<string[]> {
   if (names.length === 0) return [];
-  return write(ctx.db, (tx) => {
+  return write(ctx.db, async (tx) => {
     const removed: string[] = [];
     for (const name of names) {
-      if (isNamed(tx, name)) continue;
+      if (await isNamed(tx, name)) continue;
       ctx.media.removeSync(name);
       removed.push(name);
     }
@@ -135,7 +140,7 @@ const SWEEP_BATCH = 100;
  * files a killed write left. The age guard leaves alone the files of a save between writing them and committing.
  */
 export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
-  const keys = namedKeys(ctx.db);
+  const keys = await namedKeys(ctx.db);
   const now = ctx.clock.now();
   const candidates: string[] = [];
   for (const name of await ctx.media.list()) {

@@ -35,24 +35,23 @@ import { extendLinkOf } from '../display/index.ts';
 export async function sendReservationReminders(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   const zone = ctx.config.siteTimezone;
-  const candidates = ctx.db
+  const candidates = await ctx.db
     .select({ id: reservations.id })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
     .leftJoin(art, holdersPiece)
     .where(and(gt(reservations.expiresAt, now), lte(reservations.expiresAt, now + 7 * DAY_MS), onTheClock))
-    .orderBy(asc(reservations.id))
-    .all();
+    .orderBy(asc(reservations.id));
   let sent = 0;
   for (const { id } of candidates) {
-    const done = await write(ctx.db, (tx) => {
-      const row = clockedReservation(tx, id);
+    const done = await write(ctx.db, async (tx) => {
+      const row = await clockedReservation(tx, id);
       const due = row && latestDueReminder(row.expiresAt, now, zone);
       if (!row || !due || row.updatedAt >= due.dueAt) return false;
       const reminderCount = row.reminderCount + 1;
-      tx.update(reservations).set({ reminderCount, updatedAt: now }).where(eq(reservations.id, id)).run();
+      await tx.update(reservations).set({ reminderCount, updatedAt: now }).where(eq(reservations.id, id));
       const canExtend = extensionRefusal({ ...row, reminderCount }, now) === null;
-      enqueueMail(tx, now, {
+      await enqueueMail(tx, now, {
         to: row.email,
         kind: 'reservation-reminder',
         dedupeKey: `reservation-reminder:${row.token}:${reminderCount}`,
@@ -91,22 +90,21 @@ export async function sendReservationReminders(ctx: ServiceContext): Promise<num
  */
 export async function expireReservations(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
-  const candidates = ctx.db
+  const candidates = await ctx.db
     .select({ id: reservations.id })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
     .leftJoin(art, holdersPiece)
     .where(and(lte(reservations.expiresAt, now), onTheClock))
-    .orderBy(asc(reservations.id))
-    .all();
+    .orderBy(asc(reservations.id));
   let released = 0;
   for (const { id } of candidates) {
-    const done = await write(ctx.db, (tx) => {
-      const row = clockedReservation(tx, id);
+    const done = await write(ctx.db, async (tx) => {
+      const row = await clockedReservation(tx, id);
       if (!row || row.expiresAt > now) return false;
-      releaseInTx(tx, now, ctx.config.siteUrl, row, 'expired');
+      await releaseInTx(tx, now, ctx.config.siteUrl, row, 'expired');
       if (row.artStatus === ArtStatus.ChangesRequested) {
-        enqueueMail(tx, now, {
+        await enqueueMail(tx, now, {
           to: row.email,
           kind: 'reservation-expired-kept',
           dedupeKey: `reservation-expired:${row.token}`,

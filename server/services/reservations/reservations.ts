@@ -31,9 +31,9 @@ export async function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: 
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
-    write(ctx.db, (tx) => {
-      reserveSquareByToken(tx, now, user, cellToken);
-      return readReservedCell(tx, user.id, now, ctx.config.siteTimezone)!;
+    write(ctx.db, async (tx) => {
+      await reserveSquareByToken(tx, now, user, cellToken);
+      return (await readReservedCell(tx, user.id, now, ctx.config.siteTimezone))!;
     }),
   );
 }
@@ -58,38 +58,45 @@ export async function reserveBranchSlot(
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'There is no tree yet.');
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
-    write(ctx.db, (tx) => {
-      reserveBranchSlotSquare(tx, now, user, tree, position);
-      return readReservedCell(tx, user.id, now, ctx.config.siteTimezone)!;
+    write(ctx.db, async (tx) => {
+      await reserveBranchSlotSquare(tx, now, user, tree, position);
+      return (await readReservedCell(tx, user.id, now, ctx.config.siteTimezone))!;
     }),
   );
 }
 
 /** The user's active reservation as the client shows it, or null. */
-export function readReservedCell(q: Queryable, userId: number, now: number, zone: string): ReservedCell | null {
-  const found = q
-    .select({
-      token: cells.token,
-      row: cells.row,
-      column: cells.column,
-      type: cells.type,
-      status: cells.status,
-      treeToken: trees.token,
-      artToken: art.token,
-      artStatus: art.status,
-      state: reservations.state,
-      expiresAt: reservations.expiresAt,
-      reminderCount: reservations.reminderCount,
-      updatedAt: reservations.updatedAt,
-      extended: reservations.extended,
-      reminderToken: reservations.token,
-    })
-    .from(reservations)
-    .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .innerJoin(trees, eq(trees.id, cells.treeId))
-    .leftJoin(art, eq(art.id, cells.artId))
-    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
-    .get();
+export async function readReservedCell(
+  q: Queryable,
+  userId: number,
+  now: number,
+  zone: string,
+): Promise<ReservedCell | null> {
+  const found = (
+    await q
+      .select({
+        token: cells.token,
+        row: cells.row,
+        column: cells.column,
+        type: cells.type,
+        status: cells.status,
+        treeToken: trees.token,
+        artToken: art.token,
+        artStatus: art.status,
+        state: reservations.state,
+        expiresAt: reservations.expiresAt,
+        reminderCount: reservations.reminderCount,
+        updatedAt: reservations.updatedAt,
+        extended: reservations.extended,
+        reminderToken: reservations.token,
+      })
+      .from(reservations)
+      .innerJoin(cells, eq(cells.id, reservations.cellId))
+      .innerJoin(trees, eq(trees.id, cells.treeId))
+      .leftJoin(art, eq(art.id, cells.artId))
+      .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
+      .limit(1)
+  )[0];
   if (!found) return null;
   const { artToken, artStatus, state: _state, ...rest } = found;
   return {
@@ -106,29 +113,30 @@ export async function getMyReservation(ctx: ServiceContext, user: Member): Promi
 }
 
 /** The reservation a reminder link names: its token and its square's token must belong together. */
-function findByReminder(q: Queryable, cellToken: string, reminderToken: string) {
-  const found = q
-    .select({
-      id: reservations.id,
-      userId: reservations.userId,
-      cellToken: cells.token,
-      state: reservations.state,
-      expiresAt: reservations.expiresAt,
-      reminderCount: reservations.reminderCount,
-      updatedAt: reservations.updatedAt,
-      extended: reservations.extended,
-      artStatus: art.status,
-    })
-    .from(reservations)
-    .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .leftJoin(art, and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId)))
-    .where(eq(reservations.token, reminderToken))
-    .get();
+async function findByReminder(q: Queryable, cellToken: string, reminderToken: string) {
+  const found = (
+    await q
+      .select({
+        id: reservations.id,
+        userId: reservations.userId,
+        cellToken: cells.token,
+        state: reservations.state,
+        expiresAt: reservations.expiresAt,
+        reminderCount: reservations.reminderCount,
+        updatedAt: reservations.updatedAt,
+        extended: reservations.extended,
+        artStatus: art.status,
+      })
+      .from(reservations)
+      .innerJoin(cells, eq(cells.id, reservations.cellId))
+      .leftJoin(art, and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId)))
+      .where(eq(reservations.token, reminderToken))
+  )[0];
   if (!found || found.cellToken !== cellToken) throw holdRefusal(ErrorCode.ReservationNotFound);
   return found;
 }
 
-type FoundReservation = ReturnType<typeof findByReminder>;
+type FoundReservation = Awaited<ReturnType<typeof findByReminder>>;
 
 function authorised(user: Viewer, found: FoundReservation): FoundReservation {
   if (!mayManageReservation(user, found))
@@ -159,7 +167,7 @@ export async function getReservation(
   reminderToken: string,
 ): Promise<ReservationDetails> {
   return detailsOf(
-    authorised(user, findByReminder(ctx.db, cellToken, reminderToken)),
+    authorised(user, await findByReminder(ctx.db, cellToken, reminderToken)),
     ctx.clock.now(),
     ctx.config.siteTimezone,
   );
@@ -176,8 +184,13 @@ export async function extendReservation(
   reminderToken: string,
 ): Promise<ReservationDetails> {
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
-    extendHold(tx, now, ctx.config.siteTimezone, authorised(user, findByReminder(tx, cellToken, reminderToken)));
-    return detailsOf(findByReminder(tx, cellToken, reminderToken), now, ctx.config.siteTimezone);
+  return write(ctx.db, async (tx) => {
+    await extendHold(
+      tx,
+      now,
+      ctx.config.siteTimezone,
+      authorised(user, await findByReminder(tx, cellToken, reminderToken)),
+    );
+    return detailsOf(await findByReminder(tx, cellToken, reminderToken), now, ctx.config.siteTimezone);
   });
 }

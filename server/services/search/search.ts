@@ -8,11 +8,14 @@ import { art, users } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { SearchHit } from '#shared/art-api.ts';
 import type { AiUse } from '#shared/constants.ts';
+import { tablesEngine } from '#drizzle/tables.ts';
 import type { Db, Queryable } from '../../db.ts';
+import type { PgDb } from '../../db-pg.ts';
 import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import type { ServiceContext } from '../context.ts';
 import { mediaNameOf } from '../display/index.ts';
 import { preparedOnce } from '../prepared.ts';
+import { reindexRowPostgres, searchHitsPostgres } from './search-postgres.ts';
 import { Turns } from '../../turns.ts';
 import { LIMITS, hitRateLimit } from '../rate-limit.ts';
 
@@ -33,27 +36,38 @@ const WEIGHTS = { title: 10, keywords: 4, description: 1, category: 2, artist: 5
  * under review, changes requested, removed, or gone). Call it inside the transaction that changed the piece or its
  * author's name.
  */
-export function reindexArt(db: Queryable, artId: number): void {
-  const piece = db
-    .select({
-      status: art.status,
-      title: art.title,
-      keywords: art.keywords,
-      description: art.description,
-      category: art.category,
-      firstname: users.firstname,
-      lastname: users.lastname,
-    })
-    .from(art)
-    .innerJoin(users, eq(users.id, art.authorId))
-    .where(eq(art.id, artId))
-    .get();
+export async function reindexArt(db: Queryable, artId: number): Promise<void> {
+  const piece = (
+    await db
+      .select({
+        status: art.status,
+        title: art.title,
+        keywords: art.keywords,
+        description: art.description,
+        category: art.category,
+        firstname: users.firstname,
+        lastname: users.lastname,
+      })
+      .from(art)
+      .innerJoin(users, eq(users.id, art.authorId))
+      .where(eq(art.id, artId))
+  )[0];
+  const texts =
+    piece && piece.status === ArtStatus.Published
+      ? {
+          title: piece.title,
+          keywords: Array.isArray(piece.keywords) ? piece.keywords.join(' ') : '',
+          description: piece.description,
+          category: piece.category,
+          artist: `${piece.firstname} ${piece.lastname}`,
+        }
+      : null;
+  if (tablesEngine() === 'postgres') return reindexRowPostgres(db as unknown as PgDb, artId, texts);
   db.run(sql`delete from art_search where rowid = ${artId}`);
-  if (!piece || piece.status !== ArtStatus.Published) return;
-  const keywords = Array.isArray(piece.keywords) ? piece.keywords.join(' ') : '';
+  if (!texts) return;
   db.run(sql`
     insert into art_search (rowid, title, keywords, description, category, artist)
-    values (${artId}, ${piece.title}, ${keywords}, ${piece.description}, ${piece.category}, ${`${piece.firstname} ${piece.lastname}`})
+    values (${artId}, ${texts.title}, ${texts.keywords}, ${texts.description}, ${texts.category}, ${texts.artist})
   `);
 }
 
@@ -76,8 +90,9 @@ export function rebuildSearchIndex(db: Queryable): number {
 }
 
 /** Every piece of one author, after their name changed (the artist column holds it). */
-export function reindexArtOfAuthor(db: Queryable, authorId: number): void {
-  for (const { id } of db.select({ id: art.id }).from(art).where(eq(art.authorId, authorId)).all()) reindexArt(db, id);
+export async function reindexArtOfAuthor(db: Queryable, authorId: number): Promise<void> {
+  for (const { id } of await db.select({ id: art.id }).from(art).where(eq(art.authorId, authorId)))
+    await reindexArt(db, id);
 }
 
 /**
@@ -141,11 +156,22 @@ const SEARCH_SQL = `
 /** Prepared once per connection: at ~100,000 pieces preparing the statement cost a tenth of a search. */
 const searchStatement = preparedOnce<[string, number, number], HitRow>(SEARCH_SQL, { raw: true });
 
-/** Published pieces matching `term`, best first (bm25 with the weights above). */
-export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): SearchHit[] {
+/** Published pieces matching `term`, best first (bm25 with the weights above; ts_rank on PostgreSQL). */
+export async function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): Promise<SearchHit[]> {
   const query = ftsQueryOf(term);
   if (!query) return [];
   const wanted = Math.max(1, Math.min(limit, SEARCH_RESULT_LIMIT));
+  if (tablesEngine() === 'postgres') {
+    const hits = await searchHitsPostgres(db as unknown as PgDb, query, SEARCH_CANDIDATES, wanted * 2, wanted);
+    return hits.map(({ mediaKey, firstname, lastname, aiUse, ...hit }) => ({
+      ...hit,
+      artist: `${firstname} ${lastname}`,
+      artistFirstname: firstname,
+      artistLastname: lastname,
+      thumb: thumbOf(mediaKey),
+      aiUse: aiUse as AiUse,
+    }));
+  }
   const rows = searchStatement(db).all(query, wanted * 2, wanted);
   return rows.map(
     ([
@@ -176,12 +202,14 @@ export function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): 
       artistToken,
       artistFirstname: firstname,
       artistLastname: lastname,
-      thumb: mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb') : null,
+      thumb: thumbOf(mediaKey),
       addedAt,
       aiUse: aiUse as AiUse,
     }),
   );
 }
+
+const thumbOf = (mediaKey: string | null) => (mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb') : null);
 
 /** Searches waiting for their turn at most; past that, busy. About 60 ms of queries at a millisecond each. */
 export const SEARCHES_WAITING = 64;

@@ -16,13 +16,14 @@ import type { ServiceContext } from '../context.ts';
 import { networkOf } from '../network.ts';
 
 /** A piece by token that the viewer may see: published, or their own, or any for an admin. */
-function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string) {
+async function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string) {
   if (!TOKEN_PATTERN.test(artToken)) throw new AppError(ErrorCode.BadRequest, 'Malformed art token.');
-  const piece = ctx.db
-    .select({ id: art.id, authorId: art.authorId, status: art.status })
-    .from(art)
-    .where(eq(art.token, artToken))
-    .get();
+  const piece = (
+    await ctx.db
+      .select({ id: art.id, authorId: art.authorId, status: art.status })
+      .from(art)
+      .where(eq(art.token, artToken))
+  )[0];
   const visible =
     piece &&
     (piece.status === ArtStatus.Published ||
@@ -31,17 +32,18 @@ function visibleArt(ctx: ServiceContext, viewer: Viewer, artToken: string) {
   return piece;
 }
 
-function likesOf(ctx: ServiceContext, artId: number): number {
-  return ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)).get()?.n ?? 0;
+async function likesOf(ctx: ServiceContext, artId: number): Promise<number> {
+  return (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)))[0]?.n ?? 0;
 }
 
-function statusOf(ctx: ServiceContext, userId: number, artId: number): LikeStatus {
-  const liked = ctx.db
-    .select({ a: artLikes.artId })
-    .from(artLikes)
-    .where(and(eq(artLikes.userId, userId), eq(artLikes.artId, artId)))
-    .get();
-  return { liked: liked ? 1 : 0, likes: likesOf(ctx, artId) };
+async function statusOf(ctx: ServiceContext, userId: number, artId: number): Promise<LikeStatus> {
+  const liked = (
+    await ctx.db
+      .select({ a: artLikes.artId })
+      .from(artLikes)
+      .where(and(eq(artLikes.userId, userId), eq(artLikes.artId, artId)))
+  )[0];
+  return { liked: liked ? 1 : 0, likes: await likesOf(ctx, artId) };
 }
 
 function member(viewer: Viewer): NonNullable<Viewer> {
@@ -52,12 +54,12 @@ function member(viewer: Viewer): NonNullable<Viewer> {
 /** GET /api/art/{artToken}/like */
 export async function getArtLikeStatus(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
   const user = member(viewer);
-  return statusOf(ctx, user.id, visibleArt(ctx, viewer, artToken).id);
+  return statusOf(ctx, user.id, (await visibleArt(ctx, viewer, artToken)).id);
 }
 
-function likeable(ctx: ServiceContext, viewer: Viewer, artToken: string) {
+async function likeable(ctx: ServiceContext, viewer: Viewer, artToken: string) {
   const user = member(viewer);
-  const piece = visibleArt(ctx, viewer, artToken);
+  const piece = await visibleArt(ctx, viewer, artToken);
   if (!mayLikeArt(user, piece)) throw new AppError(ErrorCode.OwnArt, 'You cannot like your own art.');
   if (piece.status !== ArtStatus.Published)
     throw new AppError(ErrorCode.ArtNotFound, 'Only published art can be liked.');
@@ -66,25 +68,24 @@ function likeable(ctx: ServiceContext, viewer: Viewer, artToken: string) {
 
 /** PUT /api/art/{artToken}/like: idempotent. */
 export async function likeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
-  const { user, piece } = likeable(ctx, viewer, artToken);
-  await write(ctx.db, (tx) =>
-    tx
-      .insert(artLikes)
-      .values({ userId: user.id, artId: piece.id, createdAt: ctx.clock.now() })
-      .onConflictDoNothing()
-      .run(),
+  const { user, piece } = await likeable(ctx, viewer, artToken);
+  await write(
+    ctx.db,
+    async (tx) =>
+      await tx
+        .insert(artLikes)
+        .values({ userId: user.id, artId: piece.id, createdAt: ctx.clock.now() })
+        .onConflictDoNothing(),
   );
   return statusOf(ctx, user.id, piece.id);
 }
 
 /** DELETE /api/art/{artToken}/like: idempotent. */
 export async function unlikeArt(ctx: ServiceContext, viewer: Viewer, artToken: string): Promise<LikeStatus> {
-  const { user, piece } = likeable(ctx, viewer, artToken);
-  await write(ctx.db, (tx) =>
-    tx
-      .delete(artLikes)
-      .where(and(eq(artLikes.userId, user.id), eq(artLikes.artId, piece.id)))
-      .run(),
+  const { user, piece } = await likeable(ctx, viewer, artToken);
+  await write(
+    ctx.db,
+    async (tx) => await tx.delete(artLikes).where(and(eq(artLikes.userId, user.id), eq(artLikes.artId, piece.id))),
   );
   return statusOf(ctx, user.id, piece.id);
 }
@@ -111,14 +112,18 @@ export async function registerArtView(
   artToken: string,
   visitor: Visitor,
 ): Promise<{ reviews: number }> {
-  const piece = visibleArt(ctx, viewer, artToken);
+  const piece = await visibleArt(ctx, viewer, artToken);
   const now = ctx.clock.now();
   // The author (or staff) looking at a piece under review is not a visitor's view.
   if (piece.status === ArtStatus.Published) {
     const viewerKey = viewerKeyOf(viewer, visitor, now);
-    await write(ctx.db, (tx) =>
-      tx.insert(artViews).values({ artId: piece.id, viewerKey, createdAt: now }).onConflictDoNothing().run(),
+    await write(
+      ctx.db,
+      async (tx) =>
+        await tx.insert(artViews).values({ artId: piece.id, viewerKey, createdAt: now }).onConflictDoNothing(),
     );
   }
-  return { reviews: ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, piece.id)).get()?.n ?? 0 };
+  return {
+    reviews: (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, piece.id)))[0]?.n ?? 0,
+  };
 }

@@ -15,12 +15,13 @@ import type { ServiceContext } from '../context.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
 /** An active (not disabled) member by token, or user_not_found. */
-export function memberByToken(ctx: ServiceContext, token: string): typeof users.$inferSelect {
-  const found = ctx.db
-    .select()
-    .from(users)
-    .where(and(eq(users.token, token), isNull(users.disabledAt)))
-    .get();
+export async function memberByToken(ctx: ServiceContext, token: string): Promise<typeof users.$inferSelect> {
+  const found = (
+    await ctx.db
+      .select()
+      .from(users)
+      .where(and(eq(users.token, token), isNull(users.disabledAt)))
+  )[0];
   if (!found) throw new AppError(ErrorCode.UserNotFound, ERROR_TEXT.user_not_found);
   return found;
 }
@@ -32,7 +33,7 @@ function actor(viewer: Viewer, userToken: string): NonNullable<Viewer> {
 }
 
 /** The acting viewer and the other member, checked with `allowed` (never oneself). */
-function pair(
+async function pair(
   ctx: ServiceContext,
   viewer: Viewer,
   userToken: string,
@@ -41,38 +42,40 @@ function pair(
 ) {
   const me = actor(viewer, userToken);
   if (!allowed(me, { token: otherToken })) throw new AppError(ErrorCode.OwnProfile, ERROR_TEXT.own_profile);
-  return { me, other: memberByToken(ctx, otherToken) };
+  return { me, other: await memberByToken(ctx, otherToken) };
 }
 
-export function likesOfUser(ctx: ServiceContext, userId: number): number {
-  return ctx.db.select({ n: count() }).from(userLikes).where(eq(userLikes.likedUserId, userId)).get()?.n ?? 0;
+export async function likesOfUser(ctx: ServiceContext, userId: number): Promise<number> {
+  return (await ctx.db.select({ n: count() }).from(userLikes).where(eq(userLikes.likedUserId, userId)))[0]?.n ?? 0;
 }
 
-export function followersOf(ctx: ServiceContext, userId: number): number {
-  return ctx.db.select({ n: count() }).from(follows).where(eq(follows.followedId, userId)).get()?.n ?? 0;
+export async function followersOf(ctx: ServiceContext, userId: number): Promise<number> {
+  return (await ctx.db.select({ n: count() }).from(follows).where(eq(follows.followedId, userId)))[0]?.n ?? 0;
 }
 
-function likeStatusOf(ctx: ServiceContext, userId: number, otherId: number): UserLikeStatus {
-  const row = ctx.db
-    .select({ id: userLikes.likedUserId })
-    .from(userLikes)
-    .where(and(eq(userLikes.userId, userId), eq(userLikes.likedUserId, otherId)))
-    .get();
-  return { liked: row ? 1 : 0, likes: likesOfUser(ctx, otherId) };
+async function likeStatusOf(ctx: ServiceContext, userId: number, otherId: number): Promise<UserLikeStatus> {
+  const row = (
+    await ctx.db
+      .select({ id: userLikes.likedUserId })
+      .from(userLikes)
+      .where(and(eq(userLikes.userId, userId), eq(userLikes.likedUserId, otherId)))
+  )[0];
+  return { liked: row ? 1 : 0, likes: await likesOfUser(ctx, otherId) };
 }
 
-function isFollowing(ctx: ServiceContext, userId: number, otherId: number): boolean {
+async function isFollowing(ctx: ServiceContext, userId: number, otherId: number): Promise<boolean> {
   return (
-    ctx.db
-      .select({ id: follows.followedId })
-      .from(follows)
-      .where(and(eq(follows.followerId, userId), eq(follows.followedId, otherId)))
-      .get() !== undefined
+    (
+      await ctx.db
+        .select({ id: follows.followedId })
+        .from(follows)
+        .where(and(eq(follows.followerId, userId), eq(follows.followedId, otherId)))
+    )[0] !== undefined
   );
 }
 
-function followStatusOf(ctx: ServiceContext, userId: number, otherId: number): FollowStatus {
-  return { following: isFollowing(ctx, userId, otherId) ? 1 : 0, followers: followersOf(ctx, otherId) };
+async function followStatusOf(ctx: ServiceContext, userId: number, otherId: number): Promise<FollowStatus> {
+  return { following: (await isFollowing(ctx, userId, otherId)) ? 1 : 0, followers: await followersOf(ctx, otherId) };
 }
 
 /** GET /api/user/{userToken}/like/{otherToken} */
@@ -82,7 +85,7 @@ export async function userLikeStatus(
   userToken: string,
   otherToken: string,
 ): Promise<UserLikeStatus> {
-  const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
+  const { me, other } = await pair(ctx, viewer, userToken, otherToken, mayLikeUser);
   return likeStatusOf(ctx, me.id, other.id);
 }
 
@@ -93,13 +96,14 @@ export async function likeUser(
   userToken: string,
   otherToken: string,
 ): Promise<UserLikeStatus> {
-  const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
-  await write(ctx.db, (tx) =>
-    tx
-      .insert(userLikes)
-      .values({ userId: me.id, likedUserId: other.id, createdAt: ctx.clock.now() })
-      .onConflictDoNothing()
-      .run(),
+  const { me, other } = await pair(ctx, viewer, userToken, otherToken, mayLikeUser);
+  await write(
+    ctx.db,
+    async (tx) =>
+      await tx
+        .insert(userLikes)
+        .values({ userId: me.id, likedUserId: other.id, createdAt: ctx.clock.now() })
+        .onConflictDoNothing(),
   );
   return likeStatusOf(ctx, me.id, other.id);
 }
@@ -111,12 +115,11 @@ export async function unlikeUser(
   userToken: string,
   otherToken: string,
 ): Promise<UserLikeStatus> {
-  const { me, other } = pair(ctx, viewer, userToken, otherToken, mayLikeUser);
-  await write(ctx.db, (tx) =>
-    tx
-      .delete(userLikes)
-      .where(and(eq(userLikes.userId, me.id), eq(userLikes.likedUserId, other.id)))
-      .run(),
+  const { me, other } = await pair(ctx, viewer, userToken, otherToken, mayLikeUser);
+  await write(
+    ctx.db,
+    async (tx) =>
+      await tx.delete(userLikes).where(and(eq(userLikes.userId, me.id), eq(userLikes.likedUserId, other.id))),
   );
   return likeStatusOf(ctx, me.id, other.id);
 }
@@ -124,22 +127,22 @@ export async function unlikeUser(
 /** GET /api/user/{token}/follow: FOLLOWING, most recently followed first (disabled accounts left out). */
 export async function listFollowing(ctx: ServiceContext, viewer: Viewer, token: string): Promise<FollowedUser[]> {
   const me = actor(viewer, token);
-  return ctx.db
-    .select({
-      token: users.token,
-      firstname: users.firstname,
-      lastname: users.lastname,
-      image: users.image,
-      city: users.city,
-      country: users.country,
-      created_at: follows.createdAt,
-    })
-    .from(follows)
-    .innerJoin(users, eq(users.id, follows.followedId))
-    .where(and(eq(follows.followerId, me.id), isNull(users.disabledAt)))
-    .orderBy(desc(follows.createdAt), desc(users.id))
-    .all()
-    .map((row) => ({ ...row, image: row.image ? MEDIA_URL_PREFIX + row.image : null }));
+  return (
+    await ctx.db
+      .select({
+        token: users.token,
+        firstname: users.firstname,
+        lastname: users.lastname,
+        image: users.image,
+        city: users.city,
+        country: users.country,
+        created_at: follows.createdAt,
+      })
+      .from(follows)
+      .innerJoin(users, eq(users.id, follows.followedId))
+      .where(and(eq(follows.followerId, me.id), isNull(users.disabledAt)))
+      .orderBy(desc(follows.createdAt), desc(users.id))
+  ).map((row) => ({ ...row, image: row.image ? MEDIA_URL_PREFIX + row.image : null }));
 }
 
 /** GET /api/user/{token}/follow/{otherToken} */
@@ -149,7 +152,7 @@ export async function followStatus(
   token: string,
   otherToken: string,
 ): Promise<FollowStatus> {
-  const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
+  const { me, other } = await pair(ctx, viewer, token, otherToken, mayFollow);
   return followStatusOf(ctx, me.id, other.id);
 }
 
@@ -160,13 +163,14 @@ export async function follow(
   token: string,
   otherToken: string,
 ): Promise<FollowStatus> {
-  const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
-  const inserted = await write(ctx.db, (tx) =>
-    tx
-      .insert(follows)
-      .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
-      .onConflictDoNothing()
-      .run(),
+  const { me, other } = await pair(ctx, viewer, token, otherToken, mayFollow);
+  const inserted = await write(
+    ctx.db,
+    async (tx) =>
+      await tx
+        .insert(follows)
+        .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
+        .onConflictDoNothing(),
   );
   if (inserted.changes === 0) throw new AppError(ErrorCode.AlreadyFollowing, ERROR_TEXT.already_following);
   return followStatusOf(ctx, me.id, other.id);
@@ -179,12 +183,10 @@ export async function unfollow(
   token: string,
   otherToken: string,
 ): Promise<FollowStatus> {
-  const { me, other } = pair(ctx, viewer, token, otherToken, mayFollow);
-  const deleted = await write(ctx.db, (tx) =>
-    tx
-      .delete(follows)
-      .where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id)))
-      .run(),
+  const { me, other } = await pair(ctx, viewer, token, otherToken, mayFollow);
+  const deleted = await write(
+    ctx.db,
+    async (tx) => await tx.delete(follows).where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id))),
   );
   if (deleted.changes === 0) throw new AppError(ErrorCode.NotFollowing, ERROR_TEXT.not_following);
   return followStatusOf(ctx, me.id, other.id);

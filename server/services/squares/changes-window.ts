@@ -17,13 +17,15 @@ import { reservationDeadline } from './reservation-time.ts';
  * active reservation a member): then it stays 'submitted' and its window runs all the same. A piece without a
  * reservation row (seeded data) gets one. Answers the new deadline.
  */
-export function openChangesWindow(tx: Queryable, now: number, authorId: number, cellId: number): number {
+export async function openChangesWindow(tx: Queryable, now: number, authorId: number, cellId: number): Promise<number> {
   const expiresAt = reservationDeadline(now);
-  const holdsAnother = tx
-    .select({ id: reservations.id })
-    .from(reservations)
-    .where(and(eq(reservations.userId, authorId), eq(reservations.state, 'active'), ne(reservations.cellId, cellId)))
-    .get();
+  const holdsAnother = (
+    await tx
+      .select({ id: reservations.id })
+      .from(reservations)
+      .where(and(eq(reservations.userId, authorId), eq(reservations.state, 'active'), ne(reservations.cellId, cellId)))
+      .limit(1)
+  )[0];
   const state: ReservationState = holdsAnother ? 'submitted' : 'active';
   const window = {
     token: newToken(),
@@ -33,20 +35,19 @@ export function openChangesWindow(tx: Queryable, now: number, authorId: number, 
     extended: false,
     updatedAt: now,
   };
-  const reopened = tx
-    .update(reservations)
-    .set(window)
-    .where(
-      and(
-        eq(reservations.cellId, cellId),
-        eq(reservations.userId, authorId),
-        inArray(reservations.state, ['active', 'submitted']),
-      ),
-    )
-    .run().changes;
-  if (reopened === 0)
-    tx.insert(reservations)
-      .values({ ...window, userId: authorId, cellId, createdAt: now })
-      .run();
+  const reopened = (
+    await tx
+      .update(reservations)
+      .set(window)
+      .where(
+        and(
+          eq(reservations.cellId, cellId),
+          eq(reservations.userId, authorId),
+          inArray(reservations.state, ['active', 'submitted']),
+        ),
+      )
+      .returning({ id: reservations.id })
+  ).length;
+  if (reopened === 0) await tx.insert(reservations).values({ ...window, userId: authorId, cellId, createdAt: now });
   return expiresAt;
 }

@@ -74,8 +74,10 @@ export interface SquareToReserve {
   status: number;
 }
 
-function refuseIfHolding(tx: Queryable, member: Reserver): void {
-  const held = tx.select({ id: reservations.id }).from(reservations).where(isActiveReservationOf(member.id)).get();
+async function refuseIfHolding(tx: Queryable, member: Reserver): Promise<void> {
+  const held = (
+    await tx.select({ id: reservations.id }).from(reservations).where(isActiveReservationOf(member.id)).limit(1)
+  )[0];
   if (held) throw holdRefusal(ErrorCode.AlreadyReserved);
 }
 
@@ -83,67 +85,79 @@ function refuseIfHolding(tx: Queryable, member: Reserver): void {
  * Reserves a square: the member holds nothing, the square is AVAILABLE; then the reservation with its deadline, a
  * draft piece for the member on the square, the square RESERVED and the tree's version moved.
  */
-export function reserveSquare(tx: Queryable, now: number, member: Reserver, square: SquareToReserve): void {
-  refuseIfHolding(tx, member);
+export async function reserveSquare(
+  tx: Queryable,
+  now: number,
+  member: Reserver,
+  square: SquareToReserve,
+): Promise<void> {
+  await refuseIfHolding(tx, member);
   if (square.status === CellStatus.Reserved) throw holdRefusal(ErrorCode.CellTaken);
   if (square.status !== CellStatus.Available) throw holdRefusal(ErrorCode.CellNotAvailable);
-  tx.insert(reservations)
-    .values({
-      token: newToken(),
-      userId: member.id,
-      cellId: square.id,
-      state: 'active',
-      expiresAt: reservationDeadline(now),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .run();
-  const draft = tx
-    .insert(art)
-    .values({
-      token: newToken(),
-      cellId: square.id,
-      authorId: member.id,
-      status: ArtStatus.Draft,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: art.id })
-    .get();
-  const changed = tx
-    .update(cells)
-    .set({ status: CellStatus.Reserved, artId: draft.id, updatedAt: now })
-    .where(and(eq(cells.id, square.id), eq(cells.status, CellStatus.Available)))
-    .run().changes;
+  await tx.insert(reservations).values({
+    token: newToken(),
+    userId: member.id,
+    cellId: square.id,
+    state: 'active',
+    expiresAt: reservationDeadline(now),
+    createdAt: now,
+    updatedAt: now,
+  });
+  const draft = (
+    await tx
+      .insert(art)
+      .values({
+        token: newToken(),
+        cellId: square.id,
+        authorId: member.id,
+        status: ArtStatus.Draft,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: art.id })
+  )[0]!;
+  const changed = (
+    await tx
+      .update(cells)
+      .set({ status: CellStatus.Reserved, artId: draft.id, updatedAt: now })
+      .where(and(eq(cells.id, square.id), eq(cells.status, CellStatus.Available)))
+      .returning({ id: cells.id })
+  ).length;
   if (changed !== 1) throw holdRefusal(ErrorCode.CellTaken);
-  recordCellChanges(tx, square.treeId, [square.id], now);
+  await recordCellChanges(tx, square.treeId, [square.id], now);
 }
 
 /** Reserves the square a token names (the reserve button, or a first save on a free square). */
-export function reserveSquareByToken(tx: Queryable, now: number, member: Reserver, cellToken: string): void {
-  const square = tx
-    .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
-    .from(cells)
-    .where(eq(cells.token, cellToken))
-    .get();
+export async function reserveSquareByToken(
+  tx: Queryable,
+  now: number,
+  member: Reserver,
+  cellToken: string,
+): Promise<void> {
+  const square = (
+    await tx
+      .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
+      .from(cells)
+      .where(eq(cells.token, cellToken))
+  )[0];
   if (!square) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
-  reserveSquare(tx, now, member, square);
+  await reserveSquare(tx, now, member, square);
 }
 
 /**
  * Makes a branch square at (row, column) and reserves it. The branch rule of shared/tree/geometry.ts, the one the
  * canvas draws with, is checked over the position and its 8 neighbours as they are inside the transaction.
  */
-export function reserveBranchSlotSquare(
+export async function reserveBranchSlotSquare(
   tx: Queryable,
   now: number,
   member: Reserver,
   tree: { id: number; settings: unknown },
   position: { row: number; column: number },
-): void {
+): Promise<void> {
   const { row, column } = position;
-  refuseIfHolding(tx, member);
-  const around = tx
+  await refuseIfHolding(tx, member);
+  const around = await tx
     .select({ row: cells.row, column: cells.column, status: cells.status })
     .from(cells)
     .where(
@@ -152,25 +166,25 @@ export function reserveBranchSlotSquare(
         between(cells.row, row - 1, row + 1),
         between(cells.column, column - 1, column + 1),
       ),
-    )
-    .all();
+    );
   const refused = branchSlotRefusal(tree.settings as TreeSettings, gridOfCells(around), row, column);
   if (refused) throw holdRefusal(SLOT_REFUSALS[refused]);
-  const square = tx
-    .insert(cells)
-    .values({
-      token: newToken(),
-      treeId: tree.id,
-      row,
-      column,
-      type: CellType.Branch,
-      status: CellStatus.Available,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: cells.id, treeId: cells.treeId, status: cells.status })
-    .get();
-  reserveSquare(tx, now, member, square);
+  const square = (
+    await tx
+      .insert(cells)
+      .values({
+        token: newToken(),
+        treeId: tree.id,
+        row,
+        column,
+        type: CellType.Branch,
+        status: CellStatus.Available,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: cells.id, treeId: cells.treeId, status: cells.status })
+  )[0]!;
+  await reserveSquare(tx, now, member, square);
 }
 
 /** What the extension's rule looks at. */
@@ -206,13 +220,20 @@ export function extensionRefusal(
  * (decision 027). updated_at moves to now, so the reminder steps of the new deadline that fall before now are not
  * sent.
  */
-export function extendHold(tx: Queryable, now: number, zone: string, hold: ExtensionFacts & { id: number }): void {
+export async function extendHold(
+  tx: Queryable,
+  now: number,
+  zone: string,
+  hold: ExtensionFacts & { id: number },
+): Promise<void> {
   const refused = extensionRefusal(hold, now);
   if (refused) throw holdRefusal(refused);
-  const changed = tx
-    .update(reservations)
-    .set({ expiresAt: extensionDeadline(hold.expiresAt, zone), extended: true, updatedAt: now })
-    .where(and(eq(reservations.id, hold.id), eq(reservations.state, 'active'), eq(reservations.extended, false)))
-    .run().changes;
+  const changed = (
+    await tx
+      .update(reservations)
+      .set({ expiresAt: extensionDeadline(hold.expiresAt, zone), extended: true, updatedAt: now })
+      .where(and(eq(reservations.id, hold.id), eq(reservations.state, 'active'), eq(reservations.extended, false)))
+      .returning({ id: reservations.id })
+  ).length;
   if (changed !== 1) throw holdRefusal(ErrorCode.ExtensionNotAllowed);
 }

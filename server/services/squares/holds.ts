@@ -25,30 +25,32 @@ export const onTheClock = and(
 export const holdersPiece = and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId));
 
 /** A reservation by id, with what the timers and a release need, while its clock runs; else undefined. */
-export function clockedReservation(q: Queryable, id: number) {
-  return q
-    .select({
-      id: reservations.id,
-      token: reservations.token,
-      cellId: reservations.cellId,
-      treeId: cells.treeId,
-      cellToken: cells.token,
-      artId: art.id,
-      artStatus: art.status,
-      state: reservations.state,
-      expiresAt: reservations.expiresAt,
-      reminderCount: reservations.reminderCount,
-      updatedAt: reservations.updatedAt,
-      extended: reservations.extended,
-      email: users.email,
-      firstname: users.firstname,
-    })
-    .from(reservations)
-    .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .innerJoin(users, eq(users.id, reservations.userId))
-    .leftJoin(art, holdersPiece)
-    .where(and(eq(reservations.id, id), onTheClock))
-    .get();
+export async function clockedReservation(q: Queryable, id: number) {
+  return (
+    await q
+      .select({
+        id: reservations.id,
+        token: reservations.token,
+        cellId: reservations.cellId,
+        treeId: cells.treeId,
+        cellToken: cells.token,
+        artId: art.id,
+        artStatus: art.status,
+        state: reservations.state,
+        expiresAt: reservations.expiresAt,
+        reminderCount: reservations.reminderCount,
+        updatedAt: reservations.updatedAt,
+        extended: reservations.extended,
+        email: users.email,
+        firstname: users.firstname,
+      })
+      .from(reservations)
+      .innerJoin(cells, eq(cells.id, reservations.cellId))
+      .innerJoin(users, eq(users.id, reservations.userId))
+      .leftJoin(art, holdersPiece)
+      .where(and(eq(reservations.id, id), onTheClock))
+      .limit(1)
+  )[0];
 }
 
 /** The member's current hold (a draft not yet submitted): while it exists, they may not reserve another square. */

@@ -26,23 +26,23 @@ export function fateOfPiece(artStatus: number | null): string {
  * The piece keeps its row and pictures but is REMOVED, out of search, and its connections, and any pointing at its
  * square, are inactive. Its square is the caller's to free.
  */
-export function takePieceOff(tx: Queryable, now: number, artId: number, cellId: number): void {
-  tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, artId)).run();
-  tx.update(connections)
+export async function takePieceOff(tx: Queryable, now: number, artId: number, cellId: number): Promise<void> {
+  await tx.update(art).set({ status: ArtStatus.Removed, updatedAt: now }).where(eq(art.id, artId));
+  await tx
+    .update(connections)
     .set({ status: ConnectionStatus.Unselected, updatedAt: now })
-    .where(or(eq(connections.artId, artId), eq(connections.nextCellId, cellId)))
-    .run();
-  reindexArt(tx, artId);
+    .where(or(eq(connections.artId, artId), eq(connections.nextCellId, cellId)));
+  await reindexArt(tx, artId);
 }
 
 /** The square is AVAILABLE with no piece, the tree's version moves, and the square's subscribers are told. */
-export function freeSquare(tx: Queryable, now: number, siteUrl: string, square: SquareRef): void {
-  tx.update(cells)
+export async function freeSquare(tx: Queryable, now: number, siteUrl: string, square: SquareRef): Promise<void> {
+  await tx
+    .update(cells)
     .set({ status: CellStatus.Available, artId: null, updatedAt: now })
-    .where(eq(cells.id, square.cellId))
-    .run();
-  recordCellChanges(tx, square.treeId, [square.cellId], now);
-  notifyAvailable(tx, now, [square.cellId], siteUrl);
+    .where(eq(cells.id, square.cellId));
+  await recordCellChanges(tx, square.treeId, [square.cellId], now);
+  await notifyAvailable(tx, now, [square.cellId], siteUrl);
 }
 
 /**
@@ -50,39 +50,39 @@ export function freeSquare(tx: Queryable, now: number, siteUrl: string, square: 
  * `state`; a draft and its picture rows are deleted (their files are left to the media orphan sweep), while a piece
  * sent back for changes is kept, taken off the square (decision 019); then the square is freed.
  */
-export function releaseInTx(
+export async function releaseInTx(
   tx: Queryable,
   now: number,
   siteUrl: string,
   row: SquareRef & { id: number; artId: number | null; artStatus: number | null },
   state: 'expired' | 'released',
-): void {
-  tx.update(reservations).set({ state, updatedAt: now }).where(eq(reservations.id, row.id)).run();
+): Promise<void> {
+  await tx.update(reservations).set({ state, updatedAt: now }).where(eq(reservations.id, row.id));
   if (row.artId !== null && row.artStatus === ArtStatus.ChangesRequested) {
-    takePieceOff(tx, now, row.artId, row.cellId);
+    await takePieceOff(tx, now, row.artId, row.cellId);
   } else if (row.artId !== null) {
-    tx.delete(pictures).where(eq(pictures.artId, row.artId)).run();
-    tx.delete(art).where(eq(art.id, row.artId)).run();
+    await tx.delete(pictures).where(eq(pictures.artId, row.artId));
+    await tx.delete(art).where(eq(art.id, row.artId));
   }
-  freeSquare(tx, now, siteUrl, row);
+  await freeSquare(tx, now, siteUrl, row);
 }
 
 /**
  * A published piece taken down (an accepted removal request): the piece is taken off, and when it is still its
  * square's piece, any reservation still on the square ends and the square is freed.
  */
-export function removePiece(
+export async function removePiece(
   tx: Queryable,
   now: number,
   siteUrl: string,
   piece: { id: number; cellId: number },
   square: SquareRef & { artId: number | null },
-): void {
-  takePieceOff(tx, now, piece.id, piece.cellId);
+): Promise<void> {
+  await takePieceOff(tx, now, piece.id, piece.cellId);
   if (square.artId !== piece.id) return;
-  tx.update(reservations)
+  await tx
+    .update(reservations)
     .set({ state: 'released', updatedAt: now })
-    .where(and(eq(reservations.cellId, piece.cellId), inArray(reservations.state, ['active', 'submitted'])))
-    .run();
-  freeSquare(tx, now, siteUrl, square);
+    .where(and(eq(reservations.cellId, piece.cellId), inArray(reservations.state, ['active', 'submitted'])));
+  await freeSquare(tx, now, siteUrl, square);
 }

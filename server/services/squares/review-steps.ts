@@ -23,11 +23,11 @@ import { openChangesWindow } from './changes-window.ts';
 import { notifyAvailable } from './subscriptions.ts';
 
 /** An observer whose piece is submitted (or published by staff) becomes an artist (docs/product.md, Roles). */
-function promoteToArtist(tx: Queryable, userId: number, now: number): void {
-  tx.update(users)
+async function promoteToArtist(tx: Queryable, userId: number, now: number): Promise<void> {
+  await tx
+    .update(users)
     .set({ role: Role.Artist, updatedAt: now })
-    .where(and(eq(users.id, userId), eq(users.role, Role.Observer)))
-    .run();
+    .where(and(eq(users.id, userId), eq(users.role, Role.Observer)));
 }
 
 /**
@@ -35,20 +35,23 @@ function promoteToArtist(tx: Queryable, userId: number, now: number): void {
  * and the square's reservation stops its clock (a submitted piece is never released by the timer: it waits for
  * review). The piece's text and pictures are the caller's, saved in the same transaction.
  */
-export function submitPiece(
+export async function submitPiece(
   tx: Queryable,
   now: number,
   piece: { id: number; authorId: number },
   square: { id: number },
-): void {
-  const changed = tx
-    .update(art)
-    .set({ status: ArtStatus.Submitted, submittedAt: now, updatedAt: now })
-    .where(and(eq(art.id, piece.id), inArray(art.status, [ArtStatus.Draft, ArtStatus.ChangesRequested])))
-    .run().changes;
+): Promise<void> {
+  const changed = (
+    await tx
+      .update(art)
+      .set({ status: ArtStatus.Submitted, submittedAt: now, updatedAt: now })
+      .where(and(eq(art.id, piece.id), inArray(art.status, [ArtStatus.Draft, ArtStatus.ChangesRequested])))
+      .returning({ id: art.id })
+  ).length;
   if (changed !== 1) throw new AppError(ErrorCode.Forbidden, 'This piece cannot be submitted now.');
-  promoteToArtist(tx, piece.authorId, now);
-  tx.update(reservations)
+  await promoteToArtist(tx, piece.authorId, now);
+  await tx
+    .update(reservations)
     .set({ state: 'submitted', updatedAt: now })
     .where(
       and(
@@ -56,8 +59,7 @@ export function submitPiece(
         eq(reservations.userId, piece.authorId),
         eq(reservations.state, 'active'),
       ),
-    )
-    .run();
+    );
 }
 
 /** A SUBMITTED piece as staff decide on it. */
@@ -69,12 +71,14 @@ export interface PieceInReview {
 }
 
 /** Moves a SUBMITTED piece on, or says it is not waiting any more (another staff member decided first). */
-function leaveSubmitted(tx: Queryable, artId: number, set: Partial<typeof art.$inferInsert>): void {
-  const changed = tx
-    .update(art)
-    .set(set)
-    .where(and(eq(art.id, artId), eq(art.status, ArtStatus.Submitted)))
-    .run().changes;
+async function leaveSubmitted(tx: Queryable, artId: number, set: Partial<typeof art.$inferInsert>): Promise<void> {
+  const changed = (
+    await tx
+      .update(art)
+      .set(set)
+      .where(and(eq(art.id, artId), eq(art.status, ArtStatus.Submitted)))
+      .returning({ id: art.id })
+  ).length;
   if (changed !== 1) throw new AppError(ErrorCode.ArtNotSubmitted, 'This piece is not waiting for review.');
 }
 
@@ -84,36 +88,41 @@ function leaveSubmitted(tx: Queryable, artId: number, set: Partial<typeof art.$i
  * the author hears that it is live, subscribers of the squares that opened (new branch slots included, for "any
  * square") are told, and the staff log keeps it. Answers the tokens of the squares that opened.
  */
-export function publishPiece(
+export async function publishPiece(
   tx: Queryable,
   now: number,
   siteUrl: string,
   staff: Staff,
   { piece, cell, author, treeSettings }: PieceInReview,
-): string[] {
-  leaveSubmitted(tx, piece.id, { status: ArtStatus.Published, publishedAt: now, reviewNote: null, updatedAt: now });
-  tx.update(cells)
+): Promise<string[]> {
+  await leaveSubmitted(tx, piece.id, {
+    status: ArtStatus.Published,
+    publishedAt: now,
+    reviewNote: null,
+    updatedAt: now,
+  });
+  await tx
+    .update(cells)
     .set({ status: CellStatus.Published, artId: piece.id, updatedAt: now })
-    .where(eq(cells.id, cell.id))
-    .run();
-  tx.update(connections)
+    .where(eq(cells.id, cell.id));
+  await tx
+    .update(connections)
     .set({
       status: sql`case when exists (select 1 from cells c inner join art a on a.id = c.art_id
         where c.id = ${connections.nextCellId} and a.status = ${ArtStatus.Published}) then 1 else 0 end`,
       updatedAt: now,
     })
-    .where(eq(connections.artId, piece.id))
-    .run();
-  const opened = openNeighboursAfterPublish(tx, cell.treeId, cell.row, cell.column, now);
+    .where(eq(connections.artId, piece.id));
+  const opened = await openNeighboursAfterPublish(tx, cell.treeId, cell.row, cell.column, now);
   // A square already published (an edit reviewed again) opens no new branch slot.
   const openedSlots =
     cell.status === CellStatus.Published
       ? []
-      : branchSlotsOpenedBy(tx, cell.treeId, treeSettings as TreeSettings, cell.row, cell.column);
-  reindexArt(tx, piece.id);
-  recordCellChanges(tx, cell.treeId, [cell.id, ...opened], now);
-  promoteToArtist(tx, author.id, now);
-  enqueueMail(tx, now, {
+      : await branchSlotsOpenedBy(tx, cell.treeId, treeSettings as TreeSettings, cell.row, cell.column);
+  await reindexArt(tx, piece.id);
+  await recordCellChanges(tx, cell.treeId, [cell.id, ...opened], now);
+  await promoteToArtist(tx, author.id, now);
+  await enqueueMail(tx, now, {
     to: author.email,
     kind: 'art-published',
     dedupeKey: `art-published:${piece.token}`,
@@ -128,9 +137,16 @@ export function publishPiece(
       'Share the link with anyone you like. Thank you for growing the tree with us.',
     ].join('\n'),
   });
-  notifyAvailable(tx, now, opened, siteUrl, openedSlots);
-  recordStaffAction(tx, staff, now, { action: StaffAction.Publish, subjectType: 'art', subjectToken: piece.token });
-  return opened.map((id) => tx.select({ token: cells.token }).from(cells).where(eq(cells.id, id)).get()!.token);
+  await notifyAvailable(tx, now, opened, siteUrl, openedSlots);
+  await recordStaffAction(tx, staff, now, {
+    action: StaffAction.Publish,
+    subjectType: 'art',
+    subjectToken: piece.token,
+  });
+  const tokens: string[] = [];
+  for (const id of opened)
+    tokens.push((await tx.select({ token: cells.token }).from(cells).where(eq(cells.id, id)))[0]!.token);
+  return tokens;
 }
 
 /**
@@ -138,23 +154,23 @@ export function publishPiece(
  * for the square (decision 019), the deadline in the e-mail; resubmitting puts it in the queue again and stops the
  * clock. The staff log keeps the reason.
  */
-export function sendBackForChanges(
+export async function sendBackForChanges(
   tx: Queryable,
   now: number,
   site: { siteUrl: string; siteTimezone: string },
   staff: Staff,
   { piece, cell, author }: PieceInReview,
   reason: string,
-): void {
-  leaveSubmitted(tx, piece.id, { status: ArtStatus.ChangesRequested, reviewNote: reason, updatedAt: now });
-  const deadline = openChangesWindow(tx, now, author.id, cell.id);
-  const actionId = recordStaffAction(tx, staff, now, {
+): Promise<void> {
+  await leaveSubmitted(tx, piece.id, { status: ArtStatus.ChangesRequested, reviewNote: reason, updatedAt: now });
+  const deadline = await openChangesWindow(tx, now, author.id, cell.id);
+  const actionId = await recordStaffAction(tx, staff, now, {
     action: StaffAction.RequestChanges,
     subjectType: 'art',
     subjectToken: piece.token,
     note: reason,
   });
-  enqueueMail(tx, now, {
+  await enqueueMail(tx, now, {
     to: author.email,
     kind: 'art-changes-requested',
     dedupeKey: `staff-action:${actionId}`,

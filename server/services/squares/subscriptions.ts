@@ -25,31 +25,31 @@ export async function subscribe(ctx: ServiceContext, user: Viewer, cellToken: st
   if (!maySubscribe(user))
     throw new AppError(ErrorCode.Unauthenticated, 'Log in to be told when a square becomes available.');
   const now = ctx.clock.now();
-  return write(ctx.db, (tx) => {
+  return write(ctx.db, async (tx) => {
     let cellId: number | null = null;
     if (cellToken !== null) {
-      const cell = tx
-        .select({ id: cells.id, status: cells.status })
-        .from(cells)
-        .where(eq(cells.token, cellToken))
-        .get();
+      const cell = (
+        await tx.select({ id: cells.id, status: cells.status }).from(cells).where(eq(cells.token, cellToken))
+      )[0];
       if (!cell) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
       if (cell.status === CellStatus.Available) {
         throw new AppError(ErrorCode.AlreadyAvailable, ERROR_TEXT.already_available);
       }
       cellId = cell.id;
     }
-    const open = tx
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(
-        and(
-          eq(subscriptions.userId, user.id),
-          cellId === null ? isNull(subscriptions.cellId) : eq(subscriptions.cellId, cellId),
-          isNull(subscriptions.notifiedAt),
-        ),
-      )
-      .get();
+    const open = (
+      await tx
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.userId, user.id),
+            cellId === null ? isNull(subscriptions.cellId) : eq(subscriptions.cellId, cellId),
+            isNull(subscriptions.notifiedAt),
+          ),
+        )
+        .limit(1)
+    )[0];
     if (open) {
       throw new AppError(
         ErrorCode.AlreadySubscribed,
@@ -58,7 +58,7 @@ export async function subscribe(ctx: ServiceContext, user: Viewer, cellToken: st
           : 'You will already be told when this square becomes available.',
       );
     }
-    tx.insert(subscriptions).values({ userId: user.id, cellId, createdAt: now }).run();
+    await tx.insert(subscriptions).values({ userId: user.id, cellId, createdAt: now });
     return { cellToken, createdAt: now };
   });
 }
@@ -80,22 +80,21 @@ interface Recipient {
  * is left out, subscriptions untouched: they could not reserve another, and their alert waits for a time they can.
  * Returns the e-mails queued.
  */
-export function notifyAvailable(
+export async function notifyAvailable(
   tx: Queryable,
   now: number,
   cellIds: readonly number[],
   siteUrl: string,
   slots: readonly { row: number; column: number }[] = [],
-): number {
+): Promise<number> {
   const opened =
     cellIds.length === 0
       ? []
-      : tx
+      : await tx
           .select({ id: cells.id, token: cells.token })
           .from(cells)
           .where(and(inArray(cells.id, [...cellIds]), eq(cells.status, CellStatus.Available)))
-          .orderBy(asc(cells.row), asc(cells.column))
-          .all();
+          .orderBy(asc(cells.row), asc(cells.column));
   const anyLinks = [
     ...opened.map((cell) => treeLinkOf(siteUrl, cell.token)),
     ...slots.map((slot) => slotLinkOf(siteUrl, slot)),
@@ -119,22 +118,20 @@ export function notifyAvailable(
   const forCells =
     linkOfCell.size === 0
       ? []
-      : tx
+      : await tx
           .select(columns)
           .from(subscriptions)
           .innerJoin(users, eq(users.id, subscriptions.userId))
           .where(
             and(inArray(subscriptions.cellId, [...linkOfCell.keys()]), isNull(subscriptions.notifiedAt), holdsNoSquare),
           )
-          .orderBy(asc(subscriptions.id))
-          .all();
-  const forAny = tx
+          .orderBy(asc(subscriptions.id));
+  const forAny = await tx
     .select(columns)
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt), holdsNoSquare))
-    .orderBy(asc(subscriptions.id))
-    .all();
+    .orderBy(asc(subscriptions.id));
 
   const recipients = new Map<number, Recipient>();
   for (const sub of [...forCells, ...forAny]) {
@@ -156,10 +153,10 @@ export function notifyAvailable(
 
   let queued = 0;
   for (const recipient of recipients.values()) {
-    tx.update(subscriptions).set({ notifiedAt: now }).where(inArray(subscriptions.id, recipient.subscriptionIds)).run();
+    await tx.update(subscriptions).set({ notifiedAt: now }).where(inArray(subscriptions.id, recipient.subscriptionIds));
     if (recipient.disabled) continue;
     const many = recipient.links.length > 1;
-    enqueueMail(tx, now, {
+    await enqueueMail(tx, now, {
       to: recipient.email,
       kind: 'cell-available',
       dedupeKey: `cell-available:${Math.min(...recipient.subscriptionIds)}`,

@@ -29,42 +29,48 @@ export interface StaffActionRecord {
 }
 
 /** Writes the log row inside the transaction of the change; its id keys the e-mail the action sends, if any. */
-export function recordStaffAction(tx: Queryable, staff: Staff, now: number, record: StaffActionRecord): number {
-  return tx
-    .insert(staffActions)
-    .values({
-      staffId: staff.id,
-      action: record.action,
-      subjectType: record.subjectType,
-      subjectToken: record.subjectToken,
-      note: record.note ?? null,
-      createdAt: now,
-    })
-    .returning({ id: staffActions.id })
-    .get().id;
+export async function recordStaffAction(
+  tx: Queryable,
+  staff: Staff,
+  now: number,
+  record: StaffActionRecord,
+): Promise<number> {
+  return (
+    await tx
+      .insert(staffActions)
+      .values({
+        staffId: staff.id,
+        action: record.action,
+        subjectType: record.subjectType,
+        subjectToken: record.subjectToken,
+        note: record.note ?? null,
+        createdAt: now,
+      })
+      .returning({ id: staffActions.id })
+  )[0]!.id;
 }
 
 export const offsetOf = (page: number): number => (page - 1) * ADMIN_PAGE_SIZE;
 
 /** admin.staffLog: newest first, ADMIN_PAGE_SIZE a page. */
 export async function listStaffLog(ctx: ServiceContext, page: number): Promise<AdminPage<StaffLogEntry>> {
-  const total = ctx.db.select({ n: count() }).from(staffActions).get()?.n ?? 0;
-  const items = ctx.db
-    .select({ entry: staffActions, token: users.token, firstname: users.firstname, lastname: users.lastname })
-    .from(staffActions)
-    .innerJoin(users, eq(users.id, staffActions.staffId))
-    .orderBy(desc(staffActions.createdAt), desc(staffActions.id))
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(offsetOf(page))
-    .all()
-    .map(({ entry, ...staff }) => ({
-      id: entry.id,
-      staff: personRef(staff),
-      action: entry.action,
-      subjectType: entry.subjectType,
-      subjectToken: entry.subjectToken,
-      note: entry.note,
-      createdAt: entry.createdAt,
-    }));
+  const total = (await ctx.db.select({ n: count() }).from(staffActions))[0]?.n ?? 0;
+  const items = (
+    await ctx.db
+      .select({ entry: staffActions, token: users.token, firstname: users.firstname, lastname: users.lastname })
+      .from(staffActions)
+      .innerJoin(users, eq(users.id, staffActions.staffId))
+      .orderBy(desc(staffActions.createdAt), desc(staffActions.id))
+      .limit(ADMIN_PAGE_SIZE)
+      .offset(offsetOf(page))
+  ).map(({ entry, ...staff }) => ({
+    id: entry.id,
+    staff: personRef(staff),
+    action: entry.action,
+    subjectType: entry.subjectType,
+    subjectToken: entry.subjectToken,
+    note: entry.note,
+    createdAt: entry.createdAt,
+  }));
   return { items, page, pageSize: ADMIN_PAGE_SIZE, total };
 }

@@ -49,21 +49,19 @@ export async function listViewerCells(db: Db, userId: number): Promise<ViewerCel
     status: cells.status,
     treeToken: trees.token,
   };
-  const held = db
+  const held = await db
     .select(columns)
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
     .innerJoin(trees, eq(trees.id, cells.treeId))
-    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
-    .all();
-  const pieces = db
+    .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')));
+  const pieces = await db
     .select(columns)
     .from(art)
     .innerJoin(cells, and(eq(cells.id, art.cellId), eq(cells.artId, art.id)))
     .innerJoin(trees, eq(trees.id, cells.treeId))
     .where(and(eq(art.authorId, userId), ne(art.status, ArtStatus.Removed)))
-    .orderBy(desc(art.createdAt), desc(art.id))
-    .all();
+    .orderBy(desc(art.createdAt), desc(art.id));
   const seen = new Set<string>();
   return [...held, ...pieces].filter((cell) => !seen.has(cell.token) && seen.add(cell.token));
 }

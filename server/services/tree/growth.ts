@@ -12,14 +12,14 @@ import type { Queryable } from '../../db.ts';
  * Every PENDING trunk cell among the 8 neighbours of (row, column) becomes AVAILABLE. Returns the ids of the cells
  * it opened, so the caller can tell their subscribers.
  */
-export function openNeighboursAfterPublish(
+export async function openNeighboursAfterPublish(
   tx: Queryable,
   treeId: number,
   row: number,
   column: number,
   now: number,
-): number[] {
-  const opened = tx
+): Promise<number[]> {
+  const opened = await tx
     .update(cells)
     .set({ status: CellStatus.Available, updatedAt: now })
     .where(
@@ -35,8 +35,7 @@ export function openNeighboursAfterPublish(
         sql`not (${cells.row} = ${row} and ${cells.column} = ${column})`,
       ),
     )
-    .returning({ id: cells.id })
-    .all();
+    .returning({ id: cells.id });
   return opened.map((cell) => cell.id).sort((a, b) => a - b);
 }
 
@@ -45,14 +44,14 @@ export function openNeighboursAfterPublish(
  * branch area that now touch exactly one published piece, this one (so none of them was a slot before). Slots have
  * no cell until someone reserves one; the caller tells the "any square" subscribers of them.
  */
-export function branchSlotsOpenedBy(
+export async function branchSlotsOpenedBy(
   tx: Queryable,
   treeId: number,
   settings: TreeSettings,
   row: number,
   column: number,
-): { row: number; column: number }[] {
-  const around = tx
+): Promise<{ row: number; column: number }[]> {
+  const around = await tx
     .select({ row: cells.row, column: cells.column, status: cells.status })
     .from(cells)
     .where(
@@ -61,8 +60,7 @@ export function branchSlotsOpenedBy(
         between(cells.row, row - 2, row + 2),
         between(cells.column, column - 2, column + 2),
       ),
-    )
-    .all();
+    );
   const grid = gridOfCells(around);
   const slots: { row: number; column: number }[] = [];
   for (let r = row - 1; r <= row + 1; r++) {

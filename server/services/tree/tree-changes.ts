@@ -3,7 +3,7 @@
  * recordCellChanges inside its transaction: one row per changed cell, and the tree's version becomes the log's last
  * sequence number. Open trees then ask what changed since their version (readChanges) instead of the whole tree.
  */
-import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import { art, cells, treeChanges, trees } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
@@ -37,13 +37,19 @@ export function changesAfter(db: Queryable, treeId: number, version: number, lim
 }
 
 /** Logs changes to the given cells of a tree (inside the caller's transaction) and moves the tree's version. */
-export function recordCellChanges(tx: Queryable, treeId: number, cellIds: readonly number[], now: number): number {
+export async function recordCellChanges(
+  tx: Queryable,
+  treeId: number,
+  cellIds: readonly number[],
+  now: number,
+): Promise<number> {
   if (cellIds.length === 0) throw new Error('recordCellChanges needs at least one cell.');
   let seq = 0;
   for (const cellId of cellIds) {
-    seq = tx.insert(treeChanges).values({ treeId, cellId, at: now }).returning({ seq: treeChanges.seq }).get().seq;
+    seq = (await tx.insert(treeChanges).values({ treeId, cellId, at: now }).returning({ seq: treeChanges.seq }))[0]!
+      .seq;
   }
-  tx.update(trees).set({ version: seq }).where(eq(trees.id, treeId)).run();
+  await tx.update(trees).set({ version: seq }).where(eq(trees.id, treeId));
   return seq;
 }
 
@@ -51,29 +57,26 @@ export function recordCellChanges(tx: Queryable, treeId: number, cellIds: readon
  * A renamed person: the cells of their published pieces change, since a tree's region details name the artist, and an
  * address naming a version is cached for good (decision 033). Nothing is logged for someone with no published piece.
  */
-export function recordArtistRenamed(tx: Queryable, authorId: number, now: number): void {
-  const shown = tx
+export async function recordArtistRenamed(tx: Queryable, authorId: number, now: number): Promise<void> {
+  const shown = await tx
     .select({ cellId: cells.id, treeId: cells.treeId })
     .from(cells)
     .innerJoin(art, eq(art.id, cells.artId))
-    .where(and(eq(art.authorId, authorId), eq(art.status, ArtStatus.Published)))
-    .all();
+    .where(and(eq(art.authorId, authorId), eq(art.status, ArtStatus.Published)));
   const byTree = new Map<number, number[]>();
   for (const { cellId, treeId } of shown) byTree.set(treeId, [...(byTree.get(treeId) ?? []), cellId]);
-  for (const [treeId, cellIds] of byTree) recordCellChanges(tx, treeId, cellIds, now);
+  for (const [treeId, cellIds] of byTree) await recordCellChanges(tx, treeId, cellIds, now);
 }
 
 /**
  * A change too large to log cell by cell (seeding, a generated tree, a repair): one row without a cell. Every open
  * tree older than it fetches the snapshot again.
  */
-export function recordBulkChange(tx: Queryable, treeId: number, now: number): number {
-  const { seq } = tx
-    .insert(treeChanges)
-    .values({ treeId, cellId: null, at: now })
-    .returning({ seq: treeChanges.seq })
-    .get();
-  tx.update(trees).set({ version: seq, changesFrom: seq }).where(eq(trees.id, treeId)).run();
+export async function recordBulkChange(tx: Queryable, treeId: number, now: number): Promise<number> {
+  const { seq } = (
+    await tx.insert(treeChanges).values({ treeId, cellId: null, at: now }).returning({ seq: treeChanges.seq })
+  )[0]!;
+  await tx.update(trees).set({ version: seq, changesFrom: seq }).where(eq(trees.id, treeId));
   return seq;
 }
 
@@ -147,10 +150,7 @@ export async function readChangesUpTo(
 
 /** The newest sequence number in the whole log (0 when empty): what the live feed watches. */
 export async function lastChangeSeq(db: Db): Promise<number> {
-  return db
-    .select({ seq: sql<number>`coalesce(max(${treeChanges.seq}), 0)` })
-    .from(treeChanges)
-    .get()!.seq;
+  return (await db.select({ seq: sql<number>`coalesce(max(${treeChanges.seq}), 0)` }).from(treeChanges))[0]!.seq;
 }
 
 /** Trees whose version moved past `seq`, with their versions. */
@@ -158,11 +158,10 @@ export async function treesChangedAfter(
   db: Db,
   seq: number,
 ): Promise<Pick<typeof trees.$inferSelect, 'id' | 'token' | 'version'>[]> {
-  return db
+  return await db
     .select({ id: trees.id, token: trees.token, version: trees.version })
     .from(trees)
-    .where(gt(trees.version, seq))
-    .all();
+    .where(gt(trees.version, seq));
 }
 
 /**
@@ -175,29 +174,36 @@ export async function pruneChangeLog(
   keep = { ms: CHANGE_LOG_KEEP_MS, rows: CHANGE_LOG_KEEP_ROWS },
 ): Promise<number> {
   let dropped = 0;
-  for (const tree of db.select({ id: trees.id, changesFrom: trees.changesFrom }).from(trees).all()) {
+  for (const tree of await db.select({ id: trees.id }).from(trees)) {
     const inTree = eq(treeChanges.treeId, tree.id);
-    const oldByAge = db
-      .select({ seq: sql<number | null>`max(${treeChanges.seq})` })
-      .from(treeChanges)
-      .where(and(inTree, lte(treeChanges.at, now - keep.ms)))
-      .get()?.seq;
-    const oldByCount = db
-      .select({ seq: treeChanges.seq })
-      .from(treeChanges)
-      .where(inTree)
-      .orderBy(sql`${treeChanges.seq} desc`)
-      .limit(1)
-      .offset(keep.rows)
-      .get()?.seq;
+    const oldByAge = (
+      await db
+        .select({ seq: sql<number | null>`max(${treeChanges.seq})` })
+        .from(treeChanges)
+        .where(and(inTree, lte(treeChanges.at, now - keep.ms)))
+    )[0]?.seq;
+    const oldByCount = (
+      await db
+        .select({ seq: treeChanges.seq })
+        .from(treeChanges)
+        .where(inTree)
+        .orderBy(sql`${treeChanges.seq} desc`)
+        .limit(1)
+        .offset(keep.rows)
+    )[0]?.seq;
     const cutoff = Math.max(oldByAge ?? 0, oldByCount ?? 0);
     if (cutoff <= 0) continue;
-    await write(db, (tx) => {
-      dropped += tx
+    await write(db, async (tx) => {
+      const gone = await tx
         .delete(treeChanges)
         .where(and(inTree, lte(treeChanges.seq, cutoff)))
-        .run().changes;
-      if (cutoff > tree.changesFrom) tx.update(trees).set({ changesFrom: cutoff }).where(eq(trees.id, tree.id)).run();
+        .returning({ seq: treeChanges.seq });
+      dropped += gone.length;
+      // changesFrom as it is now, not as read before the write: it only moves up.
+      await tx
+        .update(trees)
+        .set({ changesFrom: cutoff })
+        .where(and(eq(trees.id, tree.id), lt(trees.changesFrom, cutoff)));
     });
   }
   return dropped;

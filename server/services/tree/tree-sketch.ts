@@ -215,17 +215,18 @@ export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bou
 }
 
 /** The rows and columns the cells that `which` picks reach, in one query. */
-function readExtent(db: Db, which: SQL): CellExtent | null {
-  const found = db
-    .select({
-      minRow: min(cells.row),
-      maxRow: max(cells.row),
-      minColumn: min(cells.column),
-      maxColumn: max(cells.column),
-    })
-    .from(cells)
-    .where(which)
-    .get();
+async function readExtent(db: Db, which: SQL): Promise<CellExtent | null> {
+  const found = (
+    await db
+      .select({
+        minRow: min(cells.row),
+        maxRow: max(cells.row),
+        minColumn: min(cells.column),
+        maxColumn: max(cells.column),
+      })
+      .from(cells)
+      .where(which)
+  )[0];
   if (!found || found.minRow === null || found.maxRow === null || found.minColumn === null || found.maxColumn === null)
     return null;
   return { minRow: found.minRow, maxRow: found.maxRow, minColumn: found.minColumn, maxColumn: found.maxColumn };
@@ -246,9 +247,9 @@ export class TreeSketches {
     private readonly snapshots: SnapshotStore,
   ) {}
 
-  forVisit(tree: TreeRow, search: string): string {
+  async forVisit(tree: TreeRow, search: string): Promise<string> {
     const settings = tree.settings as TreeSettings;
-    const bounds = worldBounds(settings, this.extentOf(tree));
+    const bounds = worldBounds(settings, await this.extentOf(tree));
     const view = this.viewOf(tree, settings, bounds, search);
     const key = `${tree.id}:${tree.version}:${view.centre.x},${view.centre.y},${view.scale}`;
     const found = this.kept.get(key);
@@ -276,7 +277,7 @@ export class TreeSketches {
    * The extent at the tree's version: kept from a built snapshot or an earlier visit and widened by the cells changed
    * since (the change log names them), or read whole when the log no longer reaches back.
    */
-  private extentOf(tree: TreeRow): CellExtent | null {
+  private async extentOf(tree: TreeRow): Promise<CellExtent | null> {
     let kept = this.extents.get(tree.id);
     const built = this.snapshots.peek(tree.id);
     if (built && (!kept || built.version > kept.version)) kept = { version: built.version, extent: built.extent };
@@ -290,9 +291,9 @@ export class TreeSketches {
       // The query builder itself, not its getSQL(): drizzle puts a builder in parentheses and a bare SQL chunk as it
       // is, and `id in select …` without them is a syntax error. By id alone: with the tree's condition beside it,
       // SQLite would walk the whole tree.
-      extent = widen(kept.extent, readExtent(this.db, inArray(cells.id, changed)));
+      extent = widen(kept.extent, await readExtent(this.db, inArray(cells.id, changed)));
     } else {
-      extent = readExtent(this.db, eq(cells.treeId, tree.id));
+      extent = await readExtent(this.db, eq(cells.treeId, tree.id));
     }
     this.extents.set(tree.id, { version: tree.version, extent });
     return extent;

@@ -25,17 +25,15 @@ export async function createTree(
 }
 
 /** As createTree, inside the caller's transaction (the demo seed plants its tree in the transaction that fills it). */
-export function createTreeInTx(
+export async function createTreeInTx(
   tx: Queryable,
   now: number,
   name: string,
   settings: TreeSettings = DEFAULT_TREE_SETTINGS,
-): TreeRow {
-  const tree = tx
-    .insert(trees)
-    .values({ token: newToken(), name, settings, version: 1, createdAt: now })
-    .returning()
-    .get();
+): Promise<TreeRow> {
+  const tree = (
+    await tx.insert(trees).values({ token: newToken(), name, settings, version: 1, createdAt: now }).returning()
+  )[0]!;
   const rows = totalRows(settings);
   const batch: (typeof cells.$inferInsert)[] = [];
   for (let row = 0; row < rows; row++) {
@@ -53,25 +51,22 @@ export function createTreeInTx(
       });
     }
   }
-  for (let i = 0; i < batch.length; i += 500)
-    tx.insert(cells)
-      .values(batch.slice(i, i + 500))
-      .run();
-  recordBulkChange(tx, tree.id, now);
-  return tx.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+  for (let i = 0; i < batch.length; i += 500) await tx.insert(cells).values(batch.slice(i, i + 500));
+  await recordBulkChange(tx, tree.id, now);
+  return (await tx.select().from(trees).where(eq(trees.id, tree.id)))[0]!;
 }
 
 /** Finds a tree by token: 400 for a malformed token, 404 for an unknown one. */
 export async function getTreeByToken(db: Db, token: string): Promise<TreeRow> {
   if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed tree token.');
-  const tree = db.select().from(trees).where(eq(trees.token, token)).get();
+  const tree = (await db.select().from(trees).where(eq(trees.token, token)))[0];
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'No tree has this token.');
   return tree;
 }
 
 /** The tree the site shows by default: the oldest one. */
 export async function getDefaultTree(db: Db): Promise<TreeRow | undefined> {
-  return db.select().from(trees).orderBy(asc(trees.id)).limit(1).get();
+  return (await db.select().from(trees).orderBy(asc(trees.id)).limit(1))[0];
 }
 
 export { readSnapshotCells } from './snapshot-build.ts';

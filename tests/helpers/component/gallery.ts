@@ -41,8 +41,8 @@ export function useComponentGallery() {
       return { token: cellAt(t.deps.db, tree.id, row, column)!.token, row, column, status: CellStatus.Available };
     },
     /** A new member: their session cookie, and the app's tRPC client as them. */
-    member() {
-      const { user, cookie } = state().t.addUser(Role.Observer);
+    async member() {
+      const { user, cookie } = await state().t.addUser(Role.Observer);
       return { user, cookie, api: apiClient(state().t, cookie) };
     },
     /** What every page of the app knows first: who the viewer is, and the square they hold (asked as they). */

@@ -55,10 +55,10 @@ export async function createApiWorld(): Promise<ApiWorld> {
   const t = await createTestApp();
   const tree = await createTree(t.deps.db, t.clock.now(), 'API');
   const people = {
-    observer: t.addUser(Role.Observer),
-    artist: t.addUser(Role.Artist),
-    owner: t.addUser(Role.Artist),
-    admin: t.addUser(Role.Admin),
+    observer: await t.addUser(Role.Observer),
+    artist: await t.addUser(Role.Artist),
+    owner: await t.addUser(Role.Artist),
+    admin: await t.addUser(Role.Admin),
   };
   // A neighbour above the piece, by the artist, so the piece's square has something to connect to.
   const neighbour = publishedPieceAt(
@@ -70,7 +70,7 @@ export async function createApiWorld(): Promise<ApiWorld> {
     'd'.repeat(32),
   );
   const piece = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW, PIECE_COLUMN, people.owner.user.id, 'e'.repeat(32));
-  for (const made of [neighbour, piece]) reindexArt(t.deps.db, artIdOf(t, made.artToken));
+  for (const made of [neighbour, piece]) await reindexArt(t.deps.db, artIdOf(t, made.artToken));
   const held = await reserveCell(t.deps, people.owner.user, cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3)!.token);
   const holding = { cellToken: held.token, reminderToken: activeReservationOf(t.deps.db, people.owner.user.id)!.token };
   const world: ApiWorld = {
@@ -81,14 +81,16 @@ export async function createApiWorld(): Promise<ApiWorld> {
     piece,
     neighbour,
     holding,
-    browser: (asker) =>
+    browser: async (asker) =>
       browserFor(
         t,
-        asker === 'guest' ? undefined : `session=${createSession(t.deps.db, t.clock, people[asker].user.id).token}`,
+        asker === 'guest'
+          ? undefined
+          : `session=${(await createSession(t.deps.db, t.clock, people[asker].user.id)).token}`,
       ),
     userOf: (asker) => (asker === 'guest' ? null : people[asker].user),
     async newcomer() {
-      const person = t.addUser(Role.Observer);
+      const person = await t.addUser(Role.Observer);
       return { ...person, browser: await browserFor(t, person.cookie) };
     },
     cell: (row, column) => cellAt(t.deps.db, tree.id, row, column)!,

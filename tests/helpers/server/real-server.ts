@@ -107,9 +107,13 @@ export async function stopRealServer(server: RealServer, signal: NodeJS.Signals 
 }
 
 /** Users with sessions written into `db`; each answers the Cookie header a signed-in browser sends. */
-export function signedInUsers(db: Db, n: number, label = 'ops'): { id: number; email: string; cookie: string }[] {
+export async function signedInUsers(
+  db: Db,
+  n: number,
+  label = 'ops',
+): Promise<{ id: number; email: string; cookie: string }[]> {
   const now = Date.now();
-  return Array.from({ length: n }, (_, i) => {
+  const made = Array.from({ length: n }, async (_, i) => {
     const email = `${label}${i}-${newToken(4).toLowerCase()}@ops.test`;
     const user = db
       .insert(users)
@@ -128,9 +132,10 @@ export function signedInUsers(db: Db, n: number, label = 'ops'): { id: number; e
     return {
       id: user.id,
       email,
-      cookie: `session=${createSession(db, systemClock, user.id).token}; csrf=${TEST_CSRF}`,
+      cookie: `session=${(await createSession(db, systemClock, user.id)).token}; csrf=${TEST_CSRF}`,
     };
   });
+  return Promise.all(made);
 }
 
 /** Headers of a same-origin write from a signed-in browser. */

@@ -32,9 +32,9 @@ export function useReservationsApp() {
       return app().tree;
     },
     /** A new signed-in user with a browser. */
-    member(role: number = Role.Observer) {
+    async member(role: number = Role.Observer) {
       const { t } = app();
-      const { user, cookie } = t.addUser(role);
+      const { user, cookie } = await t.addUser(role);
       return { user, browser: browserOf(t, cookie) };
     },
     /** Opens one more trunk square (rows 20 and up), as growth would, and answers its token. */

@@ -20,7 +20,7 @@ import type { TestApp } from '#tests/helpers/server/test-app.ts';
 import { cellAt, png, validFields } from '../art-fixtures.ts';
 import { stateOf } from './reservation-fixtures.ts';
 
-type Member = ReturnType<TestApp['addUser']>['user'];
+type Member = Awaited<ReturnType<TestApp['addUser']>>['user'];
 
 /** Reserves (row, column) for `author` and submits a piece there with one picture, as the editor's SUBMIT does. */
 export async function submitPieceAt(

@@ -37,7 +37,7 @@ export const TRANSITIONS = [
 ] as const;
 export type Transition = { kind: (typeof TRANSITIONS)[number]; who: number; pick: number };
 
-type Member = ReturnType<TestApp['addUser']>['user'];
+type Member = Awaited<ReturnType<TestApp['addUser']>>['user'];
 
 export interface TransitionWorld {
   t: TestApp;

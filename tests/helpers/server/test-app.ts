@@ -22,7 +22,7 @@ export interface TestApp extends App {
   /** A tRPC caller as the given user (or a guest). */
   caller: (user?: RequestContext['user']) => ReturnType<typeof createCaller>;
   /** Inserts a user with the given role (password hash unusable) and returns it with a session cookie. */
-  addUser: (role?: number) => { user: NonNullable<RequestContext['user']>; cookie: string };
+  addUser: (role?: number) => Promise<{ user: NonNullable<RequestContext['user']>; cookie: string }>;
   cleanup: () => Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export async function createTestApp(
     clock,
     caller: (user = null) =>
       createCaller({ ...app.deps, user, session: null, ip: '127.0.0.1', sessionCookie: { set() {}, clear() {} } }),
-    addUser(role = Role.Observer) {
+    async addUser(role = Role.Observer) {
       userCount++;
       const now = clock.now();
       const user = db
@@ -59,7 +59,7 @@ export async function createTestApp(
         })
         .returning()
         .get();
-      const session = createSession(db, clock, user.id);
+      const session = await createSession(db, clock, user.id);
       return { user, cookie: `session=${session.token}` };
     },
     async cleanup() {

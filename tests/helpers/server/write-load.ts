@@ -63,8 +63,8 @@ export async function prepareWriteLoad(
     ),
   );
   return {
-    uploaders: signedInUsers(db, options.uploaders, 'uploader'),
-    reservers: signedInUsers(db, options.reservers, 'reserver'),
+    uploaders: await signedInUsers(db, options.uploaders, 'uploader'),
+    reservers: await signedInUsers(db, options.reservers, 'reserver'),
     squares: trunk.map((c) => c.token),
     images,
   };

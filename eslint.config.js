@@ -61,22 +61,14 @@ export default tseslint.config(
     // is caught at the end of a query chain only, so a Map's or a Set's stays allowed.
     files: ['server/{services,auth,http,routers,rest}/**/*.ts', 'server/app.ts', 'server/root.ts'],
     ignores: [
-      // SQLite's own, moved into per-engine modules next (decision 037), and the read-only transactions on the read
-      // connection, whose better-sqlite3 bodies cannot await:
-      // the snapshot's cells as arrays (.values()) and its statements prepared once, read in the build's transaction.
+      // SQLite's own, beside what both engines share in the same files (decision 037):
+      // the build worker's snapshot and history, streamed from statements prepared once in one synchronous read
+      // transaction on the worker's own connection (BUILDS), faster there than the awaited builds PostgreSQL uses.
       'server/services/tree/snapshot-build.ts',
-      // the growth history's statements prepared once, read in the build's transaction.
       'server/services/tree/tree-history.ts',
-      // the cell summary's statement prepared once (the hottest read).
-      'server/services/tree/cells.ts',
-      // the batched rate limits' statements prepared once.
-      'server/services/rate-limit.ts',
-      // FTS5: raw db.run(sql) to index, a statement prepared once to search.
-      'server/services/search/search.ts',
-      // the snapshot and history builds, each in one read-only transaction.
       'server/services/tree/build-jobs.ts',
-      // readChangesUpTo (and changesAfter, which the snapshot store also calls): one read-only transaction.
-      'server/services/tree/tree-changes.ts',
+      // FTS5: raw db.run(sql) to index, a statement prepared once to search (PostgreSQL's: search-postgres.ts).
+      'server/services/search/search.ts',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -9,7 +9,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { write, type Db, type Queryable } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { networkOf } from './network.ts';
-import { preparedOnce } from './prepared.ts';
+import { preparedForEngines } from './prepared.ts';
 
 export interface Limit {
   /** What is limited, e.g. 'login:ip'. */
@@ -82,7 +82,7 @@ export async function hitRateLimit(db: Db, now: number, limit: Limit, subject: s
   const windowStart = windowStartOf(limit, now);
   const key = keyOf(limit, subject);
   const count = limit.batched
-    ? countInMemory(db, key, now, windowStart, windowStart + limit.windowMs)
+    ? await countInMemory(db, key, now, windowStart, windowStart + limit.windowMs)
     : await write(db, (tx) => countInDatabase(tx, key, windowStart));
   if (count > limit.max) refuse(limit, now);
 }
@@ -158,16 +158,21 @@ interface Batch {
 
 const batches = new WeakMap<Db['$client'], Batch>();
 
-const savedCount = preparedOnce<[string, number], { count: number }>(
-  'select count from rate_limit_hits where key = ? and window_start = ?',
-);
-const addCount = preparedOnce<[string, number, number], { count: number }>(`
-  insert into rate_limit_hits (key, window_start, count) values (?, ?, ?)
-  on conflict (key, window_start) do update set count = count + excluded.count
-  returning count
-`);
+const savedCount = preparedForEngines<[string, number], { count: number }>({
+  sqlite: 'select count from rate_limit_hits where key = ? and window_start = ?',
+  postgres: 'select count from rate_limit_hits where key = $1 and window_start = $2',
+});
 
-function countInMemory(db: Db, key: string, now: number, windowStart: number, windowEnd: number): number {
+/** Counts written back in one statement at most. */
+const FLUSH_ROWS = 500;
+
+async function countInMemory(
+  db: Db,
+  key: string,
+  now: number,
+  windowStart: number,
+  windowEnd: number,
+): Promise<number> {
   let batch = batches.get(db.$client);
   if (!batch) {
     batch = { tallies: new Map(), timer: null };
@@ -178,10 +183,12 @@ function countInMemory(db: Db, key: string, now: number, windowStart: number, wi
     tally = { windowStart, windowEnd, count: 0, unsaved: 0, readAt: -Infinity };
     batch.tallies.set(key, tally);
   }
-  // The saved count is read again at most once a FLUSH_MS: it holds the other processes' hits (decision 025).
+  // The saved count is read again at most once a FLUSH_MS: it holds the other processes' hits (decision 025). Hits
+  // counted while it is read are in `unsaved`, so they are counted once.
   if (now - tally.readAt >= FLUSH_MS) {
-    tally.count = (savedCount(db).get(key, windowStart)?.count ?? 0) + tally.unsaved;
     tally.readAt = now;
+    const saved = (await savedCount.get(db, key, windowStart))?.count ?? 0;
+    tally.count = saved + tally.unsaved;
   }
   tally.count++;
   tally.unsaved++;
@@ -198,17 +205,40 @@ export async function flushRateLimits(db: Db, now = Date.now()): Promise<void> {
   if (!batch) return;
   if (batch.timer) clearTimeout(batch.timer);
   batch.timer = null;
-  if (!db.$client.open) return;
+  if (isClosed(db)) return;
+  // What is written now; hits counted while the write waits for its turn stay unsaved for the next flush.
+  const unsaved = [...batch.tallies]
+    .filter(([, tally]) => tally.unsaved > 0)
+    .map(([key, tally]) => [key, { tally, unsaved: tally.unsaved }] as const);
+  const totals = new Map<Tally, number>();
   // The total written back is every process's (decision 025): this process's count catches up with the others'.
-  await write(db, (tx) => {
-    const add = addCount(tx);
-    for (const [key, tally] of batch.tallies)
-      if (tally.unsaved > 0) tally.count = add.get(key, tally.windowStart, tally.unsaved)!.count;
+  await write(db, async (tx) => {
+    for (let i = 0; i < unsaved.length; i += FLUSH_ROWS) {
+      const rows = unsaved.slice(i, i + FLUSH_ROWS);
+      const written = await tx
+        .insert(rateLimitHits)
+        .values(rows.map(([key, { tally, unsaved }]) => ({ key, windowStart: tally.windowStart, count: unsaved })))
+        .onConflictDoUpdate({
+          target: [rateLimitHits.key, rateLimitHits.windowStart],
+          set: { count: sql`${rateLimitHits.count} + excluded.count` },
+        })
+        .returning({ key: rateLimitHits.key, count: rateLimitHits.count });
+      const byKey = new Map(rows);
+      for (const total of written) totals.set(byKey.get(total.key)!.tally, total.count);
+    }
   });
-  for (const [key, tally] of batch.tallies) {
-    tally.unsaved = 0;
-    if (tally.windowEnd <= now) batch.tallies.delete(key);
+  for (const [, { tally, unsaved: saved }] of unsaved) {
+    tally.unsaved -= saved;
+    const total = totals.get(tally);
+    if (total !== undefined) tally.count = total + tally.unsaved;
   }
+  for (const [key, tally] of batch.tallies) if (tally.windowEnd <= now) batch.tallies.delete(key);
+}
+
+/** Whether the database was closed (the server stopped): there is nothing to write the counts to. */
+function isClosed(db: Db): boolean {
+  const client = db.$client as { open?: boolean; ended?: boolean };
+  return client.open === false || client.ended === true;
 }
 
 /** The timer's flush: a failed write (the database busy or closing) keeps the counts for the next one. */

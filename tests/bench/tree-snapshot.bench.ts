@@ -29,7 +29,7 @@ export async function benchTreeSnapshot(): Promise<string> {
 
     const tree = await getTreeByToken(db, treeToken);
     t0 = process.hrtime.bigint();
-    const cells = readSnapshotCells(db, tree.id);
+    const cells = await readSnapshotCells(db, tree.id);
     const queryMs = ms(t0);
     t0 = process.hrtime.bigint();
     const wire = encodeSnapshot(

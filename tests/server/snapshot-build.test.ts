@@ -23,7 +23,7 @@ describe('the snapshot of a large tree', () => {
         const tree = db.select().from(trees).where(eq(trees.id, treeId)).get()!;
         const built = buildSnapshotBytes(db, tree);
 
-        const cells = readSnapshotCells(db, treeId);
+        const cells = await readSnapshotCells(db, treeId);
         expect(cells.length).toBeGreaterThan(SNAPSHOT_DETAIL_LIMIT);
         expect(cells.some((cell) => cell.color !== null)).toBe(true);
         const expected = encodeSnapshot(

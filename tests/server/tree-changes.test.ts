@@ -111,7 +111,7 @@ describe('changes since a version, applied to that version’s snapshot', () => 
     const answer = await changesSince(before);
     const positions = answer.row.map((row, i) => `${row},${answer.col[i]}`);
     expect(new Set(positions).size).toBe(positions.length);
-    const now = readSnapshotCells(t.deps.db, tree.id);
+    const now = await readSnapshotCells(t.deps.db, tree.id);
     for (let i = 0; i < answer.count; i++) {
       const cell = now.find((c) => c.row === answer.row[i] && c.column === answer.col[i])!;
       expect(answer.cell[i]).toBe(cell.token);

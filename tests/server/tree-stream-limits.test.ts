@@ -3,6 +3,7 @@
  * resumed from far behind is told the version from one count of the log, without a cell being read; opens are
  * rate-limited per address; and the streams an address may hold are counted per network, an IPv6 /64 as one.
  */
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { cells, trees } from '#drizzle/schema.ts';
@@ -46,8 +47,9 @@ async function changeNewCells(t: TestApp, tree: TreeRow, n: number, firstRow: nu
 }
 
 /** The SQL the app's connection prepares while `run` runs (drizzle prepares each query it runs). */
-async function statementsDuring(t: TestApp, run: () => Promise<void>): Promise<string[]> {
-  const prepare = vi.spyOn(t.deps.db.$client, 'prepare');
+/** The SQL prepared on any SQLite connection of the process while `run` runs (reads may use a connection of their own). */
+async function statementsDuring(run: () => Promise<void>): Promise<string[]> {
+  const prepare = vi.spyOn(Database.prototype, 'prepare');
   try {
     await run();
     return prepare.mock.calls.map(([sql]) => sql);
@@ -76,7 +78,7 @@ describe('resuming the event stream from far behind', () => {
     const since = versionOf(t, tree);
     await changeNewCells(t, tree, EVENT_CELLS_MAX + 50, 10_000);
     let stream!: OpenStream;
-    const sql = await statementsDuring(t, async () => {
+    const sql = await statementsDuring(async () => {
       stream = await openStream(base, `/api/tree/${tree.token}/events`, { 'last-event-id': String(since) });
       const first = await stream.next();
       expect(first).toMatchObject({ event: 'version', id: String(versionOf(t, tree)) });

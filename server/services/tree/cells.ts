@@ -7,23 +7,25 @@ import { ErrorCode } from '#shared/errors.ts';
 import type { Db } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { TOKEN_PATTERN } from '../../tokens.ts';
-import { preparedOnce } from '../prepared.ts';
+import { preparedForEngines } from '../prepared.ts';
 
 /** One cell and its tree's token by the cell's token (prepared once: every square a visitor opens asks it). */
-const cellSummaryStatement = preparedOnce<[string], CellSummary>(`
-  select c.token as token, c.row as row, c."column" as "column", c.type as type, c.status as status, t.token as treeToken
-  from cells c join trees t on t.id = c.tree_id
-  where c.token = ?
-`);
+const cellSummaryStatement = preparedForEngines<[string], CellSummary>({
+  sqlite: `
+    select c.token as token, c.row as row, c."column" as "column", c.type as type, c.status as status,
+           t.token as treeToken
+    from cells c join trees t on t.id = c.tree_id
+    where c.token = ?`,
+  postgres: `
+    select c.token as token, c.row as row, c."column" as "column", c.type as type, c.status as status,
+           t.token as "treeToken"
+    from cells c join trees t on t.id = c.tree_id
+    where c.token = $1`,
+});
 
 export async function getCellSummary(db: Db, token: string): Promise<CellSummary> {
-  return readCellSummary(db, token);
-}
-
-/** As getCellSummary, synchronously: the server's sketch of the tree reads it while it draws (tree-sketch.ts). */
-export function readCellSummary(db: Db, token: string): CellSummary {
   if (!TOKEN_PATTERN.test(token)) throw new AppError(ErrorCode.BadRequest, 'Malformed cell token.');
-  const found = cellSummaryStatement(db).get(token);
+  const found = await cellSummaryStatement.get(db, token);
   if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
   return found;
 }

@@ -43,8 +43,22 @@ export interface CellFilter {
  * Reads the cells of a tree in snapshot order (or those a filter picks): only published art lends its colour and
  * thumbnail.
  */
-export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFilter = {}): SnapshotCell[] {
-  const { region, cellIds } = filter;
+export async function readSnapshotCells(
+  db: Queryable,
+  treeId: number,
+  filter: CellFilter = {},
+): Promise<SnapshotCell[]> {
+  const { query, sortHere } = snapshotCellsQuery(db, treeId, filter);
+  const rows = sortHere ? (await query).sort(byPosition) : await query.orderBy(asc(cells.row), asc(cells.column));
+  return rows.map(snapshotCellOf);
+}
+
+/** As readSnapshotCells, synchronously on SQLite: the build worker's snapshot of a tree within the detail limit. */
+function readSnapshotCellsNow(db: Db, treeId: number): SnapshotCell[] {
+  return snapshotCellsQuery(db, treeId, {}).query.orderBy(asc(cells.row), asc(cells.column)).all().map(snapshotCellOf);
+}
+
+function snapshotCellsQuery(db: Queryable, treeId: number, { region, cellIds }: CellFilter) {
   // The cells a subquery names are found by id alone: with the tree's condition beside it, SQLite would walk the
   // tree's position index instead (a million rows), and a few cells sort faster here than through that index.
   const where: SQL[] = cellIds ? [inArray(cells.id as SQLiteColumn, cellIds as SQL)] : [eq(cells.treeId, treeId)];
@@ -63,33 +77,33 @@ export function readSnapshotCells(db: Queryable, treeId: number, filter: CellFil
     .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
     .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
     .where(and(...where));
-  const rows = cellIds ? query.values().sort(byPosition) : query.orderBy(asc(cells.row), asc(cells.column)).values();
-  const out = new Array<SnapshotCell>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const [row, column, status, type, token, color, mediaKey] = rows[i] as [
-      number,
-      number,
-      number,
-      number,
-      string,
-      number | null,
-      string | null,
-    ];
-    out[i] = {
-      row,
-      column,
-      status,
-      type,
-      token,
-      color: status === CellStatus.Published ? color : null,
-      thumb: mediaKey ? thumbnailOf(mediaKey) : null,
-    };
-  }
-  return out;
+  return { query, sortHere: cellIds !== undefined };
 }
 
-function byPosition(a: unknown[], b: unknown[]): number {
-  return (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number);
+interface SnapshotCellRow {
+  row: number;
+  column: number;
+  status: number;
+  type: number;
+  token: string;
+  color: number | null;
+  mediaKey: string | null;
+}
+
+function snapshotCellOf({ row, column, status, type, token, color, mediaKey }: SnapshotCellRow): SnapshotCell {
+  return {
+    row,
+    column,
+    status,
+    type,
+    token,
+    color: status === CellStatus.Published ? color : null,
+    thumb: mediaKey ? thumbnailOf(mediaKey) : null,
+  };
+}
+
+function byPosition(a: { row: number; column: number }, b: { row: number; column: number }): number {
+  return a.row - b.row || a.column - b.column;
 }
 
 /**
@@ -104,7 +118,7 @@ export function buildSnapshotBytes(
   const started = performance.now();
   const encoder = new SnapshotEncoder(countCells(db).get(tree.id)!.n);
   if (encoder.carriesDetail) {
-    for (const cell of readSnapshotCells(db, tree.id))
+    for (const cell of readSnapshotCellsNow(db, tree.id))
       encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
   } else {
     for (const [row, column, status, type, color] of largeSnapshotRows(db).iterate(tree.id))
@@ -129,33 +143,8 @@ export async function buildSnapshotBytesAwaited(
   const [counted] = await db.select({ n: count() }).from(cells).where(eq(cells.treeId, tree.id));
   const encoder = new SnapshotEncoder(counted!.n);
   if (encoder.carriesDetail) {
-    const detailed = await db
-      .select({
-        row: cells.row,
-        column: cells.column,
-        status: cells.status,
-        type: cells.type,
-        token: cells.token,
-        color: art.dominantColor,
-        mediaKey: pictures.mediaKey,
-      })
-      .from(cells)
-      .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
-      .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
-      .where(eq(cells.treeId, tree.id))
-      .orderBy(asc(cells.row), asc(cells.column));
-    for (const cell of detailed) {
-      const color = cell.status === CellStatus.Published ? cell.color : null;
-      encoder.add(
-        cell.row,
-        cell.column,
-        cell.status,
-        cell.type,
-        color,
-        cell.token,
-        cell.mediaKey && thumbnailOf(cell.mediaKey),
-      );
-    }
+    for (const cell of await readSnapshotCells(db, tree.id))
+      encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
     return snapshotBytesOf(tree, encoder, started);
   }
   let after: { row: number; column: number } | null = null;

@@ -51,7 +51,7 @@ export class SnapshotStore {
     if (kept && kept.version === tree.version) return kept;
     if (kept && kept.version >= tree.changesFrom) {
       const rebuildAfter = this.options.rebuildAfter ?? REBUILD_AFTER_CHANGES;
-      const behind = changesAfter(this.db, tree.id, kept.version, CHANGES_MAX);
+      const behind = await changesAfter(this.db, tree.id, kept.version, CHANGES_MAX);
       // Too far behind for /changes to bring it up to date: wait for the new one (built off the event loop).
       if (behind > CHANGES_MAX) return this.rebuild(tree.id);
       if (behind >= rebuildAfter) {

@@ -3,12 +3,12 @@
  * recordCellChanges inside its transaction: one row per changed cell, and the tree's version becomes the log's last
  * sequence number. Open trees then ask what changed since their version (readChanges) instead of the whole tree.
  */
-import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import { art, cells, treeChanges, trees } from '#drizzle/tables.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import { ErrorCode } from '#shared/errors.ts';
-import { write, type Db, type Queryable } from '../../db.ts';
+import { readTransaction, write, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import { readSnapshotCells } from './snapshot-build.ts';
 
@@ -23,17 +23,15 @@ export const CHANGE_LOG_KEEP_ROWS = 100_000;
 export const CHANGES_MAX = 5_000;
 
 /** Log rows of a tree after `version`, counted up to `limit` + 1 (an indexed range, never the whole log). */
-export function changesAfter(db: Queryable, treeId: number, version: number, limit: number): number {
+export async function changesAfter(db: Queryable, treeId: number, version: number, limit: number): Promise<number> {
   const recent = db
     .select({ one: sql`1` })
     .from(treeChanges)
     .where(and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, version)))
     .limit(limit + 1)
     .as('recent');
-  return db
-    .select({ n: sql<number>`count(*)` })
-    .from(recent)
-    .get()!.n;
+  const [counted] = await db.select({ n: count() }).from(recent);
+  return counted!.n;
 }
 
 /** Logs changes to the given cells of a tree (inside the caller's transaction) and moves the tree's version. */
@@ -119,12 +117,11 @@ export async function readChangesUpTo(
   since: number,
   max: number,
 ): Promise<TreeChangesAnswer | ChangesOverLimit> {
-  return db.transaction((tx) => {
-    const tree = tx
+  return readTransaction(db, async (tx) => {
+    const [tree] = await tx
       .select({ version: trees.version, changesFrom: trees.changesFrom })
       .from(trees)
-      .where(eq(trees.id, treeId))
-      .get();
+      .where(eq(trees.id, treeId));
     if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'No tree has this token.');
     if (since > tree.version) {
       throw new AppError(ErrorCode.BadRequest, `since is ahead of the tree, whose version is ${tree.version}.`, {
@@ -134,17 +131,16 @@ export async function readChangesUpTo(
     if (since === tree.version) return encodeChanges(since, tree.version, []);
     const resync = { format: 1, resync: true, since, version: tree.version } as const;
     if (since < tree.changesFrom) return resync;
-    if (changesAfter(tx, treeId, since, max) > max) return { overLimit: true, since, version: tree.version };
+    if ((await changesAfter(tx, treeId, since, max)) > max) return { overLimit: true, since, version: tree.version };
     const after = and(eq(treeChanges.treeId, treeId), gt(treeChanges.seq, since));
-    const bulk = tx
+    const [bulk] = await tx
       .select({ seq: treeChanges.seq })
       .from(treeChanges)
       .where(and(after, isNull(treeChanges.cellId)))
-      .limit(1)
-      .get();
+      .limit(1);
     if (bulk) return resync;
     const changedIds = tx.selectDistinct({ id: treeChanges.cellId }).from(treeChanges).where(after);
-    return encodeChanges(since, tree.version, readSnapshotCells(tx, treeId, { cellIds: changedIds }));
+    return encodeChanges(since, tree.version, await readSnapshotCells(tx, treeId, { cellIds: changedIds }));
   });
 }
 

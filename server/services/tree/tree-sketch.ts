@@ -23,7 +23,7 @@ import { colorAsSent } from '#shared/tree/snapshot.ts';
 import { parseTreeUrl } from '#shared/tree/tree-url.ts';
 import type { CellSummary } from '#shared/api-types.ts';
 import type { Db } from '../../db.ts';
-import { readCellSummary } from './cells.ts';
+import { getCellSummary } from './cells.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { readSnapshotCells, type TreeRow } from './tree.ts';
 
@@ -176,7 +176,13 @@ function fittedSize(trunk: number, scale: number): string {
  * The sketch's SVG of the tree's view centred on `view.centre` for a SKETCH_WIDTH × SKETCH_HEIGHT window: the
  * background, the bands, every square in it and the branch slots, as the engine draws them.
  */
-export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bounds: Rect, view: OpeningView): string {
+export async function drawSketchSvg(
+  db: Db,
+  tree: TreeRow,
+  settings: TreeSettings,
+  bounds: Rect,
+  view: OpeningView,
+): Promise<string> {
   const width = SKETCH_WIDTH / view.scale;
   const height = SKETCH_HEIGHT / view.scale;
   const x = view.centre.x - width / 2;
@@ -188,7 +194,7 @@ export function drawSketchSvg(db: Db, tree: TreeRow, settings: TreeSettings, bou
     col1: Math.floor((x + width) / CELL_PITCH),
   };
   // One square more on every side: a branch slot is a free position touched by exactly one published neighbour.
-  const around = readSnapshotCells(db, tree.id, {
+  const around = await readSnapshotCells(db, tree.id, {
     region: { row0: region.row0 - 1, row1: region.row1 + 1, col0: region.col0 - 1, col1: region.col1 + 1 },
   });
   const inRegion = (row: number, column: number) =>
@@ -250,7 +256,7 @@ export class TreeSketches {
   async forVisit(tree: TreeRow, search: string): Promise<string> {
     const settings = tree.settings as TreeSettings;
     const bounds = worldBounds(settings, await this.extentOf(tree));
-    const view = this.viewOf(tree, settings, bounds, search);
+    const view = await this.viewOf(tree, settings, bounds, search);
     const key = `${tree.id}:${tree.version}:${view.centre.x},${view.centre.y},${view.scale}`;
     const found = this.kept.get(key);
     if (found !== undefined) {
@@ -259,15 +265,15 @@ export class TreeSketches {
       this.kept.set(key, found);
       return found;
     }
-    const drawn = drawSketchSvg(this.db, tree, settings, bounds, view);
+    const drawn = await drawSketchSvg(this.db, tree, settings, bounds, view);
     this.kept.set(key, drawn);
     if (this.kept.size > KEPT_SKETCHES) this.kept.delete(this.kept.keys().next().value!);
     return drawn;
   }
 
-  private cellOf(token: string): CellSummary | null {
+  private async cellOf(token: string): Promise<CellSummary | null> {
     try {
-      return readCellSummary(this.db, token);
+      return await getCellSummary(this.db, token);
     } catch {
       return null;
     }
@@ -299,13 +305,13 @@ export class TreeSketches {
     return extent;
   }
 
-  private viewOf(tree: TreeRow, settings: TreeSettings, bounds: Rect, search: string): OpeningView {
+  private async viewOf(tree: TreeRow, settings: TreeSettings, bounds: Rect, search: string): Promise<OpeningView> {
     const asked = parseTreeUrl(search);
     let target: Point | null = null;
     if (asked.kind === 'position' && holdsPosition(bounds, asked.row, asked.column))
       target = cellCentre(asked.row, asked.column);
     if (asked.kind === 'cell') {
-      const cell = this.cellOf(asked.token);
+      const cell = await this.cellOf(asked.token);
       if (cell?.treeToken === tree.token) target = cellCentre(cell.row, cell.column);
     }
     if (target && (asked.kind === 'position' || asked.kind === 'cell'))

@@ -83,7 +83,10 @@ export async function runTransition(world: TransitionWorld, action: Transition):
       return;
     }
     case 'reserveSlot': {
-      const slots = computeBranchSlots(tree.settings as TreeSettings, gridOfCells(readSnapshotCells(db, tree.id)));
+      const slots = computeBranchSlots(
+        tree.settings as TreeSettings,
+        gridOfCells(await readSnapshotCells(db, tree.id)),
+      );
       const slot = pickOf(slots);
       if (slot) await swallow(() => reserveBranchSlot(ctx, member, { treeToken: tree.token, ...slot }));
       return;

@@ -6,7 +6,7 @@ import { buildApp, type App, type BuildOptions } from '#server/app.ts';
 import { manualClock } from '#server/clock.ts';
 import { testConfig, type AppConfig } from '#server/config.ts';
 import { createSession } from '#server/auth/sessions.ts';
-import { users } from '#drizzle/schema.ts';
+import { users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { newToken } from '#server/tokens.ts';
 import { createCaller } from '#server/root.ts';
@@ -45,7 +45,7 @@ export async function createTestApp(
     async addUser(role = Role.Observer) {
       userCount++;
       const now = clock.now();
-      const user = db
+      const [user] = await db
         .insert(users)
         .values({
           token: newToken(),
@@ -57,10 +57,9 @@ export async function createTestApp(
           createdAt: now,
           updatedAt: now,
         })
-        .returning()
-        .get();
-      const session = await createSession(db, clock, user.id);
-      return { user, cookie: `session=${session.token}` };
+        .returning();
+      const session = await createSession(db, clock, user!.id);
+      return { user: user!, cookie: `session=${session.token}` };
     },
     async cleanup() {
       await app.stop();

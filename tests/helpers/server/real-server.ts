@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { users } from '#drizzle/schema.ts';
+import { users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
@@ -115,7 +115,7 @@ export async function signedInUsers(
   const now = Date.now();
   const made = Array.from({ length: n }, async (_, i) => {
     const email = `${label}${i}-${newToken(4).toLowerCase()}@ops.test`;
-    const user = db
+    const [user] = await db
       .insert(users)
       .values({
         token: newToken(),
@@ -127,12 +127,11 @@ export async function signedInUsers(
         createdAt: now,
         updatedAt: now,
       })
-      .returning({ id: users.id })
-      .get();
+      .returning({ id: users.id });
     return {
-      id: user.id,
+      id: user!.id,
       email,
-      cookie: `session=${(await createSession(db, systemClock, user.id)).token}; csrf=${TEST_CSRF}`,
+      cookie: `session=${(await createSession(db, systemClock, user!.id)).token}; csrf=${TEST_CSRF}`,
     };
   });
   return Promise.all(made);

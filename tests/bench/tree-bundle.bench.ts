@@ -81,7 +81,7 @@ export async function benchTreeBundle(): Promise<string> {
   await ensureClientBuilt(PROJECT_ROOT, console.log, E2E_CLIENT_DIR);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-bundle-'));
   const db = openDatabase(path.join(dir, 'gallery.db'));
-  generateSyntheticTree(db, { cells: CELLS });
+  await generateSyntheticTree(db, { cells: CELLS });
   // One server per build, over the same tree; the builds take turns, so a busy moment of the machine falls on both.
   const apps = await Promise.all(
     [E2E_CLIENT_DIR, ...(BASELINE_DIR ? [BASELINE_DIR] : [])].map(async (clientDir) => {

@@ -1,8 +1,8 @@
 /**
  * PostgreSQL (15 or later) as the second engine, beside server/db.ts (decision 037): `openPostgres(url)` connects a
  * pool, applies migrations-pg/ and returns a drizzle handle over drizzle/schema-pg.ts; `writeTransaction` is how every
- * change will run on it. The app does not run on it yet: the services are synchronous on better-sqlite3 until they
- * become one asynchronous layer that both engines serve.
+ * change runs on it and `readTransactionPg` how agreeing reads do, registered as what the services' `write` and
+ * `readTransaction` run on this handle (server/db.ts). The app opens it when DATABASE_URL is set (open-database.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,8 +1,9 @@
 /**
  * The one module that opens the database (docs/architecture.md, Layers): a SQLite file in WAL mode with foreign keys
  * on, migrated at start-up. Everything else receives the `Db` it returns, and reads through it; every change goes
- * through `write(db, work)`, which runs it on a second connection, one transaction at a time (decision 037). Its
- * PostgreSQL counterpart, server/db-pg.ts, is not used by the app yet.
+ * through `write(db, work)`, which runs it on a second connection, one transaction at a time, and several reads that
+ * must agree through `readTransaction` (decision 037). Its PostgreSQL counterpart is server/db-pg.ts; which of the two
+ * the app opens is server/open-database.ts's choice.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -185,7 +185,9 @@ describe('contact messages', () => {
 
 describe('users', () => {
   it('searches by name or e-mail, filters by role and pages by 50', async () => {
-    const pagers = Array.from({ length: ADMIN_PAGE_SIZE + 5 }, async () => (await t.addUser(Role.Observer)).user);
+    const pagers = await Promise.all(
+      Array.from({ length: ADMIN_PAGE_SIZE + 5 }, async () => (await t.addUser(Role.Observer)).user),
+    );
     t.deps.db.update(users).set({ firstname: 'Pager' }).where(eq(users.role, Role.Observer)).run();
     const first = await staff().users({ search: 'pager', page: 1 });
     expect(first.total).toBeGreaterThanOrEqual(pagers.length);

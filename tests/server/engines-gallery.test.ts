@@ -2,12 +2,14 @@
  * The gallery's main road on both engines (decision 037): the same app, once on a SQLite file and once on a real
  * PostgreSQL database (DATABASE_URL): a square reserved once however many ask at the same moment, a piece saved with
  * its picture and submitted, published by staff, then found where visitors look (the square's page, the tree's
- * snapshot and live changes, search), liked, and its artist told by e-mail.
+ * snapshot and live changes, search), liked, and its artist told by e-mail; and a new PostgreSQL database seeded
+ * with the demo, as `npm start` seeds a new SQLite file.
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cells, trees, useTablesOf } from '#drizzle/tables.ts';
 import { isPostgres } from '#server/open-database.ts';
+import { seedDemo } from '#server/seed/demo.ts';
 import { saveArt } from '#server/services/art/index.ts';
 import { reserveCell } from '#server/services/reservations/index.ts';
 import { publishArt } from '#server/services/review/index.ts';
@@ -95,4 +97,25 @@ describe.each(ENGINES)('the gallery on %s', (engine) => {
     const mails = await mailsOf(t);
     expect(mails.some((mail) => mail.to === artist.user.email && /Heron at dusk/.test(mail.text))).toBe(true);
   });
+});
+
+describe('a new PostgreSQL database', () => {
+  it('is seeded with the demo as on SQLite: its tree, people and pieces, in one transaction', async () => {
+    const database = await postgresDatabase();
+    const t = await createTestApp({ databaseUrl: database.url });
+    try {
+      const seeded = await seedDemo(t.deps, { pieces: 8, artists: 4, seed: 7 });
+      expect(seeded.published).toBe(8);
+      expect(seeded.artists).toBe(4);
+      const [tree] = await t.deps.db.select().from(trees).where(eq(trees.token, seeded.treeToken));
+      const snapshot = await t.server.inject({ url: `/api/tree/${tree!.token}` });
+      expect(snapshot.statusCode).toBe(200);
+      const found = await t.server.inject({ url: '/api/cells/search?search=light' });
+      expect(found.statusCode).toBe(200);
+    } finally {
+      await t.cleanup();
+      useTablesOf('sqlite');
+      await database.drop();
+    }
+  }, 60_000);
 });

@@ -6,29 +6,20 @@
  */
 import { sql } from 'drizzle-orm';
 import { SEARCH_CONFIGURATION } from '#drizzle/schema-pg.ts';
+import type { SearchHit } from '#shared/art-api.ts';
 import { ArtStatus } from '#shared/domain.ts';
 import type { PgDb } from '../../db-pg.ts';
 
 /** What runs these statements: the pool's handle or a transaction on it. */
 type Executor = Pick<PgDb, 'execute'>;
 
-/** A search hit as read, before search.ts shapes it for the page. */
-export interface SearchHitRow {
-  cellToken: string;
-  row: number;
-  column: number;
-  cellType: number;
-  cellStatus: number;
-  artToken: string;
-  title: string;
-  category: string;
+/** A search hit as read, before search.ts shapes it for the page (the artist's names apart, the picture's key). */
+export type SearchHitRow = Omit<SearchHit, 'artist' | 'artistFirstname' | 'artistLastname' | 'thumb' | 'aiUse'> & {
   firstname: string;
   lastname: string;
-  artistToken: string;
   mediaKey: string | null;
-  addedAt: number;
   aiUse: string;
-}
+};
 
 /**
  * PostgreSQL's query for what ftsQueryOf made of the visitor's words (`"blue"* "her"*`): each word a prefix, all

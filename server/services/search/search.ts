@@ -11,9 +11,8 @@ import type { AiUse } from '#shared/constants.ts';
 import { tablesEngine } from '#drizzle/tables.ts';
 import type { Db, Queryable } from '../../db.ts';
 import type { PgDb } from '../../db-pg.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import type { ServiceContext } from '../context.ts';
-import { mediaNameOf } from '../display/index.ts';
+import { pictureUrls } from '../display/index.ts';
 import { preparedOnce } from '../prepared.ts';
 import { reindexRowPostgres, searchHitsPostgres } from './search-postgres.ts';
 import { Turns } from '../../turns.ts';
@@ -209,7 +208,7 @@ export async function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LI
   );
 }
 
-const thumbOf = (mediaKey: string | null) => (mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb') : null);
+const thumbOf = (mediaKey: string | null) => (mediaKey ? pictureUrls(mediaKey).thumb : null);
 
 /** Searches waiting for their turn at most; past that, busy. About 60 ms of queries at a millisecond each. */
 export const SEARCHES_WAITING = 64;

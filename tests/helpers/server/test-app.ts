@@ -11,6 +11,13 @@ import { Role } from '#shared/domain.ts';
 import { newToken } from '#server/tokens.ts';
 import { createCaller } from '#server/root.ts';
 import type { RequestContext } from '#server/trpc.ts';
+import { postgresDatabase } from './postgres.ts';
+
+/**
+ * The engine the server tests' apps run on: SQLite in their temporary folder, or, with GALLERY_TEST_ENGINE=postgres
+ * (the PostgreSQL lane of `npm test`), a new database of their own on the run's PostgreSQL server.
+ */
+export const TEST_ENGINE = process.env.GALLERY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
 export function tempDir(prefix = 'gallery-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -33,7 +40,9 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dir = tempDir();
   const clock = manualClock(Date.UTC(2026, 5, 1, 12));
-  const app = await buildApp(testConfig(dir, overrides), { ...options, clock });
+  const database = TEST_ENGINE === 'postgres' && overrides.databaseUrl === undefined ? await postgresDatabase() : null;
+  const config = testConfig(dir, database ? { databaseUrl: database.url, ...overrides } : overrides);
+  const app = await buildApp(config, { ...options, clock });
   const { db } = app.deps;
   let userCount = 0;
   return {
@@ -63,6 +72,7 @@ export async function createTestApp(
     },
     async cleanup() {
       await app.stop();
+      await database?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

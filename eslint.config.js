@@ -71,6 +71,14 @@ export default tseslint.config(
       'server/services/search/search.ts',
     ],
     rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          name: 'drizzle-orm/sqlite-core',
+          importNames: ['alias'],
+          message: "Use tableAlias from '#drizzle/tables.ts': it writes the dialect of the engine the app runs on.",
+        },
+      ],
       'no-restricted-syntax': [
         'error',
         {

@@ -8,6 +8,8 @@
  * dialects' query builders share. One process runs one engine: a test file that opens PostgreSQL swaps the tables for
  * that file's workers, and uses no SQLite database of the app's after that.
  */
+import { alias as pgAlias, type PgTable } from 'drizzle-orm/pg-core';
+import { alias as sqliteAlias, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as sqlite from './schema.ts';
 import * as postgres from './schema-pg.ts';
 
@@ -71,4 +73,14 @@ export function useTablesOf(engine: Engine): void {
   staffActions = from.staffActions;
   rateLimitHits = from.rateLimitHits;
   current = engine;
+}
+
+/**
+ * A table under another name, for a query that joins it twice (a message's sender and its handler, both users), in
+ * the dialect of the engine the tables are now. Made where the query is built, never once at import: an alias made
+ * before the swap would still be SQLite's and write SQL PostgreSQL cannot run.
+ */
+export function tableAlias<T extends SQLiteTable>(table: T, name: string): T {
+  if (current === 'sqlite') return sqliteAlias(table, name) as unknown as T;
+  return pgAlias(table as unknown as PgTable, name) as unknown as T;
 }

@@ -1,7 +1,6 @@
 /** Contact messages for staff: the list, the oldest unhandled first, and marking one handled. */
 import { and, asc, desc, eq, isNotNull, isNull } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
-import { contactMessages, users } from '#drizzle/tables.ts';
+import { contactMessages, users, tableAlias } from '#drizzle/tables.ts';
 import { StaffAction, type AdminMessage } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';
@@ -11,10 +10,9 @@ import type { ServiceContext } from '../context.ts';
 import { personRef } from '../display/index.ts';
 import { recordStaffAction, requireStaff } from '../staff/index.ts';
 
-const sender = alias(users, 'sender');
-const handler = alias(users, 'handler');
-
 function selectMessages(q: Queryable) {
+  const sender = tableAlias(users, 'sender');
+  const handler = tableAlias(users, 'handler');
   return q
     .select({
       message: contactMessages,

@@ -4,8 +4,7 @@
  * transaction whose conditional UPDATE (WHERE state = 'open') makes deciding twice an error that changes nothing.
  */
 import { and, asc, desc, eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, pictures, removalRequests, users } from '#drizzle/tables.ts';
+import { art, cells, pictures, removalRequests, users, tableAlias } from '#drizzle/tables.ts';
 import { StaffAction, type AdminRemovalRequest, type RemovalState } from '#shared/admin-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';
@@ -18,10 +17,9 @@ import { removePiece } from '../squares/index.ts';
 import { recordStaffAction, requireStaff, type Staff } from '../staff/index.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 
-const requester = alias(users, 'requester');
-const decider = alias(users, 'decider');
-
 function selectRequests(q: Queryable) {
+  const requester = tableAlias(users, 'requester');
+  const decider = tableAlias(users, 'decider');
   return q
     .select({
       request: removalRequests,

@@ -3,8 +3,7 @@
  * among its square's 8 neighbours, each with a description. Saved ones show on the details of both pieces.
  */
 import { and, between, eq, inArray, ne, or } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, connections, pictures, users } from '#drizzle/tables.ts';
+import { art, cells, connections, pictures, users, tableAlias } from '#drizzle/tables.ts';
 import type { ArtConnection } from '#shared/art-api.ts';
 import { ArtStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
@@ -173,7 +172,7 @@ export async function listActiveConnections(
   const neighbours = await publishedNeighbours(db, cell);
   if (neighbours.length === 0) return [];
   const byCell = new Map(neighbours.map((n) => [n.cellId, n]));
-  const otherArt = alias(art, 'other_art');
+  const otherArt = tableAlias(art, 'other_art');
   const outgoing = await db
     .select({ nextCellId: connections.nextCellId, description: connections.description })
     .from(connections)

@@ -4,8 +4,7 @@
  * the piece's life that squares/review-steps.ts writes.
  */
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
-import { art, cells, connections, pictures, trees, users } from '#drizzle/tables.ts';
+import { art, cells, connections, pictures, trees, users, tableAlias } from '#drizzle/tables.ts';
 import type {
   ArtistPiece,
   PublishResult,
@@ -92,8 +91,8 @@ async function loadPiece(q: Queryable, artToken: string) {
 }
 
 async function reviewConnections(q: Queryable, artId: number): Promise<ReviewConnection[]> {
-  const nextArt = alias(art, 'next_art');
-  const nextAuthor = alias(users, 'next_author');
+  const nextArt = tableAlias(art, 'next_art');
+  const nextAuthor = tableAlias(users, 'next_author');
   return (
     await q
       .select({

@@ -15,9 +15,15 @@ export function isPostgres(db: Db): boolean {
   return (db.$client as unknown) instanceof pg.Pool;
 }
 
-/** Opens and migrates the configured database; a PostgreSQL one swaps the services' tables for its own. */
+/**
+ * Opens and migrates the configured database, and points the services' tables at its engine (a process that ran
+ * PostgreSQL before, as a test worker may have, gets SQLite's back).
+ */
 export async function openAppDatabase(config: Pick<AppConfig, 'databaseFile' | 'databaseUrl'>): Promise<Db> {
-  if (!config.databaseUrl) return openDatabase(config.databaseFile);
+  if (!config.databaseUrl) {
+    useTablesOf('sqlite');
+    return openDatabase(config.databaseFile);
+  }
   const db = await openPostgres(config.databaseUrl);
   useTablesOf('postgres');
   return db as unknown as Db;

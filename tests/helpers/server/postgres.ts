@@ -213,11 +213,23 @@ function watchdog(dir: string): number | undefined {
   return child.pid;
 }
 
+interface RunServer {
+  dir: string;
+  /** Resolves to the binaries' folder once the server is up, or null when it could not start. */
+  starting: Promise<string | null>;
+  guard: number | undefined;
+  /** The projects that named this setup and have not torn down yet. */
+  users: number;
+}
+
 /**
- * Vitest's global setup of the server project: starts the run's server in the background and hands its folder to
- * the test files; the returned teardown stops it and removes the folder.
+ * The run's server, kept on the main process's global object: both server projects name this setup, and Vitest may
+ * load it once for each, but the run has one server.
  */
-export async function setup(project: TestProject): Promise<() => Promise<void>> {
+const RUN_SERVER = Symbol.for('gallery.tests.postgres');
+const runServers = globalThis as { [RUN_SERVER]?: RunServer };
+
+function startRunServer(): RunServer {
   const started = performance.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-postgres-'));
   const outcomeFile = path.join(dir, 'outcome.json');
@@ -236,25 +248,41 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
       return null;
     },
   );
-  project.provide('postgresDir', dir);
+  return { dir, starting, guard, users: 0 };
+}
+
+async function stopRunServer({ dir, starting, guard }: RunServer): Promise<void> {
+  const bin = await starting;
+  if (bin) {
+    await asServerUser(path.join(bin, 'pg_ctl'), [
+      'stop',
+      '--mode=immediate',
+      '--wait',
+      `--pgdata=${path.join(dir, 'data')}`,
+    ]).catch(() => {});
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (guard) {
+    try {
+      process.kill(guard);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * Vitest's global setup of the server projects: starts the run's server in the background (the first project to
+ * ask) and hands its folder to the test files; the last project's teardown stops it and removes the folder.
+ */
+export function setup(project: TestProject): () => Promise<void> {
+  const server = (runServers[RUN_SERVER] ??= startRunServer());
+  server.users++;
+  project.provide('postgresDir', server.dir);
   return async () => {
-    const bin = await starting;
-    if (bin) {
-      await asServerUser(path.join(bin, 'pg_ctl'), [
-        'stop',
-        '--mode=immediate',
-        '--wait',
-        `--pgdata=${path.join(dir, 'data')}`,
-      ]).catch(() => {});
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (guard) {
-      try {
-        process.kill(guard);
-      } catch {
-        // Already gone.
-      }
-    }
+    if (--server.users > 0) return;
+    delete runServers[RUN_SERVER];
+    await stopRunServer(server);
   };
 }
 

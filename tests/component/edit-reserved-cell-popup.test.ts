@@ -21,7 +21,7 @@ async function popupAt(path: string, cookie = '') {
 /** A member who reserved a square (its piece a draft, as a reservation makes it). */
 async function holder() {
   const member = await gallery.member();
-  const square = gallery.availableSquare();
+  const square = await gallery.availableSquare();
   const reserved = await member.api.cell.reserve.mutate({ token: square.token });
   return { ...member, square, reserved };
 }

@@ -20,7 +20,7 @@ const ROUTE = '/observe/cell/:cellToken/reserve/:reminderToken/extend';
 /** A member holding a square, the page's address for it, and the page as they see it now. */
 async function holder() {
   const member = await gallery.member();
-  const reserved = await member.api.cell.reserve.mutate({ token: gallery.availableSquare().token });
+  const reserved = await member.api.cell.reserve.mutate({ token: (await gallery.availableSquare()).token });
   const input = { cellToken: reserved.token, reminderToken: reserved.reminderToken };
   const page = async () =>
     renderInApp(createElement(ExtendReservationPage), {

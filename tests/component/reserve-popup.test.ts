@@ -24,7 +24,7 @@ async function popupFor(cell: { token: string | null; row: number; column: numbe
 
 describe('the reserve popup, as it opens', () => {
   it('asks a guest to log in or register, both coming back to the square', async () => {
-    const cell = gallery.availableSquare();
+    const cell = await gallery.availableSquare();
     const popup = await popupFor(cell);
     const guest = popup.byTestId('guest-prompt');
     expect(popup.text(guest)).toContain('Log in or create a free account to reserve this square.');
@@ -43,7 +43,7 @@ describe('the reserve popup, as it opens', () => {
 
   it('gives a member the first step: the question, Yes and No, nothing chosen, submit disabled', async () => {
     const { cookie } = await gallery.member();
-    const popup = await popupFor(gallery.availableSquare(), cookie);
+    const popup = await popupFor(await gallery.availableSquare(), cookie);
     const step = popup.byTestId('reserve-step-0');
     expect(popup.text(popup.all((node) => node.name === 'legend', step)[0])).toBe(
       'Would you like to reserve this square?',
@@ -59,9 +59,9 @@ describe('the reserve popup, as it opens', () => {
 
   it('tells a member who holds a square which one, until when, and leads there instead of the steps', async () => {
     const { cookie, api } = await gallery.member();
-    const held = gallery.availableSquare();
+    const held = await gallery.availableSquare();
     const reserved = await api.cell.reserve.mutate({ token: held.token });
-    const popup = await popupFor(gallery.availableSquare(), cookie);
+    const popup = await popupFor(await gallery.availableSquare(), cookie);
     const holding = popup.byTestId('reserve-held');
     expect(popup.text(holding)).toContain(
       `You already hold a square (row ${held.row}, column ${held.column}) until ${formatDeadlineDate(reserved.expiresAt)}.`,

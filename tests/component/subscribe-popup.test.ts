@@ -20,11 +20,11 @@ async function popupFor(cell: { token: string | null; row: number; column: numbe
   });
 }
 
-const pending = () => ({ ...gallery.availableSquare(), status: CellStatus.Pending });
+const pending = async () => ({ ...(await gallery.availableSquare()), status: CellStatus.Pending });
 
 describe('the subscribe popup, as it opens', () => {
   it('asks a guest to log in or register, coming back to the square', async () => {
-    const cell = pending();
+    const cell = await pending();
     const popup = await popupFor(cell);
     const guest = popup.byTestId('guest-prompt');
     expect(popup.text(guest)).toContain('to be told when a square becomes available.');
@@ -36,7 +36,7 @@ describe('the subscribe popup, as it opens', () => {
 
   it('lets a member choose this square or any square, nothing chosen and submit disabled', async () => {
     const { cookie } = await gallery.member();
-    const popup = await popupFor(pending(), cookie);
+    const popup = await popupFor(await pending(), cookie);
     const form = popup.byTestId('subscribe-form');
     const options = popup.all((node) => node.name === 'label', form).map((label) => popup.text(label));
     expect(options).toEqual([
@@ -52,7 +52,7 @@ describe('the subscribe popup, as it opens', () => {
 
   it('says first that a reserved square is reserved', async () => {
     const { cookie } = await gallery.member();
-    const popup = await popupFor({ ...gallery.availableSquare(), status: CellStatus.Reserved }, cookie);
+    const popup = await popupFor({ ...(await gallery.availableSquare()), status: CellStatus.Reserved }, cookie);
     expect(popup.text(popup.byTestId('subscribe-reserved-note'))).toBe(
       'This square is currently reserved. However, you can still request the following.',
     );

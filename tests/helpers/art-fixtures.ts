@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { art, cells, connections, pictures, reservations, users } from '#drizzle/schema.ts';
+import { art, cells, connections, pictures, reservations, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
 import { newToken } from '#server/tokens.ts';
@@ -109,26 +109,27 @@ export async function postForm(t: TestApp, browser: BrowserLike, url: string, fo
   return { status: res.statusCode, body: res.json() as { r: any } };
 }
 
-export function cellAt(db: Db, treeId: number, row: number, column: number) {
-  return db
+export async function cellAt(db: Db, treeId: number, row: number, column: number) {
+  const [cell] = await db
     .select()
     .from(cells)
     .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
-    .get()!;
+    .limit(1);
+  return cell!;
 }
 
 /** A published piece by `authorId` on (row, column), written directly (publishing belongs to review). */
-export function publishedPieceAt(
+export async function publishedPieceAt(
   db: Db,
   treeId: number,
   row: number,
   column: number,
   authorId: number,
   mediaKey: string,
-): { cellToken: string; artToken: string } {
-  const cell = cellAt(db, treeId, row, column);
+): Promise<{ cellToken: string; artToken: string }> {
+  const cell = await cellAt(db, treeId, row, column);
   const now = Date.UTC(2026, 0, 1);
-  const piece = db
+  const [piece] = await db
     .insert(art)
     .values({
       token: newToken(),
@@ -140,28 +141,26 @@ export function publishedPieceAt(
       createdAt: now,
       updatedAt: now,
     })
-    .returning()
-    .get();
-  db.insert(pictures)
-    .values({ token: newToken(), artId: piece.id, position: 0, mediaKey, width: 10, height: 10, createdAt: now })
-    .run();
-  db.update(cells).set({ status: CellStatus.Published, artId: piece.id }).where(eq(cells.id, cell.id)).run();
-  return { cellToken: cell.token, artToken: piece.token };
+    .returning();
+  await db
+    .insert(pictures)
+    .values({ token: newToken(), artId: piece!.id, position: 0, mediaKey, width: 10, height: 10, createdAt: now });
+  await db.update(cells).set({ status: CellStatus.Published, artId: piece!.id }).where(eq(cells.id, cell.id));
+  return { cellToken: cell.token, artToken: piece!.token };
 }
 
 /** Everything a save could change, rows and files, to prove a refusal stored nothing. */
-export function storedState(db: Db, mediaDir: string) {
+export async function storedState(db: Db, mediaDir: string) {
   return {
-    art: db.select().from(art).orderBy(asc(art.id)).all(),
-    pictures: db.select().from(pictures).orderBy(asc(pictures.id)).all(),
-    connections: db.select().from(connections).orderBy(asc(connections.id)).all(),
-    cells: db
+    art: await db.select().from(art).orderBy(asc(art.id)),
+    pictures: await db.select().from(pictures).orderBy(asc(pictures.id)),
+    connections: await db.select().from(connections).orderBy(asc(connections.id)),
+    cells: await db
       .select({ id: cells.id, status: cells.status, artId: cells.artId })
       .from(cells)
-      .orderBy(asc(cells.id))
-      .all(),
-    reservations: db.select().from(reservations).orderBy(asc(reservations.id)).all(),
-    roles: db.select({ id: users.id, role: users.role }).from(users).orderBy(asc(users.id)).all(),
+      .orderBy(asc(cells.id)),
+    reservations: await db.select().from(reservations).orderBy(asc(reservations.id)),
+    roles: await db.select({ id: users.id, role: users.role }).from(users).orderBy(asc(users.id)),
     files: fs.readdirSync(mediaDir).sort(),
   };
 }

@@ -123,7 +123,7 @@ describe('a full disk', () => {
     const browser = new BrowserLike(t.server);
     browser.setCookie('session', artist.cookie.slice('session='.length));
     await browser.open();
-    const square = cellAt(t.deps.db, treeId, SEED_ROW, 2)!;
+    const square = (await cellAt(t.deps.db, treeId, SEED_ROW, 2))!;
     const form = async () =>
       artForm(validFields({ title: 'Saved when there is room' }), [
         { bytes: await png(320, 240), name: 'a.png', type: 'image/png' },

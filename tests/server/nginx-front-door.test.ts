@@ -169,7 +169,7 @@ describe('the front door: deploy/nginx.conf', () => {
     const tree = (await getDefaultTree(db))!;
     const address = `/api/tree/${tree.token}/changes?since=${tree.version}&wait=20`;
     const [reserver] = await signedInUsers(db, 1, 'collapse');
-    const square = cellAt(db, tree.id, SEED_ROW, 0)!.token;
+    const square = (await cellAt(db, tree.id, SEED_ROW, 0))!.token;
 
     // Plain HTTP clients, each on its own connection, all asking the same address: more than 1,024, since nginx
     // counts the lookups of a cache entry in 10 bits and, with proxy_cache_min_uses at its default, sends the

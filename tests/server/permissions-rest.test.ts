@@ -32,7 +32,7 @@ async function call(
   asker: (typeof ASKERS)[number],
 ): Promise<{ status: number; error?: string }> {
   const browser = await w.browser(asker);
-  const url = row.url(w);
+  const url = await row.url(w);
   if (row.multipart) {
     const answer = await postForm(w.t, browser, url, artForm((row.body?.(w) ?? {}) as Record<string, string>));
     return { status: answer.status, error: answer.body?.r?.error };

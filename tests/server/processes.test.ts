@@ -169,7 +169,7 @@ describe('several processes on one data folder', () => {
       const db = database(dataDir);
       const tree = (await getDefaultTree(db))!;
       const [artist] = await signedInUsers(db, 1);
-      const square = cellAt(db, tree.id, SEED_ROW, 3)!;
+      const square = (await cellAt(db, tree.id, SEED_ROW, 3))!;
 
       const before = await fetch(`${b.url}/api/tree/${tree.token}`);
       const etagBefore = before.headers.get('etag');
@@ -247,7 +247,7 @@ describe('several processes on one data folder', () => {
         outcomes.push('no upstream');
         return 0;
       };
-      const readCell = cellAt(db, tree.id, SEED_ROW, 0)!;
+      const readCell = (await cellAt(db, tree.id, SEED_ROW, 0))!;
       let running = true;
       const readers = Array.from({ length: 3 }, async () => {
         while (running) outcomes.push(String(await proxy('GET', `/api/cell/${readCell.token}`, {})));
@@ -279,7 +279,7 @@ describe('several processes on one data folder', () => {
       const uploaders = await signedInUsers(db, 4, 'rolling');
       const picture = await png(640, 480);
       const upload = async (user: (typeof uploaders)[number], i: number) => {
-        const square = cellAt(db, tree.id, SEED_ROW + (i >> 1), 1 + (i & 1))!;
+        const square = (await cellAt(db, tree.id, SEED_ROW + (i >> 1), 1 + (i & 1)))!;
         const { body, contentType } = await encodeForm(
           artForm(validFields({ title: `Rolling upload ${i}` }), [
             { bytes: picture, name: 'a.png', type: 'image/png' },
@@ -310,7 +310,7 @@ describe('several processes on one data folder', () => {
       const uploaded = await Promise.all(uploads);
       expect(uploaded).toEqual([200, 200, 200, 200]);
       for (let i = 0; i < uploaders.length; i++) {
-        const square = cellAt(db, tree.id, SEED_ROW + (i >> 1), 1 + (i & 1))!;
+        const square = (await cellAt(db, tree.id, SEED_ROW + (i >> 1), 1 + (i & 1)))!;
         const piece = (await (
           await fetch(`${b.url}/api/cell/${square.token}/art/edit`, { headers: { cookie: uploaders[i]!.cookie } })
         ).json()) as { r: { art: { title: string; pictures: { image: string }[] } } };

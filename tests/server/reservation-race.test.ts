@@ -79,7 +79,7 @@ afterAll(async () => {
 describe('reservation races across two processes sharing one database file', () => {
   it('200 users reserving one square at once: exactly one wins, 199 are told it is taken, one reservation exists', async () => {
     const racers = await addUsers(200);
-    const square = cellAt(db, tree.id, 33, 2)!;
+    const square = (await cellAt(db, tree.id, 33, 2))!;
     const answers = await Promise.all(
       racers.map((racer, i) => post(i, racer.cookie, `/api/cell/${square.token}/reserve`)),
     );
@@ -90,7 +90,7 @@ describe('reservation races across two processes sharing one database file', () 
     expect(lost.map((a) => `${a.status} ${a.body.r.error}`)).toEqual(Array(199).fill('409 cell_taken'));
 
     expect(activeOnCell(square.id)).toBe(1);
-    expect(cellAt(db, tree.id, 33, 2)).toMatchObject({ status: CellStatus.Reserved });
+    expect(await cellAt(db, tree.id, 33, 2)).toMatchObject({ status: CellStatus.Reserved });
     expect(db.select({ n: count() }).from(art).where(eq(art.cellId, square.id)).get()!.n).toBe(1);
     const holder = db.select().from(reservations).where(eq(reservations.cellId, square.id)).get()!;
     expect(racers.map((r) => r.id)).toContain(holder.userId);
@@ -98,8 +98,8 @@ describe('reservation races across two processes sharing one database file', () 
 
   it('50 users racing for 10 squares, each trying all 10: no square has two holders and no user holds two', async () => {
     const positions = Array.from({ length: 10 }, (_, i) => ({ row: 28 + Math.floor(i / 5), column: i % 5 }));
-    for (const p of positions) setCellStatus(db, tree.id, p.row, p.column, CellStatus.Available);
-    const squares = positions.map((p) => cellAt(db, tree.id, p.row, p.column)!);
+    for (const p of positions) await setCellStatus(db, tree.id, p.row, p.column, CellStatus.Available);
+    const squares = await Promise.all(positions.map(async (p) => (await cellAt(db, tree.id, p.row, p.column))!));
     const racers = await addUsers(50);
     // Every user's 10 requests, interleaved user by user and spread over both servers.
     const attempts = squares.flatMap((square, s) => racers.map((racer, r) => ({ racer, square, server: r + s })));
@@ -132,8 +132,8 @@ describe('reservation races across two processes sharing one database file', () 
 
   it('a reserve arriving while another process holds the write lock waits for it, then sees the square taken', async () => {
     const [winner, late] = await addUsers(2);
-    setCellStatus(db, tree.id, 26, 0, CellStatus.Available);
-    const square = cellAt(db, tree.id, 26, 0)!;
+    await setCellStatus(db, tree.id, 26, 0, CellStatus.Available);
+    const square = (await cellAt(db, tree.id, 26, 0))!;
     const now = Date.now();
     // This process is the other writer, caught in the middle of its reserve transaction.
     db.$client.exec('BEGIN IMMEDIATE');
@@ -159,8 +159,8 @@ describe('reservation races across two processes sharing one database file', () 
 
   it('the unique index is the last word: a reservation slipped in without the status change still blocks a second', async () => {
     const [first, second] = await addUsers(2);
-    setCellStatus(db, tree.id, 26, 1, CellStatus.Available);
-    const square = cellAt(db, tree.id, 26, 1)!;
+    await setCellStatus(db, tree.id, 26, 1, CellStatus.Available);
+    const square = (await cellAt(db, tree.id, 26, 1))!;
     const now = Date.now();
     db.insert(reservations)
       .values({
@@ -178,11 +178,11 @@ describe('reservation races across two processes sharing one database file', () 
     expect(activeOnCell(square.id)).toBe(1);
     // The refused transaction left nothing behind: no draft, the square unchanged.
     expect(db.select({ n: count() }).from(art).get()!.n).toBe(artBefore);
-    expect(cellAt(db, tree.id, 26, 1)).toMatchObject({ status: CellStatus.Available, artId: null });
+    expect(await cellAt(db, tree.id, 26, 1)).toMatchObject({ status: CellStatus.Available, artId: null });
   });
 
   it('the same branch position requested by many users at once: one square is created, not two', async () => {
-    publishAt(db, tree.id, 15, 4);
+    await publishAt(db, tree.id, 15, 4);
     const racers = await addUsers(20);
     const answers = await Promise.all(
       racers.map((racer, i) => post(i, racer.cookie, '/api/branch/reserve', { row: 15, column: 5 })),

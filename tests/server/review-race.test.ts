@@ -45,8 +45,8 @@ async function addUser(role: number): Promise<{ id: number; cookie: string }> {
 }
 
 /** A SUBMITTED piece on the seed square (33, column), written straight into the shared file. */
-function submittedPieceAt(column: number, authorId: number): { artToken: string; cellId: number } {
-  const cell = cellAt(db, tree.id, 33, column)!;
+async function submittedPieceAt(column: number, authorId: number): Promise<{ artToken: string; cellId: number }> {
+  const cell = (await cellAt(db, tree.id, 33, column))!;
   const now = Date.now();
   const piece = db
     .insert(art)
@@ -104,7 +104,8 @@ describe('two staff members publishing at once', () => {
   it('one wins, the other gets art_not_submitted, and each piece is published once', async () => {
     const [alice, bob] = [await addUser(Role.Admin), await addUser(Role.Admin)];
     const artist = await addUser(Role.Artist);
-    const pieces = Array.from({ length: PIECES }, (_, column) => submittedPieceAt(column, artist.id));
+    const pieces: { artToken: string; cellId: number }[] = [];
+    for (let column = 0; column < PIECES; column++) pieces.push(await submittedPieceAt(column, artist.id));
 
     const outcomes = await Promise.all(
       pieces.map((piece, i) =>

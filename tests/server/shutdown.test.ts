@@ -52,7 +52,7 @@ describe('graceful shutdown of the real server', () => {
     const dbFile = path.join(dataDir, 'gallery.db');
     const db = openDatabase(dbFile);
     const [user] = await signedInUsers(db, 1);
-    const square = cellAt(db, (await getDefaultTree(db))!.id, SEED_ROW, 2)!;
+    const square = (await cellAt(db, (await getDefaultTree(db))!.id, SEED_ROW, 2))!;
     closeDatabase(db);
     expect(square.status).toBe(CellStatus.Available);
 

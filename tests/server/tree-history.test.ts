@@ -65,11 +65,11 @@ beforeAll(async () => {
     [31, 0, base + 35 * DAY],
   ];
   for (const [row, column, at] of planned) {
-    const piece = publishedPieceAt(t.deps.db, treeId, row, column, author, `history${row}x${column}`);
+    const piece = await publishedPieceAt(t.deps.db, treeId, row, column, author, `history${row}x${column}`);
     t.deps.db.update(art).set({ publishedAt: at }).where(eq(art.token, piece.artToken)).run();
   }
   // A piece taken down again: its square shows no published art, so it is not in the history.
-  const removed = publishedPieceAt(t.deps.db, treeId, 30, 3, author, 'historyremoved');
+  const removed = await publishedPieceAt(t.deps.db, treeId, 30, 3, author, 'historyremoved');
   t.deps.db
     .update(art)
     .set({ status: ArtStatus.Removed, publishedAt: base })

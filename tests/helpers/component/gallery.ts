@@ -33,12 +33,17 @@ export function useComponentGallery() {
       return state().t;
     },
     /** Opens one more trunk square (rows 20 and up), as growth would. */
-    availableSquare(): Square {
+    async availableSquare(): Promise<Square> {
       const { t, tree } = state();
       const row = 20 + Math.floor(opened / 5);
       const column = opened++ % 5;
-      setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
-      return { token: cellAt(t.deps.db, tree.id, row, column)!.token, row, column, status: CellStatus.Available };
+      await setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
+      return {
+        token: (await cellAt(t.deps.db, tree.id, row, column))!.token,
+        row,
+        column,
+        status: CellStatus.Available,
+      };
     },
     /** A new member: their session cookie, and the app's tRPC client as them. */
     async member() {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { mailOutbox } from '#drizzle/schema.ts';
+import { mailOutbox } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import type { ApiWorld } from './api-world.ts';
@@ -119,12 +119,9 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
           await as('guest')
         ).post('/api/register', { firstname: 'Cy', lastname: 'Lane', email: 'cy@contract.test', password: 'abc&123' });
         await (await as('guest')).post('/api/password/reset', { username: 'cy@contract.test' });
-        const mail = world()
-          .t.deps.db.select()
-          .from(mailOutbox)
-          .where(eq(mailOutbox.toAddress, 'cy@contract.test'))
-          .all()
-          .at(-1)!;
+        const mail = (
+          await world().t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'cy@contract.test'))
+        ).at(-1)!;
         const token = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
         expect(
           expectSuccess(await (await as('guest')).post(`/api/password/restore/${token}`, { password: 'new&better9' })),
@@ -172,9 +169,9 @@ export function accountContracts(world: () => ApiWorld): Record<string, Contract
       success: async () => {
         const { browser, user } = await newcomer();
         expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toBeNull();
-        await reserveCell(world().t.deps, user, world().cell(SEED_ROW + 1, 1).token);
+        await reserveCell(world().t.deps, user, (await world().cell(SEED_ROW + 1, 1)).token);
         expect(expectSuccess(await browser.get(`/api/user/${user.token}/reserve`))).toMatchObject({
-          token: world().cell(SEED_ROW + 1, 1).token,
+          token: (await world().cell(SEED_ROW + 1, 1)).token,
           status: CellStatus.Reserved,
         });
       },

@@ -5,10 +5,11 @@
  */
 import { expect } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { sessions, users } from '#drizzle/schema.ts';
+import { sessions, users } from '#drizzle/tables.ts';
 import { fileFixture } from '../file-fixture.ts';
 import { createTestApp } from './test-app.ts';
 import { BrowserLike } from './browser-like.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let serial = 0;
 export const freshEmail = () => `Person${++serial}.Example@Mail.Test`;
@@ -23,9 +24,9 @@ export function useAccountsApp() {
     get t() {
       return app();
     },
-    userCount: () => app().deps.db.select({ n: count() }).from(users).get()!.n,
-    sessionCount: (userId: number) =>
-      app().deps.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)).get()!.n,
+    userCount: async () => (await oneRow(app().deps.db.select({ n: count() }).from(users))).n,
+    sessionCount: async (userId: number) =>
+      (await oneRow(app().deps.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)))).n,
     async registered(email = freshEmail(), password = goodPassword) {
       const browser = new BrowserLike(app().server);
       const res = await browser.post('/api/register', { firstname: 'Ada', lastname: 'Lovelace', email, password });

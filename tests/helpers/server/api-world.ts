@@ -3,7 +3,7 @@
  * role, a published piece with its owner, and signed-in browsers. Each test file builds its own, so files run apart.
  */
 import { eq } from 'drizzle-orm';
-import { art } from '#drizzle/schema.ts';
+import { art } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { reindexArt } from '#server/services/search/search.ts';
 import { createSession } from '#server/auth/sessions.ts';
@@ -14,6 +14,7 @@ import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { browserFor, publishedPieceAt } from '../art-fixtures.ts';
 import { activeReservationOf, cellAt, SEED_ROW } from './reservation-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 /** Who asks. The owner is the person a path names: the account in /user/{token}/…, the author of the piece. */
 export type Asker = 'guest' | 'observer' | 'artist' | 'owner' | 'admin';
@@ -41,7 +42,7 @@ export interface ApiWorld {
   /** A new observer with a signed-in browser, for calls that change what a person holds or follows. */
   newcomer: () => Promise<Person & { browser: BrowserLike }>;
   /** A square at (row, column) of the tree. */
-  cell: (row: number, column: number) => { token: string; id: number; status: number };
+  cell: (row: number, column: number) => Promise<{ token: string; id: number; status: number }>;
 }
 
 /**
@@ -61,7 +62,7 @@ export async function createApiWorld(): Promise<ApiWorld> {
     admin: await t.addUser(Role.Admin),
   };
   // A neighbour above the piece, by the artist, so the piece's square has something to connect to.
-  const neighbour = publishedPieceAt(
+  const neighbour = await publishedPieceAt(
     t.deps.db,
     tree.id,
     PIECE_ROW - 1,
@@ -69,10 +70,20 @@ export async function createApiWorld(): Promise<ApiWorld> {
     people.artist.user.id,
     'd'.repeat(32),
   );
-  const piece = publishedPieceAt(t.deps.db, tree.id, PIECE_ROW, PIECE_COLUMN, people.owner.user.id, 'e'.repeat(32));
-  for (const made of [neighbour, piece]) await reindexArt(t.deps.db, artIdOf(t, made.artToken));
-  const held = await reserveCell(t.deps, people.owner.user, cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3)!.token);
-  const holding = { cellToken: held.token, reminderToken: activeReservationOf(t.deps.db, people.owner.user.id)!.token };
+  const piece = await publishedPieceAt(
+    t.deps.db,
+    tree.id,
+    PIECE_ROW,
+    PIECE_COLUMN,
+    people.owner.user.id,
+    'e'.repeat(32),
+  );
+  for (const made of [neighbour, piece]) await reindexArt(t.deps.db, await artIdOf(t, made.artToken));
+  const held = await reserveCell(t.deps, people.owner.user, (await cellAt(t.deps.db, tree.id, SEED_ROW + 1, 3))!.token);
+  const holding = {
+    cellToken: held.token,
+    reminderToken: (await activeReservationOf(t.deps.db, people.owner.user.id))!.token,
+  };
   const world: ApiWorld = {
     t,
     treeId: tree.id,
@@ -93,10 +104,10 @@ export async function createApiWorld(): Promise<ApiWorld> {
       const person = await t.addUser(Role.Observer);
       return { ...person, browser: await browserFor(t, person.cookie) };
     },
-    cell: (row, column) => cellAt(t.deps.db, tree.id, row, column)!,
+    cell: async (row, column) => (await cellAt(t.deps.db, tree.id, row, column))!,
   };
   return world;
 }
 
-const artIdOf = (t: TestApp, token: string): number =>
-  t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, token)).get()!.id;
+const artIdOf = async (t: TestApp, token: string): Promise<number> =>
+  (await oneRow(t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, token)))).id;

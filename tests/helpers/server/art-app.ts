@@ -18,7 +18,7 @@ export function useArtApp() {
       const t = await createTestApp();
       const treeId = (await createTree(t.deps.db, t.clock.now(), 'Art')).id;
       const author = await t.addUser(Role.Observer);
-      const reservedToken = cellAt(t.deps.db, treeId, SEED_ROW, 2).token;
+      const reservedToken = (await cellAt(t.deps.db, treeId, SEED_ROW, 2)).token;
       await reserveCell(t.deps, author.user, reservedToken);
       return { t, treeId, author, reservedToken, pngBytes: await png() };
     },

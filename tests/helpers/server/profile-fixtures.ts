@@ -1,9 +1,10 @@
 /** Shared by the profile tests: a valid profile form, a multipart body with an avatar, and a stored-state snapshot. */
 import fs from 'node:fs';
 import { asc, eq } from 'drizzle-orm';
-import { follows, userLikes, users } from '#drizzle/schema.ts';
+import { follows, userLikes, users } from '#drizzle/tables.ts';
 import type { Db } from '#server/db.ts';
 import { artForm, type FormFile } from '../art-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 /** Every field of a valid US profile, as the form sends them. */
 export function validProfile(overrides: Record<string, string> = {}): Record<string, string> {
@@ -30,15 +31,15 @@ export function profileForm(fields: Record<string, string>, image?: Omit<FormFil
 }
 
 /** Everything a profile, like or follow call could change, rows and files, to prove a refusal changed nothing. */
-export function profileState(db: Db, mediaDir: string) {
+export async function profileState(db: Db, mediaDir: string) {
   return {
-    users: db.select().from(users).orderBy(asc(users.id)).all(),
-    likes: db.select().from(userLikes).all(),
-    follows: db.select().from(follows).all(),
+    users: await db.select().from(users).orderBy(asc(users.id)),
+    likes: await db.select().from(userLikes),
+    follows: await db.select().from(follows),
     files: fs.readdirSync(mediaDir).sort(),
   };
 }
 
-export function userRow(db: Db, id: number) {
-  return db.select().from(users).where(eq(users.id, id)).get()!;
+export async function userRow(db: Db, id: number) {
+  return await oneRow(db.select().from(users).where(eq(users.id, id)));
 }

@@ -5,12 +5,13 @@
  */
 import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { trees } from '#drizzle/schema.ts';
+import { trees } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { fileFixture } from '../file-fixture.ts';
 import { createTestApp } from './test-app.ts';
 import { browserOf, cellAt, setCellStatus, stateOf } from './reservation-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 export const DAY = 24 * 60 * 60 * 1000;
 
@@ -38,27 +39,27 @@ export function useReservationsApp() {
       return { user, browser: browserOf(t, cookie) };
     },
     /** Opens one more trunk square (rows 20 and up), as growth would, and answers its token. */
-    availableSquare(): string {
+    async availableSquare(): Promise<string> {
       const { t, tree } = app();
       const row = 20 + Math.floor(opened / 5);
       const column = opened % 5;
       opened++;
-      setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
-      return cellAt(t.deps.db, tree.id, row, column)!.token;
+      await setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
+      return (await cellAt(t.deps.db, tree.id, row, column))!.token;
     },
-    version: () => {
+    version: async () => {
       const { t, tree } = app();
-      return t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.v;
+      return (await oneRow(t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, tree.id)))).v;
     },
     /** Sends a refused request and checks its status, its code, and that nothing changed. */
     async expectRefused(send: () => Promise<{ status: number; body: any }>, status: number, code: string) {
       const { db } = app().t.deps;
-      const before = stateOf(db);
+      const before = await stateOf(db);
       const res = await send();
       expect({ status: res.status, error: res.body?.r?.error }).toEqual({ status, error: code });
       // Every refusal of the reservation rules says why in one sentence (the role check of userProcedure has no text).
       if (code !== 'unauthenticated') expect(typeof res.body.r.message).toBe('string');
-      expect(stateOf(db)).toEqual(before);
+      expect(await stateOf(db)).toEqual(before);
     },
   };
 }

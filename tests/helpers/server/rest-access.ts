@@ -28,7 +28,7 @@ export function outcomeOf(who: RestWho, asker: Asker): Outcome {
 
 export interface RestAccessRow {
   /** The path to call (the owner's account, piece or reservation where it names one). */
-  url: (w: ApiWorld) => string;
+  url: (w: ApiWorld) => string | Promise<string>;
   /** A JSON body, or form fields for the multipart routes. */
   body?: (w: ApiWorld) => Record<string, unknown>;
   multipart?: boolean;
@@ -39,7 +39,7 @@ const ownerToken = (w: ApiWorld) => w.people.owner.user.token;
 const otherToken = (w: ApiWorld) => w.people.observer.user.token;
 const pieceCell = (w: ApiWorld) => w.piece.cellToken;
 /** A pending square: subscribing to it works for anyone signed in, reserving it is refused on the square. */
-const pendingCell = (w: ApiWorld) => w.cell(20, 1).token;
+const pendingCell = async (w: ApiWorld) => (await w.cell(20, 1)).token;
 
 export const REST_ACCESS: Record<string, RestAccessRow> = {
   'GET /api/health': { url: () => '/api/health' },
@@ -89,7 +89,7 @@ export const REST_ACCESS: Record<string, RestAccessRow> = {
     url: (w) => `/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}`,
   },
   'POST /api/cell/:cellToken/subscribe/available': {
-    url: (w) => `/api/cell/${pendingCell(w)}/subscribe/available`,
+    url: async (w) => `/api/cell/${await pendingCell(w)}/subscribe/available`,
   },
   'POST /api/cell/subscribe/available': { url: () => '/api/cell/subscribe/available' },
   'POST /api/branch/reserve': {

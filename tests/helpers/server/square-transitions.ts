@@ -5,7 +5,7 @@
  * elsewhere.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { art, cells, reservations } from '#drizzle/schema.ts';
+import { art, cells, reservations } from '#drizzle/tables.ts';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { DAY_MS } from '#shared/durations.ts';
@@ -62,22 +62,21 @@ export async function runTransition(world: TransitionWorld, action: Transition):
       // A refusal changes nothing.
     }
   };
-  const held = () =>
-    db
+  const held = async () =>
+    await db
       .select({ cellToken: cells.token, artStatus: art.status, token: reservations.token })
       .from(reservations)
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .leftJoin(art, eq(art.id, cells.artId))
-      .where(and(eq(reservations.userId, member.id), inArray(reservations.state, ['active', 'submitted'])))
-      .all();
-  const artWith = (status: number) => db.select({ token: art.token }).from(art).where(eq(art.status, status)).all();
+      .where(and(eq(reservations.userId, member.id), inArray(reservations.state, ['active', 'submitted'])));
+  const artWith = async (status: number) =>
+    await db.select({ token: art.token }).from(art).where(eq(art.status, status));
   switch (action.kind) {
     case 'reserve': {
-      const free = db
+      const free = await db
         .select({ token: cells.token })
         .from(cells)
-        .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
-        .all();
+        .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)));
       const chosen = pickOf(free);
       if (chosen) await swallow(() => reserveCell(ctx, member, chosen.token));
       return;
@@ -93,17 +92,16 @@ export async function runTransition(world: TransitionWorld, action: Transition):
     }
     case 'subscribe': {
       // Any square but a free one (that one can be reserved instead), or any square at all.
-      const taken = db
+      const taken = await db
         .select({ token: cells.token })
         .from(cells)
-        .where(and(eq(cells.treeId, tree.id), inArray(cells.status, [CellStatus.Pending, CellStatus.Reserved])))
-        .all();
+        .where(and(eq(cells.treeId, tree.id), inArray(cells.status, [CellStatus.Pending, CellStatus.Reserved])));
       const chosen = action.pick % 3 === 0 ? null : pickOf(taken);
       await swallow(() => subscribe(ctx, member, chosen ? chosen.token : null));
       return;
     }
     case 'submit': {
-      const piece = held().find(
+      const piece = (await held()).find(
         (row) => row.artStatus === ArtStatus.Draft || row.artStatus === ArtStatus.ChangesRequested,
       );
       if (piece) {
@@ -116,26 +114,25 @@ export async function runTransition(world: TransitionWorld, action: Transition):
       return;
     }
     case 'publish': {
-      const waiting = pickOf(artWith(ArtStatus.Submitted));
+      const waiting = pickOf(await artWith(ArtStatus.Submitted));
       if (waiting) await publishArt(ctx, admin, waiting.token);
       return;
     }
     case 'requestChanges': {
-      const waiting = pickOf(artWith(ArtStatus.Submitted));
+      const waiting = pickOf(await artWith(ArtStatus.Submitted));
       if (waiting) await requestChanges(ctx, admin, waiting.token, 'Please send a sharper photograph.');
       return;
     }
     case 'extend': {
-      const hold = held()[0];
+      const hold = (await held())[0];
       if (hold) await swallow(() => extendReservation(ctx, member, hold.cellToken, hold.token));
       return;
     }
     case 'release': {
-      const active = db
+      const active = await db
         .select({ id: reservations.id })
         .from(reservations)
-        .where(eq(reservations.state, 'active'))
-        .all();
+        .where(eq(reservations.state, 'active'));
       const chosen = pickOf(active);
       if (chosen) await releaseReservationByStaff(ctx, admin, chosen.id);
       return;
@@ -145,13 +142,13 @@ export async function runTransition(world: TransitionWorld, action: Transition):
       await expireReservations(ctx);
       return;
     case 'removal': {
-      const published = db
-        .select({ cellToken: cells.token, authorId: art.authorId })
-        .from(art)
-        .innerJoin(cells, eq(cells.artId, art.id))
-        .where(and(eq(art.status, ArtStatus.Published), eq(cells.treeId, tree.id)))
-        .all()
-        .filter((row) => members.some((m) => m.id === row.authorId));
+      const published = (
+        await db
+          .select({ cellToken: cells.token, authorId: art.authorId })
+          .from(art)
+          .innerJoin(cells, eq(cells.artId, art.id))
+          .where(and(eq(art.status, ArtStatus.Published), eq(cells.treeId, tree.id)))
+      ).filter((row) => members.some((m) => m.id === row.authorId));
       const chosen = pickOf(published);
       if (!chosen) return;
       const author = members.find((m) => m.id === chosen.authorId)!;

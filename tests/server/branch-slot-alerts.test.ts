@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
-import { subscriptions } from '#drizzle/schema.ts';
+import { subscriptions } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 /** Opens a square for reserving (AVAILABLE), as trunk growth would have. */
-const open = (row: number, column: number) => setCellStatus(t.deps.db, treeId, row, column, CellStatus.Available);
+const open = async (row: number, column: number) =>
+  await setCellStatus(t.deps.db, treeId, row, column, CellStatus.Available);
 
 describe('a publish beside the branch area', () => {
   it('tells the "any square" subscribers of a new branch slot, with a link centred on it, once', async () => {
@@ -35,14 +36,14 @@ describe('a publish beside the branch area', () => {
       [11, 0],
       [11, 1],
     ] as const)
-      open(row, column);
+      await open(row, column);
     const artist = (await t.addUser(Role.Artist)).user;
     const piece = await submitPieceAt(t, treeId, 10, 0, artist, 'Beside the Branches');
 
     const toAny = (await t.addUser(Role.Observer)).user;
     await t.caller(toAny).cell.subscribeAny();
     const toOther = (await t.addUser(Role.Observer)).user;
-    const elsewhere = cellAt(t.deps.db, treeId, 20, 3)!;
+    const elsewhere = (await cellAt(t.deps.db, treeId, 20, 3))!;
     await t.caller(toOther).cell.subscribe({ token: elsewhere.token });
 
     const admin = (await t.addUser(Role.Admin)).user;
@@ -56,14 +57,13 @@ describe('a publish beside the branch area', () => {
     expect(told[0]!.subject).toBe('A square is available on the Gallery Tree');
     expect(told[0]!.text).toContain(`${t.deps.config.siteUrl}/observe?row=9&col=-1\n`);
     // The subscription is used up; the one for a square that did not open is not.
-    const openOf = (userId: number) =>
-      t.deps.db
+    const openOf = async (userId: number) =>
+      await t.deps.db
         .select()
         .from(subscriptions)
-        .where(and(eq(subscriptions.userId, userId), isNull(subscriptions.notifiedAt)))
-        .all();
-    expect(openOf(toAny.id)).toEqual([]);
-    expect(openOf(toOther.id)).toHaveLength(1);
+        .where(and(eq(subscriptions.userId, userId), isNull(subscriptions.notifiedAt)));
+    expect(await openOf(toAny.id)).toEqual([]);
+    expect(await openOf(toOther.id)).toHaveLength(1);
     expect(mails.filter((mail) => mail.to.includes(toOther.email))).toEqual([]);
   });
 
@@ -81,7 +81,7 @@ describe('a publish beside the branch area', () => {
       [15, 2],
       [15, 3],
     ] as const)
-      open(row, column);
+      await open(row, column);
     const artist = (await t.addUser(Role.Artist)).user;
     const piece = await submitPieceAt(t, treeId, 14, 2, artist, 'In the Middle');
     const toAny = (await t.addUser(Role.Observer)).user;

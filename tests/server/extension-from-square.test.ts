@@ -33,8 +33,8 @@ async function holderOn(t: TestApp, tree: TreeRow) {
   const { user } = await t.addUser(Role.Observer);
   const row = 20 + Math.floor(opened / 5);
   const column = opened++ % 5;
-  setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
-  const cell = cellAt(t.deps.db, tree.id, row, column)!;
+  await setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
+  const cell = (await cellAt(t.deps.db, tree.id, row, column))!;
   const caller = t.caller(user);
   const reserved = await caller.cell.reserve({ token: cell.token });
   return { user, caller, cell, reserved };
@@ -43,7 +43,7 @@ async function holderOn(t: TestApp, tree: TreeRow) {
 describe('extending from the square', () => {
   it('gives the holder the way to the extend page with the reserved square, before any reminder', async () => {
     const { user, caller, cell, reserved } = await holderOn(utc, utcTree);
-    const held = activeReservationOf(utc.deps.db, user.id)!;
+    const held = (await activeReservationOf(utc.deps.db, user.id))!;
     // The reservation was made at 2026-06-01 12:00 UTC: its deadline is June 15, 12:00; a week on, until midnight, June 22.
     const until = Date.UTC(2026, 5, 22, 23, 59, 59, 999);
     expect(reserved).toMatchObject({
@@ -57,7 +57,7 @@ describe('extending from the square', () => {
     utc.clock.advance(2 * DAY);
     const extended = await caller.cell.extendReservation({ cellToken: cell.token, reminderToken: held.token });
     expect(extended).toMatchObject({ expiresAt: until, extended: true, extensionAllowed: false });
-    expect(activeReservationOf(utc.deps.db, user.id)).toMatchObject({ expiresAt: until, extended: true });
+    expect(await activeReservationOf(utc.deps.db, user.id)).toMatchObject({ expiresAt: until, extended: true });
     expect(await caller.user.reservedCell()).toMatchObject({
       expiresAt: until,
       extended: true,
@@ -70,12 +70,12 @@ describe('extending from the square', () => {
     ).rejects.toMatchObject({
       cause: { code: 'extension_not_allowed' },
     });
-    expect(activeReservationOf(utc.deps.db, user.id)!.expiresAt).toBe(until);
+    expect((await activeReservationOf(utc.deps.db, user.id))!.expiresAt).toBe(until);
   });
 
   it("shows nobody else the holder's reservation token", async () => {
     const { cell, user } = await holderOn(utc, utcTree);
-    const held = activeReservationOf(utc.deps.db, user.id)!;
+    const held = (await activeReservationOf(utc.deps.db, user.id))!;
     const stranger = (await utc.addUser(Role.Artist)).user;
     expect(await utc.caller(stranger).user.reservedCell()).toBeNull();
     await expect(
@@ -83,14 +83,14 @@ describe('extending from the square', () => {
     ).rejects.toMatchObject({
       cause: { code: 'forbidden' },
     });
-    expect(activeReservationOf(utc.deps.db, user.id)!.extended).toBe(false);
+    expect((await activeReservationOf(utc.deps.db, user.id))!.extended).toBe(false);
   });
 });
 
 describe("midnight is the site's (SITE_TIMEZONE)", () => {
   it('ends the extended deadline at midnight in the site zone, whatever the process zone', async () => {
     const { user, caller, cell } = await holderOn(auckland, aucklandTree);
-    const held = activeReservationOf(auckland.deps.db, user.id)!;
+    const held = (await activeReservationOf(auckland.deps.db, user.id))!;
     // Deadline June 15, 12:00 UTC is June 16, 00:00 in Auckland (UTC+12); a week on is June 23 there, whose
     // midnight is June 23, 11:59:59.999 UTC. A UTC site would say June 22, 23:59:59.999 UTC.
     expect(held.expiresAt).toBe(Date.UTC(2026, 5, 15, 12));

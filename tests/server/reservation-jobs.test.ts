@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
-import { art, cells, mailOutbox, pictures, reservations, subscriptions, trees } from '#drizzle/schema.ts';
+import { art, cells, mailOutbox, pictures, reservations, subscriptions, trees } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { startJobs } from '#server/services/jobs.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
@@ -26,6 +26,7 @@ import {
   publishAt,
   setCellStatus,
 } from '../helpers/server/reservation-fixtures.ts';
+import { firstRow, oneRow } from '#tests/helpers/server/rows.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -45,8 +46,8 @@ afterAll(async () => {
   process.env.TZ = originalTz;
 });
 // Each test counts the timers' work on its own reservations: earlier tests' holds are set aside.
-beforeEach(() => {
-  t.deps.db.update(reservations).set({ state: 'released' }).where(eq(reservations.state, 'active')).run();
+beforeEach(async () => {
+  await t.deps.db.update(reservations).set({ state: 'released' }).where(eq(reservations.state, 'active'));
 });
 afterEach(() => {
   process.env.TZ = 'UTC';
@@ -59,21 +60,22 @@ async function holder() {
   const { user, cookie } = await t.addUser(Role.Observer);
   const row = 20 + Math.floor(opened / 5);
   const column = opened++ % 5;
-  setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
-  const cell = cellAt(t.deps.db, tree.id, row, column)!;
+  await setCellStatus(t.deps.db, tree.id, row, column, CellStatus.Available);
+  const cell = (await cellAt(t.deps.db, tree.id, row, column))!;
   const reserved = await t.caller(user).cell.reserve({ token: cell.token });
-  const held = activeReservationOf(t.deps.db, user.id)!;
+  const held = (await activeReservationOf(t.deps.db, user.id))!;
   return { user, cookie, browser: browserOf(t, cookie), cell, reserved, held };
 }
 
-const reservation = (id: number) => t.deps.db.select().from(reservations).where(eq(reservations.id, id)).get()!;
-const remindersOf = (token: string) =>
-  t.deps.db
+const reservation = async (id: number) =>
+  await oneRow(t.deps.db.select().from(reservations).where(eq(reservations.id, id)));
+const remindersOf = async (token: string) =>
+  await t.deps.db
     .select()
     .from(mailOutbox)
-    .where(like(mailOutbox.dedupeKey, `reservation-reminder:${token}:%`))
-    .all();
-const version = () => t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.v;
+    .where(like(mailOutbox.dedupeKey, `reservation-reminder:${token}:%`));
+const version = async () =>
+  (await oneRow(t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, tree.id)))).v;
 
 describe('reminders', () => {
   it('goes out at 7, 3 and 1 days before the deadline and on its last day, each once even when the job runs twice', async () => {
@@ -95,7 +97,7 @@ describe('reminders', () => {
       expect(await sendReservationReminders(t.deps)).toBe(0);
       t.clock.advance(2 * HOUR);
       expect(await sendReservationReminders(t.deps)).toBe(0);
-      expect(reservation(held.id)).toMatchObject({
+      expect(await reservation(held.id)).toMatchObject({
         reminderCount: index + 1,
         updatedAt: at,
         state: 'active',
@@ -103,7 +105,7 @@ describe('reminders', () => {
       });
     }
 
-    const mails = remindersOf(held.token);
+    const mails = await remindersOf(held.token);
     expect(mails.map((mail) => mail.dedupeKey)).toEqual(
       [1, 2, 3, 4].map((n) => `reservation-reminder:${held.token}:${n}`),
     );
@@ -128,8 +130,8 @@ describe('reminders', () => {
     await runner.runAll();
     await runner.stop();
     expect(RESERVATION_JOBS.map((job) => job.name).sort()).toEqual(['reservation-expiry', 'reservation-reminders']);
-    expect(remindersOf(held.token)).toHaveLength(1);
-    expect(reservation(held.id).reminderCount).toBe(1);
+    expect(await remindersOf(held.token)).toHaveLength(1);
+    expect((await reservation(held.id)).reminderCount).toBe(1);
   });
 });
 
@@ -165,7 +167,7 @@ describe('the extension from the e-mailed link', () => {
     // Reminders toward the new deadline, without the extend link (the one extension is used).
     t.clock.set(until - DAY);
     expect(await sendReservationReminders(t.deps)).toBe(1);
-    const later = remindersOf(held.token).at(-1)!;
+    const later = (await remindersOf(held.token)).at(-1)!;
     expect(later.dedupeKey).toBe(`reservation-reminder:${held.token}:2`);
     expect(later.textBody).not.toContain('/extend');
 
@@ -196,51 +198,48 @@ describe('expiry', () => {
   it('releases the square, discards the draft and its pictures, and tells the subscribers of it and of any square once', async () => {
     t.clock.set(START);
     const { held, user, cell, browser } = await holder();
-    const draftId = cellAt(t.deps.db, tree.id, cell.row, cell.column)!.artId!;
-    t.deps.db
-      .insert(pictures)
-      .values({
-        token: newToken(),
-        artId: draftId,
-        position: 0,
-        mediaKey: 'draftkey0000000000',
-        width: 10,
-        height: 10,
-        createdAt: START,
-      })
-      .run();
+    const draftId = (await cellAt(t.deps.db, tree.id, cell.row, cell.column))!.artId!;
+    await t.deps.db.insert(pictures).values({
+      token: newToken(),
+      artId: draftId,
+      position: 0,
+      mediaKey: 'draftkey0000000000',
+      width: 10,
+      height: 10,
+      createdAt: START,
+    });
 
     const toSquare = await t.addUser(Role.Observer);
     const toAny = await t.addUser(Role.Artist);
     const elsewhere = await t.addUser(Role.Observer);
     await t.caller(toSquare.user).cell.subscribe({ token: cell.token });
     await t.caller(toAny.user).cell.subscribeAny();
-    await t.caller(elsewhere.user).cell.subscribe({ token: cellAt(t.deps.db, tree.id, 5, 3)!.token });
+    await t.caller(elsewhere.user).cell.subscribe({ token: (await cellAt(t.deps.db, tree.id, 5, 3))!.token });
 
     t.clock.set(held.expiresAt - 1);
     expect(await expireReservations(t.deps)).toBe(0);
-    const versionBefore = version();
+    const versionBefore = await version();
     t.clock.set(held.expiresAt);
     expect(await expireReservations(t.deps)).toBe(1);
     expect(await expireReservations(t.deps)).toBe(0);
 
-    expect(reservation(held.id)).toMatchObject({ state: 'expired', updatedAt: held.expiresAt });
-    expect(t.deps.db.select().from(art).where(eq(art.id, draftId)).get()).toBeUndefined();
-    expect(t.deps.db.select().from(pictures).where(eq(pictures.artId, draftId)).all()).toEqual([]);
-    expect(cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({
+    expect(await reservation(held.id)).toMatchObject({ state: 'expired', updatedAt: held.expiresAt });
+    expect(await firstRow(t.deps.db.select().from(art).where(eq(art.id, draftId)))).toBeUndefined();
+    expect(await t.deps.db.select().from(pictures).where(eq(pictures.artId, draftId))).toEqual([]);
+    expect(await cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({
       status: CellStatus.Available,
       artId: null,
     });
-    expect(version()).toBe(versionBefore + 1);
+    expect(await version()).toBe(versionBefore + 1);
 
-    const told = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available')).all();
+    const told = await t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available'));
     const to = (email: string) => told.filter((mail) => mail.toAddress === email);
     expect(to(toSquare.user.email)).toHaveLength(1);
     expect(to(toAny.user.email)).toHaveLength(1);
     expect(to(toSquare.user.email)[0]!.textBody).toContain(`/observe?cell=${cell.token}`);
     expect(to(elsewhere.user.email)).toHaveLength(0);
     expect(to(user.email)).toHaveLength(0);
-    const open = t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, toSquare.user.id)).get()!;
+    const open = await oneRow(t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, toSquare.user.id)));
     expect(open.notifiedAt).toBe(held.expiresAt);
 
     // Running everything again tells nobody twice.
@@ -248,7 +247,7 @@ describe('expiry', () => {
     const runner = startJobs(t.deps, RESERVATION_JOBS);
     await runner.runAll();
     await runner.stop();
-    expect(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available')).all()).toHaveLength(
+    expect(await t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'cell-available'))).toHaveLength(
       told.length,
     );
 
@@ -264,36 +263,39 @@ describe('expiry', () => {
   it('never releases a submitted piece, and sends it no reminders', async () => {
     t.clock.set(START);
     const { held, cell } = await holder();
-    const artId = cellAt(t.deps.db, tree.id, cell.row, cell.column)!.artId!;
-    t.deps.db
+    const artId = (await cellAt(t.deps.db, tree.id, cell.row, cell.column))!.artId!;
+    await t.deps.db
       .update(art)
       .set({ status: ArtStatus.Submitted, submittedAt: START + DAY })
-      .where(eq(art.id, artId))
-      .run();
+      .where(eq(art.id, artId));
 
     t.clock.set(held.expiresAt - 3 * DAY);
     expect(await sendReservationReminders(t.deps)).toBe(0);
     t.clock.set(held.expiresAt + 30 * DAY);
     expect(await expireReservations(t.deps)).toBe(0);
-    expect(reservation(held.id).state).toBe('active');
-    expect(cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({ status: CellStatus.Reserved, artId });
-    expect(t.deps.db.select().from(art).where(eq(art.id, artId)).get()!.status).toBe(ArtStatus.Submitted);
-    expect(remindersOf(held.token)).toEqual([]);
+    expect((await reservation(held.id)).state).toBe('active');
+    expect(await cellAt(t.deps.db, tree.id, cell.row, cell.column)).toMatchObject({
+      status: CellStatus.Reserved,
+      artId,
+    });
+    expect((await oneRow(t.deps.db.select().from(art).where(eq(art.id, artId)))).status).toBe(ArtStatus.Submitted);
+    expect(await remindersOf(held.token)).toEqual([]);
   });
 
   it('gives a released branch square back as an AVAILABLE branch square anyone may reserve', async () => {
     t.clock.set(START);
-    publishAt(t.deps.db, tree.id, 12, 4);
+    await publishAt(t.deps.db, tree.id, 12, 4);
     const { user } = await t.addUser(Role.Observer);
     const branch = await t.caller(user).cell.reserveBranch({ row: 12, column: 5 });
     expect(branch).toMatchObject({ type: CellType.Branch, status: CellStatus.Reserved });
     t.clock.set(branch.expiresAt);
     expect(await expireReservations(t.deps)).toBe(1);
-    const cell = t.deps.db
-      .select()
-      .from(cells)
-      .where(and(eq(cells.treeId, tree.id), eq(cells.token, branch.token)))
-      .get()!;
+    const cell = await oneRow(
+      t.deps.db
+        .select()
+        .from(cells)
+        .where(and(eq(cells.treeId, tree.id), eq(cells.token, branch.token))),
+    );
     expect(cell).toMatchObject({ type: CellType.Branch, status: CellStatus.Available, artId: null });
     const other = await t.addUser(Role.Observer);
     await expect(t.caller(other.user).cell.reserve({ token: branch.token })).resolves.toMatchObject({

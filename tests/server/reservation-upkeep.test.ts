@@ -4,20 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { art, cells, mailOutbox, reservations, subscriptions } from '#drizzle/schema.ts';
+import { art, cells, mailOutbox, reservations, subscriptions } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { notifyAvailable } from '#server/services/squares/subscriptions.ts';
 import { write } from '#server/db.ts';
 import { activeReservationOf, browserOf, cellAt, SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
 import { DAY, useReservationsApp } from '#tests/helpers/server/reservations-app.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useReservationsApp();
 
 describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/available, /api/cell/subscribe/available)', () => {
   it('subscribes to a pending square once, and to any square once', async () => {
     const { user, browser } = await app.member();
-    const pending = cellAt(app.t.deps.db, app.tree.id, 12, 3)!;
+    const pending = (await cellAt(app.t.deps.db, app.tree.id, 12, 3))!;
     const res = await browser.post(`/api/cell/${pending.token}/subscribe/available`);
     expect(res.status).toBe(200);
     expect(res.body.r).toEqual({ cell_token: pending.token, created_at: app.t.clock.now() });
@@ -32,27 +33,27 @@ describe('subscribing to availability (POST /api/cell/{cellToken}/subscribe/avai
     expect(any.body.r).toEqual({ cell_token: null, created_at: app.t.clock.now() });
     await app.expectRefused(() => browser.post('/api/cell/subscribe/available'), 409, 'already_subscribed');
 
-    const rows = app.t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).all();
+    const rows = await app.t.deps.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
     expect(rows.map((row) => row.cellId).sort()).toEqual([null, pending.id].sort());
   });
 
   it("subscribes to someone else's reserved square (the popup's 'currently reserved' case)", async () => {
     const holder = await app.member();
-    const token = app.availableSquare();
+    const token = await app.availableSquare();
     await holder.browser.post(`/api/cell/${token}/reserve`);
     expect((await (await app.member()).browser.post(`/api/cell/${token}/subscribe/available`)).status).toBe(200);
   });
 
   it('refuses a square that is AVAILABLE now (reserve it instead), an unknown square, and a guest', async () => {
     const { browser } = await app.member();
-    const available = app.availableSquare();
+    const available = await app.availableSquare();
     await app.expectRefused(() => browser.post(`/api/cell/${available}/subscribe/available`), 409, 'already_available');
     await app.expectRefused(
       () => browser.post(`/api/cell/${'n'.repeat(22)}/subscribe/available`),
       404,
       'cell_not_found',
     );
-    const pending = cellAt(app.t.deps.db, app.tree.id, 12, 4)!.token;
+    const pending = (await cellAt(app.t.deps.db, app.tree.id, 12, 4))!.token;
     await app.expectRefused(
       () => browserOf(app.t).post(`/api/cell/${pending}/subscribe/available`),
       401,
@@ -69,16 +70,15 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
    */
   async function heldWithReminders(reminders: number, sinceReminder = 0) {
     const holder = await app.member();
-    const cellToken = app.availableSquare();
+    const cellToken = await app.availableSquare();
     expect((await holder.browser.post(`/api/cell/${cellToken}/reserve`)).status).toBe(200);
     const now = app.t.clock.now();
-    const id = activeReservationOf(app.t.deps.db, holder.user.id)!.id;
-    app.t.deps.db
+    const id = (await activeReservationOf(app.t.deps.db, holder.user.id))!.id;
+    await app.t.deps.db
       .update(reservations)
       .set({ reminderCount: reminders, updatedAt: now - sinceReminder, expiresAt: now + 3 * DAY })
-      .where(eq(reservations.id, id))
-      .run();
-    const held = activeReservationOf(app.t.deps.db, holder.user.id)!;
+      .where(eq(reservations.id, id));
+    const held = (await activeReservationOf(app.t.deps.db, holder.user.id))!;
     return {
       ...holder,
       cellToken,
@@ -91,7 +91,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
   it('adds a full week even when asked for right after the first reminder, 7 days before the deadline', async () => {
     const { browser, path, held } = await heldWithReminders(1);
     const deadline = app.t.clock.now() + 7 * DAY;
-    app.t.deps.db.update(reservations).set({ expiresAt: deadline }).where(eq(reservations.id, held.id)).run();
+    await app.t.deps.db.update(reservations).set({ expiresAt: deadline }).where(eq(reservations.id, held.id));
     const res = await browser.post(path);
     expect(res.status).toBe(200);
     expect(res.body.r.expires_at).toBe(sevenDaysAfterUntilMidnight(deadline));
@@ -126,7 +126,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
       extension_allowed: false,
       refusal: 'extension_not_allowed',
     });
-    expect(activeReservationOf(app.t.deps.db, user.id)).toMatchObject({
+    expect(await activeReservationOf(app.t.deps.db, user.id)).toMatchObject({
       expiresAt: until,
       extended: true,
       updatedAt: app.t.clock.now(),
@@ -170,8 +170,8 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
 
   it('refuses a submitted piece: it is never released, so there is nothing to extend', async () => {
     const { browser, path, held } = await heldWithReminders(1);
-    const cell = app.t.deps.db.select().from(cells).where(eq(cells.id, held.cellId)).get()!;
-    app.t.deps.db.update(art).set({ status: ArtStatus.Submitted }).where(eq(art.id, cell.artId!)).run();
+    const cell = await oneRow(app.t.deps.db.select().from(cells).where(eq(cells.id, held.cellId)));
+    await app.t.deps.db.update(art).set({ status: ArtStatus.Submitted }).where(eq(art.id, cell.artId!));
     await app.expectRefused(() => browser.post(path), 409, 'extension_not_allowed');
   });
 
@@ -195,7 +195,7 @@ describe('the extend page (GET and POST /api/cell/{cellToken}/reserve/{reminderT
       404,
       'reservation_not_found',
     );
-    const elsewhere = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 1)!.token;
+    const elsewhere = (await cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 1))!.token;
     await app.expectRefused(
       () => browser.post(`/api/cell/${elsewhere}/reserve/${reminderToken}`),
       404,
@@ -217,35 +217,34 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     const toSquare = await app.member();
     const toAny = await app.member();
     const both = await app.member();
-    const target = cellAt(db, app.tree.id, 4, 1)!;
+    const target = (await cellAt(db, app.tree.id, 4, 1))!;
     expect(target.status).toBe(CellStatus.Pending);
     expect((await toSquare.browser.post(`/api/cell/${target.token}/subscribe/available`)).status).toBe(200);
     expect((await toAny.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     expect((await both.browser.post(`/api/cell/${target.token}/subscribe/available`)).status).toBe(200);
     expect((await both.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     // Earlier tests left "any" subscriptions too; they are told as well.
-    const openAny = db
+    const openAny = await db
       .select()
       .from(subscriptions)
-      .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt)))
-      .all();
+      .where(and(isNull(subscriptions.cellId), isNull(subscriptions.notifiedAt)));
 
     const now = app.t.clock.now();
-    const mailsBefore = db.select().from(mailOutbox).all().length;
+    const mailsBefore = (await db.select().from(mailOutbox)).length;
     const publish = async () =>
       await write(db, async (tx) => {
-        tx.update(cells)
+        await tx
+          .update(cells)
           .set({ status: CellStatus.Published })
-          .where(eq(cells.id, cellAt(db, app.tree.id, 5, 1)!.id))
-          .run();
+          .where(eq(cells.id, (await cellAt(db, app.tree.id, 5, 1))!.id));
         const openedIds = await openNeighboursAfterPublish(tx, app.tree.id, 5, 1, now);
         return { openedIds, queued: await notifyAvailable(tx, now, openedIds, app.t.deps.config.siteUrl) };
       });
     const { openedIds, queued } = await publish();
     expect(openedIds).toContain(target.id);
 
-    const mails = db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued).all();
-    expect(mails.length).toBe(db.select().from(mailOutbox).all().length - mailsBefore);
+    const mails = await db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued);
+    expect(mails.length).toBe((await db.select().from(mailOutbox)).length - mailsBefore);
     const to = (user: { email: string }) => mails.filter((mail) => mail.toAddress === user.email);
     expect(to(toSquare.user)).toHaveLength(1);
     expect(to(toSquare.user)[0]!.textBody).toContain(`${app.t.deps.config.siteUrl}/observe?cell=${target.token}`);
@@ -257,11 +256,10 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     expect(queued).toBe(new Set([toSquare.user.id, ...anyUsers]).size);
 
     for (const who of [toSquare, toAny, both]) {
-      const open = db
+      const open = await db
         .select()
         .from(subscriptions)
-        .where(and(eq(subscriptions.userId, who.user.id), isNull(subscriptions.notifiedAt)))
-        .all();
+        .where(and(eq(subscriptions.userId, who.user.id), isNull(subscriptions.notifiedAt)));
       expect(open).toEqual([]);
     }
     // Told once: the same squares again queue nothing.
@@ -277,28 +275,32 @@ describe('growth tells subscribers (openNeighboursAfterPublish + notifyAvailable
     const free = await app.member();
     expect((await holder.browser.post('/api/cell/subscribe/available')).status).toBe(200);
     expect((await free.browser.post('/api/cell/subscribe/available')).status).toBe(200);
-    expect((await holder.browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
-    const opened = db.select({ id: cells.id }).from(cells).where(eq(cells.token, app.availableSquare())).get()!;
+    expect((await holder.browser.post(`/api/cell/${await app.availableSquare()}/reserve`)).status).toBe(200);
+    const opened = await oneRow(
+      db
+        .select({ id: cells.id })
+        .from(cells)
+        .where(eq(cells.token, await app.availableSquare())),
+    );
 
     const now = app.t.clock.now();
     const queued = await write(db, async (tx) => notifyAvailable(tx, now, [opened.id], app.t.deps.config.siteUrl));
-    const mails = db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued).all();
+    const mails = await db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(queued);
     expect(mails.map((mail) => mail.toAddress)).toContain(free.user.email);
     expect(mails.map((mail) => mail.toAddress)).not.toContain(holder.user.email);
-    const holderOpen = db
+    const holderOpen = await db
       .select()
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, holder.user.id), isNull(subscriptions.notifiedAt)))
-      .all();
+      .where(and(eq(subscriptions.userId, holder.user.id), isNull(subscriptions.notifiedAt)));
     expect(holderOpen).toHaveLength(1);
   });
 
   it('tells nobody about a square that is not AVAILABLE', async () => {
     const db = app.t.deps.db;
-    const pending = cellAt(db, app.tree.id, 6, 4)!;
-    db.insert(subscriptions)
-      .values({ userId: (await app.member()).user.id, cellId: pending.id, createdAt: app.t.clock.now() })
-      .run();
+    const pending = (await cellAt(db, app.tree.id, 6, 4))!;
+    await db
+      .insert(subscriptions)
+      .values({ userId: (await app.member()).user.id, cellId: pending.id, createdAt: app.t.clock.now() });
     expect(
       await write(db, async (tx) => notifyAvailable(tx, app.t.clock.now(), [pending.id], app.t.deps.config.siteUrl)),
     ).toBe(0);

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { art } from '#drizzle/schema.ts';
+import { art } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
 import {
@@ -16,14 +16,15 @@ import {
   SEED_ROW,
 } from '../helpers/server/reservation-fixtures.ts';
 import { DAY, useReservationsApp } from '#tests/helpers/server/reservations-app.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useReservationsApp();
 
 describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
   it('holds an AVAILABLE square for 14 days with a draft piece, and moves the tree version', async () => {
     const { user, browser } = await app.member();
-    const token = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0)!.token;
-    const versionBefore = app.version();
+    const token = (await cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0))!.token;
+    const versionBefore = await app.version();
     const res = await browser.post(`/api/cell/${token}/reserve`);
     expect(res.status).toBe(200);
     const now = app.t.clock.now();
@@ -41,16 +42,16 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       extension_allowed: true,
     });
 
-    const cell = cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0)!;
+    const cell = (await cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0))!;
     expect(cell.status).toBe(CellStatus.Reserved);
-    const draft = app.t.deps.db.select().from(art).where(eq(art.id, cell.artId!)).get()!;
+    const draft = await oneRow(app.t.deps.db.select().from(art).where(eq(art.id, cell.artId!)));
     expect(draft).toMatchObject({
       cellId: cell.id,
       authorId: user.id,
       status: ArtStatus.Draft,
       token: res.body.r.art.token,
     });
-    const held = activeReservationOf(app.t.deps.db, user.id)!;
+    const held = (await activeReservationOf(app.t.deps.db, user.id))!;
     expect(held).toMatchObject({
       cellId: cell.id,
       state: 'active',
@@ -59,7 +60,7 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       extended: false,
     });
     expect(held.token).toMatch(/^[\w-]{22}$/);
-    expect(app.version()).toBe(versionBefore + 1);
+    expect(await app.version()).toBe(versionBefore + 1);
 
     // The tree shows it reserved at once (the client re-fetches after a reserve).
     const snapshot = await app.t.caller().tree.get({ token: app.tree.token });
@@ -90,16 +91,16 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
 
   it('refuses a PENDING square with cell_not_available', async () => {
     const { browser } = await app.member();
-    const pending = cellAt(app.t.deps.db, app.tree.id, 10, 1)!;
+    const pending = (await cellAt(app.t.deps.db, app.tree.id, 10, 1))!;
     expect(pending.status).toBe(CellStatus.Pending);
     await app.expectRefused(() => browser.post(`/api/cell/${pending.token}/reserve`), 409, 'cell_not_available');
   });
 
   it('refuses a PUBLISHED square with cell_not_available', async () => {
     const { browser } = await app.member();
-    publishAt(app.t.deps.db, app.tree.id, 30, 4);
+    await publishAt(app.t.deps.db, app.tree.id, 30, 4);
     await app.expectRefused(
-      () => browser.post(`/api/cell/${cellAt(app.t.deps.db, app.tree.id, 30, 4)!.token}/reserve`),
+      async () => browser.post(`/api/cell/${(await cellAt(app.t.deps.db, app.tree.id, 30, 4))!.token}/reserve`),
       409,
       'cell_not_available',
     );
@@ -107,7 +108,7 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
 
   it("refuses someone else's RESERVED square with cell_taken", async () => {
     const first = await app.member();
-    const token = app.availableSquare();
+    const token = await app.availableSquare();
     expect((await first.browser.post(`/api/cell/${token}/reserve`)).status).toBe(200);
     await app.expectRefused(
       async () => (await app.member()).browser.post(`/api/cell/${token}/reserve`),
@@ -118,15 +119,15 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
 
   it('refuses a second reservation while one is held, and the held square itself again, with already_reserved', async () => {
     const { browser } = await app.member();
-    const held = app.availableSquare();
+    const held = await app.availableSquare();
     expect((await browser.post(`/api/cell/${held}/reserve`)).status).toBe(200);
-    const other = app.availableSquare();
+    const other = await app.availableSquare();
     await app.expectRefused(() => browser.post(`/api/cell/${other}/reserve`), 409, 'already_reserved');
     await app.expectRefused(() => browser.post(`/api/cell/${held}/reserve`), 409, 'already_reserved');
   });
 
   it('refuses a guest with unauthenticated', async () => {
-    const token = app.availableSquare();
+    const token = await app.availableSquare();
     await app.expectRefused(() => browserOf(app.t).post(`/api/cell/${token}/reserve`), 401, 'unauthenticated');
   });
 
@@ -138,7 +139,7 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
 
   it('answers the same codes over tRPC', async () => {
     const { user } = await app.member();
-    const pending = cellAt(app.t.deps.db, app.tree.id, 11, 1)!.token;
+    const pending = (await cellAt(app.t.deps.db, app.tree.id, 11, 1))!.token;
     await expect(app.t.caller(user).cell.reserve({ token: pending })).rejects.toMatchObject({
       code: 'CONFLICT',
       cause: { code: 'cell_not_available' },
@@ -162,18 +163,18 @@ describe('GET /api/user/{token}/reserve', () => {
 
 describe('reserving a branch slot (POST /api/branch/reserve)', () => {
   // A published trunk square at (8, 0) makes (7..9, -1) slots; (14, 0) and (16, 0) make (15, -1) touch two.
-  beforeAll(() => {
+  beforeAll(async () => {
     for (const [row, column] of [
       [8, 0],
       [14, 0],
       [16, 0],
     ] as const)
-      publishAt(app.t.deps.db, app.tree.id, row, column);
+      await publishAt(app.t.deps.db, app.tree.id, row, column);
   });
 
   it('creates the branch square (type 3) at the slot and reserves it, answering its token', async () => {
     const { user, browser } = await app.member();
-    const versionBefore = app.version();
+    const versionBefore = await app.version();
     const res = await browser.post('/api/branch/reserve', { row: 8, column: -1 });
     expect(res.status).toBe(200);
     expect(res.body.r).toMatchObject({
@@ -184,10 +185,10 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
       tree_token: app.tree.token,
       art: { status: 0 },
     });
-    const cell = cellAt(app.t.deps.db, app.tree.id, 8, -1)!;
+    const cell = (await cellAt(app.t.deps.db, app.tree.id, 8, -1))!;
     expect(cell).toMatchObject({ token: res.body.r.token, type: CellType.Branch, status: CellStatus.Reserved });
-    expect(activeReservationOf(app.t.deps.db, user.id)!.cellId).toBe(cell.id);
-    expect(app.version()).toBe(versionBefore + 1);
+    expect((await activeReservationOf(app.t.deps.db, user.id))!.cellId).toBe(cell.id);
+    expect(await app.version()).toBe(versionBefore + 1);
     // The answer is the user's reserved cell; the popup's "yes" goes to the editor with this token.
     expect((await browser.get(`/api/user/${user.token}/reserve`)).body.r.token).toBe(cell.token);
   });
@@ -215,9 +216,9 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
 
   it('refuses a user who already holds a square, creating no cell', async () => {
     const { browser } = await app.member();
-    expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
+    expect((await browser.post(`/api/cell/${await app.availableSquare()}/reserve`)).status).toBe(200);
     await app.expectRefused(() => browser.post('/api/branch/reserve', { row: 7, column: -1 }), 409, 'already_reserved');
-    expect(cellAt(app.t.deps.db, app.tree.id, 7, -1)).toBeUndefined();
+    expect(await cellAt(app.t.deps.db, app.tree.id, 7, -1)).toBeUndefined();
   });
 
   it('refuses a guest, an unknown tree and a position that is not a number', async () => {
@@ -249,8 +250,8 @@ describe('reserving a branch slot (POST /api/branch/reserve)', () => {
 describe('after a released hold', () => {
   it('lets the same user reserve again', async () => {
     const { user, browser } = await app.member();
-    expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
-    releaseHold(app.t.deps.db, user.id);
-    expect((await browser.post(`/api/cell/${app.availableSquare()}/reserve`)).status).toBe(200);
+    expect((await browser.post(`/api/cell/${await app.availableSquare()}/reserve`)).status).toBe(200);
+    await releaseHold(app.t.deps.db, user.id);
+    expect((await browser.post(`/api/cell/${await app.availableSquare()}/reserve`)).status).toBe(200);
   });
 });

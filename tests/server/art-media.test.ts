@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
-import { users } from '#drizzle/schema.ts';
+import { users } from '#drizzle/tables.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { Role } from '#shared/domain.ts';
 import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/media/art-media.ts';
@@ -67,11 +67,11 @@ describe('image types come from the bytes', () => {
 describe('files of a failed save are taken back', () => {
   it('removes the files it wrote when the rows cannot be committed', async () => {
     const holder = await t.addUser(Role.Observer);
-    await reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, SEED_ROW, 0).token);
+    await reserveCell(t.deps, holder.user, (await cellAt(t.deps.db, treeId, SEED_ROW, 0)).token);
     const browser = await browserFor(t, holder.cookie);
-    const before = storedState(t.deps.db, t.deps.config.mediaDir);
+    const before = await storedState(t.deps.db, t.deps.config.mediaDir);
     // A second, available square: the save writes its image, then the one-square rule refuses the reservation.
-    const other = cellAt(t.deps.db, treeId, SEED_ROW, 1).token;
+    const other = (await cellAt(t.deps.db, treeId, SEED_ROW, 1)).token;
     const answer = await postForm(
       t,
       browser,
@@ -80,7 +80,7 @@ describe('files of a failed save are taken back', () => {
     );
     expect(answer.status).toBe(409);
     expect(answer.body.r.error).toBe('already_reserved');
-    expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
   });
 });
 
@@ -89,7 +89,7 @@ describe('the orphan sweep', () => {
     const dir = t.deps.config.mediaDir;
     const owner = await t.addUser(Role.Artist);
     const namedKey = 'a'.repeat(32);
-    publishedPieceAt(t.deps.db, treeId, 10, 2, owner.user.id, namedKey);
+    await publishedPieceAt(t.deps.db, treeId, 10, 2, owner.user.id, namedKey);
     const old = (t.clock.now() - 2 * 60 * 60 * 1000) / 1000;
     const write = (name: string, mtime: number) => {
       fs.writeFileSync(path.join(dir, name), 'x');
@@ -99,7 +99,7 @@ describe('the orphan sweep', () => {
     write(`${'b'.repeat(32)}-large.webp`, old); // orphan, old: goes
     write(`${'c'.repeat(32)}-thumb.webp`, t.clock.now() / 1000); // orphan, but maybe a save in flight: stays
     const avatar = `${'f'.repeat(32)}-avatar.jpg`;
-    t.deps.db.update(users).set({ image: avatar }).where(eq(users.id, owner.user.id)).run();
+    await t.deps.db.update(users).set({ image: avatar }).where(eq(users.id, owner.user.id));
     write(avatar, old); // a user's avatar: stays
     write(`${'9'.repeat(32)}-avatar.jpg`, old); // an avatar nobody has (a save killed before its commit): goes
     write('notes.txt', old); // not named like a picture: not ours to judge

@@ -6,12 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { reservations } from '#drizzle/schema.ts';
+import { reservations } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { artForm, browserFor, cellAt, png, postForm, storedState, validFields } from '../helpers/art-fixtures.ts';
 import { SEED_ROW, useArtApp } from '#tests/helpers/server/art-app.ts';
+import { firstRow } from '#tests/helpers/server/rows.ts';
+import { TEST_ENGINE } from '#tests/helpers/server/test-app.ts';
 
 const app = useArtApp();
 
@@ -151,24 +153,24 @@ describe('saving art refuses every bad input and stores nothing', () => {
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const browser = await browserFor(app.t, app.author.cookie);
-      const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+      const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
       const answer = await postForm(app.t, browser, `/api/cell/${app.reservedToken}`, await c.form());
       expect(answer.status).toBe(c.status);
       expect(answer.body.r.errors?.[c.field]).toEqual([c.message]);
-      expect(storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+      expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
     });
   }
 
   it('refuses a selected connection without a description, and stores nothing', async () => {
     const browser = await browserFor(app.t, app.author.cookie);
-    const neighbour = cellAt(app.t.deps.db, app.treeId, SEED_ROW - 1, 2).token;
-    const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const neighbour = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW - 1, 2)).token;
+    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
     const answer = await browser.post(`/api/cell/${app.reservedToken}/connections`, {
       connections: [{ token: neighbour, status: 1, description: '  ' }],
     });
     expect(answer.status).toBe(400);
     expect(answer.body.r.errors['connections.0.description']).toEqual([ART_MESSAGES.connectionDescription]);
-    expect(storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
   });
 });
 
@@ -177,7 +179,7 @@ describe('edit access is the server’s to refuse', () => {
   it("refuses editing someone else's piece", async () => {
     const stranger = await app.t.addUser(Role.Artist);
     const browser = await browserFor(app.t, stranger.cookie);
-    const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
     const answer = await postForm(
       app.t,
       browser,
@@ -186,7 +188,7 @@ describe('edit access is the server’s to refuse', () => {
     );
     expect(answer.status).toBe(403);
     expect(answer.body.r.error).toBe('forbidden');
-    expect(storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
     expect((await browser.get(`/api/cell/${app.reservedToken}/art/edit`)).body.r).toMatchObject({
       may_edit: false,
       art: null,
@@ -196,11 +198,11 @@ describe('edit access is the server’s to refuse', () => {
   it('refuses art in a square one has not reserved (a pending square)', async () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
-    const pending = cellAt(app.t.deps.db, app.treeId, 20, 1).token;
-    const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const pending = (await cellAt(app.t.deps.db, app.treeId, 20, 1)).token;
+    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
     const answer = await postForm(app.t, browser, `/api/cell/${pending}`, artForm(validFields(), [app.pngFile()]));
     expect(answer.status).toBe(403);
-    expect(storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
   });
 
   it('refuses guests', async () => {
@@ -217,7 +219,7 @@ describe('edit access is the server’s to refuse', () => {
   it('takes an available square with no piece through a reservation (any signed-in user)', async () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
-    const free = cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 4).token;
+    const free = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 4)).token;
     const answer = await postForm(
       app.t,
       browser,
@@ -226,9 +228,11 @@ describe('edit access is the server’s to refuse', () => {
     );
     expect(answer.status).toBe(200);
     expect(answer.body.r.art.status).toBe(ArtStatus.Draft);
-    const held = app.t.deps.db.select().from(reservations).where(eq(reservations.userId, someone.user.id)).get();
+    const held = await firstRow(
+      app.t.deps.db.select().from(reservations).where(eq(reservations.userId, someone.user.id)),
+    );
     expect(held?.state).toBe('active');
-    expect(cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 4).status).toBe(CellStatus.Reserved);
+    expect((await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 4)).status).toBe(CellStatus.Reserved);
   });
 });
 
@@ -236,8 +240,8 @@ describe('a save on an available square is all or nothing', () => {
   it('leaves no reservation, draft or file when the fields are refused', async () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
-    const free = cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0).token;
-    const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const free = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0)).token;
+    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
     const answer = await postForm(
       app.t,
       browser,
@@ -246,15 +250,16 @@ describe('a save on an available square is all or nothing', () => {
     );
     expect(answer.status).toBe(400);
     expect(answer.body.r.errors.title).toEqual([MESSAGES.blank('Title')]);
-    expect(storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
-    expect(cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0).status).toBe(CellStatus.Available);
+    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect((await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0)).status).toBe(CellStatus.Available);
   });
 
-  it('takes the reservation back when writing the rows fails after it', async () => {
+  // The failure is made with a SQLite trigger through better-sqlite3: on PostgreSQL this one test does not run.
+  it.skipIf(TEST_ENGINE === 'postgres')('takes the reservation back when writing the rows fails after it', async () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
-    const free = cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1).token;
-    const before = storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const free = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1)).token;
+    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
     // A real failure of the database after the reservation's rows are written: the picture row is refused.
     const sqlite = app.t.deps.db.$client;
     sqlite.exec(
@@ -271,8 +276,8 @@ describe('a save on an available square is all or nothing', () => {
     } finally {
       sqlite.exec('DROP TRIGGER refuse_pictures');
     }
-    expect(storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
-    expect(cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1).status).toBe(CellStatus.Available);
+    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect((await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1)).status).toBe(CellStatus.Available);
     // The square is still free for the next try, which now succeeds.
     const retry = await postForm(
       app.t,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { art, cells, removalRequests, reservations, users } from '#drizzle/schema.ts';
+import { art, cells, removalRequests, reservations, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import {
   artForm,
@@ -21,6 +21,7 @@ import {
   validFields,
 } from '../helpers/art-fixtures.ts';
 import { SEED_ROW, useArtApp } from '#tests/helpers/server/art-app.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useArtApp();
 
@@ -31,7 +32,7 @@ describe('from a reserved square to a published piece', () => {
     const browser = await browserFor(app.t, app.author.cookie);
     // A published neighbour to connect to (diagonal, one row up).
     const neighbourOwner = await app.t.addUser(Role.Artist);
-    const neighbour = publishedPieceAt(db, app.treeId, SEED_ROW - 1, 3, neighbourOwner.user.id, 'f'.repeat(32));
+    const neighbour = await publishedPieceAt(db, app.treeId, SEED_ROW - 1, 3, neighbourOwner.user.id, 'f'.repeat(32));
 
     // Two images, saved as a draft first.
     const jpeg = await jpegWithGps();
@@ -74,12 +75,13 @@ describe('from a reserved square to a published piece', () => {
     expect(submitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, title: 'Blue Hour II' });
     expect(submitted.body.r.art.pictures.map((p: { token: string }) => p.token)).toEqual(kept);
     expect(fs.readdirSync(mediaDir).sort()).toEqual(filesBefore);
-    expect(db.select({ role: users.role }).from(users).where(eq(users.id, app.author.user.id)).get()!.role).toBe(
-      Role.Artist,
-    );
-    const cellId = cellAt(db, app.treeId, SEED_ROW, 2).id;
     expect(
-      db.select({ state: reservations.state }).from(reservations).where(eq(reservations.cellId, cellId)).get()!.state,
+      (await oneRow(db.select({ role: users.role }).from(users).where(eq(users.id, app.author.user.id)))).role,
+    ).toBe(Role.Artist);
+    const cellId = (await cellAt(db, app.treeId, SEED_ROW, 2)).id;
+    expect(
+      (await oneRow(db.select({ state: reservations.state }).from(reservations).where(eq(reservations.cellId, cellId))))
+        .state,
     ).toBe('submitted');
 
     // Connections: the published neighbour is offered; choosing it needs a description.
@@ -99,9 +101,9 @@ describe('from a reserved square to a published piece', () => {
     expect((await visitor.get(`/api/cell/${app.reservedToken}/art`)).status).toBe(404);
 
     // Published directly (the review tests publish through review).
-    const artRow = db.select().from(art).where(eq(art.cellId, cellId)).get()!;
-    db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artRow.id)).run();
-    db.update(cells).set({ status: CellStatus.Published }).where(eq(cells.id, cellId)).run();
+    const artRow = await oneRow(db.select().from(art).where(eq(art.cellId, cellId)));
+    await db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artRow.id));
+    await db.update(cells).set({ status: CellStatus.Published }).where(eq(cells.id, cellId));
 
     const details = (await visitor.get(`/api/cell/${app.reservedToken}/art`)).body.r;
     expect(details).toMatchObject({
@@ -157,7 +159,7 @@ describe('from a reserved square to a published piece', () => {
       status: ArtStatus.Published,
       main_image_locked: true,
     });
-    const before = storedState(db, mediaDir);
+    const before = await storedState(db, mediaDir);
     const swap = await postForm(
       app.t,
       browser,
@@ -166,7 +168,7 @@ describe('from a reserved square to a published piece', () => {
     );
     expect(swap.status).toBe(403);
     expect(swap.body.r.error).toBe('main_image_locked');
-    expect(storedState(db, mediaDir)).toEqual(before);
+    expect(await storedState(db, mediaDir)).toEqual(before);
     // Nor its other images, which staff reviewed too (decision 042): none added, replaced or removed.
     const newImage = { ...app.pngFile(await gif()), field: 'files[1]' };
     const attempts: [string, FormData][] = [
@@ -182,7 +184,7 @@ describe('from a reserved square to a published piece', () => {
         error: 'pictures_locked',
       });
       expect(Object.keys(refused.body.r.errors)).toEqual([expect.stringMatching(/^files\.[12]$/)]);
-      expect(storedState(db, mediaDir)).toEqual(before);
+      expect(await storedState(db, mediaDir)).toEqual(before);
     }
     // Their descriptions are text, and stay the author's.
     const described = artForm(validFields(), [], kept);
@@ -213,7 +215,7 @@ describe('from a reserved square to a published piece', () => {
     expect(first.body.r).toMatchObject({ state: 'open' });
     const again = await browser.post(`/api/cell/${app.reservedToken}/removal`, { reason: 'Again.' });
     expect(again.body.r.token).toBe(first.body.r.token);
-    const stored = app.t.deps.db.select().from(removalRequests).all();
+    const stored = await app.t.deps.db.select().from(removalRequests);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ reason: 'I painted over it.', requesterId: app.author.user.id, state: 'open' });
     expect((await browser.get(`/api/cell/${app.reservedToken}/art`)).body.r.removal_request).toMatchObject({
@@ -224,7 +226,7 @@ describe('from a reserved square to a published piece', () => {
     const refused = await stranger.post(`/api/cell/${app.reservedToken}/removal`, { reason: 'I do not like it.' });
     expect(refused.status).toBe(403);
     expect((await stranger.get(`/api/cell/${app.reservedToken}/art`)).body.r.removal_request).toBeNull();
-    expect(app.t.deps.db.select().from(removalRequests).all()).toHaveLength(1);
+    expect(await app.t.deps.db.select().from(removalRequests)).toHaveLength(1);
   });
 
   it('answers a shared details link with Open Graph tags of a published piece only', async () => {
@@ -236,7 +238,7 @@ describe('from a reserved square to a published piece', () => {
     expect(page.body).toMatch(/<meta property="og:image" content="http[^"]+\/media\/[0-9a-f]{32}-large\.webp">/);
     expect(page.body).toContain('<meta name="csrf-token"');
     const pending = await app.t.server.inject({
-      url: `/observe/cell/${cellAt(app.t.deps.db, app.treeId, 20, 3).token}/details`,
+      url: `/observe/cell/${(await cellAt(app.t.deps.db, app.treeId, 20, 3)).token}/details`,
     });
     expect(pending.statusCode).toBe(200);
     expect(pending.body).not.toContain('og:title');
@@ -246,7 +248,14 @@ describe('from a reserved square to a published piece', () => {
 
 describe('views of a piece', () => {
   it('count a guest once a day by their address, whatever User-Agent they send; an IPv6 guest by their /64', async () => {
-    const piece = publishedPieceAt(app.t.deps.db, app.treeId, SEED_ROW - 12, 4, app.author.user.id, 'v'.repeat(32));
+    const piece = await publishedPieceAt(
+      app.t.deps.db,
+      app.treeId,
+      SEED_ROW - 12,
+      4,
+      app.author.user.id,
+      'v'.repeat(32),
+    );
     const csrf = 'v'.repeat(32);
     const view = async (remoteAddress: string, userAgent: string) =>
       (

@@ -7,12 +7,13 @@ import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { art, pictures } from '#drizzle/schema.ts';
+import { art, pictures } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { hasNoControlCharacters } from '#shared/validation/rules.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, browserFor, postForm, publishedPieceAt, validFields } from '../helpers/art-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let piece: { cellToken: string; artToken: string };
@@ -51,10 +52,11 @@ beforeAll(async () => {
   const tree = await createTree(t.deps.db, t.clock.now(), 'Feed');
   const author = await t.addUser(Role.Artist);
   cookie = author.cookie;
-  piece = publishedPieceAt(t.deps.db, tree.id, 33, 2, author.user.id, 'f'.repeat(32));
-  const row = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;
-  pictureToken = t.deps.db.select({ token: pictures.token }).from(pictures).where(eq(pictures.artId, row.id)).get()!
-    .token;
+  piece = await publishedPieceAt(t.deps.db, tree.id, 33, 2, author.user.id, 'f'.repeat(32));
+  const row = await oneRow(t.deps.db.select().from(art).where(eq(art.token, piece.artToken)));
+  pictureToken = (
+    await oneRow(t.deps.db.select({ token: pictures.token }).from(pictures).where(eq(pictures.artId, row.id)))
+  ).token;
 });
 afterAll(() => t.cleanup());
 
@@ -76,14 +78,14 @@ describe('an author’s text in the Atom feed', () => {
     const withControl = fc.tuple(anyText, control, anyText).map(([a, c, b]) => `${a}${c}${b}`);
     await fc.assert(
       fc.asyncProperty(fc.oneof(anyText, withControl), fc.oneof(anyText, withControl), async (title, description) => {
-        const before = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;
+        const before = await oneRow(t.deps.db.select().from(art).where(eq(art.token, piece.artToken)));
         const res = await postForm(
           t,
           browser,
           `/api/cell/${piece.cellToken}`,
           artForm(validFields({ title, description }), [], [pictureToken]),
         );
-        const after = t.deps.db.select().from(art).where(eq(art.token, piece.artToken)).get()!;
+        const after = await oneRow(t.deps.db.select().from(art).where(eq(art.token, piece.artToken)));
         if (hasForbidden(title) || hasForbidden(description)) {
           expect(res.status).toBe(400);
           expect(res.body.r.error).toBe('validation_failed');
@@ -99,11 +101,10 @@ describe('an author’s text in the Atom feed', () => {
   }, 60_000);
 
   it('drops control characters that text stored before the rule still holds', async () => {
-    t.deps.db
+    await t.deps.db
       .update(art)
       .set({ title: 'Old\u0001 title\u001f\uffff', description: 'Bell\u0007 and escape\u001b' })
-      .where(eq(art.token, piece.artToken))
-      .run();
+      .where(eq(art.token, piece.artToken));
     const { titles } = parseXml(await feed());
     expect(titles).toContain('Old title');
   });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { art } from '#drizzle/schema.ts';
+import { art } from '#drizzle/tables.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
@@ -27,20 +27,25 @@ beforeAll(async () => {
   // 52 pieces published a minute apart on trunk squares, the newest last; then one published by staff just now.
   const base = t.clock.now() - 60 * 60_000;
   for (let i = 0; i < 52; i++) {
-    const piece = publishedPieceAt(t.deps.db, treeId, 3 + Math.floor(i / 5), i % 5, artist.user.id, `feedkey${i}`);
-    t.deps.db
+    const piece = await publishedPieceAt(
+      t.deps.db,
+      treeId,
+      3 + Math.floor(i / 5),
+      i % 5,
+      artist.user.id,
+      `feedkey${i}`,
+    );
+    await t.deps.db
       .update(art)
       .set({ publishedAt: base + i * 60_000, updatedAt: base + i * 60_000 })
-      .where(eq(art.token, piece.artToken))
-      .run();
+      .where(eq(art.token, piece.artToken));
     older.push(piece.artToken);
   }
   escaped = older[51]!;
-  t.deps.db
+  await t.deps.db
     .update(art)
     .set({ title: 'Fish & <Chips> "quoted"', description: '</summary><script>x</script>' })
-    .where(eq(art.token, escaped))
-    .run();
+    .where(eq(art.token, escaped));
   fresh = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Feed Fresh');
   waiting = await submitPieceAt(t, treeId, 33, 2, (await t.addUser(Role.Observer)).user, 'Still Waiting');
   await t.caller((await t.addUser(Role.Admin)).user).admin.publish({ artToken: fresh.artToken });
@@ -90,7 +95,7 @@ describe('the Atom feed', () => {
   });
 
   it('drops a piece once it is removed', async () => {
-    t.deps.db.update(art).set({ status: ArtStatus.Removed }).where(eq(art.token, fresh.artToken)).run();
+    await t.deps.db.update(art).set({ status: ArtStatus.Removed }).where(eq(art.token, fresh.artToken));
     const xml = (await t.server.inject({ url: '/feed.xml' })).body;
     expect(xml).not.toContain(fresh.artToken);
     expect(entriesOf(xml)).toHaveLength(50);

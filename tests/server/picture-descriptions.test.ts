@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { pictures } from '#drizzle/schema.ts';
+import { pictures } from '#drizzle/tables.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { Role } from '#shared/domain.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   t = await createTestApp();
   treeId = (await createTree(t.deps.db, t.clock.now(), 'Described')).id;
   author = await t.addUser(Role.Artist);
-  cellToken = cellAt(t.deps.db, treeId, 33, 1).token;
+  cellToken = (await cellAt(t.deps.db, treeId, 33, 1)).token;
   await reserveCell(t.deps, author.user, cellToken);
   main = { bytes: await png(60, 40, '#224466'), name: 'main.png', type: 'image/png' };
   second = { bytes: await png(40, 60, '#aa6622'), name: 'second.png', type: 'image/png' };
@@ -50,12 +50,11 @@ function describedForm(descriptions: (string | null)[], files: FormFile[], kept:
 }
 
 const save = async (form: FormData) => postForm(t, await browserFor(t, author.cookie), `/api/cell/${cellToken}`, form);
-const stored = () =>
-  t.deps.db
+const stored = async () =>
+  await t.deps.db
     .select({ token: pictures.token, description: pictures.description })
     .from(pictures)
-    .orderBy(pictures.position)
-    .all();
+    .orderBy(pictures.position);
 
 describe('describing pictures', () => {
   it('keeps each picture with its description and answers it on the details', async () => {
@@ -75,15 +74,15 @@ describe('describing pictures', () => {
   });
 
   it("changes a kept picture's description without a new upload, and a new picture starts without one", async () => {
-    const [first] = stored();
+    const [first] = await stored();
     const res = await save(describedForm(['Harbour lights, the long exposure.'], [], [first!.token]));
     expect(res.status).toBe(200);
-    expect(stored()).toEqual([{ token: first!.token, description: 'Harbour lights, the long exposure.' }]);
+    expect(await stored()).toEqual([{ token: first!.token, description: 'Harbour lights, the long exposure.' }]);
   });
 
   it('refuses a description too long or holding control characters, with its field, and stores nothing', async () => {
-    const before = storedState(t.deps.db, t.deps.config.mediaDir);
-    const [first] = stored();
+    const before = await storedState(t.deps.db, t.deps.config.mediaDir);
+    const [first] = await stored();
     const tooLong = 'a'.repeat(ART_LIMITS.pictureDescription + 1);
     const long = await save(describedForm([tooLong], [], [first!.token]));
     expect(long.status).toBe(400);
@@ -91,14 +90,14 @@ describe('describing pictures', () => {
     const control = await save(describedForm([null, 'Two\u0007bells'], [second], [first!.token]));
     expect(control.status).toBe(400);
     expect(control.body.r.errors).toEqual({ 'descriptions.1': [MESSAGES.controlCharacters] });
-    expect(storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
   });
 });
 
 describe('where descriptions are read', () => {
   it('gives the Open Graph image its alt text and the feed its picture description', async () => {
     const admin = (await t.addUser(Role.Admin)).user;
-    const submitted = artForm(validFields({ title: 'Harbour Lights' }), [], [stored()[0]!.token]);
+    const submitted = artForm(validFields({ title: 'Harbour Lights' }), [], [(await stored())[0]!.token]);
     submitted.append('descriptions[0]', 'Harbour lights, the long exposure.');
     submitted.append('submit', '1');
     expect((await save(submitted)).status).toBe(200);
@@ -114,6 +113,6 @@ describe('where descriptions are read', () => {
     expect((await t.caller().art.details({ cellToken })).pictures[0]!.description).toBe(
       'Harbour lights, the long exposure.',
     );
-    expect(t.deps.db.select().from(pictures).where(eq(pictures.description, '')).all()).toEqual([]);
+    expect(await t.deps.db.select().from(pictures).where(eq(pictures.description, ''))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { art, removalRequests } from '#drizzle/schema.ts';
+import { art, removalRequests } from '#drizzle/tables.ts';
 import { ArtStatus, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
 import { NOT_PUBLISHED_MESSAGE } from '#server/services/art/removal-requests.ts';
@@ -13,6 +13,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { cellAt } from '../helpers/art-fixtures.ts';
 import { artRow, cellRow, submitPieceAt } from '../helpers/server/review-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -25,12 +26,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.cleanup());
 
-const requestsOf = (artToken: string) =>
-  t.deps.db
-    .select({ n: count() })
-    .from(removalRequests)
-    .where(eq(removalRequests.artId, artRow(t.deps.db, artToken).id))
-    .get()!.n;
+const requestsOf = async (artToken: string) =>
+  (
+    await oneRow(
+      t.deps.db
+        .select({ n: count() })
+        .from(removalRequests)
+        .where(eq(removalRequests.artId, (await artRow(t.deps.db, artToken)).id)),
+    )
+  ).n;
 const refusalOf = (call: Promise<unknown>) =>
   call.then(
     () => null,
@@ -41,41 +45,42 @@ describe('art.requestRemoval', () => {
   it('refuses a piece waiting for review, and stores nothing', async () => {
     const artist = await t.addUser(Role.Artist);
     const piece = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Under Review');
-    expect(artRow(t.deps.db, piece.artToken).status).toBe(ArtStatus.Submitted);
+    expect((await artRow(t.deps.db, piece.artToken)).status).toBe(ArtStatus.Submitted);
     const refusal = await refusalOf(
       t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: 'Changed my mind.' }),
     );
     expect(refusal).toEqual({ error: 'conflict', message: NOT_PUBLISHED_MESSAGE });
-    expect(requestsOf(piece.artToken)).toBe(0);
+    expect(await requestsOf(piece.artToken)).toBe(0);
   });
 
   it('refuses a piece sent back for changes, and a draft, and stores nothing', async () => {
     const artist = await t.addUser(Role.Artist);
     const sentBack = await submitPieceAt(t, treeId, 33, 2, artist.user, 'Sent Back');
     await t.caller(admin.user).admin.requestChanges({ artToken: sentBack.artToken, reason: 'Please add the frame.' });
-    expect(artRow(t.deps.db, sentBack.artToken).status).toBe(ArtStatus.ChangesRequested);
+    expect((await artRow(t.deps.db, sentBack.artToken)).status).toBe(ArtStatus.ChangesRequested);
     expect(
       await refusalOf(t.caller(artist.user).art.requestRemoval({ cellToken: sentBack.cellToken, reason: '' })),
     ).toEqual({
       error: 'conflict',
       message: NOT_PUBLISHED_MESSAGE,
     });
-    expect(requestsOf(sentBack.artToken)).toBe(0);
+    expect(await requestsOf(sentBack.artToken)).toBe(0);
 
     // A fresh reservation holds an empty draft.
     const drafter = await t.addUser(Role.Observer);
-    const square = cellAt(t.deps.db, treeId, 33, 4);
+    const square = await cellAt(t.deps.db, treeId, 33, 4);
     await reserveCell(t.deps, drafter.user, square.token);
-    const draft = t.deps.db
-      .select()
-      .from(art)
-      .where(eq(art.id, cellRow(t.deps.db, square.token).artId!))
-      .get()!;
+    const draft = await oneRow(
+      t.deps.db
+        .select()
+        .from(art)
+        .where(eq(art.id, (await cellRow(t.deps.db, square.token)).artId!)),
+    );
     expect(draft.status).toBe(ArtStatus.Draft);
     expect(
       (await refusalOf(t.caller(drafter.user).art.requestRemoval({ cellToken: square.token, reason: '' })))?.error,
     ).toBe('conflict');
-    expect(requestsOf(draft.token)).toBe(0);
+    expect(await requestsOf(draft.token)).toBe(0);
   });
 
   it('tells someone else only that it is not theirs to ask, whatever the status', async () => {
@@ -93,6 +98,6 @@ describe('art.requestRemoval', () => {
     await t.caller(admin.user).admin.publish({ artToken: piece.artToken });
     const answer = await t.caller(artist.user).art.requestRemoval({ cellToken: piece.cellToken, reason: 'I sold it.' });
     expect(answer).toMatchObject({ state: 'open', token: expect.any(String) });
-    expect(requestsOf(piece.artToken)).toBe(1);
+    expect(await requestsOf(piece.artToken)).toBe(1);
   });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   const tree = await createTree(t.deps.db, t.clock.now(), 'Early refusals');
   holder = await t.addUser(Role.Observer);
   stranger = await t.addUser(Role.Artist);
-  square = cellAt(t.deps.db, tree.id, 33, 1).token;
+  square = (await cellAt(t.deps.db, tree.id, 33, 1)).token;
   await reserveCell(t.deps, holder.user, square);
 }, 60_000);
 afterAll(() => t.cleanup());

@@ -51,7 +51,7 @@ beforeAll(async () => {
   store = watchStore(t.deps.db, t.deps.config.mediaDir);
   const tree = await createTree(t.deps.db, t.clock.now(), 'Uploads');
   const artist = await t.addUser(Role.Observer);
-  const square = cellAt(t.deps.db, tree.id, 33, 0).token;
+  const square = (await cellAt(t.deps.db, tree.id, 33, 0)).token;
   await reserveCell(t.deps, artist.user, square);
   const artBrowser: BrowserLike = await browserFor(t, artist.cookie);
   const member = await t.addUser(Role.Artist);

@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
-import { art, pictures } from '#drizzle/schema.ts';
+import { art, pictures } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { IMAGE_WORK_AT_ONCE, imageWork } from '#server/services/media/images.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, browserFor, cellAt, postForm, validFields } from '../helpers/art-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -32,7 +33,7 @@ describe('a burst of large uploads', () => {
   it(`decodes at most ${IMAGE_WORK_AT_ONCE} at once; past the line the save is refused (busy, Retry-After), writing nothing`, async () => {
     const artist = await t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
-    const square = cellAt(t.deps.db, treeId, 33, 1).token;
+    const square = (await cellAt(t.deps.db, treeId, 33, 1)).token;
     // The square is the artist's first (a small save), then 20 large saves of it arrive at once.
     expect(
       (
@@ -63,8 +64,8 @@ describe('a burst of large uploads', () => {
     for (const refused of answers.filter((a) => a.status === 503)) expect(refused.body.r.error).toBe('busy');
     // Every accepted save decoded its picture; a refused one decoded nothing.
     expect(imageWork.started - before).toBe(statuses.filter((s) => s === 200).length);
-    const piece = t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)).get()!;
-    expect(t.deps.db.select().from(pictures).where(eq(pictures.artId, piece.id)).all()).toHaveLength(1);
+    const piece = await oneRow(t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)));
+    expect(await t.deps.db.select().from(pictures).where(eq(pictures.artId, piece.id))).toHaveLength(1);
   }, 120_000);
 
   it('answers busy with Retry-After once the line is full', async () => {
@@ -77,20 +78,20 @@ describe('a burst of large uploads', () => {
     const answer = await postForm(
       t,
       browser,
-      `/api/cell/${cellAt(t.deps.db, treeId, 33, 3).token}`,
+      `/api/cell/${(await cellAt(t.deps.db, treeId, 33, 3)).token}`,
       artForm(validFields(), [{ bytes: await large(1), name: 'x.png', type: 'image/png' }]),
     );
     release();
     await Promise.all(held);
     expect(answer.status).toBe(503);
     expect(answer.body.r.error).toBe('busy');
-    expect(t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)).all()).toEqual([]);
+    expect(await t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id))).toEqual([]);
   });
 
   it(`limits saves to ${LIMITS.artSavesPerUser.max} an hour per account`, async () => {
     const artist = await t.addUser(Role.Artist);
     const browser = await browserFor(t, artist.cookie);
-    const square = cellAt(t.deps.db, treeId, 34, 1).token;
+    const square = (await cellAt(t.deps.db, treeId, 34, 1)).token;
     const first = await postForm(
       t,
       browser,
@@ -112,7 +113,7 @@ describe('a burst of large uploads', () => {
       artForm(validFields({ title: 'One too many' }), [], kept),
     );
     expect(refused.status).toBe(429);
-    expect(t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)).get()!.title).toBe(
+    expect((await oneRow(t.deps.db.select().from(art).where(eq(art.authorId, artist.user.id)))).title).toBe(
       `Save ${LIMITS.artSavesPerUser.max - 1}`,
     );
   }, 120_000);

@@ -4,11 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { mailOutbox, users } from '#drizzle/schema.ts';
+import { mailOutbox, users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { freshEmail, goodPassword, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+import { firstRow, oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useAccountsApp();
 
@@ -31,7 +32,7 @@ describe('registration', () => {
 
   it('refuses an address already registered, whatever its case, and writes nothing', async () => {
     const { email } = await app.registered();
-    const before = app.userCount();
+    const before = await app.userCount();
     const res = await new BrowserLike(app.t.server).post('/api/register', {
       firstname: 'Other',
       lastname: 'Person',
@@ -41,7 +42,7 @@ describe('registration', () => {
     expect(res.status).toBe(409);
     expect(res.body.r.error).toBe('email_taken');
     expect(res.body.r.errors.email[0]).toMatch(/already registered/);
-    expect(app.userCount()).toBe(before);
+    expect(await app.userCount()).toBe(before);
   });
 
   it.each([
@@ -56,7 +57,7 @@ describe('registration', () => {
     [{ password: 'abcdefgh' }, 'password', 'There must be at least one number or special sign.'],
     [{ password: `a1${'b'.repeat(63)}` }, 'password', 'Maximal length is 64 symbols.'],
   ])('refuses %j with the message on %s, and writes nothing', async (change, field, message) => {
-    const before = app.userCount();
+    const before = await app.userCount();
     const res = await new BrowserLike(app.t.server).post('/api/register', {
       firstname: 'Ada',
       lastname: 'Lovelace',
@@ -67,7 +68,7 @@ describe('registration', () => {
     expect(res.status).toBe(400);
     expect(res.body.r.error).toBe('validation_failed');
     expect(res.body.r.errors[field]).toEqual([message]);
-    expect(app.userCount()).toBe(before);
+    expect(await app.userCount()).toBe(before);
   });
 });
 
@@ -216,7 +217,7 @@ describe('the account form', () => {
     const { browser, user, email } = await app.registered();
     const renamed = await browser.post(`/api/user/${user.token}/account`, account(user.token, { email }));
     expect(renamed.status).toBe(200);
-    const before = app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
+    const before = await oneRow(app.t.deps.db.select().from(users).where(eq(users.token, user.token)));
 
     const missing = await browser.post(
       `/api/user/${user.token}/account`,
@@ -237,7 +238,7 @@ describe('the account form', () => {
     );
     expect(wrong.status).toBe(400);
     expect(wrong.body.r.errors).toEqual({ current_password: ['This is not your current password.'] });
-    expect(app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()).toEqual(before);
+    expect(await firstRow(app.t.deps.db.select().from(users).where(eq(users.token, user.token)))).toEqual(before);
     expect(
       (await new BrowserLike(app.t.server).post('/api/auth/login', { username: email, password: goodPassword })).status,
     ).toBe(200);
@@ -247,7 +248,7 @@ describe('the account form', () => {
     const { browser, user, email } = await app.registered();
     await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const token = /\/restore-password\/([\w-]+)/.exec(
-      app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!
+      (await app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase()))).at(-1)!
         .textBody,
     )![1]!;
     const changed = await browser.post(
@@ -309,9 +310,11 @@ describe('the account form', () => {
     expect(clash.body.r.errors.email).toEqual(['This e-mail address is used by another account.']);
     const foreign = await browser.post(`/api/user/${other.user.token}/account`, account(other.user.token));
     expect(foreign.status).toBe(403);
-    const unchanged = app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!;
+    const unchanged = await oneRow(app.t.deps.db.select().from(users).where(eq(users.token, user.token)));
     expect(unchanged).toMatchObject({ firstname: 'Ada', email: email.toLowerCase() });
-    expect(app.t.deps.db.select().from(users).where(eq(users.token, other.user.token)).get()!.firstname).toBe('Ada');
+    expect((await oneRow(app.t.deps.db.select().from(users).where(eq(users.token, other.user.token)))).firstname).toBe(
+      'Ada',
+    );
   });
 
   it('tells a guest to sign in', async () => {

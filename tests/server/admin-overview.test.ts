@@ -30,7 +30,7 @@ beforeAll(async () => {
   // Week index 5 (20 weeks back): a new user reserves a square; 16 days on (week 7) the reservation expires.
   t.clock.set(THIS_WEEK - 20 * WEEK_MS + 2 * DAY);
   const early = await t.addUser(Role.Observer);
-  await reserveCell(t.deps, early.user, cellAt(t.deps.db, treeId, 33, 0).token);
+  await reserveCell(t.deps, early.user, (await cellAt(t.deps.db, treeId, 33, 0)).token);
   t.clock.advance(16 * DAY);
   expect(await expireReservations(t.deps)).toBe(1);
   // This week: staff, two artists; one piece published, one waiting; a removal request and a contact message.
@@ -40,7 +40,7 @@ beforeAll(async () => {
   await submitPieceAt(t, treeId, 33, 3, (await t.addUser(Role.Observer)).user, 'Waiting');
   await t.caller(admin.user).admin.publish({ artToken: published.artToken });
   const holder = await t.addUser(Role.Observer);
-  await reserveCell(t.deps, holder.user, cellAt(t.deps.db, treeId, 34, 4).token);
+  await reserveCell(t.deps, holder.user, (await cellAt(t.deps.db, treeId, 34, 4)).token);
   await t
     .caller()
     .misc.contact({ subject: 'Hi', reason: 'Question', email: 'v@example.test', message: 'Hello there.' });

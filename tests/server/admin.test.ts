@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { art, connections, reservations, sessions, staffActions, trees, users } from '#drizzle/schema.ts';
+import { art, connections, reservations, sessions, staffActions, trees, users } from '#drizzle/tables.ts';
 import { ADMIN_PAGE_SIZE } from '#shared/admin-api.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
@@ -15,6 +15,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { browserFor, cellAt, publishedPieceAt } from '../helpers/art-fixtures.ts';
 import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from '../helpers/server/review-fixtures.ts';
+import { firstRow, oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -26,8 +27,8 @@ const codeOf = (call: Promise<unknown>) =>
     () => 'allowed',
     (e: unknown) => toAppError(e).code,
   );
-const versionOf = () =>
-  t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.version;
+const versionOf = async () =>
+  (await oneRow(t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)))).version;
 const staff = () => t.caller(admin.user).admin;
 
 /** A piece by `author` on (row, column), submitted and published by staff. */
@@ -57,7 +58,7 @@ describe('removal requests', () => {
 
   beforeAll(async () => {
     const other = await t.addUser(Role.Artist);
-    const neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, other.user.id, 'otherkey');
+    const neighbour = await publishedPieceAt(t.deps.db, treeId, 34, 1, other.user.id, 'otherkey');
     live = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Quiet Orchard');
     await saveConnections(t.deps, artist.user, live.cellToken, {
       connections: [{ token: neighbour.cellToken, status: 1, description: 'Same orchard.' }],
@@ -88,17 +89,17 @@ describe('removal requests', () => {
   });
 
   it('refuses a decline without a reason, anyone but staff and an unknown request, changing nothing', async () => {
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(staff().declineRemoval({ token: requestToken, reason: ' ' }))).toBe('validation_failed');
     expect(await codeOf(t.caller(artist.user).admin.acceptRemoval({ token: requestToken }))).toBe('forbidden');
     expect(await codeOf(staff().acceptRemoval({ token: 'n'.repeat(22) }))).toBe('not_found');
     const browser = await browserFor(t, artist.cookie);
     expect((await browser.post('/trpc/admin.acceptRemoval', { token: requestToken })).status).toBe(403);
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 
   it('accepting removes the piece and frees its square, with everything that implies', async () => {
-    const version = versionOf();
+    const version = await versionOf();
     const mailsBefore = (await mailsOf(t)).length;
     const answer = await staff().acceptRemoval({ token: requestToken });
     expect(answer).toMatchObject({
@@ -107,34 +108,36 @@ describe('removal requests', () => {
       art: { status: ArtStatus.Removed },
     });
 
-    expect(artRow(t.deps.db, live.artToken).status).toBe(ArtStatus.Removed);
-    expect(cellRow(t.deps.db, live.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
-    const links = t.deps.db.select({ status: connections.status }).from(connections).all();
+    expect((await artRow(t.deps.db, live.artToken)).status).toBe(ArtStatus.Removed);
+    expect(await cellRow(t.deps.db, live.cellToken)).toMatchObject({ status: CellStatus.Available, artId: null });
+    const links = await t.deps.db.select({ status: connections.status }).from(connections);
     expect(links.filter((c) => c.status === 1)).toEqual([]);
     expect(links.length).toBe(2);
-    expect(versionOf()).toBeGreaterThan(version);
+    expect(await versionOf()).toBeGreaterThan(version);
     expect((await t.caller().cell.search({ search: 'Orchard' })).map((hit) => hit.artToken)).not.toContain(
       live.artToken,
     );
-    expect(await t.caller().art.activeConnections({ cellToken: cellAt(t.deps.db, treeId, 34, 1).token })).toEqual([]);
+    expect(
+      await t.caller().art.activeConnections({ cellToken: (await cellAt(t.deps.db, treeId, 34, 1)).token }),
+    ).toEqual([]);
 
     const mails = (await mailsOf(t)).slice(mailsBefore);
     expect(mails.find((m) => m.to === artist.user.email)?.subject).toBe(
       'Your piece has been removed from the Gallery Tree',
     );
     expect(mails.find((m) => m.to === subscriber.user.email)?.text).toContain(`/observe?cell=${live.cellToken}`);
-    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'accept_removal')).all()).toMatchObject([
+    expect(await t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'accept_removal'))).toMatchObject([
       { staffId: admin.user.id, subjectToken: requestToken },
     ]);
   });
 
   it('refuses deciding the same request again and changes nothing', async () => {
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(staff().acceptRemoval({ token: requestToken }))).toBe('removal_already_decided');
     expect(await codeOf(staff().declineRemoval({ token: requestToken, reason: 'Changed our mind.' }))).toBe(
       'removal_already_decided',
     );
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 
   it('declining keeps the piece and tells the artist why', async () => {
@@ -147,7 +150,7 @@ describe('removal requests', () => {
       decisionNote: reason,
       decidedBy: { token: admin.user.token },
     });
-    expect(artRow(t.deps.db, kept.artToken).status).toBe(ArtStatus.Published);
+    expect((await artRow(t.deps.db, kept.artToken)).status).toBe(ArtStatus.Published);
     const mail = (await mailsOf(t)).slice(mailsBefore).find((m) => m.to === artist.user.email);
     expect(mail?.subject).toBe('About your removal request');
     expect(mail?.text).toContain(reason);
@@ -171,14 +174,14 @@ describe('contact messages', () => {
     expect((await staff().messages({ handled: false })).map((m) => m.subject)).toEqual(['Second question']);
     expect((await staff().messages({ handled: true })).map((m) => m.id)).toEqual([id]);
 
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     t.clock.advance(1000);
     expect((await staff().markMessageHandled({ id })).handledAt).toBe(handled.handledAt);
     expect(await codeOf(staff().markMessageHandled({ id: 999_999 }))).toBe('not_found');
     expect(await codeOf(t.caller(artist.user).admin.markMessageHandled({ id }))).toBe('forbidden');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
     expect(
-      t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'mark_message_handled')).all(),
+      await t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'mark_message_handled')),
     ).toHaveLength(1);
   });
 });
@@ -188,7 +191,7 @@ describe('users', () => {
     const pagers = await Promise.all(
       Array.from({ length: ADMIN_PAGE_SIZE + 5 }, async () => (await t.addUser(Role.Observer)).user),
     );
-    t.deps.db.update(users).set({ firstname: 'Pager' }).where(eq(users.role, Role.Observer)).run();
+    await t.deps.db.update(users).set({ firstname: 'Pager' }).where(eq(users.role, Role.Observer));
     const first = await staff().users({ search: 'pager', page: 1 });
     expect(first.total).toBeGreaterThanOrEqual(pagers.length);
     expect(first.items).toHaveLength(ADMIN_PAGE_SIZE);
@@ -215,7 +218,7 @@ describe('users', () => {
       token: someone.user.token,
       role: Role.Artist,
     });
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(staff().setRole({ userToken: admin.user.token, role: Role.Observer }))).toBe('own_account');
     expect(await codeOf(staff().setRole({ userToken: someone.user.token, role: 3 as typeof Role.Artist }))).toBe(
       'validation_failed',
@@ -224,8 +227,8 @@ describe('users', () => {
     expect(
       await codeOf(t.caller(someone.user).admin.setRole({ userToken: someone.user.token, role: Role.Admin })),
     ).toBe('forbidden');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
-    expect(t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'set_role')).all()).toMatchObject([
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
+    expect(await t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'set_role'))).toMatchObject([
       { subjectToken: someone.user.token, note: 'observer -> artist' },
     ]);
   });
@@ -236,24 +239,26 @@ describe('users', () => {
     expect((await browser.get('/trpc/auth.current')).body.result.data).toMatchObject({ token: someone.user.token });
 
     expect(await staff().disableUser({ userToken: someone.user.token })).toMatchObject({ disabled: true });
-    expect(t.deps.db.select().from(sessions).where(eq(sessions.userId, someone.user.id)).all()).toEqual([]);
+    expect(await t.deps.db.select().from(sessions).where(eq(sessions.userId, someone.user.id))).toEqual([]);
     expect((await browser.get('/trpc/auth.current')).body.result.data).toBeNull();
 
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(staff().disableUser({ userToken: admin.user.token }))).toBe('own_account');
     expect(await codeOf(t.caller(artist.user).admin.enableUser({ userToken: someone.user.token }))).toBe('forbidden');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
 
     expect(await staff().enableUser({ userToken: someone.user.token })).toMatchObject({ disabled: false });
     expect(
-      t.deps.db.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, someone.user.id)).get()!
-        .disabledAt,
+      (
+        await oneRow(
+          t.deps.db.select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, someone.user.id)),
+        )
+      ).disabledAt,
     ).toBeNull();
-    const actions = t.deps.db
+    const actions = await t.deps.db
       .select({ action: staffActions.action })
       .from(staffActions)
-      .where(eq(staffActions.subjectToken, someone.user.token))
-      .all();
+      .where(eq(staffActions.subjectToken, someone.user.token));
     expect(actions.map((a) => a.action)).toEqual(['disable_user', 'enable_user']);
   });
 });
@@ -261,7 +266,7 @@ describe('users', () => {
 describe('reservations', () => {
   it('lists the active ones and releases one the way the timers do, telling the holder and the subscribers', async () => {
     const holder = await t.addUser(Role.Observer);
-    const square = cellAt(t.deps.db, treeId, 34, 3);
+    const square = await cellAt(t.deps.db, treeId, 34, 3);
     await reserveCell(t.deps, holder.user, square.token);
     const waiting = await t.addUser(Role.Observer);
     await t.caller(waiting.user).cell.subscribe({ token: square.token });
@@ -275,31 +280,34 @@ describe('reservations', () => {
     });
     expect(held.expiresAt).toBeGreaterThan(t.clock.now());
 
-    const version = versionOf();
-    const draftId = cellRow(t.deps.db, square.token).artId!;
+    const version = await versionOf();
+    const draftId = (await cellRow(t.deps.db, square.token)).artId!;
     const mailsBefore = (await mailsOf(t)).length;
     expect(await staff().releaseReservation({ reservationId: held.id })).toEqual({ ok: true });
-    expect(cellRow(t.deps.db, square.token)).toMatchObject({ status: CellStatus.Available, artId: null });
-    expect(t.deps.db.select().from(art).where(eq(art.id, draftId)).get()).toBeUndefined();
+    expect(await cellRow(t.deps.db, square.token)).toMatchObject({ status: CellStatus.Available, artId: null });
+    expect(await firstRow(t.deps.db.select().from(art).where(eq(art.id, draftId)))).toBeUndefined();
     expect(
-      t.deps.db.select({ state: reservations.state }).from(reservations).where(eq(reservations.id, held.id)).get()!
-        .state,
+      (
+        await oneRow(
+          t.deps.db.select({ state: reservations.state }).from(reservations).where(eq(reservations.id, held.id)),
+        )
+      ).state,
     ).toBe('released');
-    expect(versionOf()).toBeGreaterThan(version);
+    expect(await versionOf()).toBeGreaterThan(version);
     const mails = (await mailsOf(t)).slice(mailsBefore);
     expect(mails.find((m) => m.to === holder.user.email)?.subject).toBe('Your reserved square has been released');
     expect(mails.find((m) => m.to === waiting.user.email)?.text).toContain(`/observe?cell=${square.token}`);
 
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(staff().releaseReservation({ reservationId: held.id }))).toBe('reservation_not_found');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 });
 
 describe('the staff log', () => {
   it("shows every staff action newest first with the staff member's name", async () => {
     const log = await staff().staffLog({ page: 1 });
-    const rows = t.deps.db.select().from(staffActions).all();
+    const rows = await t.deps.db.select().from(staffActions);
     expect(log.total).toBe(rows.length);
     expect(log.items[0]).toMatchObject({
       action: 'release_reservation',

@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { art, cells, mailOutbox, reservations, users } from '#drizzle/schema.ts';
+import { art, cells, mailOutbox, reservations, users } from '#drizzle/tables.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { restRoutes } from '#server/rest/routes.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
@@ -19,6 +19,7 @@ import { keysOf, shapeDifferences } from '../helpers/server/json-shape.ts';
 import { PROFILE_FIELDS } from '../helpers/server/profile-contracts.ts';
 import { activeReservationOf } from '../helpers/server/reservation-fixtures.ts';
 import { declaredKey, rowFor, tableAgainstDeclared } from '../helpers/server/route-inventory.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 /** Each declared route's example, keyed `GET /api/cell/:cellToken` as the route tables of the tests name a route. */
 const EXAMPLES = restRoutes().map((route) => ({
@@ -47,10 +48,10 @@ async function enrich(world: ApiWorld): Promise<void> {
     keywords: ['dusk'],
   };
   const size = { description: 'The river at dusk, from the old bridge.', width: '24', height: '18', depth: '1' };
-  db.update(art)
+  await db
+    .update(art)
     .set({ ...details, ...size })
-    .where(eq(art.token, world.piece.artToken))
-    .run();
+    .where(eq(art.token, world.piece.artToken));
   const place = {
     zipcode: '97201',
     city: 'Portland',
@@ -59,17 +60,20 @@ async function enrich(world: ApiWorld): Promise<void> {
     description: 'I paint rivers.',
     personalUrl: 'https://maya.example.com',
   };
-  db.update(users).set(place).where(eq(users.id, world.people.owner.user.id)).run();
+  await db.update(users).set(place).where(eq(users.id, world.people.owner.user.id));
   // Both pieces went live a day apart, so the growth history has them.
-  db.update(art)
+  await db
+    .update(art)
     .set({ publishedAt: Date.UTC(2026, 0, 1) })
-    .where(eq(art.token, world.neighbour.artToken))
-    .run();
-  db.update(art)
+    .where(eq(art.token, world.neighbour.artToken));
+  await db
+    .update(art)
     .set({ publishedAt: Date.UTC(2026, 0, 2) })
-    .where(eq(art.token, world.piece.artToken))
-    .run();
-  await reindexArt(db, db.select({ id: art.id }).from(art).where(eq(art.token, world.piece.artToken)).get()!.id);
+    .where(eq(art.token, world.piece.artToken));
+  await reindexArt(
+    db,
+    (await oneRow(db.select({ id: art.id }).from(art).where(eq(art.token, world.piece.artToken)))).id,
+  );
   const owner = await world.browser('owner');
   const saved = await owner.post(`/api/cell/${world.piece.cellToken}/connections`, {
     connections: [{ token: world.neighbour.cellToken, status: 1, description: 'The same river, upstream.' }],
@@ -87,12 +91,15 @@ const as = (asker: Asker) => w.browser(asker);
 const body = async (answer: Promise<{ body: unknown }>) => (await answer).body;
 const token = (asker: Exclude<Asker, 'guest'>) => w.people[asker].user.token;
 /** An AVAILABLE square of the tree (a call that reserves it makes the next call find another). */
-const freeSquare = () =>
-  w.t.deps.db
-    .select({ token: cells.token })
-    .from(cells)
-    .where(and(eq(cells.treeId, w.treeId), eq(cells.status, CellStatus.Available)))
-    .get()!.token;
+const freeSquare = async () =>
+  (
+    await oneRow(
+      w.t.deps.db
+        .select({ token: cells.token })
+        .from(cells)
+        .where(and(eq(cells.treeId, w.treeId), eq(cells.status, CellStatus.Available))),
+    )
+  ).token;
 let registered = 0;
 const newEmail = () => `example${++registered}@examples.test`;
 
@@ -105,7 +112,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const { version } = ((await (await as('guest')).get(`/api/tree/${w.treeToken}`)).body as { r: { version: number } })
       .r;
     const { user } = await w.newcomer();
-    await reserveCell(w.t.deps, user, freeSquare());
+    await reserveCell(w.t.deps, user, await freeSquare());
     return body((await as('guest')).get(`/api/tree/${w.treeToken}/changes?since=${version}`));
   },
   'GET /api/tree/:treeToken/events': async () => {
@@ -114,7 +121,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const stream = await openStream(base, `/api/tree/${w.treeToken}/events`);
     try {
       const { user } = await w.newcomer();
-      await reserveCell(w.t.deps, user, freeSquare());
+      await reserveCell(w.t.deps, user, await freeSquare());
       return JSON.parse((await stream.next((event) => event.event === 'changes')).data);
     } finally {
       stream.close();
@@ -130,7 +137,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
   'POST /api/cell/:cellToken': async () => {
     const { browser } = await w.newcomer();
     const form = artForm(validFields(), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]);
-    return (await postForm(w.t, browser, `/api/cell/${freeSquare()}`, form)).body;
+    return (await postForm(w.t, browser, `/api/cell/${await freeSquare()}`, form)).body;
   },
   'GET /api/cell/:cellToken/art': async () => body((await as('guest')).get(`/api/cell/${w.piece.cellToken}/art`)),
   'GET /api/cell/:cellToken/art/edit': async () =>
@@ -148,25 +155,24 @@ const LIVE: Record<string, () => Promise<unknown>> = {
   'POST /api/cell/:cellToken/removal': async () =>
     body((await as('owner')).post(`/api/cell/${w.piece.cellToken}/removal`, { reason: 'I painted over it.' })),
   'POST /api/cell/:cellToken/reserve': async () =>
-    body((await w.newcomer()).browser.post(`/api/cell/${freeSquare()}/reserve`)),
+    body((await w.newcomer()).browser.post(`/api/cell/${await freeSquare()}/reserve`)),
   'GET /api/cell/:cellToken/reserve/:reserveId': async () =>
     body((await as('owner')).get(`/api/cell/${w.holding.cellToken}/reserve/${w.holding.reminderToken}`)),
   'POST /api/cell/:cellToken/reserve/:reserveId': async () => {
     const { browser, user } = await w.newcomer();
-    const square = freeSquare();
+    const square = await freeSquare();
     await reserveCell(w.t.deps, user, square);
-    const held = activeReservationOf(w.t.deps.db, user.id)!;
+    const held = (await activeReservationOf(w.t.deps.db, user.id))!;
     const now = w.t.clock.now();
     // A reminder went out three days before the deadline: the extension is allowed now.
-    w.t.deps.db
+    await w.t.deps.db
       .update(reservations)
       .set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 })
-      .where(eq(reservations.id, held.id))
-      .run();
+      .where(eq(reservations.id, held.id));
     return body(browser.post(`/api/cell/${square}/reserve/${held.token}`));
   },
   'POST /api/cell/:cellToken/subscribe/available': async () =>
-    body((await w.newcomer()).browser.post(`/api/cell/${w.cell(PIECE_ROW + 6, 1).token}/subscribe/available`)),
+    body((await w.newcomer()).browser.post(`/api/cell/${(await w.cell(PIECE_ROW + 6, 1)).token}/subscribe/available`)),
   'POST /api/cell/subscribe/available': async () =>
     body((await w.newcomer()).browser.post('/api/cell/subscribe/available')),
   'POST /api/branch/reserve': async () =>
@@ -206,7 +212,7 @@ const LIVE: Record<string, () => Promise<unknown>> = {
     const email = newEmail();
     await (await as('guest')).post('/api/register', { firstname: 'Cy', lastname: 'Lane', email, password: 'abc&123' });
     await (await as('guest')).post('/api/password/reset', { username: email });
-    const mail = w.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).all().at(-1)!;
+    const mail = (await w.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).at(-1)!;
     const reset = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
     return body((await as('guest')).post(`/api/password/restore/${reset}`, { password: 'new&better9' }));
   },

@@ -25,7 +25,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'index.html'), page('first'));
   t = await createTestApp({ clientDir });
   const tree = (await getDefaultTree(t.deps.db)) ?? (await createTree(t.deps.db, t.clock.now(), 'Tree'));
-  cellToken = cellAt(t.deps.db, tree.id, 33, 1)!.token;
+  cellToken = (await cellAt(t.deps.db, tree.id, 33, 1))!.token;
 });
 afterAll(async () => {
   await t.cleanup();

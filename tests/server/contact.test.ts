@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, desc } from 'drizzle-orm';
-import { contactMessages, mailOutbox } from '#drizzle/schema.ts';
+import { contactMessages, mailOutbox } from '#drizzle/tables.ts';
 import { CONTACT_LIMITS, CONTACT_REASONS } from '#shared/constants.ts';
 import { Role } from '#shared/domain.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
@@ -9,6 +9,7 @@ import { toAppError } from '#server/errors.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,8 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-const rows = () => t.deps.db.select({ n: count() }).from(contactMessages).get()!.n;
-const mails = () => t.deps.db.select({ n: count() }).from(mailOutbox).get()!.n;
+const rows = async () => (await oneRow(t.deps.db.select({ n: count() }).from(contactMessages))).n;
+const mails = async () => (await oneRow(t.deps.db.select({ n: count() }).from(mailOutbox))).n;
 
 let serial = 0;
 function goodMessage(change: Record<string, unknown> = {}) {
@@ -33,22 +34,22 @@ function goodMessage(change: Record<string, unknown> = {}) {
 
 describe('the contact form (POST /api/misc/contact)', () => {
   it('stores the message and queues one e-mail to the help address, with the sender to reply to', async () => {
-    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const [rowsBefore, mailsBefore] = [await rows(), await mails()];
     const sent = goodMessage({ subject: '  Where do I start?  ', reason: 'General Request' });
     const res = await new BrowserLike(t.server).post('/api/misc/contact', sent);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ r: { ok: true } });
-    expect(rows()).toBe(rowsBefore + 1);
-    expect(mails()).toBe(mailsBefore + 1);
+    expect(await rows()).toBe(rowsBefore + 1);
+    expect(await mails()).toBe(mailsBefore + 1);
 
-    const row = t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)).get()!;
+    const row = await oneRow(t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)));
     expect(row).toMatchObject({
       subject: 'Where do I start?',
       reason: 'General Request',
       email: sent.email,
       userId: null,
     });
-    const queued = t.deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).get()!;
+    const queued = await oneRow(t.deps.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)));
     expect(queued).toMatchObject({ toAddress: 'help@contact.test', kind: 'contact', state: 'queued' });
     expect(queued.subject).toContain('Where do I start?');
     expect(queued.textBody).toContain(`Reply to: ${sent.email}`);
@@ -71,7 +72,7 @@ describe('the contact form (POST /api/misc/contact)', () => {
     const browser = new BrowserLike(t.server);
     browser.setCookie('session', cookie.split('=')[1]!);
     expect((await browser.post('/api/misc/contact', goodMessage())).status).toBe(200);
-    const row = t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)).get()!;
+    const row = await oneRow(t.deps.db.select().from(contactMessages).orderBy(desc(contactMessages.id)));
     expect(row.userId).toBe(user.id);
   });
 
@@ -90,13 +91,13 @@ describe('the contact form (POST /api/misc/contact)', () => {
     [{ email: `${'a'.repeat(CONTACT_LIMITS.email - 9)}@mail.test` }, 'email', 'Maximal length is 128 symbols.'],
     [{ message: 'm'.repeat(CONTACT_LIMITS.message + 1) }, 'message', 'Maximal length is 4096 symbols.'],
   ])('refuses %j with the message on %s, and stores nothing', async (change, field, message) => {
-    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const [rowsBefore, mailsBefore] = [await rows(), await mails()];
     const res = await new BrowserLike(t.server).post('/api/misc/contact', goodMessage(change));
     expect(res.status).toBe(400);
     expect(res.body.r.error).toBe('validation_failed');
     expect(res.body.r.errors).toEqual({ [field]: [message] });
-    expect(rows()).toBe(rowsBefore);
-    expect(mails()).toBe(mailsBefore);
+    expect(await rows()).toBe(rowsBefore);
+    expect(await mails()).toBe(mailsBefore);
   });
 
   it('accepts fields exactly at their limits', async () => {
@@ -127,12 +128,12 @@ describe('the contact form (POST /api/misc/contact)', () => {
     for (let i = 0; i < LIMITS.contactPerIp.max; i++) {
       expect((await browser.post('/api/misc/contact', goodMessage())).status).toBe(200);
     }
-    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const [rowsBefore, mailsBefore] = [await rows(), await mails()];
     const refused = await browser.post('/api/misc/contact', goodMessage());
     expect(refused.status).toBe(429);
     expect(refused.body.r.error).toBe('rate_limited');
-    expect(rows()).toBe(rowsBefore);
-    expect(mails()).toBe(mailsBefore);
+    expect(await rows()).toBe(rowsBefore);
+    expect(await mails()).toBe(mailsBefore);
     // Another visitor is not affected, and the window opens again an hour later.
     expect((await new BrowserLike(t.server).post('/api/misc/contact', goodMessage())).status).toBe(200);
     t.clock.advance(LIMITS.contactPerIp.windowMs);
@@ -140,26 +141,26 @@ describe('the contact form (POST /api/misc/contact)', () => {
   });
 
   it('refuses a message without the CSRF token, and stores nothing', async () => {
-    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const [rowsBefore, mailsBefore] = [await rows(), await mails()];
     const res = await t.server.inject({ method: 'POST', url: '/api/misc/contact', payload: goodMessage() });
     expect(res.statusCode).toBe(403);
     expect(res.json().r.error).toBe('csrf_failed');
-    expect(rows()).toBe(rowsBefore);
-    expect(mails()).toBe(mailsBefore);
+    expect(await rows()).toBe(rowsBefore);
+    expect(await mails()).toBe(mailsBefore);
   });
 });
 
 describe('misc.contact through tRPC', () => {
   it('stores and queues through the procedure as well', async () => {
-    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const [rowsBefore, mailsBefore] = [await rows(), await mails()];
     t.clock.advance(LIMITS.contactPerIp.windowMs); // the caller's fixed IP starts a fresh window
     expect(await t.caller().misc.contact(goodMessage())).toEqual({ ok: true });
-    expect(rows()).toBe(rowsBefore + 1);
-    expect(mails()).toBe(mailsBefore + 1);
+    expect(await rows()).toBe(rowsBefore + 1);
+    expect(await mails()).toBe(mailsBefore + 1);
   });
 
   it('answers the same field errors as the REST path', async () => {
-    const [rowsBefore, mailsBefore] = [rows(), mails()];
+    const [rowsBefore, mailsBefore] = [await rows(), await mails()];
     const error = await t
       .caller()
       .misc.contact(goodMessage({ email: 'nope', reason: 'Gossip' }))
@@ -168,7 +169,7 @@ describe('misc.contact through tRPC', () => {
       error: 'validation_failed',
       errors: { email: ['Invalid email address.'], reason: ['Invalid value.'] },
     });
-    expect(rows()).toBe(rowsBefore);
-    expect(mails()).toBe(mailsBefore);
+    expect(await rows()).toBe(rowsBefore);
+    expect(await mails()).toBe(mailsBefore);
   });
 });

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { reservations } from '#drizzle/schema.ts';
+import { reservations } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { artForm, png, postForm, validFields } from '../helpers/art-fixtures.ts';
@@ -30,7 +30,7 @@ afterAll(() => w.t.cleanup());
 const as = (asker: Parameters<ApiWorld['browser']>[0]) => w.browser(asker);
 const newcomer = () => w.newcomer();
 /** A square of the first seed row (AVAILABLE from the start); each row takes its own so rows do not meet. */
-const seed = (column: number) => w.cell(SEED_ROW, column).token;
+const seed = async (column: number) => (await w.cell(SEED_ROW, column)).token;
 
 const CONTRACTS: Record<string, Contract> = {
   'GET /api/tree/:treeToken': {
@@ -124,9 +124,9 @@ const CONTRACTS: Record<string, Contract> = {
       });
       expect(r.connections).toBeInstanceOf(Array);
       // A square with no piece carries none; a held square shows its draft to its holder only.
-      expect(expectSuccess(await (await as('guest')).get(`/api/cell/${w.cell(PIECE_ROW + 7, 2).token}`))).toMatchObject(
-        { art: null, connections: [] },
-      );
+      expect(
+        expectSuccess(await (await as('guest')).get(`/api/cell/${(await w.cell(PIECE_ROW + 7, 2)).token}`)),
+      ).toMatchObject({ art: null, connections: [] });
       expect(expectSuccess(await (await as('owner')).get(`/api/cell/${w.holding.cellToken}`)).art).toMatchObject({
         status: ArtStatus.Draft,
       });
@@ -145,7 +145,7 @@ const CONTRACTS: Record<string, Contract> = {
       const answer = await postForm(
         w.t,
         browser,
-        `/api/cell/${seed(0)}`,
+        `/api/cell/${await seed(0)}`,
         artForm(validFields(), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]),
       );
       const r = expectSuccess(answer);
@@ -160,12 +160,15 @@ const CONTRACTS: Record<string, Contract> = {
       const answer = await postForm(
         w.t,
         browser,
-        `/api/cell/${seed(1)}`,
+        `/api/cell/${await seed(1)}`,
         artForm(validFields({ title: '' }), [{ bytes: await png(), name: 'a.png', type: 'image/png' }]),
       );
       expect(expectFailure(answer, 'validation_failed').errors?.title).toHaveLength(1);
       const guest = await as('guest');
-      expectFailure(await postForm(w.t, guest, `/api/cell/${seed(1)}`, artForm(validFields())), 'unauthenticated');
+      expectFailure(
+        await postForm(w.t, guest, `/api/cell/${await seed(1)}`, artForm(validFields())),
+        'unauthenticated',
+      );
     },
   },
   'GET /api/cell/:cellToken/art': {
@@ -180,7 +183,10 @@ const CONTRACTS: Record<string, Contract> = {
       });
     },
     failure: async () => {
-      expectFailure(await (await as('guest')).get(`/api/cell/${w.cell(SEED_ROW + 1, 2).token}/art`), 'art_not_found');
+      expectFailure(
+        await (await as('guest')).get(`/api/cell/${(await w.cell(SEED_ROW + 1, 2)).token}/art`),
+        'art_not_found',
+      );
     },
   },
   'GET /api/cell/:cellToken/art/edit': {
@@ -202,9 +208,9 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser } = await newcomer();
-      const r = expectSuccess(await browser.post(`/api/cell/${seed(2)}/reserve`));
+      const r = expectSuccess(await browser.post(`/api/cell/${await seed(2)}/reserve`));
       expect(r).toMatchObject({
-        token: seed(2),
+        token: await seed(2),
         status: CellStatus.Reserved,
         art: { status: ArtStatus.Draft },
         reminder: 0,
@@ -213,7 +219,7 @@ const CONTRACTS: Record<string, Contract> = {
     },
     failure: async () => {
       const { browser } = await newcomer();
-      const pending = w.cell(PIECE_ROW + 5, 1).token;
+      const pending = (await w.cell(PIECE_ROW + 5, 1)).token;
       expect(
         expectFailure(await browser.post(`/api/cell/${pending}/reserve`), 'cell_not_available').message,
       ).toBeTypeOf('string');
@@ -223,11 +229,11 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser, user } = await newcomer();
-      await reserveCell(w.t.deps, user, seed(3));
-      const held = activeReservationOf(w.t.deps.db, user.id)!;
-      const r = expectSuccess(await browser.get(`/api/cell/${seed(3)}/reserve/${held.token}`));
+      await reserveCell(w.t.deps, user, await seed(3));
+      const held = (await activeReservationOf(w.t.deps.db, user.id))!;
+      const r = expectSuccess(await browser.get(`/api/cell/${await seed(3)}/reserve/${held.token}`));
       expect(r).toMatchObject({
-        cell_token: seed(3),
+        cell_token: await seed(3),
         state: 'active',
         reminder: 0,
         extension_allowed: true,
@@ -236,7 +242,7 @@ const CONTRACTS: Record<string, Contract> = {
     },
     failure: async () => {
       expectFailure(
-        await (await newcomer()).browser.get(`/api/cell/${seed(3)}/reserve/${MISSING}`),
+        await (await newcomer()).browser.get(`/api/cell/${await seed(3)}/reserve/${MISSING}`),
         'reservation_not_found',
       );
     },
@@ -245,27 +251,26 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser, user } = await newcomer();
-      await reserveCell(w.t.deps, user, seed(4));
-      const held = activeReservationOf(w.t.deps.db, user.id)!;
+      await reserveCell(w.t.deps, user, await seed(4));
+      const held = (await activeReservationOf(w.t.deps.db, user.id))!;
       const now = w.t.clock.now();
       // A reminder went out three days before the deadline: the extension is allowed now, once.
-      w.t.deps.db
+      await w.t.deps.db
         .update(reservations)
         .set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 })
-        .where(eq(reservations.id, held.id))
-        .run();
-      const r = expectSuccess(await browser.post(`/api/cell/${seed(4)}/reserve/${held.token}`));
-      expect(r).toMatchObject({ cell_token: seed(4), extended: true, extension_allowed: false });
-      expectFailure(await browser.post(`/api/cell/${seed(4)}/reserve/${held.token}`), 'extension_not_allowed');
+        .where(eq(reservations.id, held.id));
+      const r = expectSuccess(await browser.post(`/api/cell/${await seed(4)}/reserve/${held.token}`));
+      expect(r).toMatchObject({ cell_token: await seed(4), extended: true, extension_allowed: false });
+      expectFailure(await browser.post(`/api/cell/${await seed(4)}/reserve/${held.token}`), 'extension_not_allowed');
     },
     failure: async () => {
       const { browser, user } = await newcomer();
-      await reserveCell(w.t.deps, user, w.cell(SEED_ROW + 1, 0).token);
-      const held = activeReservationOf(w.t.deps.db, user.id)!;
+      await reserveCell(w.t.deps, user, (await w.cell(SEED_ROW + 1, 0)).token);
+      const held = (await activeReservationOf(w.t.deps.db, user.id))!;
       // The one extension has been used already.
-      w.t.deps.db.update(reservations).set({ extended: true }).where(eq(reservations.id, held.id)).run();
+      await w.t.deps.db.update(reservations).set({ extended: true }).where(eq(reservations.id, held.id));
       expectFailure(
-        await browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 0).token}/reserve/${held.token}`),
+        await browser.post(`/api/cell/${(await w.cell(SEED_ROW + 1, 0)).token}/reserve/${held.token}`),
         'extension_not_allowed',
       );
     },
@@ -274,7 +279,7 @@ const CONTRACTS: Record<string, Contract> = {
     spec: true,
     success: async () => {
       const { browser } = await newcomer();
-      const pending = w.cell(PIECE_ROW + 6, 1).token;
+      const pending = (await w.cell(PIECE_ROW + 6, 1)).token;
       expect(expectSuccess(await browser.post(`/api/cell/${pending}/subscribe/available`))).toMatchObject({
         cell_token: pending,
         created_at: expect.any(Number),
@@ -283,7 +288,7 @@ const CONTRACTS: Record<string, Contract> = {
     },
     failure: async () => {
       expectFailure(
-        await (await newcomer()).browser.post(`/api/cell/${w.cell(SEED_ROW + 1, 4).token}/subscribe/available`),
+        await (await newcomer()).browser.post(`/api/cell/${(await w.cell(SEED_ROW + 1, 4)).token}/subscribe/available`),
         'already_available',
       );
     },

@@ -32,7 +32,7 @@ beforeAll(async () => {
     w.neighbour.cellToken,
     w.holding.cellToken,
     w.holding.reminderToken,
-    w.cell(33, 0).token,
+    (await w.cell(33, 0)).token,
     ...Object.values(w.people).map((person) => person.user.token),
   ];
 }, 60_000);

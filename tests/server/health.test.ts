@@ -4,10 +4,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
-import { rateLimitHits, sessions } from '#drizzle/schema.ts';
-import { closeDatabase } from '#server/db.ts';
+import { rateLimitHits, sessions } from '#drizzle/tables.ts';
+import { closeAppDatabase } from '#server/open-database.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 afterEach(async () => t.cleanup());
@@ -27,7 +28,7 @@ describe('the health endpoint', () => {
   it('does no session work: a stale session cookie is neither looked up nor cleared', async () => {
     t = await createTestApp();
     const { cookie } = await t.addUser();
-    const before = t.deps.db.select().from(sessions).all();
+    const before = await t.deps.db.select().from(sessions);
     t.clock.advance(20 * 24 * 60 * 60 * 1000); // a lookup now would move the session's expiry and re-send the cookie
     const fresh = await t.server.inject({ url: '/api/health', headers: { cookie } });
     expect(fresh.statusCode).toBe(200);
@@ -38,7 +39,7 @@ describe('the health endpoint', () => {
     });
     expect(stale.statusCode).toBe(200);
     expect(stale.headers['set-cookie']).toBeUndefined();
-    expect(t.deps.db.select().from(sessions).all()).toEqual(before);
+    expect(await t.deps.db.select().from(sessions)).toEqual(before);
   });
 
   it('is not rate limited: many probes in a row all answer 200 and count nothing', async () => {
@@ -47,12 +48,12 @@ describe('the health endpoint', () => {
       const res = await t.server.inject({ url: '/api/health' });
       expect(res.statusCode).toBe(200);
     }
-    expect(t.deps.db.select({ n: count() }).from(rateLimitHits).get()!.n).toBe(0);
+    expect((await oneRow(t.deps.db.select({ n: count() }).from(rateLimitHits))).n).toBe(0);
   });
 
   it('answers 503 when the database cannot answer', async () => {
     t = await createTestApp();
-    closeDatabase(t.deps.db);
+    await closeAppDatabase(t.deps.db);
     const res = await t.server.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { loginNetworks, mailOutbox, users } from '#drizzle/schema.ts';
+import { loginNetworks, mailOutbox, users } from '#drizzle/tables.ts';
 import { networkOf } from '#server/services/network.ts';
 import { KNOWN_NETWORKS_KEPT } from '#server/services/accounts/accounts.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { freshEmail, goodPassword, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useAccountsApp();
 
@@ -122,12 +123,9 @@ describe('wrong passwords for one account, from many addresses', () => {
     expect((await login('198.51.100.90', email, goodPassword)).status).toBe(429);
 
     expect((await from('198.51.100.90').post('/api/password/reset', { username: email })).status).toBe(200);
-    const mail = app.t.deps.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.toAddress, email.toLowerCase()))
-      .all()
-      .at(-1)!;
+    const mail = (
+      await app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase()))
+    ).at(-1)!;
     const token = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
     const restored = await from('198.51.100.90').post(`/api/password/restore/${token}`, { password: 'new&better9' });
     expect(restored.status).toBe(200);
@@ -143,12 +141,15 @@ describe('wrong passwords for one account, from many addresses', () => {
       app.t.clock.advance(1000);
       expect((await login(`2001:db8:30:${i}::1`, email, goodPassword)).status).toBe(200);
     }
-    const id = app.t.deps.db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get()!.id;
-    const kept = app.t.deps.db
-      .select({ network: loginNetworks.network })
-      .from(loginNetworks)
-      .where(eq(loginNetworks.userId, id))
-      .all()
+    const id = (
+      await oneRow(app.t.deps.db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())))
+    ).id;
+    const kept = (
+      await app.t.deps.db
+        .select({ network: loginNetworks.network })
+        .from(loginNetworks)
+        .where(eq(loginNetworks.userId, id))
+    )
       .map((row) => row.network)
       .sort();
     expect(kept).toEqual(Array.from({ length: KNOWN_NETWORKS_KEPT }, (_, i) => `2001:db8:30:${i + 1}::/64`));

@@ -5,12 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { mailOutbox } from '#drizzle/schema.ts';
+import { mailOutbox } from '#drizzle/tables.ts';
 import { LEASE_MS } from '#server/services/leases.ts';
 import { deliverOutbox, enqueueMail } from '#server/services/mail/mail.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/server/smtp-sink.ts';
 import { write } from '#server/db.ts';
+import { firstRow, oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -24,7 +25,7 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-const row = (id: number) => t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()!;
+const row = async (id: number) => await oneRow(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)));
 
 describe('the outbox over SMTP', () => {
   it('delivers a queued message to the SMTP server once, however often the sender runs', async () => {
@@ -67,17 +68,17 @@ describe('the outbox over SMTP', () => {
         dedupeKey: 'smtp-retry',
       }),
     );
-    const id = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'smtp-retry')).get()!.id;
+    const id = (await oneRow(t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'smtp-retry')))).id;
     expect(await deliverOutbox(t.deps)).toBe(0);
-    expect(row(id)).toMatchObject({ state: 'queued', attempts: 1 });
-    expect(row(id).nextAttemptAt).toBeGreaterThan(t.clock.now());
-    expect(row(id).lastError).toBeTruthy();
+    expect(await row(id)).toMatchObject({ state: 'queued', attempts: 1 });
+    expect((await row(id)).nextAttemptAt).toBeGreaterThan(t.clock.now());
+    expect((await row(id)).lastError).toBeTruthy();
 
     smtp = await startSmtpSink({ port });
     expect(await deliverOutbox(t.deps)).toBe(0); // not due yet
-    t.clock.advance(row(id).nextAttemptAt - t.clock.now());
+    t.clock.advance((await row(id)).nextAttemptAt - t.clock.now());
     expect(await deliverOutbox(t.deps)).toBe(1);
-    expect(row(id)).toMatchObject({ state: 'sent', attempts: 2 });
+    expect(await row(id)).toMatchObject({ state: 'sent', attempts: 2 });
     expect(smtp.received.map((m) => m.to[0])).toEqual(['late@mail.test']);
   });
 });
@@ -94,12 +95,12 @@ describe('e-mail claims', () => {
         dedupeKey: 'claimed-by-dead',
       }),
     );
-    const id = db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'claimed-by-dead')).get()!.id;
+    const id = (await oneRow(db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, 'claimed-by-dead')))).id;
     // A sender claimed it and died before answering.
-    db.update(mailOutbox)
+    await db
+      .update(mailOutbox)
       .set({ state: 'sending', attempts: 1, claimedBy: 'dead-owner', claimUntil: t.clock.now() + LEASE_MS })
-      .where(eq(mailOutbox.id, id))
-      .run();
+      .where(eq(mailOutbox.id, id));
 
     expect(await deliverOutbox(t.deps, { owner: 'live-owner', leaseMs: LEASE_MS })).toBe(0);
     expect(smtp.received.filter((m) => m.to[0] === 'claimed@mail.test')).toHaveLength(0);
@@ -108,7 +109,7 @@ describe('e-mail claims', () => {
     expect(await deliverOutbox(t.deps, { owner: 'live-owner', leaseMs: LEASE_MS })).toBe(1);
     expect(await deliverOutbox(t.deps, { owner: 'other-owner', leaseMs: LEASE_MS })).toBe(0);
     expect(smtp.received.filter((m) => m.to[0] === 'claimed@mail.test')).toHaveLength(1);
-    expect(db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()).toMatchObject({
+    expect(await firstRow(db.select().from(mailOutbox).where(eq(mailOutbox.id, id)))).toMatchObject({
       state: 'sent',
       attempts: 2,
       claimedBy: null,

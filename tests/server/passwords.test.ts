@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { mailOutbox, users } from '#drizzle/schema.ts';
+import { mailOutbox, users } from '#drizzle/tables.ts';
 import { passwordWork } from '#server/auth/passwords.ts';
 import { WorkQueue } from '#server/work-queue.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
@@ -15,12 +15,13 @@ import { newToken } from '#server/tokens.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import { linkIn, readOutbox } from '#tests/helpers/outbox.ts';
 import { goodPassword, useAccountsApp } from '#tests/helpers/server/accounts.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useAccountsApp();
 
 describe('password reset and restore', () => {
-  const outboxFor = (to: string) =>
-    app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase())).all();
+  const outboxFor = async (to: string) =>
+    await app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to.toLowerCase()));
 
   it('answers the same for a registered and an unknown address, and mails only the registered one', async () => {
     const { email } = await app.registered();
@@ -28,8 +29,8 @@ describe('password reset and restore', () => {
     const unknown = await new BrowserLike(app.t.server).post('/api/password/reset', { username: 'ghost@mail.test' });
     expect(known.status).toBe(200);
     expect(unknown).toMatchObject({ status: known.status, body: known.body });
-    expect(outboxFor(email)).toHaveLength(1);
-    expect(outboxFor('ghost@mail.test')).toHaveLength(0);
+    expect(await outboxFor(email)).toHaveLength(1);
+    expect(await outboxFor('ghost@mail.test')).toHaveLength(0);
   });
 
   it('restores through the e-mailed link once, ending every session', async () => {
@@ -47,8 +48,8 @@ describe('password reset and restore', () => {
       password: 'new&better9',
     });
     expect(restored.status).toBe(200);
-    const id = app.t.deps.db.select().from(users).where(eq(users.token, user.token)).get()!.id;
-    expect(app.sessionCount(id)).toBe(0);
+    const id = (await oneRow(app.t.deps.db.select().from(users).where(eq(users.token, user.token)))).id;
+    expect(await app.sessionCount(id)).toBe(0);
     expect((await browser.get('/api/user/current')).status).toBe(401);
     expect((await other.get('/api/user/current')).status).toBe(401);
     expect(
@@ -70,7 +71,7 @@ describe('password reset and restore', () => {
   it('refuses an expired link and a made-up one, changing nothing', async () => {
     const { email } = await app.registered();
     await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
-    const mail = outboxFor(email).at(-1)!;
+    const mail = (await outboxFor(email)).at(-1)!;
     const token = /\/restore-password\/([\w-]+)/.exec(mail.textBody)![1]!;
     app.t.clock.advance(61 * 60_000);
     const expired = await new BrowserLike(app.t.server).post(`/api/password/restore/${token}`, {
@@ -113,7 +114,7 @@ describe('a flood of password restores', () => {
     const { email } = await app.registered();
     await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const token = /\/restore-password\/([\w-]+)/.exec(
-      app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!
+      (await app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase()))).at(-1)!
         .textBody,
     )![1]!;
     const flood = new BrowserLike(app.t.server);
@@ -177,7 +178,7 @@ describe('a flood of password restores', () => {
     const { email } = await app.registered();
     await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
     const token = /\/restore-password\/([\w-]+)/.exec(
-      app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase())).all().at(-1)!
+      (await app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase()))).at(-1)!
         .textBody,
     )![1]!;
     const before = passwordWork.started;
@@ -199,12 +200,9 @@ describe('a flood of password restores', () => {
   it('voids every other reset link of the account once one is used', async () => {
     const { email } = await app.registered();
     for (let i = 0; i < 2; i++) await new BrowserLike(app.t.server).post('/api/password/reset', { username: email });
-    const [first, second] = app.t.deps.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.toAddress, email.toLowerCase()))
-      .all()
-      .map((m) => /\/restore-password\/([\w-]+)/.exec(m.textBody)![1]!);
+    const [first, second] = (
+      await app.t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email.toLowerCase()))
+    ).map((m) => /\/restore-password\/([\w-]+)/.exec(m.textBody)![1]!);
     expect(
       (await new BrowserLike(app.t.server).post(`/api/password/restore/${second}`, { password: 'new&better9' })).status,
     ).toBe(200);

@@ -12,7 +12,7 @@ import type { Access } from '#server/permissions.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import type { RequestContext } from '#server/trpc.ts';
 import { eq } from 'drizzle-orm';
-import { cells, reservations } from '#drizzle/schema.ts';
+import { cells, reservations } from '#drizzle/tables.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import {
   activeReservationOf,
@@ -23,6 +23,7 @@ import {
   setCellStatus,
 } from '../helpers/server/reservation-fixtures.ts';
 import { listProcedures } from '../helpers/server/route-inventory.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 type Viewer = 'guest' | 'observer' | 'artist' | 'admin';
 type Caller = ReturnType<TestApp['caller']>;
@@ -47,30 +48,31 @@ beforeAll(async () => {
   viewers.admin = (await t.addUser(Role.Admin)).user;
   treeId = tree.id;
   // A published trunk square at (10, 0) makes (9..11, -1) branch slots, one for each signed-in viewer.
-  publishAt(t.deps.db, treeId, 10, 0);
+  await publishAt(t.deps.db, treeId, 10, 0);
 });
 afterAll(() => t.cleanup());
 
 /** Reservation rows: each viewer reserves a seed square (then lets it go), a branch slot, and extends that hold. */
 const SEAT: Record<Viewer, number> = { guest: 0, observer: 1, artist: 2, admin: 3 };
-const seedSquare = (viewer: Viewer) => cellAt(t.deps.db, treeId, SEED_ROW, SEAT[viewer])!.token;
+const seedSquare = async (viewer: Viewer) => (await cellAt(t.deps.db, treeId, SEED_ROW, SEAT[viewer]))!.token;
 
 /** The viewer's held reservation (made here if an earlier row did not), 3 days from its deadline after a reminder. */
 async function heldBy(viewer: Viewer): Promise<{ cellToken: string; reminderToken: string }> {
   const user = viewers[viewer];
   if (!user) return { cellToken: 'g'.repeat(22), reminderToken: 'g'.repeat(22) };
-  if (!activeReservationOf(t.deps.db, user.id)) {
-    setCellStatus(t.deps.db, treeId, 25, SEAT[viewer], CellStatus.Available);
-    await reserveCell(t.deps, user, cellAt(t.deps.db, treeId, 25, SEAT[viewer])!.token);
+  if (!(await activeReservationOf(t.deps.db, user.id))) {
+    await setCellStatus(t.deps.db, treeId, 25, SEAT[viewer], CellStatus.Available);
+    await reserveCell(t.deps, user, (await cellAt(t.deps.db, treeId, 25, SEAT[viewer]))!.token);
   }
-  const held = activeReservationOf(t.deps.db, user.id)!;
+  const held = (await activeReservationOf(t.deps.db, user.id))!;
   const now = t.clock.now();
-  t.deps.db
+  await t.deps.db
     .update(reservations)
     .set({ reminderCount: 1, updatedAt: now, expiresAt: now + 3 * 86_400_000 })
-    .where(eq(reservations.id, held.id))
-    .run();
-  const cellToken = t.deps.db.select({ token: cells.token }).from(cells).where(eq(cells.id, held.cellId)).get()!.token;
+    .where(eq(reservations.id, held.id));
+  const cellToken = (
+    await oneRow(t.deps.db.select({ token: cells.token }).from(cells).where(eq(cells.id, held.cellId)))
+  ).token;
   return { cellToken, reminderToken: held.token };
 }
 
@@ -104,8 +106,8 @@ const TABLE: Record<string, { call: (c: Caller, viewer: Viewer) => Promise<unkno
   'cell.get': { call: (c) => c.cell.get({ token: cellToken }) },
   'cell.reserve': {
     call: async (c, v) => {
-      const reserved = await c.cell.reserve({ token: seedSquare(v) });
-      releaseHold(t.deps.db, viewers[v]!.id);
+      const reserved = await c.cell.reserve({ token: await seedSquare(v) });
+      await releaseHold(t.deps.db, viewers[v]!.id);
       return reserved;
     },
   },

@@ -146,7 +146,7 @@ describe('the avatar', () => {
   it.each(NOT_IMAGES)('refuses %s with the format message, storing nothing', async (_what, bytes, name, type) => {
     const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
-    const before = profiles.state();
+    const before = await profiles.state();
     const answer = await postForm(
       profiles.t,
       browser,
@@ -155,13 +155,13 @@ describe('the avatar', () => {
     );
     const r = expectFailure(answer, 'validation_failed');
     expect(r.errors).toEqual({ image: [AVATAR_MESSAGES.wrongType] });
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 
   it('refuses an image over 8 MB with the size message, storing nothing', async () => {
     const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
-    const before = profiles.state();
+    const before = await profiles.state();
     const big = Buffer.concat([await png(), Buffer.alloc(AVATAR_LIMITS.maxBytes)]);
     const answer = await postForm(
       profiles.t,
@@ -170,13 +170,13 @@ describe('the avatar', () => {
       profileForm(validProfile(), { bytes: big, name: 'big.png', type: 'image/png' }),
     );
     expect(expectFailure(answer, 'payload_too_large').errors).toEqual({ image: [AVATAR_MESSAGES.tooBig] });
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 
   it('writes no avatar when a field is refused, and names both problems at once', async () => {
     const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
-    const before = profiles.state();
+    const before = await profiles.state();
     const ok = await postForm(
       profiles.t,
       browser,
@@ -194,6 +194,6 @@ describe('the avatar', () => {
       city: ['City cannot be blank.'],
       image: [AVATAR_MESSAGES.wrongType],
     });
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { art, cells, connections, users } from '#drizzle/schema.ts';
+import { art, cells, connections, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
@@ -15,6 +15,7 @@ import { browserFor, cellAt, gif, png, postForm, publishedPieceAt } from '../hel
 import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 import { profileForm, userRow, validProfile } from '../helpers/server/profile-fixtures.ts';
 import { useProfileApp } from '#tests/helpers/server/profile-app.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const profiles = useProfileApp();
 
@@ -55,7 +56,7 @@ describe('the public profile', () => {
     });
     expect(JSON.stringify(seen)).not.toContain(user.email);
 
-    profiles.t.deps.db.update(users).set({ showEmail: true }).where(eq(users.id, user.id)).run();
+    await profiles.t.deps.db.update(users).set({ showEmail: true }).where(eq(users.id, user.id));
     expect((await profiles.t.caller().user.profile({ token: user.token })).email).toBe(user.email);
   });
 
@@ -63,7 +64,7 @@ describe('the public profile', () => {
     const guest = await browserFor(profiles.t);
     expectFailure(await guest.get(`/api/user/${'m'.repeat(22)}/profile`), 'user_not_found');
     const { user } = await profiles.t.addUser(Role.Artist);
-    profiles.t.deps.db.update(users).set({ disabledAt: profiles.t.clock.now() }).where(eq(users.id, user.id)).run();
+    await profiles.t.deps.db.update(users).set({ disabledAt: profiles.t.clock.now() }).where(eq(users.id, user.id));
     expectFailure(await guest.get(`/api/user/${user.token}/profile`), 'user_not_found');
   });
 });
@@ -128,18 +129,18 @@ describe('the profile form', () => {
   )('refuses $field = $shown with its message and changes nothing (tRPC)', async ({ field, value, message }) => {
     const { user } = await profiles.t.addUser(Role.Artist);
     await profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile() });
-    const before = profiles.state();
+    const before = await profiles.state();
     const refused = await refusal(
       profiles.t.caller(user).user.updateProfile({ token: user.token, ...validProfile({ [field]: value }) }),
     );
     expect(refused).toEqual({ code: 'validation_failed', errors: { [field]: [message] } });
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 
   it('refuses a javascript: URL in every URL field over HTTP, and stores none', async () => {
     const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
-    const before = profiles.state();
+    const before = await profiles.state();
     for (const field of ['personal_url', 'fb_url', 'tw_url', 'tt_url', 'in_url']) {
       const answer = await postForm(
         profiles.t,
@@ -149,12 +150,12 @@ describe('the profile form', () => {
       );
       expect(expectFailure(answer, 'validation_failed').errors).toEqual({ [field]: ['Format is invalid.'] });
     }
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 
   it("refuses someone else's profile, admins included, and a guest, changing nothing", async () => {
     const owner = await profiles.t.addUser(Role.Artist);
-    const before = profiles.state();
+    const before = await profiles.state();
     for (const role of [Role.Observer, Role.Artist, Role.Admin]) {
       const other = await profiles.t.addUser(role);
       const browser = await browserFor(profiles.t, other.cookie);
@@ -165,14 +166,14 @@ describe('the profile form', () => {
         profileForm(validProfile(), { bytes: await png(), name: 'a.png', type: 'image/png' }),
       );
       expectFailure(answer, 'forbidden');
-      before.users.push(userRow(profiles.t.deps.db, other.user.id));
+      before.users.push(await userRow(profiles.t.deps.db, other.user.id));
     }
     const guest = await browserFor(profiles.t);
     expectFailure(
       await postForm(profiles.t, guest, `/api/user/${owner.user.token}/profile`, profileForm(validProfile())),
       'unauthenticated',
     );
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 
   it('saves through the multipart route without an image, and answers the full profile', async () => {
@@ -194,37 +195,44 @@ describe('the profile form', () => {
     expect(
       expectSuccess(await browser.post(`/api/user/${user.token}/profile`, validProfile({ city: 'Buffalo' }))),
     ).toMatchObject({ city: 'Buffalo' });
-    const before = profiles.state();
+    const before = await profiles.state();
     const form = profileForm(validProfile({ city: 'Troy' }), { bytes: await png(), name: 'a.png', type: 'image/png' });
     form.append('image', new Blob([new Uint8Array(await gif())], { type: 'image/gif' }), 'b.gif');
     expectFailure(await postForm(profiles.t, browser, `/api/user/${user.token}/profile`, form), 'bad_request');
-    expect(profiles.state()).toEqual(before);
+    expect(await profiles.state()).toEqual(before);
   });
 });
 
 describe("a member's pieces: ATELIER and the profile's ART cards", () => {
   /** A piece written directly on (row, column) with the given status and creation time (not through review). */
-  function pieceAt(treeId: number, row: number, column: number, authorId: number, status: number, createdAt: number) {
-    const cell = cellAt(profiles.t.deps.db, treeId, row, column);
-    const piece = profiles.t.deps.db
-      .insert(art)
-      .values({
-        token: newToken(),
-        cellId: cell.id,
-        authorId,
-        status,
-        title: `Piece ${row}/${column}`,
-        category: 'Drawing',
-        createdAt,
-        updatedAt: createdAt,
-      })
-      .returning()
-      .get();
-    profiles.t.deps.db
+  async function pieceAt(
+    treeId: number,
+    row: number,
+    column: number,
+    authorId: number,
+    status: number,
+    createdAt: number,
+  ) {
+    const cell = await cellAt(profiles.t.deps.db, treeId, row, column);
+    const piece = (
+      await profiles.t.deps.db
+        .insert(art)
+        .values({
+          token: newToken(),
+          cellId: cell.id,
+          authorId,
+          status,
+          title: `Piece ${row}/${column}`,
+          category: 'Drawing',
+          createdAt,
+          updatedAt: createdAt,
+        })
+        .returning()
+    )[0]!;
+    await profiles.t.deps.db
       .update(cells)
       .set({ status: CellStatus.Pending, artId: piece.id })
-      .where(eq(cells.id, cell.id))
-      .run();
+      .where(eq(cells.id, cell.id));
     return { cellToken: cell.token, artToken: piece.token };
   }
 
@@ -232,27 +240,26 @@ describe("a member's pieces: ATELIER and the profile's ART cards", () => {
     const tree = await createTree(profiles.t.deps.db, profiles.t.clock.now(), 'Profiles');
     const owner = await profiles.t.addUser(Role.Artist);
     const neighbour = (await profiles.t.addUser(Role.Artist)).user;
-    const published = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));
-    const next = publishedPieceAt(profiles.t.deps.db, tree.id, 10, 3, neighbour.id, 'b'.repeat(32));
-    const publishedId = profiles.t.deps.db
-      .select({ id: art.id })
-      .from(art)
-      .where(eq(art.token, published.artToken))
-      .get()!.id;
-    profiles.t.deps.db
-      .insert(connections)
-      .values({
-        token: newToken(),
-        artId: publishedId,
-        nextCellId: cellAt(profiles.t.deps.db, tree.id, 10, 3).id,
-        description: 'Rivers meet.',
-        createdAt: 1,
-        updatedAt: 1,
-      })
-      .run();
-    const submitted = pieceAt(tree.id, 12, 2, owner.user.id, ArtStatus.Submitted, Date.UTC(2026, 2, 1));
-    pieceAt(tree.id, 12, 3, owner.user.id, ArtStatus.Removed, Date.UTC(2026, 3, 1));
-    const draft = await reserveCell(profiles.t.deps, owner.user, cellAt(profiles.t.deps.db, tree.id, 33, 0).token);
+    const published = await publishedPieceAt(profiles.t.deps.db, tree.id, 10, 2, owner.user.id, 'a'.repeat(32));
+    const next = await publishedPieceAt(profiles.t.deps.db, tree.id, 10, 3, neighbour.id, 'b'.repeat(32));
+    const publishedId = (
+      await oneRow(profiles.t.deps.db.select({ id: art.id }).from(art).where(eq(art.token, published.artToken)))
+    ).id;
+    await profiles.t.deps.db.insert(connections).values({
+      token: newToken(),
+      artId: publishedId,
+      nextCellId: (await cellAt(profiles.t.deps.db, tree.id, 10, 3)).id,
+      description: 'Rivers meet.',
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    const submitted = await pieceAt(tree.id, 12, 2, owner.user.id, ArtStatus.Submitted, Date.UTC(2026, 2, 1));
+    await pieceAt(tree.id, 12, 3, owner.user.id, ArtStatus.Removed, Date.UTC(2026, 3, 1));
+    const draft = await reserveCell(
+      profiles.t.deps,
+      owner.user,
+      (await cellAt(profiles.t.deps.db, tree.id, 33, 0)).token,
+    );
 
     const atelier = await profiles.t.caller(owner.user).user.art({ token: owner.user.token });
     expect(atelier.map((item) => [item.cellToken, item.status, item.reservedUntil])).toEqual([

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { connections, staffActions, trees, users } from '#drizzle/schema.ts';
+import { connections, staffActions, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
 import { saveConnections } from '#server/services/art/connections.ts';
@@ -14,6 +14,7 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, browserFor, cellAt, postForm, publishedPieceAt, validFields } from '../helpers/art-fixtures.ts';
 import { adminStateOf, artRow, cellRow, mailsOf, submitPieceAt } from '../helpers/server/review-fixtures.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -31,8 +32,8 @@ const codeOf = (call: Promise<unknown>) =>
     () => 'allowed',
     (e: unknown) => toAppError(e).code,
   );
-const versionOf = () =>
-  t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)).get()!.version;
+const versionOf = async () =>
+  (await oneRow(t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, treeId)))).version;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -41,7 +42,7 @@ beforeAll(async () => {
   artist = await t.addUser(Role.Observer);
   subscriber = await t.addUser(Role.Observer);
   // The artist's earlier piece next to the square of the first submission, for its connection and "other pieces".
-  neighbour = publishedPieceAt(t.deps.db, treeId, 34, 1, artist.user.id, 'neighbourkey');
+  neighbour = await publishedPieceAt(t.deps.db, treeId, 34, 1, artist.user.id, 'neighbourkey');
   first = await submitPieceAt(t, treeId, 33, 0, artist.user, 'Lantern Harbour');
   await saveConnections(t.deps, artist.user, first.cellToken, {
     connections: [{ token: neighbour.cellToken, status: 1, description: 'The same harbour at night.' }],
@@ -117,10 +118,10 @@ describe('the review queue', () => {
 describe('publishing', () => {
   it('refuses what is not SUBMITTED, an unknown piece and anyone but staff, changing nothing', async () => {
     const drafter = await t.addUser(Role.Observer);
-    const draftCell = cellAt(t.deps.db, treeId, 34, 3);
+    const draftCell = await cellAt(t.deps.db, treeId, 34, 3);
     await reserveCell(t.deps, drafter.user, draftCell.token);
     const draftToken = (await t.caller(drafter.user).art.forEdit({ cellToken: draftCell.token })).art!.token;
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: draftToken }))).toBe('art_not_submitted');
     expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: neighbour.artToken }))).toBe(
       'art_not_submitted',
@@ -133,17 +134,17 @@ describe('publishing', () => {
     const refused = await browser.post('/trpc/admin.publish', { artToken: first.artToken });
     expect(refused.status).toBe(403);
     expect(refused.body.error.data.app.error).toBe('forbidden');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 
   it('publishes in one go: the piece live, the trunk grown, search, the e-mails and the staff log', async () => {
     // The subscriber waits for a PENDING square next to the piece; the artist is an observer again to see the promotion.
-    const waitedFor = cellAt(t.deps.db, treeId, 32, 1);
+    const waitedFor = await cellAt(t.deps.db, treeId, 32, 1);
     await t.caller(subscriber.user).cell.subscribe({ token: waitedFor.token });
-    t.deps.db.update(users).set({ role: Role.Observer }).where(eq(users.id, artist.user.id)).run();
-    const pendingAround = [cellAt(t.deps.db, treeId, 32, 0), waitedFor];
+    await t.deps.db.update(users).set({ role: Role.Observer }).where(eq(users.id, artist.user.id));
+    const pendingAround = [await cellAt(t.deps.db, treeId, 32, 0), waitedFor];
     expect(pendingAround.map((c) => c.status)).toEqual([CellStatus.Pending, CellStatus.Pending]);
-    const version = versionOf();
+    const version = await versionOf();
     const mailsBefore = (await mailsOf(t)).length;
 
     const browser = await browserFor(t, admin.cookie);
@@ -155,23 +156,22 @@ describe('publishing', () => {
       openedCellTokens: pendingAround.map((c) => c.token),
     });
 
-    expect(artRow(t.deps.db, first.artToken)).toMatchObject({
+    expect(await artRow(t.deps.db, first.artToken)).toMatchObject({
       status: ArtStatus.Published,
       publishedAt: t.clock.now(),
     });
-    expect(cellRow(t.deps.db, first.cellToken).status).toBe(CellStatus.Published);
-    for (const cell of pendingAround) expect(cellRow(t.deps.db, cell.token).status).toBe(CellStatus.Available);
+    expect((await cellRow(t.deps.db, first.cellToken)).status).toBe(CellStatus.Published);
+    for (const cell of pendingAround) expect((await cellRow(t.deps.db, cell.token)).status).toBe(CellStatus.Available);
     expect(
-      t.deps.db
+      await t.deps.db
         .select({ status: connections.status })
         .from(connections)
-        .where(eq(connections.nextCellId, cellRow(t.deps.db, neighbour.cellToken).id))
-        .all(),
+        .where(eq(connections.nextCellId, (await cellRow(t.deps.db, neighbour.cellToken)).id)),
     ).toEqual([{ status: 1 }]);
-    expect(versionOf()).toBeGreaterThan(version);
-    expect(t.deps.db.select({ role: users.role }).from(users).where(eq(users.id, artist.user.id)).get()!.role).toBe(
-      Role.Artist,
-    );
+    expect(await versionOf()).toBeGreaterThan(version);
+    expect(
+      (await oneRow(t.deps.db.select({ role: users.role }).from(users).where(eq(users.id, artist.user.id)))).role,
+    ).toBe(Role.Artist);
     const hits = await t.caller().cell.search({ search: 'Lantern' });
     expect(hits.map((hit) => hit.artToken)).toContain(first.artToken);
     expect((await t.caller(admin.user).admin.queue()).map((item) => item.artToken)).toEqual([second.artToken]);
@@ -184,25 +184,24 @@ describe('publishing', () => {
     expect(told?.subject).toBe('A square is available on the Gallery Tree');
     expect(told?.text).toContain(`/observe?cell=${waitedFor.token}`);
 
-    const log = t.deps.db
+    const log = await t.deps.db
       .select()
       .from(staffActions)
-      .where(and(eq(staffActions.action, 'publish'), eq(staffActions.subjectToken, first.artToken)))
-      .all();
+      .where(and(eq(staffActions.action, 'publish'), eq(staffActions.subjectToken, first.artToken)));
     expect(log).toHaveLength(1);
     expect(log[0]!.staffId).toBe(admin.user.id);
   });
 
   it('refuses publishing the same piece again and changes nothing', async () => {
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     expect(await codeOf(t.caller(admin.user).admin.publish({ artToken: first.artToken }))).toBe('art_not_submitted');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 });
 
 describe('requesting changes', () => {
   it('refuses a missing, blank or too long reason and changes nothing', async () => {
-    const before = adminStateOf(t.deps.db);
+    const before = await adminStateOf(t.deps.db);
     for (const reason of ['', '   ', 'x'.repeat(4096)]) {
       expect(await codeOf(t.caller(admin.user).admin.requestChanges({ artToken: second.artToken, reason }))).toBe(
         'validation_failed',
@@ -221,7 +220,7 @@ describe('requesting changes', () => {
     expect(
       await codeOf(t.caller(admin.user).admin.requestChanges({ artToken: first.artToken, reason: 'Too late.' })),
     ).toBe('art_not_submitted');
-    expect(adminStateOf(t.deps.db)).toEqual(before);
+    expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 
   it('sends the piece back with the reason, which the artist reads by e-mail and in the editor; resubmitting queues it again', async () => {
@@ -230,7 +229,7 @@ describe('requesting changes', () => {
     const mailsBefore = (await mailsOf(t)).length;
     const answer = await t.caller(admin.user).admin.requestChanges({ artToken: second.artToken, reason });
     expect(answer).toEqual({ artToken: second.artToken, status: ArtStatus.ChangesRequested, reviewNote: reason });
-    expect(artRow(t.deps.db, second.artToken)).toMatchObject({
+    expect(await artRow(t.deps.db, second.artToken)).toMatchObject({
       status: ArtStatus.ChangesRequested,
       reviewNote: reason,
     });
@@ -240,7 +239,7 @@ describe('requesting changes', () => {
     expect(mail?.subject).toBe('Your piece needs a few changes');
     expect(mail?.text).toContain(reason);
     expect(mail?.text).toContain(`/observe/cell/${second.cellToken}/edit`);
-    const log = t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'request_changes')).all();
+    const log = await t.deps.db.select().from(staffActions).where(eq(staffActions.action, 'request_changes'));
     expect(log).toMatchObject([{ staffId: admin.user.id, subjectToken: second.artToken, note: reason }]);
 
     const editor = await t.caller(author).art.forEdit({ cellToken: second.cellToken });

@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { and, eq } from 'drizzle-orm';
-import { art, cells, pictures } from '#drizzle/schema.ts';
+import { art, cells, pictures } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { reindexArt, searchCells, ftsQueryOf } from '#server/services/search/search.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { write } from '#server/db.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let treeId: number;
@@ -34,44 +35,44 @@ async function addPiece(input: PieceInput): Promise<{ artId: number; cellToken: 
   const now = t.clock.now();
   const column = nextColumn++ % 5;
   if (column === 4) nextRow++;
-  const cell = db
-    .select()
-    .from(cells)
-    .where(and(eq(cells.treeId, treeId), eq(cells.row, nextRow), eq(cells.column, column)))
-    .get()!;
+  const cell = await oneRow(
+    db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, treeId), eq(cells.row, nextRow), eq(cells.column, column))),
+  );
   const status = input.status ?? ArtStatus.Published;
   return await write(db, async (tx) => {
-    const { id: artId } = tx
-      .insert(art)
-      .values({
-        token: newToken(),
-        cellId: cell.id,
-        authorId: input.authorId,
-        status,
-        title: input.title,
-        keywords: input.keywords ?? [],
-        description: input.description ?? '',
-        category: input.category ?? 'Painting',
-        aiUse: input.aiUse ?? 'none',
-        publishedAt: status === ArtStatus.Published ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: art.id })
-      .get();
-    tx.insert(pictures)
-      .values({
-        token: newToken(),
-        artId,
-        position: 0,
-        mediaKey: `k${artId}`.padEnd(16, '0'),
-        width: 10,
-        height: 10,
-        createdAt: now,
-      })
-      .run();
+    const { id: artId } = (
+      await tx
+        .insert(art)
+        .values({
+          token: newToken(),
+          cellId: cell.id,
+          authorId: input.authorId,
+          status,
+          title: input.title,
+          keywords: input.keywords ?? [],
+          description: input.description ?? '',
+          category: input.category ?? 'Painting',
+          aiUse: input.aiUse ?? 'none',
+          publishedAt: status === ArtStatus.Published ? now : null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: art.id })
+    )[0]!;
+    await tx.insert(pictures).values({
+      token: newToken(),
+      artId,
+      position: 0,
+      mediaKey: `k${artId}`.padEnd(16, '0'),
+      width: 10,
+      height: 10,
+      createdAt: now,
+    });
     const cellStatus = status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved;
-    tx.update(cells).set({ artId, status: cellStatus }).where(eq(cells.id, cell.id)).run();
+    await tx.update(cells).set({ artId, status: cellStatus }).where(eq(cells.id, cell.id));
     await reindexArt(tx, artId);
     return { artId, cellToken: cell.token };
   });
@@ -178,10 +179,10 @@ describe('searchCells', () => {
   it('drops a piece from the results once it is unpublished, and finds it again when it is back', async () => {
     const { artId } = await addPiece({ title: 'Fleeting Comet', authorId: weaver.id });
     expect(await titles('comet')).toEqual(['Fleeting Comet']);
-    t.deps.db.update(art).set({ status: ArtStatus.Removed }).where(eq(art.id, artId)).run();
+    await t.deps.db.update(art).set({ status: ArtStatus.Removed }).where(eq(art.id, artId));
     await reindexArt(t.deps.db, artId);
     expect(await titles('comet')).toEqual([]);
-    t.deps.db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artId)).run();
+    await t.deps.db.update(art).set({ status: ArtStatus.Published }).where(eq(art.id, artId));
     await reindexArt(t.deps.db, artId);
     expect(await titles('comet')).toEqual(['Fleeting Comet']);
   });

@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '#drizzle/schema.ts';
+import { users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { toAppError } from '#server/errors.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-const state = () => profileState(t.deps.db, t.deps.config.mediaDir);
+const state = async () => await profileState(t.deps.db, t.deps.config.mediaDir);
 
 async function codeOf(call: Promise<unknown>): Promise<string> {
   return call.then(
@@ -52,7 +52,7 @@ describe('liking a member', () => {
     const me = (await t.addUser(Role.Artist)).user;
     const admin = (await t.addUser(Role.Admin)).user;
     const target = (await t.addUser(Role.Artist)).user;
-    const before = state();
+    const before = await state();
     expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: me.token }))).toBe('own_profile');
     expect(await codeOf(t.caller(me).user.likeStatus({ userToken: me.token, otherToken: me.token }))).toBe(
       'own_profile',
@@ -66,7 +66,7 @@ describe('liking a member', () => {
     expect(await codeOf(t.caller(me).user.like({ userToken: me.token, otherToken: 'bad token!' }))).toBe(
       'validation_failed',
     );
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('works over HTTP: GET, PUT and DELETE, the count surviving a reload of the profile', async () => {
@@ -79,10 +79,10 @@ describe('liking a member', () => {
     expect(expectSuccess(await browser.get(`/api/user/${artist.user.token}/profile`)).activity.likes).toBe(1);
     expect(expectSuccess(await browser.request('DELETE', url))).toEqual({ liked: 0, likes: 0 });
 
-    const before = state();
+    const before = await state();
     expectFailure(await browser.request('PUT', `/api/user/${fan.user.token}/like/${fan.user.token}`), 'own_profile');
     expectFailure(await (await browserFor(t)).request('PUT', url), 'unauthenticated');
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 });
 
@@ -104,9 +104,9 @@ describe('following a member', () => {
     const secondAt = t.clock.now();
     await c.user.follow(to(second));
 
-    const before = state();
+    const before = await state();
     expect(await codeOf(c.user.follow(to(first)))).toBe('already_following');
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
 
     expect(await c.user.following({ token: me.token })).toEqual([
       {
@@ -131,9 +131,9 @@ describe('following a member', () => {
     expect((await t.caller().user.profile({ token: first.token })).activity.followers).toBe(1);
 
     expect(await c.user.unfollow(to(first))).toEqual({ following: 0, followers: 0 });
-    const after = state();
+    const after = await state();
     expect(await codeOf(c.user.unfollow(to(first)))).toBe('not_following');
-    expect(state()).toEqual(after);
+    expect(await state()).toEqual(after);
     expect((await c.user.following({ token: me.token })).map((u) => u.token)).toEqual([second.token]);
   });
 
@@ -141,7 +141,7 @@ describe('following a member', () => {
     const me = (await t.addUser(Role.Artist)).user;
     const admin = (await t.addUser(Role.Admin)).user;
     const target = (await t.addUser(Role.Artist)).user;
-    const before = state();
+    const before = await state();
     expect(await codeOf(t.caller(me).user.follow({ token: me.token, otherToken: me.token }))).toBe('own_profile');
     expect(await codeOf(t.caller(me).user.unfollow({ token: me.token, otherToken: me.token }))).toBe('own_profile');
     expect(await codeOf(t.caller(admin).user.follow({ token: me.token, otherToken: target.token }))).toBe('forbidden');
@@ -149,14 +149,14 @@ describe('following a member', () => {
     expect(await codeOf(t.caller(me).user.follow({ token: me.token, otherToken: 'm'.repeat(22) }))).toBe(
       'user_not_found',
     );
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('leaves a disabled member out of the list and refuses following them', async () => {
     const me = (await t.addUser(Role.Observer)).user;
     const gone = (await t.addUser(Role.Artist)).user;
     await t.caller(me).user.follow({ token: me.token, otherToken: gone.token });
-    t.deps.db.update(users).set({ disabledAt: t.clock.now() }).where(eq(users.id, gone.id)).run();
+    await t.deps.db.update(users).set({ disabledAt: t.clock.now() }).where(eq(users.id, gone.id));
     expect(await t.caller(me).user.following({ token: me.token })).toEqual([]);
     const other = (await t.addUser(Role.Observer)).user;
     expect(await codeOf(t.caller(other).user.follow({ token: other.token, otherToken: gone.token }))).toBe(

@@ -23,7 +23,7 @@ let treeToken: string;
 beforeAll(async () => {
   t = await createTestApp();
   const tree = (await getDefaultTree(t.deps.db)) ?? (await createTree(t.deps.db, t.clock.now(), 'Tree'));
-  cellToken = cellAt(t.deps.db, tree.id, 33, 1)!.token;
+  cellToken = (await cellAt(t.deps.db, tree.id, 33, 1))!.token;
   treeToken = tree.token;
   stock = Fastify();
   stock.decorate('deps', t.deps);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { art, users } from '#drizzle/schema.ts';
+import { art, users } from '#drizzle/tables.ts';
 import {
   listHttpRoutes,
   listProcedures,
@@ -131,8 +131,8 @@ describe('user text in the Atom feed', () => {
     const title = '<img src=x onerror=alert(1)>';
     const name = '<script>alert(2)</script>';
     const { db } = web.w.t.deps;
-    db.update(art).set({ title, publishedAt: web.w.t.clock.now() }).where(eq(art.token, web.w.piece.artToken)).run();
-    db.update(users).set({ firstname: name }).where(eq(users.id, web.w.people.owner.user.id)).run();
+    await db.update(art).set({ title, publishedAt: web.w.t.clock.now() }).where(eq(art.token, web.w.piece.artToken));
+    await db.update(users).set({ firstname: name }).where(eq(users.id, web.w.people.owner.user.id));
     const feed = (await web.w.t.server.inject({ url: '/feed.xml' })).body;
     expect(feed).not.toContain(title);
     expect(feed).not.toContain(name);

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadId } from 'node:worker_threads';
 import fc from 'fast-check';
-import { eq, isNotNull } from 'drizzle-orm';
-import { art, cells, trees } from '#drizzle/schema.ts';
+import { count, eq, isNotNull } from 'drizzle-orm';
+import { art, cells, treeChanges, trees } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
 import { applyChanges, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
 import {
@@ -17,7 +17,7 @@ import {
   type TreeCells,
   type TreeSnapshotWire,
 } from '#shared/tree/snapshot.ts';
-import { buildSnapshotBytes, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
+import { buildSnapshotBytesAwaited, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import {
   CHANGES_MAX,
@@ -30,17 +30,18 @@ import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { runTransition, TRANSITIONS, type TransitionWorld } from '#tests/helpers/server/square-transitions.ts';
 import { png } from '../helpers/art-fixtures.ts';
 import { write } from '#server/db.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let tree: TreeRow;
 let world: TransitionWorld;
 
 const DAY = 24 * 60 * 60 * 1000;
-const treeNow = () => t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+const treeNow = async () => await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
 
 /** The snapshot of the tree as it is now: its version, and a function decoding a fresh copy each call. */
-function snapshotNow(): { version: number; cells: TreeCells; decode: () => TreeCells } {
-  const built = buildSnapshotBytes(t.deps.db, treeNow());
+async function snapshotNow(): Promise<{ version: number; cells: TreeCells; decode: () => TreeCells }> {
+  const built = await buildSnapshotBytesAwaited(t.deps.db, await treeNow());
   const wire = (JSON.parse(built.body.identity.toString()) as { r: TreeSnapshotWire }).r;
   return { version: wire.version, cells: decodeSnapshot(wire), decode: () => decodeSnapshot(wire) };
 }
@@ -84,28 +85,28 @@ describe('changes since a version, applied to that version’s snapshot', () => 
       await runTransition(world, { kind, who: 0, pick: 1 });
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 10 }), async (actions) => {
-        const start = snapshotNow();
+        const start = await snapshotNow();
         let stepwise = start.cells;
         for (const next of actions) {
-          const before = treeNow().version;
+          const before = (await treeNow()).version;
           await runTransition(world, next);
           // One step at a time, as a viewer following the stream applies them...
           stepwise = applyChanges(stepwise, await changesSince(before)).cells;
         }
         // ...and all at once, as a viewer coming back after a while.
         const atOnce = applyChanges(start.decode(), await changesSince(start.version)).cells;
-        const fresh = snapshotNow();
+        const fresh = await snapshotNow();
         expect(canonical(stepwise)).toEqual(canonical(fresh.cells));
         expect(canonical(atOnce)).toEqual(canonical(fresh.cells));
       }),
       { numRuns: 12 },
     );
     // The runs did change the tree: pieces were published (some may have been removed since).
-    expect(t.deps.db.select().from(art).where(isNotNull(art.publishedAt)).all().length).toBeGreaterThan(0);
+    expect((await t.deps.db.select().from(art).where(isNotNull(art.publishedAt))).length).toBeGreaterThan(0);
   }, 120_000);
 
   it('carry each changed cell once, as it is now, with its colour as the snapshot sends it', async () => {
-    const before = treeNow().version;
+    const before = (await treeNow()).version;
     await runTransition(world, { kind: 'reserve', who: 1, pick: 3 });
     await runTransition(world, { kind: 'release', who: 0, pick: 0 });
     const answer = await changesSince(before);
@@ -116,7 +117,7 @@ describe('changes since a version, applied to that version’s snapshot', () => 
       const cell = now.find((c) => c.row === answer.row[i] && c.column === answer.col[i])!;
       expect(answer.cell[i]).toBe(cell.token);
       expect(Number(answer.status[i])).toBe(cell.status);
-      expect(answer.version).toBe(treeNow().version);
+      expect(answer.version).toBe((await treeNow()).version);
       expect(decodeColor(answer.color, i)).toBe(colorAsSent(cell.color));
     }
   });
@@ -124,45 +125,49 @@ describe('changes since a version, applied to that version’s snapshot', () => 
 
 describe('what the log no longer reaches', () => {
   it('answers resync for a version older than the log keeps, and after a bulk change', async () => {
-    const old = treeNow().version;
+    const old = (await treeNow()).version;
     // Two changes, whatever state the random sequences above left (an action of theirs may find nothing to do).
-    const someCell = t.deps.db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(1).get()!.id;
+    const someCell = (
+      await t.deps.db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(1)
+    )[0]!.id;
     await recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
     await recordCellChanges(t.deps.db, tree.id, [someCell], t.clock.now());
-    expect(treeNow().version).toBe(old + 2);
+    expect((await treeNow()).version).toBe(old + 2);
     expect((await readChanges(t.deps.db, tree.id, old)).resync).toBe(false);
     // Keep only the newest change: `old` is now out of reach, the version before the last change is not.
     await pruneChangeLog(t.deps.db, t.clock.now(), { ms: 365 * DAY, rows: 1 });
     const pruned: TreeChangesAnswer = await readChanges(t.deps.db, tree.id, old);
-    expect(pruned).toEqual({ format: 1, resync: true, since: old, version: treeNow().version });
-    expect(treeNow().changesFrom).toBeGreaterThan(old);
-    expect((await readChanges(t.deps.db, tree.id, treeNow().changesFrom)).resync).toBe(false);
+    expect(pruned).toEqual({ format: 1, resync: true, since: old, version: (await treeNow()).version });
+    expect((await treeNow()).changesFrom).toBeGreaterThan(old);
+    expect((await readChanges(t.deps.db, tree.id, (await treeNow()).changesFrom)).resync).toBe(false);
 
-    const beforeBulk = treeNow().version;
+    const beforeBulk = (await treeNow()).version;
     await recordBulkChange(t.deps.db, tree.id, t.clock.now());
     expect((await readChanges(t.deps.db, tree.id, beforeBulk)).resync).toBe(true);
   });
 
   it('answers resync when more changes than CHANGES_MAX lie behind, and the snapshot is then built anew first', async () => {
     await t.server.inject({ url: `/api/tree/${tree.token}` });
-    const before = treeNow().version;
+    const before = (await treeNow()).version;
     const builds = t.deps.snapshots.builds;
-    const someCell = t.deps.db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(1).get()!.id;
+    const someCell = (
+      await t.deps.db.select({ id: cells.id }).from(cells).where(eq(cells.treeId, tree.id)).limit(1)
+    )[0]!.id;
     await write(t.deps.db, async (tx) => {
       for (let i = 0; i <= CHANGES_MAX; i++) await recordCellChanges(tx, tree.id, [someCell], t.clock.now());
     });
     expect((await readChanges(t.deps.db, tree.id, before)).resync).toBe(true);
     const served = (await t.server.inject({ url: `/api/tree/${tree.token}` })).json() as { r: TreeSnapshotWire };
     expect(t.deps.snapshots.builds).toBe(builds + 1);
-    expect(served.r.version).toBe(treeNow().version);
+    expect(served.r.version).toBe((await treeNow()).version);
   });
 
   it('prunes by age too: a day old changes are dropped', async () => {
-    const before = treeNow().version;
+    const before = (await treeNow()).version;
     await runTransition(world, { kind: 'reserve', who: 3, pick: 11 });
     t.clock.advance(2 * DAY);
     await runTransition(world, { kind: 'release', who: 0, pick: 0 });
-    const after = treeNow().version;
+    const after = (await treeNow()).version;
     expect(await pruneChangeLog(t.deps.db, t.clock.now())).toBeGreaterThan(0);
     expect((await readChanges(t.deps.db, tree.id, before)).resync).toBe(true);
     expect(await readChanges(t.deps.db, tree.id, after)).toMatchObject({ resync: false, count: 0 });
@@ -171,21 +176,21 @@ describe('what the log no longer reaches', () => {
 
 describe('GET /api/tree/{token}/changes and tree.changes', () => {
   it('answers the changes with an ETag, and 304 for the same question', async () => {
-    const since = treeNow().version;
+    const since = (await treeNow()).version;
     await runTransition(world, { kind: 'reserve', who: 4, pick: 5 });
     const url = `/api/tree/${tree.token}/changes?since=${since}`;
     const first = await t.server.inject({ url });
     expect(first.statusCode).toBe(200);
     expect(first.json().r).toEqual(await t.caller().tree.changes({ token: tree.token, since }));
-    expect(first.json().r).toMatchObject({ resync: false, since, version: treeNow().version, count: 1 });
+    expect(first.json().r).toMatchObject({ resync: false, since, version: (await treeNow()).version, count: 1 });
     const again = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(again.statusCode).toBe(304);
   });
 
   it('refuses a malformed, negative, fractional or future since with a 400 that says why, and changes nothing', async () => {
-    const version = treeNow().version;
-    const logRows = () => t.deps.db.$client.prepare('select count(*) as n from tree_changes').get();
-    const rowsBefore = logRows();
+    const version = (await treeNow()).version;
+    const logRows = async () => (await oneRow(t.deps.db.select({ n: count() }).from(treeChanges))).n;
+    const rowsBefore = await logRows();
     for (const since of ['abc', '-1', '1.5', '', '1e3', String(version + 1), '99999999999999999999']) {
       const res = await t.server.inject({ url: `/api/tree/${tree.token}/changes?since=${encodeURIComponent(since)}` });
       expect(res.statusCode, since).toBe(400);
@@ -200,8 +205,8 @@ describe('GET /api/tree/{token}/changes and tree.changes', () => {
       });
     }
     expect((await t.server.inject({ url: `/api/tree/${'z'.repeat(22)}/changes?since=1` })).statusCode).toBe(404);
-    expect(logRows()).toEqual(rowsBefore);
-    expect(treeNow().version).toBe(version);
+    expect(await logRows()).toEqual(rowsBefore);
+    expect((await treeNow()).version).toBe(version);
   });
 });
 
@@ -211,7 +216,7 @@ describe('a change costs the change', () => {
     const res = await t.server.inject({ url: `/api/tree/${tree.token}` });
     expect(res.statusCode).toBe(200);
     const built = t.deps.snapshots.peek(tree.id)!;
-    expect(built.version).toBe(treeNow().version);
+    expect(built.version).toBe((await treeNow()).version);
     expect(built.thread).not.toBe(threadId);
   });
 
@@ -227,6 +232,6 @@ describe('a change costs the change', () => {
     const served = (second.json() as { r: TreeSnapshotWire }).r;
     expect(served.version).toBe(kept.version);
     const caughtUp = applyChanges(decodeSnapshot(served), await changesSince(served.version)).cells;
-    expect(canonical(caughtUp)).toEqual(canonical(snapshotNow().cells));
+    expect(canonical(caughtUp)).toEqual(canonical((await snapshotNow()).cells));
   });
 });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { cells, trees, users } from '#drizzle/schema.ts';
+import { cells, trees, users } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { fromChangesEvent, type TreeChangesEvent } from '#shared/tree/changes.ts';
 import { buildApp, type App } from '#server/app.ts';
@@ -19,6 +19,7 @@ import { newToken } from '#server/tokens.ts';
 import { readChanges, recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { openStream, type OpenStream } from '../helpers/event-stream.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const apps: App[] = [];
 const dirs: string[] = [];
@@ -27,17 +28,19 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function availableCell(app: App, tree: TreeRow): string {
-  return app.deps.db
-    .select({ token: cells.token })
-    .from(cells)
-    .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
-    .limit(1)
-    .get()!.token;
+async function availableCell(app: App, tree: TreeRow): Promise<string> {
+  return (
+    await app.deps.db
+      .select({ token: cells.token })
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
+      .limit(1)
+  )[0]!.token;
 }
 
-function versionOf(app: App, tree: TreeRow): number {
-  return app.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.version;
+async function versionOf(app: App, tree: TreeRow): Promise<number> {
+  return (await oneRow(app.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id))))
+    .version;
 }
 
 describe('the tree event stream', () => {
@@ -51,7 +54,7 @@ describe('the tree event stream', () => {
     dirs.push(t.dir);
     tree = await createTree(t.deps.db, t.clock.now(), 'Live');
     base = await t.start();
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${since}`);
     expect(stream.status).toBe(200);
     // Nothing changed yet: nothing is sent but the reconnection delay.
@@ -61,11 +64,11 @@ describe('the tree event stream', () => {
 
     const member = await t.addUser(Role.Observer);
     const committed = Date.now();
-    await reserveCell(t.deps, member.user, availableCell(t, tree));
+    await reserveCell(t.deps, member.user, await availableCell(t, tree));
     const event = await stream.next();
     const latency = Date.now() - committed;
     expect(event.event).toBe('changes');
-    expect(Number(event.id)).toBe(versionOf(t, tree));
+    expect(Number(event.id)).toBe(await versionOf(t, tree));
     const changes = fromChangesEvent(Number(event.id), JSON.parse(event.data) as TreeChangesEvent);
     expect(changes).toEqual(await readChanges(t.deps.db, tree.id, since));
     // What the id says is not said again: a one-square change stays small on the wire.
@@ -77,10 +80,10 @@ describe('the tree event stream', () => {
   });
 
   it('tells a stream whose version the log no longer reaches to fetch the snapshot again', async () => {
-    const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${versionOf(t, tree)}`);
+    const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${await versionOf(t, tree)}`);
     await recordBulkChange(t.deps.db, tree.id, t.clock.now());
     const event = await stream.next();
-    expect(event).toMatchObject({ event: 'resync', id: String(versionOf(t, tree)) });
+    expect(event).toMatchObject({ event: 'resync', id: String(await versionOf(t, tree)) });
     stream.close();
     // A stream asked from before the bulk change is told at once.
     const late = await openStream(base, `/api/tree/${tree.token}/events?since=1`);
@@ -150,26 +153,27 @@ describe('across a server restart', () => {
     const first = await buildApp(config, { clock });
     const tree = await createTree(first.deps.db, clock.now(), 'Restarted');
     const base = await first.start();
-    const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${versionOf(first, tree)}`);
+    const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${await versionOf(first, tree)}`);
     /** A new member, straight into the users table (the second app is not a test app with addUser). */
-    const reserver = (app: App) => {
+    const reserver = async (app: App) => {
       const now = clock.now();
-      return app.deps.db
-        .insert(users)
-        .values({
-          token: newToken(),
-          email: `${newToken(6)}@example.test`,
-          passwordHash: 'unusable',
-          firstname: 'A',
-          lastname: 'B',
-          role: Role.Observer,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-        .get();
+      return (
+        await app.deps.db
+          .insert(users)
+          .values({
+            token: newToken(),
+            email: `${newToken(6)}@example.test`,
+            passwordHash: 'unusable',
+            firstname: 'A',
+            lastname: 'B',
+            role: Role.Observer,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning()
+      )[0]!;
     };
-    await reserveCell(first.deps, reserver(first), availableCell(first, tree));
+    await reserveCell(first.deps, await reserver(first), await availableCell(first, tree));
     const seen = await stream.next();
     expect(seen.event).toBe('changes');
 
@@ -181,12 +185,12 @@ describe('across a server restart', () => {
     // While the server is down nothing can change; right after it is back, a change is made before the viewer returns.
     const second = await buildApp(config, { clock });
     apps.push(second);
-    await reserveCell(second.deps, reserver(second), availableCell(second, tree));
+    await reserveCell(second.deps, await reserver(second), await availableCell(second, tree));
     const back = await second.start();
     const resumed = await openStream(back, `/api/tree/${tree.token}/events`, { 'last-event-id': seen.id! });
     const missed = await resumed.next();
     expect(missed.event).toBe('changes');
-    expect(Number(missed.id)).toBe(versionOf(second, tree));
+    expect(Number(missed.id)).toBe(await versionOf(second, tree));
     const caughtUp = fromChangesEvent(Number(missed.id), JSON.parse(missed.data) as TreeChangesEvent);
     expect(caughtUp).toEqual(await readChanges(second.deps.db, tree.id, Number(seen.id)));
     expect(caughtUp.count).toBe(1);

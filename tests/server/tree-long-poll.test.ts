@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { cells, trees } from '#drizzle/schema.ts';
+import { cells, trees } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import type { TreeChangesAnswer } from '#shared/tree/changes.ts';
 import type { TreeRegionWire } from '#shared/tree/region.ts';
@@ -20,6 +20,7 @@ import { readChanges } from '#server/services/tree/tree-changes.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { publishedPieceAt } from '#tests/helpers/art-fixtures.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 interface Answer {
   status: number;
@@ -61,17 +62,18 @@ async function until(done: () => boolean, timeoutMs = 2000): Promise<void> {
   }
 }
 
-const versionOf = (t: TestApp, tree: TreeRow) =>
-  t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.version;
+const versionOf = async (t: TestApp, tree: TreeRow) =>
+  (await oneRow(t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)))).version;
 
 /** A real commit: a new member reserves an available square through the tRPC caller. */
 async function commit(t: TestApp, tree: TreeRow): Promise<void> {
-  const square = t.deps.db
-    .select({ token: cells.token })
-    .from(cells)
-    .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
-    .limit(1)
-    .get()!.token;
+  const square = (
+    await t.deps.db
+      .select({ token: cells.token })
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
+      .limit(1)
+  )[0]!.token;
   await t.caller((await t.addUser(Role.Observer)).user).cell.reserve({ token: square });
 }
 
@@ -92,7 +94,7 @@ describe('the long-poll of a tree’s changes', () => {
   afterAll(() => t.cleanup());
 
   it('answers at once when the log is past since: the changes, kept briefly by a shared cache', async () => {
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     await commit(t, tree);
     const answer = await get(base, changes(since, WAIT_MAX_SECONDS));
     expect(answer.status).toBe(200);
@@ -101,13 +103,13 @@ describe('the long-poll of a tree’s changes', () => {
     expect(answer.headers).toMatchObject({
       'cache-control': CACHE_CHANGES,
       vary: 'accept-encoding',
-      etag: `"t${tree.id}c${since}-${versionOf(t, tree)}"`,
+      etag: `"t${tree.id}c${since}-${await versionOf(t, tree)}"`,
     });
     expect(heldPolls(t)).toBe(0);
   });
 
   it('holds a poll at the current version until a commit, and answers it within a moment', async () => {
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     const polled = get(base, changes(since, 10));
     await until(() => heldPolls(t) === 1);
     const committed = performance.now();
@@ -119,14 +121,14 @@ describe('the long-poll of a tree’s changes', () => {
     expect(latency).toBeLessThan(1000);
     const body = json(answer) as TreeChangesAnswer;
     expect(body).toEqual(await readChanges(t.deps.db, tree.id, since));
-    expect(body).toMatchObject({ since, version: versionOf(t, tree), count: 1 });
+    expect(body).toMatchObject({ since, version: await versionOf(t, tree), count: 1 });
     expect(answer.headers['cache-control']).toBe(CACHE_CHANGES);
     expect(heldPolls(t)).toBe(0);
     console.log(`tree long-poll: commit → answer ${Math.round(latency)} ms`);
   });
 
   it('answers "nothing new" with the same version once the wait runs out, never to be kept', async () => {
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     const answer = await get(base, changes(since, 1));
     expect(answer.status).toBe(200);
     expect(answer.ms).toBeGreaterThanOrEqual(950);
@@ -142,7 +144,7 @@ describe('the long-poll of a tree’s changes', () => {
   });
 
   it('without wait answers at once, as before: nothing new, revalidated each time', async () => {
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     const answer = await get(base, `/api/tree/${tree.token}/changes?since=${since}`);
     expect(answer.ms).toBeLessThan(500);
     expect(json(answer)).toMatchObject({ since, version: since, count: 0 });
@@ -166,7 +168,7 @@ describe('the long-poll of a tree’s changes', () => {
     const accept = { 'accept-encoding': 'gzip, br' };
 
     // Held together and answered by one commit.
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     const held = viewers.map((viewer) => get(base, changes(since, 10), { ...accept, ...viewer }));
     await until(() => heldPolls(t) === viewers.length);
     await commit(t, tree);
@@ -183,7 +185,7 @@ describe('the long-poll of a tree’s changes', () => {
   });
 
   it('refuses each bad since or wait with 400 in the envelope, at once, holding and changing nothing', async () => {
-    const version = versionOf(t, tree);
+    const version = await versionOf(t, tree);
     const bad: [query: string, field: string][] = [
       ['wait=1', 'since'],
       [`since=abc&wait=1`, 'since'],
@@ -211,7 +213,7 @@ describe('the long-poll of a tree’s changes', () => {
       expect(answer.headers['set-cookie'], query).toBeUndefined();
     }
     expect(heldPolls(t)).toBe(0);
-    expect(versionOf(t, tree)).toBe(version);
+    expect(await versionOf(t, tree)).toBe(version);
     // An unknown tree is still a 404.
     const unknown = await get(base, `/api/tree/${'z'.repeat(22)}/changes?since=0&wait=1`);
     expect(unknown.status).toBe(404);
@@ -225,7 +227,7 @@ describe('the long-polls a process holds', () => {
     try {
       const tree = await createTree(t.deps.db, t.clock.now(), 'Crowded');
       const base = await t.start();
-      const address = `/api/tree/${tree.token}/changes?since=${versionOf(t, tree)}&wait=10`;
+      const address = `/api/tree/${tree.token}/changes?since=${await versionOf(t, tree)}&wait=10`;
       const leaving = new AbortController();
       const first = get(base, address, {}, leaving.signal).catch((error: unknown) => error);
       const second = get(base, address);
@@ -253,7 +255,7 @@ describe('the long-polls a process holds', () => {
     const t = await createTestApp({ port: 0 });
     const tree = await createTree(t.deps.db, t.clock.now(), 'Stopping');
     const base = await t.start();
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     const polled = get(base, `/api/tree/${tree.token}/changes?since=${since}&wait=${WAIT_MAX_SECONDS}`);
     await until(() => heldPolls(t) === 1);
     const stopped = performance.now();
@@ -298,7 +300,7 @@ describe('answers fixed by version', () => {
     expect(later.headers['cache-control']).toBe(CACHE_IMMUTABLE);
     expect(later.body.equals(now.body)).toBe(true);
     // A version the kept snapshot is not: the snapshot there is, which says its own version, short-lived.
-    const newer = await get(base, `/api/tree/${tree.token}?v=${versionOf(t, tree)}`);
+    const newer = await get(base, `/api/tree/${tree.token}?v=${await versionOf(t, tree)}`);
     expect(newer.status).toBe(200);
     expect((json(newer) as { version: number }).version).toBe(version);
     expect(newer.headers['cache-control']).toBe(CACHE_CURRENT);
@@ -321,8 +323,8 @@ describe('answers fixed by version', () => {
 
   it('a region: immutable at the tree’s version, and an artist’s rename moves the version', async () => {
     const author = await t.addUser(Role.Artist);
-    publishedPieceAt(t.deps.db, tree.id, 9, 0, author.user.id, 'c'.repeat(32));
-    const version = versionOf(t, tree);
+    await publishedPieceAt(t.deps.db, tree.id, 9, 0, author.user.id, 'c'.repeat(32));
+    const version = await versionOf(t, tree);
     const at = await get(base, region(version));
     expect(at.headers['cache-control']).toBe(CACHE_IMMUTABLE);
     expect(json(at)).toMatchObject({
@@ -342,9 +344,9 @@ describe('answers fixed by version', () => {
         current_password: '',
       });
     await save(author.user.firstname);
-    expect(versionOf(t, tree)).toBe(version);
+    expect(await versionOf(t, tree)).toBe(version);
     await save('Renamed');
-    const renamed = versionOf(t, tree);
+    const renamed = await versionOf(t, tree);
     expect(renamed).toBeGreaterThan(version);
     expect(await readChanges(t.deps.db, tree.id, version)).toMatchObject({ resync: false, count: 1 });
     const after = json(await get(base, region(renamed))) as TreeRegionWire;

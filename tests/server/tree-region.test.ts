@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { art, cells, pictures, reservations } from '#drizzle/schema.ts';
+import { art, cells, pictures, reservations } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { regionCells, type TreeRegionWire } from '#shared/tree/region.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
@@ -12,44 +12,53 @@ import { createTree } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let treeToken: string;
 let treeId: number;
 let artist: Awaited<ReturnType<TestApp['addUser']>>['user'];
 
-function cellAt(row: number, column: number) {
-  return t.deps.db
-    .select()
-    .from(cells)
-    .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column)))
-    .get()!;
+async function cellAt(row: number, column: number) {
+  return await oneRow(
+    t.deps.db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, treeId), eq(cells.row, row), eq(cells.column, column))),
+  );
 }
 
-function putArt(row: number, column: number, status: number, title: string): void {
+async function putArt(row: number, column: number, status: number, title: string): Promise<void> {
   const { db } = t.deps;
   const now = t.clock.now();
-  const cell = cellAt(row, column);
-  const { id } = db
-    .insert(art)
-    .values({ token: newToken(), cellId: cell.id, authorId: artist.id, status, title, createdAt: now, updatedAt: now })
-    .returning({ id: art.id })
-    .get();
-  db.insert(pictures)
-    .values({
-      token: newToken(),
-      artId: id,
-      position: 0,
-      mediaKey: 'abcdef0123456789',
-      width: 1,
-      height: 1,
-      createdAt: now,
-    })
-    .run();
-  db.update(cells)
+  const cell = await cellAt(row, column);
+  const { id } = (
+    await db
+      .insert(art)
+      .values({
+        token: newToken(),
+        cellId: cell.id,
+        authorId: artist.id,
+        status,
+        title,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: art.id })
+  )[0]!;
+  await db.insert(pictures).values({
+    token: newToken(),
+    artId: id,
+    position: 0,
+    mediaKey: 'abcdef0123456789',
+    width: 1,
+    height: 1,
+    createdAt: now,
+  });
+  await db
+    .update(cells)
     .set({ artId: id, status: status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved })
-    .where(eq(cells.id, cell.id))
-    .run();
+    .where(eq(cells.id, cell.id));
 }
 
 beforeAll(async () => {
@@ -58,8 +67,8 @@ beforeAll(async () => {
   treeToken = tree.token;
   treeId = tree.id;
   artist = (await t.addUser(Role.Artist)).user;
-  putArt(10, 1, ArtStatus.Published, 'Copper Field');
-  putArt(10, 2, ArtStatus.Draft, 'Unfinished');
+  await putArt(10, 1, ArtStatus.Published, 'Copper Field');
+  await putArt(10, 2, ArtStatus.Draft, 'Unfinished');
 });
 afterAll(() => t.cleanup());
 
@@ -73,13 +82,13 @@ describe('GET /api/tree/{treeToken}/region', () => {
     expect(found.every((cell) => cell.row >= 9 && cell.row <= 11 && cell.column >= 0 && cell.column <= 3)).toBe(true);
     const copper = found.find((cell) => cell.row === 10 && cell.column === 1)!;
     expect(copper).toMatchObject({
-      token: cellAt(10, 1).token,
+      token: (await cellAt(10, 1)).token,
       title: 'Copper Field',
       artist: `${artist.firstname} ${artist.lastname}`,
     });
     expect(copper.thumb).toMatch(/^\/media\//);
     const draft = found.find((cell) => cell.row === 10 && cell.column === 2)!;
-    expect(draft).toMatchObject({ token: cellAt(10, 2).token, title: null, artist: null, thumb: null });
+    expect(draft).toMatchObject({ token: (await cellAt(10, 2)).token, title: null, artist: null, thumb: null });
   });
 
   it('answers 304 for the same version and region, and a new body once the tree changed', async () => {
@@ -88,12 +97,11 @@ describe('GET /api/tree/{treeToken}/region', () => {
     expect(first.headers['content-encoding']).toBe('gzip');
     const again = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(again.statusCode).toBe(304);
-    t.deps.db
+    await t.deps.db
       .update(cells)
       .set({ status: CellStatus.Available })
-      .where(eq(cells.id, cellAt(12, 0).id))
-      .run();
-    await recordCellChanges(t.deps.db, treeId, [cellAt(12, 0).id], t.clock.now());
+      .where(eq(cells.id, (await cellAt(12, 0)).id));
+    await recordCellChanges(t.deps.db, treeId, [(await cellAt(12, 0)).id], t.clock.now());
     const changed = await t.server.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
     expect(changed.statusCode).toBe(200);
   });
@@ -130,18 +138,15 @@ describe('GET /api/tree/{treeToken}/region', () => {
 
 describe('cell.mine', () => {
   it("answers the viewer's reserved square first, then their pieces, and nothing of anyone else's", async () => {
-    const reservedCell = cellAt(10, 2);
-    t.deps.db
-      .insert(reservations)
-      .values({
-        token: newToken(),
-        userId: artist.id,
-        cellId: reservedCell.id,
-        expiresAt: t.clock.now() + 1e9,
-        createdAt: 0,
-        updatedAt: 0,
-      })
-      .run();
+    const reservedCell = await cellAt(10, 2);
+    await t.deps.db.insert(reservations).values({
+      token: newToken(),
+      userId: artist.id,
+      cellId: reservedCell.id,
+      expiresAt: t.clock.now() + 1e9,
+      createdAt: 0,
+      updatedAt: 0,
+    });
     const mine = await t.caller(artist).cell.mine();
     expect(mine.map((cell) => [cell.row, cell.column, cell.status])).toEqual([
       [10, 2, CellStatus.Reserved],

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { art, cells, trees } from '#drizzle/schema.ts';
+import { art, cells, trees } from '#drizzle/tables.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { CELL_PITCH, cellCentre, clampPoint } from '#shared/tree/camera.ts';
@@ -21,6 +21,7 @@ import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { newToken } from '#server/tokens.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { firstRow, oneRow } from '#tests/helpers/server/rows.ts';
 
 let t: TestApp;
 let tree: TreeRow;
@@ -32,37 +33,39 @@ const warnings: string[] = [];
 const PAGE = '<!doctype html><html><head><title>app</title></head><body><div id="root"></div></body></html>';
 const hex = (color: number) => `#${color.toString(16).padStart(6, '0')}`;
 
-function cellAt(row: number, column: number) {
-  return t.deps.db
-    .select()
-    .from(cells)
-    .where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column)))
-    .get();
+async function cellAt(row: number, column: number) {
+  return await firstRow(
+    t.deps.db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), eq(cells.row, row), eq(cells.column, column))),
+  );
 }
 
 /** A piece at (row, column) with a dominant colour; a published one turns the square published. */
 async function putArt(row: number, column: number, status: number, dominantColor: number): Promise<string> {
   const { db } = t.deps;
   const now = t.clock.now();
-  const cell = cellAt(row, column)!;
-  const { id } = db
-    .insert(art)
-    .values({
-      token: newToken(),
-      cellId: cell.id,
-      authorId,
-      status,
-      title: `Piece ${row}:${column}`,
-      dominantColor,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: art.id })
-    .get();
-  db.update(cells)
+  const cell = (await cellAt(row, column))!;
+  const { id } = (
+    await db
+      .insert(art)
+      .values({
+        token: newToken(),
+        cellId: cell.id,
+        authorId,
+        status,
+        title: `Piece ${row}:${column}`,
+        dominantColor,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: art.id })
+  )[0]!;
+  await db
+    .update(cells)
     .set({ artId: id, status: status === ArtStatus.Published ? CellStatus.Published : CellStatus.Reserved })
-    .where(eq(cells.id, cell.id))
-    .run();
+    .where(eq(cells.id, cell.id));
   await recordBulkChange(db, tree.id, Date.now());
   return cell.token;
 }
@@ -99,11 +102,11 @@ async function seedView() {
 }
 
 /** A cell of the tree near the seed band's middle: `dr` rows below it, `dc` columns right. */
-function nearSeed(dr: number, dc: number): { row: number; column: number } {
+async function nearSeed(dr: number, dc: number): Promise<{ row: number; column: number }> {
   const target = seedViewTarget(settings);
   const row = Math.floor(target.y / CELL_PITCH) + dr;
   const column = Math.floor(target.x / CELL_PITCH) + dc;
-  expect(cellAt(row, column), `a cell at ${row}:${column}`).toBeDefined();
+  expect(await cellAt(row, column), `a cell at ${row}:${column}`).toBeDefined();
   return { row, column };
 }
 
@@ -119,8 +122,8 @@ afterAll(() => t.cleanup());
 
 describe('the tree page arrives with its first sketch', () => {
   it('draws the opening view around the seed band, ahead of the app, with each square as the engine draws it', async () => {
-    const published = nearSeed(0, 0);
-    const draft = nearSeed(0, 1);
+    const published = await nearSeed(0, 0);
+    const draft = await nearSeed(0, 1);
     await putArt(published.row, published.column, ArtStatus.Published, 0x3a7bd5);
     await putArt(draft.row, draft.column, ArtStatus.Draft, 0xd53a3a);
 
@@ -148,14 +151,14 @@ describe('the tree page arrives with its first sketch', () => {
     // The trunk's lowest row beside the branches, in the opening view: a piece there opens the slot left of it.
     const row = settings.branch.max_row;
     expect(first.body).not.toContain(slotFill);
-    expect(cellAt(row, 0), 'a trunk cell beside the branches').toBeDefined();
+    expect(await cellAt(row, 0), 'a trunk cell beside the branches').toBeDefined();
     expect(row * CELL_PITCH + 100).toBeGreaterThan(first.sketch!.y);
     await putArt(row, 0, ArtStatus.Published, 0x2f9e44);
     expect((await page('/observe')).body).toContain(slotFill);
   });
 
   it('opens a shared position at its zoom, and a shared cell where it is', async () => {
-    const position = nearSeed(-2, 1);
+    const position = await nearSeed(-2, 1);
     const atPosition = viewOf((await page(`/observe?row=${position.row}&col=${position.column}&zoom=1.5`)).sketch!);
     const centre = clampPoint(cellCentre(position.row, position.column), await bounds());
     expect(atPosition).toMatchObject({
@@ -164,8 +167,8 @@ describe('the tree page arrives with its first sketch', () => {
       scale: expect.closeTo(1.5, 5),
     });
 
-    const target = nearSeed(1, 2);
-    const token = cellAt(target.row, target.column)!.token;
+    const target = await nearSeed(1, 2);
+    const token = (await cellAt(target.row, target.column))!.token;
     const atCell = viewOf((await page(`/observe?cell=${token}&zoom=2`)).sketch!);
     const cellCentreClamped = clampPoint(cellCentre(target.row, target.column), await bounds());
     expect(atCell).toMatchObject({
@@ -189,7 +192,7 @@ describe('the tree page arrives with its first sketch', () => {
     // On a 390-pixel phone the sketch is as wide as the engine's opening zoom makes SKETCH_WIDTH CSS pixels.
     expect(((390 - margins) * perPixel) / SKETCH_WIDTH).toBeCloseTo(openingScale(settings, 390), 4);
     expect(perPixel).toBeCloseTo(SKETCH_WIDTH / trunkWidth(settings), 4);
-    const position = nearSeed(0, 1);
+    const position = await nearSeed(0, 1);
     expect((await page(`/observe?row=${position.row}&col=${position.column}&zoom=1`)).body).not.toMatch(fitted);
   });
 
@@ -208,7 +211,7 @@ describe('the tree page arrives with its first sketch', () => {
   });
 
   it('redraws after the tree changes, and never mixes up views', async () => {
-    const square = nearSeed(-1, 0);
+    const square = await nearSeed(-1, 0);
     const before = await page('/observe');
     await putArt(square.row, square.column, ArtStatus.Published, 0x8844aa);
     const after = await page('/observe');
@@ -220,20 +223,20 @@ describe('the tree page arrives with its first sketch', () => {
   });
 
   it('keeps its sketch when the tree changes square by square after a visit (the kept extent is widened from the log)', async () => {
-    const square = nearSeed(0, -1);
+    const square = await nearSeed(0, -1);
     const slot = { row: settings.branch.max_row, column: -1 };
-    expect(cellAt(square.row, square.column)!.status).toBe(CellStatus.Available);
-    expect(cellAt(slot.row, slot.column), 'the branch slot left of the published trunk piece').toBeUndefined();
+    expect((await cellAt(square.row, square.column))!.status).toBe(CellStatus.Available);
+    expect(await cellAt(slot.row, slot.column), 'the branch slot left of the published trunk piece').toBeUndefined();
     // A visit keeps the extent at this version; the changes below are logged cell by cell, so the next visit widens
     // the kept extent by the cells the log names since then, rather than reading the whole tree again.
     expect((await page('/observe')).sketch).not.toBeNull();
     const logged = warnings.length;
-    const changesFrom = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!.changesFrom;
+    const changesFrom = (await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)))).changesFrom;
     await t
       .caller((await t.addUser(Role.Artist)).user)
-      .cell.reserve({ token: cellAt(square.row, square.column)!.token });
+      .cell.reserve({ token: (await cellAt(square.row, square.column))!.token });
     const branch = await t.caller((await t.addUser(Role.Artist)).user).cell.reserveBranch(slot);
-    expect(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!.changesFrom).toBe(changesFrom);
+    expect((await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)))).changesFrom).toBe(changesFrom);
 
     const after = await page('/observe');
     expect(after.sketch, 'the default view is sketched').not.toBeNull();
@@ -254,18 +257,18 @@ describe('the tree page arrives with its first sketch', () => {
   it('draws the same whether the snapshot was built first (its extent is used) or not (one query)', async () => {
     const sketchOf = (body: string) => /<div class="tree-sketch".*?<\/div>/.exec(body)![0];
     await recordBulkChange(t.deps.db, tree.id, Date.now());
-    tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+    tree = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
     const withoutSnapshot = sketchOf((await page('/observe')).body);
     expect(t.deps.snapshots.peek(tree.id)?.version ?? 0).toBeLessThan(tree.version);
     await recordBulkChange(t.deps.db, tree.id, Date.now());
-    tree = t.deps.db.select().from(trees).where(eq(trees.id, tree.id)).get()!;
+    tree = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
     expect((await t.server.inject({ url: `/api/tree/${tree.token}` })).statusCode).toBe(200);
     expect(t.deps.snapshots.peek(tree.id)?.version).toBe(tree.version);
     expect(sketchOf((await page('/observe')).body)).toBe(withoutSnapshot);
   });
 
   it('travels compressed to a browser that takes it: a zoomed-out view is about a hundred kilobytes as text', async () => {
-    const square = nearSeed(0, 0);
+    const square = await nearSeed(0, 0);
     const url = `/observe?row=${square.row}&col=${square.column}&zoom=0.5`;
     const plain = await t.server.inject({ url });
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -290,7 +293,7 @@ describe('the tree page arrives with its first sketch', () => {
 
   it('leaves the page whole when the tree cannot be drawn', async () => {
     const { db } = t.deps;
-    db.update(trees).set({ settings: {} }).where(eq(trees.id, tree.id)).run();
+    await db.update(trees).set({ settings: {} }).where(eq(trees.id, tree.id));
     await recordBulkChange(db, tree.id, Date.now());
     try {
       const { status, body, sketch } = await page('/observe');
@@ -298,7 +301,7 @@ describe('the tree page arrives with its first sketch', () => {
       expect(sketch).toBeNull();
       expect(body).toContain('<div id="root">');
     } finally {
-      db.update(trees).set({ settings }).where(eq(trees.id, tree.id)).run();
+      await db.update(trees).set({ settings }).where(eq(trees.id, tree.id));
       await recordBulkChange(db, tree.id, Date.now());
     }
     expect((await page('/observe')).sketch).not.toBeNull();

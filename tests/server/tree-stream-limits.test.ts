@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { cells, trees } from '#drizzle/schema.ts';
+import { cells, trees } from '#drizzle/tables.ts';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { EVENT_CELLS_MAX, STREAMS_PER_IP } from '#server/http/tree-events.ts';
 import { LIMITS } from '#server/services/rate-limit.ts';
@@ -16,32 +16,32 @@ import { newToken } from '#server/tokens.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { openStream, type OpenStream } from '../helpers/event-stream.ts';
 import { write } from '#server/db.ts';
+import { oneRow } from '#tests/helpers/server/rows.ts';
 
-const versionOf = (t: TestApp, tree: TreeRow) =>
-  t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).get()!.version;
+const versionOf = async (t: TestApp, tree: TreeRow) =>
+  (await oneRow(t.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)))).version;
 
 /** `n` new cells of the tree, each changed once in the log: the tree moves `n` versions on. */
 async function changeNewCells(t: TestApp, tree: TreeRow, n: number, firstRow: number): Promise<void> {
   const now = t.clock.now();
   await write(t.deps.db, async (tx) => {
-    const ids = Array.from(
-      { length: n },
-      (_, i) =>
-        tx
-          .insert(cells)
-          .values({
-            token: newToken(),
-            treeId: tree.id,
-            row: firstRow + i,
-            column: 0,
-            type: CellType.Branch,
-            status: CellStatus.Available,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: cells.id })
-          .get().id,
-    );
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const [made] = await tx
+        .insert(cells)
+        .values({
+          token: newToken(),
+          treeId: tree.id,
+          row: firstRow + i,
+          column: 0,
+          type: CellType.Branch,
+          status: CellStatus.Available,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: cells.id });
+      ids.push(made!.id);
+    }
     await recordCellChanges(tx, tree.id, ids, now);
   });
 }
@@ -75,14 +75,14 @@ describe('resuming the event stream from far behind', () => {
   afterAll(() => t.cleanup());
 
   it('sends the version event, decided without reading a single cell', async () => {
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     await changeNewCells(t, tree, EVENT_CELLS_MAX + 50, 10_000);
     let stream!: OpenStream;
     const sql = await statementsDuring(async () => {
       stream = await openStream(base, `/api/tree/${tree.token}/events`, { 'last-event-id': String(since) });
       const first = await stream.next();
-      expect(first).toMatchObject({ event: 'version', id: String(versionOf(t, tree)) });
-      expect(JSON.parse(first.data)).toEqual({ version: versionOf(t, tree), since });
+      expect(first).toMatchObject({ event: 'version', id: String(await versionOf(t, tree)) });
+      expect(JSON.parse(first.data)).toEqual({ version: await versionOf(t, tree), since });
     });
     stream.close();
     expect(sql.length).toBeGreaterThan(0);
@@ -92,7 +92,7 @@ describe('resuming the event stream from far behind', () => {
   });
 
   it('still carries a catch-up that fits in an event', async () => {
-    const since = versionOf(t, tree);
+    const since = await versionOf(t, tree);
     await changeNewCells(t, tree, 3, 20_000);
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${since}`);
     const first = await stream.next();

@@ -170,9 +170,11 @@ export async function follow(
       await tx
         .insert(follows)
         .values({ followerId: me.id, followedId: other.id, createdAt: ctx.clock.now() })
-        .onConflictDoNothing(),
+        .onConflictDoNothing()
+        .returning({ followedId: follows.followedId }),
   );
-  if (inserted.changes === 0) throw new AppError(ErrorCode.AlreadyFollowing, ERROR_TEXT.already_following);
+  // Rows returned, not a driver's count of changes: better-sqlite3 has one, node-postgres does not.
+  if (inserted.length === 0) throw new AppError(ErrorCode.AlreadyFollowing, ERROR_TEXT.already_following);
   return followStatusOf(ctx, me.id, other.id);
 }
 
@@ -186,8 +188,12 @@ export async function unfollow(
   const { me, other } = await pair(ctx, viewer, token, otherToken, mayFollow);
   const deleted = await write(
     ctx.db,
-    async (tx) => await tx.delete(follows).where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id))),
+    async (tx) =>
+      await tx
+        .delete(follows)
+        .where(and(eq(follows.followerId, me.id), eq(follows.followedId, other.id)))
+        .returning({ followedId: follows.followedId }),
   );
-  if (deleted.changes === 0) throw new AppError(ErrorCode.NotFollowing, ERROR_TEXT.not_following);
+  if (deleted.length === 0) throw new AppError(ErrorCode.NotFollowing, ERROR_TEXT.not_following);
   return followStatusOf(ctx, me.id, other.id);
 }

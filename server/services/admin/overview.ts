@@ -49,7 +49,8 @@ async function weekly(
     .select({ week: bucket, n: count() })
     .from(table)
     .where(and(gte(at, from), lt(at, to), where))
-    .groupBy(bucket);
+    // By position: PostgreSQL takes the bucket written again, with its numbers bound anew, for another expression.
+    .groupBy(sql`1`);
   for (const { week, n } of rows) if (week >= 0 && week < OVERVIEW_WEEKS) series[week] = n;
   return series;
 }

@@ -39,7 +39,8 @@ export async function listUsers(ctx: ServiceContext, query: UsersQuery): Promise
   const pattern = containing(query.search.toLowerCase());
   const bySearch = query.search
     ? or(
-        sql`${users.email} like ${pattern} escape '\\'`,
+        // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+        sql`lower(${users.email}) like ${pattern} escape '\\'`,
         sql`lower(${users.firstname} || ' ' || ${users.lastname}) like ${pattern} escape '\\'`,
       )
     : undefined;

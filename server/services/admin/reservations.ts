@@ -32,8 +32,8 @@ export async function listActiveReservations(ctx: ServiceContext): Promise<Admin
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .innerJoin(trees, eq(trees.id, cells.treeId))
       .innerJoin(users, eq(users.id, reservations.userId))
-      .leftJoin(art, holdersPiece)
-      .where(onTheClock)
+      .leftJoin(art, holdersPiece())
+      .where(onTheClock())
       .orderBy(asc(reservations.expiresAt), asc(reservations.id))
   ).map(({ user, ...row }) => ({ ...row, user: { ...personRef(user), email: user.email } }));
 }

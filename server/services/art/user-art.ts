@@ -46,7 +46,8 @@ async function activities(ctx: ServiceContext, artIds: number[]) {
   return (artId: number) => ({ likes: likes.get(artId) ?? 0, reviews: views.get(artId) ?? 0 });
 }
 
-const pieceColumns = {
+/** The columns of a piece's card, made for each query: an object made at import would keep SQLite's tables. */
+const pieceColumns = () => ({
   artId: art.id,
   artToken: art.token,
   status: art.status,
@@ -67,24 +68,25 @@ const pieceColumns = {
   row: cells.row,
   column: cells.column,
   treeToken: trees.token,
-};
+});
 
-const onItsSquare = eq(cells.artId, art.id);
+const onItsSquare = () => eq(cells.artId, art.id);
 
 /**
  * A piece sent back for changes whose window ran out: REMOVED off its square but kept for its artist. Staff's
  * reason is still on it (publishing clears it), and it was not taken down at the artist's own request.
  */
-const keptAfterChangesWindow = and(
-  eq(art.status, ArtStatus.Removed),
-  isNotNull(art.reviewNote),
-  sql`not exists (select 1 from ${removalRequests} where ${removalRequests.artId} = ${art.id} and ${removalRequests.state} = 'accepted')`,
-);
+const keptAfterChangesWindow = () =>
+  and(
+    eq(art.status, ArtStatus.Removed),
+    isNotNull(art.reviewNote),
+    sql`not exists (select 1 from ${removalRequests} where ${removalRequests.artId} = ${art.id} and ${removalRequests.state} = 'accepted')`,
+  );
 
 /** The pieces of `authorId`, newest first: the atelier's, or with `published` only the published ones. */
 async function piecesOf(ctx: ServiceContext, authorId: number, published: boolean) {
   return await ctx.db
-    .select(pieceColumns)
+    .select(pieceColumns())
     .from(art)
     .innerJoin(cells, eq(cells.id, art.cellId))
     .innerJoin(trees, eq(trees.id, cells.treeId))
@@ -92,8 +94,8 @@ async function piecesOf(ctx: ServiceContext, authorId: number, published: boolea
       and(
         eq(art.authorId, authorId),
         published
-          ? and(onItsSquare, eq(art.status, ArtStatus.Published))
-          : or(and(onItsSquare, ne(art.status, ArtStatus.Removed)), keptAfterChangesWindow),
+          ? and(onItsSquare(), eq(art.status, ArtStatus.Published))
+          : or(and(onItsSquare(), ne(art.status, ArtStatus.Removed)), keptAfterChangesWindow()),
       ),
     )
     .orderBy(desc(art.createdAt), desc(art.id));

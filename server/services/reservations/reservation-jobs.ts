@@ -39,8 +39,8 @@ export async function sendReservationReminders(ctx: ServiceContext): Promise<num
     .select({ id: reservations.id })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .leftJoin(art, holdersPiece)
-    .where(and(gt(reservations.expiresAt, now), lte(reservations.expiresAt, now + 7 * DAY_MS), onTheClock))
+    .leftJoin(art, holdersPiece())
+    .where(and(gt(reservations.expiresAt, now), lte(reservations.expiresAt, now + 7 * DAY_MS), onTheClock()))
     .orderBy(asc(reservations.id));
   let sent = 0;
   for (const { id } of candidates) {
@@ -94,8 +94,8 @@ export async function expireReservations(ctx: ServiceContext): Promise<number> {
     .select({ id: reservations.id })
     .from(reservations)
     .innerJoin(cells, eq(cells.id, reservations.cellId))
-    .leftJoin(art, holdersPiece)
-    .where(and(lte(reservations.expiresAt, now), onTheClock))
+    .leftJoin(art, holdersPiece())
+    .where(and(lte(reservations.expiresAt, now), onTheClock()))
     .orderBy(asc(reservations.id));
   let released = 0;
   for (const { id } of candidates) {

@@ -10,19 +10,21 @@ import type { Queryable } from '../../db.ts';
 /**
  * The reservations whose clock runs: an active hold whose piece is a draft (or none at all) or was sent back for
  * changes, and a piece sent back for changes whose reservation stayed 'submitted' because its artist held another
- * square meanwhile (decision 019). A submitted piece waits for review; a published one is no longer held.
+ * square meanwhile (decision 019). A submitted piece waits for review; a published one is no longer held. Made for
+ * each query, as every condition on the tables (drizzle/tables.ts): one made at import would keep SQLite's.
  */
-export const onTheClock = and(
-  // Up front, so the (state, expires_at) index narrows the rows before the piece is looked at.
-  inArray(reservations.state, ['active', 'submitted']),
-  or(
-    and(eq(reservations.state, 'active'), or(isNull(art.id), inArray(art.status, ART_IN_PROGRESS))),
-    and(eq(reservations.state, 'submitted'), eq(art.status, ArtStatus.ChangesRequested)),
-  ),
-);
+export const onTheClock = () =>
+  and(
+    // Up front, so the (state, expires_at) index narrows the rows before the piece is looked at.
+    inArray(reservations.state, ['active', 'submitted']),
+    or(
+      and(eq(reservations.state, 'active'), or(isNull(art.id), inArray(art.status, ART_IN_PROGRESS))),
+      and(eq(reservations.state, 'submitted'), eq(art.status, ArtStatus.ChangesRequested)),
+    ),
+  );
 
 /** The piece on a reservation's square, when it is the holder's. */
-export const holdersPiece = and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId));
+export const holdersPiece = () => and(eq(art.id, cells.artId), eq(art.authorId, reservations.userId));
 
 /** A reservation by id, with what the timers and a release need, while its clock runs; else undefined. */
 export async function clockedReservation(q: Queryable, id: number) {
@@ -47,8 +49,8 @@ export async function clockedReservation(q: Queryable, id: number) {
       .from(reservations)
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .innerJoin(users, eq(users.id, reservations.userId))
-      .leftJoin(art, holdersPiece)
-      .where(and(eq(reservations.id, id), onTheClock))
+      .leftJoin(art, holdersPiece())
+      .where(and(eq(reservations.id, id), onTheClock()))
       .limit(1)
   )[0];
 }

@@ -232,7 +232,10 @@ export async function flushRateLimits(db: Db, now = Date.now()): Promise<void> {
     const total = totals.get(tally);
     if (total !== undefined) tally.count = total + tally.unsaved;
   }
-  for (const [key, tally] of batch.tallies) if (tally.windowEnd <= now) batch.tallies.delete(key);
+  // A window that has ended is forgotten once all its hits are written: hits counted while this write waited for
+  // the database (PostgreSQL's is a network away) are kept for the next flush.
+  for (const [key, tally] of batch.tallies)
+    if (tally.windowEnd <= now && tally.unsaved === 0) batch.tallies.delete(key);
 }
 
 /** Whether the database was closed (the server stopped): there is nothing to write the counts to. */

@@ -13,7 +13,12 @@ export const byArtSchema = v.object({ artToken: tokenSchema });
 export const byTokenSchema = v.object({ token: tokenSchema });
 export const byUserSchema = v.object({ userToken: tokenSchema });
 
-const idSchema = v.pipe(v.number(), v.integer(), v.minValue(1));
+/**
+ * A row's number (contact messages, reservations): at most what either engine stores, PostgreSQL's 32-bit integer,
+ * so a larger one is refused as invalid input rather than sent in a query the database refuses.
+ */
+export const LARGEST_ID = 2_147_483_647;
+const idSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LARGEST_ID));
 export const byIdSchema = v.object({ id: idSchema });
 export const byReservationSchema = v.object({ reservationId: idSchema });
 

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { art, connections, reservations, sessions, staffActions, trees, users } from '#drizzle/tables.ts';
 import { ADMIN_PAGE_SIZE } from '#shared/admin-api.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
+import { LARGEST_ID } from '#shared/validation/admin.ts';
 import { toAppError } from '#server/errors.ts';
 import { saveConnections } from '#server/services/art/connections.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
@@ -178,6 +179,7 @@ describe('contact messages', () => {
     t.clock.advance(1000);
     expect((await staff().markMessageHandled({ id })).handledAt).toBe(handled.handledAt);
     expect(await codeOf(staff().markMessageHandled({ id: 999_999 }))).toBe('not_found');
+    expect(await codeOf(staff().markMessageHandled({ id: LARGEST_ID + 1 }))).toBe('validation_failed');
     expect(await codeOf(t.caller(artist.user).admin.markMessageHandled({ id }))).toBe('forbidden');
     expect(await adminStateOf(t.deps.db)).toEqual(before);
     expect(
@@ -300,6 +302,9 @@ describe('reservations', () => {
 
     const before = await adminStateOf(t.deps.db);
     expect(await codeOf(staff().releaseReservation({ reservationId: held.id }))).toBe('reservation_not_found');
+    // Past what PostgreSQL's integer holds (its query would fail): refused as invalid input on both engines.
+    for (const reservationId of [LARGEST_ID + 1, Number.MAX_SAFE_INTEGER])
+      expect(await codeOf(staff().releaseReservation({ reservationId }))).toBe('validation_failed');
     expect(await adminStateOf(t.deps.db)).toEqual(before);
   });
 });

@@ -54,13 +54,13 @@ describe('every procedure through createCaller', () => {
       it(`${procedure.name} as ${asker}: no internal error, and nothing written when refused`, async () => {
         await fc.assert(
           fc.asyncProperty(hostileInput(keys, realTokens), async (input) => {
-            const before = store.mark();
+            const before = await store.mark();
             try {
               await procedureOf(w.t.caller(w.userOf(asker)), procedure.name)(input);
             } catch (error) {
               const app = toAppError(error);
               expect(app.status, `${app.code}: ${String(error)}`).toBeLessThan(500);
-              expect(store.changedSince(before)).toEqual([]);
+              expect(await store.changedSince(before)).toEqual([]);
             }
             expect(prototypeIsClean()).toBe(true);
           }),
@@ -119,16 +119,16 @@ const body: fc.Arbitrary<Body> = fc.oneof(
 );
 
 /** Checks one answer of the /api or /trpc door: status, envelope, no leak, no write when refused. */
-function checkAnswer(
+async function checkAnswer(
   res: { statusCode: number; body: string; headers: Record<string, unknown> },
-  before: ReturnType<typeof store.mark>,
+  before: Awaited<ReturnType<typeof store.mark>>,
   envelope: boolean,
 ) {
   expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(500);
   if (res.statusCode < 400) return;
   expect(leakIn(res.body, w.t.dir), res.body.slice(0, 300)).toBeNull();
   if (envelope) expect(Object.keys(JSON.parse(res.body) as object)).toEqual(['r']);
-  expect(store.changedSince(before)).toEqual([]);
+  expect(await store.changedSince(before)).toEqual([]);
 }
 
 /**
@@ -172,7 +172,7 @@ describe('every /api route over HTTP', () => {
               const search = new URLSearchParams(
                 Object.entries(query).filter(([key, value]) => encodable(key) && encodable(value)),
               ).toString();
-              const before = store.mark();
+              const before = await store.mark();
               const res = await injectOnce({
                 method: route.method,
                 url: search ? `${url}?${search}` : url,
@@ -185,7 +185,7 @@ describe('every /api route over HTTP', () => {
                 },
                 ...(sent.payload !== undefined && route.method !== 'GET' ? { payload: sent.payload } : {}),
               });
-              checkAnswer(res, before, true);
+              await checkAnswer(res, before, true);
               expect(prototypeIsClean()).toBe(true);
             },
           ),
@@ -205,7 +205,7 @@ describe('every procedure over HTTP at /trpc', () => {
       await fc.assert(
         fc.asyncProperty(hostileInput(keys, realTokens), async (input) => {
           const json = JSON.stringify(input) ?? 'null';
-          const before = store.mark();
+          const before = await store.mark();
           const headers = { cookie, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': browser.cookie('csrf')! };
           const res =
             procedure.type === 'query'
@@ -222,7 +222,7 @@ describe('every procedure over HTTP at /trpc', () => {
                   payload: json,
                   remoteAddress: browser.ip,
                 });
-          checkAnswer(res, before, false);
+          await checkAnswer(res, before, false);
         }),
         { numRuns: RUNS.trpcHttp },
       );
@@ -243,12 +243,12 @@ describe('every procedure over HTTP at /trpc', () => {
         fc.array(hostileValue(realTokens), { maxLength: 4 }),
         async (names, inputs) => {
           const input = JSON.stringify(Object.fromEntries(inputs.map((value, i) => [String(i), value])));
-          const before = store.mark();
+          const before = await store.mark();
           const res = await w.t.server.inject({
             method: 'GET',
             url: `/trpc/${names.map(encodeURIComponent).join(',')}?batch=1&input=${encodeURIComponent(input)}`,
           });
-          checkAnswer(res, before, false);
+          await checkAnswer(res, before, false);
         },
       ),
       { numRuns: 40 },

@@ -91,7 +91,7 @@ describe('CSRF on every mutating route', () => {
       const session = `session=${(await web.w.browser('admin')).cookie('session')}`;
       const url = filled(route.url);
       for (const [attack, headers] of Object.entries(ATTACKS)) {
-        const mark = web.store.mark();
+        const mark = await web.store.mark();
         const res = await web.w.t.server.inject({
           method: route.method as 'POST',
           url,
@@ -105,7 +105,7 @@ describe('CSRF on every mutating route', () => {
         expect(res.statusCode, `${attack}: ${res.body.slice(0, 200)}`).toBe(403);
         const body = res.json();
         expect(route.url.startsWith('/trpc/') ? body.error.data.app.error : body.r.error, attack).toBe('csrf_failed');
-        expect(web.store.changedSince(mark), attack).toEqual([]);
+        expect(await web.store.changedSince(mark), attack).toEqual([]);
       }
       // The same request, sent as the page sends it, gets past the check: the refusals above are the CSRF check's.
       const genuine = await web.w.t.server.inject({

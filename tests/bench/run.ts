@@ -1,5 +1,6 @@
 /** `npm run bench [-- NAME…]`: runs the named benchmarks (all by default) and prints their tables. */
 import { benchAudience } from './audience.bench.ts';
+import { benchEngines } from './engines.bench.ts';
 import { benchHardening } from './hardening.bench.ts';
 import { benchLive } from './live.bench.ts';
 import { benchMemory } from './memory.bench.ts';
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   hardening: benchHardening,
   memory: benchMemory,
   audience: benchAudience,
+  engines: benchEngines,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -114,7 +114,7 @@ export async function prepare(): Promise<Prepared> {
 }
 
 /** Lua for wrk: each request a different 3-letter prefix, from a different address (the per-IP limit stays out). */
-function searchScript(dir: string, prefixes: string[]): string {
+export function searchScript(dir: string, prefixes: string[]): string {
   const file = path.join(dir, 'search.lua');
   fs.writeFileSync(
     file,

@@ -4,6 +4,7 @@
  * rate-limited per address; and the streams an address may hold are counted per network, an IPv6 /64 as one.
  */
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { cells, trees } from '#drizzle/tables.ts';
@@ -46,15 +47,20 @@ async function changeNewCells(t: TestApp, tree: TreeRow, n: number, firstRow: nu
   });
 }
 
-/** The SQL the app's connection prepares while `run` runs (drizzle prepares each query it runs). */
-/** The SQL prepared on any SQLite connection of the process while `run` runs (reads may use a connection of their own). */
+/**
+ * The SQL the process sends while `run` runs: prepared on any SQLite connection (reads may use a connection of their
+ * own), or sent by any PostgreSQL client of the pool.
+ */
 async function statementsDuring(run: () => Promise<void>): Promise<string[]> {
   const prepare = vi.spyOn(Database.prototype, 'prepare');
+  const query = vi.spyOn(pg.Client.prototype, 'query');
   try {
     await run();
-    return prepare.mock.calls.map(([sql]) => sql);
+    const sent = query.mock.calls.map(([text]) => (typeof text === 'string' ? text : (text as { text?: string }).text));
+    return [...prepare.mock.calls.map(([sql]) => sql), ...sent.filter((sql): sql is string => sql !== undefined)];
   } finally {
     prepare.mockRestore();
+    query.mockRestore();
   }
 }
 

@@ -21,41 +21,24 @@ const SERVER_PROJECT: TestProjectInlineConfiguration['test'] = {
 };
 
 /**
- * Server tests the PostgreSQL lane leaves to the SQLite one: their subject is SQLite (its file, its write queue, its
- * backups, the copy from it), they already run on both engines (`describe.each(ENGINES)`), or they start processes on
- * one data folder.
+ * Server tests the PostgreSQL lane leaves to the SQLite one (decision 037): those whose subject is SQLite itself (its
+ * file, write queue, backups, pragmas, the copy from it), those that run on both engines already
+ * (`describe.each(ENGINES)`, PostgreSQL's own), and those that start server processes on one data folder, build
+ * the client or test HTTP in front of the app: what they prove does not depend on the engine, and they are the
+ * suite's slowest.
  */
 const POSTGRES_LANE_SKIPS = [
-  'tests/server/postgres-*.test.ts',
-  'tests/server/engines-*.test.ts',
-  'tests/server/several-hosts.test.ts',
-  'tests/server/migrate-to-postgres.test.ts',
-  'tests/server/write-queue.test.ts',
-  'tests/server/read-transactions.test.ts',
-  'tests/server/open-database.test.ts',
-  'tests/server/prepared-for-engines.test.ts',
-  'tests/server/awaited-builds.test.ts',
-  'tests/server/job-leases.test.ts',
-  'tests/server/backup.test.ts',
-  'tests/server/crash-safety.test.ts',
-  'tests/server/processes.test.ts',
-  'tests/server/nginx-front-door.test.ts',
-  'tests/server/surroundings.test.ts',
-  'tests/server/startup.test.ts',
-  'tests/server/shutdown.test.ts',
-  'tests/server/native-lifetime.test.ts',
-  'tests/server/client-build.test.ts',
-  'tests/server/admin-cli.test.ts',
-  'tests/server/seed.test.ts',
-  'tests/server/snapshot-build.test.ts',
-  'tests/server/tree-history.test.ts',
-  'tests/server/load.test.ts',
-  'tests/server/media-race.test.ts',
-  'tests/server/review-race.test.ts',
-  'tests/server/reservation-race.test.ts',
-  'tests/server/search-bounds.test.ts',
-  'tests/server/search-fairness.test.ts',
-  'tests/server/rate-limit.test.ts',
+  // SQLite itself.
+  'tests/server/{backup,crash-safety,full-disk,stop-on-full-disk,write-queue,snapshot-build,tree-history}.test.ts',
+  'tests/server/{migrate-to-postgres,seed,admin-cli,rate-limit,search-bounds,search-fairness}.test.ts',
+  // Both engines already, or PostgreSQL's own.
+  'tests/server/{engines-*,postgres-*,several-hosts,open-database,read-transactions,prepared-for-engines}.test.ts',
+  'tests/server/{awaited-builds,job-leases}.test.ts',
+  // Processes on one data folder, the client's build, the app built with a config of its own.
+  'tests/server/{processes,nginx-front-door,surroundings,startup,shutdown,native-lifetime,load}.test.ts',
+  'tests/server/{media-race,review-race,reservation-race,request-logs,client-build,security-headers}.test.ts',
+  // HTTP in front of the app: the proxy's headers, the ZIP lookup's outside service.
+  'tests/server/{behind-a-proxy,zip}.test.ts',
 ];
 
 export default defineConfig({

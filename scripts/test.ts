@@ -1,6 +1,6 @@
 /**
  * `npm test`: two lanes side by side, each step timed: the type check, the guardrails (`npm run lint`) and the Node
- * tests (unit, component, server) in one, the browser tests in the other. With arguments: the type check, then one
+ * tests (unit, component, server on SQLite and again on PostgreSQL) in one, the browser tests in the other. With arguments: the type check, then one
  * plain `vitest run` of them.
  */
 import { spawn } from 'node:child_process';
@@ -15,7 +15,11 @@ interface Step {
 const npx = (...args: string[]): Step => ({ label: args.join(' '), command: 'npx', args });
 const TYPECHECK = npx('tsc', '--noEmit');
 const LINT: Step = { label: 'npm run lint', command: 'npm', args: ['run', '--silent', 'lint'] };
-const NODE_TESTS = npx('vitest', 'run', '--project', 'unit', '--project', 'component', '--project', 'server');
+const NODE_TESTS = npx(
+  'vitest',
+  'run',
+  ...['--project', 'unit', '--project', 'component', '--project', 'server', '--project', 'server-postgres'],
+);
 const BROWSER_TESTS = npx('vitest', 'run', '--project', 'e2e');
 
 /**

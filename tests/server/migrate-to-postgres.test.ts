@@ -153,6 +153,14 @@ describe('a demo gallery with a row in every table', () => {
     }
     expect(first.stdout).toMatch(/^ {4}contact_messages\.created_at: 1 value with a fraction rounded/m);
     expect(first.stdout).toMatch(/^Copied [\d,]+ rows of \d+ tables in [\d.]+ s\.$/m);
+    expect(first.stdout).toMatch(/^Statistics gathered for the query planner \(ANALYZE\) in [\d.]+ s\.$/m);
+  });
+
+  it('leaves every table analysed, so the first queries are planned on the copied rows', async () => {
+    const { rows } = await target.$client.query<{ name: string }>(
+      'select relname as name from pg_stat_user_tables where last_analyze is null and last_autoanalyze is null',
+    );
+    expect(rows.map((row) => row.name)).toEqual([]);
   });
 
   it('holds the same rows in every table, as drizzle reads them on each side', async () => {

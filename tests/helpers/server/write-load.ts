@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
-import { cells } from '#drizzle/schema.ts';
+import { cells } from '#drizzle/tables.ts';
 import { CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
@@ -33,21 +33,22 @@ export async function prepareWriteLoad(
   options: { uploaders: number; reservers: number; images?: number },
 ): Promise<WriteLoad> {
   const tree = (await getDefaultTree(db))!;
-  const trunk = db
-    .select({ id: cells.id, token: cells.token, row: cells.row })
-    .from(cells)
-    .where(and(eq(cells.treeId, tree.id), inArray(cells.status, [CellStatus.Pending, CellStatus.Available])))
-    .all()
-    .filter((cell) => cell.row >= 5 && cell.row <= 30);
-  db.update(cells)
+  const trunk = (
+    await db
+      .select({ id: cells.id, token: cells.token, row: cells.row })
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), inArray(cells.status, [CellStatus.Pending, CellStatus.Available])))
+      .orderBy(cells.row, cells.column)
+  ).filter((cell) => cell.row >= 5 && cell.row <= 30);
+  await db
+    .update(cells)
     .set({ status: CellStatus.Available })
     .where(
       inArray(
         cells.id,
         trunk.map((c) => c.id),
       ),
-    )
-    .run();
+    );
   const images = await Promise.all(
     Array.from({ length: options.images ?? 24 }, (_, i) =>
       sharp({

@@ -1,17 +1,24 @@
 /**
- * Several hosts, one PostgreSQL database (decision 037): two app processes, each with a data folder of its own, started
- * at the same moment on one new database (its migrations applied once, its first tree planted once); a member
- * signed in on one is signed in on the other; a square reserved through one is reserved on the other, and a visitor
- * watching the live tree on the other is told at once; a race for one square across both hosts has one winner.
+ * Several hosts, one PostgreSQL database (decision 037): two app processes (`npm start`'s), each with a data folder of
+ * its own, sharing nothing but DATABASE_URL and, until pictures move to object storage, the pictures' folder (each
+ * host's `media` links to it), behind nginx as deploy/nginx.conf sets it up. Started at the same moment on a new
+ * database they apply its migrations once and plant (or seed the demo) once; a member signed in on one is signed in on
+ * the other; a square reserved through one is reserved on the other, and a visitor watching the live tree on the
+ * other is told at once; a race for one square across both has one winner; each e-mail is sent once though the host
+ * sending them is killed halfway; and a rolling restart behind nginx fails no request.
  */
 import fs from 'node:fs';
-import { and, eq } from 'drizzle-orm';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cells, trees, useTablesOf } from '#drizzle/tables.ts';
-import type { Db } from '#server/db.ts';
+import { art, cells, jobLeases, mailOutbox, trees, users, useTablesOf } from '#drizzle/tables.ts';
+import { write, type Db } from '#server/db.ts';
 import { closeAppDatabase, openAppDatabase } from '#server/open-database.ts';
-import { CellStatus } from '#shared/domain.ts';
+import { enqueueMail } from '#server/services/mail/mail.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { openStream } from '#tests/helpers/event-stream.ts';
+import { freePorts, nginxBinary, startNginx, type Nginx } from '#tests/helpers/server/nginx.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
 import {
   signedInUsers,
@@ -21,53 +28,118 @@ import {
   type RealServer,
 } from '#tests/helpers/server/real-server.ts';
 import { SEED_ROW } from '#tests/helpers/server/reservation-fixtures.ts';
+import { rollingRestartUnderLoad } from '#tests/helpers/server/rolling-restart.ts';
+import { startSmtpSink, type SmtpSink } from '#tests/helpers/server/smtp-sink.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
-let database: TestDatabase;
-let db: Db;
-const hosts: RealServer[] = [];
-const folders: string[] = [];
+/** Short job claims, so that a host killed while sending is taken over within seconds. */
+const LEASE_SECONDS = 2;
 
-beforeAll(async () => {
-  database = await postgresDatabase();
-  const started = await Promise.all(
-    ['a', 'b'].map((name) => {
-      const dir = tempDir(`host-${name}-`);
-      folders.push(dir);
-      return startRealServer(dir, { DATABASE_URL: database.url });
-    }),
-  );
-  hosts.push(...started);
-  db = await openAppDatabase({ databaseFile: '', databaseUrl: database.url });
-}, 60_000);
+/** Everything the tests started, removed at the end. */
+const started = {
+  hosts: [] as RealServer[],
+  folders: [] as string[],
+  databases: [] as TestDatabase[],
+  handles: [] as Db[],
+};
 
 afterAll(async () => {
-  await Promise.all(hosts.map((host) => stopRealServer(host)));
-  if (db) await closeAppDatabase(db);
+  await Promise.all(
+    started.hosts
+      .filter((host) => host.process.exitCode === null && host.process.signalCode === null)
+      .map((host) => stopRealServer(host, 'SIGKILL')),
+  );
+  for (const handle of started.handles) await closeAppDatabase(handle);
   useTablesOf('sqlite');
-  await database?.drop();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  for (const database of started.databases) await database.drop();
+  for (const dir of started.folders) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const [a, b] = [() => hosts[0]!, () => hosts[1]!];
+/** A host's own data folder, whose `media` is the shared pictures' folder. */
+function hostFolder(name: string, media: string): string {
+  const dir = tempDir(`host-${name}-`);
+  started.folders.push(dir);
+  fs.symlinkSync(media, path.join(dir, 'media'));
+  return dir;
+}
 
-async function reserve(host: RealServer, cookie: string, cellToken: string) {
-  return fetch(`${host.url}/api/cell/${cellToken}/reserve`, {
-    method: 'POST',
-    headers: { cookie, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': TEST_CSRF },
+/** A new database, and a handle of the test's own on it. */
+async function newDatabase(): Promise<{ database: TestDatabase; db: Db }> {
+  const database = await postgresDatabase();
+  started.databases.push(database);
+  const db = await openAppDatabase({ databaseFile: '', databaseUrl: database.url });
+  started.handles.push(db);
+  return { database, db };
+}
+
+async function startHost(dir: string, env: Record<string, string>): Promise<RealServer> {
+  const host = await startRealServer(dir, env);
+  started.hosts.push(host);
+  return host;
+}
+
+describe('two hosts on one PostgreSQL database, behind nginx', () => {
+  let db: Db;
+  let nginx: Nginx;
+  let smtp: SmtpSink;
+  const hosts: RealServer[] = [];
+  const folders: string[] = [];
+  let env: (i: number) => Record<string, string>;
+  /** What the SMTP server does with the next message: keep it, or (returning false) leave it unanswered. */
+  let accept: () => boolean = () => true;
+
+  /** Host i (again), on its own folder and port. */
+  async function startApp(i: number): Promise<RealServer> {
+    hosts[i] = await startHost(folders[i]!, env(i));
+    return hosts[i];
+  }
+
+  beforeAll(async () => {
+    // Fails here, with how to install it, when nginx is missing.
+    nginxBinary();
+    const { database, db: handle } = await newDatabase();
+    db = handle;
+    smtp = await startSmtpSink({ accept: () => accept() });
+    const media = tempDir('hosts-media-');
+    started.folders.push(media);
+    folders.push(hostFolder('a', media), hostFolder('b', media));
+    const [portA, portB, site, redirect] = await freePorts(4);
+    env = (i) => ({
+      DATABASE_URL: database.url,
+      PORT: String([portA, portB][i]),
+      TRUST_PROXY: 'true',
+      SITE_URL: `http://127.0.0.1:${site}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      JOB_LEASE_SECONDS: String(LEASE_SECONDS),
+    });
+    // Both at once on the new database: one plants the tree, the other waits for it.
+    await Promise.all([startApp(0), startApp(1)]);
+    nginx = await startNginx({ apps: [portA!, portB!], site: site!, redirect: redirect! });
+  }, 120_000);
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await smtp?.stop();
   });
-}
 
-async function seedSquare(column: number) {
-  const [tree] = await db.select().from(trees);
-  const [square] = await db
-    .select()
-    .from(cells)
-    .where(and(eq(cells.treeId, tree!.id), eq(cells.row, SEED_ROW), eq(cells.column, column)));
-  return { tree: tree!, square: square! };
-}
+  const [a, b] = [() => hosts[0]!, () => hosts[1]!];
 
-describe('two hosts on one PostgreSQL database', () => {
+  async function reserve(host: { url: string }, cookie: string, cellToken: string) {
+    return fetch(`${host.url}/api/cell/${cellToken}/reserve`, {
+      method: 'POST',
+      headers: { cookie, 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': TEST_CSRF },
+    });
+  }
+
+  async function seedSquare(column: number) {
+    const [tree] = await db.select().from(trees);
+    const [square] = await db
+      .select()
+      .from(cells)
+      .where(and(eq(cells.treeId, tree!.id), eq(cells.row, SEED_ROW), eq(cells.column, column)));
+    return { tree: tree!, square: square! };
+  }
+
   it('plant one tree between them, and serve the same one', async () => {
     expect(await db.select({ id: trees.id }).from(trees)).toHaveLength(1);
     const [fromA, fromB] = await Promise.all(
@@ -105,4 +177,110 @@ describe('two hosts on one PostgreSQL database', () => {
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 409)).toHaveLength(7);
   });
+
+  it(
+    'send each e-mail once when the host sending them is killed (SIGKILL) halfway: the other takes over',
+    { timeout: 120_000 },
+    async () => {
+      // Who holds the outbox's claim ("host:pid:random"), followed as it changes.
+      let sender = 0;
+      let following = true;
+      const follow = (async () => {
+        while (following) {
+          const [claim] = await db
+            .select({ owner: jobLeases.owner })
+            .from(jobLeases)
+            .where(and(eq(jobLeases.name, 'mail-outbox'), isNotNull(jobLeases.owner)));
+          if (claim?.owner) sender = Number(claim.owner.split(':').at(-2));
+          await sleep(50);
+        }
+      })();
+      const before = smtp.received.length;
+      let killed = 0;
+      accept = () => {
+        if (killed || smtp.received.length - before < 100 || !sender) return true;
+        // The 101st message: its sender dies before the SMTP server answers it, so it counts as not delivered.
+        killed = sender;
+        hosts.find((host) => host.process.pid === killed)!.process.kill('SIGKILL');
+        return false;
+      };
+      try {
+        await write(db, async (tx) => {
+          for (let i = 0; i < 200; i++)
+            await enqueueMail(tx, Date.now(), {
+              to: `hosts${i}@mail.test`,
+              subject: `Hosts ${i}`,
+              text: `Message ${i}`,
+              kind: 'test',
+            });
+        });
+        const deadline = Date.now() + 90_000;
+        const sent = async () =>
+          (await db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.state, 'sent')))[0]!.n;
+        while ((await sent()) < 200 && Date.now() < deadline) await sleep(200);
+        await sleep(1000); // a duplicate, if there were one, would have time to arrive
+      } finally {
+        following = false;
+        await follow;
+        accept = () => true;
+      }
+      expect(killed).toBeGreaterThan(0);
+      const victim = hosts.findIndex((host) => host.process.pid === killed);
+      expect(hosts[victim]!.process.signalCode).toBe('SIGKILL');
+      const mails = smtp.received.slice(before);
+      expect(mails).toHaveLength(200);
+      expect(new Set(mails.map((mail) => mail.messageId)).size).toBe(200);
+      // Back to two hosts for what follows.
+      await startApp(victim);
+    },
+  );
+
+  it(
+    'restart one after the other behind nginx under reads, writes, uploads and a live stream: no request fails',
+    { timeout: 180_000 },
+    async () => {
+      await rollingRestartUnderLoad({
+        nginx,
+        db,
+        apps: hosts,
+        startApp,
+        label: 'two hosts on one PostgreSQL database, a data folder each',
+      });
+    },
+  );
+});
+
+describe('two hosts started at once on a new PostgreSQL database with SEED=demo', () => {
+  it(
+    'seed the demo once: one of them seeds, the other waits and serves the same gallery',
+    { timeout: 180_000 },
+    async () => {
+      const { database, db } = await newDatabase();
+      const media = tempDir('hosts-demo-media-');
+      started.folders.push(media);
+      const env = { DATABASE_URL: database.url, SEED: 'demo', LOG_LEVEL: 'info' };
+      const pair = await Promise.all(['a', 'b'].map((name) => startHost(hostFolder(`demo-${name}`, media), env)));
+      const said = pair.map((host) => host.stdout());
+      expect(said.filter((out) => out.includes('seeding the demo tree'))).toHaveLength(1);
+      expect(await db.select({ id: trees.id }).from(trees)).toHaveLength(1);
+      const [people] = await db.select({ n: count() }).from(users);
+      const [published] = await db.select({ n: count() }).from(art).where(eq(art.status, ArtStatus.Published));
+      expect(people!.n).toBeGreaterThan(10);
+      expect(published!.n).toBeGreaterThan(10);
+      // Both serve it, pictures included: a published piece's picture through the host that did not seed.
+      const seeder = pair[said.findIndex((out) => out.includes('seeding the demo tree'))]!;
+      const other = pair.find((host) => host !== seeder)!;
+      const [piece] = await db
+        .select({ cellToken: cells.token })
+        .from(art)
+        .innerJoin(cells, eq(cells.artId, art.id))
+        .where(eq(art.status, ArtStatus.Published))
+        .limit(1);
+      const details = (await (await fetch(`${other.url}/api/cell/${piece!.cellToken}`)).json()) as any;
+      const picture = JSON.stringify(details).match(/"(\/media\/[^"]+)"/)?.[1];
+      expect(picture).toBeDefined();
+      expect((await fetch(`${other.url}${picture}`)).status).toBe(200);
+      await Promise.all(pair.map((host) => stopRealServer(host)));
+    },
+  );
 });

@@ -87,6 +87,9 @@ export class TreeEventFeed {
   /** Streams held per network (networkOf). */
   private readonly perIp = new Map<string, number>();
   private seen = 0;
+  /** The look at the log under way, and the one asked for meanwhile (poll). */
+  private looking: Promise<void> | null = null;
+  private nextLook: Promise<void> | null = null;
   private readonly watch: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
@@ -196,9 +199,25 @@ export class TreeEventFeed {
 
   /**
    * One look at the log: trees that moved since the last look get their changes sent to their streams and their held
-   * long-polls.
+   * long-polls. Looks never overlap: while one waits for the database (PostgreSQL's reads are a network away, and a
+   * look can outlast the watch's interval), a second would group the same streams at the same version and send them
+   * the same changes again. A poll asked meanwhile runs once the running look is done (one at most waits).
    */
-  async poll(): Promise<void> {
+  poll(): Promise<void> {
+    if (!this.looking) {
+      this.looking = this.look().finally(() => (this.looking = null));
+      return this.looking;
+    }
+    this.nextLook ??= this.looking
+      .catch(() => {})
+      .then(() => {
+        this.nextLook = null;
+        return this.poll();
+      });
+    return this.nextLook;
+  }
+
+  private async look(): Promise<void> {
     if (this.closed || (this.streams.size === 0 && this.longPolls.size === 0)) {
       if (!this.closed) this.seen = await lastChangeSeq(this.db);
       return;

@@ -79,6 +79,29 @@ describe('the tree event stream', () => {
     stream.close();
   });
 
+  it('sends a change once, though two looks at the log are asked at the same moment', async () => {
+    // A feed that looks only when asked: two looks at once, as when one outlasts the watch's interval (a database a
+    // network away), must not both send the change.
+    t.deps.treeEvents?.close();
+    const feed = new TreeEventFeed(t.deps.db, t.server.log, { watchMs: 3_600_000 });
+    t.deps.treeEvents = feed;
+    try {
+      await feed.poll();
+      const since = await versionOf(t, tree);
+      const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${since}`);
+      const member = await t.addUser(Role.Observer);
+      await reserveCell(t.deps, member.user, await availableCell(t, tree));
+      await Promise.all([feed.poll(), feed.poll()]);
+      await feed.poll();
+      await new Promise((wait) => setTimeout(wait, 200));
+      expect(stream.events.map((event) => `${event.event} ${event.id}`)).toEqual([`changes ${since + 1}`]);
+      stream.close();
+    } finally {
+      feed.close();
+      t.deps.treeEvents = new TreeEventFeed(t.deps.db, t.server.log);
+    }
+  });
+
   it('tells a stream whose version the log no longer reaches to fetch the snapshot again', async () => {
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${await versionOf(t, tree)}`);
     await recordBulkChange(t.deps.db, tree.id, t.clock.now());

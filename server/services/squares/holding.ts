@@ -45,19 +45,38 @@ const SLOT_REFUSALS: Record<BranchSlotRefusal, HoldRefusal> = {
   too_connected: ErrorCode.SlotTooConnected,
 };
 
+/** The unique indexes behind the hold rules: PostgreSQL names the index it enforced, SQLite the index's columns. */
+const UNIQUE_REFUSALS: readonly { index: string; columns: string; refusal: HoldRefusal }[] = [
+  { index: 'reservations_one_per_user', columns: 'reservations.user_id', refusal: ErrorCode.AlreadyReserved },
+  { index: 'reservations_one_per_cell', columns: 'reservations.cell_id', refusal: ErrorCode.CellTaken },
+  { index: 'cells_position_unique', columns: 'cells.tree_id', refusal: ErrorCode.SlotOccupied },
+];
+
+/** The hold refusal a unique index's error stands for (the error or one it was caused by), or null. */
+function refusalOfUniqueIndex(error: unknown): HoldRefusal | null {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const { code, constraint } = current as { code?: unknown; constraint?: unknown };
+    const found =
+      code === '23505'
+        ? UNIQUE_REFUSALS.find((rule) => rule.index === constraint)
+        : /UNIQUE constraint failed/.test(current.message)
+          ? UNIQUE_REFUSALS.find((rule) => current.message.includes(rule.columns))
+          : undefined;
+    if (found) return found.refusal;
+  }
+  return null;
+}
+
 /**
  * Runs a transaction that reserves. Its checks give the clear code; should two writers ever slip past them, a unique
- * index refuses the second, and the index's name says which code that is.
+ * index refuses the second, and the index says which code that is, on either engine.
  */
 export async function withHoldRefusals<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    if (!/UNIQUE constraint failed/.test(message)) throw error;
-    if (message.includes('reservations.user_id')) throw holdRefusal(ErrorCode.AlreadyReserved);
-    if (message.includes('reservations.cell_id')) throw holdRefusal(ErrorCode.CellTaken);
-    if (message.includes('cells.tree_id')) throw holdRefusal(ErrorCode.SlotOccupied);
+    const refusal = refusalOfUniqueIndex(error);
+    if (refusal) throw holdRefusal(refusal);
     throw error;
   }
 }

@@ -47,6 +47,11 @@ const FRESHNESS_CHANGES = 30;
 const ORDER_SQUARES = 1000;
 const SERVER_CORE = 0;
 const LOAD_CORE = 1;
+/**
+ * PostgreSQL's core: the app's by default (app and database share one core, as SQLite shares it with the app);
+ * BENCH_POSTGRES_CORE=1 gives it the load generator's instead, nearer a database on a machine of its own.
+ */
+const POSTGRES_CORE = Number(process.env.BENCH_POSTGRES_CORE ?? SERVER_CORE);
 const EVERY_CORE = `0-${os.cpus().length - 1}`;
 const DATABASE = 'gallery_bench';
 
@@ -280,7 +285,7 @@ export async function benchEngines(): Promise<string> {
     console.log('Starting PostgreSQL and copying the gallery into it with migrate-to-postgres...');
     const started = await startPostgresServer(pgDir);
     postgres = { dir: pgDir, bin: started.bin, watchdog: postgresWatchdog(pgDir) };
-    pinPostgres(pgDir, SERVER_CORE);
+    pinPostgres(pgDir, POSTGRES_CORE);
     await asSuperuser(started.url, `create database ${DATABASE}`);
     const dbUrl = databaseUrl(started.url, DATABASE);
     const migration = await migrate(p.dir, dbUrl);
@@ -417,11 +422,15 @@ export async function benchEngines(): Promise<string> {
       ...freshness.errors.slice(0, 5).map((e) => `Host A → host B: ${e}`),
       ...order.oddSample.map((e) => `/changes answered oddly: ${e}`),
     ];
-    return writeResults('engines', 'SQLite and PostgreSQL side by side', rows, [
+    const [results, title] =
+      POSTGRES_CORE === SERVER_CORE
+        ? ['engines', 'SQLite and PostgreSQL side by side']
+        : ['engines-postgres-own-core', 'SQLite and PostgreSQL side by side, PostgreSQL on a core of its own'];
+    return writeResults(results, title, rows, [
       `One gallery on both engines: the server benchmark's synthetic tree and search pieces, plus ${pairs.length.toLocaleString('en')} members with a session, each paired with an AVAILABLE square of the bench tree (${available.toLocaleString('en')} there), written into SQLite and then copied into a throwaway PostgreSQL (fsync and synchronous_commit off, as the tests run it) with scripts/migrate-to-postgres.ts. The copy leaves PostgreSQL without table statistics (the command does not ANALYZE, and autovacuum gets to it only later), and its planner then scanned the whole search table for a prefix; search is timed straight on each database (searchCells in this process, no HTTP) before and after one ANALYZE, and every HTTP run below is on the analyzed tables.`,
-      `Each engine in turn: one app server (LOG_LEVEL=warn, jobs off, TRUST_PROXY=true) pinned to core ${SERVER_CORE}; PostgreSQL is pinned to the same core (the postmaster with taskset -a, so the backends it forks inherit it, and its helper processes), so app and database share one core as SQLite shares it with the app. wrk (-t1 -c${CONNECTIONS}) and this process's load generator run on core ${LOAD_CORE}. Every path warmed for ${WARM_SECONDS} s, then measured for ${SECONDS} s; "app µs CPU/req" counts the app process only, not PostgreSQL's.`,
+      `Each engine in turn: one app server (LOG_LEVEL=warn, jobs off, TRUST_PROXY=true) pinned to core ${SERVER_CORE}; PostgreSQL is pinned to core ${POSTGRES_CORE} (the postmaster with taskset -a, so the backends it forks inherit it, and its helper processes)${POSTGRES_CORE === SERVER_CORE ? ': app and database share one core, as SQLite shares it with the app' : ', with the load: as a database on a machine of its own, the app has its core to itself'}. wrk (-t1 -c${CONNECTIONS}) and this process's load generator run on core ${LOAD_CORE}. Every path warmed for ${WARM_SECONDS} s, then measured for ${SECONDS} s; "app µs CPU/req" counts the app process only, not PostgreSQL's.`,
       `Reservations: ${RESERVE_CONCURRENCY} members at a time over fetch with keep-alive, each request a fresh member reserving a fresh square (a member holds one reservation and cannot cancel it), for ${SECONDS} s or until the pairs ran out; ${WARM_RESERVATIONS} pairs warm each engine first; then one member at a time for ${SECONDS} s on pairs of its own (${ALONE_SHARE * 100}% of them), which shows the write without the queue (with 8 requests always in flight on one core, latency is about 8 ÷ writes a second). Both engines get the same pairs (the copy was made before any reservation). Latency is per request, client side; every answer other than 200 counts as an error.`,
-      `Two hosts: two app servers (both on core ${SERVER_CORE} with PostgreSQL) with data folders of their own on one database. ${FRESHNESS_CHANGES} reservations through host A (pairs kept aside), each timed from its request until host B's /api/tree/{token}/events names its square, 150 ms apart. Then ${ORDER_WRITERS} writers in this process (its own database handle, as a third host) record ${ORDER_CHANGES_EACH.toLocaleString('en')} changes each on ${ORDER_SQUARES} squares while a follower asks host A's /api/tree/{token}/changes?since= over HTTP (a different X-Forwarded-For each request); every logged change must lie in exactly one answer.`,
+      `Two hosts: two app servers (both on core ${SERVER_CORE}) with data folders of their own on one database. ${FRESHNESS_CHANGES} reservations through host A (pairs kept aside), each timed from its request until host B's /api/tree/{token}/events names its square, 150 ms apart. Then ${ORDER_WRITERS} writers in this process (its own database handle, as a third host) record ${ORDER_CHANGES_EACH.toLocaleString('en')} changes each on ${ORDER_SQUARES} squares while a follower asks host A's /api/tree/{token}/changes?since= over HTTP (a different X-Forwarded-For each request); every logged change must lie in exactly one answer.`,
       'Taken on a shared, busy 2-core machine: compare the ratios, which are measured in the same run, rather than the absolute numbers.',
       ...problems,
     ]);

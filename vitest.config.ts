@@ -37,8 +37,9 @@ const POSTGRES_LANE_SKIPS = [
   // Processes on one data folder, the client's build, the app built with a config of its own.
   'tests/server/{processes,nginx-front-door,surroundings,startup,shutdown,native-lifetime,load}.test.ts',
   'tests/server/{media-race,review-race,reservation-race,request-logs,client-build,security-headers}.test.ts',
-  // HTTP in front of the app: the proxy's headers, the ZIP lookup's outside service.
-  'tests/server/{behind-a-proxy,zip}.test.ts',
+  // HTTP in front of the app: the proxy's headers, the ZIP lookup's outside service, the image line's queue and
+  // refusals before a body is read.
+  'tests/server/{behind-a-proxy,zip,upload-queue,upload-early-refusal}.test.ts',
 ];
 
 export default defineConfig({

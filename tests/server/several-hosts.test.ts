@@ -34,7 +34,7 @@ import { startSmtpSink, type SmtpSink } from '#tests/helpers/server/smtp-sink.ts
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 /** E-mails queued for the host killed halfway through sending them. */
-const MAILS = 80;
+const MAILS = 40;
 
 /** Short job claims, so that a host killed while sending is taken over within seconds. */
 const LEASE_SECONDS = 2;

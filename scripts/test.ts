@@ -1,7 +1,7 @@
 /**
  * `npm test`: two lanes side by side, each step timed: the type check, the guardrails (`npm run lint`) and the Node
- * tests (unit, component, server on SQLite and again on PostgreSQL) in one, the browser tests in the other. With arguments: the type check, then one
- * plain `vitest run` of them.
+ * tests (unit, component, server on SQLite and again on PostgreSQL) in one, the browser tests in the other. With
+ * arguments: the type check, then one plain `vitest run` of them.
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';

@@ -162,12 +162,15 @@ export function toAppError(error: unknown): AppError {
 const OUT_OF_SPACE = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
 let outOfSpaceAt = Number.NEGATIVE_INFINITY;
 
+/** `error` and the errors it was caused by, nearest first (five at most: a driver's error inside a query's). */
+export function* causesOf(error: unknown): Generator<Error & { code?: unknown; constraint?: unknown }> {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++)
+    yield current;
+}
+
 /** Whether `error` (or an error it was caused by) is a write that failed for lack of space. */
 function isOutOfSpace(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && OUT_OF_SPACE.has(code)) return true;
-  }
+  for (const { code } of causesOf(error)) if (typeof code === 'string' && OUT_OF_SPACE.has(code)) return true;
   return false;
 }
 

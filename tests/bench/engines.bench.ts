@@ -19,13 +19,18 @@ import { closeAppDatabase, openAppDatabase } from '#server/open-database.ts';
 import { searchCells } from '#server/services/search/search.ts';
 import { openStream } from '../helpers/event-stream.ts';
 import { PROJECT_ROOT } from '../helpers/paths.ts';
-import { asSuperuser, postgresWatchdog, startPostgresServer, stopPostgresServer } from '../helpers/postgres-server.ts';
+import {
+  createDatabase,
+  postgresWatchdog,
+  startPostgresServer,
+  stopPostgresServer,
+} from '../helpers/postgres-server.ts';
 import { checkChangesOrder, type Verdict } from '../helpers/server/changes-order.ts';
 import { startBenchServer, stopBenchServer } from './bench-server.ts';
 import { addReservers, type Pair } from './engines-reservers.ts';
 import { reserveLoad, type ReserveResult } from './engines-reserve-load.ts';
 import { percentile, writeResults, type Row } from './results.ts';
-import { prepare, searchScript } from './server.bench.ts';
+import { pinSelf, prepare, searchScript } from './server.bench.ts';
 import { requireTools, runWrk, waitUntilIdle, type WrkResult } from './wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -59,11 +64,6 @@ const run = promisify(execFile);
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 const whole = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '-');
 
-/** Pins this process (the load generator, the writers, the streams' readers) to the given cores. */
-function pinSelf(cores: number | string): void {
-  execFileSync('taskset', ['-pc', String(cores), String(process.pid)], { stdio: 'ignore' });
-}
-
 /** Pins the PostgreSQL server to `core`: the postmaster (its backends, forked later, inherit it) and its helpers now running. */
 function pinPostgres(dir: string, core: number): number {
   const postmaster = Number(fs.readFileSync(path.join(dir, 'data/postmaster.pid'), 'utf8').split('\n')[0]);
@@ -87,13 +87,6 @@ function pinPostgres(dir: string, core: number): number {
   for (const pid of [String(postmaster), ...children])
     execFileSync('taskset', ['-a', '-p', '-c', String(core), pid], { stdio: 'ignore' });
   return postmaster;
-}
-
-/** The database `name` on the server of the superuser's `url`. */
-function databaseUrl(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
 }
 
 /** Copies the gallery of `dataDir` into the database at `url` with the project's own command; answers its wall time. */
@@ -286,8 +279,7 @@ export async function benchEngines(): Promise<string> {
     const started = await startPostgresServer(pgDir);
     postgres = { dir: pgDir, bin: started.bin, watchdog: postgresWatchdog(pgDir) };
     pinPostgres(pgDir, POSTGRES_CORE);
-    await asSuperuser(started.url, `create database ${DATABASE}`);
-    const dbUrl = databaseUrl(started.url, DATABASE);
+    const dbUrl = await createDatabase(started.url, DATABASE);
     const migration = await migrate(p.dir, dbUrl);
     console.log(migration.output.trim().split('\n').slice(-3).join('\n'));
 

@@ -41,9 +41,9 @@ export interface Prepared {
   hashMs: number;
 }
 
-/** Pins this process (and so its SQLite work) to the given cores. */
-function pinSelf(cores: string): void {
-  execFileSync('taskset', ['-pc', cores, String(process.pid)], { stdio: 'ignore' });
+/** Pins this process (and so its SQLite work, or a load it generates) to the given cores. */
+export function pinSelf(cores: number | string): void {
+  execFileSync('taskset', ['-pc', String(cores), String(process.pid)], { stdio: 'ignore' });
 }
 
 /**

@@ -201,3 +201,14 @@ export async function asSuperuser(url: string, statement: string): Promise<void>
     await client.end();
   }
 }
+
+/**
+ * Creates the database `name` on the server of the superuser's `serverUrl` (`options` as CREATE DATABASE takes them:
+ * `template template0 encoding 'UTF8'`) and answers its URL.
+ */
+export async function createDatabase(serverUrl: string, name: string, options = ''): Promise<string> {
+  await asSuperuser(serverUrl, `create database ${name}${options ? ` ${options}` : ''}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -12,6 +12,7 @@ import { toAppError } from '#server/errors.ts';
 import { reserveCell } from '#server/services/reservations/index.ts';
 import { withHoldRefusals } from '#server/services/squares/holding.ts';
 import { createTree, type TreeRow } from '#server/services/tree/index.ts';
+import { newToken } from '#server/tokens.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { ENGINES } from '#tests/helpers/server/engines.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
@@ -51,7 +52,7 @@ describe.each(ENGINES)('a unique index refusing a hold on %s', (engine) => {
 
   /** A reservation row written straight, past the checks. */
   const reservationRow = (userId: number, cellId: number) => ({
-    token: `unique-${userId}-${cellId}-${Math.random().toString(36).slice(2, 10)}`,
+    token: newToken(),
     userId,
     cellId,
     state: 'active' as const,
@@ -94,7 +95,7 @@ describe.each(ENGINES)('a unique index refusing a hold on %s', (engine) => {
     const code = await codeOf(() =>
       write(t.deps.db, async (tx) => {
         await tx.insert(cells).values({
-          token: `unique-slot-${Math.random().toString(36).slice(2, 10)}`,
+          token: newToken(),
           treeId: tree.id,
           row: free.row,
           column: free.column,

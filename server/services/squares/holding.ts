@@ -12,7 +12,7 @@ import { ERROR_TEXT } from '#shared/error-text.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { branchSlotRefusal, gridOfCells, type BranchSlotRefusal, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { Queryable } from '../../db.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, causesOf } from '../../errors.ts';
 import { newToken } from '../../tokens.ts';
 import { recordCellChanges } from '../tree/index.ts';
 import { isActiveReservationOf } from './holds.ts';
@@ -54,8 +54,8 @@ const UNIQUE_REFUSALS: readonly { index: string; columns: string; refusal: HoldR
 
 /** The hold refusal a unique index's error stands for (the error or one it was caused by), or null. */
 function refusalOfUniqueIndex(error: unknown): HoldRefusal | null {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const { code, constraint } = current as { code?: unknown; constraint?: unknown };
+  for (const current of causesOf(error)) {
+    const { code, constraint } = current;
     const found =
       code === '23505'
         ? UNIQUE_REFUSALS.find((rule) => rule.index === constraint)

@@ -14,7 +14,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { asSuperuser, postgresWatchdog, startPostgresServer, stopPostgresServer } from '../postgres-server.ts';
+import {
+  asSuperuser,
+  createDatabase,
+  postgresWatchdog,
+  startPostgresServer,
+  stopPostgresServer,
+} from '../postgres-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -143,16 +149,15 @@ export async function postgresDatabase(options: { encoding?: string; locale?: st
   databases++;
   const name = `gallery_test_${process.pid}_${databases}_${Math.random().toString(36).slice(2, 8)}`;
   const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
-  await asSuperuser(
+  const url = await createDatabase(
     server.url,
-    `create database ${name} template ${TEMPLATE}` +
+    name,
+    `template ${TEMPLATE}` +
       (options.encoding ? ` encoding ${literal(options.encoding)}` : '') +
       (options.locale ? ` locale ${literal(options.locale)}` : ''),
   );
-  const url = new URL(server.url);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url,
     name,
     drop: () => asSuperuser(server.url, `drop database if exists ${name} with (force)`),
   };

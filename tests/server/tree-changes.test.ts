@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadId } from 'node:worker_threads';
 import fc from 'fast-check';
-import { count, eq, isNotNull } from 'drizzle-orm';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { art, cells, treeChanges, trees } from '#drizzle/tables.ts';
-import { Role } from '#shared/domain.ts';
+import { CellStatus, Role } from '#shared/domain.ts';
 import { applyChanges, type TreeChangesAnswer, type TreeChangesWire } from '#shared/tree/changes.ts';
 import {
   colorAsSent,
@@ -19,6 +19,7 @@ import {
 } from '#shared/tree/snapshot.ts';
 import { buildSnapshotBytesAwaited, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
+import { reserveCell } from '#server/services/reservations/index.ts';
 import {
   CHANGES_MAX,
   pruneChangeLog,
@@ -177,7 +178,15 @@ describe('what the log no longer reaches', () => {
 describe('GET /api/tree/{token}/changes and tree.changes', () => {
   it('answers the changes with an ETag, and 304 for the same question', async () => {
     const since = (await treeNow()).version;
-    await runTransition(world, { kind: 'reserve', who: 4, pick: 5 });
+    // A member of its own: the world's members may hold a square already after the random sequences above, and a
+    // refused reservation would change nothing.
+    const member = (await t.addUser(Role.Observer)).user;
+    const [square] = await t.deps.db
+      .select({ token: cells.token })
+      .from(cells)
+      .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Available)))
+      .limit(1);
+    await reserveCell(t.deps, member, square!.token);
     const url = `/api/tree/${tree.token}/changes?since=${since}`;
     const first = await t.server.inject({ url });
     expect(first.statusCode).toBe(200);

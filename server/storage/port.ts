@@ -1,0 +1,87 @@
+/**
+ * The media storage port (issue 34): the only code that knows where picture bytes live. Two adapters stand behind
+ * it, the local folder (server/storage/folder.ts, the default, laid out as it always was) and S3-compatible object
+ * storage (server/storage/s3.ts); createMediaStorage (server/storage/index.ts) builds the one the configuration names.
+ *
+ * Media names are content-addressed (the bytes' hash, a variant, an extension): a name always means the same bytes,
+ * so writing a name that exists already changes nothing, and two saves of the same picture may write it at once.
+ */
+import type { Readable } from 'node:stream';
+
+/** Where the server itself serves media files from when it serves them (the folder, or object storage by stream). */
+export const MEDIA_PATH_PREFIX = '/media/';
+
+/** A stored file, as a listing gives it. */
+export interface StoredMedia {
+  name: string;
+  size: number;
+  /** When it was last written, in milliseconds since 1970 (whole seconds on object stores, which keep no more). */
+  modifiedAt: number;
+}
+
+/**
+ * A stored file opened for serving: its bytes as a stream, with what the answer's headers need. The caller reads the
+ * stream to its end or destroys it, which frees the file or the connection it holds.
+ */
+export interface MediaStream {
+  body: Readable;
+  size: number;
+  contentType: string;
+}
+
+/** What /api/health may say of the storage: never a key. */
+export type MediaStorageDescription =
+  | { kind: 'folder'; dir: string }
+  | { kind: 's3'; endpoint: string | null; bucket: string; region: string; publicBaseUrl: string | null };
+
+export interface MediaStorage {
+  /** Stores the bytes under `name`; does nothing when the name is stored already (same name, same bytes). */
+  put: (name: string, bytes: Buffer) => Promise<void>;
+  /** The stored bytes, or null when nothing is stored under `name`. */
+  get: (name: string) => Promise<Buffer | null>;
+  /** The stored file as a stream, for serving it, or null when nothing is stored under `name`. */
+  stream: (name: string) => Promise<MediaStream | null>;
+  exists: (name: string) => Promise<boolean>;
+  /** Removes the file; quiet when there is none. */
+  delete: (name: string) => Promise<void>;
+  /** Every stored media file (never a temporary one, nor anything not named as media are), in no set order. */
+  list: () => AsyncIterable<StoredMedia>;
+  /** Where a browser gets the file: the server's /media/ path, or the store's public address when it has one. */
+  urlOf: (name: string) => string;
+  describe: () => MediaStorageDescription;
+  /**
+   * Deletes temporary files last written before `before` (ms): what a process killed while writing left behind.
+   * Only where a write goes through a temporary file (the folder); an object store writes an object whole or not
+   * at all.
+   */
+  removeStaleTemporaries?: (before: number) => Promise<string[]>;
+}
+
+/** What a media name may be: lower-case letters, digits, dots, dashes and underscores, no leading dot, no slash. */
+const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,127}$/;
+
+/** Answers `name` when it is a safe media name, else throws: no name reaches a path or a key unchecked. */
+export function checkedMediaName(name: string): string {
+  if (!SAFE_NAME.test(name)) throw new Error(`Unsafe media name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** Whether `name` is a safe media name (a listing leaves out whatever else a folder or a bucket holds). */
+export function isMediaName(name: string): boolean {
+  return SAFE_NAME.test(name);
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  avif: 'image/avif',
+};
+
+/** The content type a media file is served with, from its extension. */
+export function contentTypeOf(name: string): string {
+  const extension = /\.([a-z0-9]+)$/.exec(name)?.[1];
+  return (extension && CONTENT_TYPES[extension]) || 'application/octet-stream';
+}

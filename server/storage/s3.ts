@@ -1,0 +1,185 @@
+/**
+ * The S3-compatible adapter of the media storage port (server/storage/port.ts): each media file is one object in one
+ * bucket, its key the media name. Any server that speaks S3 will do (AWS, MinIO, Garage, Ceph, Swift's s3api…): the
+ * SDK adds checksums of its own only where an operation requires one, which servers other than AWS may refuse, and
+ * each upload carries Content-MD5 instead, which every S3 server checks, so bytes damaged on the way are refused
+ * rather than stored. Objects carry the cache headers the server's own /media/ answers carry (content-hashed names
+ * never change), for a public bucket or a CDN in front of it.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import {
+  checkedMediaName,
+  contentTypeOf,
+  isMediaName,
+  MEDIA_PATH_PREFIX,
+  type MediaStorage,
+  type StoredMedia,
+} from './port.ts';
+
+export interface S3StorageOptions {
+  /** The server's address (`https://s3.example.org`); none for AWS itself, which the region then finds. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Bucket in the path (`endpoint/bucket/key`) rather than in the host name: what most servers other than AWS need. */
+  forcePathStyle?: boolean;
+  /**
+   * Where browsers get the files straight from the store or a CDN in front of it (`https://media.example.org`):
+   * pictures are then linked at `${publicBaseUrl}/${name}`. Without it, the server streams them at /media/<name>.
+   */
+  publicBaseUrl?: string;
+  /** How many objects a listing asks for at once: S3's largest, 1000, unless a test wants to see several pages. */
+  listPageSize?: number;
+}
+
+/** As the server's own /media/ answers: a year, never changed (the names are content-addressed). */
+const CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** A listing's page: S3's largest. */
+const LIST_PAGE_SIZE = 1000;
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+}
+
+/**
+ * What the store answered, for a message: its error code and text, or for an answer without a body (a HEAD), what
+ * its status means.
+ */
+function answerOf(error: unknown): string {
+  if (!(error instanceof S3ServiceException)) return String(error);
+  const status = error.$metadata.httpStatusCode;
+  if (error.name !== 'Unknown' && error.name !== 'UnknownError')
+    return `${error.name} (HTTP ${status}): ${error.message}`;
+  if (status === 401 || status === 403)
+    return `access refused (HTTP ${status}): wrong keys, or keys without access to the bucket`;
+  return `HTTP ${status ?? '(no status)'}`;
+}
+
+export function createS3Storage(options: S3StorageOptions): MediaStorage {
+  const { bucket } = options;
+  const client = new S3Client({
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    region: options.region,
+    forcePathStyle: options.forcePathStyle ?? false,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    // The SDK's default adds CRC32 checksums to uploads (and checks them on downloads), which many servers other
+    // than AWS refuse or do not send.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const where = `bucket ${bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`;
+
+  /** An error that says what was asked of which bucket, and what the store answered. */
+  const failure = (what: string, error: unknown) =>
+    new Error(`Object storage (${where}) could not ${what}: ${answerOf(error)}`, { cause: error });
+  const send = async <T>(what: string, request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      throw failure(what, error);
+    }
+  };
+
+  /** GetObject, or null when the object does not exist (a missing bucket is an error, not a missing picture). */
+  const getObject = async (name: string) => {
+    const key = checkedMediaName(name);
+    try {
+      return await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.name === 'NoSuchKey') return null;
+      throw failure(`read ${name}`, error);
+    }
+  };
+
+  const exists = async (name: string) => {
+    const key = checkedMediaName(name);
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw failure(`look up ${name}`, error);
+    }
+  };
+
+  const publicBase = options.publicBaseUrl?.replace(/\/+$/, '');
+
+  return {
+    async put(name, bytes) {
+      const key = checkedMediaName(name);
+      if (await exists(key)) return; // content-addressed: same name, same bytes
+      await send(`store ${name}`, () =>
+        client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: bytes,
+            ContentLength: bytes.length,
+            ContentMD5: createHash('md5').update(bytes).digest('base64'),
+            ContentType: contentTypeOf(name),
+            CacheControl: CACHE_CONTROL,
+          }),
+        ),
+      );
+    },
+    async get(name) {
+      const object = await getObject(name);
+      if (!object?.Body) return null;
+      const bytes = await send(`read ${name}`, () => object.Body!.transformToByteArray());
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    async stream(name) {
+      const object = await getObject(name);
+      if (!object?.Body) return null;
+      if (!(object.Body instanceof Readable))
+        throw new Error('The S3 client answered a body that is not a Node stream');
+      return { body: object.Body, size: object.ContentLength ?? 0, contentType: contentTypeOf(name) };
+    },
+    exists,
+    async delete(name) {
+      const key = checkedMediaName(name);
+      await send(`delete ${name}`, () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
+    },
+    async *list(): AsyncGenerator<StoredMedia> {
+      let token: string | undefined;
+      do {
+        const page = await send('list the objects', () =>
+          client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              MaxKeys: options.listPageSize ?? LIST_PAGE_SIZE,
+              ContinuationToken: token,
+            }),
+          ),
+        );
+        for (const object of page.Contents ?? []) {
+          if (!object.Key || !isMediaName(object.Key)) continue;
+          yield { name: object.Key, size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    urlOf: (name) =>
+      publicBase ? `${publicBase}/${checkedMediaName(name)}` : MEDIA_PATH_PREFIX + checkedMediaName(name),
+    describe: () => ({
+      kind: 's3',
+      endpoint: options.endpoint ?? null,
+      bucket,
+      region: options.region,
+      publicBaseUrl: publicBase ?? null,
+    }),
+  };
+}

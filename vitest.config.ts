@@ -40,6 +40,8 @@ const POSTGRES_LANE_SKIPS = [
   // HTTP in front of the app: the proxy's headers, the ZIP lookup's outside service, the image line's queue and
   // refusals before a body is read.
   'tests/server/{behind-a-proxy,zip,upload-queue,upload-early-refusal}.test.ts',
+  // Media storage's adapters on a folder and an object store: no database at all.
+  'tests/server/media-storage.test.ts',
 ];
 
 export default defineConfig({

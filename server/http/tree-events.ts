@@ -93,6 +93,8 @@ export class TreeEventFeed {
   private readonly watch: NodeJS.Timeout;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+  /** Whether the last look failed (watchLog logs an outage once). */
+  private unreadable = false;
   /** The held long-polls of /changes?wait=, answered by the same look at the log as the streams. */
   readonly longPolls: TreeLongPolls;
   /** Messages written (the benchmark reads it). */
@@ -116,7 +118,7 @@ export class TreeEventFeed {
       (error: unknown) => log.warn({ err: error }, 'the change log could not be read'),
     );
     this.longPolls = new TreeLongPolls(options.longPolls ?? LONG_POLLS_TOTAL);
-    this.watch = setInterval(() => void this.poll(), options.watchMs ?? WATCH_MS);
+    this.watch = setInterval(() => void this.watchLog(), options.watchMs ?? WATCH_MS);
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
     this.watch.unref();
     this.heartbeat.unref();
@@ -215,6 +217,22 @@ export class TreeEventFeed {
         return this.poll();
       });
     return this.nextLook;
+  }
+
+  /**
+   * The watch's look: a database that stops answering (a PostgreSQL restart, a network break) is logged once while
+   * it lasts, and the streams simply wait; the first look that succeeds again sends what they missed.
+   */
+  private async watchLog(): Promise<void> {
+    try {
+      await this.poll();
+      if (this.unreadable) this.log.info('the change log can be read again');
+      this.unreadable = false;
+    } catch (error) {
+      if (!this.unreadable)
+        this.log.warn({ err: error }, 'the change log could not be read; the streams wait until it can');
+      this.unreadable = true;
+    }
   }
 
   private async look(): Promise<void> {

@@ -10,6 +10,7 @@ import { cells, trees, users } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import { fromChangesEvent, type TreeChangesEvent } from '#shared/tree/changes.ts';
 import { buildApp, type App } from '#server/app.ts';
+import { closeAppDatabase } from '#server/open-database.ts';
 import { manualClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
 import { STREAMS_PER_IP, TreeEventFeed } from '#server/http/tree-events.ts';
@@ -218,5 +219,31 @@ describe('across a server restart', () => {
     expect(caughtUp).toEqual(await readChanges(second.deps.db, tree.id, Number(seen.id)));
     expect(caughtUp.count).toBe(1);
     resumed.close();
+  });
+});
+
+describe('a database that stops answering', () => {
+  it('is logged once while it lasts, and never ends the process with an unhandled rejection', async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    dirs.push(t.dir);
+    const warnings: string[] = [];
+    const log = t.server.log.child({});
+    log.warn = ((_details: unknown, text?: string) => void warnings.push(String(text))) as typeof log.warn;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const feed = new TreeEventFeed(t.deps.db, log, { watchMs: 10 });
+    try {
+      await feed.poll();
+      await closeAppDatabase(t.deps.db);
+      // Many looks at the log while the database is gone: each fails, none may go unhandled.
+      await new Promise((wait) => setTimeout(wait, 300));
+      expect(unhandled).toEqual([]);
+      expect(warnings).toEqual(['the change log could not be read; the streams wait until it can']);
+    } finally {
+      feed.close();
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

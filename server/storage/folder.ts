@@ -12,6 +12,7 @@ import {
   contentTypeOf,
   isMediaName,
   MEDIA_PATH_PREFIX,
+  mediaUrlOf,
   type MediaStorage,
   type StoredMedia,
 } from './port.ts';
@@ -22,21 +23,36 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 
+/** Whether an error is the file system refusing this process a change to a file it may still read. */
+function isNotAllowed(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'EPERM' || code === 'EACCES';
+}
+
 export function createFolderStorage(dir: string): MediaStorage {
   const pathOf = (name: string) => path.join(dir, checkedMediaName(name));
-  const exists = async (name: string) => {
+  const lookUp = async (name: string): Promise<StoredMedia | null> => {
     try {
-      await fs.access(pathOf(name));
-      return true;
+      const stat = await fs.stat(pathOf(name));
+      return stat.isFile() ? { name, size: stat.size, modifiedAt: stat.mtimeMs } : null;
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isMissing(error)) return null;
       throw error;
     }
   };
   return {
     async put(name, bytes) {
       const target = pathOf(name);
-      if (await exists(name)) return; // content-addressed: same name, same bytes
+      // Stored already (content-addressed: same name, same bytes): only its date is renewed, so that the orphan
+      // sweep sees a file a save has just used. Gone since (the sweep), or not this process's to touch (a file
+      // restored by another user): written anew below, which the rename makes whole at once.
+      try {
+        const now = new Date();
+        await fs.utimes(target, now, now);
+        return;
+      } catch (error) {
+        if (!isMissing(error) && !isNotAllowed(error)) throw error;
+      }
       const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
       try {
         await fs.writeFile(temporary, bytes);
@@ -70,7 +86,8 @@ export function createFolderStorage(dir: string): MediaStorage {
       });
       return { body: file.createReadStream(), size, contentType: contentTypeOf(name) };
     },
-    exists,
+    exists: async (name) => (await lookUp(name)) !== null,
+    lookUp,
     async delete(name) {
       await fs.rm(pathOf(name), { force: true });
     },
@@ -82,8 +99,17 @@ export function createFolderStorage(dir: string): MediaStorage {
         if (stat?.isFile()) yield { name, size: stat.size, modifiedAt: stat.mtimeMs };
       }
     },
-    urlOf: (name) => MEDIA_PATH_PREFIX + checkedMediaName(name),
+    urlOf: mediaUrlOf(MEDIA_PATH_PREFIX),
+    urlBase: MEDIA_PATH_PREFIX,
     describe: () => ({ kind: 'folder', dir }),
+    async check() {
+      try {
+        await fs.access(dir, fs.constants.W_OK);
+        return null;
+      } catch (error) {
+        return { refused: true, message: `The media folder ${dir} cannot be written: ${(error as Error).message}` };
+      }
+    },
     async removeStaleTemporaries(before) {
       const removed: string[] = [];
       for (const name of await fs.readdir(dir)) {

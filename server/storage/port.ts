@@ -29,26 +29,60 @@ export interface MediaStream {
   contentType: string;
 }
 
-/** What /api/health may say of the storage: never a key. */
+/**
+ * What is wrong with a storage, as check() finds it: `refused` when the store answered that the settings are wrong
+ * (keys, bucket, region, a folder that is not there), which no wait mends; otherwise it could not be reached.
+ */
+export interface MediaStorageProblem {
+  refused: boolean;
+  message: string;
+}
+
+/** A picture's address from its media name. */
+export type MediaUrlOf = (name: string) => string;
+
+/**
+ * The one place a picture's address is made: `base` (the server's /media/ path, or the store's public address with
+ * its closing slash) and the name. Each adapter's urlOf is this; the snapshot worker thread, which has no storage
+ * of its own, makes the same from the adapter's urlBase.
+ */
+export function mediaUrlOf(base: string): MediaUrlOf {
+  return (name) => base + checkedMediaName(name);
+}
+
+/** What a log line or an error may say of the storage: never a key. */
 export type MediaStorageDescription =
   | { kind: 'folder'; dir: string }
   | { kind: 's3'; endpoint: string | null; bucket: string; region: string; publicBaseUrl: string | null };
 
 export interface MediaStorage {
-  /** Stores the bytes under `name`; does nothing when the name is stored already (same name, same bytes). */
+  /**
+   * Stores the bytes under `name`. When the name is stored already (same name, same bytes) its bytes are kept and
+   * only its date is renewed: the orphan sweep removes only files no save has written for a day, and a save that
+   * uses a picture again must make it young before its transaction names it.
+   */
   put: (name: string, bytes: Buffer) => Promise<void>;
   /** The stored bytes, or null when nothing is stored under `name`. */
   get: (name: string) => Promise<Buffer | null>;
   /** The stored file as a stream, for serving it, or null when nothing is stored under `name`. */
   stream: (name: string) => Promise<MediaStream | null>;
   exists: (name: string) => Promise<boolean>;
+  /** The stored file's size and date, as a listing gives them, or null when nothing is stored under `name`. */
+  lookUp: (name: string) => Promise<StoredMedia | null>;
   /** Removes the file; quiet when there is none. */
   delete: (name: string) => Promise<void>;
   /** Every stored media file (never a temporary one, nor anything not named as media are), in no set order. */
   list: () => AsyncIterable<StoredMedia>;
   /** Where a browser gets the file: the server's /media/ path, or the store's public address when it has one. */
-  urlOf: (name: string) => string;
+  urlOf: MediaUrlOf;
+  /** What urlOf puts before a name (mediaUrlOf's base): `/media/`, or the public address ending in a slash. */
+  urlBase: string;
   describe: () => MediaStorageDescription;
+  /**
+   * Whether the store can be used now, asked cheaply (a folder's access, a bucket's HEAD) and given up after
+   * `timeoutMs`: null when it answers, else what is wrong.
+   */
+  check: (timeoutMs: number) => Promise<MediaStorageProblem | null>;
   /**
    * Deletes temporary files last written before `before` (ms): what a process killed while writing left behind.
    * Only where a write goes through a temporary file (the folder); an object store writes an object whole or not

@@ -9,8 +9,10 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -22,6 +24,7 @@ import {
   contentTypeOf,
   isMediaName,
   MEDIA_PATH_PREFIX,
+  mediaUrlOf,
   type MediaStorage,
   type StoredMedia,
 } from './port.ts';
@@ -68,9 +71,18 @@ function answerOf(error: unknown): string {
   return `HTTP ${status ?? '(no status)'}`;
 }
 
-export function createS3Storage(options: S3StorageOptions): MediaStorage {
-  const { bucket } = options;
-  const client = new S3Client({
+/** What a bucket's HEAD, which carries no body, answered: in words for the statuses a wrong setting gives. */
+function checkAnswerOf(error: unknown, status: number | undefined, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+    return `no answer in ${timeoutMs} ms`;
+  if (status === 404) return 'no such bucket (HTTP 404)';
+  if (status === 400 || (status !== undefined && status >= 300 && status < 400))
+    return `HTTP ${status}: most often a region other than the bucket's, or an address that is not the store's`;
+  return answerOf(error);
+}
+
+function clientOf(options: S3StorageOptions): S3Client {
+  return new S3Client({
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     region: options.region,
     forcePathStyle: options.forcePathStyle ?? false,
@@ -80,6 +92,28 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+}
+
+/** The bucket's HEAD, the cheapest request that proves the address, the keys, the region and the bucket. */
+async function checkBucket(client: S3Client, bucket: string, where: string, timeoutMs: number) {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(timeoutMs) });
+    return null;
+  } catch (error) {
+    const status = statusOf(error);
+    // An answer short of a server error says the settings are wrong (keys, bucket, region), which no wait mends;
+    // anything else, that the store could not be reached or is failing for now.
+    const refused = status !== undefined && status >= 300 && status < 500;
+    return {
+      refused,
+      message: `Object storage (${where}) ${refused ? 'refused' : 'did not answer'}: ${checkAnswerOf(error, status, timeoutMs)}`,
+    };
+  }
+}
+
+export function createS3Storage(options: S3StorageOptions): MediaStorage {
+  const { bucket } = options;
+  const client = clientOf(options);
   const where = `bucket ${bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`;
 
   /** An error that says what was asked of which bucket, and what the store answered. */
@@ -104,23 +138,52 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     }
   };
 
-  const exists = async (name: string) => {
+  const lookUp = async (name: string): Promise<StoredMedia | null> => {
     const key = checkedMediaName(name);
     try {
-      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-      return true;
+      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return { name, size: head.ContentLength ?? 0, modifiedAt: head.LastModified?.getTime() ?? 0 };
     } catch (error) {
-      if (statusOf(error) === 404) return false;
+      if (statusOf(error) === 404) return null;
       throw failure(`look up ${name}`, error);
     }
   };
 
+  /** The headers an object is stored with, the same whether it is uploaded or its date renewed. */
+  const headersOf = (name: string) => ({ ContentType: contentTypeOf(name), CacheControl: CACHE_CONTROL });
+
+  /**
+   * Renews a stored object's date by copying it onto itself (S3 allows that only when the copy replaces its
+   * metadata, given again as it was): answers false when there is no such object, or none any more.
+   */
+  const renew = async (key: string): Promise<boolean> => {
+    try {
+      await client.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          CopySource: `${bucket}/${key}`,
+          MetadataDirective: 'REPLACE',
+          ...headersOf(key),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404 && error instanceof S3ServiceException && error.name !== 'NoSuchBucket') return false;
+      throw failure(`renew ${key}`, error);
+    }
+  };
+
   const publicBase = options.publicBaseUrl?.replace(/\/+$/, '');
+  const urlBase = publicBase ? `${publicBase}/` : MEDIA_PATH_PREFIX;
 
   return {
     async put(name, bytes) {
       const key = checkedMediaName(name);
-      if (await exists(key)) return; // content-addressed: same name, same bytes
+      // Stored already (content-addressed: same name, same bytes): its bytes stay, its date is renewed, so that the
+      // orphan sweep sees an object a save has just used. A copy that finds it gone (the sweep took it since the
+      // look) uploads it after all.
+      if ((await lookUp(key)) && (await renew(key))) return;
       await send(`store ${name}`, () =>
         client.send(
           new PutObjectCommand({
@@ -129,8 +192,7 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
             Body: bytes,
             ContentLength: bytes.length,
             ContentMD5: createHash('md5').update(bytes).digest('base64'),
-            ContentType: contentTypeOf(name),
-            CacheControl: CACHE_CONTROL,
+            ...headersOf(name),
           }),
         ),
       );
@@ -148,7 +210,8 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
         throw new Error('The S3 client answered a body that is not a Node stream');
       return { body: object.Body, size: object.ContentLength ?? 0, contentType: contentTypeOf(name) };
     },
-    exists,
+    exists: async (name) => (await lookUp(name)) !== null,
+    lookUp,
     async delete(name) {
       const key = checkedMediaName(name);
       await send(`delete ${name}`, () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
@@ -172,8 +235,8 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },
-    urlOf: (name) =>
-      publicBase ? `${publicBase}/${checkedMediaName(name)}` : MEDIA_PATH_PREFIX + checkedMediaName(name),
+    urlOf: mediaUrlOf(urlBase),
+    urlBase,
     describe: () => ({
       kind: 's3',
       endpoint: options.endpoint ?? null,
@@ -181,5 +244,6 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       region: options.region,
       publicBaseUrl: publicBase ?? null,
     }),
+    check: (timeoutMs) => checkBucket(client, bucket, where, timeoutMs),
   };
 }

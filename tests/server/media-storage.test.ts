@@ -3,7 +3,8 @@
  * local folder on a temporary folder, and S3 against a real S3-compatible server, a throwaway Swift with s3api
  * (tests/helpers/object-store-server.ts) that checks every request's signature. One server for the file, a new
  * bucket for each test. Then what only one adapter has: the folder's layout (the one galleries already have on
- * disk) and its temporaries; S3's refusals (a wrong secret, a missing bucket), its listing in pages, its public URL.
+ * disk), its temporaries and its check; S3's refusals (a wrong secret, a missing bucket, no server), its listing in
+ * pages, its public URL.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMediaStore } from '#server/media-store.ts';
 import { createMediaStorage, type MediaStorage } from '#server/storage/index.ts';
 import type { StoredMedia } from '#server/storage/port.ts';
 import {
@@ -151,6 +151,35 @@ describe.each([folderAdapter, s3Adapter])('media storage: $kind', (adapter) => {
     expect(sha256(await storage.get(name))).toBe(sha256(first));
   });
 
+  it('renews the date of a stored name put again, keeping its bytes', async () => {
+    const storage = await adapter.fresh();
+    const name = hashName('thumb');
+    const bytes = randomBytes(300);
+    await storage.put(name, bytes);
+    const first = await storage.lookUp(name);
+    // Object stores keep whole seconds: the second put comes in a later one.
+    await new Promise((resolve) => setTimeout(resolve, adapter.kind === 's3' ? 1100 : 20));
+    await storage.put(name, bytes);
+    const second = await storage.lookUp(name);
+    expect(second).toMatchObject({ name, size: bytes.length });
+    expect(second!.modifiedAt).toBeGreaterThan(first!.modifiedAt);
+    expect(sha256(await storage.get(name))).toBe(sha256(bytes));
+    expect((await listed(storage)).map((file) => file.modifiedAt)).toEqual([second!.modifiedAt]);
+  });
+
+  it('looks a file up with its size and date, as the listing has them', async () => {
+    const storage = await adapter.fresh();
+    const name = hashName('avatar', 'jpg');
+    await storage.put(name, randomBytes(1234));
+    expect(await storage.lookUp(name)).toEqual((await listed(storage))[0]);
+    expect(await storage.lookUp(hashName('thumb'))).toBeNull();
+  });
+
+  it('answers a check when it can be used', async () => {
+    const storage = await adapter.fresh();
+    expect(await storage.check(5000)).toBeNull();
+  });
+
   it('says whether a file exists, and deletes it', async () => {
     const storage = await adapter.fresh();
     const [kept, deleted] = [hashName('thumb'), hashName('large')];
@@ -208,6 +237,7 @@ describe.each([folderAdapter, s3Adapter])('media storage: $kind', (adapter) => {
       await expect(storage.get(name), name).rejects.toThrow(/Unsafe media name/);
       await expect(storage.stream(name), name).rejects.toThrow(/Unsafe media name/);
       await expect(storage.exists(name), name).rejects.toThrow(/Unsafe media name/);
+      await expect(storage.lookUp(name), name).rejects.toThrow(/Unsafe media name/);
       await expect(storage.delete(name), name).rejects.toThrow(/Unsafe media name/);
       expect(() => storage.urlOf(name), name).toThrow(/Unsafe media name/);
     }
@@ -236,6 +266,7 @@ describe.each([folderAdapter, s3Adapter])('media storage: $kind', (adapter) => {
     const storage = await adapter.fresh();
     const name = hashName('thumb');
     expect(storage.urlOf(name)).toBe(`/media/${name}`);
+    expect(storage.urlBase).toBe('/media/');
   });
 
   it('describes itself without a key', async () => {
@@ -249,17 +280,23 @@ describe.each([folderAdapter, s3Adapter])('media storage: $kind', (adapter) => {
 describe('media storage: the folder adapter’s own', () => {
   afterAll(folderAdapter.tearDown);
 
-  it('keeps the layout galleries already have: files written by the old media store are read, and its own are where it read them', async () => {
+  it('keeps the layout galleries already have: each file under its name, directly in the folder', async () => {
     const storage = await folderAdapter.fresh();
     const described = storage.describe();
     if (described.kind !== 'folder') throw new Error('not a folder');
     const [old, fresh] = [hashName('large'), hashName('avatar', 'jpg')];
     const [oldBytes, freshBytes] = [randomBytes(300), randomBytes(400)];
-    await createMediaStore(described.dir).write(old, oldBytes);
+    fs.writeFileSync(path.join(described.dir, old), oldBytes);
     await storage.put(fresh, freshBytes);
     expect(sha256(await storage.get(old))).toBe(sha256(oldBytes));
     expect(sha256(fs.readFileSync(path.join(described.dir, fresh)))).toBe(sha256(freshBytes));
-    expect(createMediaStore(described.dir).exists(fresh)).toBe(true);
+    expect(fs.readdirSync(described.dir).sort()).toEqual([old, fresh].sort());
+  });
+
+  it('says, when checked, that a folder which is not there cannot be used', async () => {
+    const dir = path.join(os.tmpdir(), `gallery-no-such-media-${randomBytes(4).toString('hex')}`);
+    const problem = await createMediaStorage({ kind: 'folder', dir }).check(1000);
+    expect(problem).toMatchObject({ refused: true, message: expect.stringContaining(dir) as string });
   });
 
   it('lists no temporary file, and removes those left before a given time', async () => {
@@ -297,6 +334,33 @@ describe('media storage: the S3 adapter’s own', () => {
     expect(await listed(right)).toEqual([]);
   });
 
+  it('says, when checked, why it cannot be used: wrong keys, no bucket, no server', async () => {
+    const bucket = await objectStore().createBucket();
+    expect(await s3Storage(bucket, { secretAccessKey: `${objectStore().secretAccessKey}x` }).check(5000)).toEqual({
+      refused: true,
+      message: expect.stringMatching(/refused: access refused \(HTTP 403\): wrong keys/) as string,
+    });
+    expect(await s3Storage(`gallery-missing-${randomBytes(4).toString('hex')}`).check(5000)).toEqual({
+      refused: true,
+      message: expect.stringContaining('no such bucket (HTTP 404)') as string,
+    });
+    // A port nothing listens on: the store is not reached, which a wait may mend.
+    const { region, accessKeyId, secretAccessKey } = objectStore();
+    const nowhere = createMediaStorage({
+      kind: 's3',
+      endpoint: 'http://127.0.0.1:9',
+      region,
+      bucket,
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: true,
+    });
+    expect(await nowhere.check(5000)).toEqual({
+      refused: false,
+      message: expect.stringContaining('did not answer') as string,
+    });
+  });
+
   it('reads from a bucket that does not exist as an error, not as a missing picture', async () => {
     const missing = s3Storage(`gallery-missing-${randomBytes(4).toString('hex')}`);
     await expect(missing.get(hashName('thumb'))).rejects.toThrow(/NoSuchBucket/);
@@ -325,6 +389,7 @@ describe('media storage: the S3 adapter’s own', () => {
     const name = hashName('large');
     const storage = s3Storage(bucket, { publicBaseUrl: 'https://media.gallery.test/pictures/' });
     expect(storage.urlOf(name)).toBe(`https://media.gallery.test/pictures/${name}`);
+    expect(storage.urlBase).toBe('https://media.gallery.test/pictures/');
     expect(storage.describe()).toMatchObject({
       kind: 's3',
       bucket,

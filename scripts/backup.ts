@@ -1,12 +1,14 @@
 /**
  * `npm run backup -- DIR`: a consistent copy of the gallery in DATA_DIR (database and media) into the new folder DIR,
- * taken while the server keeps running (server/backup.ts). README "Backup and restore" says how to restore it.
+ * taken while the server keeps running (server/backup.ts). README "Backup and restore" says how to restore it. With
+ * pictures in object storage, the database only, and what the operator must back up instead: the bucket.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { backupData, BACKUP_DATABASE, BACKUP_MEDIA } from '#server/backup.ts';
+import { backupData, BACKUP_DATABASE, BACKUP_MEDIA, BACKUP_MEDIA_NOTE } from '#server/backup.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { StartupError } from '#server/startup-error.ts';
+import { createMediaStorage } from '#server/storage/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE =
@@ -24,23 +26,33 @@ try {
   if (config.databaseUrl) {
     console.error(
       'Cannot back up: this gallery runs on PostgreSQL (DATABASE_URL), and npm run backup copies the SQLite file ' +
-        'of DATA_DIR. Back the database up with pg_dump, then copy DATA_DIR/media (README, Backup and restore).',
+        `of DATA_DIR. Back the database up with pg_dump, then ${config.media.kind === 's3' ? 'the bucket' : 'copy DATA_DIR/media'} (README, Backup and restore).`,
     );
     process.exit(1);
   }
   const dir = path.resolve(process.cwd(), dirArgument);
   const started = performance.now();
-  const result = backupData(config.databaseFile, config.mediaDir, dir);
+  const media = createMediaStorage(config.media);
+  const result = await backupData(config.databaseFile, media, dir);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { counts } = result;
   console.log(`Backed up ${config.dataDir} to ${dir} in ${seconds} s:`);
   console.log(
     `  ${BACKUP_DATABASE}  ${megabytes(result.databaseBytes)} (${counts.users} users, ${counts.art} pieces, ${counts.pictures} pictures, ${counts.reservations} reservations)`,
   );
-  console.log(`  ${BACKUP_MEDIA}/  ${result.mediaFiles} files, ${megabytes(result.mediaBytes)}`);
+  const { bucket } = result;
+  if (bucket) {
+    const place = `bucket ${bucket.bucket}${bucket.endpoint ? ` at ${bucket.endpoint}` : ''}`;
+    console.log(`  ${BACKUP_MEDIA}: not copied. The pictures are in object storage, ${place}.`);
+    console.log(
+      `  Back that bucket up yourself, right after this copy: ${BACKUP_MEDIA_NOTE} says how (${result.namedMedia} files named, ${result.namedMedia - result.missing.length} in the bucket now).`,
+    );
+  } else console.log(`  ${BACKUP_MEDIA}/  ${result.mediaFiles} files, ${megabytes(result.mediaBytes)}`);
   if (result.missing.length > 0) {
+    const where = media.describe();
+    const from = where.kind === 'folder' ? where.dir : `bucket ${where.bucket}`;
     console.error(
-      `Warning: ${result.missing.length} media files named by the database were already missing from ${config.mediaDir}: ${result.missing.slice(0, 5).join(', ')}${result.missing.length > 5 ? ', ...' : ''}`,
+      `Warning: ${result.missing.length} media files named by the database were already missing from ${from}: ${result.missing.slice(0, 5).join(', ')}${result.missing.length > 5 ? ', ...' : ''}`,
     );
   }
 } catch (error) {

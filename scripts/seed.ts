@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { systemClock } from '#server/clock.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { closeDatabase, ensureWritableDir, openDatabase } from '#server/db.ts';
-import { createMediaStore } from '#server/media-store.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { printSeedSummary, seedDemo } from '#server/seed/demo.ts';
 import { getDefaultTree } from '#server/services/tree/index.ts';
 import { StartupError } from '#server/startup-error.ts';
+import { createMediaStorage } from '#server/storage/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,7 +25,7 @@ const log = {
 try {
   const config = loadConfig(process.env, root);
   ensureWritableDir(config.dataDir, 'data folder');
-  ensureWritableDir(config.mediaDir, 'media folder');
+  if (config.media.kind === 'folder') ensureWritableDir(config.media.dir, 'media folder');
   const db = openDatabase(config.databaseFile);
   try {
     if (await getDefaultTree(db)) {
@@ -34,7 +34,7 @@ try {
       console.log('Seeding the demo tree (generating artworks, a few seconds)...');
       const started = performance.now();
       const result = await seedDemo(
-        { db, clock: systemClock, media: createMediaStore(config.mediaDir), config, log },
+        { db, clock: systemClock, media: createMediaStorage(config.media), config, log },
         { adminEmail: config.adminEmail, adminPassword: config.adminPassword },
       );
       printSeedSummary(result);

@@ -1,7 +1,8 @@
 /**
  * buildApp(config): the one HTTP server (docs/architecture.md, Layers). tRPC at /trpc, the REST adapter at /api, media
- * at /media, the built client with its initial parameters everywhere else; CSRF, sessions, security headers and request
- * logging around all of it. Tests call it with a temporary data folder and `inject` or `listen` on port 0.
+ * at /media (or at the store's public address), the built client with its initial parameters everywhere else; CSRF,
+ * sessions, security headers and request logging around all of it. Tests call it with a temporary data folder and
+ * `inject` or `listen` on port 0.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
@@ -27,7 +28,8 @@ import { registerPages } from './http/pages.ts';
 import { useRequestGuards, type StopState } from './http/request-guards.ts';
 import { fastifyTrustProxy, serverTimeouts, useBodyDeadline, warnOfUntrustedProxy } from './http/behind-a-proxy.ts';
 import { TreeEventFeed } from './http/tree-events.ts';
-import { createMediaStore } from './media-store.ts';
+import { StartupError } from './startup-error.ts';
+import { createMediaStorage, type MediaStorage, type MediaStorageProblem } from './storage/index.ts';
 import { frameworkErrors, useRestEnvelope } from './rest/adapter.ts';
 import { registerRestRoutes } from './rest/routes.ts';
 import { appRouter } from './root.ts';
@@ -48,6 +50,8 @@ export interface BuildOptions {
   logOutput?: { write: (line: string) => unknown };
   /** How refusals of an address past its limit are held (tests shorten the wait). */
   refusalHold?: RefusalHoldOptions;
+  /** Where pictures are kept; otherwise the storage the config names (a test may hand in its own). */
+  media?: MediaStorage;
 }
 
 export interface App {
@@ -63,6 +67,25 @@ export interface App {
    * connections are refused outright (npm start's SIGTERM uses it).
    */
   stop: (options?: { drainMs?: number; step?: (what: string) => void }) => Promise<void>;
+}
+
+/** How long the start-up's look at the media storage may take before the store counts as not reached. */
+const MEDIA_CHECK_AT_START_MS = 10_000;
+
+/**
+ * The media storage, looked at before anything else starts: settings it refuses (wrong keys, no such bucket or
+ * folder) stop the start-up with one line; a store that does not answer is only said, since a restart would not
+ * mend it and the rest of the site works meanwhile (/api/health says `unreachable` until it answers).
+ */
+async function openMediaStorage(config: AppConfig, given: MediaStorage | undefined) {
+  if (config.media.kind === 'folder') ensureWritableDir(config.media.dir, 'media folder');
+  const media = given ?? createMediaStorage(config.media);
+  const problem = await media.check(MEDIA_CHECK_AT_START_MS);
+  if (problem?.refused) {
+    const hint = config.media.kind === 's3' ? ' Check the S3_ variables (README, Environment variables).' : '';
+    throw new StartupError(`${problem.message}.${hint}`);
+  }
+  return { media, problem };
 }
 
 /** While stopping, how often connections with no request in flight are closed (the first time after this long). */
@@ -84,9 +107,16 @@ function stopListening(http: HttpServer): Promise<void> {
   });
 }
 
+function warnOfUnreachableMedia(server: FastifyInstance, problem: MediaStorageProblem): void {
+  server.log.warn(
+    { media: problem.message },
+    'the media storage does not answer: starting all the same; pictures can be neither saved nor served until it does',
+  );
+}
+
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
   ensureWritableDir(config.dataDir, 'data folder');
-  ensureWritableDir(config.mediaDir, 'media folder');
+  const { media, problem: mediaProblem } = await openMediaStorage(config, options.media);
   const ownsDb = !options.db;
   const db = options.db ?? (await openAppDatabase(config));
 
@@ -111,7 +141,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   // Snapshots and histories of large trees are built by a worker thread, off the event loop.
-  const builds = new BuildWorker(db, isPostgres(db) || db.$client.memory ? null : db.$client.name);
+  if (mediaProblem) warnOfUnreachableMedia(server, mediaProblem);
+  const builds = new BuildWorker(db, isPostgres(db) || db.$client.memory ? null : db.$client.name, media.urlBase);
   const clock = options.clock ?? systemClock;
   const histories = new TreeHistoryStore(builds, {
     now: () => clock.now(),
@@ -120,7 +151,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const deps: AppDeps = {
     db,
     clock,
-    media: createMediaStore(config.mediaDir),
+    media,
     config,
     log: server.log,
     snapshots: new SnapshotStore(db, builds, {
@@ -136,14 +167,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   server.decorateRequest('auth', null);
 
   await server.register(fastifyCookie);
-  useSecurityHeaders(server, config.secureCookies);
+  useSecurityHeaders(server, config.secureCookies, media.urlBase);
   const stopState: StopState = { closing: false };
   // Before the guards: a request they refuse may still be sending its body, which Node reads to the end.
   useBodyDeadline(server, config.httpTimeouts.bodyMs);
   useRequestGuards(server, deps, stopState, options.refusalHold);
   continueOnlyPastTheChecks(server);
   if (config.trustProxy === false) warnOfUntrustedProxy(server);
-  registerHealth(server, db, config);
+  registerHealth(server, db, { dataDir: config.dataDir, minFreeBytes: config.minFreeBytes, media });
   useClientBuildHeader(server, config.clientDir);
 
   await server.register(

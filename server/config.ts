@@ -9,8 +9,27 @@ import { z } from 'zod';
 import type { LiveTransport } from '#shared/api-types.ts';
 import { isTimeZone } from '#shared/time-zone.ts';
 import { PASSWORD_RULE_TEXT, passwordSchema } from '#shared/validation/account.ts';
+import type { MediaStorageOptions } from './storage/index.ts';
 
-const envSchema = z.object({
+/** The variables of object storage, which only MEDIA_STORAGE=s3 reads. */
+const S3_VARIABLES = [
+  'S3_ENDPOINT',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'MEDIA_PUBLIC_URL',
+] as const;
+
+/** What MEDIA_STORAGE=s3 cannot do without. */
+const S3_REQUIRED = {
+  S3_BUCKET: "the bucket's name",
+  S3_ACCESS_KEY_ID: 'the access key',
+  S3_SECRET_ACCESS_KEY: 'the secret key',
+} as const;
+
+const envFields = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -61,7 +80,63 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/ })
     .refine((url) => url.includes('{zip}'), 'must contain {zip}')
     .optional(),
+  /** Where pictures are kept (decision 044): `folder`, DATA_DIR/media; `s3`, a bucket the S3_ variables name. */
+  MEDIA_STORAGE: z.enum(['folder', 's3']).default('folder'),
+  /** The store's address; unset for AWS itself, whose address follows from the region. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name: 3 to 63 lower-case letters, digits, dots, dashes',
+    )
+    .optional(),
+  /** The bucket's region: AWS's own for AWS; servers of one region (MinIO, Garage) take us-east-1, the default. */
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'must be a region name such as us-east-1')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Bucket in the path, not the host name: by default yes with S3_ENDPOINT (MinIO, Garage, Ceph), no for AWS. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  /** Where browsers fetch pictures straight from the store or a CDN; unset, the server serves them at /media/. */
+  MEDIA_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
+
+const envSchema = envFields.superRefine((e, ctx) => {
+  if (e.MEDIA_STORAGE === 's3') {
+    for (const [name, what] of Object.entries(S3_REQUIRED)) {
+      if (e[name as keyof typeof S3_REQUIRED] === undefined)
+        ctx.addIssue({ code: 'custom', path: [name], message: `missing: MEDIA_STORAGE=s3 needs ${what}` });
+    }
+    return;
+  }
+  // Pictures would land on this disk while the operator believes them in a bucket: said at once instead.
+  for (const name of S3_VARIABLES) {
+    if (e[name] === undefined) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [name],
+      message: 'is set, but MEDIA_STORAGE is folder: set MEDIA_STORAGE=s3 to keep pictures in the bucket, or unset it',
+    });
+  }
+});
+
+/** Where pictures are kept, from the parsed variables. */
+function mediaStorageOf(e: z.infer<typeof envSchema>, dataDir: string): MediaStorageOptions {
+  if (e.MEDIA_STORAGE === 'folder') return { kind: 'folder', dir: path.join(dataDir, 'media') };
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION ?? 'us-east-1',
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : e.S3_ENDPOINT !== undefined,
+    publicBaseUrl: e.MEDIA_PUBLIC_URL,
+  };
+}
 
 export interface AppConfig {
   port: number;
@@ -70,7 +145,8 @@ export interface AppConfig {
   databaseFile: string;
   /** The PostgreSQL database the app runs on (DATABASE_URL), or null for the SQLite file `databaseFile`. */
   databaseUrl: string | null;
-  mediaDir: string;
+  /** Where pictures are kept (decision 044): the media folder, or an S3-compatible bucket with its keys. */
+  media: MediaStorageOptions;
   outboxDir: string;
   siteUrl: string;
   /** Cookies get the Secure flag when the site is served over HTTPS. */
@@ -182,7 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     dataDir,
     databaseFile: path.join(dataDir, 'gallery.db'),
     databaseUrl: e.DATABASE_URL ?? null,
-    mediaDir: path.join(dataDir, 'media'),
+    media: mediaStorageOf(e, dataDir),
     outboxDir: path.join(dataDir, 'outbox'),
     siteUrl,
     secureCookies: siteUrl.startsWith('https://'),

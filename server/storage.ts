@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { ErrorCode } from '#shared/errors.ts';
 import { AppError, lastOutOfSpaceAt } from './errors.ts';
+import type { MediaStorage } from './storage/index.ts';
 
 /** After a write failed for lack of space, the storage counts as full for this long (unless space is seen again). */
 const FULL_FOR_MS = 60_000;
@@ -24,9 +25,14 @@ export function storageState(dataDir: string, minFreeBytes: number): { state: St
   return { state, freeBytes };
 }
 
-/** Refuses an upload (507) before its images are decoded when the data folder is low on space. */
-export function ensureRoomForUpload(dataDir: string, minFreeBytes: number): void {
-  if (storageState(dataDir, minFreeBytes).state === 'ok') return;
+/**
+ * Refuses an upload (507) before its images are decoded when the media folder is low on space. Pictures kept in object
+ * storage take none of this machine's disk, so nothing is checked for them: a store that refuses a write fails the
+ * save like any other error (decision 044).
+ */
+export function ensureRoomForUpload(media: MediaStorage, minFreeBytes: number): void {
+  const where = media.describe();
+  if (where.kind !== 'folder' || storageState(where.dir, minFreeBytes).state === 'ok') return;
   throw new AppError(
     ErrorCode.InsufficientStorage,
     'The gallery is running out of storage space, so new pictures cannot be accepted right now. Nothing was saved; please try again later.',

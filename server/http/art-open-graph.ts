@@ -10,7 +10,7 @@ import { escapeMarkup } from './markup.ts';
 import { cellPath } from '#shared/paths.ts';
 
 export async function artOpenGraphTags(ctx: ServiceContext, cellToken: string): Promise<string> {
-  const shared = await publishedPieceForSharing(ctx.db, cellToken);
+  const shared = await publishedPieceForSharing(ctx, cellToken);
   if (!shared) return '';
   const { piece, author, main } = shared;
   const site = ctx.config.siteUrl.replace(/\/$/, '');
@@ -23,7 +23,8 @@ export async function artOpenGraphTags(ctx: ServiceContext, cellToken: string): 
     ['og:url', site + cellPath(cellToken, 'details')],
     ...(main
       ? ([
-          ['og:image', site + main.image],
+          // The server's own /media/ path gets the site's address; a public address is one already.
+          ['og:image', new URL(main.image, `${site}/`).href],
           ['og:image:width', String(main.width)],
           ['og:image:height', String(main.height)],
           ['og:image:alt', main.description || piece.title],

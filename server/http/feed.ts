@@ -5,6 +5,7 @@
 import { personName } from '#shared/people.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db.ts';
+import type { MediaUrlOf } from '../storage/index.ts';
 import { newestPublished } from '../services/art/index.ts';
 import { detailsLinkOf, thumbOf } from '../services/display/index.ts';
 import { escapeMarkup } from './markup.ts';
@@ -17,11 +18,12 @@ export const FEED_SIZE = 50;
 
 const isoOf = (ms: number) => new Date(ms).toISOString();
 
-export async function renderFeed(db: Queryable, siteUrl: string, now: number): Promise<string> {
+export async function renderFeed(db: Queryable, urlOf: MediaUrlOf, siteUrl: string, now: number): Promise<string> {
   const entries = (await newestPublished(db, FEED_SIZE)).map((piece) => {
     const link = detailsLinkOf(siteUrl, piece.cellToken);
-    const thumb = thumbOf(piece.mediaKey);
-    const thumbUrl = thumb && siteUrl + thumb;
+    const thumb = thumbOf(piece.mediaKey, urlOf);
+    // The server's own /media/ path gets the site's address; a public address is one already.
+    const thumbUrl = thumb && new URL(thumb, `${siteUrl}/`).href;
     const published = piece.publishedAt ?? piece.updatedAt;
     const updated = Math.max(published, piece.updatedAt);
     const title = titleOrUntitled(piece.title);
@@ -65,6 +67,6 @@ export function registerFeed(server: FastifyInstance): void {
     reply
       .header('cache-control', 'public, max-age=60')
       .type('application/atom+xml; charset=utf-8')
-      .send(await renderFeed(deps.db, deps.config.siteUrl, deps.clock.now())),
+      .send(await renderFeed(deps.db, deps.media.urlOf, deps.config.siteUrl, deps.clock.now())),
   );
 }

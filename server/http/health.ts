@@ -1,7 +1,8 @@
 /**
- * GET /api/health, for a load balancer or a monitor (docs/api.md; decisions 017, 026): 503 when the database cannot
- * answer, `ok: false` with `storage: "full"` when writes fail for lack of space. No session, no CSRF, no rate limit,
- * and logged only when something is wrong, so a probe every second stays cheap and quiet.
+ * GET /api/health, for a load balancer or a monitor (docs/api.md; decisions 017, 026, 044): 503 when the database
+ * cannot answer, `ok: false` with `storage: "full"` when writes fail for lack of space, or `"unreachable"` when the
+ * media storage does not answer (a bucket's HEAD, asked at most every few seconds). No session, no CSRF, no rate
+ * limit, and logged only when something is wrong, so a probe every second stays cheap and quiet.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { snakeKeys } from '#shared/key-case.ts';
 import type { Db } from '../db.ts';
 import { preparedForEngines } from '../services/prepared.ts';
 import { storageState, type StorageState } from '../storage.ts';
+import type { MediaStorage, MediaStorageProblem } from '../storage/index.ts';
 import type { HandWrittenRoute } from '../trpc.ts';
 
 /** Declared as every /api path is (decision 036), though it lives outside the /api scope and its hooks. */
@@ -18,7 +20,7 @@ export const HEALTH: HandWrittenRoute = {
   method: 'GET',
   path: '/api/health',
   who: 'everyone',
-  does: 'health probe: `{ok, db, storage, free_megabytes, version}`; 503 when the database does not answer; `ok: false` with `storage: "full"` when it is up but writes fail for lack of space (`low`: uploads refused)',
+  does: 'health probe: `{ok, db, storage, free_megabytes, version}`; 503 when the database does not answer; `ok: false` with `storage: "full"` when it is up but writes fail for lack of space (`low`: under `MIN_FREE_SPACE_MB`, uploads to the media folder refused), or `storage: "unreachable"` when the media storage (the folder, or the bucket) does not answer',
   via: '(plain route)',
   example: { r: { ok: true, db: 'ok', storage: 'ok', free_megabytes: 77941, version: '0.1.0' } },
 };
@@ -29,8 +31,11 @@ export interface Health {
   /** The database answers and writes can be stored (false: down, or up but unable to write). */
   ok: boolean;
   db: 'ok' | 'unavailable';
-  /** The data folder's space: `low` refuses uploads, `full` means writes are failing (decision 026). */
-  storage: StorageState;
+  /**
+   * `unreachable` when the media storage does not answer (decision 044); otherwise the data folder's space: `low`
+   * refuses uploads to the media folder, `full` means writes are failing (decision 026).
+   */
+  storage: StorageState | 'unreachable';
   freeMegabytes: number;
   version: string;
 }
@@ -38,14 +43,29 @@ export interface Health {
 const packageFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json');
 const VERSION = (JSON.parse(fs.readFileSync(packageFile, 'utf8')) as { version: string }).version;
 
+/** How long the media storage's check may take, and how long its answer is kept: probes come every second or so. */
+const MEDIA_CHECK_TIMEOUT_MS = 2_000;
+const MEDIA_CHECK_KEPT_MS = 5_000;
+
+/** The media storage's check, asked at most once every MEDIA_CHECK_KEPT_MS; probes meanwhile share the last answer. */
+function keptMediaCheck(media: MediaStorage): () => Promise<MediaStorageProblem | null> {
+  let kept: { at: number; answer: Promise<MediaStorageProblem | null> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (!kept || now - kept.at >= MEDIA_CHECK_KEPT_MS) kept = { at: now, answer: media.check(MEDIA_CHECK_TIMEOUT_MS) };
+    return kept.answer;
+  };
+}
+
 /** The probe: one round trip to the database, whichever engine. */
 const probe = preparedForEngines<[], { one: number }>({ sqlite: 'select 1 as one', postgres: 'select 1 as one' });
 
 export function registerHealth(
   server: FastifyInstance,
   db: Db,
-  storage: { dataDir: string; minFreeBytes: number },
+  storage: { dataDir: string; minFreeBytes: number; media: MediaStorage },
 ): void {
+  const mediaProblem = keptMediaCheck(storage.media);
   const databaseAnswers = async () => {
     try {
       return (await probe.get(db)) !== undefined;
@@ -60,15 +80,16 @@ export function registerHealth(
     url: HEALTH.path,
     logLevel,
     handler: async (req, reply) => {
-      const dbOk = await databaseAnswers();
+      const [dbOk, media] = await Promise.all([databaseAnswers(), mediaProblem()]);
       if (!dbOk) req.log.error('health check: the database does not answer');
+      if (media) req.log.error({ media: media.message }, 'health check: the media storage does not answer');
       const space = storageState(storage.dataDir, storage.minFreeBytes);
       if (space.state === 'full')
         req.log.error({ freeBytes: space.freeBytes }, 'health check: the data folder is out of space');
       const health: Health = {
-        ok: dbOk && space.state !== 'full',
+        ok: dbOk && !media && space.state !== 'full',
         db: dbOk ? 'ok' : 'unavailable',
-        storage: space.state,
+        storage: media ? 'unreachable' : space.state,
         freeMegabytes: Math.floor(space.freeBytes / 2 ** 20),
         version: VERSION,
       };

@@ -18,20 +18,14 @@ import { artOpenGraphTags } from './art-open-graph.ts';
 import { sendCompressed } from './compress.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { registerFeed } from './feed.ts';
+import { registerMediaFiles } from './media-files.ts';
 import { createIndexRenderer } from './index-html.ts';
 import { FILE_PREFIXES } from './request-guards.ts';
 
 /** Registers the pages, files and the not-found handler (every other GET is a client route). */
 export async function registerPages(server: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, config } = deps;
-  await server.register(fastifyStatic, {
-    root: config.mediaDir,
-    prefix: '/media/',
-    decorateReply: false,
-    index: false,
-    immutable: true,
-    maxAge: '365d',
-  });
+  await registerMediaFiles(server, deps.media);
 
   const renderIndex = createIndexRenderer(config.clientDir);
   const sketches = new TreeSketches(db, deps.snapshots);

@@ -21,17 +21,32 @@ const POLICY: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
-/** The Content Security Policy; over https it also upgrades any plain-http address a page might hold. */
-export function contentSecurityPolicy(https: boolean): string {
-  const directives = Object.entries(POLICY).map(([name, sources]) => `${name} ${sources.join(' ')}`);
+/**
+ * Where pictures come from when it is not this site: the origin of the media storage's public address (object storage
+ * or a CDN in front of it, MEDIA_PUBLIC_URL), from the base its addresses start with; null for the server's /media/.
+ */
+export function mediaOriginOf(mediaUrlBase: string): string | null {
+  return /^https?:\/\//.test(mediaUrlBase) ? new URL(mediaUrlBase).origin : null;
+}
+
+/**
+ * The Content Security Policy; over https it also upgrades any plain-http address a page might hold. Pictures
+ * linked at another origin (`mediaOrigin`) are allowed as images, and as fetches too: PixiJS's loader fetches the
+ * thumbnails the tree draws (in a worker where it can) rather than loading them as images.
+ */
+export function contentSecurityPolicy(https: boolean, mediaOrigin: string | null = null): string {
+  const extra: Record<string, string[]> = mediaOrigin ? { 'img-src': [mediaOrigin], 'connect-src': [mediaOrigin] } : {};
+  const directives = Object.entries(POLICY).map(([name, sources]) =>
+    [name, ...sources, ...(extra[name] ?? [])].join(' '),
+  );
   if (https) directives.push('upgrade-insecure-requests');
   return directives.join(';');
 }
 
 /** Every security header with its value, in the order they are sent. HSTS only when the site is served over https. */
-export function securityHeaders(https: boolean): [name: string, value: string][] {
+export function securityHeaders(https: boolean, mediaOrigin: string | null = null): [name: string, value: string][] {
   return [
-    ['content-security-policy', contentSecurityPolicy(https)],
+    ['content-security-policy', contentSecurityPolicy(https, mediaOrigin)],
     ['cross-origin-opener-policy', 'same-origin'],
     ['cross-origin-resource-policy', 'same-origin'],
     ['origin-agent-cluster', '?1'],
@@ -47,8 +62,8 @@ export function securityHeaders(https: boolean): [name: string, value: string][]
 }
 
 /** Sets the headers on every answer, before any route runs (so errors, not-found answers and media carry them too). */
-export function useSecurityHeaders(server: FastifyInstance, https: boolean): void {
-  const headers = securityHeaders(https);
+export function useSecurityHeaders(server: FastifyInstance, https: boolean, mediaUrlBase: string): void {
+  const headers = securityHeaders(https, mediaOriginOf(mediaUrlBase));
   server.addHook('onRequest', (_req, reply, done) => {
     const raw = reply.raw;
     for (const [name, value] of headers) raw.setHeader(name, value);

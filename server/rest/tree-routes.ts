@@ -152,7 +152,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
       // Each answer is a database read built per request, so it is limited per address (generously).
       await hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeChangesPerIp, req.ip);
       const tree = await getTreeByToken(api.deps.db, req.params.treeToken);
-      let answer = await readChanges(api.deps.db, tree.id, since);
+      let answer = await readChanges(api.deps.db, tree.id, since, api.deps.media.urlOf);
       let cacheControl = CACHE_REVALIDATE;
       if (wait !== null) {
         const polls = api.deps.treeEvents?.longPolls;
@@ -161,7 +161,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
           const woken = await polls.hold(tree.id, since, wait * 1000, req.signal);
           // The reader left: there is no one to answer.
           if (req.signal.aborted) return;
-          answer = woken ?? (await readChanges(api.deps.db, tree.id, since));
+          answer = woken ?? (await readChanges(api.deps.db, tree.id, since, api.deps.media.urlOf));
         }
         cacheControl = answer.version === since ? CACHE_NEVER : CACHE_CHANGES;
       }
@@ -197,7 +197,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
         reply.header('etag', etagAt(tree.version)).header('cache-control', cacheFor(tree.version, asked));
         return reply.code(304).send();
       }
-      const region = await readRegion(api.deps.db, tree, bounds);
+      const region = await readRegion(api.deps.db, tree, bounds, api.deps.media.urlOf);
       reply.header('etag', etagAt(region.version)).header('cache-control', cacheFor(region.version, asked));
       reply.type('application/json; charset=utf-8');
       return sendCompressed(req, reply, Buffer.from(JSON.stringify({ r: region })));

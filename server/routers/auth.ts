@@ -17,7 +17,7 @@ export const authRouter = router({
         example: examples.current,
       },
     })
-    .query(({ ctx }) => (ctx.user ? toCurrentUser(ctx.user) : null)),
+    .query(({ ctx }) => (ctx.user ? toCurrentUser(ctx.user, ctx.media.urlOf) : null)),
 
   register: publicProcedure
     .meta({
@@ -33,7 +33,7 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const created = await register(ctx, input, ctx.ip);
       ctx.sessionCookie.set(created.token, created.expiresAt);
-      return toCurrentUser(created.user);
+      return toCurrentUser(created.user, ctx.media.urlOf);
     }),
 
   login: publicProcedure
@@ -52,7 +52,7 @@ export const authRouter = router({
       // A wrong password leaves the current session alone; a right one replaces it (a fresh session on login).
       if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
       ctx.sessionCookie.set(opened.token, opened.expiresAt);
-      return toCurrentUser(opened.user);
+      return toCurrentUser(opened.user, ctx.media.urlOf);
     }),
 
   logout: userProcedure

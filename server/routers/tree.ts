@@ -24,7 +24,8 @@ export const treeRouter = router({
       }),
     )
     .query(
-      async ({ ctx, input }) => await readChanges(ctx.db, (await getTreeByToken(ctx.db, input.token)).id, input.since),
+      async ({ ctx, input }) =>
+        await readChanges(ctx.db, (await getTreeByToken(ctx.db, input.token)).id, input.since, ctx.media.urlOf),
     ),
   /** The growth history for the replay: published pieces in publish order (shared/tree/history.ts). */
   history: publicProcedure

@@ -30,7 +30,7 @@ export const userRouter = router({
         throw new AppError(ErrorCode.Forbidden, 'You can only change your own account.');
       const updated = await updateAccount(ctx, user, input, ctx.ip);
       if (updated.session) ctx.sessionCookie.set(updated.session.token, updated.session.expiresAt);
-      return toCurrentUser(updated.user);
+      return toCurrentUser(updated.user, ctx.media.urlOf);
     }),
   /** reservedCell: the viewer's held square. */
   ...userReservationProcedures,

@@ -12,7 +12,7 @@ import {
   contentTypeOf,
   isMediaName,
   MEDIA_PATH_PREFIX,
-  mediaUrlOf,
+  serverMediaUrlOf,
   type MediaStorage,
   type StoredMedia,
 } from './port.ts';
@@ -99,7 +99,7 @@ export function createFolderStorage(dir: string): MediaStorage {
         if (stat?.isFile()) yield { name, size: stat.size, modifiedAt: stat.mtimeMs };
       }
     },
-    urlOf: mediaUrlOf(MEDIA_PATH_PREFIX),
+    urlOf: serverMediaUrlOf,
     urlBase: MEDIA_PATH_PREFIX,
     describe: () => ({ kind: 'folder', dir }),
     async check() {

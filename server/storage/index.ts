@@ -17,4 +17,5 @@ export function createMediaStorage(options: MediaStorageOptions): MediaStorage {
   }
 }
 
-export type { MediaStorage } from './port.ts';
+export { contentTypeOf, isMediaName, MEDIA_PATH_PREFIX, mediaUrlOf, serverMediaUrlOf } from './port.ts';
+export type { MediaStorage, MediaStorageProblem, MediaUrlOf } from './port.ts';

@@ -50,6 +50,12 @@ export function mediaUrlOf(base: string): MediaUrlOf {
   return (name) => base + checkedMediaName(name);
 }
 
+/**
+ * The server's own address of a picture, /media/<name>, which answers on every adapter (with a public address
+ * configured, by sending the browser there). The folder's urlOf, and object storage's without a public address.
+ */
+export const serverMediaUrlOf: MediaUrlOf = mediaUrlOf(MEDIA_PATH_PREFIX);
+
 /** What a log line or an error may say of the storage: never a key. */
 export type MediaStorageDescription =
   | { kind: 'folder'; dir: string }

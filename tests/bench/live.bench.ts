@@ -21,6 +21,7 @@ import { startBenchServer } from './bench-server.ts';
 import { generatedTree } from './generated-tree.ts';
 import { processStats, sampleFor } from './process-stats.ts';
 import { percentile, writeResults, type Row } from './results.ts';
+import { serverMediaUrlOf } from '#server/storage/index.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
 const WRITE_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -410,7 +411,7 @@ function fullRefetch(dir: string, treeId: number): { buildMs: number; cpuMs: num
   let bytes = 0;
   for (let i = 0; i < REBUILDS; i++) {
     const cpu = process.cpuUsage();
-    const built = db.transaction(() => buildSnapshotBytes(db, tree));
+    const built = db.transaction(() => buildSnapshotBytes(db, tree, serverMediaUrlOf));
     const used = process.cpuUsage(cpu);
     walls.push(built.builtMs);
     cpus.push((used.user + used.system) / 1000);

@@ -1,10 +1,11 @@
 /** Shared by the art tests: real images made with sharp, multipart bodies over HTTP, and a stored-state snapshot. */
-import fs from 'node:fs';
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { art, cells, connections, pictures, reservations, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import type { Db } from '#server/db.ts';
+import type { MediaStorage } from '#server/storage/index.ts';
+import { storedFiles } from '#tests/helpers/server/media-files.ts';
 import { newToken } from '#server/tokens.ts';
 import { BrowserLike } from '#tests/helpers/server/browser-like.ts';
 import type { TestApp } from '#tests/helpers/server/test-app.ts';
@@ -150,7 +151,7 @@ export async function publishedPieceAt(
 }
 
 /** Everything a save could change, rows and files, to prove a refusal stored nothing. */
-export async function storedState(db: Db, mediaDir: string) {
+export async function storedState(db: Db, media: MediaStorage) {
   return {
     art: await db.select().from(art).orderBy(asc(art.id)),
     pictures: await db.select().from(pictures).orderBy(asc(pictures.id)),
@@ -161,6 +162,6 @@ export async function storedState(db: Db, mediaDir: string) {
       .orderBy(asc(cells.id)),
     reservations: await db.select().from(reservations).orderBy(asc(reservations.id)),
     roles: await db.select({ id: users.id, role: users.role }).from(users).orderBy(asc(users.id)),
-    files: fs.readdirSync(mediaDir).sort(),
+    files: await storedFiles(media),
   };
 }

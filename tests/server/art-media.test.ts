@@ -1,6 +1,7 @@
 /**
- * The art media pipeline (decision 009): magic bytes decide the type, a save that fails after writing its files takes
- * them back, and the hourly sweep removes only old files that no row names.
+ * The art media pipeline (decisions 009, 044): magic bytes decide the type, a save that fails after writing its files
+ * deletes nothing (its files wait for the sweep), and the hourly sweep removes only files that no row names and that
+ * no save has written for a day. The sweep on both adapters: media-sweep.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,12 @@ import { eq } from 'drizzle-orm';
 import { users } from '#drizzle/tables.ts';
 import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { Role } from '#shared/domain.ts';
-import { prepareArtImage, sniffImageType, sweepOrphanMedia } from '#server/services/media/art-media.ts';
+import {
+  MEDIA_ORPHAN_GRACE_MS,
+  prepareArtImage,
+  sniffImageType,
+  sweepOrphanMedia,
+} from '#server/services/media/art-media.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
@@ -64,12 +70,12 @@ describe('image types come from the bytes', () => {
   });
 });
 
-describe('files of a failed save are taken back', () => {
-  it('removes the files it wrote when the rows cannot be committed', async () => {
+describe('a failed save deletes nothing', () => {
+  it('leaves the files it wrote, named by no row, to the sweep, and stores no row', async () => {
     const holder = await t.addUser(Role.Observer);
     await reserveCell(t.deps, holder.user, (await cellAt(t.deps.db, treeId, SEED_ROW, 0)).token);
     const browser = await browserFor(t, holder.cookie);
-    const before = await storedState(t.deps.db, t.deps.config.mediaDir);
+    const before = await storedState(t.deps.db, t.deps.media);
     // A second, available square: the save writes its image, then the one-square rule refuses the reservation.
     const other = (await cellAt(t.deps.db, treeId, SEED_ROW, 1)).token;
     const answer = await postForm(
@@ -80,17 +86,28 @@ describe('files of a failed save are taken back', () => {
     );
     expect(answer.status).toBe(409);
     expect(answer.body.r.error).toBe('already_reserved');
-    expect(await storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+    const { files: filesBefore, ...rowsBefore } = before;
+    const { files: filesAfter, ...rowsAfter } = await storedState(t.deps.db, t.deps.media);
+    expect(rowsAfter).toEqual(rowsBefore);
+    const written = filesAfter.filter((name) => !filesBefore.includes(name));
+    expect(filesAfter).toEqual(expect.arrayContaining(filesBefore));
+    expect(written.map((name) => name.slice(32))).toEqual(['-large.webp', '-thumb.webp']);
+    // No row ever names them: once no save has used them for a day, the sweep takes them.
+    const dayLater = { ...t.deps, clock: { now: () => Date.now() + MEDIA_ORPHAN_GRACE_MS } };
+    expect(await sweepOrphanMedia(dayLater)).toEqual(expect.arrayContaining(written));
+    expect(await storedState(t.deps.db, t.deps.media)).toEqual({ ...rowsBefore, files: filesBefore });
   });
 });
 
 describe('the orphan sweep', () => {
-  it('deletes files older than an hour that no picture or avatar names, and stale temporaries, and nothing else', async () => {
-    const dir = t.deps.config.mediaDir;
+  it('deletes files no save has written for a day that no picture or avatar names, stale temporaries, and nothing else', async () => {
+    const where = t.deps.media.describe();
+    if (where.kind !== 'folder') throw new Error('The test app keeps its pictures in a folder');
+    const { dir } = where;
     const owner = await t.addUser(Role.Artist);
     const namedKey = 'a'.repeat(32);
     await publishedPieceAt(t.deps.db, treeId, 10, 2, owner.user.id, namedKey);
-    const old = (t.clock.now() - 2 * 60 * 60 * 1000) / 1000;
+    const old = (t.clock.now() - MEDIA_ORPHAN_GRACE_MS - 60_000) / 1000;
     const write = (name: string, mtime: number) => {
       fs.writeFileSync(path.join(dir, name), 'x');
       fs.utimesSync(path.join(dir, name), mtime, mtime);
@@ -98,6 +115,8 @@ describe('the orphan sweep', () => {
     write(`${namedKey}-thumb.webp`, old);
     write(`${'b'.repeat(32)}-large.webp`, old); // orphan, old: goes
     write(`${'c'.repeat(32)}-thumb.webp`, t.clock.now() / 1000); // orphan, but maybe a save in flight: stays
+    // An orphan nearly a day old (a failed save yesterday, whose picture may yet be saved again): stays.
+    write(`${'8'.repeat(32)}-large.webp`, (t.clock.now() - MEDIA_ORPHAN_GRACE_MS + 60_000) / 1000);
     const avatar = `${'f'.repeat(32)}-avatar.jpg`;
     await t.deps.db.update(users).set({ image: avatar }).where(eq(users.id, owner.user.id));
     write(avatar, old); // a user's avatar: stays
@@ -118,5 +137,6 @@ describe('the orphan sweep', () => {
     expect(fs.existsSync(path.join(dir, `${namedKey}-thumb.webp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, `${'c'.repeat(32)}-thumb.webp`))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, `${'8'.repeat(32)}-large.webp`))).toBe(true);
   });
 });

@@ -153,24 +153,24 @@ describe('saving art refuses every bad input and stores nothing', () => {
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const browser = await browserFor(app.t, app.author.cookie);
-      const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+      const before = await storedState(app.t.deps.db, app.t.deps.media);
       const answer = await postForm(app.t, browser, `/api/cell/${app.reservedToken}`, await c.form());
       expect(answer.status).toBe(c.status);
       expect(answer.body.r.errors?.[c.field]).toEqual([c.message]);
-      expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+      expect(await storedState(app.t.deps.db, app.t.deps.media)).toEqual(before);
     });
   }
 
   it('refuses a selected connection without a description, and stores nothing', async () => {
     const browser = await browserFor(app.t, app.author.cookie);
     const neighbour = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW - 1, 2)).token;
-    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const before = await storedState(app.t.deps.db, app.t.deps.media);
     const answer = await browser.post(`/api/cell/${app.reservedToken}/connections`, {
       connections: [{ token: neighbour, status: 1, description: '  ' }],
     });
     expect(answer.status).toBe(400);
     expect(answer.body.r.errors['connections.0.description']).toEqual([ART_MESSAGES.connectionDescription]);
-    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.media)).toEqual(before);
   });
 });
 
@@ -179,7 +179,7 @@ describe('edit access is the server’s to refuse', () => {
   it("refuses editing someone else's piece", async () => {
     const stranger = await app.t.addUser(Role.Artist);
     const browser = await browserFor(app.t, stranger.cookie);
-    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const before = await storedState(app.t.deps.db, app.t.deps.media);
     const answer = await postForm(
       app.t,
       browser,
@@ -188,7 +188,7 @@ describe('edit access is the server’s to refuse', () => {
     );
     expect(answer.status).toBe(403);
     expect(answer.body.r.error).toBe('forbidden');
-    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.media)).toEqual(before);
     expect((await browser.get(`/api/cell/${app.reservedToken}/art/edit`)).body.r).toMatchObject({
       may_edit: false,
       art: null,
@@ -199,10 +199,10 @@ describe('edit access is the server’s to refuse', () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const pending = (await cellAt(app.t.deps.db, app.treeId, 20, 1)).token;
-    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const before = await storedState(app.t.deps.db, app.t.deps.media);
     const answer = await postForm(app.t, browser, `/api/cell/${pending}`, artForm(validFields(), [app.pngFile()]));
     expect(answer.status).toBe(403);
-    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.media)).toEqual(before);
   });
 
   it('refuses guests', async () => {
@@ -241,7 +241,7 @@ describe('a save on an available square is all or nothing', () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const free = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0)).token;
-    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const before = await storedState(app.t.deps.db, app.t.deps.media);
     const answer = await postForm(
       app.t,
       browser,
@@ -250,7 +250,7 @@ describe('a save on an available square is all or nothing', () => {
     );
     expect(answer.status).toBe(400);
     expect(answer.body.r.errors.title).toEqual([MESSAGES.blank('Title')]);
-    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(app.t.deps.db, app.t.deps.media)).toEqual(before);
     expect((await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 0)).status).toBe(CellStatus.Available);
   });
 
@@ -259,7 +259,7 @@ describe('a save on an available square is all or nothing', () => {
     const someone = await app.t.addUser(Role.Observer);
     const browser = await browserFor(app.t, someone.cookie);
     const free = (await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1)).token;
-    const before = await storedState(app.t.deps.db, app.t.deps.config.mediaDir);
+    const before = await storedState(app.t.deps.db, app.t.deps.media);
     // A real failure of the database after the reservation's rows are written: the picture row is refused.
     const sqlite = app.t.deps.db.$client;
     sqlite.exec(
@@ -276,7 +276,16 @@ describe('a save on an available square is all or nothing', () => {
     } finally {
       sqlite.exec('DROP TRIGGER refuse_pictures');
     }
-    expect(await storedState(app.t.deps.db, app.t.deps.config.mediaDir)).toEqual(before);
+    // Every row taken back. The files were written before the transaction, and a save deletes none (decision 044):
+    // they stay, named by no row, for the orphan sweep.
+    const { files: filesBefore, ...rowsBefore } = before;
+    const { files: filesAfter, ...rowsAfter } = await storedState(app.t.deps.db, app.t.deps.media);
+    expect(rowsAfter).toEqual(rowsBefore);
+    expect(filesAfter).toEqual(expect.arrayContaining(filesBefore));
+    expect(filesAfter.filter((name) => !filesBefore.includes(name)).map((name) => name.slice(32))).toEqual([
+      '-large.webp',
+      '-thumb.webp',
+    ]);
     expect((await cellAt(app.t.deps.db, app.treeId, SEED_ROW + 1, 1)).status).toBe(CellStatus.Available);
     // The square is still free for the next try, which now succeeds.
     const retry = await postForm(

@@ -2,7 +2,6 @@
  * Art over real HTTP: the whole path from a reserved square to a published piece with connections, likes
  * and views, and how views of a piece are counted. The refused saves are in art-save-refusals.test.ts.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -21,6 +20,7 @@ import {
   validFields,
 } from '../helpers/art-fixtures.ts';
 import { SEED_ROW, useArtApp } from '#tests/helpers/server/art-app.ts';
+import { storedFiles } from '#tests/helpers/server/media-files.ts';
 import { oneRow } from '#tests/helpers/server/rows.ts';
 
 const app = useArtApp();
@@ -28,7 +28,7 @@ const app = useArtApp();
 describe('from a reserved square to a published piece', () => {
   it('uploads, submits, connects, and shows details with likes and views', async () => {
     const db = app.t.deps.db;
-    const mediaDir = app.t.deps.config.mediaDir;
+    const { media } = app.t.deps;
     const browser = await browserFor(app.t, app.author.cookie);
     // A published neighbour to connect to (diagonal, one row up).
     const neighbourOwner = await app.t.addUser(Role.Artist);
@@ -51,9 +51,9 @@ describe('from a reserved square to a published piece', () => {
       expect(picture.thumb).toMatch(/^\/media\/[0-9a-f]{32}-thumb\.webp$/);
       expect(picture.image).toMatch(/^\/media\/[0-9a-f]{32}-large\.webp$/);
       for (const url of [picture.thumb, picture.image]) {
-        const file = path.join(mediaDir, path.basename(url));
-        expect(fs.existsSync(file)).toBe(true);
-        const meta = await sharp(file).metadata();
+        const file = await media.get(path.basename(url));
+        expect(file).not.toBeNull();
+        const meta = await sharp(file!).metadata();
         expect(meta.format).toBe('webp');
         expect(meta.exif).toBeUndefined();
       }
@@ -63,7 +63,7 @@ describe('from a reserved square to a published piece', () => {
     expect(String(served.headers['cache-control'])).toContain('immutable');
 
     // Submit for review, keeping both pictures by token: no new file.
-    const filesBefore = fs.readdirSync(mediaDir).sort();
+    const filesBefore = await storedFiles(media);
     const kept = saved.art.pictures.map((p: { token: string }) => p.token);
     const submitted = await postForm(
       app.t,
@@ -74,7 +74,7 @@ describe('from a reserved square to a published piece', () => {
     expect(submitted.status).toBe(200);
     expect(submitted.body.r.art).toMatchObject({ status: ArtStatus.Submitted, title: 'Blue Hour II' });
     expect(submitted.body.r.art.pictures.map((p: { token: string }) => p.token)).toEqual(kept);
-    expect(fs.readdirSync(mediaDir).sort()).toEqual(filesBefore);
+    expect(await storedFiles(media)).toEqual(filesBefore);
     expect(
       (await oneRow(db.select({ role: users.role }).from(users).where(eq(users.id, app.author.user.id)))).role,
     ).toBe(Role.Artist);
@@ -159,7 +159,7 @@ describe('from a reserved square to a published piece', () => {
       status: ArtStatus.Published,
       main_image_locked: true,
     });
-    const before = await storedState(db, mediaDir);
+    const before = await storedState(db, media);
     const swap = await postForm(
       app.t,
       browser,
@@ -168,7 +168,7 @@ describe('from a reserved square to a published piece', () => {
     );
     expect(swap.status).toBe(403);
     expect(swap.body.r.error).toBe('main_image_locked');
-    expect(await storedState(db, mediaDir)).toEqual(before);
+    expect(await storedState(db, media)).toEqual(before);
     // Nor its other images, which staff reviewed too (decision 042): none added, replaced or removed.
     const newImage = { ...app.pngFile(await gif()), field: 'files[1]' };
     const attempts: [string, FormData][] = [
@@ -184,7 +184,7 @@ describe('from a reserved square to a published piece', () => {
         error: 'pictures_locked',
       });
       expect(Object.keys(refused.body.r.errors)).toEqual([expect.stringMatching(/^files\.[12]$/)]);
-      expect(await storedState(db, mediaDir)).toEqual(before);
+      expect(await storedState(db, media)).toEqual(before);
     }
     // Their descriptions are text, and stay the author's.
     const described = artForm(validFields(), [], kept);

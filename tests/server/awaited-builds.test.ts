@@ -11,6 +11,7 @@ import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { AWAITED_BUILDS, BUILDS } from '#server/services/tree/build-jobs.ts';
 import { SNAPSHOT_DETAIL_LIMIT } from '#shared/tree/snapshot.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { serverMediaUrlOf } from '#server/storage/index.ts';
 
 const T = Date.UTC(2026, 10, 26, 12);
 
@@ -36,8 +37,8 @@ describe.each([
 ])('$name', ({ tree }) => {
   it.each(['snapshot', 'history'] as const)('builds the same %s either way', async (job) => {
     const treeId = treeIds[tree]!;
-    const streamed = BUILDS[job](db, treeId);
-    const awaited = await AWAITED_BUILDS[job](db, treeId);
+    const streamed = BUILDS[job](db, treeId, serverMediaUrlOf);
+    const awaited = await AWAITED_BUILDS[job](db, treeId, serverMediaUrlOf);
     expect(awaited.version).toBe(streamed.version);
     expect(awaited.count).toBe(streamed.count);
     expect(awaited.count).toBeGreaterThan(0);

@@ -2,7 +2,6 @@
  * The window of a piece sent back for changes (decision 019), on the manual clock: a fresh window, the clock stopped
  * by resubmitting, and a lapsed or released window that frees the square but keeps the piece in the atelier.
  */
-import fs from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, desc, eq, inArray, not } from 'drizzle-orm';
 import {
@@ -16,7 +15,8 @@ import {
   trees,
 } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
-import { sweepOrphanMedia } from '#server/services/media/art-media.ts';
+import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
+import { storedFiles } from '#tests/helpers/server/media-files.ts';
 import { expireReservations, sendReservationReminders } from '#server/services/reservations/reservation-jobs.ts';
 import { formatDeadline } from '#shared/time-zone.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
@@ -58,7 +58,8 @@ const reservationOn = async (cellId: number) =>
 const versionOf = async (treeId: number) =>
   (await oneRow(t.deps.db.select({ v: trees.version }).from(trees).where(eq(trees.id, treeId)))).v;
 const picturesOf = async (artId: number) => await t.deps.db.select().from(pictures).where(eq(pictures.artId, artId));
-const filesOf = (mediaKey: string) => fs.readdirSync(t.deps.media.dir).filter((name) => name.startsWith(mediaKey));
+const filesOf = async (mediaKey: string) =>
+  (await storedFiles(t.deps.media)).filter((name) => name.startsWith(mediaKey));
 const outboxOf = async (kind: string, to: string) =>
   (await t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.kind, kind))).filter((mail) => mail.toAddress === to);
 
@@ -182,7 +183,7 @@ describe('a window that runs out', () => {
     await t.caller(admin.user).admin.requestChanges({ artToken: piece.artToken, reason });
     const window = await reservationOn(piece.cellId);
     const [picture] = await picturesOf(artId);
-    expect(filesOf(picture!.mediaKey).length).toBeGreaterThan(0);
+    expect((await filesOf(picture!.mediaKey)).length).toBeGreaterThan(0);
 
     // An untouched draft on another square runs out at the same time, to show it is still discarded.
     const drafter = await t.addUser(Role.Observer);
@@ -210,10 +211,9 @@ describe('a window that runs out', () => {
     expect(await searchIndexOf(t.deps.db, artId)).toEqual([]);
     expect(await artRow(t.deps.db, draftSquare.art.token)).toBeUndefined();
 
-    // The media sweep, which takes files no picture names, leaves the kept piece's files alone.
-    t.clock.advance(2 * HOUR);
-    await sweepOrphanMedia(t.deps);
-    expect(filesOf(picture!.mediaKey).length).toBeGreaterThan(0);
+    // The media sweep, which takes files no picture names, leaves the kept piece's files alone, however old.
+    await sweepOrphanMedia({ ...t.deps, clock: { now: () => Date.now() + MEDIA_ORPHAN_GRACE_MS + HOUR } });
+    expect((await filesOf(picture!.mediaKey)).length).toBeGreaterThan(0);
 
     const told = await outboxOf('reservation-expired-kept', artist.user.email);
     expect(told).toHaveLength(1);

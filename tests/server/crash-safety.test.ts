@@ -11,8 +11,8 @@ import { art, cells, mailOutbox, pictures, reservations } from '#drizzle/schema.
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { testConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
-import { createMediaStore } from '#server/media-store.ts';
-import { ORPHAN_MIN_AGE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
+import { createMediaStorage } from '#server/storage/index.ts';
+import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { mediaNameOf } from '#server/services/display/media-names.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import { startRealServer, stopRealServer, TEST_CSRF, type RealServer } from '../helpers/server/real-server.ts';
@@ -141,13 +141,13 @@ describe('a crash in the middle of uploads and reservations', () => {
     const delivered = sink.received.map((mail) => mail.messageId).sort();
     expect(delivered).toEqual(ids.map((id) => `<outbox-${id}@localhost>`).sort());
 
-    // The hourly sweep, run as if the hour had passed, takes away files a killed save wrote without its rows.
+    // The hourly sweep, run as if a day had passed, takes away files a killed save wrote without its rows.
     // It also takes away the temporary files of writes the kill cut short.
     const filesBefore = fs.readdirSync(mediaDir);
     const removed = await sweepOrphanMedia({
       db: again,
-      clock: { now: () => Date.now() + ORPHAN_MIN_AGE_MS + 60_000 },
-      media: createMediaStore(mediaDir),
+      clock: { now: () => Date.now() + MEDIA_ORPHAN_GRACE_MS + 60_000 },
+      media: createMediaStorage({ kind: 'folder', dir: mediaDir }),
       config: testConfig(dataDir),
       log: { info() {}, warn() {}, error() {}, debug() {} },
     });

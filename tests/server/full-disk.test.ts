@@ -67,7 +67,7 @@ beforeAll(async () => {
   t = await createTestApp({
     dataDir,
     databaseFile: path.join(dataDir, 'gallery.db'),
-    mediaDir: path.join(dataDir, 'media'),
+    media: { kind: 'folder', dir: path.join(dataDir, 'media') },
     outboxDir: path.join(dataDir, 'outbox'),
     // Without a small disk, low space is simulated by moving the threshold (fillTheDisk).
     minFreeBytes: mounted ? MIN_FREE_BYTES : 0,
@@ -141,7 +141,7 @@ describe('a full disk', () => {
     } finally {
       freeTheDisk();
     }
-    expect(fs.readdirSync(t.deps.config.mediaDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(fs.readdirSync(path.join(dataDir, 'media')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const saved = await postForm(t, browser, `/api/cell/${square.token}`, await form());
     expect(saved.status).toBe(200);
     expect((await t.server.inject({ method: 'GET', url: '/api/health' })).json().r).toMatchObject({

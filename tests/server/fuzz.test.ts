@@ -24,7 +24,7 @@ let store: ReturnType<typeof watchStore>;
 let realTokens: string[];
 beforeAll(async () => {
   w = await createApiWorld();
-  store = watchStore(w.t.deps.db, w.t.deps.config.mediaDir);
+  store = watchStore(w.t.deps.db, w.t.deps.media);
   realTokens = [
     w.treeToken,
     w.piece.cellToken,

@@ -52,7 +52,7 @@ describe('pages', () => {
     expect(loadConfig({ LIVE_TRANSPORT: 'poll' }).liveTransport).toBe('poll');
     expect(() => loadConfig({ LIVE_TRANSPORT: 'websocket' })).toThrow(/^Invalid environment variable LIVE_TRANSPORT/);
     const config = { ...t.deps.config, liveTransport: 'poll' as const };
-    expect((await initialParams({ db: t.deps.db, config })).settings.liveTransport).toBe('poll');
+    expect((await initialParams({ db: t.deps.db, media: t.deps.media, config })).settings.liveTransport).toBe('poll');
   });
 
   it('sends the usual security headers and a Content Security Policy', async () => {

@@ -22,7 +22,7 @@ import { systemClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { closePostgres, openPostgres, type PgDb } from '#server/db-pg.ts';
-import { createMediaStore } from '#server/media-store.ts';
+import { createMediaStorage } from '#server/storage/index.ts';
 import { seedDemo } from '#server/seed/demo.ts';
 import { reindexArt } from '#server/services/search/index.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
@@ -120,7 +120,7 @@ describe('a demo gallery with a row in every table', () => {
     const ctx: ServiceContext = {
       db,
       clock: systemClock,
-      media: createMediaStore(path.join(dataDir, 'media')),
+      media: createMediaStorage({ kind: 'folder', dir: path.join(dataDir, 'media') }),
       config: testConfig(dataDir),
       log: quietLog,
     };

@@ -81,7 +81,7 @@ describe('describing pictures', () => {
   });
 
   it('refuses a description too long or holding control characters, with its field, and stores nothing', async () => {
-    const before = await storedState(t.deps.db, t.deps.config.mediaDir);
+    const before = await storedState(t.deps.db, t.deps.media);
     const [first] = await stored();
     const tooLong = 'a'.repeat(ART_LIMITS.pictureDescription + 1);
     const long = await save(describedForm([tooLong], [], [first!.token]));
@@ -90,7 +90,7 @@ describe('describing pictures', () => {
     const control = await save(describedForm([null, 'Two\u0007bells'], [second], [first!.token]));
     expect(control.status).toBe(400);
     expect(control.body.r.errors).toEqual({ 'descriptions.1': [MESSAGES.controlCharacters] });
-    expect(await storedState(t.deps.db, t.deps.config.mediaDir)).toEqual(before);
+    expect(await storedState(t.deps.db, t.deps.media)).toEqual(before);
   });
 });
 
@@ -107,7 +107,7 @@ describe('where descriptions are read', () => {
     const tags = await artOpenGraphTags(t.deps, cellToken);
     expect(tags).toContain('<meta property="og:image:alt" content="Harbour lights, the long exposure.">');
     // The entry's HTML content is itself escaped inside the feed's XML.
-    expect(await renderFeed(t.deps.db, t.deps.config.siteUrl, t.clock.now())).toContain(
+    expect(await renderFeed(t.deps.db, t.deps.media.urlOf, t.deps.config.siteUrl, t.clock.now())).toContain(
       'alt=&quot;Harbour lights, the long exposure.&quot;',
     );
     expect((await t.caller().art.details({ cellToken })).pictures[0]!.description).toBe(

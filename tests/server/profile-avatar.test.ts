@@ -1,15 +1,14 @@
 /**
  * The profile avatar (decision 014) through the multipart REST route: every rule of the avatar (each refusal
  * with its message and nothing changed, rows and files), and the stored avatar itself (300x300 JPEG on white, no EXIF,
- * the old file removed).
+ * the old file left to the orphan sweep: decision 044).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
+import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { browserFor, gif, jpegWithGps, png, postForm } from '../helpers/art-fixtures.ts';
 import { expectFailure, expectSuccess } from '../helpers/server/envelope.ts';
 import { profileForm, validProfile } from '../helpers/server/profile-fixtures.ts';
@@ -30,7 +29,9 @@ function halfTransparentPng() {
 }
 
 describe('the avatar', () => {
-  const mediaFile = (url: string) => path.join(profiles.t.deps.config.mediaDir, url.replace(/^\/media\//, ''));
+  const nameOf = (url: string) => url.replace(/^\/media\//, '');
+  const storedBytes = async (url: string) => (await profiles.t.deps.media.get(nameOf(url)))!;
+  const isStored = async (url: string) => await profiles.t.deps.media.exists(nameOf(url));
 
   it('stores a 300x300 JPEG flattened on white with no EXIF, served under /media', async () => {
     const { user, cookie } = await profiles.t.addUser(Role.Artist);
@@ -43,7 +44,7 @@ describe('the avatar', () => {
     );
     const saved = expectSuccess(answer);
     expect(saved.image).toMatch(/^\/media\/[0-9a-f]{32}-avatar\.jpg$/);
-    const stored = fs.readFileSync(mediaFile(saved.image));
+    const stored = await storedBytes(saved.image);
     const meta = await sharp(stored).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: AVATAR_LIMITS.size, height: AVATAR_LIMITS.size });
     expect(meta.exif).toBeUndefined();
@@ -59,7 +60,7 @@ describe('the avatar', () => {
     expect((await profiles.t.caller().user.profile({ token: user.token })).image).toBe(saved.image);
   });
 
-  it('drops the EXIF (GPS) of a camera JPEG and takes a GIF, removing the old avatar file after the new one is saved', async () => {
+  it('drops the EXIF (GPS) of a camera JPEG and takes a GIF, leaving the old avatar file to the sweep', async () => {
     const { user, cookie } = await profiles.t.addUser(Role.Artist);
     const browser = await browserFor(profiles.t, cookie);
     const first = expectSuccess(
@@ -70,7 +71,7 @@ describe('the avatar', () => {
         profileForm(validProfile(), { bytes: await jpegWithGps(), name: 'cam.jpg', type: 'image/jpeg' }),
       ),
     );
-    expect((await sharp(fs.readFileSync(mediaFile(first.image))).metadata()).exif).toBeUndefined();
+    expect((await sharp(await storedBytes(first.image)).metadata()).exif).toBeUndefined();
     const second = expectSuccess(
       await postForm(
         profiles.t,
@@ -80,14 +81,18 @@ describe('the avatar', () => {
       ),
     );
     expect(second.image).not.toBe(first.image);
-    expect(fs.existsSync(mediaFile(second.image))).toBe(true);
-    expect(fs.existsSync(mediaFile(first.image))).toBe(false);
+    expect(await isStored(second.image)).toBe(true);
+    // A save deletes nothing (decision 044): the old file waits, named by no row, until the sweep a day later.
+    expect(await isStored(first.image)).toBe(true);
+    const dayLater = { ...profiles.t.deps, clock: { now: () => Date.now() + MEDIA_ORPHAN_GRACE_MS } };
+    expect(await sweepOrphanMedia(dayLater)).toContain(nameOf(first.image));
+    expect(await isStored(first.image)).toBe(false);
     // Saving the form again without an image keeps the avatar.
     expect(
       expectSuccess(await postForm(profiles.t, browser, `/api/user/${user.token}/profile`, profileForm(validProfile())))
         .image,
     ).toBe(second.image);
-    expect(fs.existsSync(mediaFile(second.image))).toBe(true);
+    expect(await isStored(second.image)).toBe(true);
   });
 
   it('keeps a file two members share when one of them changes avatar', async () => {
@@ -118,7 +123,10 @@ describe('the avatar', () => {
         profileForm(validProfile(), { bytes: await png(50, 50, '#0000aa'), name: 'z.png', type: 'image/png' }),
       ),
     );
-    expect(fs.existsSync(mediaFile(shared.image))).toBe(true);
+    expect(await isStored(shared.image)).toBe(true);
+    const dayLater = { ...profiles.t.deps, clock: { now: () => Date.now() + MEDIA_ORPHAN_GRACE_MS } };
+    await sweepOrphanMedia(dayLater);
+    expect(await isStored(shared.image)).toBe(true);
   });
 
   const webp = () =>

@@ -8,7 +8,7 @@ import { verifyPassword } from '#server/auth/passwords.ts';
 import { systemClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
 import { closeDatabase, type Db, openDatabase, write } from '#server/db.ts';
-import { createMediaStore } from '#server/media-store.ts';
+import { createMediaStorage } from '#server/storage/index.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { mediaNameOf } from '#server/services/display/media-names.ts';
@@ -28,7 +28,7 @@ function freshContext(): ServiceContext {
   return {
     db: openDatabase(path.join(dir, 'gallery.db')),
     clock: systemClock,
-    media: createMediaStore(path.join(dir, 'media')),
+    media: createMediaStorage({ kind: 'folder', dir: path.join(dir, 'media') }),
     config: testConfig(dir),
     log: quietLog,
   };
@@ -59,7 +59,7 @@ describe('the demo seed', () => {
     treeCells = ctx.db.select().from(cells).where(eq(cells.treeId, tree.id)).all();
   });
 
-  it('publishes at least 60 pieces, each with published art, stored pictures and a dominant colour', () => {
+  it('publishes at least 60 pieces, each with published art, stored pictures and a dominant colour', async () => {
     const published = treeCells.filter((c) => c.status === CellStatus.Published);
     expect(published.length).toBeGreaterThanOrEqual(60);
     expect(result.published).toBe(published.length);
@@ -78,8 +78,8 @@ describe('the demo seed', () => {
       expect(pics.length).toBeLessThanOrEqual(3);
       expect(pics.map((p) => p.position).sort()).toEqual(pics.map((_, i) => i));
       for (const pic of pics) {
-        expect(fs.existsSync(path.join(ctx.media.dir, mediaNameOf(pic.mediaKey, 'thumb')))).toBe(true);
-        expect(fs.existsSync(path.join(ctx.media.dir, mediaNameOf(pic.mediaKey, 'large')))).toBe(true);
+        expect(await ctx.media.exists(mediaNameOf(pic.mediaKey, 'thumb'))).toBe(true);
+        expect(await ctx.media.exists(mediaNameOf(pic.mediaKey, 'large'))).toBe(true);
       }
     }
   });

@@ -11,6 +11,7 @@ import { encodeSnapshot, SNAPSHOT_DETAIL_LIMIT } from '#shared/tree/snapshot.ts'
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { buildSnapshotBytes, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { serverMediaUrlOf } from '#server/storage/index.ts';
 
 describe('the snapshot of a large tree', () => {
   it(
@@ -21,7 +22,7 @@ describe('the snapshot of a large tree', () => {
       try {
         const { treeId } = await generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
         const tree = db.select().from(trees).where(eq(trees.id, treeId)).get()!;
-        const built = buildSnapshotBytes(db, tree);
+        const built = buildSnapshotBytes(db, tree, serverMediaUrlOf);
 
         const cells = await readSnapshotCells(db, treeId);
         expect(cells.length).toBeGreaterThan(SNAPSHOT_DETAIL_LIMIT);

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-const state = async () => await profileState(t.deps.db, t.deps.config.mediaDir);
+const state = async () => await profileState(t.deps.db, t.deps.media);
 
 async function codeOf(call: Promise<unknown>): Promise<string> {
   return call.then(

@@ -26,7 +26,9 @@ let world: TransitionWorld;
 async function snapshotNow(): Promise<{ version: number; cells: TreeCells }> {
   const tree = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, world.tree.id)));
   const wire = (
-    JSON.parse((await buildSnapshotBytesAwaited(t.deps.db, tree)).body.identity.toString()) as { r: TreeSnapshotWire }
+    JSON.parse((await buildSnapshotBytesAwaited(t.deps.db, tree, t.deps.media.urlOf)).body.identity.toString()) as {
+      r: TreeSnapshotWire;
+    }
   ).r;
   return { version: wire.version, cells: decodeSnapshot(wire) };
 }

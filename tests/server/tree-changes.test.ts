@@ -42,7 +42,7 @@ const treeNow = async () => await oneRow(t.deps.db.select().from(trees).where(eq
 
 /** The snapshot of the tree as it is now: its version, and a function decoding a fresh copy each call. */
 async function snapshotNow(): Promise<{ version: number; cells: TreeCells; decode: () => TreeCells }> {
-  const built = await buildSnapshotBytesAwaited(t.deps.db, await treeNow());
+  const built = await buildSnapshotBytesAwaited(t.deps.db, await treeNow(), t.deps.media.urlOf);
   const wire = (JSON.parse(built.body.identity.toString()) as { r: TreeSnapshotWire }).r;
   return { version: wire.version, cells: decodeSnapshot(wire), decode: () => decodeSnapshot(wire) };
 }

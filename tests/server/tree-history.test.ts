@@ -17,7 +17,7 @@ import { decodeHistory, encodeHistory, HISTORY_STEP_MS, type TreeHistoryWire } f
 import { systemClock } from '#server/clock.ts';
 import { testConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { createMediaStore } from '#server/media-store.ts';
+import { createMediaStorage, serverMediaUrlOf } from '#server/storage/index.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { seedDemo } from '#server/seed/demo.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
@@ -289,7 +289,7 @@ describe('the seeds grow believably', () => {
     return {
       db: openDatabase(path.join(dir, 'gallery.db')),
       clock: systemClock,
-      media: createMediaStore(path.join(dir, 'media')),
+      media: createMediaStorage({ kind: 'folder', dir: path.join(dir, 'media') }),
       config: testConfig(dir),
       log: quietLog,
     };
@@ -306,7 +306,7 @@ describe('the seeds grow believably', () => {
     const seeded = await seedDemo(ctx, { pieces: 16, artists: 5, seed: 17 });
     const tree = ctx.db.select().from(trees).where(eq(trees.token, seeded.treeToken)).get()!;
     const history = decodeHistory(
-      JSON.parse(BUILDS.history(ctx.db, tree.id).body.identity.toString()).r as TreeHistoryWire,
+      JSON.parse(BUILDS.history(ctx.db, tree.id, serverMediaUrlOf).body.identity.toString()).r as TreeHistoryWire,
     );
     expect(history.count).toBe(seeded.published);
     expect(history.at[history.count - 1]! - history.at[0]!).toBeGreaterThan(150 * DAY);
@@ -332,7 +332,9 @@ describe('the seeds grow believably', () => {
     const tree = ctx.db.select().from(trees).where(eq(trees.id, id)).get()!;
     const settings = tree.settings as TreeSettings;
     const seedRow = bandStarts(settings).seed;
-    const history = decodeHistory(JSON.parse(BUILDS.history(ctx.db, id).body.identity.toString()).r as TreeHistoryWire);
+    const history = decodeHistory(
+      JSON.parse(BUILDS.history(ctx.db, id, serverMediaUrlOf).body.identity.toString()).r as TreeHistoryWire,
+    );
     expect(history.count).toBeGreaterThan(10_000);
     expect(history.at[0]!).toBeGreaterThanOrEqual(now - 366 * DAY);
     expect(history.at[history.count - 1]!).toBeLessThan(now);

@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { cells, trees } from '#drizzle/tables.ts';
@@ -359,7 +358,7 @@ describe('answers fixed by version', () => {
 
   it('media: content-addressed, immutable, and no cookie even for a signed-in viewer due an extension', async () => {
     const name = `${'d'.repeat(32)}-thumb.webp`;
-    fs.writeFileSync(path.join(t.deps.config.mediaDir, name), Buffer.from('RIFF'));
+    await t.deps.media.put(name, Buffer.from('RIFF'));
     const member = await t.addUser(Role.Observer);
     t.clock.advance(2 * 60 * 60 * 1000);
     const media = await get(base, `/media/${name}`, { cookie: member.cookie });

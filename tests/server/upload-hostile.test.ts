@@ -3,7 +3,6 @@
  * served is only a re-encoded picture, or nothing, with the form's message. The plain cases (a text file named .png,
  * a broken PNG, 20000×20000, WebP, over-size) are in the art-save-refusals, art-media and profile-avatar tests.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -48,7 +47,7 @@ const doors: Door[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  store = watchStore(t.deps.db, t.deps.config.mediaDir);
+  store = watchStore(t.deps.db, t.deps.media);
   const tree = await createTree(t.deps.db, t.clock.now(), 'Uploads');
   const artist = await t.addUser(Role.Observer);
   const square = (await cellAt(t.deps.db, tree.id, 33, 0)).token;
@@ -100,8 +99,6 @@ beforeAll(async () => {
   );
 }, 60_000);
 afterAll(() => t.cleanup());
-
-const mediaFile = (url: string) => path.join(t.deps.config.mediaDir, path.basename(url));
 
 /** Marks of what was uploaded that must never survive into a stored file. */
 const PAYLOAD_MARKS = [
@@ -231,7 +228,7 @@ describe.each(['the art save', 'the avatar'])('%s', (doorName) => {
       for (const url of answer.media) {
         // Content-hashed names: nothing of the uploaded name or type reaches the disk.
         expect(path.basename(url)).toMatch(/^[0-9a-f]{32}-(thumb|large)\.webp$|^[0-9a-f]{32}-avatar\.jpg$/);
-        const bytes = fs.readFileSync(mediaFile(url));
+        const bytes = (await t.deps.media.get(path.basename(url)))!;
         for (const mark of PAYLOAD_MARKS)
           expect(bytes.includes(mark), `${url} holds ${JSON.stringify(mark)}`).toBe(false);
         const meta = await sharp(bytes).metadata();

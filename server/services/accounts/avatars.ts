@@ -1,15 +1,15 @@
 /**
  * The avatar pipeline (docs/product.md, Limits; decision 014): type by magic bytes, size, sharp's pixel limit, then
  * turned upright, cropped to 300x300, flattened on white, written as a JPEG without metadata (EXIF, GPS) under a
- * content-hashed name. Files only: the user row is the caller's.
+ * content-hashed name. Files only: the user row is the caller's. No avatar is ever deleted here, not even one a
+ * profile no longer shows: the orphan sweep takes it once no row has named it for a day (decision 044).
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { AVATAR_LIMITS } from '#shared/constants.ts';
 import { AVATAR_MESSAGES } from '#shared/validation/profile.ts';
-import { isAvatarName, type MediaStore } from '../../media-store.ts';
-import { removeUnnamedMedia, sniffImageType, imageWork, MAX_INPUT_PIXELS } from '../media/index.ts';
-import type { ServiceContext } from '../context.ts';
+import type { MediaStorage } from '../../storage/index.ts';
+import { sniffImageType, imageWork, MAX_INPUT_PIXELS } from '../media/index.ts';
 import { AppError } from '../../errors.ts';
 
 export interface PreparedAvatar {
@@ -40,21 +40,10 @@ export async function prepareAvatar(bytes: Buffer): Promise<PreparedAvatar | { e
   return { name: `${key}-avatar.jpg`, bytes: jpeg };
 }
 
-/** Writes the avatar; answers whether this call created the file (so a failed save takes back only its own). */
-export async function writeAvatar(media: MediaStore, avatar: PreparedAvatar): Promise<boolean> {
-  const created = !media.exists(avatar.name);
-  await media.write(avatar.name, avatar.bytes);
-  return created;
-}
-
 /**
- * Removes an avatar file unless some user row still names it (identical pictures share one file): checked and
- * removed under the write lock (art-media.ts removeUnnamedMedia), like pictures.
+ * Writes the avatar before the transaction that names it (or renews the date of the same picture stored already), so
+ * that no row ever names a file not written.
  */
-export async function removeAvatarIfUnused(
-  ctx: Pick<ServiceContext, 'media' | 'db'>,
-  name: string | null,
-): Promise<void> {
-  if (!name || !isAvatarName(name)) return;
-  await removeUnnamedMedia(ctx, [name]);
+export async function writeAvatar(media: MediaStorage, avatar: PreparedAvatar): Promise<void> {
+  await media.put(avatar.name, avatar.bytes);
 }

@@ -1,7 +1,8 @@
 /**
  * Profiles: the public profile anyone may read, the form's data for its owner (or an admin), and saving the form with
- * an optional avatar: every field and the image checked before anything is written, then the avatar file, the row, and
- * only then the old avatar file's removal; a failed commit takes back the new file.
+ * an optional avatar: every field and the image checked before anything is written, then the avatar file, then the
+ * row. Nothing is deleted, whether the commit fails or an older avatar is replaced: files no row names are the orphan
+ * sweep's (decision 044).
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -11,18 +12,18 @@ import type { FullProfile, PublicProfile } from '#shared/profile-api.ts';
 import { countryName } from '#shared/reference/countries.ts';
 import { profileSchema } from '#shared/validation/profile.ts';
 import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayEditProfile, mayReadPrivateProfile, type Viewer } from '../../permissions.ts';
-import { prepareAvatar, removeAvatarIfUnused, writeAvatar } from './avatars.ts';
+import { prepareAvatar, writeAvatar } from './avatars.ts';
 import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
 import type { ServiceContext } from '../context.ts';
 import { followersOf, likesOfUser, memberByToken } from '../social/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 import { write } from '../../db.ts';
 
 type UserRow = typeof users.$inferSelect;
 
-const imageUrl = (image: string | null) => (image ? MEDIA_URL_PREFIX + image : null);
+const imageUrl = (image: string | null, urlOf: MediaUrlOf) => (image ? urlOf(image) : null);
 
 /** GET /api/user/{token}/profile: public; the e-mail only when the owner set show_email. */
 export async function getPublicProfile(ctx: ServiceContext, token: string): Promise<PublicProfile> {
@@ -32,7 +33,7 @@ export async function getPublicProfile(ctx: ServiceContext, token: string): Prom
     firstname: row.firstname,
     lastname: row.lastname,
     role: row.role,
-    image: imageUrl(row.image),
+    image: imageUrl(row.image, ctx.media.urlOf),
     city: row.city,
     zipcode: row.zipcode,
     state: row.state,
@@ -52,10 +53,10 @@ export async function getPublicProfile(ctx: ServiceContext, token: string): Prom
   };
 }
 
-function fullProfileOf(row: UserRow): FullProfile {
+function fullProfileOf(row: UserRow, urlOf: MediaUrlOf): FullProfile {
   return {
     token: row.token,
-    image: imageUrl(row.image),
+    image: imageUrl(row.image, urlOf),
     zipcode: row.zipcode,
     country: row.country,
     city: row.city,
@@ -75,7 +76,7 @@ function fullProfileOf(row: UserRow): FullProfile {
 export async function getFullProfile(ctx: ServiceContext, viewer: Viewer, token: string): Promise<FullProfile> {
   if (!mayReadPrivateProfile(viewer, token))
     throw new AppError(ErrorCode.Forbidden, 'You can only see your own profile form.');
-  return fullProfileOf(await memberByToken(ctx, token));
+  return fullProfileOf(await memberByToken(ctx, token), ctx.media.urlOf);
 }
 
 /** The viewer, when the profile is theirs; unauthenticated or forbidden otherwise. */
@@ -113,47 +114,38 @@ export async function updateProfile(
   const errors: FieldErrors = {};
   const parsed = v.safeParse(profileSchema, fields);
   if (!parsed.success) Object.assign(errors, fieldErrorsOfIssues(parsed.issues));
-  if (image) ensureRoomForUpload(ctx.config.dataDir, ctx.config.minFreeBytes);
+  if (image) ensureRoomForUpload(ctx.media, ctx.config.minFreeBytes);
   const avatar = image ? await prepareAvatar(image) : null;
   if (avatar && 'error' in avatar) errors.image = [avatar.error];
   if (!parsed.success || (avatar && 'error' in avatar)) {
     throw new AppError(ErrorCode.ValidationFailed, 'Some fields are not valid.', errors);
   }
 
-  const created = avatar ? await writeAvatar(ctx.media, avatar) : false;
+  if (avatar) await writeAvatar(ctx.media, avatar);
   const p = parsed.output;
-  let after: UserRow;
-  try {
-    after = await write(ctx.db, async (tx) => {
-      // The file is shared with every user of the same picture: written again if a removal took it meanwhile.
-      if (avatar) ctx.media.restoreSync(avatar.name, avatar.bytes);
-      return (
-        await tx
-          .update(users)
-          .set({
-            zipcode: p.zipcode,
-            country: p.country,
-            city: p.city,
-            state: p.state,
-            description: p.description,
-            exhibitions: p.exhibitions,
-            education: p.education,
-            personalUrl: p.personal_url,
-            fbUrl: p.fb_url,
-            twUrl: p.tw_url,
-            ttUrl: p.tt_url,
-            inUrl: p.in_url,
-            ...(avatar ? { image: avatar.name } : {}),
-            updatedAt: ctx.clock.now(),
-          })
-          .where(eq(users.id, before.id))
-          .returning()
-      )[0]!;
-    });
-  } catch (error) {
-    if (avatar && created) await removeAvatarIfUnused(ctx, avatar.name);
-    throw error;
-  }
-  if (avatar && before.image !== avatar.name) await removeAvatarIfUnused(ctx, before.image);
-  return fullProfileOf(after);
+  const after = await write(ctx.db, async (tx) => {
+    return (
+      await tx
+        .update(users)
+        .set({
+          zipcode: p.zipcode,
+          country: p.country,
+          city: p.city,
+          state: p.state,
+          description: p.description,
+          exhibitions: p.exhibitions,
+          education: p.education,
+          personalUrl: p.personal_url,
+          fbUrl: p.fb_url,
+          twUrl: p.tw_url,
+          ttUrl: p.tt_url,
+          inUrl: p.in_url,
+          ...(avatar ? { image: avatar.name } : {}),
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(users.id, before.id))
+        .returning()
+    )[0]!;
+  });
+  return fullProfileOf(after, ctx.media.urlOf);
 }

@@ -1,9 +1,10 @@
 /** Reading users as the client may see them. */
 import type { CurrentUser } from '#shared/api-types.ts';
 import type { SessionUser } from '../../auth/sessions.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 
-export function toCurrentUser(user: SessionUser): CurrentUser {
+/** The signed-in user as the client sees them; their avatar's address made by the media storage (`ctx.media.urlOf`). */
+export function toCurrentUser(user: SessionUser, urlOf: MediaUrlOf): CurrentUser {
   return {
     token: user.token,
     firstname: user.firstname,
@@ -11,7 +12,7 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
     email: user.email,
     role: user.role,
     showEmail: user.showEmail,
-    image: user.image ? MEDIA_URL_PREFIX + user.image : null,
+    image: user.image ? urlOf(user.image) : null,
     createdAt: user.createdAt,
   };
 }

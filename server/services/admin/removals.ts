@@ -10,6 +10,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { enqueueMail } from '../mail/index.ts';
 import { mainPictureOf, personRef, thumbOf } from '../display/index.ts';
@@ -40,7 +41,7 @@ function selectRequests(q: Queryable) {
 
 type RequestRow = Awaited<ReturnType<ReturnType<typeof selectRequests>['all']>>[number];
 
-function answerOf(row: RequestRow): AdminRemovalRequest {
+function answerOf(row: RequestRow, urlOf: MediaUrlOf): AdminRemovalRequest {
   const { request } = row;
   return {
     token: request.token,
@@ -49,7 +50,7 @@ function answerOf(row: RequestRow): AdminRemovalRequest {
     email: request.email,
     createdAt: request.createdAt,
     requester: row.requester && personRef(row.requester),
-    art: { ...row.art, cellToken: row.cellToken, thumb: thumbOf(row.mediaKey) },
+    art: { ...row.art, cellToken: row.cellToken, thumb: thumbOf(row.mediaKey, urlOf) },
     decidedBy: row.decider && personRef(row.decider),
     decisionNote: request.decisionNote,
     decidedAt: request.decidedAt,
@@ -66,13 +67,13 @@ export async function listRemovalRequests(
     await selectRequests(ctx.db)
       .where(state ? eq(removalRequests.state, state) : undefined)
       .orderBy(order, asc(removalRequests.id))
-  ).map(answerOf);
+  ).map((row) => answerOf(row, ctx.media.urlOf));
 }
 
-async function readRequest(q: Queryable, token: string): Promise<AdminRemovalRequest> {
+async function readRequest(q: Queryable, token: string, urlOf: MediaUrlOf): Promise<AdminRemovalRequest> {
   const row = (await selectRequests(q).where(eq(removalRequests.token, token)).limit(1))[0];
   if (!row) throw new AppError(ErrorCode.NotFound, 'No removal request has this token.');
-  return answerOf(row);
+  return answerOf(row, urlOf);
 }
 
 /** Moves an open request to its decision, or says it was decided already. Answers the piece and its author. */
@@ -137,7 +138,7 @@ export async function acceptRemoval(ctx: ServiceContext, viewer: Viewer, token: 
         'Thank you for having been part of the tree. You are welcome back any time.',
       ].join('\n'),
     });
-    return readRequest(tx, token);
+    return readRequest(tx, token, ctx.media.urlOf);
   });
 }
 
@@ -173,6 +174,6 @@ export async function declineRemoval(
         'If you have questions, reply through the contact page of the site.',
       ].join('\n'),
     });
-    return readRequest(tx, token);
+    return readRequest(tx, token, ctx.media.urlOf);
   });
 }

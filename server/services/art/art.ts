@@ -16,12 +16,11 @@ import {
   imageListErrors,
   type ArtFormValues,
 } from '#shared/validation/art.ts';
-import { write, type Queryable } from '../../db.ts';
+import { write } from '../../db.ts';
 import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
-import { prepareArtImage, removeUnnamedMedia, restorePictureFiles, writePreparedPictures } from '../media/index.ts';
+import { prepareArtImage, writePreparedPictures } from '../media/index.ts';
 import { editFacts, loadCellWithArt, type CellWithArt, readPictures, fieldsOf } from '../display/index.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from '../context.ts';
@@ -34,7 +33,8 @@ import { recordCellChanges } from '../tree/index.ts';
 import { ensureRoomForUpload } from '../../storage.ts';
 
 /** A published piece with its author's name and main picture, for the preview of a shared link; null otherwise. */
-export async function publishedPieceForSharing(q: Queryable, cellToken: string) {
+export async function publishedPieceForSharing(ctx: Pick<ServiceContext, 'db' | 'media'>, cellToken: string) {
+  const q = ctx.db;
   let piece;
   try {
     piece = (await loadCellWithArt(q, cellToken)).art;
@@ -48,7 +48,7 @@ export async function publishedPieceForSharing(q: Queryable, cellToken: string) 
       .from(users)
       .where(eq(users.id, piece.authorId))
   )[0];
-  return { piece, author, main: (await readPictures(q, piece.id))[0] };
+  return { piece, author, main: (await readPictures(q, piece.id, ctx.media.urlOf))[0] };
 }
 
 /** What the edit rule of server/permissions.ts looks at. */
@@ -71,7 +71,7 @@ export async function getArtForEdit(ctx: ServiceContext, viewer: Viewer, cellTok
       token: piece.token,
       status: piece.status,
       reviewNote: piece.status === ArtStatus.ChangesRequested ? piece.reviewNote : null,
-      pictures: await readPictures(ctx.db, piece.id),
+      pictures: await readPictures(ctx.db, piece.id, ctx.media.urlOf),
       mainImageLocked: piece.status === ArtStatus.Published && !isAdmin(viewer),
     },
   };
@@ -153,7 +153,7 @@ export async function saveArt(
   const parsed = v.safeParse(artFormSchema(currentYear), submission.fields);
   if (!parsed.success) Object.assign(errors, fieldErrorsOfIssues(parsed.issues));
 
-  const existing = found.art ? await readPictures(ctx.db, found.art.id) : [];
+  const existing = found.art ? await readPictures(ctx.db, found.art.id, ctx.media.urlOf) : [];
   for (const [key, message] of Object.entries(imageListErrors(submission.slots))) errors[key] = [message];
   const described = checkPictureDescriptions(submission.descriptions ?? []);
   for (const [key, message] of Object.entries(described.errors)) errors[key] = [message];
@@ -163,7 +163,7 @@ export async function saveArt(
       errors[`files.${index}`] ??= [ART_MESSAGES.imageBlank];
   }
   const prepared = new Map<number, PreparedPicture>();
-  if (present.some(({ slot }) => 'file' in slot)) ensureRoomForUpload(ctx.config.dataDir, ctx.config.minFreeBytes);
+  if (present.some(({ slot }) => 'file' in slot)) ensureRoomForUpload(ctx.media, ctx.config.minFreeBytes);
   if (present.length <= 3) {
     for (const { slot, index } of present) {
       if (!('file' in slot)) continue;
@@ -178,27 +178,22 @@ export async function saveArt(
 
   if (found.art?.status === ArtStatus.Published && !isAdmin(viewer)) refuseNewPictures(present, existing);
 
-  const files = [...prepared.values()];
-  const written = await writePreparedPictures(ctx, files);
-  try {
-    const storedByIndex = new Map([...prepared.keys()].map((index, i) => [index, written.pictures[i]!]));
-    const plan = present.map(({ slot, index }): PicturePlan => {
-      const description = described.values[index] ?? '';
-      return slot && 'picture' in slot
-        ? { keep: slot.picture, description }
-        : { stored: storedByIndex.get(index)!, description };
-    });
-    await commitArt(ctx, viewer, cellToken, {
-      values: parsed.output,
-      plan,
-      files,
-      submit: submission.submit,
-      reserveFirst: found.art === null,
-    });
-  } catch (error) {
-    await removeUnnamedMedia(ctx, written.created);
-    throw error;
-  }
+  // The files go first and stay whatever the transaction decides (decision 044): a row never names a file not yet
+  // written, and files no row names are the orphan sweep's after a day.
+  const written = await writePreparedPictures(ctx, [...prepared.values()]);
+  const storedByIndex = new Map([...prepared.keys()].map((index, i) => [index, written[i]!]));
+  const plan = present.map(({ slot, index }): PicturePlan => {
+    const description = described.values[index] ?? '';
+    return slot && 'picture' in slot
+      ? { keep: slot.picture, description }
+      : { stored: storedByIndex.get(index)!, description };
+  });
+  await commitArt(ctx, viewer, cellToken, {
+    values: parsed.output,
+    plan,
+    submit: submission.submit,
+    reserveFirst: found.art === null,
+  });
   return await getArtForEdit(ctx, viewer, cellToken);
 }
 
@@ -209,8 +204,6 @@ type PicturePlan = (
 interface ArtCommit {
   values: ArtFormValues;
   plan: PicturePlan[];
-  /** The new pictures' bytes: written again inside the transaction if a removal took them meanwhile. */
-  files: readonly PreparedPicture[];
   submit: boolean;
   /** The square had no piece: it is reserved for the viewer in the same transaction (docs/product.md, Pieces (art)). */
   reserveFirst: boolean;
@@ -220,12 +213,11 @@ async function commitArt(
   ctx: ServiceContext,
   viewer: NonNullable<Viewer>,
   cellToken: string,
-  { values, plan, files, submit, reserveFirst }: ArtCommit,
+  { values, plan, submit, reserveFirst }: ArtCommit,
 ): Promise<void> {
   const now = ctx.clock.now();
   return withHoldRefusals(() =>
     write(ctx.db, async (tx) => {
-      restorePictureFiles(ctx.media, files);
       // A square with no piece is taken through the reservation rules first (one square a user at a time), inside
       // this transaction, so a save that fails below leaves no reservation or draft.
       if (reserveFirst) await reserveSquareByToken(tx, now, viewer, cellToken);
@@ -319,7 +311,7 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
       .from(users)
       .where(eq(users.id, piece.authorId))
   )[0]!;
-  const pictureList = await readPictures(ctx.db, piece.id);
+  const pictureList = await readPictures(ctx.db, piece.id, ctx.media.urlOf);
   return {
     ...fieldsOf(piece),
     token: piece.token,
@@ -328,9 +320,9 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
     cell: publicCell(found.cell),
     pictures: pictureList,
     picture: pictureList[0] ? { thumb: pictureList[0].thumb } : null,
-    author: { ...author, image: author.image ? MEDIA_URL_PREFIX + author.image : null },
+    author: { ...author, image: author.image ? ctx.media.urlOf(author.image) : null },
     activity: await activityOf(ctx, piece.id),
-    connections: await listActiveConnections(ctx.db, found.cell.id, piece.id),
+    connections: await listActiveConnections(ctx.db, found.cell.id, piece.id, ctx.media.urlOf),
     mayEdit: mayEditArt(viewer, editFacts(found)),
     removalRequest: isAuthor ? await openRemovalRequestOf(ctx, piece.id) : null,
   };

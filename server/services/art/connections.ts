@@ -9,8 +9,8 @@ import { ArtStatus, ConnectionStatus } from '#shared/domain.ts';
 import { ErrorCode, type FieldErrors } from '#shared/errors.ts';
 import { write, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayEditArt, type Viewer } from '../../permissions.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 import { newToken } from '../../tokens.ts';
 import type { ServiceContext } from '../context.ts';
 import { mediaNameOf, editFacts, loadCellWithArt } from '../display/index.ts';
@@ -21,6 +21,7 @@ type NextCell = ArtConnection['next_cell'] & { cellId: number };
 async function publishedNeighbours(
   q: Queryable,
   cell: { treeId: number; row: number; column: number },
+  urlOf: MediaUrlOf,
 ): Promise<NextCell[]> {
   return (
     await q
@@ -58,7 +59,7 @@ async function publishedNeighbours(
       token: n.artToken,
       title: n.title,
       year: n.year,
-      picture: n.mediaKey ? { thumb: MEDIA_URL_PREFIX + mediaNameOf(n.mediaKey, 'thumb') } : null,
+      picture: n.mediaKey ? { thumb: urlOf(mediaNameOf(n.mediaKey, 'thumb')) } : null,
       author: { token: n.authorToken, firstname: n.firstname, lastname: n.lastname },
     },
   }));
@@ -90,7 +91,7 @@ export async function listPossibleConnections(
         ).map((c) => [c.nextCellId, c])
       : [],
   );
-  return (await publishedNeighbours(ctx.db, found.cell)).map((next) => {
+  return (await publishedNeighbours(ctx.db, found.cell, ctx.media.urlOf)).map((next) => {
     const saved = chosen.get(next.cellId);
     return {
       token: next.token,
@@ -117,7 +118,7 @@ export async function saveConnections(
     const found = await editableCell(tx, viewer, cellToken);
     if (!found.art) throw new AppError(ErrorCode.ArtNotFound, 'Save the piece before its connections.');
     const artId = found.art.id;
-    const neighbours = new Map((await publishedNeighbours(tx, found.cell)).map((n) => [n.token, n]));
+    const neighbours = new Map((await publishedNeighbours(tx, found.cell, ctx.media.urlOf)).map((n) => [n.token, n]));
     const errors: FieldErrors = {};
     const selected = new Map<number, string>();
     input.connections.forEach((item, index) => {
@@ -161,6 +162,7 @@ export async function listActiveConnections(
   db: Db | Queryable,
   cellId: number,
   artId: number,
+  urlOf: MediaUrlOf,
 ): Promise<ArtConnection[]> {
   const cell = (
     await db
@@ -169,7 +171,7 @@ export async function listActiveConnections(
       .where(eq(cells.id, cellId))
   )[0];
   if (!cell) return [];
-  const neighbours = await publishedNeighbours(db, cell);
+  const neighbours = await publishedNeighbours(db, cell, urlOf);
   if (neighbours.length === 0) return [];
   const byCell = new Map(neighbours.map((n) => [n.cellId, n]));
   const otherArt = tableAlias(art, 'other_art');
@@ -213,5 +215,5 @@ export async function getActiveConnections(
     (piece.status === ArtStatus.Published ||
       (viewer && (viewer.id === piece.authorId || mayEditArt(viewer, editFacts(found)))));
   if (!piece || !mayView) return [];
-  return listActiveConnections(ctx.db, found.cell.id, piece.id);
+  return listActiveConnections(ctx.db, found.cell.id, piece.id, ctx.media.urlOf);
 }

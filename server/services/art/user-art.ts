@@ -37,7 +37,7 @@ async function thumbsByArt(ctx: ServiceContext, artIds: number[]): Promise<Map<n
     .select({ artId: pictures.artId, key: pictures.mediaKey })
     .from(pictures)
     .where(and(inArray(pictures.artId, artIds), eq(pictures.position, 0)));
-  return new Map(rows.map((r) => [r.artId, pictureUrls(r.key).thumb]));
+  return new Map(rows.map((r) => [r.artId, pictureUrls(r.key, ctx.media.urlOf).thumb]));
 }
 
 async function activities(ctx: ServiceContext, artIds: number[]) {
@@ -152,7 +152,7 @@ export async function listPublishedArt(ctx: ServiceContext, token: string): Prom
       thumb: thumbs.get(row.artId) ?? null,
       created_at: row.created_at,
       activity: activityOf(row.artId),
-      connections: (await listActiveConnections(ctx.db, row.cellId, row.artId)).map((c) => ({
+      connections: (await listActiveConnections(ctx.db, row.cellId, row.artId, ctx.media.urlOf)).map((c) => ({
         cellToken: c.next_cell.token,
         thumb: c.next_cell.art.picture?.thumb ?? null,
       })),

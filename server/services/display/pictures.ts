@@ -1,17 +1,21 @@
 /** A piece's pictures as the pages show them: their URLs, the ordered list, and the main picture's thumbnail. */
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
 import { mediaNameOf } from './media-names.ts';
 import type { Queryable } from '../../db.ts';
 import type { ArtPicture } from '#shared/art-api.ts';
 import { pictures } from '#drizzle/tables.ts';
 import { eq, asc, type AnyColumn, and } from 'drizzle-orm';
 
-export const pictureUrls = (key: string) => ({
-  thumb: MEDIA_URL_PREFIX + mediaNameOf(key, 'thumb'),
-  image: MEDIA_URL_PREFIX + mediaNameOf(key, 'large'),
+/**
+ * Both addresses of a picture, made by the media storage (`ctx.media.urlOf`). Without it, the server's own /media/
+ * address, which answers on every adapter (a caller with no storage at hand).
+ */
+export const pictureUrls = (key: string, urlOf: MediaUrlOf = serverMediaUrlOf) => ({
+  thumb: urlOf(mediaNameOf(key, 'thumb')),
+  image: urlOf(mediaNameOf(key, 'large')),
 });
 
-export async function readPictures(q: Queryable, artId: number): Promise<ArtPicture[]> {
+export async function readPictures(q: Queryable, artId: number, urlOf: MediaUrlOf): Promise<ArtPicture[]> {
   return (
     await q
       .select({
@@ -24,11 +28,12 @@ export async function readPictures(q: Queryable, artId: number): Promise<ArtPict
       .from(pictures)
       .where(eq(pictures.artId, artId))
       .orderBy(asc(pictures.position))
-  ).map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key) }));
+  ).map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key, urlOf) }));
 }
 
 /** The main picture's thumbnail URL of a piece, from a left join on its position-0 picture. */
-export const thumbOf = (mediaKey: string | null): string | null => (mediaKey ? pictureUrls(mediaKey).thumb : null);
+export const thumbOf = (mediaKey: string | null, urlOf: MediaUrlOf): string | null =>
+  mediaKey ? pictureUrls(mediaKey, urlOf).thumb : null;
 
 /** Joins a piece's main picture (position 0), for thumbOf. */
 export const mainPictureOf = (artId: AnyColumn) => and(eq(pictures.artId, artId), eq(pictures.position, 0));

@@ -1,16 +1,14 @@
 /**
- * Art images through the media pipeline (decisions 009, 024): magic bytes first (JPEG, PNG, GIF only, whatever the name
- * says), then sharp's decoding and pixel limit; every file of a request is checked before any is written; files written
- * for a save that then fails are removed; an hourly sweep removes files no row names.
+ * Art images through the media pipeline (decisions 009, 044): magic bytes first (JPEG, PNG, GIF only, whatever the name
+ * says), then sharp's decoding and pixel limit; every file of a request is checked before any is written. A save
+ * writes its files before the transaction that names them and never deletes one, even when it then fails; the
+ * hourly sweep alone deletes, and only files no row names that no save has written for a day.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { eq, inArray, isNotNull } from 'drizzle-orm';
+import { inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/tables.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
-import { write, type Db, type Queryable } from '../../db.ts';
-import { isAvatarName, type MediaStore } from '../../media-store.ts';
+import type { Db } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import {
   ImageRejected,
@@ -20,7 +18,6 @@ import {
   type PreparedPicture,
   type StoredPicture,
 } from './images.ts';
-import { mediaNameOf } from '../display/index.ts';
 
 // The magic-byte check is shared with the editor, which runs it on a chosen file before sending it.
 export { sniffImageType } from '#shared/validation/art.ts';
@@ -42,121 +39,100 @@ export async function prepareArtImage(bytes: Buffer): Promise<PreparedPicture | 
   }
 }
 
-const namesOf = (key: string) => [mediaNameOf(key, 'large'), mediaNameOf(key, 'thumb')];
-
-/** The files written by one save, so a failed save can take back exactly those (and nothing older). */
-export interface WrittenMedia {
-  pictures: StoredPicture[];
-  /** Names that did not exist before this save. */
-  created: string[];
-}
-
-export async function writePreparedPictures(
-  ctx: Pick<ServiceContext, 'media' | 'db'>,
-  prepared: readonly PreparedPicture[],
-): Promise<WrittenMedia> {
-  const created: string[] = [];
-  const stored: StoredPicture[] = [];
-  try {
-    for (const picture of prepared) {
-      for (const name of namesOf(picture.key)) if (!ctx.media.exists(name)) created.push(name);
-      stored.push(await writePreparedPicture(ctx.media, picture));
-    }
-  } catch (error) {
-    await removeUnnamedMedia(ctx, created);
-    throw error;
-  }
-  return { pictures: stored, created };
-}
-
 /**
- * Inside the transaction that names them: the files of the pictures a save stores, written again if a removal
- * took them since they were written (another save of the same bytes failed, or the sweep ran).
+ * Writes the files of the pictures a save stores, before the transaction that names them; a name stored already has
+ * its date renewed (MediaStorage.put), so the sweep leaves it alone however old it was. Nothing is taken back if
+ * the save then fails: its files, named by no row, are the sweep's after MEDIA_ORPHAN_GRACE_MS.
  */
-export function restorePictureFiles(media: MediaStore, prepared: readonly PreparedPicture[]): void {
-  for (const picture of prepared) {
-    media.restoreSync(mediaNameOf(picture.key, 'large'), picture.large);
-    media.restoreSync(mediaNameOf(picture.key, 'thumb'), picture.thumb);
-  }
+export async function writePreparedPictures(
+  ctx: Pick<ServiceContext, 'media'>,
+  prepared: readonly PreparedPicture[],
+): Promise<StoredPicture[]> {
+  const stored: StoredPicture[] = [];
+  for (const picture of prepared) stored.push(await writePreparedPicture(ctx.media, picture));
+  return stored;
+}
+
+const AVATAR_NAME = /^[0-9a-f]{32}-avatar\.jpg$/;
+
+/** Whether a media file is named the way avatars are (accounts/avatars.ts writes them; the sweep judges them). */
+function isAvatarName(name: string): boolean {
+  return AVATAR_NAME.test(name);
 }
 
 const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb|large)\.webp$/;
 
-async function namedKeys(db: Db): Promise<Set<string>> {
-  const keys = new Set<string>();
-  for (const row of await db.select({ key: pictures.mediaKey }).from(pictures)) keys.add(row.key);
-  for (const row of await db.select({ image: users.image }).from(users).where(isNotNull(users.image))) {
-    if (row.image) keys.add(row.image);
-  }
-  return keys;
-}
-
-async function isNamed(db: Queryable, name: string): Promise<boolean> {
-  const key = KEY_OF_NAME.exec(name)?.[1];
-  if (
-    key &&
-    (await db.select({ id: pictures.id }).from(pictures).where(eq(pictures.mediaKey, key)).limit(1))[0] !== undefined
-  )
-    return true;
-  return (
-    (
-      await db
-        .select({ id: users.id })
-        .from(users)
-        .where(inArray(users.image, key ? [key, name] : [name]))
-        .limit(1)
-    )[0] !== undefined
-  );
-}
-
 /**
- * Removes the given media files that no committed row names. Files are shared by every row with the same bytes,
- * so the check and the removal run under the database's write lock: a save that names one of them commits either
- * before (the file stays) or after (its transaction writes the file again first, restorePictureFiles), whichever
- * process it runs in.
+ * How long a file no row names is kept: longer than any save takes between writing its files and committing the
+ * row that names them, so the sweep never takes the files of a save under way, on any host.
  */
-export async function removeUnnamedMedia(
-  ctx: Pick<ServiceContext, 'media' | 'db'>,
-  names: readonly string[],
-): Promise<string[]> {
-  if (names.length === 0) return [];
-  return write(ctx.db, async (tx) => {
-    const removed: string[] = [];
-    for (const name of names) {
-      if (await isNamed(tx, name)) continue;
-      ctx.media.removeSync(name);
-      removed.push(name);
-    }
-    return removed;
-  });
-}
-
-export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
-/** Files the sweep removes per hold of the write lock. */
+export const MEDIA_ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
+/** Temporary files a killed write left (the folder's), which no save ever names: removed after an hour. */
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+/** Names looked up in the database at once. */
 const SWEEP_BATCH = 100;
 
+/** What the sweep judges of a media file: the picture key or avatar name a row would name it by, or null (not ours). */
+function namedBy(name: string): string | null {
+  return KEY_OF_NAME.exec(name)?.[1] ?? (isAvatarName(name) ? name : null);
+}
+
+/** Of the given keys and avatar names, those some committed row names. */
+async function namedAmong(db: Db, names: readonly string[]): Promise<Set<string>> {
+  const named = new Set<string>();
+  if (names.length === 0) return named;
+  for (const row of await db
+    .select({ key: pictures.mediaKey })
+    .from(pictures)
+    .where(inArray(pictures.mediaKey, [...names])))
+    named.add(row.key);
+  for (const row of await db
+    .select({ image: users.image })
+    .from(users)
+    .where(inArray(users.image, [...names])))
+    if (row.image) named.add(row.image);
+  return named;
+}
+
+async function everyNamed(db: Db): Promise<Set<string>> {
+  const named = new Set<string>();
+  for (const row of await db.selectDistinct({ key: pictures.mediaKey }).from(pictures)) named.add(row.key);
+  for (const row of await db.select({ image: users.image }).from(users).where(isNotNull(users.image)))
+    if (row.image) named.add(row.image);
+  return named;
+}
+
 /**
- * The hourly job: deletes picture and avatar files older than an hour that no picture row and no user names, and temporary
- * files a killed write left. The age guard leaves alone the files of a save between writing them and committing.
+ * The hourly job: deletes the picture and avatar files that no picture row and no user names and that no save has
+ * written for MEDIA_ORPHAN_GRACE_MS, then temporaries a killed write left. No lock is held: a save writes (or
+ * renews) its files before its transaction names them, so a file being saved is young. A row may name a file after
+ * the listing was read, so each old one is looked up in the database again, then its date read again last of all,
+ * just before it is deleted: a save that used it meanwhile made it young.
  */
 export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
-  const keys = await namedKeys(ctx.db);
-  const now = ctx.clock.now();
-  const candidates: string[] = [];
-  for (const name of await ctx.media.list()) {
+  const named = await everyNamed(ctx.db);
+  const isOld = (modifiedAt: number) => ctx.clock.now() - modifiedAt >= MEDIA_ORPHAN_GRACE_MS;
+  const candidates: { name: string; namedBy: string }[] = [];
+  for await (const file of ctx.media.list()) {
     // Only files named the way pictures (by their media key) and avatars (by their whole name) are: anything else
     // is not ours to judge.
-    const key = KEY_OF_NAME.exec(name)?.[1];
-    if (key ? keys.has(key) : !isAvatarName(name) || keys.has(name)) continue;
-    const stat = await fs.stat(path.join(ctx.media.dir, name)).catch(() => null);
-    if (!stat?.isFile() || now - stat.mtimeMs < ORPHAN_MIN_AGE_MS) continue;
-    candidates.push(name);
+    const by = namedBy(file.name);
+    if (by && !named.has(by) && isOld(file.modifiedAt)) candidates.push({ name: file.name, namedBy: by });
   }
-  // Checked again under the write lock, a batch at a time: a row may have come to name one since the list was read.
   const removed: string[] = [];
-  for (let i = 0; i < candidates.length; i += SWEEP_BATCH)
-    removed.push(...(await removeUnnamedMedia(ctx, candidates.slice(i, i + SWEEP_BATCH))));
-  removed.push(...(await ctx.media.removeStaleTemporaries(now - ORPHAN_MIN_AGE_MS)));
+  for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
+    const batch = candidates.slice(i, i + SWEEP_BATCH);
+    const namedNow = await namedAmong(ctx.db, [...new Set(batch.map((file) => file.namedBy))]);
+    for (const file of batch) {
+      if (namedNow.has(file.namedBy)) continue;
+      const now = await ctx.media.lookUp(file.name);
+      if (!now || !isOld(now.modifiedAt)) continue;
+      await ctx.media.delete(file.name);
+      removed.push(file.name);
+    }
+  }
+  const temporaries = (await ctx.media.removeStaleTemporaries?.(ctx.clock.now() - STALE_TEMPORARY_MS)) ?? [];
+  removed.push(...temporaries);
   if (removed.length) ctx.log.info({ count: removed.length }, 'orphan media removed');
   return removed;
 }

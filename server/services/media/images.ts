@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS } from '#shared/validation/art.ts';
-import type { MediaStore } from '../../media-store.ts';
+import type { MediaStorage } from '../../storage/index.ts';
 import { WorkQueue } from '../../work-queue.ts';
 
 /**
@@ -47,14 +47,17 @@ export interface PreparedPicture extends StoredPicture {
 }
 
 /** Decodes, checks, normalises and stores one picture; returns its key. Writes files only: rows are the caller's. */
-export async function storePicture(media: MediaStore, input: Buffer): Promise<StoredPicture> {
+export async function storePicture(media: MediaStorage, input: Buffer): Promise<StoredPicture> {
   return writePreparedPicture(media, await preparePicture(input));
 }
 
-/** Writes both sizes of a prepared picture (content-hashed: writing the same picture twice is a no-op). */
-export async function writePreparedPicture(media: MediaStore, prepared: PreparedPicture): Promise<StoredPicture> {
-  await media.write(mediaNameOf(prepared.key, 'large'), prepared.large);
-  await media.write(mediaNameOf(prepared.key, 'thumb'), prepared.thumb);
+/**
+ * Writes both sizes of a prepared picture (content-hashed: writing the same picture again keeps its bytes and renews
+ * its date).
+ */
+export async function writePreparedPicture(media: MediaStorage, prepared: PreparedPicture): Promise<StoredPicture> {
+  await media.put(mediaNameOf(prepared.key, 'large'), prepared.large);
+  await media.put(mediaNameOf(prepared.key, 'thumb'), prepared.thumb);
   const { key, width, height, dominantColor } = prepared;
   return { key, width, height, dominantColor };
 }

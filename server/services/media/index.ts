@@ -1,14 +1,7 @@
 /**
- * Pictures on disk: preparing uploads (sniffed, resized, re-encoded), writing them, and sweeping orphans.
+ * Pictures in the media storage: preparing uploads (sniffed, resized, re-encoded), writing them, and sweeping orphans.
  * Other rooms, routers and routes import this file only (docs/architecture.md, Rooms).
  */
-export {
-  prepareArtImage,
-  removeUnnamedMedia,
-  restorePictureFiles,
-  sniffImageType,
-  sweepOrphanMedia,
-  writePreparedPictures,
-} from './art-media.ts';
+export { prepareArtImage, sniffImageType, sweepOrphanMedia, writePreparedPictures } from './art-media.ts';
 export { MAX_INPUT_PIXELS, imageWork, storePicture } from './images.ts';
 export type { PreparedPicture, StoredPicture } from './images.ts';

@@ -18,6 +18,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../permissions.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 import { personRef, fieldsOf, readPictures, mainPictureOf, thumbOf } from '../display/index.ts';
 import { requireStaff } from '../staff/index.ts';
 import { publishPiece, sendBackForChanges } from '../squares/index.ts';
@@ -50,7 +51,7 @@ export async function listReviewQueue(ctx: ServiceContext): Promise<QueueItem[]>
     title: row.title,
     author: personRef(row),
     submittedAt: row.submittedAt ?? row.createdAt,
-    thumb: thumbOf(row.mediaKey),
+    thumb: thumbOf(row.mediaKey, ctx.media.urlOf),
   }));
 }
 
@@ -90,7 +91,7 @@ async function loadPiece(q: Queryable, artToken: string) {
   return found;
 }
 
-async function reviewConnections(q: Queryable, artId: number): Promise<ReviewConnection[]> {
+async function reviewConnections(q: Queryable, artId: number, urlOf: MediaUrlOf): Promise<ReviewConnection[]> {
   const nextArt = tableAlias(art, 'next_art');
   const nextAuthor = tableAlias(users, 'next_author');
   return (
@@ -127,7 +128,7 @@ async function reviewConnections(q: Queryable, artId: number): Promise<ReviewCon
         : {
             artToken: row.artToken,
             title: row.title,
-            thumb: thumbOf(row.mediaKey),
+            thumb: thumbOf(row.mediaKey, urlOf),
             author: personRef({
               token: row.authorToken,
               firstname: row.firstname ?? '',
@@ -137,7 +138,7 @@ async function reviewConnections(q: Queryable, artId: number): Promise<ReviewCon
   }));
 }
 
-async function otherPiecesOf(q: Queryable, authorId: number, artId: number): Promise<ArtistPiece[]> {
+async function otherPiecesOf(q: Queryable, authorId: number, artId: number, urlOf: MediaUrlOf): Promise<ArtistPiece[]> {
   return (
     await q
       .select({
@@ -152,7 +153,7 @@ async function otherPiecesOf(q: Queryable, authorId: number, artId: number): Pro
       .leftJoin(pictures, mainPictureOf(art.id))
       .where(and(eq(art.authorId, authorId), ne(art.id, artId)))
       .orderBy(desc(art.createdAt), desc(art.id))
-  ).map(({ mediaKey, ...piece }) => ({ ...piece, thumb: thumbOf(mediaKey) }));
+  ).map(({ mediaKey, ...piece }) => ({ ...piece, thumb: thumbOf(mediaKey, urlOf) }));
 }
 
 /** admin.reviewItem: one piece (any status) with its images, fields, connections, square and artist. */
@@ -169,8 +170,8 @@ export async function getReviewItem(ctx: ServiceContext, artToken: string): Prom
       updatedAt: piece.updatedAt,
       ...fieldsOf(piece),
     },
-    pictures: await readPictures(ctx.db, piece.id),
-    connections: await reviewConnections(ctx.db, piece.id),
+    pictures: await readPictures(ctx.db, piece.id, ctx.media.urlOf),
+    connections: await reviewConnections(ctx.db, piece.id, ctx.media.urlOf),
     cell: { token: cell.token, treeToken, row: cell.row, column: cell.column, type: cell.type, status: cell.status },
     artist: {
       ...personRef(author),
@@ -179,7 +180,7 @@ export async function getReviewItem(ctx: ServiceContext, artToken: string): Prom
       email: author.email,
       role: author.role,
     },
-    otherPieces: await otherPiecesOf(ctx.db, author.id, piece.id),
+    otherPieces: await otherPiecesOf(ctx.db, author.id, piece.id, ctx.media.urlOf),
   };
 }
 

@@ -9,7 +9,6 @@ import { ErrorCode } from '#shared/errors.ts';
 import type { FollowedUser, FollowStatus, UserLikeStatus } from '#shared/profile-api.ts';
 import { write } from '../../db.ts';
 import { AppError } from '../../errors.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
 import { mayActAs, mayFollow, mayLikeUser, type Viewer } from '../../permissions.ts';
 import type { ServiceContext } from '../context.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
@@ -142,7 +141,7 @@ export async function listFollowing(ctx: ServiceContext, viewer: Viewer, token: 
       .innerJoin(users, eq(users.id, follows.followedId))
       .where(and(eq(follows.followerId, me.id), isNull(users.disabledAt)))
       .orderBy(desc(follows.createdAt), desc(users.id))
-  ).map((row) => ({ ...row, image: row.image ? MEDIA_URL_PREFIX + row.image : null }));
+  ).map((row) => ({ ...row, image: row.image ? ctx.media.urlOf(row.image) : null }));
 }
 
 /** GET /api/user/{token}/follow/{otherToken} */

@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { trees } from '#drizzle/tables.ts';
 import { readTransaction, type Db } from '../../db.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 import { buildSnapshotBytes, buildSnapshotBytesAwaited, type SnapshotBytes } from './snapshot-build.ts';
 import { buildHistoryBytes, buildHistoryBytesAwaited, type HistoryBytes } from './tree-history.ts';
 
@@ -23,9 +24,12 @@ export interface BuildResults {
 
 export type BuildJob = keyof BuildResults;
 
-export const BUILDS: { [J in BuildJob]: (db: Db, treeId: number) => BuildResults[J] } = {
+/** A build, given the database and the maker of picture addresses (thumbnails ride in small trees' snapshots). */
+type Build<T> = (db: Db, treeId: number, urlOf: MediaUrlOf) => T;
+
+export const BUILDS: { [J in BuildJob]: Build<BuildResults[J]> } = {
   // One read transaction; the snapshot reads through the connection itself, which is inside it.
-  snapshot: (db, treeId) => db.transaction(() => buildSnapshotBytes(db, treeRow(db, treeId))),
+  snapshot: (db, treeId, urlOf) => db.transaction(() => buildSnapshotBytes(db, treeRow(db, treeId), urlOf)),
   history: (db, treeId) => db.transaction(() => buildHistoryBytes(db, treeRow(db, treeId))),
 };
 
@@ -33,9 +37,9 @@ export const BUILDS: { [J in BuildJob]: (db: Db, treeId: number) => BuildResults
  * The same builds in what both engines share, each in one read transaction (readTransaction): PostgreSQL's, which run
  * in the server's process (there is no file for a worker to open), and those of an in-memory database.
  */
-export const AWAITED_BUILDS: { [J in BuildJob]: (db: Db, treeId: number) => Promise<BuildResults[J]> } = {
-  snapshot: (db, treeId) =>
-    readTransaction(db, async (tx) => buildSnapshotBytesAwaited(tx, await treeRowOf(tx, treeId))),
+export const AWAITED_BUILDS: { [J in BuildJob]: Build<Promise<BuildResults[J]>> } = {
+  snapshot: (db, treeId, urlOf) =>
+    readTransaction(db, async (tx) => buildSnapshotBytesAwaited(tx, await treeRowOf(tx, treeId), urlOf)),
   history: (db, treeId) => readTransaction(db, async (tx) => buildHistoryBytesAwaited(tx, await treeRowOf(tx, treeId))),
 };
 
@@ -49,6 +53,13 @@ function treeRow(db: Pick<Db, 'select'>, treeId: number) {
   const tree = db.select().from(trees).where(eq(trees.id, treeId)).get();
   if (!tree) throw new Error(`No tree ${treeId}.`);
   return tree;
+}
+
+/** What the worker thread is started with. */
+export interface BuildWorkerData {
+  databaseFile: string;
+  /** The media storage's urlBase, from which the thread makes thumbnail addresses (storage/port.ts, mediaUrlOf). */
+  mediaUrlBase: string;
 }
 
 export interface BuildRequest {

@@ -8,12 +8,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../../db.ts';
 import { keepJsonText } from '../../raw-json.ts';
+import { MEDIA_PATH_PREFIX, mediaUrlOf } from '../../storage/index.ts';
 import {
   AWAITED_BUILDS,
   type BuildJob,
   type BuildReply,
   type BuildRequest,
   type BuildResults,
+  type BuildWorkerData,
   type BuiltBytes,
 } from './build-jobs.ts';
 
@@ -34,6 +36,8 @@ export class BuildWorker {
     private readonly db: Db,
     /** The database file the worker opens; null builds in-process. */
     private readonly databaseFile: string | null,
+    /** The media storage's urlBase: thumbnails in snapshots are linked where the storage links pictures. */
+    private readonly mediaUrlBase: string = MEDIA_PATH_PREFIX,
   ) {}
 
   /** Whether builds run on the worker thread (a database file) rather than in-process (an in-memory database). */
@@ -43,7 +47,7 @@ export class BuildWorker {
 
   build<J extends BuildJob>(job: J, treeId: number): Promise<BuildResults[J]> {
     if (this.closed) return Promise.reject(new Error('The server is stopping.'));
-    if (this.databaseFile === null) return AWAITED_BUILDS[job](this.db, treeId);
+    if (this.databaseFile === null) return AWAITED_BUILDS[job](this.db, treeId, mediaUrlOf(this.mediaUrlBase));
     const worker = this.started(this.databaseFile);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -82,7 +86,8 @@ export class BuildWorker {
     if (this.worker) return this.worker;
     // The server runs TypeScript through tsx: the worker registers the same loader, then loads its module.
     const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(WORKER_FILE).href)}); })`;
-    const worker = new Worker(boot, { eval: true, workerData: { databaseFile }, name: 'tree-builds' });
+    const workerData: BuildWorkerData = { databaseFile, mediaUrlBase: this.mediaUrlBase };
+    const worker = new Worker(boot, { eval: true, workerData, name: 'tree-builds' });
     worker.unref();
     worker.on('message', (reply: BuildReply) => {
       const pending = this.waiting.get(reply.id);

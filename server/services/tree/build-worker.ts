@@ -7,9 +7,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import * as schema from '#drizzle/schema.ts';
-import { BUILDS, type BuildReply, type BuildRequest } from './build-jobs.ts';
+import { mediaUrlOf } from '../../storage/index.ts';
+import { BUILDS, type BuildReply, type BuildRequest, type BuildWorkerData } from './build-jobs.ts';
 
-const client = new Database((workerData as { databaseFile: string }).databaseFile, {
+const { databaseFile, mediaUrlBase } = workerData as BuildWorkerData;
+// The thread has no media storage: it makes picture addresses from the storage's base, the way its urlOf does.
+const urlOf = mediaUrlOf(mediaUrlBase);
+const client = new Database(databaseFile, {
   readonly: true,
   fileMustExist: true,
 });
@@ -18,7 +22,7 @@ const db = drizzle(client, { schema });
 
 parentPort!.on('message', (request: BuildRequest) => {
   try {
-    const built = BUILDS[request.job](db, request.treeId);
+    const built = BUILDS[request.job](db, request.treeId, urlOf);
     const { identity, br, gzip } = built.body;
     // Large buffers that own their memory are handed over; small ones (Node pools them) are copied.
     const own = [identity, br, gzip].filter(

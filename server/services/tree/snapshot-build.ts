@@ -13,11 +13,9 @@ import type { CellExtent } from '#shared/tree/layout.ts';
 import type { RegionBounds } from '#shared/tree/region.ts';
 import { SnapshotEncoder, type SnapshotCell } from '#shared/tree/snapshot.ts';
 import type { Db, Queryable } from '../../db.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
 import { mediaNameOf } from '../display/index.ts';
 import { preparedOnce } from '../prepared.ts';
-
-const thumbnailOf = (mediaKey: string) => MEDIA_URL_PREFIX + mediaNameOf(mediaKey, 'thumb');
 
 /** A snapshot's bytes and what the server keeps beside them; built here or by the worker. */
 export interface SnapshotBytes {
@@ -41,21 +39,26 @@ export interface CellFilter {
 
 /**
  * Reads the cells of a tree in snapshot order (or those a filter picks): only published art lends its colour and
- * thumbnail.
+ * thumbnail, whose address the media storage makes (`urlOf`; without it, the server's own /media/ address, which
+ * answers on every adapter).
  */
 export async function readSnapshotCells(
   db: Queryable,
   treeId: number,
   filter: CellFilter = {},
+  urlOf: MediaUrlOf = serverMediaUrlOf,
 ): Promise<SnapshotCell[]> {
   const { query, sortHere } = snapshotCellsQuery(db, treeId, filter);
   const rows = sortHere ? (await query).sort(byPosition) : await query.orderBy(asc(cells.row), asc(cells.column));
-  return rows.map(snapshotCellOf);
+  return rows.map((row) => snapshotCellOf(row, urlOf));
 }
 
 /** As readSnapshotCells, synchronously on SQLite: the build worker's snapshot of a tree within the detail limit. */
-function readSnapshotCellsNow(db: Db, treeId: number): SnapshotCell[] {
-  return snapshotCellsQuery(db, treeId, {}).query.orderBy(asc(cells.row), asc(cells.column)).all().map(snapshotCellOf);
+function readSnapshotCellsNow(db: Db, treeId: number, urlOf: MediaUrlOf): SnapshotCell[] {
+  return snapshotCellsQuery(db, treeId, {})
+    .query.orderBy(asc(cells.row), asc(cells.column))
+    .all()
+    .map((row) => snapshotCellOf(row, urlOf));
 }
 
 function snapshotCellsQuery(db: Queryable, treeId: number, { region, cellIds }: CellFilter) {
@@ -90,7 +93,10 @@ interface SnapshotCellRow {
   mediaKey: string | null;
 }
 
-function snapshotCellOf({ row, column, status, type, token, color, mediaKey }: SnapshotCellRow): SnapshotCell {
+function snapshotCellOf(
+  { row, column, status, type, token, color, mediaKey }: SnapshotCellRow,
+  urlOf: MediaUrlOf,
+): SnapshotCell {
   return {
     row,
     column,
@@ -98,7 +104,7 @@ function snapshotCellOf({ row, column, status, type, token, color, mediaKey }: S
     type,
     token,
     color: status === CellStatus.Published ? color : null,
-    thumb: mediaKey ? thumbnailOf(mediaKey) : null,
+    thumb: mediaKey ? urlOf(mediaNameOf(mediaKey, 'thumb')) : null,
   };
 }
 
@@ -114,11 +120,12 @@ function byPosition(a: { row: number; column: number }, b: { row: number; column
 export function buildSnapshotBytes(
   db: Db,
   tree: { id: number; token: string; version: number; settings: unknown },
+  urlOf: MediaUrlOf,
 ): SnapshotBytes {
   const started = performance.now();
   const encoder = new SnapshotEncoder(countCells(db).get(tree.id)!.n);
   if (encoder.carriesDetail) {
-    for (const cell of readSnapshotCellsNow(db, tree.id))
+    for (const cell of readSnapshotCellsNow(db, tree.id, urlOf))
       encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
   } else {
     for (const [row, column, status, type, color] of largeSnapshotRows(db).iterate(tree.id))
@@ -138,12 +145,13 @@ const SNAPSHOT_BATCH = 20_000;
 export async function buildSnapshotBytesAwaited(
   db: Db,
   tree: { id: number; token: string; version: number; settings: unknown },
+  urlOf: MediaUrlOf,
 ): Promise<SnapshotBytes> {
   const started = performance.now();
   const [counted] = await db.select({ n: count() }).from(cells).where(eq(cells.treeId, tree.id));
   const encoder = new SnapshotEncoder(counted!.n);
   if (encoder.carriesDetail) {
-    for (const cell of await readSnapshotCells(db, tree.id))
+    for (const cell of await readSnapshotCells(db, tree.id, {}, urlOf))
       encoder.add(cell.row, cell.column, cell.status, cell.type, cell.color, cell.token, cell.thumb);
     return snapshotBytesOf(tree, encoder, started);
   }

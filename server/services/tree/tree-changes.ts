@@ -10,6 +10,7 @@ import { encodeChanges, type TreeChangesAnswer } from '#shared/tree/changes.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { readTransaction, write, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
+import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
 import { readSnapshotCells } from './snapshot-build.ts';
 
 /** How long, and how many changes, the log keeps per tree; an open tree further behind fetches the snapshot. */
@@ -91,10 +92,16 @@ export function parseSince(raw: unknown): number {
 /**
  * The cells of `tree` changed after version `since`, as they are now: 400 for a version the tree has not reached,
  * "resync" for one older than the log reaches (or than a bulk change, or more than CHANGES_MAX changes behind). One
- * read transaction, so the version and the cells agree.
+ * read transaction, so the version and the cells agree. Thumbnails are linked by `urlOf`, the media storage's; a
+ * caller without it links the server's own /media/ address, which answers on every adapter.
  */
-export async function readChanges(db: Db, treeId: number, since: number): Promise<TreeChangesAnswer> {
-  const answer = await readChangesUpTo(db, treeId, since, CHANGES_MAX);
+export async function readChanges(
+  db: Db,
+  treeId: number,
+  since: number,
+  urlOf: MediaUrlOf = serverMediaUrlOf,
+): Promise<TreeChangesAnswer> {
+  const answer = await readChangesUpTo(db, treeId, since, CHANGES_MAX, urlOf);
   return 'overLimit' in answer ? { format: 1, resync: true, since, version: answer.version } : answer;
 }
 
@@ -116,6 +123,7 @@ export async function readChangesUpTo(
   treeId: number,
   since: number,
   max: number,
+  urlOf: MediaUrlOf = serverMediaUrlOf,
 ): Promise<TreeChangesAnswer | ChangesOverLimit> {
   return readTransaction(db, async (tx) => {
     const [tree] = await tx
@@ -140,7 +148,7 @@ export async function readChangesUpTo(
       .limit(1);
     if (bulk) return resync;
     const changedIds = tx.selectDistinct({ id: treeChanges.cellId }).from(treeChanges).where(after);
-    return encodeChanges(since, tree.version, await readSnapshotCells(tx, treeId, { cellIds: changedIds }));
+    return encodeChanges(since, tree.version, await readSnapshotCells(tx, treeId, { cellIds: changedIds }, urlOf));
   });
 }
 

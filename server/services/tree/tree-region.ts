@@ -10,7 +10,7 @@ import { ErrorCode } from '#shared/errors.ts';
 import { REGION_MAX_SPAN, regionWidth, type RegionBounds, type TreeRegionWire } from '#shared/tree/region.ts';
 import { readTransaction, type Db, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
-import { MEDIA_URL_PREFIX } from '../../media-store.ts';
+import type { MediaUrlOf } from '../../storage/index.ts';
 import { mediaNameOf } from '../display/index.ts';
 import type { TreeRow } from './tree.ts';
 
@@ -39,14 +39,25 @@ export function parseRegionBounds(query: Record<string, unknown>): RegionBounds 
  * The region's cells and the tree's version, read in one transaction: the answer is exactly that version's (another
  * process may commit between two reads), so an address naming the version may be cached for good (decision 033).
  */
-export async function readRegion(db: Db, tree: Pick<TreeRow, 'id'>, bounds: RegionBounds): Promise<TreeRegionWire> {
+export async function readRegion(
+  db: Db,
+  tree: Pick<TreeRow, 'id'>,
+  bounds: RegionBounds,
+  urlOf: MediaUrlOf,
+): Promise<TreeRegionWire> {
   return readTransaction(db, async (tx) => {
     const [row] = await tx.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id)).limit(1);
-    return regionAt(tx, tree.id, row!.version, bounds);
+    return regionAt(tx, tree.id, row!.version, bounds, urlOf);
   });
 }
 
-async function regionAt(db: Queryable, treeId: number, version: number, bounds: RegionBounds): Promise<TreeRegionWire> {
+async function regionAt(
+  db: Queryable,
+  treeId: number,
+  version: number,
+  bounds: RegionBounds,
+  urlOf: MediaUrlOf,
+): Promise<TreeRegionWire> {
   const rows = await db
     .select({
       row: cells.row,
@@ -82,7 +93,7 @@ async function regionAt(db: Queryable, treeId: number, version: number, bounds: 
   for (const cell of rows) {
     wire.at.push((cell.row - bounds.row0) * width + (cell.column - bounds.col0));
     wire.token.push(cell.token);
-    wire.thumb.push(cell.mediaKey ? MEDIA_URL_PREFIX + mediaNameOf(cell.mediaKey, 'thumb') : '');
+    wire.thumb.push(cell.mediaKey ? urlOf(mediaNameOf(cell.mediaKey, 'thumb')) : '');
     wire.title.push(cell.title ?? '');
     wire.artist.push(cell.firstname ? personName({ firstname: cell.firstname, lastname: cell.lastname! }) : '');
   }

@@ -16,6 +16,6 @@ export function useProfileApp() {
     get t() {
       return app();
     },
-    state: () => profileState(app().deps.db, app().deps.config.mediaDir),
+    state: () => profileState(app().deps.db, app().deps.media),
   };
 }

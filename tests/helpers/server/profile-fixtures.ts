@@ -1,8 +1,9 @@
 /** Shared by the profile tests: a valid profile form, a multipart body with an avatar, and a stored-state snapshot. */
-import fs from 'node:fs';
 import { asc, eq } from 'drizzle-orm';
 import { follows, userLikes, users } from '#drizzle/tables.ts';
 import type { Db } from '#server/db.ts';
+import type { MediaStorage } from '#server/storage/index.ts';
+import { storedFiles } from './media-files.ts';
 import { artForm, type FormFile } from '../art-fixtures.ts';
 import { oneRow } from '#tests/helpers/server/rows.ts';
 
@@ -31,12 +32,12 @@ export function profileForm(fields: Record<string, string>, image?: Omit<FormFil
 }
 
 /** Everything a profile, like or follow call could change, rows and files, to prove a refusal changed nothing. */
-export async function profileState(db: Db, mediaDir: string) {
+export async function profileState(db: Db, media: MediaStorage) {
   return {
     users: await db.select().from(users).orderBy(asc(users.id)),
     likes: await db.select().from(userLikes),
     follows: await db.select().from(follows),
-    files: fs.readdirSync(mediaDir).sort(),
+    files: await storedFiles(media),
   };
 }
 

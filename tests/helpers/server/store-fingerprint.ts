@@ -5,10 +5,11 @@
  * later is covered without a change here.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import type pg from 'pg';
 import type { Db } from '#server/db.ts';
 import { isPostgres } from '#server/open-database.ts';
+import type { MediaStorage } from '#server/storage/index.ts';
+import { storedFiles } from './media-files.ts';
 
 /** Attempt counters: a refused login or search still counts against its limit, by design (decision 006). */
 const COUNTERS = new Set(['rate_limit_hits']);
@@ -18,9 +19,9 @@ export interface StoreFingerprint {
   files: string[];
 }
 
-export async function storeFingerprint(db: Db, mediaDir: string): Promise<StoreFingerprint> {
+export async function storeFingerprint(db: Db, media: MediaStorage): Promise<StoreFingerprint> {
   const tables = isPostgres(db) ? await postgresTables(db.$client as unknown as pg.Pool) : sqliteTables(db);
-  return { tables, files: fs.readdirSync(mediaDir).sort() };
+  return { tables, files: await storedFiles(media) };
 }
 
 function sqliteTables(db: Db): Record<string, string> {
@@ -79,7 +80,7 @@ const bigints = (_key: string, value: unknown) => (typeof value === 'bigint' ? v
  * SQLite's total_changes(), the rows this connection has inserted, updated or deleted; by PostgreSQL's write-ahead
  * log position, which any write moves) the last fingerprint still holds and only the media folder needs a look.
  */
-export function watchStore(db: Db, mediaDir: string) {
+export function watchStore(db: Db, media: MediaStorage) {
   const writes = async (): Promise<string> =>
     isPostgres(db)
       ? (
@@ -91,8 +92,8 @@ export function watchStore(db: Db, mediaDir: string) {
   let cached: { writes: string; fingerprint: StoreFingerprint } | null = null;
   const current = async (): Promise<StoreFingerprint> => {
     const now = await writes();
-    if (now !== cached?.writes) cached = { writes: now, fingerprint: await storeFingerprint(db, mediaDir) };
-    return { tables: cached.fingerprint.tables, files: fs.readdirSync(mediaDir).sort() };
+    if (now !== cached?.writes) cached = { writes: now, fingerprint: await storeFingerprint(db, media) };
+    return { tables: cached.fingerprint.tables, files: await storedFiles(media) };
   };
   return {
     /** What is stored now. */

@@ -13,7 +13,7 @@ export function useWebSecurityApp() {
   const app = fileFixture(
     async () => {
       const w = await createApiWorld();
-      const store = watchStore(w.t.deps.db, w.t.deps.config.mediaDir);
+      const store = watchStore(w.t.deps.db, w.t.deps.media);
       const picture = await storePicture(
         w.t.deps.media,
         await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })

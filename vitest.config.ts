@@ -40,8 +40,9 @@ const POSTGRES_LANE_SKIPS = [
   // HTTP in front of the app: the proxy's headers, the ZIP lookup's outside service, the image line's queue and
   // refusals before a body is read.
   'tests/server/{behind-a-proxy,zip,upload-queue,upload-early-refusal}.test.ts',
-  // Media storage's adapters on a folder and an object store: no database at all.
-  'tests/server/media-storage.test.ts',
+  // Media storage's adapters on a folder and an object store: no database at all, or what they prove of it already
+  // runs on PostgreSQL (the sweep's queries in art-media.test.ts); each starts an object store server of its own.
+  'tests/server/{media-storage,media-sweep,media-s3}.test.ts',
 ];
 
 export default defineConfig({

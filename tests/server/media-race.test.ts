@@ -1,9 +1,10 @@
 /**
  * Pictures are content-addressed (rows with the same bytes name the same files): when two processes save one image at
- * once and some saves fail after writing (the saver holds another square), a failed save's clean-up must never take a
- * file a committed row names, whichever process committed it and however the two interleave.
+ * once and some saves fail after writing (the saver holds another square), no committed row may name a missing file,
+ * whichever process committed it and however the two interleave (issue 19). Saves write their files before the
+ * transaction that names them and never delete one (decision 044), on either adapter: the media folder, and object
+ * storage (a real S3-compatible server, Swift with s3api, one for the file).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -11,13 +12,22 @@ import { cells, pictures, users } from '#drizzle/schema.ts';
 import { CellStatus, CellType, Role } from '#shared/domain.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { systemClock } from '#server/clock.ts';
+import { loadConfig } from '#server/config.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { mediaNameOf } from '#server/services/display/media-names.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
+import { createMediaStorage, type MediaStorage } from '#server/storage/index.ts';
 import { newToken } from '#server/tokens.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import { artForm, png, validFields } from '../helpers/art-fixtures.ts';
+import {
+  startObjectStoreServer,
+  stopObjectStoreServer,
+  type ObjectStoreServer,
+} from '../helpers/object-store-server.ts';
 import { startRaceServer, stopRaceServers, type RaceServer } from '../helpers/server/race-servers.ts';
+import { storedFiles } from '../helpers/server/media-files.ts';
+import { s3Environment } from '../helpers/server/s3-media.ts';
 
 const CSRF = 'media-race-csrf-token-0123456789ab';
 const ROUNDS = 100;
@@ -27,7 +37,29 @@ const PAIRS = 2;
 let dir: string;
 let db: Db;
 let tree: TreeRow;
+/** The storage the servers keep pictures in, as the test process sees it. */
+let media: MediaStorage;
 const servers: RaceServer[] = [];
+
+/** The file's object store server, started for the S3 round. */
+let objectStore: ObjectStoreServer | undefined;
+
+interface Adapter {
+  kind: 'folder' | 's3';
+  /** The environment that points the servers at it: none for the folder, the default. */
+  environment: () => Promise<Record<string, string>>;
+}
+
+const ADAPTERS: Adapter[] = [
+  { kind: 'folder', environment: async () => ({}) },
+  {
+    kind: 's3',
+    environment: async () => {
+      objectStore ??= await startObjectStoreServer();
+      return s3Environment(objectStore, await objectStore.createBucket());
+    },
+  },
+];
 
 interface Saver {
   cookie: string;
@@ -80,10 +112,9 @@ async function save(server: RaceServer, saver: Saver, image: Buffer): Promise<{ 
   return { status: res.status, error: body.r.error };
 }
 
-/** The files that committed picture rows name and that are not in the media folder. */
-function missingFiles(): string[] {
-  const mediaDir = path.join(dir, 'media');
-  const present = new Set(fs.readdirSync(mediaDir));
+/** The files that committed picture rows name and that the media storage does not hold. */
+async function missingFiles(): Promise<string[]> {
+  const present = new Set(await storedFiles(media));
   return db
     .select({ key: pictures.mediaKey })
     .from(pictures)
@@ -92,19 +123,24 @@ function missingFiles(): string[] {
     .filter((name) => !present.has(name));
 }
 
-beforeAll(async () => {
-  dir = tempDir('gallery-media-race-');
-  db = openDatabase(path.join(dir, 'gallery.db'));
-  tree = await createTree(db, Date.now(), 'Media race');
-  servers.push(...(await Promise.all([startRaceServer(dir), startRaceServer(dir)])));
-}, 60_000);
-
 afterAll(async () => {
-  await stopRaceServers(servers);
-  closeDatabase(db);
+  if (objectStore) await stopObjectStoreServer(objectStore);
 });
+describe.each(ADAPTERS)('saves of one image racing across two processes: $kind', (adapter) => {
+  beforeAll(async () => {
+    dir = tempDir('gallery-media-race-');
+    db = openDatabase(path.join(dir, 'gallery.db'));
+    tree = await createTree(db, Date.now(), 'Media race');
+    const environment = await adapter.environment();
+    media = createMediaStorage(loadConfig({ ...environment, DATA_DIR: dir }).media);
+    servers.push(...(await Promise.all([startRaceServer(dir, environment), startRaceServer(dir, environment)])));
+  }, 60_000);
 
-describe('saves of one image racing across two processes', () => {
+  afterAll(async () => {
+    await stopRaceServers(servers.splice(0));
+    closeDatabase(db);
+  });
+
   it(`never leave a committed row naming a missing file (${ROUNDS} rounds, half the saves failing)`, async () => {
     // More free squares than a new tree opens: savers hold some, the failing saves aim at others.
     db.update(cells)
@@ -144,7 +180,7 @@ describe('saves of one image racing across two processes', () => {
         else if (!commits && answer.error === 'already_reserved') statuses.refused++;
         else statuses.other.push(`${answer.status} ${answer.error ?? ''}`);
       }
-      const missing = missingFiles();
+      const missing = await missingFiles();
       if (missing.length > 0) lost.push({ round, missing });
     }
     expect(lost).toEqual([]);

@@ -12,10 +12,11 @@ export interface RaceServer {
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-export function startRaceServer(dataDir: string): Promise<RaceServer> {
+/** `env` adds to the little the server is given (the media storage's variables, say). */
+export function startRaceServer(dataDir: string, env: Record<string, string> = {}): Promise<RaceServer> {
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['tests/helpers/server/race-server.ts', dataDir], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

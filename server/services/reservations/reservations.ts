@@ -19,7 +19,8 @@ import {
   extensionRefusal,
   holdRefusal,
   reserveBranchSlotSquare,
-  reserveSquareByToken,
+  reserveSquare,
+  squareToReserve,
   withHoldRefusals,
 } from '../squares/index.ts';
 import { getDefaultTree, getTreeByToken } from '../tree/index.ts';
@@ -30,12 +31,11 @@ export type Member = NonNullable<Viewer>;
 export async function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: string): Promise<ReservedCell> {
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
   const now = ctx.clock.now();
-  return withHoldRefusals(() =>
-    write(ctx.db, async (tx) => {
-      await reserveSquareByToken(tx, now, user, cellToken);
-      return (await readReservedCell(tx, user.id, now, ctx.config.siteTimezone))!;
-    }),
-  );
+  // The checks read before the write, the answer after it: the transaction, which holds the one write lock, only
+  // writes (on PostgreSQL every statement in it is a round trip every other writer waits for).
+  const square = await squareToReserve(ctx.db, user, cellToken);
+  await withHoldRefusals(() => write(ctx.db, (tx) => reserveSquare(tx, now, user, square)));
+  return (await readReservedCell(ctx.db, user.id, now, ctx.config.siteTimezone))!;
 }
 
 export interface BranchPosition {
@@ -57,12 +57,8 @@ export async function reserveBranchSlot(
   const tree = position.treeToken ? await getTreeByToken(ctx.db, position.treeToken) : await getDefaultTree(ctx.db);
   if (!tree) throw new AppError(ErrorCode.TreeNotFound, 'There is no tree yet.');
   const now = ctx.clock.now();
-  return withHoldRefusals(() =>
-    write(ctx.db, async (tx) => {
-      await reserveBranchSlotSquare(tx, now, user, tree, position);
-      return (await readReservedCell(tx, user.id, now, ctx.config.siteTimezone))!;
-    }),
-  );
+  await withHoldRefusals(() => write(ctx.db, (tx) => reserveBranchSlotSquare(tx, now, user, tree, position)));
+  return (await readReservedCell(ctx.db, user.id, now, ctx.config.siteTimezone))!;
 }
 
 /** The user's active reservation as the client shows it, or null. */

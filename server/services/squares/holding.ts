@@ -101,8 +101,30 @@ async function refuseIfHolding(tx: Queryable, member: Reserver): Promise<void> {
 }
 
 /**
- * Reserves a square: the member holds nothing, the square is AVAILABLE; then the reservation with its deadline, a
- * draft piece for the member on the square, the square RESERVED and the tree's version moved.
+ * The checks a reservation of the square `cellToken` names makes, in the order a member is told of them: the square
+ * exists, the member holds nothing, the square is AVAILABLE. Answers the square. They may run before the write that
+ * reserves (reserveCell runs them on the database, so the write's transaction, which holds the one write lock, does
+ * only the writes): should anything change in between, the write's conditional update and the unique indexes refuse
+ * it with the same codes (withHoldRefusals).
+ */
+export async function squareToReserve(q: Queryable, member: Reserver, cellToken: string): Promise<SquareToReserve> {
+  const square = (
+    await q
+      .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
+      .from(cells)
+      .where(eq(cells.token, cellToken))
+  )[0];
+  if (!square) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
+  await refuseIfHolding(q, member);
+  if (square.status === CellStatus.Reserved) throw holdRefusal(ErrorCode.CellTaken);
+  if (square.status !== CellStatus.Available) throw holdRefusal(ErrorCode.CellNotAvailable);
+  return square;
+}
+
+/**
+ * Reserves a square its checks passed for (squareToReserve, or a branch slot just made): the reservation with its
+ * deadline, a draft piece for the member on the square, the square RESERVED (only if it still is AVAILABLE) and the
+ * tree's version moved.
  */
 export async function reserveSquare(
   tx: Queryable,
@@ -110,9 +132,6 @@ export async function reserveSquare(
   member: Reserver,
   square: SquareToReserve,
 ): Promise<void> {
-  await refuseIfHolding(tx, member);
-  if (square.status === CellStatus.Reserved) throw holdRefusal(ErrorCode.CellTaken);
-  if (square.status !== CellStatus.Available) throw holdRefusal(ErrorCode.CellNotAvailable);
   await tx.insert(reservations).values({
     token: newToken(),
     userId: member.id,
@@ -146,21 +165,14 @@ export async function reserveSquare(
   await recordCellChanges(tx, square.treeId, [square.id], now);
 }
 
-/** Reserves the square a token names (the reserve button, or a first save on a free square). */
+/** Reserves the square a token names, checks and writes in the caller's transaction (a first save on a free square). */
 export async function reserveSquareByToken(
   tx: Queryable,
   now: number,
   member: Reserver,
   cellToken: string,
 ): Promise<void> {
-  const square = (
-    await tx
-      .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
-      .from(cells)
-      .where(eq(cells.token, cellToken))
-  )[0];
-  if (!square) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
-  await reserveSquare(tx, now, member, square);
+  await reserveSquare(tx, now, member, await squareToReserve(tx, member, cellToken));
 }
 
 /**

@@ -10,7 +10,9 @@ export {
   extensionRefusal,
   holdRefusal,
   reserveBranchSlotSquare,
+  reserveSquare,
   reserveSquareByToken,
+  squareToReserve,
   withHoldRefusals,
 } from './holding.ts';
 export { clockedReservation, holdersPiece, onTheClock } from './holds.ts';

@@ -14,6 +14,7 @@ import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from '#drizzle/schema.ts';
 import { StartupError } from './startup-error.ts';
+import { keepStatements } from './statement-cache.ts';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -87,6 +88,7 @@ export function openDatabase(file: string): Db {
     client.pragma('busy_timeout = 5000');
     const db: Db = drizzle(client, { schema });
     migrateOnce(db);
+    keepStatements(client);
     writers.set(client, new Writer(client.memory ? db : openWriteConnection(file)));
     return db;
   } catch (error) {
@@ -128,6 +130,7 @@ function openWriteConnection(file: string): Db {
   client.pragma('foreign_keys = ON');
   client.pragma('synchronous = NORMAL');
   client.pragma('busy_timeout = 5000');
+  keepStatements(client);
   return drizzle(client, { schema });
 }
 
@@ -291,6 +294,7 @@ class Reader {
   constructor(file: string) {
     const client = new Database(file, { readonly: true });
     client.pragma('busy_timeout = 5000');
+    keepStatements(client);
     this.db = drizzle(client, { schema });
     this.begin = client.prepare('BEGIN');
     this.end = client.prepare('COMMIT');

@@ -2,7 +2,7 @@
  * Art of a square (docs/product.md, Pieces (art); decision 009): who may edit it, the editor's data, saving (validate
  * everything, then write the files, then one transaction for the rows), and the details page.
  */
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { art, artLikes, artViews, pictures, users } from '#drizzle/tables.ts';
 import type { ArtCellRef, ArtDetails, ArtForEdit } from '#shared/art-api.ts';
@@ -299,7 +299,8 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
   if (!piece || (piece.status !== ArtStatus.Published && !isAuthor && !isAdmin(viewer))) {
     throw new AppError(ErrorCode.ArtNotFound, 'This square has no published art.');
   }
-  const author = (
+  // The artist and the piece's activity in one read: on PostgreSQL each statement is a round trip.
+  const { likes, reviews, ...author } = (
     await ctx.db
       .select({
         token: users.token,
@@ -307,6 +308,8 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
         lastname: users.lastname,
         image: users.image,
         description: users.description,
+        likes: sql`(select count(*) from ${artLikes} where ${artLikes.artId} = ${piece.id})`.mapWith(Number),
+        reviews: sql`(select count(*) from ${artViews} where ${artViews.artId} = ${piece.id})`.mapWith(Number),
       })
       .from(users)
       .where(eq(users.id, piece.authorId))
@@ -321,15 +324,9 @@ export async function getArtDetails(ctx: ServiceContext, viewer: Viewer, cellTok
     pictures: pictureList,
     picture: pictureList[0] ? { thumb: pictureList[0].thumb } : null,
     author: { ...author, image: author.image ? ctx.media.urlOf(author.image) : null },
-    activity: await activityOf(ctx, piece.id),
-    connections: await listActiveConnections(ctx.db, found.cell.id, piece.id, ctx.media.urlOf),
+    activity: { likes, reviews },
+    connections: await listActiveConnections(ctx.db, found.cell, piece.id, ctx.media.urlOf),
     mayEdit: mayEditArt(viewer, editFacts(found)),
     removalRequest: isAuthor ? await openRemovalRequestOf(ctx, piece.id) : null,
   };
-}
-
-export async function activityOf(ctx: ServiceContext, artId: number): Promise<{ likes: number; reviews: number }> {
-  const likes = (await ctx.db.select({ n: count() }).from(artLikes).where(eq(artLikes.artId, artId)))[0]?.n ?? 0;
-  const reviews = (await ctx.db.select({ n: count() }).from(artViews).where(eq(artViews.artId, artId)))[0]?.n ?? 0;
-  return { likes, reviews };
 }

@@ -154,23 +154,25 @@ export async function saveConnections(
   return await listPossibleConnections(ctx, viewer, cellToken);
 }
 
+/** A square as the connections listing needs it: which it is, and where (its neighbours are looked up around it). */
+export interface SquarePlace {
+  id: number;
+  treeId: number;
+  row: number;
+  column: number;
+}
+
 /**
  * The connections shown on a piece's details (GET /api/cell/{cellToken}/connections/active): the ones it made and
  * the ones made to its square, wherever the other piece is published and still on its square.
  */
 export async function listActiveConnections(
   db: Db | Queryable,
-  cellId: number,
+  cell: SquarePlace,
   artId: number,
   urlOf: MediaUrlOf,
 ): Promise<ArtConnection[]> {
-  const cell = (
-    await db
-      .select({ treeId: cells.treeId, row: cells.row, column: cells.column })
-      .from(cells)
-      .where(eq(cells.id, cellId))
-  )[0];
-  if (!cell) return [];
+  const cellId = cell.id;
   const neighbours = await publishedNeighbours(db, cell, urlOf);
   if (neighbours.length === 0) return [];
   const byCell = new Map(neighbours.map((n) => [n.cellId, n]));
@@ -215,5 +217,5 @@ export async function getActiveConnections(
     (piece.status === ArtStatus.Published ||
       (viewer && (viewer.id === piece.authorId || mayEditArt(viewer, editFacts(found)))));
   if (!piece || !mayView) return [];
-  return listActiveConnections(ctx.db, found.cell.id, piece.id, ctx.media.urlOf);
+  return listActiveConnections(ctx.db, found.cell, piece.id, ctx.media.urlOf);
 }

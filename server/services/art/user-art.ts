@@ -62,6 +62,7 @@ const pieceColumns = () => ({
   created_at: art.createdAt,
   updated_at: art.updatedAt,
   cellId: cells.id,
+  treeId: cells.treeId,
   cellToken: cells.token,
   cellStatus: cells.status,
   cellType: cells.type,
@@ -118,7 +119,7 @@ export async function listAtelier(ctx: ServiceContext, viewer: Viewer, token: st
         .where(and(eq(reservations.userId, owner.id), eq(reservations.state, 'active')))
     ).map((r) => [r.cellId, r.expiresAt]),
   );
-  return rows.map(({ artId, cellId, year: _year, ...row }) => ({
+  return rows.map(({ artId, cellId, treeId: _treeId, year: _year, ...row }) => ({
     ...row,
     thumb: thumbs.get(artId) ?? null,
     reservedUntil: row.status === ArtStatus.Draft ? (holds.get(cellId) ?? null) : null,
@@ -152,7 +153,14 @@ export async function listPublishedArt(ctx: ServiceContext, token: string): Prom
       thumb: thumbs.get(row.artId) ?? null,
       created_at: row.created_at,
       activity: activityOf(row.artId),
-      connections: (await listActiveConnections(ctx.db, row.cellId, row.artId, ctx.media.urlOf)).map((c) => ({
+      connections: (
+        await listActiveConnections(
+          ctx.db,
+          { id: row.cellId, treeId: row.treeId, row: row.row, column: row.column },
+          row.artId,
+          ctx.media.urlOf,
+        )
+      ).map((c) => ({
         cellToken: c.next_cell.token,
         thumb: c.next_cell.art.picture?.thumb ?? null,
       })),

@@ -6,7 +6,7 @@
  * the schema changes under it.
  *
  * A kept statement is shared by everyone who prepares its text, so each gets a handle of its own that remembers its
- * own mode (drizzle asks some for rows as arrays with `raw()`, others as objects) and sets it on the statement before
+ * own mode (drizzle asks some for rows as arrays with `raw()`, others as objects; `pluck()` asks for first columns) and sets it on the statement before
  * each run; a statement still being iterated is busy, and a handle that finds it so runs a statement of its own.
  */
 import type Database from 'better-sqlite3';
@@ -17,7 +17,7 @@ const KEPT_STATEMENTS = 1000;
 type Statement = Database.Statement<unknown[], unknown>;
 
 class StatementHandle {
-  private rows: 'objects' | 'arrays' = 'objects';
+  private rows: 'objects' | 'arrays' | 'first values' = 'objects';
 
   constructor(
     private readonly statement: Statement,
@@ -31,6 +31,12 @@ class StatementHandle {
   /** Rows as arrays (the default when called with no argument), or as objects again with `false`. */
   raw(arrays = true): this {
     this.rows = arrays ? 'arrays' : 'objects';
+    return this;
+  }
+
+  /** Each row's first column alone (the default when called with no argument), or rows as objects with `false`. */
+  pluck(firstValues = true): this {
+    this.rows = firstValues ? 'first values' : 'objects';
     return this;
   }
 
@@ -52,7 +58,11 @@ class StatementHandle {
 
   private ready(): Statement {
     const statement = this.statement.busy ? this.prepareAgain() : this.statement;
-    if (statement.reader) statement.raw(this.rows === 'arrays');
+    if (statement.reader) {
+      // Setting one mode does not always clear the other: both are set every time.
+      statement.pluck(this.rows === 'first values');
+      if (this.rows !== 'first values') statement.raw(this.rows === 'arrays');
+    }
     return statement;
   }
 }

@@ -39,6 +39,11 @@ describe('kept statements', () => {
     expect(objects.get()).toEqual({ a: 1, b: 'one' });
     expect(arrays.get()).toEqual([1, 'one']);
     expect(objects.raw(false).all()).toHaveLength(3);
+    const firsts = client.prepare('select a, b from t order by a').pluck();
+    expect(firsts.all()).toEqual([1, 2, 3]);
+    expect(arrays.get()).toEqual([1, 'one']);
+    expect(objects.get()).toEqual({ a: 1, b: 'one' });
+    expect(firsts.pluck(false).get()).toEqual({ a: 1, b: 'one' });
   });
 
   it('runs a statement of its own while the kept one is being iterated', () => {

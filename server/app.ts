@@ -162,7 +162,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     histories,
   };
-  deps.treeEvents = new TreeEventFeed(db, server.log, { longPolls: config.longPollsMax });
+  deps.treeEvents = new TreeEventFeed(db, server.log, { longPolls: config.longPollsMax, urlOf: deps.media.urlOf });
   server.decorate('deps', deps);
   server.decorateRequest('auth', null);
 

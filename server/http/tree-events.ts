@@ -12,6 +12,7 @@ import { toChangesEvent, type TreeChangesAnswer } from '#shared/tree/changes.ts'
 import type { Db } from '../db.ts';
 import { AppError } from '../errors.ts';
 import { networkOf } from '../services/network.ts';
+import type { MediaUrlOf } from '../storage/index.ts';
 import { lastChangeSeq, parseSince, readChanges, readChangesUpTo, treesChangedAfter } from '../services/tree/index.ts';
 import type { ChangesOverLimit, TreeRow } from '../services/tree/index.ts';
 import { TreeLongPolls } from './tree-long-poll.ts';
@@ -80,6 +81,8 @@ export interface FeedOptions {
   total?: number;
   /** Held long-polls, the whole server. */
   longPolls?: number;
+  /** Where the changes' thumbnails are (the media storage's addresses); the server's own /media/ by default. */
+  urlOf?: MediaUrlOf;
 }
 
 export class TreeEventFeed {
@@ -154,7 +157,8 @@ export class TreeEventFeed {
         'The server is following as many live trees as it can. Try again in a minute.',
       );
     }
-    const first = since === null ? null : await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX);
+    const first =
+      since === null ? null : await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX, this.options.urlOf);
 
     reply.hijack();
     const raw = reply.raw;
@@ -275,8 +279,9 @@ export class TreeEventFeed {
         let answer: TreeChangesAnswer | null = null;
         try {
           // A held poll needs the cells; streams alone need them only when they fit in an event.
-          if (polled.has(since)) answer = await readChanges(this.db, tree.id, since);
-          const forStreams = answer ?? (await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX));
+          if (polled.has(since)) answer = await readChanges(this.db, tree.id, since, this.options.urlOf);
+          const forStreams =
+            answer ?? (await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX, this.options.urlOf));
           if (group.length > 0) this.deliver(group, forStreams);
         } catch (error) {
           this.log.warn({ err: error, treeId: tree.id }, 'tree changes could not be read for live viewers');

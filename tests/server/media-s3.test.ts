@@ -10,7 +10,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
@@ -20,6 +22,11 @@ import { artOpenGraphTags } from '#server/http/art-open-graph.ts';
 import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { reserveCell } from '#server/services/reservations/index.ts';
 import { createTree } from '#server/services/tree/tree.ts';
+import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
+import { reindexArt } from '#server/services/search/search.ts';
+import { TreeEventFeed } from '#server/http/tree-events.ts';
+import { write } from '#server/db.ts';
+import { cells, trees } from '#drizzle/tables.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { artForm, browserFor, cellAt, png, postForm, publishedPieceAt, validFields } from '../helpers/art-fixtures.ts';
 import { expectSuccess } from '../helpers/server/envelope.ts';
@@ -181,6 +188,12 @@ describe('pictures in a bucket, served by the server', () => {
   }, 60_000);
 });
 
+/** A search result as GET /api/cells/search answers it, as far as this file reads it. */
+interface FoundCell {
+  token: string;
+  art: { picture: { thumb: string } | null };
+}
+
 describe('pictures at a public address', () => {
   let t: TestApp;
   let treeId: number;
@@ -211,6 +224,27 @@ describe('pictures at a public address', () => {
     expect(await artOpenGraphTags(t.deps, cellToken)).toContain(
       `<meta property="og:image" content="${PUBLIC_BASE}/${key}-large.webp">`,
     );
+
+    // Search and the live tree's changes (a long-poll the feed answers) link them there too.
+    const [piece] = await t.deps.db
+      .select({ artId: cells.artId, cellId: cells.id })
+      .from(cells)
+      .where(eq(cells.token, cellToken));
+    await reindexArt(t.deps.db, piece!.artId!);
+    const found = (await t.server.inject({ url: `/api/cells/search?search=neighbour` })).json().r as FoundCell[];
+    expect(found.find((hit) => hit.token === cellToken)?.art.picture?.thumb).toBe(`${PUBLIC_BASE}/${key}-thumb.webp`);
+    t.deps.treeEvents!.close();
+    const events = new TreeEventFeed(t.deps.db, t.server.log, { watchMs: 3_600_000, urlOf: t.deps.media.urlOf });
+    t.deps.treeEvents = events;
+    const [{ version }] = (await t.deps.db
+      .select({ version: trees.version })
+      .from(trees)
+      .where(eq(trees.id, treeId))) as [{ version: number }];
+    const held = t.server.inject({ url: `/api/tree/${treeToken}/changes?since=${version}&wait=20` });
+    await sleep(200);
+    await write(t.deps.db, (tx) => recordCellChanges(tx, treeId, [piece!.cellId], t.clock.now()));
+    await events.poll();
+    expect((await held).body).toContain(`${PUBLIC_BASE}/${key}-thumb.webp`);
 
     const sent = await t.server.inject({ url: `/media/${name}` });
     expect(sent.statusCode).toBe(302);

@@ -12,7 +12,8 @@ import { tablesEngine } from '#drizzle/tables.ts';
 import type { Db, Queryable } from '../../db.ts';
 import type { PgDb } from '../../db-pg.ts';
 import type { ServiceContext } from '../context.ts';
-import { pictureUrls } from '../display/index.ts';
+import { thumbOf } from '../display/index.ts';
+import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
 import { preparedOnce } from '../prepared.ts';
 import { reindexRowPostgres, searchHitsPostgres } from './search-postgres.ts';
 import { Turns } from '../../turns.ts';
@@ -156,7 +157,12 @@ const SEARCH_SQL = `
 const searchStatement = preparedOnce<[string, number, number], HitRow>(SEARCH_SQL, { raw: true });
 
 /** Published pieces matching `term`, best first (bm25 with the weights above; ts_rank on PostgreSQL). */
-export async function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LIMIT): Promise<SearchHit[]> {
+export async function searchCells(
+  db: Db,
+  term: string,
+  limit = SEARCH_RESULT_LIMIT,
+  urlOf: MediaUrlOf = serverMediaUrlOf,
+): Promise<SearchHit[]> {
   const query = ftsQueryOf(term);
   if (!query) return [];
   const wanted = Math.max(1, Math.min(limit, SEARCH_RESULT_LIMIT));
@@ -167,7 +173,7 @@ export async function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LI
       artist: `${firstname} ${lastname}`,
       artistFirstname: firstname,
       artistLastname: lastname,
-      thumb: thumbOf(mediaKey),
+      thumb: thumbOf(mediaKey, urlOf),
       aiUse: aiUse as AiUse,
     }));
   }
@@ -201,14 +207,12 @@ export async function searchCells(db: Db, term: string, limit = SEARCH_RESULT_LI
       artistToken,
       artistFirstname: firstname,
       artistLastname: lastname,
-      thumb: thumbOf(mediaKey),
+      thumb: thumbOf(mediaKey, urlOf),
       addedAt,
       aiUse: aiUse as AiUse,
     }),
   );
 }
-
-const thumbOf = (mediaKey: string | null) => (mediaKey ? pictureUrls(mediaKey).thumb : null);
 
 /** Searches waiting for their turn at most; past that, busy. About 60 ms of queries at a millisecond each. */
 export const SEARCHES_WAITING = 64;
@@ -219,10 +223,10 @@ const searchTurns = new Turns(SEARCHES_WAITING);
  * room between them for everything else. `term` is already validated.
  */
 export async function searchForVisitor(
-  ctx: Pick<ServiceContext, 'db' | 'clock'>,
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'media'>,
   ip: string,
   term: string,
 ): Promise<SearchHit[]> {
   await hitRateLimit(ctx.db, ctx.clock.now(), LIMITS.searchPerIp, ip);
-  return searchTurns.take(() => searchCells(ctx.db, term));
+  return searchTurns.take(() => searchCells(ctx.db, term, SEARCH_RESULT_LIMIT, ctx.media.urlOf));
 }

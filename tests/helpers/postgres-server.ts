@@ -7,10 +7,10 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePorts, isExecutable } from './server-processes.ts';
 
 const run = promisify(execFile);
 
@@ -52,27 +52,6 @@ async function postgresBinaries(): Promise<{ bin: string; major: number }> {
     `PostgreSQL ${OLDEST_MAJOR} or later is missing (looked in ${looked}${seen.length ? `; ${seen.join(', ')}` : ''}): ` +
       `the PostgreSQL tests start a server of their own. ${INSTALL_HINT}`,
   );
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** A loopback port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Runs a PostgreSQL program as the user the server runs as: this one, or `postgres` when this one is root. */
@@ -141,7 +120,7 @@ export async function startPostgresServer(dir: string): Promise<{ url: string; b
   );
   const log = path.join(dir, 'postgres.log');
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = (await freePorts(1))[0]!;
     try {
       await asServerUser(path.join(bin, 'pg_ctl'), [
         'start',

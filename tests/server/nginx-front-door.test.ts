@@ -14,7 +14,8 @@ import { ART_LIMITS } from '#shared/constants.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
-import { freePorts, NGINX_CONF, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
+import { NGINX_CONF, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
+import { freePorts } from '../helpers/server-processes.ts';
 import {
   signedInUsers,
   startRealServer,

@@ -19,7 +19,8 @@ import { closeAppDatabase, openAppDatabase } from '#server/open-database.ts';
 import { enqueueMail } from '#server/services/mail/mail.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { openStream } from '#tests/helpers/event-stream.ts';
-import { freePorts, nginxBinary, startNginx, type Nginx } from '#tests/helpers/server/nginx.ts';
+import { nginxBinary, startNginx, type Nginx } from '#tests/helpers/server/nginx.ts';
+import { freePorts } from '#tests/helpers/server-processes.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
 import {
   signedInUsers,

@@ -5,11 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isExecutable, isListening } from '../server-processes.ts';
 import { PROJECT_ROOT } from './real-server.ts';
+
+/** The ports a front door needs come from the helpers every test server shares; the browser tests take them here. */
+export { freePorts } from '../server-processes.ts';
 
 export const NGINX_CONF = path.join(PROJECT_ROOT, 'deploy/nginx.conf');
 
@@ -20,14 +23,7 @@ export function nginxBinary(): string {
     : [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin', '/usr/local/sbin'].map((dir) =>
         path.join(dir, 'nginx'),
       );
-  const found = candidates.find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
+  const found = candidates.find(isExecutable);
   if (!found) {
     throw new Error(
       `nginx is missing (looked for ${candidates.join(', ')}): the front-door tests run the site behind it. ` +
@@ -36,24 +32,6 @@ export function nginxBinary(): string {
     );
   }
   return found;
-}
-
-/** `n` distinct free loopback ports (each one free a moment ago). */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const server = net.createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
 }
 
 export interface FrontDoorPorts {
@@ -181,7 +159,7 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
   const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
   const deadline = Date.now() + 15_000;
-  while (!(await listening(ports.site)) || !(await listening(ports.redirect))) {
+  while (!(await isListening(ports.site)) || !(await isListening(ports.redirect))) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`nginx did not start (${binary}):\n${output}\n${read(errorFile)}`);
@@ -210,17 +188,6 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 function escapeRegExp(text: string): string {

@@ -10,13 +10,15 @@ import { art, artLikes, artViews, cells, connections, pictures, users } from '#d
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
 import { failedLoad, launchBrowser, postFromPage, startGallery, type Gallery } from '../helpers/browser/harness.ts';
-import { openPage, screenshotsTo } from '../helpers/browser/pages.ts';
+import { reusablePage, screenshotsTo } from '../helpers/browser/pages.ts';
 
 /** With ART_DETAILS_SHOTS=<folder> set, the test saves 1280x800 and 360x740 screenshots there. */
 const screenshot = screenshotsTo(process.env.ART_DETAILS_SHOTS, { pauseMs: 250 });
 
 let gallery: Gallery;
 let browser: Browser;
+/** One page for every test, a new visitor each time (no cookies, no storage); none is about the browser's own state. */
+const tab = reusablePage(() => browser, { locale: 'en-US' });
 
 interface SeededPiece {
   artId: number;
@@ -158,7 +160,7 @@ afterAll(async () => {
 
 describe('the art details page', () => {
   it('shows a published piece to a visitor: title, author, dimensions, pictures, connections, and counts the view', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     const viewsBefore = viewsOf(piece.artId);
     await openDetails(page, piece.cellToken);
 
@@ -225,7 +227,7 @@ describe('the art details page', () => {
   });
 
   it('follows a connection to the neighbour, and the close button returns to the tree', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     await openDetails(page, piece.cellToken);
     const link = page.getByTestId('art-connection').first().getByRole('link');
     const href = (await link.getAttribute('href'))!;
@@ -238,7 +240,7 @@ describe('the art details page', () => {
   });
 
   it('lets a member like the piece: the count rises by one and survives a reload', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     await registerOn(page);
     const likesBefore = likesOf(piece.artId);
     await openDetails(page, piece.cellToken);
@@ -260,7 +262,7 @@ describe('the art details page', () => {
   });
 
   it('shows its author a piece waiting for review, with its status and EDIT but no REQUEST REMOVAL; a visitor gets the not-found message', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     const email = await registerOn(page);
     const { cellToken } = submittedPieceOf(email);
     await openDetails(page, cellToken);
@@ -276,14 +278,15 @@ describe('the art details page', () => {
     await screenshot(page, 'details-author');
     expect(errors).toEqual([]);
 
-    const visitor = await openPage(browser, { locale: 'en-US' });
+    // The author is done with the page: taken again, it is a visitor's, signed out.
+    const visitor = await tab.take();
     await visitor.page.goto(`${gallery.url}${detailsPath(cellToken)}`);
     await visitor.page.getByTestId('art-not-found').waitFor();
     expect(visitor.errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
   });
 
   it('shows its author an empty draft as it is: a draft, its size and AI answer still to come, no invented facts', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     await registerOn(page);
     const { db } = gallery.app.deps;
     const free = db
@@ -303,7 +306,7 @@ describe('the art details page', () => {
   });
 
   it('offers its author no REQUEST REMOVAL on a piece sent back for changes, and offers it once the piece is published', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     const email = await registerOn(page);
     const { cellToken } = submittedPieceOf(email, ArtStatus.ChangesRequested);
     await openDetails(page, cellToken);
@@ -323,7 +326,7 @@ describe('the art details page', () => {
   });
 
   it('sets its title "details." in the face of every other page title', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     const face = (title: Locator) =>
       title.evaluate((element) => {
         const style = getComputedStyle(element);
@@ -341,7 +344,7 @@ describe('the art details page', () => {
   });
 
   it('fits a phone-sized window', async () => {
-    const { page, errors } = await openPage(browser, { viewport: { width: 360, height: 740 }, locale: 'en-US' });
+    const { page, errors } = await tab.take({ viewport: { width: 360, height: 740 } });
     await openDetails(page, piece.cellToken);
     await page.getByTestId('art-main-image').waitFor();
     const overflow = await page.evaluate(
@@ -353,7 +356,7 @@ describe('the art details page', () => {
   });
 
   it('answers an unknown square with a friendly message and a way back to the tree', async () => {
-    const { page, errors } = await openPage(browser, { locale: 'en-US' });
+    const { page, errors } = await tab.take();
     await page.goto(`${gallery.url}${detailsPath('NoSuchSquareToken0000')}`);
     const missing = page.getByTestId('art-not-found');
     await missing.waitFor();

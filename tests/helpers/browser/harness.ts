@@ -60,10 +60,16 @@ export const failedLoad = (status: number) =>
 /** Collects console errors and page errors (CSP violations included) so a test can assert there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
+  reportErrors(page, (text) => errors.push(text));
+  return errors;
+}
+
+/** Hands every console error and page error (CSP violations included) of the page to `report`, as they come. */
+export function reportErrors(page: Page, report: (text: string) => void): void {
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error') report(message.text());
   });
-  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('pageerror', (error) => report(error.message));
   // A worker's own refusals (a Content Security Policy violation inside it, say) reach only the browser's log.
   // Log.enable replays what was logged before it, so nothing is lost while the session starts.
   void page
@@ -71,12 +77,11 @@ export function watchErrors(page: Page): string[] {
     .newCDPSession(page)
     .then(async (cdp) => {
       cdp.on('Log.entryAdded', ({ entry }) => {
-        if (entry.level === 'error' && entry.source === 'worker') errors.push(`worker: ${entry.text}`);
+        if (entry.level === 'error' && entry.source === 'worker') report(`worker: ${entry.text}`);
       });
       await cdp.send('Log.enable');
     })
-    .catch(() => errors.push('The browser log could not be watched.'));
-  return errors;
+    .catch(() => report('The browser log could not be watched.'));
 }
 
 /**

@@ -8,12 +8,18 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, reservations, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { axeViolations } from '../helpers/browser/axe.ts';
-import { launchBrowser, postFromPage, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, postFromPage, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { reusablePage } from '../helpers/browser/pages.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 import { seededArtist, signUp, type Member } from '../helpers/browser/profile-fixtures.ts';
 
 let gallery: Gallery;
 let browser: Browser;
+/**
+ * One page for the file, a new visitor each time it is taken (no cookies, no storage). Only the layout-shift
+ * measurements open pages of their own: they measure a first visit, pictures not yet in the cache.
+ */
+const tab = reusablePage(() => browser, { locale: 'en-US' });
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -110,16 +116,12 @@ function pendingSquare(): string {
 }
 
 describe('logged out', () => {
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
 
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    page = await context.newPage();
-    errors = watchErrors(page);
+    ({ page, errors } = await tab.take());
   });
-  afterAll(() => context.close());
 
   it('finds nothing on any public page', async () => {
     const paths = [
@@ -190,7 +192,7 @@ describe('as an artist', () => {
   let held: { token: string; reminderToken: string };
 
   beforeAll(async () => {
-    artist = await signUp(gallery, browser, 'Able', 'Reader');
+    artist = await signUp(gallery, tab, 'Able', 'Reader');
     const { db } = gallery.app.deps;
     db.update(users).set({ role: Role.Artist }).where(eq(users.id, artist.id)).run();
     const square = availableTrunkSquare();
@@ -202,7 +204,6 @@ describe('as an artist', () => {
       .get()!;
     held = { token: square.token, reminderToken: reservation.token };
   });
-  afterAll(() => artist.context.close());
 
   it(
     "finds nothing on the member's pages, the editor, the extend page and the popups",
@@ -264,9 +265,7 @@ describe('as an artist', () => {
 
 describe('as an admin', () => {
   it("finds nothing on the dashboard's sections", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await tab.take();
     await open(page, '/');
     expect(
       await postFromPage(page, '/api/auth/login', { username: E2E_ADMIN.email, password: E2E_ADMIN.password }),
@@ -283,15 +282,12 @@ describe('as an admin', () => {
     }
     expect(found).toEqual(sections.map((section) => clean(`/admin/dashboard${section}`)));
     expect(errors).toEqual([]);
-    await context.close();
   });
 });
 
 describe('focus after a move', () => {
   it("starts the keyboard at the new page's main heading and announces the page", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
+    const { page, errors } = await tab.take();
     await open(page, '/');
     const focused = () =>
       page.evaluate(() => ({
@@ -315,12 +311,14 @@ describe('focus after a move', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT');
     expect(errors).toEqual([]);
-    await context.close();
   });
 });
 
 describe('pages hold still', () => {
-  /** Sums the page's layout shifts not caused by the visitor's own input (CLS, counted over the whole visit). */
+  /**
+   * Sums the page's layout shifts not caused by the visitor's own input (CLS, counted over the whole visit). In a
+   * context of its own: a first visit, whose pictures arrive after the layout (a reused page has them in its cache).
+   */
   async function layoutShiftOf(
     path: string,
     setUp?: (context: BrowserContext) => Promise<void>,
@@ -356,13 +354,12 @@ describe('pages hold still', () => {
     const measured = [];
     for (const path of pages) measured.push(await layoutShiftOf(path));
     // The atelier of a seeded artist with published pieces, signed in through the API in that context.
-    const member = await signUp(gallery, browser, 'Still', 'Atelier');
+    const member = await signUp(gallery, tab, 'Still', 'Atelier');
     const { db } = gallery.app.deps;
     const withArt = db.select({ id: users.id }).from(users).where(eq(users.token, artist.token)).get()!;
     db.update(art).set({ authorId: member.id }).where(eq(art.authorId, withArt.id)).run();
     db.update(users).set({ role: Role.Artist }).where(eq(users.id, member.id)).run();
     const cookies = await member.context.cookies();
-    await member.context.close();
     measured.push(await layoutShiftOf('/profile?tab=atelier', (context) => context.addCookies(cookies)));
     expect(measured.filter((m) => m.cls > 0.05)).toEqual([]);
   }, 120_000);

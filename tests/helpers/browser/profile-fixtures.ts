@@ -14,7 +14,7 @@ import { art, cells, connections, follows, userLikes, users } from '#drizzle/sch
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { validFields } from '#tests/helpers/art-fixtures.ts';
 import { postFromPage, type Gallery } from './harness.ts';
-import { openPage } from './pages.ts';
+import { openPage, type ReusablePage } from './pages.ts';
 
 export interface Member {
   context: BrowserContext;
@@ -25,9 +25,17 @@ export interface Member {
   token: string;
 }
 
-/** Signs a new member up from the page (as the registration form does) and reloads as them. */
-export async function signUp(gallery: Gallery, browser: Browser, firstname: string, lastname: string): Promise<Member> {
-  const { context, page, errors } = await openPage(browser, { locale: 'en-US' });
+/**
+ * Signs a new member up from the page (as the registration form does) and reloads as them: in a context of their own
+ * (`from` a browser), or on a reused page taken for them.
+ */
+export async function signUp(
+  gallery: Gallery,
+  from: Browser | ReusablePage,
+  firstname: string,
+  lastname: string,
+): Promise<Member> {
+  const { context, page, errors } = 'take' in from ? await from.take() : await openPage(from, { locale: 'en-US' });
   const email = `${firstname.toLowerCase()}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));

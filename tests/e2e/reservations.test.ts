@@ -22,7 +22,7 @@ import {
   watchErrors,
   type Gallery,
 } from '../helpers/browser/harness.ts';
-import { openPage, screenshotsTo, WIDE } from '../helpers/browser/pages.ts';
+import { openPage, reusablePage, screenshotsTo, WIDE, type OpenedPage } from '../helpers/browser/pages.ts';
 import { cellsWith, openTree, pointOf, settled, treeReady } from '../helpers/browser/tree-page.ts';
 
 const DAY_MS = 86_400_000;
@@ -31,6 +31,12 @@ const screenshot = screenshotsTo(process.env.RESERVATION_SHOTS, { fullPage: fals
 
 let gallery: Gallery;
 let browser: Browser;
+/**
+ * One page for the visits that end with their test: a guest, a member's later browser session, a member who is not
+ * needed again. The first and second members keep contexts of their own: their pages stay open on the tree while
+ * others act, through several tests.
+ */
+const reused = reusablePage(() => browser, { locale: 'en-US' });
 
 interface Member {
   context: BrowserContext;
@@ -45,8 +51,9 @@ let second: Member;
 /** The trunk square the first member reserves. */
 let trunk: { token: string; row: number; column: number };
 
-async function member(name: string, viewport = WIDE): Promise<Member> {
-  const { context, page, errors } = await openPage(browser, { viewport, locale: 'en-US' });
+/** A new member, signed up from the page: in a context of their own, or on `opened` (a reused page taken for them). */
+async function member(name: string, opened?: OpenedPage): Promise<Member> {
+  const { context, page, errors } = opened ?? (await openPage(browser, { viewport: WIDE, locale: 'en-US' }));
   const email = `${name}.${Date.now().toString(36)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));
@@ -65,19 +72,15 @@ async function member(name: string, viewport = WIDE): Promise<Member> {
 }
 
 /**
- * The same member after the browser was closed and opened again: the login cookie (which has an expiry) is kept, the
- * cookies that last a browser session are gone, sessionStorage is new: the prompt state is new.
+ * The same member after the browser was closed and opened again, on the reused page: the login cookie (which has an
+ * expiry) is kept, the cookies that last a browser session are gone, sessionStorage is new: the prompt state is new.
+ * (The app keeps nothing of a member in localStorage, which the page starts without.)
  */
-async function freshSession(
-  of: Member,
-  viewport = WIDE,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const state = await of.context.storageState();
-  return openPage(browser, {
-    viewport,
-    locale: 'en-US',
-    storageState: { ...state, cookies: state.cookies.filter((cookie) => cookie.expires !== -1) },
-  });
+async function freshSession(of: Member, viewport = WIDE): Promise<OpenedPage> {
+  const { cookies } = await of.context.storageState();
+  const opened = await reused.take({ viewport });
+  await opened.context.addCookies(cookies.filter((cookie) => cookie.expires !== -1));
+  return opened;
 }
 
 /** Answers "No, later" to the edit-reserved-cell popup a fresh session of a member with a draft gets on its first page. */
@@ -185,7 +188,7 @@ describe('reserving a trunk square', () => {
 
   it('answers a reservation this page did not know about with the localized already-reserved message', async () => {
     // A member who reserved in another tab: this page still thinks they hold nothing.
-    const late = await member('late');
+    const late = await member('late', await reused.take());
     const [held, other] = (await cellsOf(CellStatus.Available)).filter((cell) => cell.type === 1);
     await clickSquare(late.page, other!.row, other!.column, async () => {
       expect(await postFromPage(late.page, `/api/cell/${held!.token}/reserve`, {})).toBe(200);
@@ -203,7 +206,6 @@ describe('reserving a trunk square', () => {
     );
     expect(await popup.getByTestId('reserve-step-0').count()).toBe(1);
     expect(late.errors).toEqual([]);
-    await late.context.close();
   });
 });
 
@@ -276,9 +278,7 @@ describe('a second member', () => {
 
 describe("the first member's reminder and extension", () => {
   let extendUrl: string;
-  let extendTab: Awaited<ReturnType<typeof freshSession>>;
-
-  afterAll(() => extendTab?.context.close());
+  let extendTab: OpenedPage;
 
   it('gets a reminder e-mail a week on, whose link opens the extend page (without the edit-reserved-cell popup)', async () => {
     const later = { ...gallery.app.deps, clock: { now: () => Date.now() + 8 * DAY_MS } };
@@ -371,7 +371,6 @@ describe('the edit-reserved-cell popup', () => {
     await otherTab.locator('[data-welcome-link="learn"]').waitFor();
     await otherTab.waitForTimeout(600);
     expect(await otherTab.getByTestId('edit-reserved-cell-popup').count()).toBe(0);
-    await tab.context.close();
     expect(tab.errors).toEqual([]);
     expect(otherErrors).toEqual([]);
 
@@ -388,7 +387,6 @@ describe('the edit-reserved-cell popup', () => {
     await asked.getByRole('button', { name: 'Yes, continue' }).click();
     await again.page.waitForURL((url) => url.pathname === `/observe/cell/${trunk.token}/edit`);
     expect(await asked.count()).toBe(0);
-    await again.context.close();
     expect(again.errors).toEqual([]);
     expect(first.errors).toEqual([]);
   });
@@ -396,7 +394,8 @@ describe('the edit-reserved-cell popup', () => {
 
 describe('extending from the square itself', () => {
   it("offers the week on the edit-reserved popup, the atelier and the editor, dated in the site's zone for a visitor far east", async () => {
-    // The site keeps UTC; this visitor's clock is in Auckland, where a UTC midnight is already the next day.
+    // The site keeps UTC; this visitor's clock is in Auckland, where a UTC midnight is already the next day. A time
+    // zone is a context's option: this visitor has a context of their own.
     const { context, page, errors } = await openPage(browser, { locale: 'en-US', timezoneId: 'Pacific/Auckland' });
     await page.goto(`${gallery.url}/`);
     await page.waitForFunction(() => !document.querySelector('.shell__loading'));
@@ -481,8 +480,7 @@ describe('extending from the square itself', () => {
 
 describe('guests and small screens', () => {
   it('asks a guest to log in or register', async () => {
-    const guest = await browser.newPage({ viewport: { width: 360, height: 740 }, locale: 'en-US' });
-    const errors = watchErrors(guest);
+    const { page: guest, errors } = await reused.take({ viewport: { width: 360, height: 740 } });
     const other = (await cellsOf(CellStatus.Available)).find((cell) => cell.type === 1)!;
     await clickSquare(guest, other.row, other.column);
     const popup = guest.getByTestId('reserve-popup');
@@ -511,12 +509,11 @@ describe('guests and small screens', () => {
         return params.get('cell') === other.token || [params.get('row'), params.get('col')].join();
       })
       .toSatisfy((at) => at === true || at === `${other.row},${other.column}`);
-    await guest.close();
     expect(errors).toEqual([]);
   });
 
   it("works at 360 px: a member's subscribe choice, No on the extend page closes it, a new member's steps 0 → 2", async () => {
-    const { context: narrow, page, errors } = await freshSession(second, { width: 360, height: 740 });
+    const { page, errors } = await freshSession(second, { width: 360, height: 740 });
     await dismissPrompt(page);
     await clickSquare(page, trunk.row, trunk.column);
     await page.getByTestId('subscribe-form').waitFor();
@@ -550,10 +547,9 @@ describe('guests and small screens', () => {
       .get()!;
     expect(held.extended).toBe(false);
     expect(errors).toEqual([]);
-    await narrow.close();
 
     // A third member reserves at 360 px: steps 0 and 2.
-    const third = await member('third', { width: 360, height: 740 });
+    const third = await member('third', await reused.take({ viewport: { width: 360, height: 740 } }));
     const next = (await cellsOf(CellStatus.Available)).find((cell) => cell.type === 1)!;
     await clickSquare(third.page, next.row, next.column);
     const reserve = third.page.getByTestId('reserve-popup');
@@ -567,6 +563,5 @@ describe('guests and small screens', () => {
     await reserve.getByTestId('reserve-step-2').waitFor();
     await screenshot(third.page, 'reserve-step-2-360');
     expect(third.errors).toEqual([]);
-    await third.context.close();
   });
 });

@@ -38,7 +38,7 @@ const inputTestIdOf = async (chooser: FileChooser) => chooser.element().getAttri
 
 describe('the image tile', () => {
   it('opens the file picker from anywhere on the tile, by click, Enter and Space, and takes a dropped image with a highlight', async () => {
-    const artist = await member(studio.gallery, studio.browser, 'Dropper');
+    const artist = await member(studio.gallery, studio.tab, 'Dropper');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
@@ -93,7 +93,7 @@ describe('the image tile', () => {
   });
 
   it('refuses a dropped file that is not an image with the same message as the picker, and keeps the slot empty', async () => {
-    const artist = await member(studio.gallery, studio.browser, 'Misdropper');
+    const artist = await member(studio.gallery, studio.tab, 'Misdropper');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);

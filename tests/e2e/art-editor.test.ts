@@ -43,6 +43,7 @@ let square: { token: string; neighbourToken: string };
 
 describe('the art editor', () => {
   it('walks a reserved square through the seven steps, submits two images, and shows the final screen', async () => {
+    // A context of the author's own: they come back, still signed in, after other members took the file's page.
     author = await member(studio.gallery, studio.browser, 'Author');
     square = await availableSquareNextToPublished(studio.gallery);
     const { page } = author;
@@ -206,7 +207,7 @@ describe('the art editor', () => {
     const piece = pieceOn(studio.gallery, square.token);
     await publishArt(studio.gallery.app.deps, admin, piece.token);
 
-    const visitor = await member(studio.gallery, studio.browser, 'Visitor');
+    const visitor = await member(studio.gallery, studio.tab, 'Visitor');
     const { page } = visitor;
     const viewsBefore = studio.viewsOf(piece.id);
     await page.goto(`${studio.gallery.url}/observe/cell/${square.token}/details`);
@@ -301,7 +302,7 @@ describe('editing a piece again', () => {
   });
 
   it('shows staff’s reason at the top of a piece sent back for changes, and sends it to review again', async () => {
-    const artist = await member(studio.gallery, studio.browser, 'Resubmitter');
+    const artist = await member(studio.gallery, studio.tab, 'Resubmitter');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
@@ -348,7 +349,7 @@ describe('editing a piece again', () => {
 
 describe('bad input in the editor', () => {
   it('refuses a text file renamed .png, an 11th keyword and a 49-character keyword with the server’s messages', async () => {
-    const artist = await member(studio.gallery, studio.browser, 'Careful');
+    const artist = await member(studio.gallery, studio.tab, 'Careful');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
@@ -389,7 +390,7 @@ describe('bad input in the editor', () => {
   });
 
   it('refuses a PNG whose body is broken, and shows a refusal of the server on the confirm step by its code', async () => {
-    const artist = await member(studio.gallery, studio.browser, 'Unlucky');
+    const artist = await member(studio.gallery, studio.tab, 'Unlucky');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
@@ -417,7 +418,7 @@ describe('bad input in the editor', () => {
   });
 
   it('keeps the piece when a proxy turns the upload away as too large (413), says so with the limit, and sends it later', async () => {
-    const artist = await member(studio.gallery, studio.browser, 'Hefty');
+    const artist = await member(studio.gallery, studio.tab, 'Hefty');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
     await reserveAndOpenEditor(studio.gallery, artist, cellToken);
@@ -458,7 +459,7 @@ describe('bad input in the editor', () => {
   });
 
   it("sends a member who opens another member's piece to /forbidden", async () => {
-    const stranger = await member(studio.gallery, studio.browser, 'Stranger');
+    const stranger = await member(studio.gallery, studio.tab, 'Stranger');
     await stranger.page.goto(`${studio.gallery.url}/observe/cell/${square.token}/edit`);
     await stranger.page.waitForURL(`${studio.gallery.url}/forbidden`);
     expect(await stranger.page.locator('h1.page__title').textContent()).toBe('Forbidden');

@@ -13,7 +13,7 @@ import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { postFromPage, type Gallery } from './harness.ts';
-import { openPage, screenshotsTo } from './pages.ts';
+import { openPage, screenshotsTo, type ReusablePage } from './pages.ts';
 
 export const THIS_YEAR = new Date().getFullYear();
 
@@ -41,9 +41,15 @@ export interface Member {
   userId: number;
 }
 
-/** A new member, signed up from the page as the registration form does, in their own browser context. */
-export async function member(gallery: Gallery, browser: Browser, name: string): Promise<Member> {
-  const { page, errors } = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+/** The page the editor's tests use: tall enough for a step with its buttons, in English. */
+export const EDITOR_PAGE = { viewport: { width: 1280, height: 900 }, locale: 'en-US' };
+
+/**
+ * A new member, signed up from the page as the registration form does: in their own browser context (`from` a
+ * browser), or on a reused page taken for them.
+ */
+export async function member(gallery: Gallery, from: Browser | ReusablePage, name: string): Promise<Member> {
+  const { page, errors } = 'take' in from ? await from.take() : await openPage(from, EDITOR_PAGE);
   const email = `${name.toLowerCase()}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
   await page.goto(`${gallery.url}/`);
   await page.waitForFunction(() => !document.querySelector('.shell__loading'));

@@ -1,14 +1,16 @@
 /**
  * The shared set-up of the art editor's browser tests: `const editor = useArtEditor()` at a test file's top writes the
  * image files and starts one gallery and one Chromium for the file (beforeAll/afterAll, through fileFixture),
- * answered as `editor.gallery`, `editor.browser` and `editor.files`, with small readers of the database.
+ * answered as `editor.gallery`, `editor.browser` and `editor.files`, with small readers of the database, and
+ * `editor.tab`, one page the file's members take in turn (member(gallery, editor.tab, name)).
  */
 import fs from 'node:fs';
 import { count, eq } from 'drizzle-orm';
 import { artViews } from '#drizzle/schema.ts';
 import { fileFixture } from '../file-fixture.ts';
-import { writeImageFiles } from './art-editor-fixtures.ts';
+import { EDITOR_PAGE, writeImageFiles } from './art-editor-fixtures.ts';
 import { launchBrowser, startGallery } from './harness.ts';
+import { reusablePage } from './pages.ts';
 
 export function useArtEditor() {
   const state = fileFixture(
@@ -23,7 +25,10 @@ export function useArtEditor() {
     },
   );
   const dbOf = () => state().gallery.app.deps.db;
+  const tab = reusablePage(() => state().browser, EDITOR_PAGE);
   return {
+    /** One page for members who do not need to stay signed in beyond their test. */
+    tab,
     get gallery() {
       return state().gallery;
     },

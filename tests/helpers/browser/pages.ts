@@ -4,6 +4,8 @@
  * test's *_SHOTS folder is set (screenshotsTo).
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page, ViewportSize } from 'playwright-core';
+import { onTestFinished } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 import { reportErrors, watchErrors } from './harness.ts';
 
 export const WIDE = { width: 1280, height: 800 };
@@ -54,7 +56,9 @@ export interface ReusablePage {
    * cookies, the origin's localStorage and sessionStorage empty, no permissions granted, no routes, no other pages
    * of the context, no listener a test added (dialog handlers included), the pointer off the page, at `viewport`
    * (the context's own unless told), with a new list of errors. What stays: the HTTP cache, and init scripts, which a
-   * test that adds one removes itself (the Disposable addInitScript answers).
+   * test that adds one removes itself (the Disposable addInitScript answers). Taken by a test (not a beforeAll), the
+   * page is reset again as the test ends, so that it does not go on running (a tree drawing live changes, say) while
+   * later tests run.
    */
   take: (options?: { viewport?: ViewportSize }) => Promise<OpenedPage>;
 }
@@ -69,6 +73,14 @@ export function reusablePage(browser: () => Browser, options: BrowserContextOpti
   const viewport = options.viewport ?? WIDE;
   let kept: { context: BrowserContext; page: Page; own: { page: Set<unknown>; context: Set<unknown> } } | null = null;
   let errors: string[] = [];
+  /** Reset since it was last taken. */
+  let clean = false;
+
+  async function rest(): Promise<void> {
+    if (clean || !kept || kept.page.isClosed()) return;
+    await reset(kept);
+    clean = true;
+  }
 
   async function open(): Promise<NonNullable<typeof kept>> {
     // A test closed the page (or its context) itself: a new context, as a first one.
@@ -117,8 +129,10 @@ export function reusablePage(browser: () => Browser, options: BrowserContextOpti
 
   return {
     async take({ viewport: size = viewport } = {}) {
-      if (kept && !kept.page.isClosed()) await reset(kept);
+      if (kept && !kept.page.isClosed()) await rest();
       else kept = await open();
+      clean = false;
+      if (getCurrentTest()) onTestFinished(rest);
       errors = [];
       const { context, page } = kept;
       const now = page.viewportSize();

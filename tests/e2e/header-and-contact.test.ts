@@ -10,7 +10,6 @@ import { CONTACT_LIMITS } from '#shared/constants.ts';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 import { CONTACT_COPY } from '#client/pages/copy/contact.ts';
-import { watchErrors } from '../helpers/browser/harness.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 import { headerItems, logInAsAdmin, usePublicPages } from '#tests/helpers/browser/public-pages.ts';
 
@@ -159,9 +158,8 @@ describe('the contact form', () => {
   });
 
   it('shows a refusal of the server with its message in the banner and each field error under its field, both at once', async () => {
-    // Its own page, outside the console check below: the browser logs the server's 400 answer.
-    const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const errors = watchErrors(page);
+    // Its errors kept apart, outside the console check below: the browser logs the server's 400 answer.
+    const { page, errors } = await site.tab.take();
     await site.visit(page, '/contact');
     const before = rows();
     // Entries the browser's check accepts, changed on the way to a real server into ones it refuses: an address it
@@ -198,7 +196,6 @@ describe('the contact form', () => {
     expect(
       errors.filter((line) => !/^Failed to load resource: the server responded with a status of 400\b/.test(line)),
     ).toEqual([]);
-    await page.close();
   });
 
   it('sends a message that reaches the help address through the outbox', async () => {

@@ -13,7 +13,8 @@ const site = usePublicPages();
 
 describe('the preloader', () => {
   it('plays our logo animation once, signals its end, and goes away when the page is ready', async () => {
-    const page = await site.openPage();
+    // A first visit: the page is ready only once everything has come from the server.
+    const page = await site.openFirstVisit();
     const started = Date.now();
     await page.goto(`${site.gallery.url}/?preload`);
     const preloader = page.locator('.preloader');

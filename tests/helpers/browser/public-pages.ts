@@ -1,12 +1,15 @@
 /**
  * The shared set-up of the public pages' browser tests: `const site = usePublicPages()` at a test file's top starts one
  * gallery (with a contact phone) and one Chromium for the file (beforeAll/afterAll, through fileFixture), answered as
- * `site.gallery` and `site.browser`; every page `site.openPage()` opens is kept in `site.pages` with its errors.
+ * `site.gallery` and `site.browser`. `site.openPage()` takes the file's one reused page for a new visitor (a new page
+ * to the app: no cookies, no storage) and `site.openFirstVisit()` opens a page in a new context (nothing cached);
+ * each is kept in `site.pages` with its errors. `site.tab` is the reused page itself, for a test that keeps its
+ * errors to itself.
  */
 import type { Page } from 'playwright-core';
 import { fileFixture } from '../file-fixture.ts';
 import { launchBrowser, postFromPage, startGallery } from './harness.ts';
-import { openPage, WIDE, type OpenedPage } from './pages.ts';
+import { openPage, reusablePage, WIDE, type OpenedPage } from './pages.ts';
 import { E2E_ADMIN } from '../paths.ts';
 
 /** A phone number set by the operator (CONTACT_PHONE): shown on the contact page and in the footer. */
@@ -23,7 +26,9 @@ export function usePublicPages() {
       await gallery.stop();
     },
   );
+  const tab = reusablePage(() => state().browser);
   return {
+    tab,
     get gallery() {
       return state().gallery;
     },
@@ -34,7 +39,14 @@ export function usePublicPages() {
     get pages() {
       return state().pages;
     },
+    /** The reused page, for a new visitor: the last test's visitor is gone. */
     async openPage(viewport = WIDE): Promise<Page> {
+      const opened = await tab.take({ viewport });
+      state().pages.push(opened);
+      return opened.page;
+    },
+    /** A page in a new context: a first visit, nothing in the browser's cache. */
+    async openFirstVisit(viewport = WIDE): Promise<Page> {
       const opened = await openPage(state().browser, { viewport });
       state().pages.push(opened);
       return opened.page;

@@ -11,7 +11,8 @@ import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import '#client/tree/engine/stats.ts';
 import '#client/tree/tree-sketch.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { reusablePage } from '../helpers/browser/pages.ts';
 import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
 
 /** The tree's canvas, which brings PixiJS: held, the engine cannot start. */
@@ -20,6 +21,8 @@ const TREE_PAGE_CHUNK = /\/assets\/tree-page-[^/]*\.js$/;
 
 let gallery: Gallery;
 let browser: Browser;
+/** One page for the file, taken by each test as a new one (no routes, cookies or storage of the last test). */
+const tab = reusablePage(() => browser);
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -30,12 +33,11 @@ afterAll(async () => {
   await gallery?.stop();
 });
 
-/** A fresh page whose canvas chunk (or another) waits until `release()`: the engine cannot start before that. */
+/** The file's page, whose canvas chunk (or another) waits until `release()`: the engine cannot start before that. */
 async function pageWithEngineHeld(
   chunk = CANVAS_CHUNK,
 ): Promise<{ page: Page; errors: string[]; release: () => void }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const errors = watchErrors(page);
+  const { page, errors } = await tab.take();
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(chunk, async (route) => {
@@ -123,7 +125,6 @@ describe('the first sketch of the tree', () => {
     expect(checked.published).toBeGreaterThanOrEqual(1);
     expect(checked.published + checked.available).toBeGreaterThanOrEqual(3);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it.each([
@@ -141,7 +142,6 @@ describe('the first sketch of the tree', () => {
     expect(await sketchCount(page)).toBe(0);
     release();
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('hides while the menu is open and shows again when it closes, as the tree does', async () => {
@@ -158,11 +158,10 @@ describe('the first sketch of the tree', () => {
     await page.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     expect(await sketchCount(page)).toBe(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('never stays over the notice of a tree that could not be loaded', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { page } = await tab.take();
     await page
       .context()
       .route(/\/api\/tree\/[^/?]+$/, (route) =>
@@ -172,6 +171,5 @@ describe('the first sketch of the tree', () => {
     await page.getByRole('alert').filter({ hasText: 'The tree could not be loaded.' }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => window.__treeSketch?.removedAt ?? null)).not.toBeNull();
     expect(await sketchCount(page)).toBe(0);
-    await page.close();
   });
 });

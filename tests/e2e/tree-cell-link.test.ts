@@ -14,11 +14,13 @@ import { reserveBranchSlot } from '#server/services/reservations/reservations.ts
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
 import { failedLoad, launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
-import { openPage } from '../helpers/browser/pages.ts';
+import { reusablePage } from '../helpers/browser/pages.ts';
 import { cellsWith as cellsOfGallery, openTree, stats } from '../helpers/browser/tree-page.ts';
 
 let gallery: Gallery;
 let browser: Browser;
+/** One page for the file: each link is opened on it as on a new page (no cookies, no storage of the last visit). */
+const tab = reusablePage(() => browser);
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -31,9 +33,9 @@ afterAll(async () => {
 
 const cellsWith = (status: number) => cellsOfGallery(gallery, status);
 
-/** A fresh page at the address, once the tree has drawn. */
+/** The file's page, taken anew, at the address once the tree has drawn. */
 async function openLink(search: string): Promise<{ page: Page; errors: string[] }> {
-  const { page, errors } = await openPage(browser);
+  const { page, errors } = await tab.take();
   await openTree(page, gallery, search);
   return { page, errors };
 }
@@ -75,7 +77,6 @@ describe('a link to a square', () => {
     await reserve.waitFor();
     expect(await reserve.locator('h2').first().textContent()).toBe('reserve.');
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("names a published piece by its title, and Enter opens the piece's page", async () => {
@@ -103,7 +104,6 @@ describe('a link to a square', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.pathname === `/observe/cell/${square.token}/details`);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('finds a branch square made since the snapshot the server keeps, by asking the server where it is', async () => {
@@ -111,7 +111,7 @@ describe('a link to a square', () => {
     const tree = (await getDefaultTree(deps.db))!;
     // A visit has the server build the tree's snapshot; it is then kept and served (the change log brings a page up
     // to date from it) until the tree is far ahead of it.
-    await (await openLink('')).page.close();
+    await openLink('');
     expect(deps.snapshots.peek(tree.id)?.version).toBe(tree.version);
 
     const all = deps.db
@@ -150,13 +150,11 @@ describe('a link to a square', () => {
     expect({ row: s.targetRow, column: s.targetColumn }).toEqual(slot);
     await expectCentredOn(page, slot);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('says so when the token is not on the tree, and the default view stays, unringed', async () => {
     const { page: reference } = await openLink('');
     const expected = await stats(reference);
-    await reference.close();
     for (const search of [`?cell=${'x'.repeat(22)}`, '?cell=<b>']) {
       const { page, errors } = await openLink(search);
       await toast(page).waitFor();
@@ -172,7 +170,6 @@ describe('a link to a square', () => {
       });
       // A well-formed token the tree on screen does not know is asked of the server, whose 404 the browser notes.
       expect(errors.filter((line) => !failedLoad(404).test(line))).toEqual([]);
-      await page.close();
     }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { art, cells, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
@@ -14,7 +14,7 @@ import { requestRemoval } from '#server/services/art/removal-requests.ts';
 import { reindexArtOfAuthor } from '#server/services/search/search.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
-import { openPage } from '../helpers/browser/pages.ts';
+import { reusablePage } from '../helpers/browser/pages.ts';
 import { treeReady } from '../helpers/browser/tree-page.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 
@@ -26,7 +26,8 @@ let gallery: Gallery;
 let browser: Browser;
 let piece: { cellToken: string; row: number; column: number; authorToken: string; authorEmail: string };
 const dialogs: string[] = [];
-const contexts: BrowserContext[] = [];
+/** One page for the file, a new visitor each time it is taken (no cookies, no storage, no dialog handler). */
+const tab = reusablePage(() => browser, { locale: 'en-US' });
 
 /** Gives the first published piece of the seeded demo the hostile title, and its artist the hostile names. */
 async function plantPayload(): Promise<typeof piece> {
@@ -93,15 +94,13 @@ afterAll(async () => {
   await gallery?.stop();
 });
 
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
+afterEach(() => {
   expect(dialogs.splice(0)).toEqual([]);
 });
 
-/** A fresh page (an admin's, if asked) at `path`, its errors watched and any dialog it opens recorded. */
+/** The file's page, taken anew (an admin's, if asked), at `path`, its errors watched and any dialog it opens recorded. */
 async function visit(path: string, asAdmin = false): Promise<{ page: Page; errors: string[] }> {
-  const { context, page, errors } = await openPage(browser, { locale: 'en-US' });
-  contexts.push(context);
+  const { context, page, errors } = await tab.take();
   if (asAdmin) {
     const { db, clock } = gallery.app.deps;
     const adminId = db.select({ id: users.id }).from(users).where(eq(users.email, E2E_ADMIN.email)).get()!.id;

@@ -14,13 +14,15 @@ import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
-import { WIDE } from '../helpers/browser/pages.ts';
+import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { reusablePage } from '../helpers/browser/pages.ts';
 import { openTree, stats } from '../helpers/browser/tree-page.ts';
 import { decodedTree, rgb, type Rgb } from '../helpers/browser/tree-pixels.ts';
 
 let gallery: Gallery;
 let browser: Browser;
+/** One page for the file, a new visitor each time it is taken (no cookies, no storage). */
+const tab = reusablePage(() => browser);
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -83,8 +85,7 @@ describe('what a square looks like on the canvas', () => {
     const row = snapshot.row[i]!;
     const column = snapshot.col[i]!;
 
-    const page = await browser.newPage({ viewport: WIDE });
-    const errors = watchErrors(page);
+    const { page, errors } = await tab.take();
     await openAt(page, row, column, TREE_VIEW.zoomMin);
     await page.waitForTimeout(300);
     const far = await pixels(page);
@@ -98,7 +99,6 @@ describe('what a square looks like on the canvas', () => {
     const near = await pixels(page);
     expect(coloursInside(near, row, column)).toBeGreaterThan(8);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it("marks the viewer's own reserved square in a colour of its own, which others do not see", async () => {
@@ -113,12 +113,10 @@ describe('what a square looks like on the canvas', () => {
     // Inside the corner flag of the mark (marks.ts), which lies over the square's own look, clear of its white dot.
     const flag = [held.column * PITCH + 18, held.row * PITCH + 3] as const;
 
-    const context = await browser.newContext({ viewport: WIDE });
+    const { context, page: owner, errors: ownerErrors } = await tab.take();
     await context.addCookies([
       { name: SESSION_COOKIE, value: (await createSession(db, clock, held.userId)).token, url: gallery.url },
     ]);
-    const owner = await context.newPage();
-    const ownerErrors = watchErrors(owner);
     await openAt(owner, held.row, held.column, 1);
     // The "continue working on your square?" prompt may come up over the canvas: answer it later.
     const prompt = owner.getByTestId('edit-reserved-cell-popup');
@@ -129,14 +127,12 @@ describe('what a square looks like on the canvas', () => {
     await prompt.waitFor({ state: 'detached' });
     await owner.waitForTimeout(300);
     expect(distance((await pixels(owner))(...flag), rgb(PALETTE.mine))).toBeLessThanOrEqual(3);
+    expect(ownerErrors).toEqual([]);
 
-    const guest = await browser.newPage({ viewport: WIDE });
+    // The same page taken again: a guest, signed out.
+    const { page: guest } = await tab.take();
     await openAt(guest, held.row, held.column, 1);
     await guest.waitForTimeout(300);
     expect(distance((await pixels(guest))(...flag), rgb(PALETTE.mine))).toBeGreaterThan(40);
-
-    expect(ownerErrors).toEqual([]);
-    await guest.close();
-    await context.close();
   });
 });

@@ -19,7 +19,7 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { readOutbox } from '#tests/helpers/outbox.ts';
 import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
-import { openPage, screenshotsTo } from '../helpers/browser/pages.ts';
+import { openPage, reusablePage, screenshotsTo } from '../helpers/browser/pages.ts';
 import { treeReady } from '../helpers/browser/tree-page.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 
@@ -112,8 +112,15 @@ async function submitPiece(): Promise<string> {
   return saved.art!.token;
 }
 
+/**
+ * The page for visitors other than the admin, who keeps a context of their own through the file: one page, taken by
+ * each visitor in turn as a new one (no cookies, no storage of the last).
+ */
+const visitors = reusablePage(() => browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+
+/** The visitors' page, taken for `userId`, signed in (or a guest's, for null). */
 async function browserFor(userId: number | null) {
-  const opened = await openPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const opened = await visitors.take();
   if (userId !== null) {
     const session = await createSession(gallery.app.deps.db, gallery.app.deps.clock, userId);
     await opened.context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: gallery.url }]);
@@ -151,7 +158,8 @@ afterAll(async () => {
 describe('who may open the dashboard', () => {
   it('sends an observer and a guest to the app’s forbidden page', async () => {
     const observer = await person('Ines', '10.0.0.3');
-    for (const visitor of [await browserFor(observer.id), await browserFor(null)]) {
+    for (const userId of [observer.id, null]) {
+      const visitor = await browserFor(userId);
       const answer = await visitor.page.goto(`${gallery.url}/admin/dashboard`);
       expect(answer!.status()).toBe(200);
       expect(new URL(visitor.page.url()).pathname).toBe('/forbidden');
@@ -159,7 +167,6 @@ describe('who may open the dashboard', () => {
       expect(await visitor.page.locator('.page__code').textContent()).toBe('403');
       expect(await visitor.page.locator('.admin').count()).toBe(0);
       expect(visitor.errors).toEqual([]);
-      await visitor.context.close();
     }
   });
 });

@@ -53,8 +53,7 @@ describe('likes and follows', () => {
     expect(await site.page.locator('.art-card__connection').count()).toBeGreaterThan(0);
     await site.screenshot('public-profile-other');
 
-    const guest = await site.browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'en-US' });
-    const guestPage = await guest.newPage();
+    const { page: guestPage } = await site.tab.take({ viewport: { width: 360, height: 740 } });
     await guestPage.goto(`${site.gallery.url}/profile/${other.token}`);
     await guestPage.getByTestId('profile-page').waitFor();
     await expect(guestPage.getByTestId('profile-likes-count').textContent()).resolves.toBe(String(likesBefore + 1));
@@ -64,7 +63,6 @@ describe('likes and follows', () => {
       await guestPage.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
     ).toBeLessThanOrEqual(0);
     await site.screenshot('public-profile-360', guestPage);
-    await guest.close();
   });
 
   it('lists the followed artist on FOLLOWING, and unfollows from there', async () => {
@@ -168,14 +166,13 @@ describe('the atelier and the tabs by role', () => {
   });
 
   it('gives an observer ACCOUNT and FOLLOWING only', async () => {
-    const observer = await signUp(site.gallery, site.browser, 'Olive', 'Watcher');
+    const observer = await signUp(site.gallery, site.tab, 'Olive', 'Watcher');
     await observer.page.goto(`${site.gallery.url}/profile`);
     await observer.page.getByRole('heading', { name: 'manage profile.' }).waitFor();
     expect(await observer.page.getByRole('tab').allTextContents()).toEqual(['Account', 'Following']);
     await observer.page.goto(`${site.gallery.url}/profile?tab=following`);
     await observer.page.getByTestId('following-empty').waitFor();
     expect(observer.errors).toEqual([]);
-    await observer.context.close();
   });
 
   it('never renders a stored non-http URL as a link', async () => {

@@ -2,13 +2,14 @@
  * The shared set-up of the profiles' browser tests: `const site = useProfiles()` at a test file's top starts one gallery
  * and one Chromium for the file and signs an artist up with a submitted piece and a held square (beforeAll/afterAll,
  * through fileFixture), answered as `site.gallery`, `site.browser`, `site.artist`, `site.page`, `site.files`,
- * `site.squares` and `site.profilePosts`, with the form's sample values and small page helpers.
+ * `site.squares` and `site.profilePosts`, with `site.tab`, a second page for other visitors, taken anew by each, and
+ * the form's sample values and small page helpers.
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { fileFixture } from '../file-fixture.ts';
 import { launchBrowser, startGallery } from './harness.ts';
-import { screenshotsTo } from './pages.ts';
+import { reusablePage, screenshotsTo } from './pages.ts';
 import { availableSquares, pictureFiles, reserveSquare, signUp, submitPiece } from './profile-fixtures.ts';
 
 /** With PROFILE_SHOTS=<folder> set, the test saves screenshots there. */
@@ -69,7 +70,10 @@ export function useProfiles() {
   );
   const page = () => state().page;
   const open = (to: string) => page().goto(`${state().gallery.url}${to}`);
+  const tab = reusablePage(() => state().browser, { locale: 'en-US' });
   return {
+    /** A page for other visitors than the artist, in a context of its own: each test takes it as a new one. */
+    tab,
     get gallery() {
       return state().gallery;
     },

@@ -278,7 +278,6 @@ describe('a second member', () => {
 
 describe("the first member's reminder and extension", () => {
   let extendUrl: string;
-  let extendTab: OpenedPage;
 
   it('gets a reminder e-mail a week on, whose link opens the extend page (without the edit-reserved-cell popup)', async () => {
     const later = { ...gallery.app.deps, clock: { now: () => Date.now() + 8 * DAY_MS } };
@@ -290,8 +289,7 @@ describe("the first member's reminder and extension", () => {
     extendUrl = `${gallery.url}${link.pathname}`;
     expect(link.pathname).toMatch(new RegExp(`^/observe/cell/${trunk.token}/reserve/[A-Za-z0-9_-]+/extend$`));
 
-    extendTab = await freshSession(first);
-    const { page } = extendTab;
+    const { page } = await freshSession(first);
     await page.goto(extendUrl);
     await page.getByTestId('extend-form').waitFor();
     expect(await page.locator('.extend h1').textContent()).toBe('extend reserve.');
@@ -303,7 +301,11 @@ describe("the first member's reminder and extension", () => {
   });
 
   it('extends once with Yes → SUBMIT and names the new midnight; opening the link again says it cannot', async () => {
+    // The reused page was reset as the last test ended: the member opens the link again.
+    const extendTab = await freshSession(first);
     const { page } = extendTab;
+    await page.goto(extendUrl);
+    await page.getByTestId('extend-form').waitFor();
     const submit = page.getByRole('button', { name: 'Submit' });
     expect(await submit.isDisabled()).toBe(true);
     await screenshot(page, 'extend-1280');

@@ -3,7 +3,7 @@
  * the pan buttons (on a wide screen and on a phone), and a visible focus on every control of the page.
  */
 import { and, eq } from 'drizzle-orm';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cells, reservations } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
@@ -13,7 +13,6 @@ import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
 import { axeViolations } from '../helpers/browser/axe.ts';
 import { postFromPage, watchErrors } from '../helpers/browser/harness.ts';
-import { WIDE } from '#tests/helpers/browser/pages.ts';
 import { PHONE, useTreeAccess } from '#tests/helpers/browser/tree-access.ts';
 
 const treePage = useTreeAccess();
@@ -74,9 +73,7 @@ describe('where the keyboard goes', () => {
   });
 
   it("after the reserve popup's steps, the keyboard is back on the canvas", async () => {
-    const context = await treePage.browser.newContext({ viewport: WIDE, locale: 'en-US' });
-    const member = await context.newPage();
-    const memberErrors = watchErrors(member);
+    const { page: member, errors: memberErrors } = await treePage.tab.take();
     await member.goto(`${treePage.gallery.url}/`);
     await member.waitForFunction(() => !document.querySelector('.shell__loading'));
     const email = `access.${Date.now().toString(36)}@example.com`;
@@ -115,7 +112,6 @@ describe('where the keyboard goes', () => {
     await popup.waitFor({ state: 'detached' });
     await member.waitForFunction(() => document.activeElement?.classList.contains('tree-canvas'));
     expect(memberErrors).toEqual([]);
-    await context.close();
   });
 
   it('find-my-squares takes the keyboard to the square it shows', async () => {
@@ -128,10 +124,8 @@ describe('where the keyboard goes', () => {
       .where(and(eq(reservations.state, 'active'), eq(cells.treeId, tree.id)))
       .get()!;
     const session = await createSession(db, clock, held.userId);
-    const context: BrowserContext = await treePage.browser.newContext({ viewport: WIDE });
+    const { context, page: artist, errors: artistErrors } = await treePage.tab.take();
     await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
-    const artist = await context.newPage();
-    const artistErrors = watchErrors(artist);
     await treePage.openTree('', artist);
     // The reservation's own prompt may come up first: answer it later.
     const prompt = artist.getByTestId('edit-reserved-cell-popup');
@@ -150,7 +144,6 @@ describe('where the keyboard goes', () => {
     await artist.waitForFunction(() => window.__treeStats!.focusRow !== null);
     expect(await treePage.focusAt(artist)).toEqual({ row: held.row, column: held.column });
     expect(artistErrors).toEqual([]);
-    await context.close();
   });
 });
 
@@ -183,6 +176,7 @@ describe('pan without dragging', () => {
   });
 
   it('on a phone, one button in the panel strip shows the four, which fit the screen', async () => {
+    // A context of its own: a phone's touch screen and pixel ratio are options of a context.
     const context = await treePage.browser.newContext({
       viewport: PHONE,
       deviceScaleFactor: 3,
@@ -231,6 +225,7 @@ describe('pan without dragging', () => {
       .innerJoin(cells, eq(cells.id, reservations.cellId))
       .where(and(eq(reservations.state, 'active'), eq(cells.treeId, tree.id)))
       .get()!;
+    // A context of its own: a phone's touch screen is an option of a context.
     const context = await treePage.browser.newContext({
       viewport: { width: 320, height: 640 },
       hasTouch: true,

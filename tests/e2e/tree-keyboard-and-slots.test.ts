@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { art, cells, reservations, trees } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { SNAPSHOT_DETAIL_LIMIT } from '#shared/tree/snapshot.ts';
@@ -18,7 +18,6 @@ import { openDatabase, type Db } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import { watchErrors } from '../helpers/browser/harness.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
 import { useTreeFeatures } from '#tests/helpers/browser/tree-features.ts';
 
@@ -81,7 +80,6 @@ describe('the keyboard path', () => {
 });
 
 describe('a signed-in artist', () => {
-  let context: BrowserContext;
   let artistPage: Page;
   let held: { token: string; row: number; column: number };
   let artistErrors: string[];
@@ -98,10 +96,9 @@ describe('a signed-in artist', () => {
       .get()!;
     held = reservation;
     const session = await createSession(db, clock, reservation.userId);
-    context = await treePage.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
-    artistPage = await context.newPage();
-    artistErrors = watchErrors(artistPage);
+    const opened = await treePage.tab.take();
+    await opened.context.addCookies([{ name: SESSION_COOKIE, value: session.token, url: treePage.gallery.url }]);
+    ({ page: artistPage, errors: artistErrors } = opened);
     await treePage.openTree('', artistPage);
     // The reservation work's own prompt ("continue working on your square?") may come up first: answer it later.
     const prompt = artistPage.getByTestId('edit-reserved-cell-popup');
@@ -111,8 +108,6 @@ describe('a signed-in artist', () => {
     );
     await prompt.waitFor({ state: 'detached' });
   });
-
-  afterAll(() => context?.close());
 
   it('find-my-slots brings their reserved square to the middle, and a click on it opens the editor', async () => {
     const findMine = artistPage.getByRole('button', { name: 'Find my squares' });
@@ -133,6 +128,7 @@ describe('a signed-in artist', () => {
 describe('a tree too large to carry its details in the snapshot', () => {
   let big: { app: App; db: Db; dir: string; url: string };
   let bigPage: Page;
+  let bigErrors: string[];
   const regionRequests: string[] = [];
 
   beforeAll(async () => {
@@ -141,14 +137,13 @@ describe('a tree too large to carry its details in the snapshot', () => {
     await generateSyntheticTree(db, { cells: SNAPSHOT_DETAIL_LIMIT + 5_000 });
     const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
     big = { app, db, dir, url: await app.start() };
-    bigPage = await treePage.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    ({ page: bigPage, errors: bigErrors } = await treePage.tab.take());
     bigPage.on('request', (request) => {
       if (request.url().includes('/region?')) regionRequests.push(new URL(request.url()).search);
     });
   });
 
   afterAll(async () => {
-    await bigPage?.close();
     await big?.app.stop();
     big?.db.$client.close();
     if (big) fs.rmSync(big.dir, { recursive: true, force: true });
@@ -164,7 +159,6 @@ describe('a tree too large to carry its details in the snapshot', () => {
       .limit(1)
       .offset(400)
       .get()!;
-    const bigErrors = watchErrors(bigPage);
     await bigPage.goto(`${big.url}/observe?row=${piece.row}&col=${piece.column}&zoom=1`);
     await bigPage.waitForSelector('[data-tree-ready="true"]', { timeout: 60_000 });
     // Straight away, before the view's regions have settled: the tap loads the cell's region itself.

@@ -8,7 +8,7 @@ import { art, cells } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { SEARCH_PLACEHOLDER } from '#shared/validation/search.ts';
 import '#client/tree/engine/stats.ts';
-import { failedLoad, watchErrors } from '../helpers/browser/harness.ts';
+import { failedLoad } from '../helpers/browser/harness.ts';
 import { PITCH, useTreeFeatures } from '#tests/helpers/browser/tree-features.ts';
 
 const treePage = useTreeFeatures();
@@ -237,14 +237,12 @@ describe('the view in the address', () => {
       `row=${centre.row}&col=${centre.column}&zoom=${here.scale}`,
     );
 
-    const other = await treePage.browser.newPage({ viewport: { width: 1024, height: 700 } });
-    const otherErrors = watchErrors(other);
+    const { page: other, errors: otherErrors } = await treePage.tab.take({ viewport: { width: 1024, height: 700 } });
     await treePage.openTree(new URL(treePage.page.url()).search, other);
     const there = await treePage.settled(other);
     expect(there.scale).toBe(here.scale);
     expect(await treePage.centreCell(other)).toMatchObject({ row: centre.row, column: centre.column });
     expect(otherErrors).toEqual([]);
-    await other.close();
   });
 
   it('opens on a cell named by token', async () => {

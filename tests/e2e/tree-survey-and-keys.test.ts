@@ -16,9 +16,7 @@ import { openDatabase, type Db } from '#server/db.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import '#client/tree/engine/stats.ts';
 import { axeViolations } from '../helpers/browser/axe.ts';
-import { watchErrors } from '../helpers/browser/harness.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
-import { WIDE } from '#tests/helpers/browser/pages.ts';
 import {
   countsOf,
   countsWords,
@@ -171,8 +169,7 @@ describe('a survey of a crowded view', () => {
   });
 
   it('lists 60 pieces at most and counts the rest', async () => {
-    const crowded = await treePage.browser.newPage({ viewport: WIDE });
-    const crowdedErrors = watchErrors(crowded);
+    const { page: crowded, errors: crowdedErrors } = await treePage.tab.take();
     const tree = big.db.select({ settings: trees.settings }).from(trees).get()!;
     const b = bandStarts(tree.settings as TreeSettings);
     await crowded.goto(`${big.url}/observe?row=${b.seed - 8}&col=2&zoom=0.5`);
@@ -216,7 +213,6 @@ describe('a survey of a crowded view', () => {
       })
       .toBe(0);
     expect(crowdedErrors).toEqual([]);
-    await crowded.close();
   });
 });
 

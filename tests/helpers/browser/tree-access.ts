@@ -1,8 +1,9 @@
 /**
  * The shared set-up of the tree-for-everyone browser tests: `const tree = useTreeAccess()` at a test file's top starts
  * one gallery, one Chromium and one wide page for the file (beforeAll/afterAll, through fileFixture), answered as
- * `tree.gallery`, `tree.browser`, `tree.page`, `tree.errors` and `tree.settings`, with the helpers that read the tree's
- * camera, survey, focus and spoken words (on the file's page unless given another).
+ * `tree.gallery`, `tree.browser`, `tree.page`, `tree.errors` and `tree.settings`, with `tree.tab`, a second page tests
+ * take in turn, and the helpers that read the tree's camera, survey, focus and spoken words (on the file's page unless
+ * given another).
  */
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -13,7 +14,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { fileFixture } from '../file-fixture.ts';
 import { launchBrowser, startGallery, watchErrors } from './harness.ts';
-import { WIDE } from './pages.ts';
+import { reusablePage, WIDE } from './pages.ts';
 import { cellsWith, openTree, settled, stats } from './tree-page.ts';
 
 export const PHONE = { width: 390, height: 844 };
@@ -39,7 +40,13 @@ export function useTreeAccess() {
     },
   );
   const page = () => state().page;
+  const tab = reusablePage(() => state().browser, { locale: 'en-US' });
   return {
+    /**
+     * A second page, in a context of its own, for another visitor or another gallery: taken anew by each test that
+     * needs one (no cookies, no storage of the last), instead of a new context each time.
+     */
+    tab,
     get gallery() {
       return state().gallery;
     },

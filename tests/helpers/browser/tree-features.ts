@@ -2,13 +2,14 @@
  * The shared set-up of the tree page's feature tests: `const tree = useTreeFeatures()` at a test file's top starts one
  * gallery, one Chromium and one page on the tree, recording the tRPC calls it makes, for the file
  * (beforeAll/afterAll, through fileFixture), answered as `tree.gallery`, `tree.browser`, `tree.page`, `tree.errors`
- * and `tree.calls`, with the helpers that read the camera and find squares (on the file's page unless given another).
+ * and `tree.calls`, with `tree.tab`, a second page tests take in turn, and the helpers that read the camera and find
+ * squares (on the file's page unless given another).
  */
 import type { Page } from 'playwright-core';
 import { CELL_PITCH } from '#shared/tree/camera.ts';
 import { fileFixture } from '../file-fixture.ts';
 import { launchBrowser, startGallery, watchErrors } from './harness.ts';
-import { WIDE } from './pages.ts';
+import { reusablePage, WIDE } from './pages.ts';
 import { canvasBox, cellsWith, openTree, pointOf, settled, stats } from './tree-page.ts';
 
 export const PITCH = CELL_PITCH;
@@ -34,7 +35,13 @@ export function useTreeFeatures() {
     },
   );
   const page = () => state().page;
+  const tab = reusablePage(() => state().browser, { locale: 'en-US' });
   return {
+    /**
+     * A second page, in a context of its own, for another visitor or another gallery: taken anew by each test that
+     * needs one (no cookies, no storage of the last), instead of a new context each time.
+     */
+    tab,
     get gallery() {
       return state().gallery;
     },

@@ -6,12 +6,13 @@ import { users } from '#drizzle/schema.ts';
 import { Role } from '#shared/domain.ts';
 import { verifyPassword } from '#server/auth/passwords.ts';
 import { openDatabase } from '#server/db.ts';
+import { nodeWithTsx } from '#tests/helpers/server/real-server.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 function admin(dataDir: string, ...args: string[]) {
-  return spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], {
+  return spawnSync(process.execPath, nodeWithTsx('scripts/admin.ts', ...args), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir },
     encoding: 'utf8',

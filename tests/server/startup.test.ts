@@ -6,12 +6,13 @@ import { buildApp } from '#server/app.ts';
 import { ConfigError, loadConfig, testConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db.ts';
 import { StartupError } from '#server/startup-error.ts';
+import { nodeWithTsx } from '#tests/helpers/server/real-server.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 function startWith(env: Record<string, string>) {
-  return spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts', '--no-build'], {
+  return spawnSync(process.execPath, nodeWithTsx('scripts/start.ts', '--no-build'), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', PORT: '0', ...env },
     encoding: 'utf8',

@@ -13,7 +13,11 @@ import type { Db } from '#server/db.ts';
 import { newToken } from '#server/tokens.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
-export const TSX = path.join(PROJECT_ROOT, 'node_modules/.bin/tsx');
+/**
+ * How tests run a TypeScript file of the project: Node itself with tsx as a loader, not the tsx launcher, which
+ * starts a second Node process for each command (its start-up time counted twice), and passes signals on to it.
+ */
+export const nodeWithTsx = (...fileAndArgs: string[]): string[] => ['--import', 'tsx', ...fileAndArgs];
 /** How a one-shot command (npm run backup, migrate-to-postgres) ended, and what it wrote. */
 export interface ScriptRun {
   code: number | null;
@@ -28,7 +32,7 @@ export function runScript(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<ScriptRun> {
-  const child = spawn(TSX, [`scripts/${script}`, ...args], {
+  const child = spawn(process.execPath, nodeWithTsx(`scripts/${script}`, ...args), {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, ...env },
   });
@@ -61,9 +65,8 @@ export function startRealServer(
   env: Record<string, string> = {},
   script: string[] = ['scripts/start.ts', '--no-build'],
 ): Promise<RealServer> {
-  // Node itself with tsx as a loader (not the tsx launcher, which runs a second process): a signal, SIGKILL
-  // included, reaches the server and nothing else.
-  const child = spawn(process.execPath, ['--import', 'tsx', ...script], {
+  // Node itself with tsx as a loader: a signal, SIGKILL included, reaches the server and nothing else.
+  const child = spawn(process.execPath, nodeWithTsx(...script), {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

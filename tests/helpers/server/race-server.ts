@@ -2,8 +2,8 @@
  * A gallery server in its own process over an existing data folder, for the reservation race test: two of these
  * share one database file through two separate better-sqlite3 connections, as two processes of a deployment would.
  * Its pictures go where the environment says (MEDIA_STORAGE and the S3_ variables), the data folder's media folder
- * unless told. Usage: tsx tests/helpers/server/race-server.ts <dataDir>. Prints {"url": ...} once listening; stops
- * on SIGTERM.
+ * unless told. Usage: node --import tsx tests/helpers/server/race-server.ts <dataDir>. Prints {"url": ...} once
+ * listening; stops on SIGTERM.
  */
 import { buildApp } from '#server/app.ts';
 import { loadConfig, testConfig } from '#server/config.ts';

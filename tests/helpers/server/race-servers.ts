@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { nodeWithTsx } from './real-server.ts';
 
 export interface RaceServer {
   process: ChildProcess;
@@ -14,7 +15,8 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 /** `env` adds to the little the server is given (the media storage's variables, say). */
 export function startRaceServer(dataDir: string, env: Record<string, string> = {}): Promise<RaceServer> {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['tests/helpers/server/race-server.ts', dataDir], {
+  // One process a server (the tsx launcher would start a second one), which SIGTERM reaches itself.
+  const child = spawn(process.execPath, nodeWithTsx('tests/helpers/server/race-server.ts', dataDir), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: process.env.TZ ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -42,7 +42,7 @@ const POSTGRES_LANE_SKIPS = [
   'tests/server/{behind-a-proxy,zip,upload-queue,upload-early-refusal}.test.ts',
   // Media storage's adapters on a folder and an object store: no database at all, or what they prove of it already
   // runs on PostgreSQL (the sweep's queries in art-media.test.ts); each starts an object store server of its own.
-  'tests/server/{media-storage,media-sweep,media-s3}.test.ts',
+  'tests/server/{media-storage,media-sweep,media-s3,media-copy}.test.ts',
 ];
 
 export default defineConfig({

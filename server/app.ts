@@ -83,6 +83,8 @@ async function openMediaStorage(config: AppConfig, given: MediaStorage | undefin
   const problem = await media.check(MEDIA_CHECK_AT_START_MS);
   if (problem?.refused) {
     const hint = config.media.kind === 's3' ? ' Check the S3_ variables (README, Environment variables).' : '';
+    // A storage handed in is its giver's to close; one made here would keep its connections past the refusal.
+    if (!given) await media.close();
     throw new StartupError(`${problem.message}.${hint}`);
   }
   return { media, problem };
@@ -241,7 +243,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       step('stopping the build worker');
       await builds.close();
       closeMailTransports();
-      step('closing the database');
+      step('closing the media storage and the database');
+      // Every request that streamed a picture has ended: the store's connections can go (one handed in is the giver's).
+      if (!options.media) await media.close();
       // On a full disk the last writes fail (SQLITE_FULL): say so and close all the same, so that the process ends
       // cleanly and the file opens without a lock at the next start.
       try {

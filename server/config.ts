@@ -284,6 +284,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   };
 }
 
+/** Both places pictures may be kept, as `npm run media -- copy` moves them from one to the other. */
+export interface MediaPlaces {
+  dataDir: string;
+  folder: Extract<MediaStorageOptions, { kind: 'folder' }>;
+  s3: Extract<MediaStorageOptions, { kind: 's3' }>;
+}
+
+/**
+ * The media folder and the bucket the S3_ variables name, whatever MEDIA_STORAGE says: a copy runs before the switch
+ * as well as after it. The variables are checked as for the start-up, and those the bucket cannot do without must
+ * be set; a message names a variable, never its value.
+ */
+export function loadMediaPlaces(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): MediaPlaces {
+  const parsed = envFields.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  for (const [name, what] of Object.entries(S3_REQUIRED)) {
+    if (e[name as keyof typeof S3_REQUIRED] === undefined)
+      throw new ConfigError(`Missing environment variable ${name}: copying to or from the bucket needs ${what}`);
+  }
+  const dataDir = path.resolve(root, e.DATA_DIR);
+  return {
+    dataDir,
+    folder: { kind: 'folder', dir: path.join(dataDir, 'media') },
+    s3: mediaStorageOf({ ...e, MEDIA_STORAGE: 's3' }, dataDir) as MediaPlaces['s3'],
+  };
+}
+
 /** A config for tests and scripts: everything under one data folder, quiet logs, no jobs unless asked. */
 export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
   const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' });

@@ -121,5 +121,7 @@ export function createFolderStorage(dir: string): MediaStorage {
       }
       return removed;
     },
+    // A file is opened only for the length of one call: nothing stays open between them.
+    close: async () => {},
   };
 }

@@ -17,6 +17,12 @@ export interface StoredMedia {
   size: number;
   /** When it was last written, in milliseconds since 1970 (whole seconds on object stores, which keep no more). */
   modifiedAt: number;
+  /**
+   * The bytes' MD5 in hex, when the store tells it without the bytes being read: an S3 object's ETag is that for an
+   * object uploaded whole, as this adapter uploads them. Only a hint (an object uploaded in parts, or encrypted with
+   * the store's keys, has an ETag of another kind): a caller that finds it different reads the bytes to be sure.
+   */
+  md5?: string;
 }
 
 /**
@@ -95,6 +101,11 @@ export interface MediaStorage {
    * at all.
    */
   removeStaleTemporaries?: (before: number) => Promise<string[]>;
+  /**
+   * Lets go of what the storage holds open (an object store's client keeps its connections for the next request), so
+   * that a process that stops, or a script that is done, ends without waiting for them. Nothing may be asked after.
+   */
+  close: () => Promise<void>;
 }
 
 /** What a media name may be: lower-case letters, digits, dots, dashes and underscores, no leading dot, no slash. */

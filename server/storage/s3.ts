@@ -53,6 +53,12 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** A listing's page: S3's largest. */
 const LIST_PAGE_SIZE = 1000;
 
+/** An ETag as the port's md5 hint: 32 hex digits between quotes, else nothing (a multipart upload's has a dash). */
+function md5Of(etag: string | undefined): string | undefined {
+  const hex = etag?.replace(/^"|"$/g, '').toLowerCase();
+  return hex && /^[0-9a-f]{32}$/.test(hex) ? hex : undefined;
+}
+
 function statusOf(error: unknown): number | undefined {
   return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 }
@@ -142,7 +148,12 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
     const key = checkedMediaName(name);
     try {
       const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-      return { name, size: head.ContentLength ?? 0, modifiedAt: head.LastModified?.getTime() ?? 0 };
+      return {
+        name,
+        size: head.ContentLength ?? 0,
+        modifiedAt: head.LastModified?.getTime() ?? 0,
+        md5: md5Of(head.ETag),
+      };
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw failure(`look up ${name}`, error);
@@ -230,7 +241,12 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
         );
         for (const object of page.Contents ?? []) {
           if (!object.Key || !isMediaName(object.Key)) continue;
-          yield { name: object.Key, size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 };
+          yield {
+            name: object.Key,
+            size: object.Size ?? 0,
+            modifiedAt: object.LastModified?.getTime() ?? 0,
+            md5: md5Of(object.ETag),
+          };
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
@@ -245,5 +261,8 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       publicBaseUrl: publicBase ?? null,
     }),
     check: (timeoutMs) => checkBucket(client, bucket, where, timeoutMs),
+    // The client keeps its connections open for the next request: without this, a stopped app or a finished
+    // script would wait for the store to close them.
+    close: async () => client.destroy(),
   };
 }

@@ -1,12 +1,14 @@
 /**
- * Several hosts, one PostgreSQL database (decision 037): two app processes (`npm start`'s), each with a data folder of
- * its own, sharing nothing but DATABASE_URL and, until pictures move to object storage, the pictures' folder (each
- * host's `media` links to it), behind nginx as deploy/nginx.conf sets it up. Started at the same moment on a new
- * database they apply its migrations once and plant the tree once (the claim that decides which host seeds is the
- * same for the demo, which engines-gallery.test.ts seeds on PostgreSQL); a member signed in on one is signed in on
- * the other; a square reserved through one is reserved on the other, and a visitor watching the live tree on the
- * other is told at once; a race for one square across both has one winner; each e-mail is sent once though the host
- * sending them is killed halfway; and a rolling restart behind nginx fails no request.
+ * Several hosts, one PostgreSQL database (decision 037) and one bucket (decision 044): two app processes (`npm
+ * start`'s), each with a data folder of its own, sharing nothing but DATABASE_URL and the pictures' bucket on a real
+ * S3-compatible server (Swift with s3api, tests/helpers/object-store-server.ts), behind nginx as deploy/nginx.conf
+ * sets it up. Started at the same moment on a new database they apply its migrations once and plant the tree once
+ * (the claim that decides which host seeds is the same for the demo, which engines-gallery.test.ts seeds on
+ * PostgreSQL); a member signed in on one is signed in on the other; a square reserved through one is reserved on the
+ * other, and a visitor watching the live tree on the other is told at once; a race for one square across both has one
+ * winner; a picture uploaded through one is served by the other, streamed from the bucket at the same address; each
+ * e-mail is sent once though the host sending them is killed halfway; and a rolling restart behind nginx fails no
+ * request.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,19 +20,28 @@ import { write, type Db } from '#server/db.ts';
 import { closeAppDatabase, openAppDatabase } from '#server/open-database.ts';
 import { enqueueMail } from '#server/services/mail/mail.ts';
 import { CellStatus } from '#shared/domain.ts';
+import { artForm, png, validFields } from '#tests/helpers/art-fixtures.ts';
 import { openStream } from '#tests/helpers/event-stream.ts';
+import {
+  startObjectStoreServer,
+  stopObjectStoreServer,
+  type ObjectStoreServer,
+} from '#tests/helpers/object-store-server.ts';
 import { nginxBinary, startNginx, type Nginx } from '#tests/helpers/server/nginx.ts';
 import { freePorts } from '#tests/helpers/server-processes.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
 import {
+  encodeForm,
   signedInUsers,
   startRealServer,
   stopRealServer,
   TEST_CSRF,
+  writeHeaders,
   type RealServer,
 } from '#tests/helpers/server/real-server.ts';
 import { SEED_ROW } from '#tests/helpers/server/reservation-fixtures.ts';
 import { rollingRestartUnderLoad } from '#tests/helpers/server/rolling-restart.ts';
+import { s3Environment } from '#tests/helpers/server/s3-media.ts';
 import { startSmtpSink, type SmtpSink } from '#tests/helpers/server/smtp-sink.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 
@@ -46,6 +57,7 @@ const started = {
   folders: [] as string[],
   databases: [] as TestDatabase[],
   handles: [] as Db[],
+  objectStores: [] as ObjectStoreServer[],
 };
 
 afterAll(async () => {
@@ -57,15 +69,22 @@ afterAll(async () => {
   for (const handle of started.handles) await closeAppDatabase(handle);
   useTablesOf('sqlite');
   for (const database of started.databases) await database.drop();
+  for (const objectStore of started.objectStores) await stopObjectStoreServer(objectStore);
   for (const dir of started.folders) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A host's own data folder, whose `media` is the shared pictures' folder. */
-function hostFolder(name: string, media: string): string {
+/** A host's own data folder: its pictures go to the shared bucket, never here. */
+function hostFolder(name: string): string {
   const dir = tempDir(`host-${name}-`);
   started.folders.push(dir);
-  fs.symlinkSync(media, path.join(dir, 'media'));
   return dir;
+}
+
+/** The environment of a new bucket on a new object store server, which both hosts keep their pictures in. */
+async function newBucket(): Promise<Record<string, string>> {
+  const objectStore = await startObjectStoreServer();
+  started.objectStores.push(objectStore);
+  return s3Environment(objectStore, await objectStore.createBucket());
 }
 
 /** A new database, and a handle of the test's own on it. */
@@ -102,14 +121,14 @@ describe('two hosts on one PostgreSQL database, behind nginx', () => {
   beforeAll(async () => {
     // Fails here, with how to install it, when nginx is missing.
     nginxBinary();
-    const { database, db: handle } = await newDatabase();
+    // The object store starts (a few seconds of Swift's) while the database is made.
+    const [bucket, { database, db: handle }] = await Promise.all([newBucket(), newDatabase()]);
     db = handle;
     smtp = await startSmtpSink({ accept: () => accept() });
-    const media = tempDir('hosts-media-');
-    started.folders.push(media);
-    folders.push(hostFolder('a', media), hostFolder('b', media));
+    folders.push(hostFolder('a'), hostFolder('b'));
     const [portA, portB, site, redirect] = await freePorts(4);
     env = (i) => ({
+      ...bucket,
       DATABASE_URL: database.url,
       PORT: String([portA, portB][i]),
       TRUST_PROXY: 'true',
@@ -183,6 +202,45 @@ describe('two hosts on one PostgreSQL database, behind nginx', () => {
     expect(answers.filter((answer) => answer.status === 409)).toHaveLength(7);
   });
 
+  it('serve a picture uploaded through one host from the other, out of the shared bucket', async () => {
+    const [artist] = await signedInUsers(db, 1, 'artist');
+    const { square } = await seedSquare(2);
+    expect((await reserve(a(), artist!.cookie, square.token)).status).toBe(200);
+    const { body, contentType } = await encodeForm(
+      artForm(validFields({ title: 'Across hosts' }), [
+        { bytes: await png(320, 240, '#2a7f62'), name: 'art.png', type: 'image/png' },
+      ]),
+    );
+    const saved = await fetch(`${a().url}/api/cell/${square.token}`, {
+      method: 'POST',
+      headers: { ...writeHeaders(artist!.cookie), 'content-type': contentType },
+      body: new Uint8Array(body),
+    });
+    expect(saved.status).toBe(200);
+    const [picture] = ((await saved.json()) as any).r.art.pictures as { image: string }[];
+    // No public address: the server's own, which either host streams from the bucket.
+    expect(picture!.image).toMatch(/^\/media\/[0-9a-f]{32}-large\.webp$/);
+
+    // The square's data from the other host names the picture at the same address.
+    const onB = await fetch(`${b().url}/api/cell/${square.token}`, { headers: { cookie: artist!.cookie } });
+    expect(onB.status).toBe(200);
+    expect(JSON.stringify(await onB.json())).toContain(picture!.image);
+
+    const served = async (host: RealServer) => {
+      const res = await fetch(`${host.url}${picture!.image}`);
+      return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const [fromA, fromB] = await Promise.all([served(a()), served(b())]);
+    expect(fromA.status).toBe(200);
+    expect(fromB.status).toBe(200);
+    expect(fromB.type).toBe('image/webp');
+    expect(fromB.bytes.length).toBeGreaterThan(0);
+    expect(fromB.bytes.equals(fromA.bytes)).toBe(true);
+    // Neither host wrote it to a folder of its own: both streamed it from the bucket.
+    for (const folder of folders)
+      expect(fs.existsSync(path.join(folder, 'media', path.basename(picture!.image)))).toBe(false);
+  });
+
   it(
     'send each e-mail once when the host sending them is killed (SIGKILL) halfway: the other takes over',
     { timeout: 120_000 },
@@ -249,7 +307,7 @@ describe('two hosts on one PostgreSQL database, behind nginx', () => {
         db,
         apps: hosts,
         startApp,
-        label: 'two hosts on one PostgreSQL database, a data folder each',
+        label: 'two hosts on one PostgreSQL database and one bucket, a data folder each',
       });
     },
   );

@@ -480,34 +480,31 @@ const words = (column: string, weight: 'A' | 'B' | 'C' | 'D') =>
 /**
  * Full-text search over published pieces, as SQLite's FTS5 table of the same name: one row per PUBLISHED piece, kept
  * in line by the search service in the transaction that changes the piece. The texts are written as they are; the
- * weighted `document` follows them (a generated column) and its GIN index answers word and prefix queries: the title
- * weighs most (A), then the artist and the keywords (B), the category (C) and the description (D). Decision 037
- * shows the query.
+ * weighted `document` follows them (a generated column): the title weighs most (A), then the artist and the keywords
+ * (B), the category (C) and the description (D). A trigger keeps `art_search_words` (migrations-pg/0003_search_words,
+ * outside this module as SQLite's FTS5 table is outside its own) in line with it: one row per word of a piece with its
+ * best weight, whose b-tree answers a prefix in the order of the words. Decision 037 shows the query.
  */
-export const artSearch = pgTable(
-  'art_search',
-  {
-    artId: integer('art_id')
-      .primaryKey()
-      .references(() => art.id, { onDelete: 'cascade' }),
-    title: text('title').notNull(),
-    keywords: text('keywords').notNull(),
-    description: text('description').notNull(),
-    category: text('category').notNull(),
-    artist: text('artist').notNull(),
-    document: tsvector('document')
-      .notNull()
-      .generatedAlwaysAs(
-        sql.raw(
-          [
-            words('title', 'A'),
-            words('artist', 'B'),
-            words('keywords', 'B'),
-            words('category', 'C'),
-            words('description', 'D'),
-          ].join(' || '),
-        ),
+export const artSearch = pgTable('art_search', {
+  artId: integer('art_id')
+    .primaryKey()
+    .references(() => art.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  keywords: text('keywords').notNull(),
+  description: text('description').notNull(),
+  category: text('category').notNull(),
+  artist: text('artist').notNull(),
+  document: tsvector('document')
+    .notNull()
+    .generatedAlwaysAs(
+      sql.raw(
+        [
+          words('title', 'A'),
+          words('artist', 'B'),
+          words('keywords', 'B'),
+          words('category', 'C'),
+          words('description', 'D'),
+        ].join(' || '),
       ),
-  },
-  (t) => [index('art_search_document_idx').using('gin', t.document)],
-);
+    ),
+});

@@ -1,7 +1,7 @@
 /**
  * Search on PostgreSQL (decision 037): the statements that differ from SQLite's FTS5 (search.ts), over the plain table
- * `art_search` of drizzle/schema-pg.ts, whose generated, weighted `document` a GIN index answers. The same rules as
- * on SQLite: one row per PUBLISHED piece, the words of what was typed each a prefix and all required, only the newest
+ * `art_search` of drizzle/schema-pg.ts and the words of its weighted `document`, which a trigger keeps in
+ * `art_search_words` (migrations-pg/0003_search_words) and a b-tree answers by prefix. The same rules as on SQLite: one row per PUBLISHED piece, the words of what was typed each a prefix and all required, only the newest
  * SEARCH_CANDIDATES matches ranked, the joins checking again that the piece is live and still its square's art.
  */
 import { sql } from 'drizzle-orm';
@@ -22,20 +22,60 @@ export type SearchHitRow = Omit<SearchHit, 'artist' | 'artistFirstname' | 'artis
 };
 
 /**
- * PostgreSQL's query for what ftsQueryOf made of the visitor's words (`"blue"* "her"*`): each word a prefix, all
- * required (`'blue':* & 'her':*`). The words are letters, digits and marks only, quoted so none is read as an operator.
+ * The words of what ftsQueryOf made of the visitor's words (`"blue"* "her"*` → `blue her`): letters, digits and marks
+ * only, as the index splits its texts.
  */
-export function tsQueryOf(ftsQuery: string): string {
-  return [...ftsQuery.matchAll(/"((?:[^"]|"")+)"\*/g)]
-    .map(([, word]) => `'${word!.replaceAll('""', '"').replaceAll("'", "''")}':*`)
-    .join(' & ');
+function wordsOf(ftsQuery: string): string[] {
+  return [...ftsQuery.matchAll(/"((?:[^"]|"")+)"\*/g)].map(([, word]) => word!.replaceAll('""', '"'));
 }
 
-const tsQuery = (ftsQuery: string) => sql`to_tsquery(${SEARCH_CONFIGURATION}::regconfig, ${tsQueryOf(ftsQuery)})`;
+/**
+ * The words as the index keeps them (split, lower-cased and stripped of accents by the same expression and search
+ * configuration as drizzle/schema-pg.ts indexes with, so that both sides fold a word alike), each a prefix every match must have: one short statement, whose answer lets the search name
+ * its ranges as constants, which PostgreSQL plans for far better than ranges it would compute row by row.
+ */
+async function prefixesOf(db: Executor, ftsQuery: string): Promise<string[]> {
+  const { rows } = await db.execute<{ word: string }>(
+    sql`select lexeme as word from unnest(to_tsvector(${SEARCH_CONFIGURATION}::regconfig,
+      regexp_replace(${wordsOf(ftsQuery).join(' ')}, '[^[:alnum:]]+', ' ', 'g')))`,
+  );
+  return rows.map((row) => row.word).sort((a, b) => b.length - a.length);
+}
 
 /**
- * The ids of the published pieces matching `ftsQuery`, best first: the newest `candidates` matches, ranked by
- * ts_rank over the weighted document (title A, artist and keywords B, category C, description D).
+ * Above every character that can follow a prefix: words compare byte by byte (collation "C"), and U+10FFFF is the
+ * largest code point UTF-8 can encode, so `prefix <= word < prefix + END` holds for every word that starts with it.
+ */
+const END = '\u{10FFFF}';
+
+/** The words of `alias` (art_search_words) that start with `prefix`: a range of the b-tree. */
+const startsWith = (alias: string, prefix: string) =>
+  sql`${sql.raw(alias)}.word >= ${prefix} and ${sql.raw(alias)}.word < ${prefix + END}`;
+
+/**
+ * The newest `candidates` pieces that have a word starting with every prefix, with their score: for each prefix the
+ * best weight of a word of the piece that starts with it, summed (a title word counts most, a description word
+ * least). The longest prefix, likely the rarest, is read first; each other one is looked up per piece.
+ */
+function candidatesOf(prefixes: string[], candidates: number) {
+  const [first, ...others] = prefixes as [string, ...string[]];
+  const bestOf = (prefix: string) =>
+    sql`(select max(o.weight) from art_search_words o where o.art_id = w.art_id and ${startsWith('o', prefix)})`;
+  const score = sql.join([sql`max(w.weight)`, ...others.map(bestOf)], sql` + `);
+  const alsoHas = others.map(
+    (prefix) =>
+      sql` and exists (select from art_search_words o where o.art_id = w.art_id and ${startsWith('o', prefix)})`,
+  );
+  return sql`
+    select w.art_id, ${score} as score from art_search_words w
+    where ${startsWith('w', first)}${sql.join(alsoHas)}
+    group by w.art_id order by w.art_id desc limit ${candidates}
+  `;
+}
+
+/**
+ * The ids of the published pieces matching `ftsQuery`, best first: the newest `candidates` matches, ranked by their
+ * score (candidatesOf), the newest first among equals.
  */
 export async function searchIdsPostgres(
   db: Executor,
@@ -43,12 +83,11 @@ export async function searchIdsPostgres(
   candidates: number,
   limit: number,
 ): Promise<number[]> {
+  const prefixes = await prefixesOf(db, ftsQuery);
+  if (prefixes.length === 0) return [];
   const { rows } = await db.execute<{ art_id: number }>(sql`
-    select art_id from (
-      select art_id, document from art_search where document @@ ${tsQuery(ftsQuery)}
-      order by art_id desc limit ${candidates}
-    ) found
-    order by ts_rank(document, ${tsQuery(ftsQuery)}) desc, art_id desc
+    select art_id from (${candidatesOf(prefixes, candidates)}) found
+    order by score desc, art_id desc
     limit ${limit}
   `);
   return rows.map((row) => Number(row.art_id));
@@ -65,16 +104,15 @@ export async function searchHitsPostgres(
   ranked: number,
   limit: number,
 ): Promise<SearchHitRow[]> {
+  const prefixes = await prefixesOf(db, ftsQuery);
+  if (prefixes.length === 0) return [];
   const { rows } = await db.execute<Record<keyof SearchHitRow, unknown>>(sql`
     select c.token as "cellToken", c.row as "row", c."column" as "column", c.type as "cellType",
            c.status as "cellStatus", a.token as "artToken", a.title as "title", a.category as "category",
            u.firstname as "firstname", u.lastname as "lastname", u.token as "artistToken", p.media_key as "mediaKey",
            coalesce(a.published_at, a.created_at)::float8 as "addedAt", a.ai_use as "aiUse"
     from (
-      select art_id, ts_rank(document, ${tsQuery(ftsQuery)}) as score from (
-        select art_id, document from art_search where document @@ ${tsQuery(ftsQuery)}
-        order by art_id desc limit ${candidates}
-      ) found
+      select art_id, score from (${candidatesOf(prefixes, candidates)}) found
       order by score desc, art_id desc limit ${ranked}
     ) s
     join art a on a.id = s.art_id and a.status = ${ArtStatus.Published}

@@ -156,7 +156,10 @@ const SEARCH_SQL = `
 /** Prepared once per connection: at ~100,000 pieces preparing the statement cost a tenth of a search. */
 const searchStatement = preparedOnce<[string, number, number], HitRow>(SEARCH_SQL, { raw: true });
 
-/** Published pieces matching `term`, best first (bm25 with the weights above; on PostgreSQL the best weight of each prefix, summed: decision 037). */
+/**
+ * Published pieces matching `term`, best first: bm25 with the weights above; on PostgreSQL, the best weight of each
+ * prefix among the piece's words, summed (decision 037).
+ */
 export async function searchCells(
   db: Db,
   term: string,

@@ -33,10 +33,11 @@ try {
     } else {
       console.log('Seeding the demo tree (generating artworks, a few seconds)...');
       const started = performance.now();
+      const media = createMediaStorage(config.media);
       const result = await seedDemo(
-        { db, clock: systemClock, media: createMediaStorage(config.media), config, log },
+        { db, clock: systemClock, media, config, log },
         { adminEmail: config.adminEmail, adminPassword: config.adminPassword },
-      );
+      ).finally(() => media.close());
       printSeedSummary(result);
       console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
     }

@@ -63,6 +63,8 @@ export interface MediaCopyOptions {
   atOnce?: number;
   /** Told the tally now and then while the copy runs (every thousand files or ten seconds). */
   onProgress?: (tally: Readonly<MediaCopyTally>) => void;
+  /** Files between two calls of onProgress; PROGRESS_EVERY_FILES unless given (a test's few files want fewer). */
+  progressEveryFiles?: number;
 }
 
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -133,7 +135,8 @@ export async function copyMedia(
   const progress = () => {
     if (!options.onProgress) return;
     const now = performance.now();
-    if (result.looked % PROGRESS_EVERY_FILES !== 0 && now - lastProgress < PROGRESS_EVERY_MS) return;
+    const everyFiles = options.progressEveryFiles ?? PROGRESS_EVERY_FILES;
+    if (result.looked % everyFiles !== 0 && now - lastProgress < PROGRESS_EVERY_MS) return;
     lastProgress = now;
     const { problems: _, ...counts } = result;
     options.onProgress(counts);

@@ -133,7 +133,13 @@ describe('a media folder copied into a bucket and back', () => {
     await storage.delete(damaged!);
     await storage.put(damaged!, wrong);
 
-    const result = await copyMedia(folderStorage(dataDir), storage, { atOnce: 3 });
+    const progress: number[] = [];
+    const result = await copyMedia(folderStorage(dataDir), storage, {
+      atOnce: 3,
+      progressEveryFiles: 3,
+      onProgress: (tally) => progress.push(tally.looked),
+    });
+    expect(progress).toEqual([3, 6]);
     expect(result).toMatchObject({ looked: 7, copied: 1, replaced: 1, alreadyThere: 5, refused: 0, failed: 0 });
     expect(result.bytes).toBe(source.get(gone!)!.length + wrong.length);
     expect(await contents(storage)).toEqual(source);

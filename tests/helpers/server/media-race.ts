@@ -107,6 +107,7 @@ export async function startMediaRace(environment: Record<string, string>): Promi
 
 export async function stopMediaRace(race: MediaRace): Promise<void> {
   await stopRaceServers(race.servers);
+  await race.media.close();
   closeDatabase(race.db);
   fs.rmSync(race.dir, { recursive: true, force: true });
 }

@@ -31,16 +31,31 @@ function wordsOf(ftsQuery: string): string[] {
 
 /**
  * The words as the index keeps them (split, lower-cased and stripped of accents by the same expression and search
- * configuration as drizzle/schema-pg.ts indexes with, so that both sides fold a word alike), each a prefix every match must have: one short statement, whose answer lets the search name
- * its ranges as constants, which PostgreSQL plans for far better than ranges it would compute row by row.
+ * configuration as drizzle/schema-pg.ts indexes with, so that both sides fold a word alike), each a prefix every
+ * match must have. Asked of PostgreSQL in a short statement of its own (or remembered), so that the search names its
+ * ranges as constants, which PostgreSQL plans for far better than ranges it would compute row by row.
  */
 async function prefixesOf(db: Executor, ftsQuery: string): Promise<string[]> {
+  const words = wordsOf(ftsQuery).join(' ');
+  const known = foldedWords.get(words);
+  if (known) return known;
   const { rows } = await db.execute<{ word: string }>(
     sql`select lexeme as word from unnest(to_tsvector(${SEARCH_CONFIGURATION}::regconfig,
-      regexp_replace(${wordsOf(ftsQuery).join(' ')}, '[^[:alnum:]]+', ' ', 'g')))`,
+      regexp_replace(${words}, '[^[:alnum:]]+', ' ', 'g')))`,
   );
-  return rows.map((row) => row.word).sort((a, b) => b.length - a.length);
+  const prefixes = rows.map((row) => row.word).sort((a, b) => b.length - a.length);
+  if (foldedWords.size >= FOLDED_KEPT) foldedWords.delete(foldedWords.keys().next().value!);
+  foldedWords.set(words, prefixes);
+  return prefixes;
 }
+
+/**
+ * The words of recent searches as the index folds them: what visitors type repeats (the same few letters, then a
+ * word), and folding depends only on the search configuration, which only a migration changes, so a search for
+ * words folded before needs one statement instead of two. The oldest is forgotten first.
+ */
+const foldedWords = new Map<string, string[]>();
+const FOLDED_KEPT = 1000;
 
 /**
  * Above every character that can follow a prefix: words compare byte by byte (collation "C"), and U+10FFFF is the

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { art, cells, reservations, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { axeViolations } from '../helpers/browser/axe.ts';
-import { launchBrowser, postFromPage, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, postFromPage, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { reusablePage } from '../helpers/browser/pages.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 import { seededArtist, signUp, type Member } from '../helpers/browser/profile-fixtures.ts';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

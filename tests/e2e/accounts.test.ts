@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { deliverOutbox } from '#server/services/mail/mail.ts';
 import { TIMINGS } from '#shared/constants.ts';
 import { linkIn, readOutbox } from '../helpers/outbox.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -74,7 +74,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -12,7 +12,7 @@ import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { register } from '#server/services/accounts/accounts.ts';
 import { sendContactMessage } from '#server/services/mail/contact.ts';
 import { requestRemoval } from '#server/services/art/removal-requests.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
 
 let gallery: Gallery;
@@ -111,7 +111,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

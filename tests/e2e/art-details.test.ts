@@ -9,7 +9,14 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { art, artLikes, artViews, cells, connections, pictures, users } from '#drizzle/schema.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';
-import { failedLoad, launchBrowser, postFromPage, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import {
+  failedLoad,
+  launchBrowser,
+  postFromPage,
+  releaseBrowser,
+  startGallery,
+  type Gallery,
+} from '../helpers/browser/harness.ts';
 import { reusablePage, screenshotsTo } from '../helpers/browser/pages.ts';
 
 /** With ART_DETAILS_SHOTS=<folder> set, the test saves 1280x800 and 360x740 screenshots there. */
@@ -154,7 +161,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -20,7 +20,7 @@ import {
   member,
   reserveAndOpenEditor,
 } from '../helpers/browser/art-editor-fixtures.ts';
-import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { openPage } from '../helpers/browser/pages.ts';
 
 let gallery: Gallery;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery({ clientDir }), launchBrowser()]);
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
   sources?.remove();
   fs.rmSync(path.dirname(clientDir), { recursive: true, force: true });

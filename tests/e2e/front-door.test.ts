@@ -18,7 +18,7 @@ import type { LiveTransport } from '#shared/api-types.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import '#client/tree/engine/stats.ts';
-import { launchBrowser, watchErrors } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, watchErrors } from '../helpers/browser/harness.ts';
 import { live, NEW_COLOUR, submitPieceOn } from '../helpers/browser/live-tree.ts';
 import { logInAsAdmin } from '../helpers/browser/public-pages.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
@@ -75,7 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   for (const door of Object.values(doors)) {
     await door.nginx.stop();
     await Promise.all(door.apps.map((app) => stopRealServer(app)));

@@ -18,9 +18,10 @@ import {
   failedLoad,
   launchBrowser,
   postFromPage,
+  releaseBrowser,
   startGallery,
-  watchErrors,
   type Gallery,
+  watchErrors,
 } from '../helpers/browser/harness.ts';
 import { openPage, reusablePage, screenshotsTo, WIDE, type OpenedPage } from '../helpers/browser/pages.ts';
 import { cellsWith, openTree, pointOf, settled, treeReady } from '../helpers/browser/tree-page.ts';
@@ -113,7 +114,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

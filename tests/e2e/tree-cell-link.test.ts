@@ -13,7 +13,7 @@ import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree
 import { reserveBranchSlot } from '#server/services/reservations/reservations.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { failedLoad, launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { failedLoad, launchBrowser, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { reusablePage } from '../helpers/browser/pages.ts';
 import { cellsWith as cellsOfGallery, openTree, stats } from '../helpers/browser/tree-page.ts';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

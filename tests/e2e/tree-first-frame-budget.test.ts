@@ -12,7 +12,7 @@ import {
   scriptsBeforeFirstFrame,
   type FirstFrameScript,
 } from '../helpers/browser/first-frame-scripts.ts';
-import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { openPage, type OpenedPage } from '../helpers/browser/pages.ts';
 import { openTree } from '../helpers/browser/tree-page.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

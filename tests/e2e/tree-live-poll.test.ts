@@ -8,7 +8,14 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createTree, getDefaultTree } from '#server/services/tree/tree.ts';
-import { failedLoad, launchBrowser, postFromPage, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import {
+  failedLoad,
+  launchBrowser,
+  postFromPage,
+  releaseBrowser,
+  startGallery,
+  type Gallery,
+} from '../helpers/browser/harness.ts';
 import {
   NEW_COLOUR,
   colourSeenAt,
@@ -150,7 +157,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

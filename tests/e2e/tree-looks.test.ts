@@ -14,7 +14,7 @@ import { createSession, SESSION_COOKIE } from '#server/auth/sessions.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
-import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { reusablePage } from '../helpers/browser/pages.ts';
 import { openTree, stats } from '../helpers/browser/tree-page.ts';
 import { decodedTree, rgb, type Rgb } from '../helpers/browser/tree-pixels.ts';
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -13,7 +13,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { seedViewTarget } from '#shared/tree/layout.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { THUMBNAIL_MIN_DEVICE_PX } from '#client/tree/engine/thumbnail-size.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
 import { openTree, stats, treeReady } from '../helpers/browser/tree-page.ts';
@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -15,7 +15,7 @@ import { cells, reservations, users } from '#drizzle/schema.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree } from '../helpers/browser/tree-pixels.ts';
 import { openTree } from '../helpers/browser/tree-page.ts';
@@ -131,7 +131,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -11,7 +11,7 @@ import { CELL_PITCH as PITCH } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import '#client/tree/engine/stats.ts';
 import '#client/tree/tree-sketch.ts';
-import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { reusablePage } from '../helpers/browser/pages.ts';
 import { decodedTree, rgb } from '../helpers/browser/tree-pixels.ts';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { cells } from '#drizzle/schema.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
-import { launchBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 import { WIDE } from '../helpers/browser/pages.ts';
 import { openTree, stats } from '../helpers/browser/tree-page.ts';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -13,7 +13,7 @@ import { sendContactMessage } from '#server/services/mail/contact.ts';
 import { requestRemoval } from '#server/services/art/removal-requests.ts';
 import { reindexArtOfAuthor } from '#server/services/search/search.ts';
 import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
-import { launchBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, type Gallery } from '../helpers/browser/harness.ts';
 import { reusablePage } from '../helpers/browser/pages.ts';
 import { treeReady } from '../helpers/browser/tree-page.ts';
 import { E2E_ADMIN } from '../helpers/paths.ts';
@@ -90,7 +90,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await gallery?.stop();
 });
 

@@ -9,7 +9,7 @@ import { count, eq } from 'drizzle-orm';
 import { artViews } from '#drizzle/schema.ts';
 import { fileFixture } from '../file-fixture.ts';
 import { EDITOR_PAGE, writeImageFiles } from './art-editor-fixtures.ts';
-import { launchBrowser, startGallery } from './harness.ts';
+import { launchBrowser, releaseBrowser, startGallery } from './harness.ts';
 import { reusablePage } from './pages.ts';
 
 export function useArtEditor() {
@@ -19,7 +19,7 @@ export function useArtEditor() {
       return { files, gallery, browser };
     },
     async ({ files, gallery, browser }) => {
-      await browser.close();
+      await releaseBrowser(browser);
       await gallery.stop();
       fs.rmSync(files.dir, { recursive: true, force: true });
     },

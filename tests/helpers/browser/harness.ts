@@ -49,8 +49,25 @@ export async function startGallery(overrides: Partial<AppConfig> = {}): Promise<
   };
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+/** The run's Chromium, once launched (see launchBrowser). */
+let running: Promise<Browser> | null = null;
+
+/**
+ * The run's Chromium: the browser files run one after another in one worker (no file parallelism, no isolation),
+ * so they share one browser instead of launching their own, which cost about a core-second of Chromium each time.
+ * Each file takes it here and gives it back with releaseBrowser, which closes the contexts (and pages) it opened;
+ * a browser that went away is launched again. It ends with the worker's process.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await running?.catch(() => null);
+  if (browser?.isConnected()) return browser;
+  running = chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return running;
+}
+
+/** What a file gives back of the run's Chromium: every context it opened is closed, the browser is left running. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close().catch(() => null)));
 }
 
 /** The browser's own console line for an answer with this HTTP status (a refusal a test provokes on purpose). */

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { fileFixture } from '../file-fixture.ts';
-import { launchBrowser, startGallery } from './harness.ts';
+import { launchBrowser, releaseBrowser, startGallery } from './harness.ts';
 import { reusablePage, screenshotsTo } from './pages.ts';
 import { availableSquares, pictureFiles, reserveSquare, signUp, submitPiece } from './profile-fixtures.ts';
 
@@ -63,7 +63,7 @@ export function useProfiles() {
       return made;
     },
     async ({ gallery, browser, files }) => {
-      await browser.close();
+      await releaseBrowser(browser);
       await gallery.stop();
       fs.rmSync(files.dir, { recursive: true, force: true });
     },

@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { fileFixture } from '../file-fixture.ts';
-import { launchBrowser, postFromPage, startGallery } from './harness.ts';
+import { launchBrowser, postFromPage, releaseBrowser, startGallery } from './harness.ts';
 import { openPage, reusablePage, WIDE, type OpenedPage } from './pages.ts';
 import { E2E_ADMIN } from '../paths.ts';
 
@@ -22,7 +22,7 @@ export function usePublicPages() {
       return { gallery, browser, pages: [] as OpenedPage[] };
     },
     async ({ gallery, browser }) => {
-      await browser.close();
+      await releaseBrowser(browser);
       await gallery.stop();
     },
   );

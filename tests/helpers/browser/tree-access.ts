@@ -13,7 +13,7 @@ import { CellStatus } from '#shared/domain.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { fileFixture } from '../file-fixture.ts';
-import { launchBrowser, startGallery, watchErrors } from './harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, watchErrors } from './harness.ts';
 import { reusablePage, WIDE } from './pages.ts';
 import { cellsWith, openTree, settled, stats } from './tree-page.ts';
 
@@ -35,7 +35,7 @@ export function useTreeAccess() {
       return { gallery, browser, page, errors: watchErrors(page), settings };
     },
     async ({ gallery, browser }) => {
-      await browser.close();
+      await releaseBrowser(browser);
       await gallery.stop();
     },
   );

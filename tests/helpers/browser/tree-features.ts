@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { CELL_PITCH } from '#shared/tree/camera.ts';
 import { fileFixture } from '../file-fixture.ts';
-import { launchBrowser, startGallery, watchErrors } from './harness.ts';
+import { launchBrowser, releaseBrowser, startGallery, watchErrors } from './harness.ts';
 import { reusablePage, WIDE } from './pages.ts';
 import { canvasBox, cellsWith, openTree, pointOf, settled, stats } from './tree-page.ts';
 
@@ -30,7 +30,7 @@ export function useTreeFeatures() {
       return { gallery, browser, page, errors, calls };
     },
     async ({ gallery, browser }) => {
-      await browser.close();
+      await releaseBrowser(browser);
       await gallery.stop();
     },
   );

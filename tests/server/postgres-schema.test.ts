@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { count, eq, getTableName, is, sql } from 'drizzle-orm';
+import { count, eq, getTableName, is, sql, type SQL } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pgSchema from '#drizzle/schema-pg.ts';
@@ -589,13 +589,27 @@ describe('full-text search', () => {
     await reindexRowPostgres(db, heron, PIECES[0]!);
     expect(await wordsOf(heron)).toContain('heron 1');
 
-    const plan = await db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      return tx.execute<{ 'QUERY PLAN': string }>(
-        sql`explain select art_id from art_search_words where word >= 'blu' and word < ${'blu\u{10FFFF}'}`,
-      );
-    });
-    expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('art_search_words_prefix_idx');
+    const planOf = (query: SQL) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const { rows } = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${query}`);
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+    // A prefix of one or two letters is a range of the words' index; one of three or more, read by its head, newest
+    // piece first.
+    expect(
+      await planOf(sql`select art_id from art_search_words where word >= 'bl' and word < ${'bl\u{10FFFF}'}`),
+    ).toContain('art_search_words_prefix_idx');
+    expect(
+      await planOf(
+        sql`select art_id from art_search_words where head = 'blu' and word >= 'blue' and word < ${'blue\u{10FFFF}'}
+            order by art_id desc limit 1000`,
+      ),
+    ).toContain('art_search_words_head_idx');
+    const heads = await db.execute<{ head: string }>(
+      sql`select head from art_search_words where art_id = ${heron} and word = 'heron'`,
+    );
+    expect(heads.rows).toEqual([{ head: 'her' }]);
   });
 });
 

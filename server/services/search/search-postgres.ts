@@ -67,6 +67,21 @@ const END = '\u{10FFFF}';
 const startsWith = (alias: string, prefix: string) =>
   sql`${sql.raw(alias)}.word >= ${prefix} and ${sql.raw(alias)}.word < ${prefix + END}`;
 
+/** How many letters of a word `head` keeps (migrations-pg/0004_search_words_heads): `left(word, 3)`. */
+const HEAD_LETTERS = 3;
+
+/**
+ * The words of `w` that start with `prefix`, said so that PostgreSQL reads them newest piece first when it can: a
+ * prefix of three letters or more names its words' head too, whose index is in piece order within a head, so the
+ * search stops at the newest `candidates` instead of sorting every match. Letters are counted as PostgreSQL's
+ * `left` counts them, by code point.
+ */
+function wordsStartingWith(prefix: string) {
+  const letters = [...prefix];
+  if (letters.length < HEAD_LETTERS) return startsWith('w', prefix);
+  return sql`w.head = ${letters.slice(0, HEAD_LETTERS).join('')} and ${startsWith('w', prefix)}`;
+}
+
 /**
  * The newest `candidates` pieces that have a word starting with every prefix, with their score: for each prefix the
  * best weight of a word of the piece that starts with it, summed (a title word counts most, a description word
@@ -83,7 +98,7 @@ function candidatesOf(prefixes: string[], candidates: number) {
   );
   return sql`
     select w.art_id, ${score} as score from art_search_words w
-    where ${startsWith('w', first)}${sql.join(alsoHas)}
+    where ${wordsStartingWith(first)}${sql.join(alsoHas)}
     group by w.art_id order by w.art_id desc limit ${candidates}
   `;
 }

@@ -1,11 +1,11 @@
 /**
- * `npm run bench -- media`: pictures in object storage (issue 34) beside the media folder, on one run. A real
+ * `npm run bench -- media`: pictures in object storage (decision 044) beside the media folder, on one run. A real
  * S3-compatible server (Swift with s3api, tests/helpers/object-store-server.ts) holds a bucket per measure. Three
  * measures: a 12-megapixel picture uploaded through the app's HTTP API as a browser sends it, to an app on the folder
- * and to one on a bucket, in turn (the median of several uploads each, and their ratio); the media race of issue 19
- * (tests/helpers/server/media-race.ts, as tests/server/media-race.test.ts runs it) on both adapters; and a picture
- * uploaded through one of two hosts with data folders of their own, one PostgreSQL database and one bucket, then
- * asked of the other.
+ * and to one on a bucket, in turn (the median of several uploads each, and their ratio); the media race (decisions 024
+ * and 044: tests/helpers/server/media-race.ts, as tests/server/media-race.test.ts runs it) on both adapters; and a
+ * picture uploaded through one of two hosts with data folders of their own, one PostgreSQL database and one bucket,
+ * then asked of the other.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 /**
- * The media race of issue 19, for tests/server/media-race.test.ts and `npm run bench -- media`: two gallery processes
- * over one data folder (tests/helpers/server/race-servers.ts) save one image at once, round after round, each with a
- * saver that commits and a saver that fails after writing its files (it holds another square). Pictures are
+ * The media race (decisions 024 and 044), for tests/server/media-race.test.ts and `npm run bench -- media`: two gallery
+ * processes over one data folder (tests/helpers/server/race-servers.ts) save one image at once, round after round, each
+ * with a saver that commits and a saver that fails after writing its files (it holds another square). Pictures are
  * content-addressed, so every save of a round writes the same two names, and saves write their files before the
  * transaction that names them and never delete one (decision 044): no committed row may name a missing file.
  *

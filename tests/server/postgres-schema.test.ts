@@ -39,7 +39,7 @@ import {
 } from '#drizzle/schema-pg.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
 import { closePostgres, openPostgres, PG_MIGRATIONS_DIR, type PgDb } from '#server/db-pg.ts';
-import { ftsQueryOf, SEARCH_CANDIDATES } from '#server/services/search/search.ts';
+import { ftsQueryOf, SEARCH_CANDIDATES, searchWordsOf } from '#server/services/search/search.ts';
 import {
   rebuildSearchIndexPostgres,
   reindexRowPostgres,
@@ -434,8 +434,7 @@ const TERMS = [
 
 /** The pieces PostgreSQL's search finds for what a visitor typed, best first (server/services/search). */
 async function searchPostgres(term: string): Promise<number[]> {
-  const fts = ftsQueryOf(term);
-  return fts ? searchIdsPostgres(db, fts, SEARCH_CANDIDATES, 100) : [];
+  return searchIdsPostgres(db, searchWordsOf(term), SEARCH_CANDIDATES, 100);
 }
 
 describe('full-text search', () => {
@@ -540,16 +539,16 @@ describe('full-text search', () => {
   it('answers a hit with its square, artist and picture only while the piece is its square’s published art', async () => {
     const heron = ids[0]!;
     const [piece] = await db.select().from(art).where(eq(art.id, heron));
-    const fts = ftsQueryOf('heron')!;
+    const heronWords = searchWordsOf('heron');
     // Not yet the square's art: the index row alone shows nothing.
-    expect(await searchHitsPostgres(db, fts, SEARCH_CANDIDATES, 10, 5)).toEqual([]);
+    expect(await searchHitsPostgres(db, heronWords, SEARCH_CANDIDATES, 10, 5)).toEqual([]);
     await db.update(cells).set({ artId: heron }).where(eq(cells.id, piece!.cellId));
-    const [hit] = await searchHitsPostgres(db, fts, SEARCH_CANDIDATES, 10, 5);
+    const [hit] = await searchHitsPostgres(db, heronWords, SEARCH_CANDIDATES, 10, 5);
     expect(hit).toMatchObject({ artToken: piece!.token, title: piece!.title, row: 10, column: 0, addedAt: T });
     expect(typeof hit!.addedAt).toBe('number');
     // Taken out of the index: not found; put back with other words: found by them.
     await reindexRowPostgres(db, heron, null);
-    expect(await searchIdsPostgres(db, fts, SEARCH_CANDIDATES, 10)).not.toContain(heron);
+    expect(await searchIdsPostgres(db, heronWords, SEARCH_CANDIDATES, 10)).not.toContain(heron);
     await reindexRowPostgres(db, heron, {
       title: 'Kingfisher',
       keywords: '',
@@ -557,8 +556,8 @@ describe('full-text search', () => {
       category: '',
       artist: 'S A',
     });
-    expect(await searchIdsPostgres(db, ftsQueryOf('kingf')!, SEARCH_CANDIDATES, 10)).toEqual([heron]);
-    expect(await searchIdsPostgres(db, fts, SEARCH_CANDIDATES, 10)).not.toContain(heron);
+    expect(await searchIdsPostgres(db, searchWordsOf('kingf'), SEARCH_CANDIDATES, 10)).toEqual([heron]);
+    expect(await searchIdsPostgres(db, heronWords, SEARCH_CANDIDATES, 10)).not.toContain(heron);
     await db.update(cells).set({ artId: null }).where(eq(cells.id, piece!.cellId));
     await reindexRowPostgres(db, heron, PIECES[0]!);
   });

@@ -22,21 +22,13 @@ export type SearchHitRow = Omit<SearchHit, 'artist' | 'artistFirstname' | 'artis
 };
 
 /**
- * The words of what ftsQueryOf made of the visitor's words (`"blue"* "her"*` → `blue her`): letters, digits and marks
- * only, as the index splits its texts.
- */
-function wordsOf(ftsQuery: string): string[] {
-  return [...ftsQuery.matchAll(/"((?:[^"]|"")+)"\*/g)].map(([, word]) => word!.replaceAll('""', '"'));
-}
-
-/**
  * The words as the index keeps them (split, lower-cased and stripped of accents by the same expression and search
  * configuration as drizzle/schema-pg.ts indexes with, so that both sides fold a word alike), each a prefix every
  * match must have. Asked of PostgreSQL in a short statement of its own (or remembered), so that the search names its
  * ranges as constants, which PostgreSQL plans for far better than ranges it would compute row by row.
  */
-async function prefixesOf(db: Executor, ftsQuery: string): Promise<string[]> {
-  const words = wordsOf(ftsQuery).join(' ');
+async function prefixesOf(db: Executor, searchWords: readonly string[]): Promise<string[]> {
+  const words = searchWords.join(' ');
   const known = foldedWords.get(words);
   if (known) return known;
   const { rows } = await db.execute<{ word: string }>(
@@ -104,16 +96,16 @@ function candidatesOf(prefixes: string[], candidates: number) {
 }
 
 /**
- * The ids of the published pieces matching `ftsQuery`, best first: the newest `candidates` matches, ranked by their
+ * The ids of the published pieces matching `words` (searchWordsOf's), best first: the newest `candidates` matches, ranked by their
  * score (candidatesOf), the newest first among equals.
  */
 export async function searchIdsPostgres(
   db: Executor,
-  ftsQuery: string,
+  words: readonly string[],
   candidates: number,
   limit: number,
 ): Promise<number[]> {
-  const prefixes = await prefixesOf(db, ftsQuery);
+  const prefixes = await prefixesOf(db, words);
   if (prefixes.length === 0) return [];
   const { rows } = await db.execute<{ art_id: number }>(sql`
     select art_id from (${candidatesOf(prefixes, candidates)}) found
@@ -124,17 +116,17 @@ export async function searchIdsPostgres(
 }
 
 /**
- * The hits for `ftsQuery`: the best `ranked` of the newest `candidates` matches, joined to their square, artist and
+ * The hits for `words` (searchWordsOf's): the best `ranked` of the newest `candidates` matches, joined to their square, artist and
  * main picture, and the first `limit` of those that are still live.
  */
 export async function searchHitsPostgres(
   db: Executor,
-  ftsQuery: string,
+  words: readonly string[],
   candidates: number,
   ranked: number,
   limit: number,
 ): Promise<SearchHitRow[]> {
-  const prefixes = await prefixesOf(db, ftsQuery);
+  const prefixes = await prefixesOf(db, words);
   if (prefixes.length === 0) return [];
   const { rows } = await db.execute<Record<keyof SearchHitRow, unknown>>(sql`
     select c.token as "cellToken", c.row as "row", c."column" as "column", c.type as "cellType",

@@ -101,14 +101,22 @@ export async function reindexArtOfAuthor(db: Queryable, authorId: number): Promi
  * the words are ANDed.
  */
 export function ftsQueryOf(term: string): string | null {
+  return ftsQueryFrom(searchWordsOf(term));
+}
+
+function ftsQueryFrom(words: readonly string[]): string | null {
+  if (words.length === 0) return null;
+  return words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(' ');
+}
+
+/** The words of what a visitor typed, each searched as a prefix: runs of letters, digits and marks, 12 at most. */
+export function searchWordsOf(term: string): string[] {
   const words =
     term
       .normalize('NFKC')
       .toLowerCase()
       .match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
-  const unique = [...new Set(words)].slice(0, 12);
-  if (unique.length === 0) return null;
-  return unique.map((word) => `"${word.replaceAll('"', '""')}"*`).join(' ');
+  return [...new Set(words)].slice(0, 12);
 }
 
 type HitRow = [
@@ -166,11 +174,12 @@ export async function searchCells(
   limit = SEARCH_RESULT_LIMIT,
   urlOf: MediaUrlOf = serverMediaUrlOf,
 ): Promise<SearchHit[]> {
-  const query = ftsQueryOf(term);
+  const words = searchWordsOf(term);
+  const query = ftsQueryFrom(words);
   if (!query) return [];
   const wanted = Math.max(1, Math.min(limit, SEARCH_RESULT_LIMIT));
   if (tablesEngine() === 'postgres') {
-    const hits = await searchHitsPostgres(db as unknown as PgDb, query, SEARCH_CANDIDATES, wanted * 2, wanted);
+    const hits = await searchHitsPostgres(db as unknown as PgDb, words, SEARCH_CANDIDATES, wanted * 2, wanted);
     return hits.map(({ mediaKey, firstname, lastname, aiUse, ...hit }) => ({
       ...hit,
       artist: `${firstname} ${lastname}`,

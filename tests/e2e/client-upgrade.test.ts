@@ -1,12 +1,14 @@
 /**
  * An upgrade while people are on the site (decision 041). A member's page comes from one build; a new build of
- * other sources is installed into the folder the server serves, as `npm start` or `npm run build` does. The open page
+ * other sources is installed into the folder the server serves, as `npm start` or `npm run build` does, beside the
+ * first one's assets (each script brotli'd and gzipped too) with a manifest each. The open page
  * still loads its lazy tree page (the old build's file, kept), learns from a tRPC answer that another build is out,
  * and reloads onto it at its next move to another page; but not while the art editor holds unsaved input. A lazy
  * module that is gone all the same reloads the page once, not again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClient } from '../../scripts/client-build.ts';
@@ -53,6 +55,27 @@ async function upgrade(label: string): Promise<void> {
 }
 const treePageSource = () => fs.readFileSync(path.join(sources.root, 'client/pages/tree-page.tsx'), 'utf8');
 
+const assetsOf = () => fs.readdirSync(path.join(clientDir, 'assets')).sort();
+const manifestsOf = () => fs.readdirSync(path.join(clientDir, 'builds')).sort();
+/** The assets the newest build installed, as its manifest lists them. */
+function newestBuildsAssets(): string[] {
+  const newest = manifestsOf().at(-1)!;
+  return (JSON.parse(fs.readFileSync(path.join(clientDir, 'builds', newest), 'utf8')) as { assets: string[] }).assets;
+}
+
+/** Every script and style sheet worth it is there brotli'd and gzipped too, each the same bytes unpacked. */
+function expectPrecompressed(assets: string[]): void {
+  const texts = assets.filter((name) => /\.(js|css)$/.test(name));
+  const large = texts.filter((name) => fs.statSync(path.join(clientDir, 'assets', name)).size >= 1024);
+  expect(large.length).toBeGreaterThan(5);
+  for (const name of large) {
+    const original = fs.readFileSync(path.join(clientDir, 'assets', name));
+    const packed = (suffix: string) => fs.readFileSync(path.join(clientDir, 'assets', `${name}${suffix}`));
+    expect(brotliDecompressSync(packed('.br')).equals(original)).toBe(true);
+    expect(gunzipSync(packed('.gz')).equals(original)).toBe(true);
+  }
+}
+
 const buildOfPage = (page: Page) =>
   page.evaluate(() => document.querySelector<HTMLMetaElement>('meta[name="client-build"]')?.content);
 /** The build the server hands out now, as a fresh page load would get it. */
@@ -74,10 +97,21 @@ describe('an upgrade while the page is open', () => {
     const before = await buildOfPage(page);
     expect(before).toBe(await servedBuild());
     await mark(page);
+    const first = assetsOf();
+    const manifests = manifestsOf().length;
 
     await upgrade('The tree, second build');
     const after = await servedBuild();
     expect(after).not.toBe(before);
+    // The first build's assets stay beside the second's, each build with its manifest, nothing left beside them.
+    const second = assetsOf();
+    for (const name of first) expect(second).toContain(name);
+    expect(second.filter((name) => /^tree-page-.+\.js$/.test(name)).length).toBe(
+      first.filter((name) => /^tree-page-.+\.js$/.test(name)).length + 1,
+    );
+    expect(manifestsOf()).toHaveLength(manifests + 1);
+    expect(fs.readdirSync(path.dirname(clientDir))).toEqual(['client']);
+    expectPrecompressed(newestBuildsAssets());
 
     // The tree page is a lazy module of the old build: it still loads, with the old build's code.
     const treeModule = page.waitForResponse((r) => /\/assets\/tree-page-[^/]+\.js$/.test(r.url()));

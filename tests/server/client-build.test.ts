@@ -1,6 +1,6 @@
 /**
- * The client build keeps the builds before it (scripts/client-build.ts, decision 041): two real builds of different
- * sources into one folder leave the first one's assets in place beside the second's, with a manifest each; and on
+ * The client build keeps the builds before it (scripts/client-build.ts, decision 041). Two real builds into one folder
+ * are proved in tests/e2e/client-upgrade.test.ts (which builds anyway, over the browser tests' build); here, on
  * a folder of made-up builds, a build replaced more than 7 days ago loses its assets (not those a kept build shares),
  * a build replaced less long ago keeps them, and assets from before builds were recorded are kept a week more.
  */
@@ -8,15 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  ensureClientBuilt,
-  installClientBuild,
-  KEEP_REPLACED_BUILD_MS,
-  precompressAssets,
-} from '../../scripts/client-build.ts';
-import { createTestApp } from '#tests/helpers/server/test-app.ts';
-import { copyClientSources } from '#tests/helpers/client-sources.ts';
-import { tempDir } from '#tests/helpers/server/test-app.ts';
+import { installClientBuild, KEEP_REPLACED_BUILD_MS, precompressAssets } from '../../scripts/client-build.ts';
+import { createTestApp, tempDir } from '#tests/helpers/server/test-app.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const folders: string[] = [];
@@ -39,46 +32,6 @@ function staged(name: string, assets: string[]): string {
   for (const asset of assets) fs.writeFileSync(path.join(dir, 'assets', asset), `// ${name}: ${asset}`);
   return dir;
 }
-
-describe('a real build', () => {
-  it("leaves the first build's assets in place beside the second's", async () => {
-    const sources = copyClientSources();
-    const outDir = path.join(tempDir('gallery-built-'), 'client');
-    folders.push(path.dirname(outDir));
-    try {
-      await ensureClientBuilt(sources.root, () => {}, outDir);
-      const first = assetsOf(outDir);
-      const firstPage = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
-      expect(first.some((name) => /^tree-page-.+\.js$/.test(name))).toBe(true);
-      expect(manifestsOf(outDir)).toHaveLength(1);
-      // Every script and style sheet worth it is there brotli'd and gzipped too, each the same bytes unpacked.
-      const texts = first.filter((name) => /\.(js|css)$/.test(name));
-      const large = texts.filter((name) => fs.statSync(path.join(outDir, 'assets', name)).size >= 1024);
-      expect(large.length).toBeGreaterThan(5);
-      for (const name of large) {
-        const original = fs.readFileSync(path.join(outDir, 'assets', name));
-        expect(brotliDecompressSync(fs.readFileSync(path.join(outDir, 'assets', `${name}.br`))).equals(original)).toBe(
-          true,
-        );
-        expect(gunzipSync(fs.readFileSync(path.join(outDir, 'assets', `${name}.gz`))).equals(original)).toBe(true);
-      }
-
-      // The tree page, a lazy module, changes: a page of the first build still needs the old one.
-      sources.change('client/pages/tree-page.tsx', 'aria-label="The tree"', 'aria-label="The tree, second build"');
-      await ensureClientBuilt(sources.root, () => {}, outDir);
-      const second = assetsOf(outDir);
-      expect(fs.readFileSync(path.join(outDir, 'index.html'), 'utf8')).not.toBe(firstPage);
-      expect(second.filter((name) => /^tree-page-.+\.js$/.test(name))).toHaveLength(2);
-      for (const name of first) expect(second).toContain(name);
-      expect(second.length).toBeGreaterThan(first.length);
-      expect(manifestsOf(outDir)).toHaveLength(2);
-      // Nothing left beside the output from either build.
-      expect(fs.readdirSync(path.dirname(outDir))).toEqual(['client']);
-    } finally {
-      sources.remove();
-    }
-  }, 180_000);
-});
 
 describe('keeping and removing earlier builds', () => {
   const now = Date.UTC(2026, 11, 1);

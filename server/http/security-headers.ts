@@ -43,29 +43,76 @@ export function contentSecurityPolicy(https: boolean, mediaOrigin: string | null
   return directives.join(';');
 }
 
-/** Every security header with its value, in the order they are sent. HSTS only when the site is served over https. */
-export function securityHeaders(https: boolean, mediaOrigin: string | null = null): [name: string, value: string][] {
+/**
+ * The embeddable view's own policy (/embed/, decision 045): any site may frame it (`frame-ancestors *`); it runs only
+ * its own script and style sheet (no inline code), shows pictures from here or the media storage's public address,
+ * and connects only here (the tree's event stream, the view itself again).
+ */
+export function embedContentSecurityPolicy(https: boolean, mediaOrigin: string | null = null): string {
+  const directives = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ['img-src', "'self'", 'data:', ...(mediaOrigin ? [mediaOrigin] : [])].join(' '),
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    'frame-ancestors *',
+  ];
+  if (https) directives.push('upgrade-insecure-requests');
+  return directives.join(';');
+}
+
+/** Which answers a header set is for: pages and answers of this site, pictures other sites may show, the embed. */
+export type HeaderSet = 'site' | 'shared-picture' | 'embed';
+
+/**
+ * Every security header with its value, in the order they are sent. HSTS only when the site is served over https.
+ * Pictures (/media/, the social cards) may be shown by other sites (`Cross-Origin-Resource-Policy: cross-origin`): the
+ * embeddable view shows them from inside another site's sandboxed frame, whose origin is no one's, and a site that
+ * takes the oEmbed answer shows its thumbnail. The embed itself replaces the CSP and leaves out X-Frame-Options.
+ */
+export function securityHeaders(
+  https: boolean,
+  mediaOrigin: string | null = null,
+  set: HeaderSet = 'site',
+): [name: string, value: string][] {
+  const csp =
+    set === 'embed' ? embedContentSecurityPolicy(https, mediaOrigin) : contentSecurityPolicy(https, mediaOrigin);
   return [
-    ['content-security-policy', contentSecurityPolicy(https, mediaOrigin)],
+    ['content-security-policy', csp],
     ['cross-origin-opener-policy', 'same-origin'],
-    ['cross-origin-resource-policy', 'same-origin'],
+    ['cross-origin-resource-policy', set === 'site' ? 'same-origin' : 'cross-origin'],
     ['origin-agent-cluster', '?1'],
     ['referrer-policy', 'no-referrer'],
     ...(https ? [['strict-transport-security', 'max-age=31536000; includeSubDomains'] as [string, string]] : []),
     ['x-content-type-options', 'nosniff'],
     ['x-dns-prefetch-control', 'off'],
     ['x-download-options', 'noopen'],
-    ['x-frame-options', 'SAMEORIGIN'],
+    ...(set === 'embed' ? [] : [['x-frame-options', 'SAMEORIGIN'] as [string, string]]),
     ['x-permitted-cross-domain-policies', 'none'],
     ['x-xss-protection', '0'],
   ];
 }
 
+/** The paths whose answers take another header set than the site's (securityHeaders), by how they begin. */
+export const EMBED_PREFIX = '/embed/';
+const SHARED_PICTURE_PREFIXES = ['/media/', '/card/'];
+
 /** Sets the headers on every answer, before any route runs (so errors, not-found answers and media carry them too). */
 export function useSecurityHeaders(server: FastifyInstance, https: boolean, mediaUrlBase: string): void {
-  const headers = securityHeaders(https, mediaOriginOf(mediaUrlBase));
-  server.addHook('onRequest', (_req, reply, done) => {
+  const mediaOrigin = mediaOriginOf(mediaUrlBase);
+  const site = securityHeaders(https, mediaOrigin);
+  const sharedPicture = securityHeaders(https, mediaOrigin, 'shared-picture');
+  const embed = securityHeaders(https, mediaOrigin, 'embed');
+  server.addHook('onRequest', (req, reply, done) => {
     const raw = reply.raw;
+    const url = req.url;
+    const headers = url.startsWith(EMBED_PREFIX)
+      ? embed
+      : SHARED_PICTURE_PREFIXES.some((prefix) => url.startsWith(prefix))
+        ? sharedPicture
+        : site;
     for (const [name, value] of headers) raw.setHeader(name, value);
     done();
   });

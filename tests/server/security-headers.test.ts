@@ -13,8 +13,11 @@ import { GOOD, SITE, useWebSecurityApp } from '#tests/helpers/server/web-securit
 
 const web = useWebSecurityApp();
 
-/** Headers every answer carries, whatever it is. */
-function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
+/**
+ * Headers every answer carries, whatever it is. Pictures may be shown by other sites (decision 045): their
+ * Cross-Origin-Resource-Policy is cross-origin.
+ */
+function expectSecurityHeaders(headers: Record<string, unknown>, what: string, resourcePolicy = 'same-origin') {
   const csp = typeof headers['content-security-policy'] === 'string' ? headers['content-security-policy'] : '';
   for (const directive of [
     "default-src 'self'",
@@ -31,7 +34,7 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
   expect(headers['x-frame-options'], what).toBeDefined();
   expect(headers['referrer-policy'], what).toBeDefined();
   expect(headers['cross-origin-opener-policy'], what).toBe('same-origin');
-  expect(headers['cross-origin-resource-policy'], what).toBe('same-origin');
+  expect(headers['cross-origin-resource-policy'], what).toBe(resourcePolicy);
   expect(headers['x-powered-by'], what).toBeUndefined();
 }
 
@@ -98,7 +101,7 @@ describe('security headers on pages, API answers and media', () => {
     it(`${what} carries the CSP and the usual headers, and no HSTS over plain http`, async () => {
       const res = await web.w.t.server.inject({ url: url() });
       expect(res.statusCode).toBe(status);
-      expectSecurityHeaders(res.headers, what);
+      expectSecurityHeaders(res.headers, what, what.includes('media') ? 'cross-origin' : 'same-origin');
       expect(res.headers['strict-transport-security']).toBeUndefined();
     });
   }

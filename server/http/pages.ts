@@ -1,7 +1,7 @@
 /**
  * What a browser gets besides the API: the built client's page for every client route (with its initial parameters,
  * its CSRF token and, on the tree page, the server's sketch), the Open Graph tags of a shared piece, the built
- * assets, the media files, the staff dashboard's page and the feed.
+ * assets, the media files, the staff dashboard's page, the feed, and a piece's card, oEmbed answer and embed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { sendCompressed } from './compress.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { registerFeed } from './feed.ts';
 import { registerMediaFiles } from './media-files.ts';
+import { registerSharing } from './sharing-routes.ts';
 import { createIndexRenderer } from './index-html.ts';
 import { FILE_PREFIXES } from './request-guards.ts';
 
@@ -81,6 +82,7 @@ export async function registerPages(server: FastifyInstance, deps: AppDeps): Pro
 
   registerAdminPage(server);
   registerFeed(server);
+  registerSharing(server, deps);
 
   // Every other GET is a client route: the app decides what to show (its own not-found page included).
   server.setNotFoundHandler(async (req, reply) => {

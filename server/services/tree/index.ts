@@ -20,7 +20,7 @@ export {
 } from './tree-changes.ts';
 export { TreeHistoryStore } from './tree-history-store.ts';
 export { parseRegionBounds, readRegion } from './tree-region.ts';
-export { TreeSketches } from './tree-sketch.ts';
+export { SvgPen, TreeSketches } from './tree-sketch.ts';
 export { createTree, createTreeInTx, getDefaultTree, getTreeByToken } from './tree.ts';
 export type { ChangesOverLimit } from './tree-changes.ts';
 export type { TreeRow } from './tree.ts';

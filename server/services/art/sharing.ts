@@ -1,0 +1,139 @@
+/**
+ * A published piece as other sites see it (decision 045): its title, artist and main picture, and the squares around
+ * it on the tree, for the social card, the oEmbed answer and the embeddable view. Only a published piece is
+ * described, and around it only published pieces lend their colour, picture and title: a piece under review, sent
+ * back or removed shows as its square's status, as on the tree.
+ */
+import { and, asc, between, eq } from 'drizzle-orm';
+import { art, cells, pictures, users } from '#drizzle/tables.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
+import { personName } from '#shared/people.ts';
+import { colorAsSent } from '#shared/tree/snapshot.ts';
+import { titleOrUntitled } from '#shared/words.ts';
+import { readTransaction, type Queryable } from '../../db.ts';
+import type { ServiceContext } from '../context.ts';
+import { loadCellWithArt } from '../display/index.ts';
+
+/** Squares shown on each side of the piece: a 5 × 5 neighbourhood, the piece in the middle. */
+export const SURROUNDINGS_RADIUS = 2;
+
+/** One square of the neighbourhood, as the tree shows it. */
+export interface SurroundingSquare {
+  /** Offsets from the piece's square: -RADIUS to RADIUS. */
+  dRow: number;
+  dColumn: number;
+  token: string;
+  /** The CellStatus. */
+  status: number;
+  /** The published piece's colour as the tree draws it (0xRRGGBB, -1 when it has none), or null: no piece shown. */
+  color: number | null;
+  /** Its published piece's main picture (media key), title and artist; null and '' when none is shown. */
+  mediaKey: string | null;
+  title: string;
+  artist: string;
+}
+
+export interface SharedPiece {
+  cellToken: string;
+  treeToken: string;
+  /** Where the square is on the tree (the live view asks the tree's changes about its neighbourhood). */
+  row: number;
+  column: number;
+  title: string;
+  year: number | null;
+  description: string;
+  artist: { token: string; name: string } | null;
+  /** The main picture: its media key and size in pixels, what it shows (alt text). */
+  main: { mediaKey: string; width: number; height: number; description: string } | null;
+  /** The squares of the neighbourhood that exist (the tree has no square at every position), the piece's own too. */
+  around: SurroundingSquare[];
+}
+
+/** The published piece on the square `cellToken` names, with its neighbourhood; null for anything else. */
+export async function sharedPieceWithSurroundings(
+  ctx: Pick<ServiceContext, 'db'>,
+  cellToken: string,
+): Promise<SharedPiece | null> {
+  return readTransaction(ctx.db, async (tx) => {
+    let found;
+    try {
+      found = await loadCellWithArt(tx, cellToken);
+    } catch {
+      return null;
+    }
+    const piece = found.art;
+    if (!piece || piece.status !== ArtStatus.Published || found.cell.status !== CellStatus.Published) return null;
+    const [author] = await tx
+      .select({ token: users.token, firstname: users.firstname, lastname: users.lastname })
+      .from(users)
+      .where(eq(users.id, piece.authorId));
+    const [main] = await tx
+      .select({
+        mediaKey: pictures.mediaKey,
+        width: pictures.width,
+        height: pictures.height,
+        description: pictures.description,
+      })
+      .from(pictures)
+      .where(and(eq(pictures.artId, piece.id), eq(pictures.position, 0)));
+    return {
+      cellToken: found.cell.token,
+      treeToken: found.cell.treeToken,
+      row: found.cell.row,
+      column: found.cell.column,
+      title: titleOrUntitled(piece.title),
+      year: piece.year,
+      description: piece.description,
+      artist: author ? { token: author.token, name: personName(author) } : null,
+      main: main ?? null,
+      around: await readSurroundings(tx, found.cell),
+    };
+  });
+}
+
+async function readSurroundings(
+  q: Queryable,
+  cell: { treeId: number; row: number; column: number },
+): Promise<SurroundingSquare[]> {
+  const r = SURROUNDINGS_RADIUS;
+  const rows = await q
+    .select({
+      row: cells.row,
+      column: cells.column,
+      token: cells.token,
+      status: cells.status,
+      color: art.dominantColor,
+      title: art.title,
+      mediaKey: pictures.mediaKey,
+      firstname: users.firstname,
+      lastname: users.lastname,
+    })
+    .from(cells)
+    .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
+    .leftJoin(users, eq(users.id, art.authorId))
+    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
+    .where(
+      and(
+        eq(cells.treeId, cell.treeId),
+        between(cells.row, cell.row - r, cell.row + r),
+        between(cells.column, cell.column - r, cell.column + r),
+      ),
+    )
+    .orderBy(asc(cells.row), asc(cells.column));
+  return rows.map((square) => {
+    const shown = square.status === CellStatus.Published && square.title !== null;
+    return {
+      dRow: square.row - cell.row,
+      dColumn: square.column - cell.column,
+      token: square.token,
+      status: square.status,
+      color: shown ? colorAsSent(square.color) : null,
+      mediaKey: shown ? square.mediaKey : null,
+      title: shown ? titleOrUntitled(square.title!) : '',
+      artist:
+        shown && square.firstname !== null
+          ? personName({ firstname: square.firstname, lastname: square.lastname! })
+          : '',
+    };
+  });
+}

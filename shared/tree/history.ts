@@ -3,6 +3,8 @@
  * differences (small in growth order) so a million pieces travel; positions, not snapshot indices, so it fits any
  * snapshot the page holds. Served by GET /api/tree/{token}/history and tRPC tree.history.
  */
+import { differences, jsonBytes } from './json-bytes.ts';
+
 export const HISTORY_FORMAT = 1;
 
 export interface TreeHistoryWire {
@@ -58,6 +60,43 @@ export function encodeHistory(
     previousStep = current;
   }
   return { format: HISTORY_FORMAT, token: header.token, version: header.version, start, step, count, row, col, time };
+}
+
+/**
+ * As encodeHistory, as the JSON text's bytes between `before` and `after` (exactly JSON.stringify of its answer),
+ * written straight from the typed arrays: a ten-million-cell tree's 8.5 million pieces as three arrays of numbers
+ * and a string took over 400 MB to make (decision 045).
+ */
+export function encodeHistoryBytes(
+  header: { token: string; version: number },
+  pieces: TreeHistoryPieces,
+  before = '',
+  after = '',
+  step = HISTORY_STEP_MS,
+): Uint8Array {
+  const { count } = pieces;
+  const start = count > 0 ? Math.floor(pieces.at[0]! / step) * step : 0;
+  const stepOf = (i: number) => (i < 0 ? start / step : Math.floor(pieces.at[i]! / step));
+  for (let i = 0; i < count; i++) {
+    if (stepOf(i) < stepOf(i - 1)) throw new RangeError(`Piece ${i} was published before the piece ahead of it.`);
+  }
+  const head = JSON.stringify({
+    format: HISTORY_FORMAT,
+    token: header.token,
+    version: header.version,
+    start,
+    step,
+    count,
+  });
+  return jsonBytes([
+    `${before}${head.slice(0, -1)},"row":`,
+    differences(count, (i) => pieces.row[i]!),
+    ',"col":',
+    { count, at: (i) => pieces.column[i]! },
+    ',"time":',
+    { count, at: (i) => stepOf(i) - stepOf(i - 1) },
+    `}${after}`,
+  ]);
 }
 
 /** Positions and times (each the start of its step) of the history's pieces, in publish order. */

@@ -4,6 +4,7 @@
  * trees leave tokens and thumbnails out (SNAPSHOT_DETAIL_LIMIT) and fetch them per region.
  */
 import { totalRows, type TreeSettings } from './geometry.ts';
+import { differences, jsonBytes } from './json-bytes.ts';
 import { extentOf, type CellExtent } from './layout.ts';
 import { PositionIndex } from './position-index.ts';
 import type { TreeCells } from './tree-cells.ts';
@@ -68,8 +69,7 @@ const asText = new TextDecoder('latin1');
  */
 export class SnapshotEncoder {
   private readonly rows: Int32Array;
-  private readonly rowDeltas: number[];
-  private readonly columns: number[];
+  private readonly columns: Int32Array;
   private readonly statuses: Uint8Array;
   private readonly types: Uint8Array;
   private readonly colors: Uint8Array;
@@ -79,10 +79,9 @@ export class SnapshotEncoder {
   readonly carriesDetail: boolean;
   private added = 0;
 
-  constructor(private readonly count: number) {
+  constructor(readonly count: number) {
     this.rows = new Int32Array(count);
-    this.rowDeltas = new Array<number>(count);
-    this.columns = new Array<number>(count);
+    this.columns = new Int32Array(count);
     this.statuses = new Uint8Array(count);
     this.types = new Uint8Array(count);
     this.colors = new Uint8Array(count * 3);
@@ -105,7 +104,6 @@ export class SnapshotEncoder {
     if (status < 0 || status > 9 || type < 0 || type > 9)
       throw new RangeError(`A status or type of one digit, not ${status} / ${type}.`);
     this.rows[i] = row;
-    this.rowDeltas[i] = i === 0 ? row : row - this.rows[i - 1]!;
     this.columns[i] = column;
     this.statuses[i] = DIGIT_BYTES[status]!;
     this.types[i] = DIGIT_BYTES[type]!;
@@ -119,18 +117,47 @@ export class SnapshotEncoder {
   }
 
   finish(header: { token: string; version: number; settings: TreeSettings }): TreeSnapshotWire {
-    if (this.added !== this.count) throw new RangeError(`${this.added} cells of the ${this.count} announced.`);
+    this.checkComplete();
+    const rowDeltas = differences(this.count, (i) => this.rows[i]!);
     return {
       format: SNAPSHOT_FORMAT,
       ...header,
       count: this.count,
-      row: this.rowDeltas,
-      col: this.columns,
+      row: Array.from({ length: this.count }, (_, i) => rowDeltas.at(i)),
+      col: Array.from(this.columns),
       status: asText.decode(this.statuses),
       type: asText.decode(this.types),
       color: asText.decode(this.colors),
       ...(this.carriesDetail ? { detail: { token: this.tokens, thumb: this.thumbs } } : {}),
     };
+  }
+
+  /**
+   * The text of `before`, the snapshot's JSON (exactly JSON.stringify(finish(header))) and `after`, as bytes in one
+   * exactly sized buffer. A tree past the detail limit is written straight from the columns, never as arrays of
+   * numbers and a string: ten million cells are a 99 MB text, which that way took over 500 MB to make (decision 045).
+   */
+  finishBytes(header: { token: string; version: number; settings: TreeSettings }, before = '', after = ''): Uint8Array {
+    if (this.carriesDetail) return new TextEncoder().encode(before + JSON.stringify(this.finish(header)) + after);
+    this.checkComplete();
+    const head = JSON.stringify({ format: SNAPSHOT_FORMAT, ...header, count: this.count });
+    return jsonBytes([
+      `${before}${head.slice(0, -1)},"row":`,
+      differences(this.count, (i) => this.rows[i]!),
+      ',"col":',
+      { count: this.count, at: (i) => this.columns[i]! },
+      ',"status":"',
+      this.statuses,
+      '","type":"',
+      this.types,
+      '","color":"',
+      this.colors,
+      `"}${after}`,
+    ]);
+  }
+
+  private checkComplete(): void {
+    if (this.added !== this.count) throw new RangeError(`${this.added} cells of the ${this.count} announced.`);
   }
 
   /** The rows and columns the cells added so far reach. */

@@ -115,7 +115,8 @@ export function renderEmbed(assets: Map<string, EmbedAsset>, shared: SharedPiece
       )
     : '';
   const data =
-    `data-tree="${escapeMarkup(shared.treeToken)}" data-row="${shared.row}" data-column="${shared.column}"` +
+    `data-tree="${escapeMarkup(shared.treeToken)}" data-version="${shared.treeVersion}"` +
+    ` data-row="${shared.row}" data-column="${shared.column}"` +
     ` data-radius="${SURROUNDINGS_RADIUS}"`;
   return page(
     assets,

@@ -29,12 +29,14 @@ export const embedPath = (cellToken: string) => `${EMBED_PATH}${encodeURICompone
 export const oembedPath = (pageUrl: string) => `${OEMBED_PATH}?url=${encodeURIComponent(pageUrl)}&format=json`;
 
 /**
- * A card is kept by browsers and caches for an hour, then asked again with its ETag (a fingerprint of everything on
- * it); a day more it may be given while that is asked.
+ * A card is kept by browsers and caches for ten minutes, then asked again with its ETag (a fingerprint of everything
+ * on it), so a piece taken down stops being shown from a cache within that.
  */
-const CARD_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
-/** The view and the oEmbed answer: a few minutes (the view follows the tree itself once open). */
-const SHORT_CACHE = 'public, max-age=300';
+const CARD_CACHE = 'public, max-age=600';
+/** The oEmbed answer: a few minutes. */
+const OEMBED_CACHE = 'public, max-age=300';
+/** The view: a minute (once open it follows the tree itself, from the version it was drawn at). */
+const EMBED_CACHE = 'public, max-age=60';
 /** The view's files carry their hash in their address. */
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const NOT_FOUND_CACHE = 'public, max-age=60';
@@ -43,12 +45,17 @@ const SAME_FOR_EVERYONE = { sameForEveryone: true };
 
 /** The square token an address of this site names, for oEmbed: a details page, the tree at a square, the embed. */
 export function cellTokenOfSiteUrl(url: URL): string | null {
-  const details = /^\/observe\/cell\/([^/]+)(?:\/details)?\/?$/.exec(url.pathname);
-  if (details) return decodeURIComponent(details[1]!);
-  const embed = /^\/embed\/cell\/([^/]+)\/?$/.exec(url.pathname);
-  if (embed) return decodeURIComponent(embed[1]!);
   if (url.pathname === '/observe') return url.searchParams.get('cell');
-  return null;
+  const found =
+    /^\/observe\/cell\/([^/]+)(?:\/details)?\/?$/.exec(url.pathname) ??
+    /^\/embed\/cell\/([^/]+)\/?$/.exec(url.pathname);
+  if (!found) return null;
+  try {
+    return decodeURIComponent(found[1]!);
+  } catch {
+    // A malformed escape names no square.
+    return null;
+  }
 }
 
 type OembedAnswer = { status: number; body: Record<string, unknown> };
@@ -101,7 +108,7 @@ export async function oembedAnswer(deps: AppDeps, query: Record<string, unknown>
         : {}),
       provider_name: PROVIDER_NAME,
       provider_url: `${site}/`,
-      cache_age: 3600,
+      cache_age: 300,
       html,
       width,
       height,
@@ -150,7 +157,7 @@ export function registerSharing(server: FastifyInstance, deps: AppDeps): void {
       const answer = await oembedAnswer(deps, req.query);
       return reply
         .code(answer.status)
-        .header('cache-control', answer.status === 200 ? SHORT_CACHE : NOT_FOUND_CACHE)
+        .header('cache-control', answer.status === 200 ? OEMBED_CACHE : NOT_FOUND_CACHE)
         .header('access-control-allow-origin', '*')
         .type('application/json; charset=utf-8')
         .send(answer.body);
@@ -165,7 +172,7 @@ export function registerSharing(server: FastifyInstance, deps: AppDeps): void {
       // The view fetches itself again from inside its frame, whose origin is no one's: CORS lets it read the answer.
       reply.header('access-control-allow-origin', '*').type('text/html; charset=utf-8');
       if (!shared) return reply.code(404).header('cache-control', NOT_FOUND_CACHE).send(notFoundPage);
-      return reply.header('cache-control', SHORT_CACHE).send(renderEmbed(assets, shared, deps.media.urlOf));
+      return reply.header('cache-control', EMBED_CACHE).send(renderEmbed(assets, shared, deps.media.urlOf));
     },
   );
 

@@ -152,9 +152,12 @@ export async function drawSocialCard(media: MediaStorage, shared: SharedPiece): 
     .toBuffer();
 }
 
-/** What a card shows, as one string: the same string, the same card. */
-export function cardFingerprint(shared: SharedPiece): string {
-  return createHash('sha256').update(JSON.stringify(shared)).digest('hex').slice(0, 32);
+/**
+ * What a card shows, as one string: the same string, the same card. The tree's version is left out: it moves with
+ * every change anywhere on the tree, and the card shows only the squares around the piece.
+ */
+export function cardFingerprint({ treeVersion: _version, ...shown }: SharedPiece): string {
+  return createHash('sha256').update(JSON.stringify(shown)).digest('hex').slice(0, 32);
 }
 
 /** The cards drawn lately, by fingerprint, the least recently asked dropped past KEPT_BYTES. */

@@ -10,7 +10,9 @@
   var row = Number(main.getAttribute('data-row'));
   var column = Number(main.getAttribute('data-column'));
   var radius = Number(main.getAttribute('data-radius'));
-  var source = new EventSource('/api/tree/' + encodeURIComponent(tree) + '/events');
+  // From the version the view was drawn at: a copy a cache kept catches up on what changed since.
+  var since = main.getAttribute('data-version');
+  var source = new EventSource('/api/tree/' + encodeURIComponent(tree) + '/events?since=' + since);
   var waiting = null;
 
   function near(r, c) {

@@ -5,7 +5,7 @@
  * back or removed shows as its square's status, as on the tree.
  */
 import { and, asc, between, eq } from 'drizzle-orm';
-import { art, cells, pictures, users } from '#drizzle/tables.ts';
+import { art, cells, pictures, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { personName } from '#shared/people.ts';
 import { colorAsSent } from '#shared/tree/snapshot.ts';
@@ -36,6 +36,11 @@ export interface SurroundingSquare {
 export interface SharedPiece {
   cellToken: string;
   treeToken: string;
+  /**
+   * The tree's version this was read at: the live view follows the tree's changes from it, so a copy of the view
+   * kept by a cache catches up when it opens.
+   */
+  treeVersion: number;
   /** Where the square is on the tree (the live view asks the tree's changes about its neighbourhood). */
   row: number;
   column: number;
@@ -76,9 +81,11 @@ export async function sharedPieceWithSurroundings(
       })
       .from(pictures)
       .where(and(eq(pictures.artId, piece.id), eq(pictures.position, 0)));
+    const [tree] = await tx.select({ version: trees.version }).from(trees).where(eq(trees.id, found.cell.treeId));
     return {
       cellToken: found.cell.token,
       treeToken: found.cell.treeToken,
+      treeVersion: tree!.version,
       row: found.cell.row,
       column: found.cell.column,
       title: titleOrUntitled(piece.title),

@@ -12,6 +12,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '#drizzle/schema-pg.ts';
 import { useEngineTransactions, type Db } from './db.ts';
+import { keepPgStatements } from './pg-statement-cache.ts';
 import { StartupError } from './startup-error.ts';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -54,6 +55,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // A connection that breaks while idle (the server restarted, a proxy timed it out) is dropped from the pool, and
   // the next query opens a new one; left unheard, the pool's 'error' event would end the process.
   pool.on('error', () => {});
+  // Each connection prepares a query's text once and binds its values after that (pg-statement-cache.ts).
+  keepPgStatements(pool);
   const db: PgDb = drizzle({ client: pool, schema });
   let client: pg.PoolClient;
   try {

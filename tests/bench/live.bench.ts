@@ -21,6 +21,7 @@ import { startBenchServer } from './bench-server.ts';
 import { generatedTree } from './generated-tree.ts';
 import { processStats, sampleFor } from './process-stats.ts';
 import { percentile, writeResults, type Row } from './results.ts';
+import { benchSizes, TEN_MILLION } from './sizes.ts';
 import { serverMediaUrlOf } from '#server/storage/index.ts';
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 1_000_000);
@@ -61,10 +62,10 @@ interface Prepared {
 }
 
 /** The tree, the users with sessions, and the pieces waiting for review, written before the server starts. */
-async function prepare(ops: number): Promise<Prepared> {
+async function prepare(size: number, ops: number): Promise<Prepared> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-live-'));
   const file = path.join(dir, 'gallery.db');
-  fs.copyFileSync(await generatedTree(CELLS), file);
+  fs.copyFileSync(await generatedTree(size), file);
   const db = openDatabase(file);
   const { token: treeToken, id: treeId } = db.select({ token: trees.token, id: trees.id }).from(trees).get()!;
   const now = Date.now();
@@ -421,10 +422,10 @@ function fullRefetch(dir: string, treeId: number): { buildMs: number; cpuMs: num
   return { buildMs: percentile(walls, 50), cpuMs: percentile(cpus, 50), bytes };
 }
 
-export async function benchLive(): Promise<string> {
+async function benchLiveAt(size: number): Promise<string> {
   const ops = Math.round(WRITE_SECONDS * CHANGES_PER_SECOND);
   const soloOps = Math.round(ops / 2);
-  const prepared = await prepare(ops + WARM_OPS + soloOps);
+  const prepared = await prepare(size, ops + WARM_OPS + soloOps);
   execFileSync('taskset', ['-pc', String(BENCH_CORE), String(process.pid)], { stdio: 'ignore' });
   const { child, url } = await startBenchServer(prepared.dir, SERVER_CORE);
   const pid = child.pid!;
@@ -669,7 +670,7 @@ export async function benchLive(): Promise<string> {
       },
     ];
     const notes = [
-      `${CELLS.toLocaleString('en-US')}-cell synthetic tree; server process pinned to core ${SERVER_CORE}, this process (writer, ${VIEWERS} viewers, probe) to core ${BENCH_CORE}; loopback only. The machine is shared: other work on it shows in the probe.`,
+      `${size.toLocaleString('en-US')}-cell synthetic tree; server process pinned to core ${SERVER_CORE}, this process (writer, ${VIEWERS} viewers, probe) to core ${BENCH_CORE}; loopback only. The machine is shared: other work on it shows in the probe.`,
       `Writer: ${writer.changes} changes in ${f((writer.ended - writer.started) / 1000)} s through the HTTP API (${writer.kinds.reserve} reservations by signed-in users, ${writer.kinds.release} releases and ${writer.kinds.publish} publishes by an admin, with the session and CSRF a page sends); they changed ${changedCells} cells (a publish also opens its neighbours).`,
       `Server CPU: the server's threads' time on a CPU (/proc/<pid>/task/*/schedstat) over the writing window (plus 1 s for the last events), minus the same window at the idle rate measured for ${BASELINE_SECONDS} s before and ${BASELINE_SECONDS} s after (${f(idleCpuPerMs * 1000, 1)} ms a second with the ${VIEWERS} streams and the probe), divided by the changes (${(systemShare * 100).toFixed(0)}% of the window's CPU was in the kernel; ${(soloSystemShare * 100).toFixed(0)}% with nobody following). The whole includes the writer's own requests (the admin's reservation list before each release); that subtraction makes it noisy (the idle rate is mostly the probe's 50 requests a second). The freshness row is measured directly instead: the feed's own CPU time (process CPU read around each look at the log that found changes, up to the tick that flushes the streams' writes, kernel time included) over the writes, per change, plus what logging a cell costs a transaction (below); nothing else in the server works per change (the snapshot and the sketch are brought up to date only when a page asks). ${solo.changes} changes with nobody following were measured the same way as the whole. By kind (CPU from one change's start to the next, minus the idle rate): ${byKind}. Measured after ${WARM_OPS} warm-up changes on the fresh server, which took (without subtracting anything, no viewers yet): ${coldByKind}.`,
       `Viewers: ${VIEWERS} plain Node HTTP clients on ${Math.ceil(VIEWERS / STREAMS_PER_ADDRESS)} loopback addresses (the server allows 8 streams an address). Bytes are the stream's text (events and heartbeats) a viewer received in the window, median over viewers; HTTP chunk framing adds about 8 bytes an event. Events fewer than changes, summed over viewers (coalesced or missed): ${missed}.`,
@@ -680,7 +681,12 @@ export async function benchLive(): Promise<string> {
       `Full refetch (old): buildSnapshotBytes on the same tree in the benchmark process (median of ${REBUILDS}: ${f(old.buildMs, 0)} ms wall, ${f(old.cpuMs, 0)} ms CPU), and the brotli snapshot (${f(old.bytes, 0)} bytes) as what every viewer fetched per change; sending it ${VIEWERS} times a change would cost more on top.`,
       'Browser rows: measured by the browser benchmarks (tree canvas), not by this run.',
     ];
-    return writeResults('tree-live', 'Live tree: changes to viewers', rows, notes);
+    return writeResults(
+      size === TEN_MILLION ? 'tree-live-10m' : 'tree-live',
+      `Live tree: changes to viewers${size === TEN_MILLION ? ' (10,000,000 cells)' : ''}`,
+      rows,
+      notes,
+    );
   } finally {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
@@ -688,4 +694,11 @@ export async function benchLive(): Promise<string> {
     }
     fs.rmSync(prepared.dir, { recursive: true, force: true });
   }
+}
+
+/** `npm run bench:live`: over BENCH_CELLS (a million by default), then ten million with BENCH_10M=1 (tree-live-10m). */
+export async function benchLive(): Promise<string> {
+  const tables: string[] = [];
+  for (const size of benchSizes(CELLS)) tables.push(await benchLiveAt(size));
+  return tables.join('\n');
 }

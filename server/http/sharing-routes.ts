@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { cellPath, profilePath } from '#shared/paths.ts';
 import { sharedPieceWithSurroundings, type SharedPiece } from '../services/art/index.ts';
+import { AppError } from '../errors.ts';
 import type { AppDeps } from '../trpc.ts';
 import {
   EMBED_ASSETS_PATH,
@@ -131,7 +132,15 @@ async function sendCard(
   ifNoneMatch: string | undefined,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { png, fingerprint } = await cards.cardOf(shared);
+  let card;
+  try {
+    card = await cards.cardOf(shared);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.retryAfter === undefined) throw error;
+    // Too many new cards asked at once: come back shortly (never kept by a cache).
+    return reply.code(503).header('cache-control', 'no-store').header('retry-after', String(error.retryAfter)).send();
+  }
+  const { png, fingerprint } = card;
   const etag = `"card-${fingerprint}"`;
   reply.header('cache-control', CARD_CACHE).header('etag', etag);
   if (ifNoneMatch?.split(/\s*,\s*/).includes(etag)) return reply.code(304).send();

@@ -9,7 +9,8 @@ import { acceptRemoval } from '#server/services/admin/index.ts';
 import { requestRemoval, sharedPieceWithSurroundings } from '#server/services/art/index.ts';
 import { publishArt } from '#server/services/review/index.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { wrapText } from '#server/http/social-card.ts';
+import { SocialCards, wrapText } from '#server/http/social-card.ts';
+import type { MediaStorage } from '#server/storage/index.ts';
 import { fileFixture } from '#tests/helpers/file-fixture.ts';
 import { SEED_ROW } from '#tests/helpers/server/art-app.ts';
 import { submitPieceAt } from '#tests/helpers/server/review-fixtures.ts';
@@ -84,6 +85,34 @@ describe('the social card', () => {
 
   it('shows a square under review by its status only: no colour, picture or title of its piece', () => {
     expect(app().reviewKey).toMatchObject({ color: null, mediaKey: null, title: '', artist: '' });
+  });
+
+  it('draws one card at a time, lets a few wait, and refuses more as busy rather than pile them up', async () => {
+    // A storage that answers only when told: the first card holds the one place while the others line up.
+    const held: (() => void)[] = [];
+    const media = {
+      get: () => new Promise<null>((resolve) => held.push(() => resolve(null))),
+    } as unknown as MediaStorage;
+    const shared = (await sharedPieceWithSurroundings(app().t.deps, app().piece.cellToken))!;
+    const cards = new SocialCards(media, 2);
+    const asked = Array.from({ length: 4 }, (_, i) => cards.cardOf({ ...shared, title: `Card ${i}` }));
+    const outcomes = asked.map((card) =>
+      card.then(
+        () => 'drawn',
+        (error: { retryAfter?: number }) => error.retryAfter,
+      ),
+    );
+    // The 4th is refused at once, with a time to come back.
+    expect(await Promise.race([outcomes[3], new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))])).toBe(
+      5,
+    );
+    // The others are drawn in turn, each asking the storage as its place comes.
+    const release = setInterval(() => held.splice(0).forEach((go) => go()), 5);
+    try {
+      expect((await Promise.all(outcomes.slice(0, 3))).every((outcome) => outcome === 'drawn')).toBe(true);
+    } finally {
+      clearInterval(release);
+    }
   });
 
   it('breaks a title between words, ending in an ellipsis when it goes on', () => {

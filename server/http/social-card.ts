@@ -24,7 +24,7 @@ export const CARD_HEIGHT = 630;
 /** Cards kept in memory, in bytes of PNG. */
 const KEPT_BYTES = 32 * 1024 * 1024;
 /**
- * Cards drawn at once, and waiting: a card takes a core for a few hundred milliseconds (the pictures decoded), so a
+ * Cards drawn at once, and waiting: a card keeps a core busy for about 100 ms (26 pictures decoded and resized), so a
  * crawl of many new cards waits its turn, and past the line it is told to come back (busy, 503).
  */
 const DRAWN_AT_ONCE = 1;
@@ -165,8 +165,8 @@ export async function drawSocialCard(media: MediaStorage, shared: SharedPiece): 
   return (
     sharp(Buffer.from(baseSvg(shared)))
       .composite(layers)
-      // Full colour at zlib's middle level: about 20 ms and 150 to 200 kB for a card of pictures (a 256-colour palette
-      // saves half the bytes for fifteen times the time).
+      // Full colour at zlib's middle level: the demo tree's cards are 250 to 400 kB, each drawn in about 100 ms (the
+      // encoding 20 ms of it); a 256-colour palette halved the bytes but took 300 ms more to choose its colours.
       .png({ compressionLevel: 6 })
       .toBuffer()
   );

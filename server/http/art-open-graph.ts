@@ -1,7 +1,7 @@
 /**
  * Open Graph tags for a shared art details link: /observe/cell/{cellToken}/details answers the client's
  * page with the piece's title, description and pictures in its head, so a shared link shows a preview: first the
- * social card the server draws (the piece among the squares around it, 1200 × 630, decision 045), then the main
+ * social card the server draws (the piece among the squares around it, 1200 × 630, decision 046), then the main
  * image itself; and the link to the oEmbed answer, by which other sites find the embeddable view. Only published
  * pieces are described; anything else gets the plain page.
  */

@@ -1,5 +1,5 @@
 /**
- * The embeddable view of a published piece, /embed/cell/{cellToken} (decision 045): a small page written here, no app
+ * The embeddable view of a published piece, /embed/cell/{cellToken} (decision 046): a small page written here, no app
  * bundle: the squares around the piece as the tree draws them (inline SVG, the pen of the first sketch), the piece's
  * picture, its title and artist, and links back that open the site in a new tab. Its script and style sheet are
  * files of their own (server/http/embed/), so the view's policy allows no inline code; the script follows the tree's

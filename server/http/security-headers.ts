@@ -44,7 +44,7 @@ export function contentSecurityPolicy(https: boolean, mediaOrigin: string | null
 }
 
 /**
- * The embeddable view's own policy (/embed/, decision 045): any site may frame it (`frame-ancestors *`); it runs only
+ * The embeddable view's own policy (/embed/, decision 046): any site may frame it (`frame-ancestors *`); it runs only
  * its own script and style sheet (no inline code), shows pictures from here or the media storage's public address,
  * and connects only here (the tree's event stream, the view itself again).
  */

@@ -1,5 +1,5 @@
 /**
- * Sharing a piece further (decision 045): its social card (/card/cell/{cellToken}.png), the oEmbed answer (/oembed)
+ * Sharing a piece further (decision 046): its social card (/card/cell/{cellToken}.png), the oEmbed answer (/oembed)
  * and the embeddable view (/embed/cell/{cellToken}, with its two files under /embed/assets/). Each is the same for
  * everyone (no session is read, no cookie set) and describes a published piece only: anything else is not found.
  */

@@ -1,5 +1,5 @@
 /**
- * The social card of a published piece (decision 045): a 1200 × 630 PNG drawn by the server, the picture a shared link
+ * The social card of a published piece (decision 046): a 1200 × 630 PNG drawn by the server, the picture a shared link
  * previews with (`og:image`) and the oEmbed answer's thumbnail. Left, the 5 × 5 squares around the piece as the tree
  * draws them (its own looks through an SVG pen, published neighbours' thumbnails over their colour), the piece in the
  * middle, ringed; right, the piece's picture, its title and its artist. Pictures are read through the media storage.

@@ -179,7 +179,7 @@ export function registerTreeRoutes(api: FastifyInstance): void {
       if (!feed) return reply.code(404).send();
       // Each open reads the tree and the log: limited per address, counted in memory (decision 040).
       await hitRateLimit(api.deps.db, api.deps.clock.now(), LIMITS.treeStreamOpensPerIp, req.ip);
-      // The embeddable view follows it from another site's sandboxed frame, whose origin is no one's (decision 045);
+      // The embeddable view follows it from another site's sandboxed frame, whose origin is no one's (decision 046);
       // the stream is the same for everyone and no cookie rides on it.
       reply.header('access-control-allow-origin', '*');
       await feed.open(req, reply, await getTreeByToken(api.deps.db, req.params.treeToken));

@@ -1,5 +1,5 @@
 /**
- * The embeddable view on another site (decision 045): a page served from another origin frames /embed/cell/{token} in
+ * The embeddable view on another site (decision 046): a page served from another origin frames /embed/cell/{token} in
  * a sandbox without allow-same-origin, as the oEmbed answer's iframe does; the view shows the piece, its picture and
  * the squares around it with no error (the policy, the pictures and the stream all reach a frame whose origin is no
  * one's), and follows the tree: the piece taken down, the frame says so.

@@ -14,7 +14,7 @@ import { GOOD, SITE, useWebSecurityApp } from '#tests/helpers/server/web-securit
 const web = useWebSecurityApp();
 
 /**
- * Headers every answer carries, whatever it is. Pictures may be shown by other sites (decision 045): their
+ * Headers every answer carries, whatever it is. Pictures may be shown by other sites (decision 046): their
  * Cross-Origin-Resource-Policy is cross-origin.
  */
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string, resourcePolicy = 'same-origin') {

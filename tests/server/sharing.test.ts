@@ -1,5 +1,5 @@
 /**
- * Sharing a piece further (decision 045): the social card, the oEmbed answer and its discovery link, the embeddable
+ * Sharing a piece further (decision 046): the social card, the oEmbed answer and its discovery link, the embeddable
  * view's page and headers, and that none of them shows a piece that is not published.
  */
 import sharp from 'sharp';

@@ -1,5 +1,5 @@
 /* global document, window, EventSource, DOMParser */
-// The embeddable view's live part (server/http/embed-page.ts, decision 045): it follows the tree's event stream and,
+// The embeddable view's live part (server/http/embed-page.ts, decision 046): it follows the tree's event stream and,
 // when a square around the piece changes (or the tree changed too much to say which), fetches the view again and
 // puts its new content in place. A piece taken down answers the small not-on-show page, which ends the following.
 (function () {

@@ -1,5 +1,5 @@
 /**
- * A published piece as other sites see it (decision 045): its title, artist and main picture, and the squares around
+ * A published piece as other sites see it (decision 046): its title, artist and main picture, and the squares around
  * it on the tree, for the social card, the oEmbed answer and the embeddable view. Only a published piece is
  * described, and around it only published pieces lend their colour, picture and title: a piece under review, sent
  * back or removed shows as its square's status, as on the tree.

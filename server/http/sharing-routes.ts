@@ -185,6 +185,15 @@ export function registerSharing(server: FastifyInstance, deps: AppDeps): void {
     },
   );
 
+  // Nothing else under /embed/ or /card/: not the client's page (which would then carry the embed's policy and so
+  // be framed by any site), only not found.
+  server.get('/embed/*', { config: SAME_FOR_EVERYONE }, async (_req, reply) =>
+    reply.code(404).header('cache-control', NOT_FOUND_CACHE).type('text/html; charset=utf-8').send(notFoundPage),
+  );
+  server.get('/card/*', { config: SAME_FOR_EVERYONE }, async (_req, reply) =>
+    reply.code(404).header('cache-control', NOT_FOUND_CACHE).send(),
+  );
+
   server.get<{ Params: { name: string } }>(
     `${EMBED_ASSETS_PATH}:name`,
     { config: SAME_FOR_EVERYONE },

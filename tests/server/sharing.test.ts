@@ -254,6 +254,15 @@ describe('the embeddable view', () => {
       expect(res.body, token).toContain('This piece is not on show');
       expect(String(res.headers['content-security-policy'])).toContain('frame-ancestors *');
     }
+    // Other paths under /embed/ are not the client's page (which would carry the embed's policy there).
+    for (const url of ['/embed/', '/embed/other', `/embed/cell/${app().piece.cellToken}/more`, '/embed/assets/x.js']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('csrf-token');
+    }
+    for (const url of ['/card/', '/card/other.png', `/card/cell/${app().piece.cellToken}.png/more`]) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
     for (const url of ['/', `/observe/cell/${app().piece.cellToken}/details`, '/oembed']) {
       const res = await get(url);
       expect(String(res.headers['content-security-policy']), url).toContain("frame-ancestors 'none'");

@@ -21,25 +21,27 @@ import {
   watchErrors,
   type Gallery,
 } from '../helpers/browser/harness.ts';
+import { axeViolations } from '../helpers/browser/axe.ts';
 
 let gallery: Gallery;
 let browser: Browser;
 let elsewhere: http.Server;
 let elsewhereUrl = '';
 let piece: { cellToken: string; title: string; authorId: number };
+/** Another published piece, which stays on show. */
+let other: { cellToken: string };
 
 beforeAll(async () => {
   gallery = await startGallery();
   browser = await launchBrowser();
   const { db } = gallery.app.deps;
-  piece = (
-    await db
-      .select({ cellToken: cells.token, title: art.title, authorId: art.authorId })
-      .from(art)
-      .innerJoin(cells, eq(cells.artId, art.id))
-      .where(eq(art.status, ArtStatus.Published))
-      .limit(1)
-  )[0]!;
+  const published = await db
+    .select({ cellToken: cells.token, title: art.title, authorId: art.authorId })
+    .from(art)
+    .innerJoin(cells, eq(cells.artId, art.id))
+    .where(eq(art.status, ArtStatus.Published))
+    .limit(2);
+  [piece, other] = [published[0]!, published[1]!];
   // Another site: another host name and port than the gallery's.
   elsewhere = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -99,3 +101,14 @@ it('renders the piece in a sandboxed frame on another site, and follows it being
   expect(errors.filter((error) => !failedLoad(404).test(error))).toEqual([]);
   await context.close();
 }, 30_000);
+
+it('passes the WCAG checks as a page of its own, with its real policy in force', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${gallery.url}/embed/cell/${other.cellToken}`);
+  await page.waitForSelector('html[data-live="open"]', { state: 'attached' });
+  expect(await axeViolations(page)).toEqual([]);
+  expect(errors).toEqual([]);
+  await context.close();
+});

@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
-import { drawCell, PALETTE } from '#shared/tree/cell-look.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { cellPath } from '#shared/paths.ts';
-import { SURROUNDINGS_RADIUS, type SharedPiece } from '../services/art/index.ts';
+import { drawSurroundings, SURROUNDINGS_RADIUS, type SharedPiece } from '../services/art/index.ts';
 import { mediaNameOf } from '../services/display/index.ts';
 import { SvgPen } from '../services/tree/index.ts';
 import type { MediaUrlOf } from '../storage/index.ts';
@@ -61,14 +61,7 @@ const out = (href: string, inner: string, label = '') =>
 /** The squares around the piece: the tree's looks, published neighbours' thumbnails, each piece a link to its page. */
 function surroundingsSvg(shared: SharedPiece, urlOf: MediaUrlOf): string {
   const pen = new SvgPen();
-  for (const square of shared.around)
-    drawCell(
-      pen,
-      (square.dColumn + SURROUNDINGS_RADIUS) * CELL_PITCH,
-      (square.dRow + SURROUNDINGS_RADIUS) * CELL_PITCH,
-      square.status,
-      square.color ?? -1,
-    );
+  drawSurroundings(pen, shared);
   const pieces = shared.around
     .filter((square) => square.status === CellStatus.Published && square.title)
     .map((square) => {

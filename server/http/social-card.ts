@@ -10,9 +10,9 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
-import { drawCell, PALETTE } from '#shared/tree/cell-look.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 import { CellStatus } from '#shared/domain.ts';
-import { SURROUNDINGS_RADIUS, type SharedPiece } from '../services/art/index.ts';
+import { drawSurroundings, SURROUNDINGS_RADIUS, type SharedPiece } from '../services/art/index.ts';
 import { mediaNameOf } from '../services/display/index.ts';
 import { SvgPen } from '../services/tree/index.ts';
 import type { MediaStorage } from '../storage/index.ts';
@@ -75,14 +75,10 @@ export function wrapText(text: string, perLine: number, lines: number): string[]
   return out;
 }
 
-/** The card's drawing under the pictures: background, the squares as the tree draws them. */
+/** The card's drawing under the pictures: background, the squares and branch slots as the tree draws them. */
 function baseSvg(shared: SharedPiece): string {
   const pen = new SvgPen();
-  for (const square of shared.around) {
-    const x = (square.dColumn + SURROUNDINGS_RADIUS) * CELL_PITCH;
-    const y = (square.dRow + SURROUNDINGS_RADIUS) * CELL_PITCH;
-    drawCell(pen, x, y, square.status, square.color ?? -1);
-  }
+  drawSurroundings(pen, shared);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}">` +
     `<rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="${hex(PALETTE.background)}"/>` +

@@ -14,6 +14,7 @@ import type { MediaStorage } from '#server/storage/index.ts';
 import { fileFixture } from '#tests/helpers/file-fixture.ts';
 import { SEED_ROW } from '#tests/helpers/server/art-app.ts';
 import { submitPieceAt } from '#tests/helpers/server/review-fixtures.ts';
+import { publishedPieceAt } from '#tests/helpers/art-fixtures.ts';
 import { createTestApp } from '#tests/helpers/server/test-app.ts';
 
 const SITE = 'http://localhost:3000';
@@ -34,7 +35,7 @@ const app = fileFixture(
     const reviewKey = (await sharedPieceWithSurroundings(t.deps, piece.cellToken))!.around.find(
       (square) => square.token === review.cellToken,
     );
-    return { t, admin, author, neighbour, piece, next, review, reviewKey };
+    return { t, treeId, admin, author, neighbour, piece, next, review, reviewKey };
   },
   ({ t }) => t.cleanup(),
   60_000,
@@ -81,6 +82,23 @@ describe('the social card', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.rawPayload.length, url).toBe(0);
     }
+  });
+
+  it('shows the branch slots around a piece on the trunk’s edge, and draws a card whose pictures are missing', async () => {
+    const { t, author } = app();
+    // Written directly, its picture never stored: the card falls back to the piece's colour.
+    const edge = await publishedPieceAt(t.deps.db, app().treeId, 20, 0, author.user.id, 'c'.repeat(32));
+    const shared = (await sharedPieceWithSurroundings(t.deps, edge.cellToken))!;
+    // Left of the trunk, the free positions its piece alone touches.
+    expect(shared.slots).toEqual([
+      { dRow: -1, dColumn: -1 },
+      { dRow: 0, dColumn: -1 },
+      { dRow: 1, dColumn: -1 },
+    ]);
+    const card = await get(`/card/cell/${edge.cellToken}.png`);
+    expect(card.statusCode).toBe(200);
+    expect(await sharp(card.rawPayload).metadata()).toMatchObject({ width: 1200, height: 630 });
+    expect((await get(`/embed/cell/${edge.cellToken}`)).body).toContain('stroke-opacity="0.9"');
   });
 
   it('shows a square under review by its status only: no colour, picture or title of its piece', () => {

@@ -8,6 +8,6 @@ export type { ArtSubmission, ImageSlot } from './art.ts';
 export { getActiveConnections, listPossibleConnections, saveConnections } from './connections.ts';
 export { newestPublished } from './feed.ts';
 export { requestRemoval } from './removal-requests.ts';
-export { SURROUNDINGS_RADIUS, sharedPieceWithSurroundings } from './sharing.ts';
+export { drawSurroundings, SURROUNDINGS_RADIUS, sharedPieceWithSurroundings } from './sharing.ts';
 export type { SharedPiece } from './sharing.ts';
 export { listAtelier, listPublishedArt } from './user-art.ts';

@@ -8,6 +8,9 @@ import { and, asc, between, eq } from 'drizzle-orm';
 import { art, cells, pictures, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { personName } from '#shared/people.ts';
+import { CELL_PITCH } from '#shared/tree/camera.ts';
+import { drawBranchSlot, drawCell, type Pen } from '#shared/tree/cell-look.ts';
+import { computeBranchSlots, gridOfCells, type TreeSettings } from '#shared/tree/geometry.ts';
 import { colorAsSent } from '#shared/tree/snapshot.ts';
 import { titleOrUntitled } from '#shared/words.ts';
 import { readTransaction, type Queryable } from '../../db.ts';
@@ -52,6 +55,8 @@ export interface SharedPiece {
   main: { mediaKey: string; width: number; height: number; description: string } | null;
   /** The squares of the neighbourhood that exist (the tree has no square at every position), the piece's own too. */
   around: SurroundingSquare[];
+  /** The branch slots among the free positions of the neighbourhood (offsets), which the tree draws dashed. */
+  slots: { dRow: number; dColumn: number }[];
 }
 
 /** The published piece on the square `cellToken` names, with its neighbourhood; null for anything else. */
@@ -81,7 +86,10 @@ export async function sharedPieceWithSurroundings(
       })
       .from(pictures)
       .where(and(eq(pictures.artId, piece.id), eq(pictures.position, 0)));
-    const [tree] = await tx.select({ version: trees.version }).from(trees).where(eq(trees.id, found.cell.treeId));
+    const [tree] = await tx
+      .select({ version: trees.version, settings: trees.settings })
+      .from(trees)
+      .where(eq(trees.id, found.cell.treeId));
     return {
       cellToken: found.cell.token,
       treeToken: found.cell.treeToken,
@@ -93,16 +101,22 @@ export async function sharedPieceWithSurroundings(
       description: piece.description,
       artist: author ? { token: author.token, name: personName(author) } : null,
       main: main ?? null,
-      around: await readSurroundings(tx, found.cell),
+      ...(await readSurroundings(tx, found.cell, tree!.settings as TreeSettings)),
     };
   });
 }
 
+/**
+ * The squares within SURROUNDINGS_RADIUS of the piece's, and the branch slots among the free positions there. One
+ * square more is read on every side: a slot is a free position touched by exactly one published square, which may
+ * lie just outside (the first sketch reads the same margin, decision 022).
+ */
 async function readSurroundings(
   q: Queryable,
   cell: { treeId: number; row: number; column: number },
-): Promise<SurroundingSquare[]> {
-  const r = SURROUNDINGS_RADIUS;
+  settings: TreeSettings,
+): Promise<Pick<SharedPiece, 'around' | 'slots'>> {
+  const r = SURROUNDINGS_RADIUS + 1;
   const rows = await q
     .select({
       row: cells.row,
@@ -127,20 +141,39 @@ async function readSurroundings(
       ),
     )
     .orderBy(asc(cells.row), asc(cells.column));
-  return rows.map((square) => {
-    const shown = square.status === CellStatus.Published && square.title !== null;
-    return {
-      dRow: square.row - cell.row,
-      dColumn: square.column - cell.column,
-      token: square.token,
-      status: square.status,
-      color: shown ? colorAsSent(square.color) : null,
-      mediaKey: shown ? square.mediaKey : null,
-      title: shown ? titleOrUntitled(square.title!) : '',
-      artist:
-        shown && square.firstname !== null
-          ? personName({ firstname: square.firstname, lastname: square.lastname! })
-          : '',
-    };
-  });
+  const within = (row: number, column: number) =>
+    Math.abs(row - cell.row) <= SURROUNDINGS_RADIUS && Math.abs(column - cell.column) <= SURROUNDINGS_RADIUS;
+  const slots = computeBranchSlots(settings, gridOfCells(rows))
+    .filter((slot) => within(slot.row, slot.column))
+    .map((slot) => ({ dRow: slot.row - cell.row, dColumn: slot.column - cell.column }));
+  const around = rows
+    .filter((square) => within(square.row, square.column))
+    .map((square) => {
+      const shown = square.status === CellStatus.Published && square.title !== null;
+      return {
+        dRow: square.row - cell.row,
+        dColumn: square.column - cell.column,
+        token: square.token,
+        status: square.status,
+        color: shown ? colorAsSent(square.color) : null,
+        mediaKey: shown ? square.mediaKey : null,
+        title: shown ? titleOrUntitled(square.title!) : '',
+        artist:
+          shown && square.firstname !== null
+            ? personName({ firstname: square.firstname, lastname: square.lastname! })
+            : '',
+      };
+    });
+  return { around, slots };
+}
+
+/**
+ * Draws the neighbourhood as the tree does (shared/tree/cell-look.ts) through `pen`, in world pixels from the
+ * top-left square's corner: each square by its status and colour, the branch slots dashed.
+ */
+export function drawSurroundings(pen: Pen, shared: Pick<SharedPiece, 'around' | 'slots'>): void {
+  const at = (d: number) => (d + SURROUNDINGS_RADIUS) * CELL_PITCH;
+  for (const square of shared.around)
+    drawCell(pen, at(square.dColumn), at(square.dRow), square.status, square.color ?? -1);
+  for (const slot of shared.slots) drawBranchSlot(pen, at(slot.dColumn), at(slot.dRow));
 }

@@ -47,7 +47,6 @@ const oembed = (params: Record<string, string>) => get(`/oembed?${new URLSearchP
 describe('the social card', () => {
   it('is a 1200 × 630 PNG at a stable address, cached with an ETag that answers 304', async () => {
     const res = await get(`/card/cell/${app().piece.cellToken}.png`);
-    if (process.env.CARD_OUT) (await import('node:fs')).writeFileSync(process.env.CARD_OUT, res.rawPayload);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['cache-control']).toBe('public, max-age=600');

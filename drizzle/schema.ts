@@ -211,6 +211,11 @@ export const pictures = sqliteTable(
     height: integer('height').notNull(),
     /** What the picture shows, in the artist's words, for people who cannot see it (alt text); '' when not given. */
     description: text('description').notNull().default(''),
+    /**
+     * The narrower widths stored beside the large size, named by the media key (decision 047): space-separated
+     * `<width>.<format>` (`480.webp 480.avif 800.webp`); '' for pictures stored before them, shown by the large size.
+     */
+    sizes: text('sizes').notNull().default(''),
     createdAt: createdAt(),
   },
   (t) => [

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { mediaNameOf } from './services/display/index.ts';
+import { mediaNameOf, parsePictureSizes, sizedMediaNameOf } from './services/display/index.ts';
 import { StartupError } from './startup-error.ts';
 import type { MediaStorage } from './storage/index.ts';
 
@@ -32,12 +32,16 @@ export interface BackupResult {
   counts: { users: number; art: number; pictures: number; reservations: number };
 }
 
-/** Every media file name the database's rows point at: both sizes of each picture, and avatars. */
+/** Every media file name the database's rows point at: every size of each picture (decision 047), and avatars. */
 export function referencedMediaNames(client: Database.Database): string[] {
   const names = new Set<string>();
-  for (const { key } of client.prepare('select distinct media_key as key from pictures').all() as { key: string }[]) {
+  for (const { key, sizes } of client.prepare('select distinct media_key as key, sizes from pictures').all() as {
+    key: string;
+    sizes: string;
+  }[]) {
     names.add(mediaNameOf(key, 'large'));
     names.add(mediaNameOf(key, 'thumb'));
+    for (const size of parsePictureSizes(sizes)) names.add(sizedMediaNameOf(key, size));
   }
   for (const { image } of client.prepare('select image from users where image is not null').all() as {
     image: string;

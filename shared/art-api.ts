@@ -11,6 +11,18 @@ export interface ArtPicture {
   height: number;
   /** What the picture shows, in the artist's words (its alt text); '' when the artist gave none. */
   description: string;
+  /**
+   * Every stored width of the large picture, narrowest first, the large size (`image`) among them as WebP, and AVIF
+   * beside a width where it was smaller (decision 047); a picture stored before the widths has the large size only.
+   */
+  variants: PictureVariantUrl[];
+}
+
+/** One stored width of a picture, for a `srcset`. */
+export interface PictureVariantUrl {
+  width: number;
+  type: 'image/webp' | 'image/avif';
+  url: string;
 }
 
 /** The text fields of a piece, named as the art save's form fields (docs/api.md, POST /api/cell/{cellToken}). */

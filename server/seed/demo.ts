@@ -62,9 +62,12 @@ const HOUR = 60 * 60 * 1000;
 // ---------------------------------------------------------------------------------------------------------------
 // Pictures: rendered and stored before any row is written.
 
+/** The demo's pictures get their WebP widths but no AVIF, which would take most of the seed's time (decision 047). */
+const DEMO_PICTURES = { avif: false };
+
 async function renderPictures(ctx: ServiceContext, piece: PlannedPiece): Promise<StoredPicture[]> {
   const main = await renderArtwork(piece.seed, PICTURE_SIZE, 0);
-  const stored = [await storePicture(ctx.media, main)];
+  const stored = [await storePicture(ctx.media, main, DEMO_PICTURES)];
   for (const [index, extra] of piece.extras.entries()) {
     let png: Buffer;
     if (extra === 'study') {
@@ -80,7 +83,7 @@ async function renderPictures(ctx: ServiceContext, piece: PlannedPiece): Promise
         .png()
         .toBuffer();
     }
-    stored.push(await storePicture(ctx.media, png));
+    stored.push(await storePicture(ctx.media, png, DEMO_PICTURES));
   }
   return stored;
 }
@@ -268,6 +271,7 @@ async function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan
         mediaKey: pic.key,
         width: pic.width,
         height: pic.height,
+        sizes: pic.sizes,
         createdAt,
       })),
     );

@@ -198,7 +198,7 @@ export async function saveArt(
 }
 
 type PicturePlan = (
-  { keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number } }
+  { keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number; sizes: string } }
 ) & { description: string };
 
 interface ArtCommit {
@@ -245,7 +245,7 @@ async function commitArt(
             .set({ position, description })
             .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)));
         } else {
-          const { key, width, height, dominantColor } = item.stored;
+          const { key, width, height, dominantColor, sizes } = item.stored;
           await tx.insert(pictures).values({
             token: newToken(),
             artId: piece.id,
@@ -253,6 +253,7 @@ async function commitArt(
             mediaKey: key,
             width,
             height,
+            sizes,
             description,
             createdAt: now,
           });

@@ -1,8 +1,8 @@
 /** A piece's pictures as the pages show them: their URLs, the ordered list, and the main picture's thumbnail. */
 import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
-import { mediaNameOf } from './media-names.ts';
+import { mediaNameOf, parsePictureSizes, sizedMediaNameOf } from './media-names.ts';
 import type { Queryable } from '../../db.ts';
-import type { ArtPicture } from '#shared/art-api.ts';
+import type { ArtPicture, PictureVariantUrl } from '#shared/art-api.ts';
 import { pictures } from '#drizzle/tables.ts';
 import { eq, asc, type AnyColumn, and } from 'drizzle-orm';
 
@@ -15,6 +15,25 @@ export const pictureUrls = (key: string, urlOf: MediaUrlOf = serverMediaUrlOf) =
   image: urlOf(mediaNameOf(key, 'large')),
 });
 
+/**
+ * Every stored width of a picture (decision 047): the `sizes` column's widths and the large size, narrowest first,
+ * WebP before AVIF at one width.
+ */
+function pictureVariants(
+  key: string,
+  width: number,
+  sizes: string,
+  urlOf: MediaUrlOf = serverMediaUrlOf,
+): PictureVariantUrl[] {
+  const variants: PictureVariantUrl[] = parsePictureSizes(sizes).map((size) => ({
+    width: size.width,
+    type: size.format === 'avif' ? 'image/avif' : 'image/webp',
+    url: urlOf(sizedMediaNameOf(key, size)),
+  }));
+  variants.push({ width, type: 'image/webp', url: urlOf(mediaNameOf(key, 'large')) });
+  return variants.sort((a, b) => a.width - b.width || (a.type === b.type ? 0 : a.type === 'image/webp' ? -1 : 1));
+}
+
 export async function readPictures(q: Queryable, artId: number, urlOf: MediaUrlOf): Promise<ArtPicture[]> {
   return (
     await q
@@ -24,11 +43,16 @@ export async function readPictures(q: Queryable, artId: number, urlOf: MediaUrlO
         width: pictures.width,
         height: pictures.height,
         description: pictures.description,
+        sizes: pictures.sizes,
       })
       .from(pictures)
       .where(eq(pictures.artId, artId))
       .orderBy(asc(pictures.position))
-  ).map(({ key, ...rest }) => ({ ...rest, ...pictureUrls(key, urlOf) }));
+  ).map(({ key, sizes, ...rest }) => ({
+    ...rest,
+    ...pictureUrls(key, urlOf),
+    variants: pictureVariants(key, rest.width, sizes, urlOf),
+  }));
 }
 
 /** The main picture's thumbnail URL of a piece, from a left join on its position-0 picture. */

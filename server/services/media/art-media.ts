@@ -60,7 +60,8 @@ function isAvatarName(name: string): boolean {
   return AVATAR_NAME.test(name);
 }
 
-const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb|large)\.webp$/;
+/** A picture's files: its large size, thumbnail and narrower widths (decision 047), each named by its media key. */
+const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb\.webp|large\.webp|w\d{1,5}\.(?:webp|avif))$/;
 
 /**
  * How long a file no row names is kept: longer than any save takes between writing its files and committing the

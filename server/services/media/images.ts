@@ -21,8 +21,16 @@ export const imageWork = new WorkQueue(IMAGE_WORK_AT_ONCE, IMAGE_WORK_WAITING, 5
 export const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;
 export const THUMB_SIZE = 256;
 export const LARGE_SIZE = 1600;
+/**
+ * The narrower widths stored beside the large size, each as WebP and as AVIF where AVIF is smaller, so a page asks
+ * for the width it draws (decision 047); only those narrower than the large size are made, never an enlargement.
+ */
+export const PICTURE_WIDTHS = [480, 800, 1200] as const;
+const SIZED_WEBP = { quality: 82 } as const;
+/** Effort 2 of 9: a tenth of the default's time at nearly its size (measured on the demo's art, 1,200 px). */
+const SIZED_AVIF = { quality: 50, effort: 2 } as const;
 
-import { mediaNameOf } from '../display/index.ts';
+import { formatPictureSizes, mediaNameOf, sizedMediaNameOf, type PictureSize } from '../display/index.ts';
 
 export interface StoredPicture {
   key: string;
@@ -30,6 +38,8 @@ export interface StoredPicture {
   height: number;
   /** 0xRRGGBB */
   dominantColor: number;
+  /** The widths stored beside the large size, as the pictures row's `sizes` column holds them (decision 047). */
+  sizes: string;
 }
 
 export class ImageRejected extends Error {
@@ -44,26 +54,64 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp']);
 export interface PreparedPicture extends StoredPicture {
   large: Buffer;
   thumb: Buffer;
+  /** The files of `sizes`, in its order. */
+  sized: { size: PictureSize; data: Buffer }[];
 }
 
 /** Decodes, checks, normalises and stores one picture; returns its key. Writes files only: rows are the caller's. */
-export async function storePicture(media: MediaStorage, input: Buffer): Promise<StoredPicture> {
-  return writePreparedPicture(media, await preparePicture(input));
+export async function storePicture(
+  media: MediaStorage,
+  input: Buffer,
+  options: PictureOptions = {},
+): Promise<StoredPicture> {
+  return writePreparedPicture(media, await preparePicture(input, options));
+}
+
+export interface PictureOptions {
+  /**
+   * Whether AVIF is tried beside the WebP widths (the default): it takes most of a picture's encoding time, so the
+   * demo seed, which stores a hundred pictures at once, leaves it out.
+   */
+  avif?: boolean;
 }
 
 /**
- * Writes both sizes of a prepared picture (content-hashed: writing the same picture again keeps its bytes and renews
+ * Writes every file of a prepared picture (content-hashed: writing the same picture again keeps its bytes and renews
  * its date).
  */
 export async function writePreparedPicture(media: MediaStorage, prepared: PreparedPicture): Promise<StoredPicture> {
   await media.put(mediaNameOf(prepared.key, 'large'), prepared.large);
   await media.put(mediaNameOf(prepared.key, 'thumb'), prepared.thumb);
-  const { key, width, height, dominantColor } = prepared;
-  return { key, width, height, dominantColor };
+  for (const { size, data } of prepared.sized) await media.put(sizedMediaNameOf(prepared.key, size), data);
+  const { key, width, height, dominantColor, sizes } = prepared;
+  return { key, width, height, dominantColor, sizes };
+}
+
+/**
+ * The narrower widths of a picture from its large size's pixels: WebP at each of PICTURE_WIDTHS narrower than it,
+ * and AVIF at those and at the large width itself, each AVIF kept only where it is smaller than the WebP beside it.
+ */
+async function sizedCopies(
+  pixels: { data: Buffer; info: sharp.OutputInfo },
+  large: Buffer,
+  { avif: tryAvif = true }: PictureOptions,
+): Promise<{ size: PictureSize; data: Buffer }[]> {
+  const { width, height, channels } = pixels.info;
+  const from = () => sharp(pixels.data, { raw: { width, height, channels } });
+  const copies: { size: PictureSize; data: Buffer }[] = [];
+  for (const narrower of [...PICTURE_WIDTHS.filter((w) => w < width), width]) {
+    const webp = narrower === width ? large : await from().resize({ width: narrower }).webp(SIZED_WEBP).toBuffer();
+    if (narrower < width) copies.push({ size: { width: narrower, format: 'webp' }, data: webp });
+    if (!tryAvif) continue;
+    const resized = narrower === width ? from() : from().resize({ width: narrower });
+    const avif = await resized.avif(SIZED_AVIF).toBuffer();
+    if (avif.length < webp.length) copies.push({ size: { width: narrower, format: 'avif' }, data: avif });
+  }
+  return copies;
 }
 
 /** Decodes, checks and re-encodes one picture in memory (metadata dropped); throws ImageRejected. */
-export async function preparePicture(input: Buffer): Promise<PreparedPicture> {
+export async function preparePicture(input: Buffer, options: PictureOptions = {}): Promise<PreparedPicture> {
   let metadata: sharp.Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -81,11 +129,19 @@ export async function preparePicture(input: Buffer): Promise<PreparedPicture> {
   let large: { data: Buffer; info: sharp.OutputInfo };
   let thumb: Buffer;
   let stats: sharp.Stats;
+  let sized: { size: PictureSize; data: Buffer }[];
   try {
-    large = await base()
+    // The original is decoded once for the large size's pixels, from which the large size and the narrower widths
+    // are encoded.
+    const pixels = await base()
       .resize(LARGE_SIZE, LARGE_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = pixels.info;
+    large = await sharp(pixels.data, { raw: { width, height, channels } })
       .webp({ quality: 86 })
       .toBuffer({ resolveWithObject: true });
+    sized = await sizedCopies(pixels, large.data, options);
     thumb = await base().resize(THUMB_SIZE, THUMB_SIZE, { fit: 'cover' }).webp({ quality: 80 }).toBuffer();
     stats = await sharp(thumb).stats();
   } catch {
@@ -98,7 +154,9 @@ export async function preparePicture(input: Buffer): Promise<PreparedPicture> {
     width: large.info.width,
     height: large.info.height,
     dominantColor: (r << 16) | (g << 8) | b,
+    sizes: formatPictureSizes(sized.map((copy) => copy.size)),
     large: large.data,
     thumb,
+    sized,
   };
 }

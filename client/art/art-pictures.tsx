@@ -2,6 +2,16 @@
 import { useState } from 'react';
 import type { ArtPicture } from '#shared/art-api.ts';
 import { titleOrUntitled } from '#shared/words.ts';
+import { pictureSrcsets } from './picture-sources.ts';
+
+/**
+ * The width the main picture is drawn at, for `sizes` (art-details.css): the stage's column less the page's gutters,
+ * the stage's padding and border (one column below 56rem, three fifths of at most 72rem above), and no wider than
+ * the stage's height (min(70vh, 44rem)) times the picture's shape.
+ */
+const stageSizes = (ratio: number) =>
+  `(min-width: 56rem) min(39rem, 60vw - 5rem, ${ratio} * min(70vh, 44rem)), ` +
+  `min(100vw - 4rem, ${ratio} * min(70vh, 44rem))`;
 
 export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title: string }) {
   const [selected, setSelected] = useState(0);
@@ -19,27 +29,35 @@ export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title
     );
   }
 
+  const ratio = current.width / current.height;
+  const srcsets = pictureSrcsets(current);
+  const sizes = stageSizes(Number(ratio.toFixed(4)));
   return (
     <div className="art-pictures">
       <figure className="art-pictures__stage">
-        <img
-          key={current.token}
-          className="art-pictures__main"
-          src={current.image}
-          width={current.width}
-          height={current.height}
-          // The box has the picture's shape before a byte of it arrives, so nothing below it moves as it loads.
-          style={{
-            aspectRatio: `${current.width} / ${current.height}`,
-            width: `min(100%, calc(var(--art-stage-height) * ${current.width / current.height}))`,
-          }}
-          // The artist's description of the picture when given; else the piece's name (and which picture).
-          alt={
-            current.description || (pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name)
-          }
-          decoding="async"
-          data-testid="art-main-image"
-        />
+        <picture key={current.token}>
+          {srcsets.avif && <source type="image/avif" srcSet={srcsets.avif} sizes={sizes} />}
+          <img
+            className="art-pictures__main"
+            src={current.image}
+            srcSet={srcsets.webp}
+            sizes={sizes}
+            width={current.width}
+            height={current.height}
+            // The box has the picture's shape before a byte of it arrives, so nothing below it moves as it loads.
+            style={{
+              aspectRatio: `${current.width} / ${current.height}`,
+              width: `min(100%, calc(var(--art-stage-height) * ${ratio}))`,
+            }}
+            // The artist's description of the picture when given; else the piece's name (and which picture).
+            alt={
+              current.description ||
+              (pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name)
+            }
+            decoding="async"
+            data-testid="art-main-image"
+          />
+        </picture>
       </figure>
       {pictures.length > 1 && (
         <ul className="art-pictures__thumbs" aria-label="Pictures of this piece">

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { ArtPicture } from '#shared/art-api.ts';
 import { titleOrUntitled } from '#shared/words.ts';
-import { pictureSrcsets } from './picture-sources.ts';
+import { pictureSrcsets } from '#shared/picture-srcsets.ts';
 
 /**
  * The width the main picture is drawn at, for `sizes` (art-details.css): the stage's column less the page's gutters,

@@ -14,7 +14,8 @@ import { PALETTE } from '#shared/tree/cell-look.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { cellPath } from '#shared/paths.ts';
 import { drawSurroundings, SURROUNDINGS_RADIUS, type SharedPiece } from '../services/art/index.ts';
-import { mediaNameOf } from '../services/display/index.ts';
+import { mediaNameOf, pictureVariants } from '../services/display/index.ts';
+import { pictureSrcsets } from '#shared/picture-srcsets.ts';
 import { SvgPen } from '../services/tree/index.ts';
 import type { MediaUrlOf } from '../storage/index.ts';
 import { escapeMarkup } from './markup.ts';
@@ -95,18 +96,35 @@ function page(assets: Map<string, EmbedAsset>, title: string, main: string): str
   );
 }
 
+/**
+ * The piece's main picture at the width the view draws it (decision 047): AVIF and WebP srcsets, the large size as
+ * fallback. `sizes` is at least the width drawn (the piece's column is narrower than the frame), so the picture keeps
+ * the size it had with the large size alone.
+ */
+function pictureMarkup(main: NonNullable<SharedPiece['main']>, title: string, urlOf: MediaUrlOf): string {
+  const image = urlOf(mediaNameOf(main.mediaKey, 'large'));
+  const srcsets = pictureSrcsets({
+    image,
+    width: main.width,
+    variants: pictureVariants(main.mediaKey, main.width, main.sizes, urlOf),
+  });
+  const ratio = Number((main.width / main.height).toFixed(4));
+  const sizes = `min(100vw, ${ratio} * 45vh, ${main.width}px)`;
+  const avif = srcsets.avif ? `<source type="image/avif" srcset="${escapeMarkup(srcsets.avif)}" sizes="${sizes}">` : '';
+  return (
+    `<picture>${avif}<img class="embed-picture" src="${escapeMarkup(image)}" srcset="${escapeMarkup(srcsets.webp)}"` +
+    ` sizes="${sizes}" width="${main.width}" height="${main.height}"` +
+    ` alt="${escapeMarkup(main.description || title)}"></picture>`
+  );
+}
+
 /** The view of a published piece. */
 export function renderEmbed(assets: Map<string, EmbedAsset>, shared: SharedPiece, urlOf: MediaUrlOf): string {
   const details = cellPath(shared.cellToken, 'details');
   const byline = [shared.artist ? `by ${shared.artist.name}` : '', shared.year ? String(shared.year) : '']
     .filter(Boolean)
     .join(', ');
-  const picture = shared.main
-    ? out(
-        details,
-        `<img class="embed-picture" src="${escapeMarkup(urlOf(mediaNameOf(shared.main.mediaKey, 'large')))}" width="${shared.main.width}" height="${shared.main.height}" alt="${escapeMarkup(shared.main.description || shared.title)}">`,
-      )
-    : '';
+  const picture = shared.main ? out(details, pictureMarkup(shared.main, shared.title, urlOf)) : '';
   const data =
     `data-tree="${escapeMarkup(shared.treeToken)}" data-version="${shared.treeVersion}"` +
     ` data-row="${shared.row}" data-column="${shared.column}"` +

@@ -248,6 +248,8 @@ describe('the embeddable view', () => {
     expect(html).toContain('Blue &lt;Hour&gt; &amp; &quot;Dawn&quot;');
     expect(html).not.toContain('<Hour>');
     expect(html).toMatch(/<img class="embed-picture" src="\/media\/[0-9a-f]{32}-large\.webp"/);
+    // At the width it is drawn (decision 047): the narrower widths, then the large size as the widest.
+    expect(html).toMatch(/<img class="embed-picture" src="[^"]+" srcset="[^"]*-large\.webp \d+w" sizes="min\(100vw, /);
     expect(html).toContain(`href="/observe/cell/${piece.cellToken}/details" target="_blank" rel="noopener"`);
     expect(html).toMatch(/<script src="\/embed\/assets\/embed\.js\?v=[0-9a-f]{12}" defer><\/script>/);
     // No inline script or style: the policy allows none.

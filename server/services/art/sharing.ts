@@ -51,8 +51,8 @@ export interface SharedPiece {
   year: number | null;
   description: string;
   artist: { token: string; name: string } | null;
-  /** The main picture: its media key and size in pixels, what it shows (alt text). */
-  main: { mediaKey: string; width: number; height: number; description: string } | null;
+  /** The main picture: its media key and size in pixels, what it shows (alt text), its narrower widths (decision 047). */
+  main: { mediaKey: string; width: number; height: number; description: string; sizes: string } | null;
   /** The squares of the neighbourhood that exist (the tree has no square at every position), the piece's own too. */
   around: SurroundingSquare[];
   /** The branch slots among the free positions of the neighbourhood (offsets), which the tree draws dashed. */
@@ -83,6 +83,7 @@ export async function sharedPieceWithSurroundings(
         width: pictures.width,
         height: pictures.height,
         description: pictures.description,
+        sizes: pictures.sizes,
       })
       .from(pictures)
       .where(and(eq(pictures.artId, piece.id), eq(pictures.position, 0)));

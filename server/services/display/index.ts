@@ -7,6 +7,6 @@ export { detailsLinkOf, editLinkOf, extendLinkOf, slotLinkOf, treeLinkOf } from 
 export { formatPictureSizes, mediaNameOf, parsePictureSizes, sizedMediaNameOf } from './media-names.ts';
 export type { PictureSize } from './media-names.ts';
 export { personRef } from './names.ts';
-export { mainPictureOf, pictureUrls, readPictures, thumbOf } from './pictures.ts';
+export { mainPictureOf, pictureUrls, pictureVariants, readPictures, thumbOf } from './pictures.ts';
 export { editFacts, fieldsOf, loadCellWithArt } from './piece.ts';
 export type { CellWithArt } from './piece.ts';

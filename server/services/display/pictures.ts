@@ -19,7 +19,7 @@ export const pictureUrls = (key: string, urlOf: MediaUrlOf = serverMediaUrlOf) =
  * Every stored width of a picture (decision 047): the `sizes` column's widths and the large size, narrowest first,
  * WebP before AVIF at one width.
  */
-function pictureVariants(
+export function pictureVariants(
   key: string,
   width: number,
   sizes: string,

@@ -29,7 +29,8 @@ const PROGRESS_EVERY_MS = 10_000;
 /**
  * The names that carry the hash of their own bytes: a picture's large size, whose media key is the first 32 hex
  * digits of its SHA-256 (server/services/media/images.ts), and an avatar, named the same way
- * (server/services/accounts/avatars.ts). A thumbnail carries its large size's key, which says nothing of its own bytes.
+ * (server/services/accounts/avatars.ts). A thumbnail, and a narrower width (decision 047), carries its large size's
+ * key, which says nothing of its own bytes.
  */
 const SELF_HASHED_NAME = /^([0-9a-f]{32})-(?:large\.webp|avatar\.jpg)$/;
 

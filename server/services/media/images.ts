@@ -1,7 +1,8 @@
 /**
  * The image pipeline (decision 009): sharp decides what a file is from its bytes, refuses decompression bombs, drops
- * metadata (EXIF, GPS), and writes a thumbnail for the tree and a large size for the details page under a
- * content-hashed name, with the dominant colour for small-scale drawing.
+ * metadata (EXIF, GPS), and writes a thumbnail for the tree, a large size for the details page and narrower widths
+ * beside it for pages to pick by `srcset` (decision 047) under a content-hashed name, with the dominant colour for
+ * small-scale drawing.
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';

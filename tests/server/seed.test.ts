@@ -13,7 +13,7 @@ import type { ServiceContext } from '#server/services/context.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { mediaNameOf } from '#server/services/display/media-names.ts';
 import { printSeedSummary, seedDemo, type SeedResult } from '#server/seed/demo.ts';
-import { generateSyntheticTree, syntheticSettings } from '#server/seed/synthetic.ts';
+import { generateSyntheticTree, MAX_SYNTHETIC_CELLS, syntheticSettings } from '#server/seed/synthetic.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { ArtStatus, CellStatus, CellType, Role } from '#shared/domain.ts';
 import { bandOfRow, inBranchArea, isTrunkColumn, totalRows, type TreeSettings } from '#shared/tree/geometry.ts';
@@ -348,7 +348,7 @@ describe('synthetic trees', () => {
       expect(ctx.db.select().from(cells).where(eq(cells.treeId, tree.id)).all()).toHaveLength(size);
     }
     await expect(generateSyntheticTree(ctx.db, { cells: 0 })).rejects.toThrow(RangeError);
-    await expect(generateSyntheticTree(ctx.db, { cells: 1_000_001 })).rejects.toThrow(RangeError);
+    await expect(generateSyntheticTree(ctx.db, { cells: MAX_SYNTHETIC_CELLS + 1 })).rejects.toThrow(RangeError);
     await expect(generateSyntheticTree(ctx.db, { cells: 2.5 })).rejects.toThrow(RangeError);
   });
 });

@@ -208,6 +208,8 @@ export const art = pgTable(
     index('art_cell_idx').on(t.cellId),
     index('art_author_idx').on(t.authorId, t.createdAt),
     index('art_status_idx').on(t.status, t.submittedAt),
+    // The dashboard's pieces published a week (admin overview): a range of the index, not every piece read.
+    index('art_published_idx').on(t.publishedAt),
   ],
 );
 

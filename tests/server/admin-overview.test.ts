@@ -1,15 +1,18 @@
 /**
  * The dashboard's overview: the counts and the weekly growth series, drawn from the database, with weeks
- * starting on Monday 00:00 UTC. Events are placed at known times with the manual clock.
+ * starting on Monday 00:00 UTC. Events are placed at known times with the manual clock. The weeks' published pieces
+ * are a range of an index on either engine, not every piece read (a million pieces took 0.7 s without it).
  */
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { art } from '#drizzle/tables.ts';
 import { OVERVIEW_WEEKS } from '#shared/admin-api.ts';
 import { Role } from '#shared/domain.ts';
-import { weekStartOf, WEEK_MS } from '#server/services/admin/overview.ts';
+import { weeklyQuery, weekStartOf, WEEK_MS } from '#server/services/admin/overview.ts';
 import { expireReservations } from '#server/services/reservations/reservation-jobs.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
+import { createTestApp, TEST_ENGINE, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { cellAt } from '../helpers/art-fixtures.ts';
 import { submitPieceAt } from '../helpers/server/review-fixtures.ts';
 
@@ -84,5 +87,24 @@ describe('the overview', () => {
         '7 reservationsExpired 1',
       ].sort(),
     );
+  });
+
+  it("reads the weeks' published pieces by a range of an index, not every piece", async () => {
+    const { sql: text, params } = weeklyQuery(t.deps.db, art, art.publishedAt, THIS_WEEK - 25 * WEEK_MS, NOW).toSQL();
+    let plan: string;
+    if (TEST_ENGINE === 'postgres') {
+      // A table this small is read whole when that is cheaper: the plan the index allows is asked for.
+      const client = await (t.deps.db.$client as unknown as pg.Pool).connect();
+      try {
+        await client.query('set enable_seqscan = off');
+        plan = JSON.stringify((await client.query(`explain ${text}`, params)).rows);
+        await client.query('reset enable_seqscan');
+      } finally {
+        client.release();
+      }
+    } else {
+      plan = JSON.stringify(t.deps.db.$client.prepare(`explain query plan ${text}`).all(...params));
+    }
+    expect(plan).toContain('art_published_idx');
   });
 });

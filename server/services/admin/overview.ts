@@ -34,6 +34,19 @@ async function counts(q: Queryable): Promise<AdminCounts> {
   };
 }
 
+/** Rows counted per week since `from`, by week number (0: the week starting at `from`), as the database groups them. */
+export function weeklyQuery(q: Queryable, table: SQLiteTable, at: SQLiteColumn, from: number, to: number, where?: SQL) {
+  const bucket = sql<number>`cast((${at} - ${from}) / ${WEEK_MS} as integer)`;
+  return (
+    q
+      .select({ week: bucket, n: count() })
+      .from(table)
+      .where(and(gte(at, from), lt(at, to), where))
+      // By position: PostgreSQL takes the bucket written again, with its numbers bound anew, for another expression.
+      .groupBy(sql`1`)
+  );
+}
+
 /** Rows per week since `from`: index 0 is the week starting at `from`. */
 async function weekly(
   q: Queryable,
@@ -44,14 +57,8 @@ async function weekly(
   where?: SQL,
 ): Promise<number[]> {
   const series = new Array<number>(OVERVIEW_WEEKS).fill(0);
-  const bucket = sql<number>`cast((${at} - ${from}) / ${WEEK_MS} as integer)`;
-  const rows = await q
-    .select({ week: bucket, n: count() })
-    .from(table)
-    .where(and(gte(at, from), lt(at, to), where))
-    // By position: PostgreSQL takes the bucket written again, with its numbers bound anew, for another expression.
-    .groupBy(sql`1`);
-  for (const { week, n } of rows) if (week >= 0 && week < OVERVIEW_WEEKS) series[week] = n;
+  for (const { week, n } of await weeklyQuery(q, table, at, from, to, where))
+    if (week >= 0 && week < OVERVIEW_WEEKS) series[week] = n;
   return series;
 }
 

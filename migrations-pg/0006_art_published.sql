@@ -1,0 +1,1 @@
+CREATE INDEX "art_published_idx" ON "art" USING btree ("published_at");

@@ -1,0 +1,1 @@
+CREATE INDEX `art_published_idx` ON `art` (`published_at`);

@@ -44,7 +44,9 @@ export function keepPgStatements(pool: pg.Pool, kept = KEPT_PG_STATEMENTS): void
 }
 
 function keepStatementsOn(client: pg.PoolClient, limit: number): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // pg's own query, looked up on each call (not kept from now), so whatever wraps the client's class later sees it.
+  const ownQuery = Object.getPrototypeOf(client) as { query: (...args: unknown[]) => unknown };
+  const query = (...args: unknown[]): unknown => ownQuery.query.apply(client, args);
   // The texts run, the most recently used last: named once run a second time.
   const texts = new Map<string, string | null>();
   const keeping = (...args: unknown[]): unknown => {

@@ -4,8 +4,8 @@
  * described, and around it only published pieces lend their colour, picture and title: a piece under review, sent
  * back or removed shows as its square's status, as on the tree.
  */
-import { and, asc, between, eq } from 'drizzle-orm';
-import { art, cells, pictures, trees, users } from '#drizzle/tables.ts';
+import { and, eq } from 'drizzle-orm';
+import { pictures, trees, users } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { personName } from '#shared/people.ts';
 import { CELL_PITCH } from '#shared/tree/camera.ts';
@@ -16,6 +16,7 @@ import { titleOrUntitled } from '#shared/words.ts';
 import { readTransaction, type Queryable } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import { loadCellWithArt } from '../display/index.ts';
+import { cellsWithin } from '../tree/index.ts';
 
 /** Squares shown on each side of the piece: a 5 × 5 neighbourhood, the piece in the middle. */
 export const SURROUNDINGS_RADIUS = 2;
@@ -118,30 +119,12 @@ async function readSurroundings(
   settings: TreeSettings,
 ): Promise<Pick<SharedPiece, 'around' | 'slots'>> {
   const r = SURROUNDINGS_RADIUS + 1;
-  const rows = await q
-    .select({
-      row: cells.row,
-      column: cells.column,
-      token: cells.token,
-      status: cells.status,
-      color: art.dominantColor,
-      title: art.title,
-      mediaKey: pictures.mediaKey,
-      firstname: users.firstname,
-      lastname: users.lastname,
-    })
-    .from(cells)
-    .leftJoin(art, and(eq(art.id, cells.artId), eq(art.status, ArtStatus.Published)))
-    .leftJoin(users, eq(users.id, art.authorId))
-    .leftJoin(pictures, and(eq(pictures.artId, art.id), eq(pictures.position, 0)))
-    .where(
-      and(
-        eq(cells.treeId, cell.treeId),
-        between(cells.row, cell.row - r, cell.row + r),
-        between(cells.column, cell.column - r, cell.column + r),
-      ),
-    )
-    .orderBy(asc(cells.row), asc(cells.column));
+  const rows = await cellsWithin(q, cell.treeId, {
+    row0: cell.row - r,
+    row1: cell.row + r,
+    col0: cell.column - r,
+    col1: cell.column + r,
+  });
   const within = (row: number, column: number) =>
     Math.abs(row - cell.row) <= SURROUNDINGS_RADIUS && Math.abs(column - cell.column) <= SURROUNDINGS_RADIUS;
   const slots = computeBranchSlots(settings, gridOfCells(rows))

@@ -19,7 +19,7 @@ export {
   treesChangedAfter,
 } from './tree-changes.ts';
 export { TreeHistoryStore } from './tree-history-store.ts';
-export { parseRegionBounds, readRegion } from './tree-region.ts';
+export { cellsWithin, parseRegionBounds, readRegion } from './tree-region.ts';
 export { SvgPen, TreeSketches } from './tree-sketch.ts';
 export { createTree, createTreeInTx, getDefaultTree, getTreeByToken } from './tree.ts';
 export type { ChangesOverLimit } from './tree-changes.ts';

@@ -51,18 +51,18 @@ export async function readRegion(
   });
 }
 
-async function regionAt(
-  db: Queryable,
-  treeId: number,
-  version: number,
-  bounds: RegionBounds,
-  urlOf: MediaUrlOf,
-): Promise<TreeRegionWire> {
-  const rows = await db
+/**
+ * The cells of a tree within `bounds`, by row then column, each with what is shown of its published piece (none
+ * for a piece not published): title, colour, first picture and artist. Read through the cells' position index.
+ */
+export function cellsWithin(q: Queryable, treeId: number, bounds: RegionBounds) {
+  return q
     .select({
       row: cells.row,
       column: cells.column,
       token: cells.token,
+      status: cells.status,
+      color: art.dominantColor,
       title: art.title,
       firstname: users.firstname,
       lastname: users.lastname,
@@ -80,6 +80,16 @@ async function regionAt(
       ),
     )
     .orderBy(asc(cells.row), asc(cells.column));
+}
+
+async function regionAt(
+  db: Queryable,
+  treeId: number,
+  version: number,
+  bounds: RegionBounds,
+  urlOf: MediaUrlOf,
+): Promise<TreeRegionWire> {
+  const rows = await cellsWithin(db, treeId, bounds);
   const width = regionWidth(bounds);
   const wire: TreeRegionWire = {
     version,

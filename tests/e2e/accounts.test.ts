@@ -63,7 +63,7 @@ async function logOut(): Promise<void> {
 }
 
 beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser('cpu')]);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   errors = watchErrors(page);
   mutations = [];

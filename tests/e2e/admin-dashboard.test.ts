@@ -133,7 +133,7 @@ const cellStatus = (token: string) =>
   gallery.app.deps.db.select({ status: cells.status }).from(cells).where(eq(cells.token, token)).get()!.status;
 
 beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser('cpu')]);
   artist = await person('Mira', '10.0.0.1');
   subscriber = await person('Oskar', '10.0.0.2');
   const edge = await squareAtTheTrunksEdge();

@@ -156,7 +156,7 @@ function submittedPieceOf(email: string, status: ArtStatus = ArtStatus.Submitted
 }
 
 beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser('cpu')]);
   piece = pickPiece();
 });
 

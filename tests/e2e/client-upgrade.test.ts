@@ -35,7 +35,7 @@ beforeAll(async () => {
   clientDir = path.join(tempDir('gallery-upgrade-'), 'client');
   fs.cpSync(E2E_CLIENT_DIR, clientDir, { recursive: true });
   sources = copyClientSources();
-  [gallery, browser] = await Promise.all([startGallery({ clientDir }), launchBrowser()]);
+  [gallery, browser] = await Promise.all([startGallery({ clientDir }), launchBrowser('cpu')]);
 });
 afterAll(async () => {
   await releaseBrowser(browser);

@@ -33,7 +33,7 @@ let other: { cellToken: string };
 
 beforeAll(async () => {
   gallery = await startGallery();
-  browser = await launchBrowser();
+  browser = await launchBrowser('cpu');
   const { db } = gallery.app.deps;
   const published = await db
     .select({ cellToken: cells.token, title: art.title, authorId: art.authorId })

@@ -19,7 +19,7 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
+  [gallery, browser] = await Promise.all([startGallery(), launchBrowser('cpu')]);
   context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 3,

@@ -15,7 +15,7 @@ import { reusablePage } from './pages.ts';
 export function useArtEditor() {
   const state = fileFixture(
     async () => {
-      const [files, gallery, browser] = await Promise.all([writeImageFiles(), startGallery(), launchBrowser()]);
+      const [files, gallery, browser] = await Promise.all([writeImageFiles(), startGallery(), launchBrowser('cpu')]);
       return { files, gallery, browser };
     },
     async ({ files, gallery, browser }) => {

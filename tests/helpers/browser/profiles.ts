@@ -33,7 +33,7 @@ export const FIELDS = {
 export function useProfiles() {
   const state = fileFixture(
     async () => {
-      const [gallery, browser, files] = await Promise.all([startGallery(), launchBrowser(), pictureFiles()]);
+      const [gallery, browser, files] = await Promise.all([startGallery(), launchBrowser('cpu'), pictureFiles()]);
       const artist = await signUp(gallery, browser, 'Ada', 'Rivers');
       const page = artist.page;
       const [submitted, held] = availableSquares(gallery);

@@ -18,7 +18,7 @@ export const PHONE = '+1 (555) 010-0199';
 export function usePublicPages() {
   const state = fileFixture(
     async () => {
-      const [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser()]);
+      const [gallery, browser] = await Promise.all([startGallery({ contactPhone: PHONE }), launchBrowser('cpu')]);
       return { gallery, browser, pages: [] as OpenedPage[] };
     },
     async ({ gallery, browser }) => {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS } from '#shared/validation/art.ts';
 import type { MediaStorage } from '../../storage/index.ts';
+import { formatPictureSizes, mediaNameOf, sizedMediaNameOf, type PictureSize } from '../display/index.ts';
 import { WorkQueue } from '../../work-queue.ts';
 
 /**
@@ -30,8 +31,6 @@ export const PICTURE_WIDTHS = [480, 800, 1200] as const;
 const SIZED_WEBP = { quality: 82 } as const;
 /** Effort 2 of 9: a tenth of the default's time at nearly its size (measured on the demo's art, 1,200 px). */
 const SIZED_AVIF = { quality: 50, effort: 2 } as const;
-
-import { formatPictureSizes, mediaNameOf, sizedMediaNameOf, type PictureSize } from '../display/index.ts';
 
 export interface StoredPicture {
   key: string;

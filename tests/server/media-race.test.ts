@@ -49,7 +49,12 @@ it.each(['folder', 's3'] as const)(
     expect(outcome.lost).toEqual([]);
     expect(outcome.vanished).toEqual([]);
     const saves = ROUNDS * race.servers.length;
-    expect({ committed: outcome.committed, refused: outcome.refused, other: outcome.other }).toEqual({
+    // An answer other than those two comes with what the servers logged, to tell why.
+    const logged = race.servers.map((server) => server.errors()).join('\n');
+    expect(
+      { committed: outcome.committed, refused: outcome.refused, other: outcome.other },
+      `the servers' errors:\n${logged}`,
+    ).toEqual({
       committed: saves,
       refused: saves,
       other: [],

@@ -9,6 +9,8 @@ import { nodeWithTsx } from './real-server.ts';
 export interface RaceServer {
   process: ChildProcess;
   url: string;
+  /** What the process wrote after its address: the log lines of its errors, and anything on stderr. */
+  errors: () => string;
 }
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -27,7 +29,10 @@ export function startRaceServer(dataDir: string, env: Record<string, string> = {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ process: child, url: (JSON.parse(line) as { url: string }).url });
+      if (line) {
+        const url = (JSON.parse(line) as { url: string }).url;
+        resolve({ process: child, url, errors: () => out.slice(out.indexOf(line) + line.length).trim() + err });
+      }
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`race server exited with ${code}: ${err}`)));

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 
 interface Step {
   label: string;
@@ -29,6 +30,22 @@ const BROWSER_TESTS = npx('vitest', 'run', '--project', 'e2e');
  */
 const NODE_LANE_NICENESS = 10;
 
+/**
+ * How many of a failed step's last lines are printed again at the very end: vitest ends with its failures in full, and
+ * a log that keeps only its tail (a CI page, a terminal's scroll-back) then still says what failed and why.
+ */
+const FAILURE_TAIL_LINES = 120;
+
+/** The lines of passing tests and empty lines, left out of a failure's tail so that it shows the failure itself. */
+const isPassingLine = (line: string) => /^\s*(✓.*)?$/u.test(stripVTControlCharacters(line));
+
+interface Failure {
+  label: string;
+  code: number;
+  tail: string[];
+}
+const failures: Failure[] = [];
+
 /** Runs one step with its output's lines prefixed by `prefix` (none when alone); resolves to its exit code. */
 function run(step: Step, prefix = '', niceness = 0): Promise<number> {
   console.log(`${prefix}> ${step.label}`);
@@ -44,6 +61,12 @@ function run(step: Step, prefix = '', niceness = 0): Promise<number> {
       // Not allowed here: the lanes share the CPU evenly instead.
     }
   }
+  const tail: string[] = [];
+  const keep = (line: string) => {
+    if (isPassingLine(line)) return;
+    tail.push(line);
+    if (tail.length > FAILURE_TAIL_LINES) tail.shift();
+  };
   for (const [stream, out] of [
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
@@ -53,13 +76,21 @@ function run(step: Step, prefix = '', niceness = 0): Promise<number> {
     stream?.on('data', (chunk: string) => {
       const lines = (rest + chunk).split('\n');
       rest = lines.pop() ?? '';
-      for (const line of lines) out.write(`${prefix}${line}\n`);
+      for (const line of lines) {
+        out.write(`${prefix}${line}\n`);
+        keep(line);
+      }
     });
-    stream?.on('end', () => rest && out.write(`${prefix}${rest}\n`));
+    stream?.on('end', () => {
+      if (!rest) return;
+      out.write(`${prefix}${rest}\n`);
+      keep(rest);
+    });
   }
   return new Promise((resolve) =>
     child.on('close', (code) => {
       console.log(`${prefix}${step.label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      if (code !== 0) failures.push({ label: `${prefix}${step.label}`, code: code ?? 1, tail });
       resolve(code ?? 1);
     }),
   );
@@ -89,6 +120,16 @@ if (args.length > 0) {
   ]);
   code = codes.find((c) => c !== 0) ?? 0;
   const took = `${((performance.now() - started) / 1000).toFixed(0)} s`;
-  console.log(code === 0 ? `All checks passed in ${took}.` : `Some checks failed (${took}): see the lines above.`);
+  for (const failure of failures) {
+    console.log(
+      `\n${failure.label} failed (exit ${failure.code}); the end of what it printed, passing tests left out:`,
+    );
+    for (const line of failure.tail) console.log(`  ${line}`);
+  }
+  console.log(
+    code === 0
+      ? `All checks passed in ${took}.`
+      : `Some checks failed (${took}): ${failures.map((f) => f.label.trim()).join(', ')}.`,
+  );
 }
 process.exit(code);

@@ -218,11 +218,20 @@ export const pictures = sqliteTable(
      * `<width>.<format>` (`480.webp 480.avif 800.webp`); '' for pictures stored before them, shown by the large size.
      */
     sizes: text('sizes').notNull().default(''),
+    /**
+     * The deep-zoom tile pyramid of the picture at its uploaded resolution (decision 048): 'none' (the upload was no
+     * larger than the large size, or was stored before pyramids), 'building' (queued or being cut), 'ready', 'failed'.
+     */
+    pyramid: text('pyramid').notNull().default('none'),
+    /** The kept upload a 'building' pyramid is cut from (`<key>-src-<random>.orig`); null once built or failed. */
+    pyramidSource: text('pyramid_source'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('pictures_art_position_unique').on(t.artId, t.position),
     index('pictures_media_idx').on(t.mediaKey),
+    // The pyramid job's queue: the few pictures being built, found without reading every picture.
+    index('pictures_pyramid_idx').on(t.pyramid),
   ],
 );
 

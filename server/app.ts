@@ -38,7 +38,7 @@ import { startJobs, type JobRunner } from './services/jobs.ts';
 import { newOwnerId } from './services/leases.ts';
 import { closeMailTransports, deliverOutbox } from './services/mail/index.ts';
 import { flushRateLimits, pruneRateLimits } from './services/rate-limit.ts';
-import { sweepOrphanMedia } from './services/media/index.ts';
+import { buildQueuedPyramids, PYRAMID_JOB_EVERY_MS, sweepOrphanMedia } from './services/media/index.ts';
 import { RESERVATION_JOBS } from './services/reservations/index.ts';
 import type { AppDeps } from './trpc.ts';
 
@@ -209,6 +209,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           { name: 'mail-outbox', everyMs: 5_000, run: deliverOutbox },
           { name: 'rate-limit-prune', everyMs: 60 * 60_000, run: (ctx) => pruneRateLimits(ctx.db, ctx.clock.now()) },
           { name: 'orphan-media-sweep', everyMs: 60 * 60_000, run: sweepOrphanMedia },
+          { name: 'picture-pyramids', everyMs: PYRAMID_JOB_EVERY_MS, run: buildQueuedPyramids },
           {
             name: 'tree-change-log-prune',
             everyMs: 10 * 60_000,

@@ -16,6 +16,12 @@ export interface ArtPicture {
    * beside a width where it was smaller (decision 047); a picture stored before the widths has the large size only.
    */
   variants: PictureVariantUrl[];
+  /**
+   * The picture's deep-zoom pyramid (decision 048): `building` while the upload is cut into tiles, `ready` with the
+   * descriptor's address (docs/api.md), `failed` when it could not be cut, `none` for a picture no larger than its
+   * large size (or stored before pyramids). Pages offer the zoom only when it is ready.
+   */
+  deepZoom: { state: 'none' | 'building' | 'ready' | 'failed'; descriptor: string | null };
 }
 
 /** One stored width of a picture, for a `srcset`. */

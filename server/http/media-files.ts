@@ -8,6 +8,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentTypeOf, isMediaName, MEDIA_PATH_PREFIX, type MediaStorage } from '../storage/index.ts';
 
+/**
+ * Whether a media name may be served: not an upload kept for its deep-zoom pyramid (decision 048), which still has
+ * its metadata (a camera's position) and is read by the pyramid job alone.
+ */
+export function isServedMediaName(name: string): boolean {
+  return isMediaName(name) && !name.endsWith('.orig');
+}
+
 /** What @fastify/static sends for the folder's files: a year, and never asked again (the names are the bytes' hash). */
 const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** How long a browser keeps the way to a public address: a day, since the operator may move the pictures again. */
@@ -23,6 +31,7 @@ export async function registerMediaFiles(server: FastifyInstance, media: MediaSt
       index: false,
       immutable: true,
       maxAge: '365d',
+      allowedPath: (pathName) => isServedMediaName(pathName.replace(/^\/+/, '')),
     });
     return;
   }
@@ -33,7 +42,7 @@ export async function registerMediaFiles(server: FastifyInstance, media: MediaSt
     exposeHeadRoute: false,
     handler: async (req, reply) => {
       // Not a media name: nothing the store could hold (and nothing to put in an address).
-      if (!isMediaName(req.params.name)) return reply.callNotFound();
+      if (!isServedMediaName(req.params.name)) return reply.callNotFound();
       return await handler(req, reply);
     },
   });

@@ -57,16 +57,20 @@ function grainOf(size: number): Buffer {
   return grain;
 }
 
-/** Renders one artwork to a square PNG of `size` pixels, with a paper grain unless `grain` is false. */
+/**
+ * Renders one artwork to a square PNG of `size` pixels, with a paper grain unless `grain` is false; as a JPEG with
+ * `jpeg`, as a camera would give a large picture (a tenth of the PNG's bytes, and decoded faster).
+ */
 export async function renderArtwork(
   seed: number,
   size = 800,
   variant = 0,
-  options: { grain?: boolean } = {},
+  options: { grain?: boolean; jpeg?: boolean } = {},
 ): Promise<Buffer> {
   const image = sharp(Buffer.from(artworkSvg(seed, size, variant)));
   if (options.grain !== false)
     image.composite([{ input: grainOf(size), raw: { width: size, height: size, channels: 2 }, blend: 'over' }]);
+  if (options.jpeg) return image.jpeg({ quality: 90 }).toBuffer();
   // Light compression: the PNG is only a hand-over to the image pipeline, which re-encodes it.
   return image.png({ compressionLevel: 1 }).toBuffer();
 }

@@ -56,6 +56,13 @@ export interface SeedResult {
 export const DEMO_TREE_NAME = 'The Gallery Tree';
 export const DEFAULT_ADMIN_EMAIL = 'admin@gallery-tree.local';
 const PICTURE_SIZE = 800;
+/**
+ * The first pieces' main pictures are as large as a photographed piece, 3,200 px (10 megapixels, four times the
+ * large size's pixels), so the demo shows the deep zoom (decision 048): their pyramids are cut by the job once the
+ * server runs, not by the seed. Two, since each adds about a second and a half of rendering and decoding.
+ */
+const DEEP_ZOOM_PIECES = 2;
+const DEEP_ZOOM_SIZE = 3200;
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
@@ -65,9 +72,13 @@ const HOUR = 60 * 60 * 1000;
 /** The demo's pictures get their WebP widths but no AVIF, which would take most of the seed's time (decision 047). */
 const DEMO_PICTURES = { avif: false };
 
-async function renderPictures(ctx: ServiceContext, piece: PlannedPiece): Promise<StoredPicture[]> {
+async function renderPictures(ctx: ServiceContext, piece: PlannedPiece, index: number): Promise<StoredPicture[]> {
   const main = await renderArtwork(piece.seed, PICTURE_SIZE, 0);
-  const stored = [await storePicture(ctx.media, main, DEMO_PICTURES)];
+  const stored = [
+    index < DEEP_ZOOM_PIECES
+      ? await storePicture(ctx.media, await renderArtwork(piece.seed, DEEP_ZOOM_SIZE, 0, { jpeg: true }), DEMO_PICTURES)
+      : await storePicture(ctx.media, main, DEMO_PICTURES),
+  ];
   for (const [index, extra] of piece.extras.entries()) {
     let png: Buffer;
     if (extra === 'study') {
@@ -272,6 +283,8 @@ async function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan
         width: pic.width,
         height: pic.height,
         sizes: pic.sizes,
+        pyramid: pic.pyramidSource ? 'building' : 'none',
+        pyramidSource: pic.pyramidSource,
         createdAt,
       })),
     );
@@ -438,7 +451,11 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   // sharp's work is CPU-bound: about one picture in flight a core.
   const concurrency = Math.min(4, Math.max(2, availableParallelism()));
   const [stored, adminHash, artistHashes] = await Promise.all([
-    mapConcurrently(pieces, concurrency, (piece) => renderPictures(ctx, piece)),
+    mapConcurrently(
+      pieces.map((piece, index) => ({ piece, index })),
+      concurrency,
+      ({ piece, index }) => renderPictures(ctx, piece, index),
+    ),
     hashPassword(adminPassword, true),
     // Nobody logs in as a demo artist: each gets a long random password nobody knows.
     Promise.all(artists.map(() => hashPassword(generatePassword(), true))),

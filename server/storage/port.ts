@@ -129,6 +129,8 @@ const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   gif: 'image/gif',
   avif: 'image/avif',
+  // A deep-zoom pyramid's descriptor (decision 048).
+  json: 'application/json',
 };
 
 /** The content type a media file is served with, from its extension. */

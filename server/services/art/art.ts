@@ -24,7 +24,7 @@ import { prepareArtImage, writePreparedPictures } from '../media/index.ts';
 import { editFacts, loadCellWithArt, type CellWithArt, readPictures, fieldsOf } from '../display/index.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from '../context.ts';
-import type { PreparedPicture } from '../media/index.ts';
+import type { PreparedPicture, StoredPicture } from '../media/index.ts';
 import { openRemovalRequestOf } from './removal-requests.ts';
 import { reserveSquareByToken, submitPiece, withHoldRefusals } from '../squares/index.ts';
 import { LIMITS, checkRateLimit, hitRateLimit } from '../rate-limit.ts';
@@ -197,9 +197,7 @@ export async function saveArt(
   return await getArtForEdit(ctx, viewer, cellToken);
 }
 
-type PicturePlan = (
-  { keep: string } | { stored: { key: string; width: number; height: number; dominantColor: number; sizes: string } }
-) & { description: string };
+type PicturePlan = ({ keep: string } | { stored: StoredPicture }) & { description: string };
 
 interface ArtCommit {
   values: ArtFormValues;
@@ -245,7 +243,7 @@ async function commitArt(
             .set({ position, description })
             .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)));
         } else {
-          const { key, width, height, dominantColor, sizes } = item.stored;
+          const { key, width, height, dominantColor, sizes, pyramidSource } = item.stored;
           await tx.insert(pictures).values({
             token: newToken(),
             artId: piece.id,
@@ -254,6 +252,11 @@ async function commitArt(
             width,
             height,
             sizes,
+            // A picture with more pixels than its large size is queued for its deep-zoom pyramid (decision 048): cut
+            // when it is saved, not when published, since only now is the upload at hand, and its author sees the
+            // piece while it waits for review.
+            pyramid: pyramidSource ? 'building' : 'none',
+            pyramidSource,
             description,
             createdAt: now,
           });

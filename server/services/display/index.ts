@@ -4,8 +4,15 @@
  * Other rooms, routers and routes import this file only (docs/architecture.md, Rooms).
  */
 export { detailsLinkOf, editLinkOf, extendLinkOf, slotLinkOf, treeLinkOf } from './links.ts';
-export { formatPictureSizes, mediaNameOf, parsePictureSizes, sizedMediaNameOf } from './media-names.ts';
-export type { PictureSize } from './media-names.ts';
+export {
+  formatPictureSizes,
+  mediaNameOf,
+  parsePictureSizes,
+  pyramidDescriptorNameOf,
+  pyramidTileNameOf,
+  sizedMediaNameOf,
+} from './media-names.ts';
+export type { PictureSize, PyramidState } from './media-names.ts';
 export { personRef } from './names.ts';
 export { mainPictureOf, pictureUrls, pictureVariants, readPictures, thumbOf } from './pictures.ts';
 export { editFacts, fieldsOf, loadCellWithArt } from './piece.ts';

@@ -34,3 +34,19 @@ export function parsePictureSizes(column: string): PictureSize[] {
 /** A list of widths as the `sizes` column holds it. */
 export const formatPictureSizes = (sizes: readonly PictureSize[]): string =>
   sizes.map((size) => `${size.width}.${size.format}`).join(' ');
+
+/**
+ * The deep-zoom pyramid's descriptor (decision 048): named by the large size's key, as the widths are, so a picture
+ * stored again names the same pyramid.
+ */
+export function pyramidDescriptorNameOf(key: string): string {
+  return `${key}-dz.json`;
+}
+
+/** One tile of a picture's pyramid: its level (0 is one pixel), then its column and row at that level. */
+export function pyramidTileNameOf(key: string, level: number, column: number, row: number): string {
+  return `${key}-dz${level}-${column}-${row}.webp`;
+}
+
+/** The states of a picture's pyramid, as the pictures row holds them (decision 048). */
+export type PyramidState = 'none' | 'building' | 'ready' | 'failed';

@@ -1,6 +1,12 @@
 /** A piece's pictures as the pages show them: their URLs, the ordered list, and the main picture's thumbnail. */
 import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
-import { mediaNameOf, parsePictureSizes, sizedMediaNameOf } from './media-names.ts';
+import {
+  mediaNameOf,
+  parsePictureSizes,
+  pyramidDescriptorNameOf,
+  sizedMediaNameOf,
+  type PyramidState,
+} from './media-names.ts';
 import type { Queryable } from '../../db.ts';
 import type { ArtPicture, PictureVariantUrl } from '#shared/art-api.ts';
 import { pictures } from '#drizzle/tables.ts';
@@ -34,6 +40,14 @@ export function pictureVariants(
   return variants.sort((a, b) => a.width - b.width || (a.type === b.type ? 0 : a.type === 'image/webp' ? -1 : 1));
 }
 
+const PYRAMID_STATES = new Set<string>(['none', 'building', 'ready', 'failed']);
+
+/** A picture's deep zoom as the answers carry it: its state, and the descriptor's address once it is ready. */
+export function deepZoomOf(key: string, state: string, urlOf: MediaUrlOf = serverMediaUrlOf): ArtPicture['deepZoom'] {
+  const known = (PYRAMID_STATES.has(state) ? state : 'none') as PyramidState;
+  return { state: known, descriptor: known === 'ready' ? urlOf(pyramidDescriptorNameOf(key)) : null };
+}
+
 export async function readPictures(q: Queryable, artId: number, urlOf: MediaUrlOf): Promise<ArtPicture[]> {
   return (
     await q
@@ -44,14 +58,16 @@ export async function readPictures(q: Queryable, artId: number, urlOf: MediaUrlO
         height: pictures.height,
         description: pictures.description,
         sizes: pictures.sizes,
+        pyramid: pictures.pyramid,
       })
       .from(pictures)
       .where(eq(pictures.artId, artId))
       .orderBy(asc(pictures.position))
-  ).map(({ key, sizes, ...rest }) => ({
+  ).map(({ key, sizes, pyramid, ...rest }) => ({
     ...rest,
     ...pictureUrls(key, urlOf),
     variants: pictureVariants(key, rest.width, sizes, urlOf),
+    deepZoom: deepZoomOf(key, pyramid, urlOf),
   }));
 }
 

@@ -4,7 +4,7 @@
  * writes its files before the transaction that names them and never deletes one, even when it then fails; the
  * hourly sweep alone deletes, and only files no row names that no save has written for a day.
  */
-import { inArray, isNotNull } from 'drizzle-orm';
+import { and, inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/tables.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
@@ -62,6 +62,12 @@ function isAvatarName(name: string): boolean {
 
 /** A picture's files: its large size, thumbnail and narrower widths (decision 047), each named by its media key. */
 const KEY_OF_NAME = /^([0-9a-f]{32})-(?:thumb\.webp|large\.webp|w\d{1,5}\.(?:webp|avif))$/;
+/** A picture's deep-zoom files (decision 048): its pyramid's descriptor and tiles, named by its media key too. */
+const KEY_OF_PYRAMID_NAME = /^([0-9a-f]{32})-dz(?:\.json|\d{1,2}-\d{1,5}-\d{1,5}\.webp)$/;
+/** An upload kept for its pyramid to be cut from (images.ts, pyramidSourceNameOf): named by its whole name. */
+const PYRAMID_SOURCE_NAME = /^[0-9a-f]{32}-src-[0-9a-f]{16}\.orig$/;
+/** The pyramid states whose files a row keeps: a failed build's tiles, if any were written, are nobody's. */
+const PYRAMID_KEPT = ['building', 'ready'];
 
 /**
  * How long a file no row names is kept: longer than any save takes between writing its files and committing the
@@ -73,38 +79,75 @@ const STALE_TEMPORARY_MS = 60 * 60 * 1000;
 /** Names looked up in the database at once. */
 const SWEEP_BATCH = 100;
 
-/** What the sweep judges of a media file: the picture key or avatar name a row would name it by, or null (not ours). */
+/**
+ * What the sweep judges of a media file, as the row value that would name it, marked by the kind of row: `p:` a
+ * picture key (any picture row), `z:` a pyramid's key (a picture row whose pyramid is building or ready), `s:` a
+ * kept upload (a row's pyramid_source), `a:` an avatar (a user's image); null when the file is not ours to judge.
+ */
 function namedBy(name: string): string | null {
-  return KEY_OF_NAME.exec(name)?.[1] ?? (isAvatarName(name) ? name : null);
+  const key = KEY_OF_NAME.exec(name)?.[1];
+  if (key) return `p:${key}`;
+  const pyramidKey = KEY_OF_PYRAMID_NAME.exec(name)?.[1];
+  if (pyramidKey) return `z:${pyramidKey}`;
+  if (PYRAMID_SOURCE_NAME.test(name)) return `s:${name}`;
+  return isAvatarName(name) ? `a:${name}` : null;
 }
 
-/** Of the given keys and avatar names, those some committed row names. */
+/** The values of one kind among marked names (namedBy's). */
+const ofKind = (names: readonly string[], kind: string) =>
+  names.filter((name) => name.startsWith(kind)).map((name) => name.slice(kind.length));
+
+/** Of the given marked names (namedBy's), those some committed row names. */
 async function namedAmong(db: Db, names: readonly string[]): Promise<Set<string>> {
   const named = new Set<string>();
-  if (names.length === 0) return named;
-  for (const row of await db
-    .select({ key: pictures.mediaKey })
-    .from(pictures)
-    .where(inArray(pictures.mediaKey, [...names])))
-    named.add(row.key);
-  for (const row of await db
-    .select({ image: users.image })
-    .from(users)
-    .where(inArray(users.image, [...names])))
-    if (row.image) named.add(row.image);
+  const keys = ofKind(names, 'p:');
+  const pyramidKeys = ofKind(names, 'z:');
+  const sources = ofKind(names, 's:');
+  const avatars = ofKind(names, 'a:');
+  if (keys.length)
+    for (const row of await db
+      .select({ key: pictures.mediaKey })
+      .from(pictures)
+      .where(inArray(pictures.mediaKey, keys)))
+      named.add(`p:${row.key}`);
+  if (pyramidKeys.length)
+    for (const row of await db
+      .select({ key: pictures.mediaKey })
+      .from(pictures)
+      .where(and(inArray(pictures.mediaKey, pyramidKeys), inArray(pictures.pyramid, PYRAMID_KEPT))))
+      named.add(`z:${row.key}`);
+  if (sources.length)
+    for (const row of await db
+      .select({ source: pictures.pyramidSource })
+      .from(pictures)
+      .where(inArray(pictures.pyramidSource, sources)))
+      if (row.source) named.add(`s:${row.source}`);
+  if (avatars.length)
+    for (const row of await db.select({ image: users.image }).from(users).where(inArray(users.image, avatars)))
+      if (row.image) named.add(`a:${row.image}`);
   return named;
 }
 
 async function everyNamed(db: Db): Promise<Set<string>> {
   const named = new Set<string>();
-  for (const row of await db.selectDistinct({ key: pictures.mediaKey }).from(pictures)) named.add(row.key);
+  for (const row of await db.selectDistinct({ key: pictures.mediaKey }).from(pictures)) named.add(`p:${row.key}`);
+  for (const row of await db
+    .selectDistinct({ key: pictures.mediaKey })
+    .from(pictures)
+    .where(inArray(pictures.pyramid, PYRAMID_KEPT)))
+    named.add(`z:${row.key}`);
+  for (const row of await db
+    .select({ source: pictures.pyramidSource })
+    .from(pictures)
+    .where(isNotNull(pictures.pyramidSource)))
+    if (row.source) named.add(`s:${row.source}`);
   for (const row of await db.select({ image: users.image }).from(users).where(isNotNull(users.image)))
-    if (row.image) named.add(row.image);
+    if (row.image) named.add(`a:${row.image}`);
   return named;
 }
 
 /**
- * The hourly job: deletes the picture and avatar files that no picture row and no user names and that no save has
+ * The hourly job: deletes the picture, pyramid, kept-upload and avatar files that no picture row and no user names and that no save has
  * written for MEDIA_ORPHAN_GRACE_MS, then temporaries a killed write left. No lock is held: a save writes (or
  * renews) its files before its transaction names them, so a file being saved is young. A row may name a file after
  * the listing was read, so each old one is looked up in the database again, then its date read again last of all,

@@ -4,7 +4,7 @@
  * beside it for pages to pick by `srcset` (decision 047) under a content-hashed name, with the dominant colour for
  * small-scale drawing.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS } from '#shared/validation/art.ts';
 import type { MediaStorage } from '../../storage/index.ts';
@@ -40,6 +40,11 @@ export interface StoredPicture {
   dominantColor: number;
   /** The widths stored beside the large size, as the pictures row's `sizes` column holds them (decision 047). */
   sizes: string;
+  /**
+   * The upload as it came, kept for its deep-zoom pyramid to be cut from (decision 048) when it has more pixels than
+   * the large size; null when the large size holds them all.
+   */
+  pyramidSource: string | null;
 }
 
 export class ImageRejected extends Error {
@@ -56,6 +61,16 @@ export interface PreparedPicture extends StoredPicture {
   thumb: Buffer;
   /** The files of `sizes`, in its order. */
   sized: { size: PictureSize; data: Buffer }[];
+  /** The upload's bytes when they are kept for a pyramid (`pyramidSource` names them once written), else null. */
+  original: Buffer | null;
+}
+
+/**
+ * A kept upload's name: the large size's key and a random part, since the upload still has its metadata (a camera's
+ * GPS position) and must never be found by its key, which is public. It is never linked, and /media/ refuses it.
+ */
+export function pyramidSourceNameOf(key: string): string {
+  return `${key}-src-${randomBytes(8).toString('hex')}.orig`;
 }
 
 /** Decodes, checks, normalises and stores one picture; returns its key. Writes files only: rows are the caller's. */
@@ -84,7 +99,10 @@ export async function writePreparedPicture(media: MediaStorage, prepared: Prepar
   await media.put(mediaNameOf(prepared.key, 'thumb'), prepared.thumb);
   for (const { size, data } of prepared.sized) await media.put(sizedMediaNameOf(prepared.key, size), data);
   const { key, width, height, dominantColor, sizes } = prepared;
-  return { key, width, height, dominantColor, sizes };
+  // Kept under a name of its own each time: the row that names it is the pyramid job's queue entry.
+  const pyramidSource = prepared.original ? pyramidSourceNameOf(key) : null;
+  if (pyramidSource && prepared.original) await media.put(pyramidSource, prepared.original);
+  return { key, width, height, dominantColor, sizes, pyramidSource };
 }
 
 /**
@@ -158,5 +176,8 @@ export async function preparePicture(input: Buffer, options: PictureOptions = {}
     large: large.data,
     thumb,
     sized,
+    // More pixels than the large size kept: the upload is what a deep zoom shows them from (decision 048).
+    original: Math.max(metadata.width, metadata.height) > LARGE_SIZE ? input : null,
+    pyramidSource: null,
   };
 }

@@ -159,6 +159,28 @@ describe('writeTransaction', () => {
     expect(await follow(since)).toEqual([next]);
   });
 
+  it('hands every connection back outside a transaction, whether the change commits, fails or breaks a statement', async () => {
+    const since = Number(await lastSeq());
+    // More failures than the pool has connections: one left inside its transaction would be handed to a later write.
+    for (let i = 0; i < 12; i++) {
+      const failing = writeTransaction(db, async (tx) => {
+        await logChange(tx);
+        if (i % 2) throw new Error('the change fails halfway');
+        await tx.execute(sql`select 1 / 0`);
+      });
+      if (i % 2) await expect(failing).rejects.toThrow('the change fails halfway');
+      // PostgreSQL's division_by_zero, which drizzle hands on as the cause of its own error.
+      else await expect(failing).rejects.toMatchObject({ cause: { code: '22012' } });
+    }
+    const kept = await Promise.all([1, 2, 3].map(() => writeTransaction(db, (tx) => logChange(tx))));
+    expect(await follow(since)).toEqual(kept.sort((a, b) => a - b));
+    const { rows } = await db.$client.query<{ open: string }>(
+      `select count(*) as open from pg_stat_activity
+       where datname = current_database() and state like 'idle in transaction%'`,
+    );
+    expect(Number(rows[0]!.open)).toBe(0);
+  });
+
   it('leaves reads free while a write holds the lock', async () => {
     const holding = deferred();
     const release = deferred();

@@ -41,6 +41,8 @@ describe('reserving a square (POST /api/cell/{cellToken}/reserve)', () => {
       extended: false,
       extension_allowed: true,
     });
+    // The answer is made from what the reservation wrote, not read again: it must be what a read shows.
+    expect(res.body.r).toEqual((await browser.get(`/api/user/${user.token}/reserve`)).body.r);
 
     const cell = (await cellAt(app.t.deps.db, app.tree.id, SEED_ROW, 0))!;
     expect(cell.status).toBe(CellStatus.Reserved);

@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { art, cells, reservations, trees } from '#drizzle/tables.ts';
 import type { ReservationDetails, ReservedCell } from '#shared/api-types.ts';
-import { ArtStatus } from '#shared/domain.ts';
+import { ArtStatus, CellStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { write, type Queryable } from '../../db.ts';
 import { AppError } from '../../errors.ts';
@@ -31,11 +31,28 @@ export type Member = NonNullable<Viewer>;
 export async function reserveCell(ctx: ServiceContext, user: Viewer, cellToken: string): Promise<ReservedCell> {
   if (!mayReserve(user)) throw new AppError(ErrorCode.Unauthenticated, 'Log in to reserve a square.');
   const now = ctx.clock.now();
-  // The checks read before the write, the answer after it: the transaction, which holds the one write lock, only
-  // writes (on PostgreSQL every statement in it is a round trip every other writer waits for).
-  const square = await squareToReserve(ctx.db, user, cellToken);
-  await withHoldRefusals(() => write(ctx.db, (tx) => reserveSquare(tx, now, user, square)));
-  return (await readReservedCell(ctx.db, user.id, now, ctx.config.siteTimezone))!;
+  // The checks read before the write, and the answer is what the write wrote: the transaction, which holds the one
+  // write lock, only writes, and nothing is read again after it (on PostgreSQL every statement is a round trip, and
+  // every one inside the transaction one that every other writer waits for).
+  const found = await squareToReserve(ctx.db, user, cellToken);
+  const reserved = await withHoldRefusals(() => write(ctx.db, (tx) => reserveSquare(tx, now, user, found)));
+  const { id: _id, treeId: _treeId, ...square } = found;
+  return reservedCellOf(
+    {
+      ...square,
+      status: CellStatus.Reserved,
+      state: 'active',
+      artToken: reserved.artToken,
+      artStatus: ArtStatus.Draft,
+      expiresAt: reserved.expiresAt,
+      reminderCount: 0,
+      updatedAt: now,
+      extended: false,
+      reminderToken: reserved.reminderToken,
+    },
+    now,
+    ctx.config.siteTimezone,
+  );
 }
 
 export interface BranchPosition {
@@ -93,13 +110,24 @@ export async function readReservedCell(
       .where(and(eq(reservations.userId, userId), eq(reservations.state, 'active')))
       .limit(1)
   )[0];
-  if (!found) return null;
-  const { artToken, artStatus, state: _state, ...rest } = found;
+  return found ? reservedCellOf(found, now, zone) : null;
+}
+
+/** A held square's row, as a reservation's answer shows it. */
+interface HeldSquare extends Omit<ReservedCell, 'art' | 'extensionAllowed' | 'extendedUntil'> {
+  state: string;
+  artToken: string | null;
+  artStatus: number | null;
+}
+
+/** The answer for a held square: its piece, and what an extension would allow now (decision 027). */
+function reservedCellOf(held: HeldSquare, now: number, zone: string): ReservedCell {
+  const { artToken, artStatus, state: _state, ...rest } = held;
   return {
     ...rest,
     art: { token: artToken ?? '', status: artStatus ?? ArtStatus.Draft },
-    extensionAllowed: extensionRefusal(found, now) === null,
-    extendedUntil: extensionDeadline(found.expiresAt, zone),
+    extensionAllowed: extensionRefusal(held, now) === null,
+    extendedUntil: extensionDeadline(held.expiresAt, zone),
   };
 }
 

@@ -5,7 +5,7 @@
  * active reservation a member, one a square) are the last word should two writers ever slip past the checks.
  */
 import { and, between, eq } from 'drizzle-orm';
-import { art, cells, reservations } from '#drizzle/tables.ts';
+import { art, cells, reservations, trees } from '#drizzle/tables.ts';
 import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
@@ -93,6 +93,15 @@ export interface SquareToReserve {
   status: number;
 }
 
+/** A square as reserving needs it, with what the answer to a reservation shows of it. */
+export interface SquareAsFound extends SquareToReserve {
+  token: string;
+  row: number;
+  column: number;
+  type: number;
+  treeToken: string;
+}
+
 async function refuseIfHolding(tx: Queryable, member: Reserver): Promise<void> {
   const held = (
     await tx.select({ id: reservations.id }).from(reservations).where(isActiveReservationOf(member.id)).limit(1)
@@ -102,23 +111,45 @@ async function refuseIfHolding(tx: Queryable, member: Reserver): Promise<void> {
 
 /**
  * The checks a reservation of the square `cellToken` names makes, in the order a member is told of them: the square
- * exists, the member holds nothing, the square is AVAILABLE. Answers the square. They may run before the write that
- * reserves (reserveCell runs them on the database, so the write's transaction, which holds the one write lock, does
- * only the writes): should anything change in between, the write's conditional update and the unique indexes refuse
- * it with the same codes (withHoldRefusals).
+ * exists, the member holds nothing, the square is AVAILABLE. Answers the square. One read: the member's active
+ * reservation, if any, comes joined to the square. They may run before the write that reserves (reserveCell runs
+ * them on the database, so the write's transaction, which holds the one write lock, does only the writes): should
+ * anything change in between, the write's conditional update and the unique indexes refuse it with the same codes
+ * (withHoldRefusals).
  */
-export async function squareToReserve(q: Queryable, member: Reserver, cellToken: string): Promise<SquareToReserve> {
-  const square = (
+export async function squareToReserve(q: Queryable, member: Reserver, cellToken: string): Promise<SquareAsFound> {
+  const found = (
     await q
-      .select({ id: cells.id, treeId: cells.treeId, status: cells.status })
+      .select({
+        id: cells.id,
+        treeId: cells.treeId,
+        status: cells.status,
+        token: cells.token,
+        row: cells.row,
+        column: cells.column,
+        type: cells.type,
+        treeToken: trees.token,
+        held: reservations.id,
+      })
       .from(cells)
+      .innerJoin(trees, eq(trees.id, cells.treeId))
+      .leftJoin(reservations, isActiveReservationOf(member.id))
       .where(eq(cells.token, cellToken))
+      .limit(1)
   )[0];
-  if (!square) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
-  await refuseIfHolding(q, member);
+  if (!found) throw new AppError(ErrorCode.CellNotFound, 'No cell has this token.');
+  const { held, ...square } = found;
+  if (held !== null) throw holdRefusal(ErrorCode.AlreadyReserved);
   if (square.status === CellStatus.Reserved) throw holdRefusal(ErrorCode.CellTaken);
   if (square.status !== CellStatus.Available) throw holdRefusal(ErrorCode.CellNotAvailable);
   return square;
+}
+
+/** What reserving wrote: the reservation's token and deadline, and the draft piece's token. */
+export interface SquareReserved {
+  reminderToken: string;
+  expiresAt: number;
+  artToken: string;
 }
 
 /**
@@ -131,13 +162,14 @@ export async function reserveSquare(
   now: number,
   member: Reserver,
   square: SquareToReserve,
-): Promise<void> {
+): Promise<SquareReserved> {
+  const reserved = { reminderToken: newToken(), expiresAt: reservationDeadline(now), artToken: newToken() };
   await tx.insert(reservations).values({
-    token: newToken(),
+    token: reserved.reminderToken,
     userId: member.id,
     cellId: square.id,
     state: 'active',
-    expiresAt: reservationDeadline(now),
+    expiresAt: reserved.expiresAt,
     createdAt: now,
     updatedAt: now,
   });
@@ -145,7 +177,7 @@ export async function reserveSquare(
     await tx
       .insert(art)
       .values({
-        token: newToken(),
+        token: reserved.artToken,
         cellId: square.id,
         authorId: member.id,
         status: ArtStatus.Draft,
@@ -163,6 +195,7 @@ export async function reserveSquare(
   ).length;
   if (changed !== 1) throw holdRefusal(ErrorCode.CellTaken);
   await recordCellChanges(tx, square.treeId, [square.id], now);
+  return reserved;
 }
 
 /** Reserves the square a token names, checks and writes in the caller's transaction (a first save on a free square). */

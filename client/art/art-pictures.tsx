@@ -1,5 +1,6 @@
 /** The main image of a piece and the thumbnail list that switches it. */
 import { useState } from 'react';
+import { DeepZoomViewer } from './deep-zoom-viewer.tsx';
 import type { ArtPicture } from '#shared/art-api.ts';
 import { titleOrUntitled } from '#shared/words.ts';
 import { pictureSrcsets } from '#shared/picture-srcsets.ts';
@@ -15,6 +16,7 @@ const stageSizes = (ratio: number) =>
 
 export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title: string }) {
   const [selected, setSelected] = useState(0);
+  const [zooming, setZooming] = useState(false);
   const index = selected < pictures.length ? selected : 0;
   const current = pictures[index];
   const name = titleOrUntitled(title);
@@ -30,6 +32,10 @@ export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title
   }
 
   const ratio = current.width / current.height;
+  // The picture's deep-zoom pyramid, once cut (decision 048): the picture opens into the viewer.
+  const zoomable = current.deepZoom?.state === 'ready' ? current.deepZoom.descriptor : null;
+  const label =
+    current.description || (pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name);
   const srcsets = pictureSrcsets(current);
   const sizes = stageSizes(Number(ratio.toFixed(4)));
   return (
@@ -37,6 +43,7 @@ export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title
       <figure className="art-pictures__stage">
         <picture key={current.token}>
           {srcsets.avif && <source type="image/avif" srcSet={srcsets.avif} sizes={sizes} />}
+          {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a click on the picture opens the viewer; its zoom button does the same for the keyboard */}
           <img
             className="art-pictures__main"
             src={current.image}
@@ -50,14 +57,22 @@ export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title
               width: `min(100%, calc(var(--art-stage-height) * ${ratio}))`,
             }}
             // The artist's description of the picture when given; else the piece's name (and which picture).
-            alt={
-              current.description ||
-              (pictures.length > 1 ? `${name}, picture ${index + 1} of ${pictures.length}` : name)
-            }
+            alt={label}
             decoding="async"
             data-testid="art-main-image"
+            // A pointer opens the viewer from the picture itself; the button below is the way in for keys.
+            onClick={zoomable ? () => setZooming(true) : undefined}
+            data-zoomable={zoomable ? 'true' : undefined}
           />
         </picture>
+        {zoomable && (
+          <button type="button" className="art-pictures__zoom" onClick={() => setZooming(true)} data-testid="art-zoom">
+            Zoom into the picture
+          </button>
+        )}
+        {zoomable && zooming && (
+          <DeepZoomViewer key={zoomable} descriptorUrl={zoomable} label={label} onClose={() => setZooming(false)} />
+        )}
       </figure>
       {pictures.length > 1 && (
         <ul className="art-pictures__thumbs" aria-label="Pictures of this piece">

@@ -128,11 +128,20 @@ export function fieldErrorsOfIssues(issues: readonly { message: string; path?: r
 }
 
 /**
- * Any thrown value as an AppError; a write that failed for lack of disk space becomes insufficient_storage (507);
- * other unknown failures become a bare internal error (no stack, no message leak).
+ * Any thrown value as an AppError; a write that failed for lack of disk space becomes insufficient_storage (507), one
+ * the database gave up on because another writer held it too long becomes busy (503, try again in a second); other
+ * unknown failures become a bare internal error (no stack, no message leak).
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseBusy(error)) {
+    return new AppError(
+      ErrorCode.Busy,
+      'The gallery is very busy right now, and nothing was saved. Try again in a moment.',
+      undefined,
+      1,
+    );
+  }
   if (isOutOfSpace(error)) {
     outOfSpaceAt = Date.now();
     return new AppError(
@@ -166,6 +175,19 @@ let outOfSpaceAt = Number.NEGATIVE_INFINITY;
 export function* causesOf(error: unknown): Generator<Error & { code?: unknown; constraint?: unknown }> {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++)
     yield current;
+}
+
+/**
+ * What the engines answer when a statement waited for another writer and gave up: SQLite's busy and locked (another
+ * process held the file's write lock past busy_timeout), PostgreSQL's lock_not_available, serialization_failure and
+ * deadlock_detected. Nothing of the failed transaction was kept, and the same request a moment later can succeed.
+ */
+const DATABASE_BUSY = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED', '55P03', '40001', '40P01']);
+
+/** Whether `error` (or an error it was caused by) is the database giving up on a wait for another writer. */
+export function isDatabaseBusy(error: unknown): boolean {
+  for (const { code } of causesOf(error)) if (typeof code === 'string' && DATABASE_BUSY.has(code)) return true;
+  return false;
 }
 
 /** Whether `error` (or an error it was caused by) is a write that failed for lack of space. */

@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { AnyProcedure } from '@trpc/server/unstable-core-do-not-import';
 import { ErrorCode } from '#shared/errors.ts';
 import { snakeKeys, type Snaked } from '#shared/key-case.ts';
-import { AppError, toAppError } from '../errors.ts';
+import { AppError, isDatabaseBusy, toAppError } from '../errors.ts';
 import { invokeProcedure } from '../http/invoke-procedure.ts';
 import { contextOf } from '../http/request-context.ts';
 import { appRouter, type createCaller } from '../root.ts';
@@ -154,7 +154,10 @@ function fromFastifyError(error: FastifyError): AppError | null {
 export function useRestEnvelope(api: FastifyInstance): void {
   api.setErrorHandler((error: FastifyError, req, reply) => {
     const app = fromFastifyError(error) ?? toAppError(error);
-    if (app.status >= 500 && app.code !== ErrorCode.Busy) req.log.error({ err: error }, 'request failed');
+    // A refusal the app chose to make (busy, with its wait) is no failure to log; a database that gave up is.
+    if (app.status >= 500 && (app.code !== ErrorCode.Busy || isDatabaseBusy(error))) {
+      req.log.error({ err: error }, 'request failed');
+    }
     reply.header('cache-control', 'no-store');
     if (app.retryAfter !== undefined) reply.header('retry-after', String(app.retryAfter));
     return reply.code(app.status).send(ok(app.toBody()));

@@ -54,7 +54,11 @@ async function post(serverIndex: number, cookie: string, apiPath: string, body: 
     headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-csrf-token': CSRF },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { r: { error?: string; token?: string } } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { r: { error?: string; message?: string; token?: string } },
+  };
 }
 
 const activeOnCell = (cellId: number) =>
@@ -156,6 +160,31 @@ describe('reservation races across two processes sharing one database file', () 
     expect(`${answer.status} ${answer.body.r.error}`).toBe('409 cell_taken');
     expect(activeOnCell(square.id)).toBe(1);
   });
+
+  it('a reserve that waits past the busy timeout for another process is told the gallery is busy, and writes nothing', async () => {
+    const [member] = await addUsers(1);
+    await setCellStatus(db, tree.id, 26, 2, CellStatus.Available);
+    const square = (await cellAt(db, tree.id, 26, 2))!;
+    // Another process holds the write lock longer than the server's busy timeout (5 s).
+    db.$client.exec('BEGIN IMMEDIATE');
+    let answer;
+    try {
+      answer = await post(0, member!.cookie, `/api/cell/${square.token}/reserve`);
+    } finally {
+      db.$client.exec('ROLLBACK');
+    }
+    expect(`${answer.status} ${answer.body.r.error}`).toBe('503 busy');
+    expect(answer.body.r.message).toMatch(/nothing was saved/);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    // Logged for the operator (the line may reach this process a moment after the answer).
+    await expect.poll(() => servers[0]!.errors()).toMatch(/database is locked/);
+    expect(activeOnCell(square.id)).toBe(0);
+    expect((await cellAt(db, tree.id, 26, 2))!.status).toBe(CellStatus.Available);
+    // Once the lock is free, the same request goes through.
+    const again = await post(0, member!.cookie, `/api/cell/${square.token}/reserve`);
+    expect(again.status).toBe(200);
+    expect(activeOnCell(square.id)).toBe(1);
+  }, 20_000);
 
   it('the unique index is the last word: a reservation slipped in without the status change still blocks a second', async () => {
     const [first, second] = await addUsers(2);

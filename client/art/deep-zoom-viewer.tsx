@@ -6,17 +6,7 @@
  * events), keys (+, −, 0, arrows) and buttons zoom and pan; the zoom is announced as it changes.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-
-/** What a pyramid's descriptor holds (server/services/media/pyramids.ts, docs/api.md). */
-export interface PyramidDescriptor {
-  format: 'webp';
-  width: number;
-  height: number;
-  tileSize: number;
-  overlap: number;
-  levels: number;
-  tiles: string;
-}
+import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
 
 /** Where the picture is: `scale` CSS pixels a picture pixel, its top-left corner at (x, y) in the viewport. */
 export interface View {
@@ -49,12 +39,6 @@ export function levelFor(descriptor: PyramidDescriptor, scale: number, dpr: numb
   const top = descriptor.levels - 1;
   const level = top + Math.floor(Math.log2(scale * dpr * LEVEL_SLACK) + 1e-9);
   return Math.max(0, Math.min(top, level));
-}
-
-/** The size of the picture at a level (the Deep Zoom rule: halved, rounding up, from the top level down). */
-export function levelSize(descriptor: PyramidDescriptor, level: number) {
-  const factor = 2 ** (descriptor.levels - 1 - level);
-  return { width: Math.ceil(descriptor.width / factor), height: Math.ceil(descriptor.height / factor) };
 }
 
 /** The tiles of `level` that the viewport of `width` × `height` CSS pixels shows of the picture placed by `view`. */

@@ -12,7 +12,7 @@ export {
   pyramidTileNameOf,
   sizedMediaNameOf,
 } from './media-names.ts';
-export type { PictureSize, PyramidState } from './media-names.ts';
+export type { PictureSize } from './media-names.ts';
 export { personRef } from './names.ts';
 export { mainPictureOf, pictureUrls, pictureVariants, readPictures, thumbOf } from './pictures.ts';
 export { editFacts, fieldsOf, loadCellWithArt } from './piece.ts';

@@ -5,5 +5,4 @@
 export { prepareArtImage, sniffImageType, sweepOrphanMedia, writePreparedPictures } from './art-media.ts';
 export { MAX_INPUT_PIXELS, imageWork, storePicture } from './images.ts';
 export { buildQueuedPyramids, PYRAMID_JOB_EVERY_MS } from './pyramids.ts';
-export type { PyramidDescriptor } from './pyramids.ts';
 export type { PreparedPicture, StoredPicture } from './images.ts';

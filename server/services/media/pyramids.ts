@@ -9,6 +9,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { pictures } from '#drizzle/tables.ts';
+import type { PyramidDescriptor } from '#shared/deep-zoom.ts';
 import { write } from '../../db.ts';
 import type { MediaStorage } from '../../storage/index.ts';
 import type { ServiceContext } from '../context.ts';
@@ -31,29 +32,9 @@ const TILE_WEBP = { quality: 80, effort: 2 } as const;
 /** Tiles encoded at once while cutting one level: the build is one at a time, but each tile uses one core. */
 const TILES_AT_ONCE = 2;
 
-/** What `<key>-dz.json` holds: enough for a viewer to ask for the tiles it shows (docs/api.md). */
-export interface PyramidDescriptor {
-  format: 'webp';
-  /** The upload's own size, as displayed (its EXIF orientation applied). */
-  width: number;
-  height: number;
-  tileSize: number;
-  overlap: number;
-  /** Levels 0 (one pixel) to levels - 1 (the whole picture); level n is the picture halved levels - 1 - n times. */
-  levels: number;
-  /** The tiles' names relative to the descriptor's address, with {level}, {column} and {row} to fill in. */
-  tiles: string;
-}
-
 /** How many levels a Deep Zoom pyramid of a picture has: down to one pixel, halving (rounding up) each time. */
 export function pyramidLevels(width: number, height: number): number {
   return Math.ceil(Math.log2(Math.max(width, height, 1))) + 1;
-}
-
-/** The picture's size at a level (the Deep Zoom rule: the full size divided by a power of two, rounded up). */
-export function levelSize(width: number, height: number, levels: number, level: number) {
-  const scale = 2 ** (levels - 1 - level);
-  return { width: Math.ceil(width / scale), height: Math.ceil(height / scale) };
 }
 
 /** A pyramid cut in memory, nothing written yet. */

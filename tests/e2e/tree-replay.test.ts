@@ -3,7 +3,13 @@
  * paused, with only what is known of it (the pieces published by then; no reservation, available square or branch
  * slot of today); play, pause and the scrubber move it; its end is today's live tree; Back to live returns; a
  * malformed or unreached day opens the live tree.
+ *
+ * The growth as a video (decision 049): the whole tree recorded (a short video: the length is the viewer's choice)
+ * and downloaded as a WebM of at most 10 MB that a <video> loads with its duration and seeks to its end, its picture
+ * the tree over a caption band; the viewer's view and the replay's day put back after it; a cancelled recording leaves
+ * no file and the view as it was; a browser without MediaRecorder is not offered it.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CellStatus, CellType } from '#shared/domain.ts';
@@ -18,7 +24,7 @@ import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree } from '../helpers/browser/tree-pixels.ts';
-import { openTree } from '../helpers/browser/tree-page.ts';
+import { openTree, stats } from '../helpers/browser/tree-page.ts';
 import { write } from '#server/db.ts';
 
 let gallery: Gallery;
@@ -34,6 +40,8 @@ let liveNow: string[] = [];
 /** A trunk square reserved today, before the page opened, and a trunk square available now. */
 let reservedToday: { row: number; column: number };
 let availableNow: { row: number; column: number };
+/** Downloads the page started (the growth as a video), counted from the start. */
+let downloads = 0;
 
 type Square = { kind: 'cell' | 'slot'; status: number } | null;
 
@@ -107,6 +115,69 @@ const described = (squares: Square[]) => squares.map((s) => (s?.kind === 'cell' 
 
 const replayBar = () => page.getByRole('group', { name: 'Growth replay' });
 const addressDay = () => new URL(page.url()).searchParams.get('at');
+
+const panel = () => page.getByRole('group', { name: 'Save the growth as a video' });
+const status = () => panel().getByRole('status');
+const camera = async () => {
+  const { x, y, scale } = await stats(page);
+  return { x, y, scale };
+};
+
+/** The video's bytes loaded into a <video> and seeked to the end, in a page of its own (the site's policy keeps blob: media out of its pages). */
+async function play(bytes: Buffer) {
+  const blank = await browser.newPage();
+  try {
+    return await blank.evaluate(async (base64) => {
+      const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const video = document.createElement('video');
+      video.muted = true;
+      document.body.append(video);
+      const next = (name: string) =>
+        new Promise<void>((resolve, reject) => {
+          video.addEventListener(name, () => resolve(), { once: true });
+          video.addEventListener('error', () => reject(new Error(video.error?.message ?? 'video error')), {
+            once: true,
+          });
+        });
+      const loaded = next('loadedmetadata');
+      video.src = URL.createObjectURL(new Blob([data], { type: 'video/webm' }));
+      await loaded;
+      const durationAtLoad = video.duration;
+      // A file without its duration says Infinity until a seek past its end makes the player read it all.
+      if (!Number.isFinite(video.duration)) {
+        const known = next('durationchange');
+        video.currentTime = 1e9;
+        await known;
+      }
+      // Seeked to its end, the last picture is decoded (playing it through would take the video's length again).
+      const seeked = next('seeked');
+      video.currentTime = video.duration;
+      await seeked;
+      // The last picture: the caption band's colour at the bottom, and the tree's squares above it.
+      const canvas = document.createElement('canvas');
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(video, 0, 0);
+      const band = Array.from(context.getImageData(4, canvas.height - 4, 1, 1).data.subarray(0, 3));
+      const tree = context.getImageData(0, 0, canvas.width, Math.floor(canvas.height * 0.8)).data;
+      const colours = new Set<number>();
+      for (let k = 0; k < tree.length; k += 4 * 97) colours.add((tree[k]! << 16) | (tree[k + 1]! << 8) | tree[k + 2]!);
+      return {
+        durationAtLoad,
+        duration: video.duration,
+        endedAt: video.currentTime,
+        decoded: video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA,
+        width: video.videoWidth,
+        height: video.videoHeight,
+        band,
+        colours: colours.size,
+      };
+    }, bytes.toString('base64'));
+  } finally {
+    await blank.close();
+  }
+}
 
 beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
@@ -250,6 +321,102 @@ describe('growth replay', () => {
       await expect.poll(() => page.locator('.tree-replay__problem').textContent()).toBe(said);
       await expect.poll(() => new URL(page.url()).searchParams.has('at')).toBe(false);
     }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the growth as a video', () => {
+  beforeAll(async () => {
+    page.on('download', () => downloads++);
+    await openTree(page, gallery);
+    await page.getByRole('button', { name: 'Replay growth' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  }, 60_000);
+
+  it('records the whole tree as a WebM that seeks to its end, then puts the view and the day back', async () => {
+    const view = await camera();
+    const day = await page.getByTestId('tree-replay-date').textContent();
+    await page.getByRole('button', { name: 'Save as video' }).click();
+    await panel().getByRole('radio', { name: 'The whole tree' }).check();
+    await panel().getByRole('combobox', { name: 'Length' }).selectOption({ label: '5 seconds' });
+    await panel().getByRole('button', { name: 'Record' }).click();
+    await expect.poll(() => status().textContent()).toBe('Recording the growth as a video of 5 seconds.');
+    await expect
+      .poll(() => panel().locator('.tree-video__progress').textContent(), { timeout: 10_000 })
+      .toMatch(/^Recording… [1-5] s of 5$/);
+    // The whole tree is fitted to the canvas while it records, the replay's controls waiting.
+    expect(await camera()).not.toEqual(view);
+    expect(await page.getByRole('slider', { name: 'Replay date' }).isDisabled()).toBe(true);
+
+    const link = panel().getByRole('link', { name: 'Download the video' });
+    await link.waitFor({ timeout: 30_000 });
+    expect(await status().textContent()).toMatch(/^The video is ready to download: \d+\.\d MB\.$/);
+    expect(await link.evaluate((element) => element === document.activeElement)).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/^gallery-tree-growth-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.webm$/);
+    const bytes = fs.readFileSync((await download.path())!);
+
+    // WebM: the EBML header's magic, and its DocType "webm".
+    expect([...bytes.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
+    const docType = bytes.subarray(0, 64).indexOf(Buffer.from([0x42, 0x82]));
+    expect(bytes.subarray(docType + 3, docType + 3 + (bytes[docType + 2]! & 0x7f)).toString('latin1')).toBe('webm');
+    expect(bytes.length).toBeGreaterThan(1000);
+    expect(bytes.length).toBeLessThanOrEqual(10_000_000);
+
+    const played = await play(bytes);
+    // The duration is written into the file: known at once, about the length chosen.
+    expect(played.durationAtLoad).toBe(played.duration);
+    expect(played.duration).toBeGreaterThan(4.5);
+    expect(played.duration).toBeLessThan(12);
+    expect(played.endedAt).toBeCloseTo(played.duration, 1);
+    expect(played.decoded).toBe(true);
+    expect(played.width).toBeGreaterThan(0);
+    expect(played.width).toBeLessThanOrEqual(1280);
+    expect(played.height).toBeGreaterThan(0);
+    // The caption band (its ink, within the codec's loss) under a tree of several colours.
+    for (const [channel, ink] of played.band.map((value, k) => [value, [0x2b, 0x28, 0x24][k]!]))
+      expect(Math.abs(channel! - ink!)).toBeLessThan(24);
+    expect(played.colours).toBeGreaterThan(3);
+
+    // The viewer's view and the replay's day as they were, the controls back.
+    await expect.poll(camera).toEqual(view);
+    expect(await page.getByTestId('tree-replay-date').textContent()).toBe(day);
+    expect(await page.getByRole('slider', { name: 'Replay date' }).isDisabled()).toBe(false);
+  });
+
+  it('cancelled, leaves no file and the view as it was', async () => {
+    const view = await camera();
+    const day = await page.getByTestId('tree-replay-date').textContent();
+    const downloaded = downloads;
+    await panel().getByRole('button', { name: 'Record again' }).click();
+    await panel().getByRole('button', { name: 'Record' }).click();
+    await expect
+      .poll(() => panel().locator('.tree-video__progress').textContent(), { timeout: 10_000 })
+      .toMatch(/^Recording… [1-5] s of 5$/);
+    expect(await camera()).not.toEqual(view);
+    await panel().getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => status().textContent()).toBe('Recording cancelled: no video was made.');
+    expect(await panel().getByRole('link', { name: 'Download the video' }).count()).toBe(0);
+    expect(
+      await panel()
+        .getByRole('button', { name: 'Record' })
+        .evaluate((b) => b === document.activeElement),
+    ).toBe(true);
+    await expect.poll(camera).toEqual(view);
+    expect(await page.getByTestId('tree-replay-date').textContent()).toBe(day);
+    await page.waitForTimeout(300);
+    expect(downloads).toBe(downloaded);
+  });
+
+  it('is not offered where the browser has no MediaRecorder', async () => {
+    await panel().getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Back to live' }).click();
+    await page.evaluate(() => delete (window as { MediaRecorder?: unknown }).MediaRecorder);
+    await page.getByRole('button', { name: 'Replay growth' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save as video' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

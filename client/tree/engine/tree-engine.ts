@@ -21,6 +21,7 @@ import {
   zoomAt,
 } from '#shared/tree/camera.ts';
 import { CameraFlight } from './camera-flight.ts';
+import { CHUNK_WORLD } from './chunk-index.ts';
 import { CanvasTree, type AppliedUpdate, type CellHit } from './canvas-tree.ts';
 import { ChangeHighlight } from './change-highlight.ts';
 import { centredInUncovered, NO_INSETS, type Insets } from './covered-insets.ts';
@@ -232,6 +233,38 @@ export class TreeEngine {
   /** The canvas's size in CSS pixels. */
   viewportSize(): { width: number; height: number } {
     return this.viewport();
+  }
+
+  /**
+   * The WebGL canvas the tree is drawn on. The Application keeps its drawing buffer (preserveDrawingBuffer,
+   * tree-canvas.tsx), so the last frame can be read from it at any time, between frames too (a recording of the
+   * growth copies it: replay/growth-video.ts).
+   */
+  get canvas(): HTMLCanvasElement {
+    return this.options.app.canvas;
+  }
+
+  /** Chunks on screen are still waiting to be built (the view is not fully drawn yet). */
+  get drawing(): boolean {
+    return this.tree?.chunks.waiting ?? false;
+  }
+
+  /**
+   * The camera that shows the whole tree on the canvas (its world, half a square of margin round it), at whatever
+   * scale that takes, below the zoom's lower limit too, and how many chunks the view touches (each built and drawn:
+   * the cost of showing it). Null before the first tree or while the canvas has no size.
+   */
+  wholeTreeView(): { camera: Camera; chunks: number } | null {
+    const tree = this.tree;
+    const { width, height } = this.viewport();
+    if (!tree || width === 0 || height === 0) return null;
+    const { bounds } = tree;
+    const margin = CELL_PITCH / 2;
+    const scale = Math.min(width / (bounds.width + 2 * margin), height / (bounds.height + 2 * margin));
+    const centre = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
+    const camera = { x: centre.x - width / 2 / scale, y: centre.y - height / 2 / scale, scale };
+    const chunks = Math.ceil(width / scale / CHUNK_WORLD + 1) * Math.ceil(height / scale / CHUNK_WORLD + 1);
+    return { camera, chunks };
   }
 
   /** The element the canvas fills (it takes the keyboard): the page measures what it draws over it. */

@@ -37,6 +37,8 @@ export class GrowthReplay {
   private playingNow = false;
   private lastTick = 0;
   private ended = false;
+  /** Playing over a set time by the wall clock (playOver): when it began and how long it takes. */
+  private timed: { began: number; ms: number } | null = null;
 
   /** Starts showing the tree as it was at `time` (clamped to the history), paused. */
   constructor(
@@ -83,7 +85,20 @@ export class GrowthReplay {
     this.schedule();
   }
 
+  /**
+   * Plays from the first publish to now in `ms` by the wall clock, however slow the frames: a recording of the growth
+   * (growth-video.ts) must end on time. Playing as usual moves at most 100 ms of the clock a frame, so that a stalled
+   * frame does not skip part of the growth; here a slow frame skips instead (the tree catches up in the next ones).
+   */
+  playOver(ms: number): void {
+    this.pause();
+    this.seek(this.timeline.start);
+    this.play();
+    this.timed = { began: this.lastTick, ms };
+  }
+
   pause(): void {
+    this.timed = null;
     if (!this.playingNow) return;
     this.playingNow = false;
     this.listener.playing(false);
@@ -119,7 +134,8 @@ export class GrowthReplay {
       const span = Math.max(1, this.timeline.end - this.timeline.start);
       const elapsed = Math.min(100, now - this.lastTick);
       this.lastTick = now;
-      this.seek(this.timeMs + (elapsed * span) / PLAY_MS);
+      if (this.timed) this.seek(this.timeline.start + Math.min(1, (now - this.timed.began) / this.timed.ms) * span);
+      else this.seek(this.timeMs + (elapsed * span) / PLAY_MS);
       if (this.timeMs >= this.timeline.end) this.pause();
     }
     const started = performance.now();
@@ -130,6 +146,11 @@ export class GrowthReplay {
     }
     return this.playingNow || this.shown !== this.target;
   };
+
+  /** The tree on screen is the one of the time shown (a seek or a jump has caught up). */
+  get caughtUp(): boolean {
+    return this.shown === this.target;
+  }
 
   /** Pieces drawn as published right now (tests read it through the engine's stats instead). */
   get piecesShown(): number {

@@ -1,6 +1,6 @@
 /**
  * The growth replay's controls on the tree page (decision 023): a button that starts it, then play/pause, a scrubber
- * with the date it shows, and a way back to the live tree.
+ * with the date it shows, a way to save the growth as a video (decision 049) and a way back to the live tree.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DAY_MS } from '#shared/durations.ts';
@@ -10,7 +10,28 @@ import type { TreeEngine } from '../engine/tree-engine.ts';
 import { GrowthReplay } from './growth-replay.ts';
 import { fetchTreeHistory, historySpan } from './history-request.ts';
 import { formatDate } from '#client/app/dates.ts';
+import { moduleLoader } from '#client/app/module-loader.ts';
+import { useLoaded } from '#client/app/use-loaded.ts';
 import { COVERS_TREE } from '../use-covered-insets.ts';
+import type { ReplayVideoProps } from './replay-video.tsx';
+import { videoRecordingType } from './video-support.ts';
+
+/**
+ * The video panel and its recorder come only when a viewer opens the panel (decision 049): never part of the tree's
+ * first code, nor loaded in the background for everyone.
+ */
+const videoPanel = moduleLoader(() => import('./replay-video.tsx').then((module) => module.ReplayVideo));
+
+function VideoPanel(props: ReplayVideoProps) {
+  const Panel = useLoaded(videoPanel);
+  return Panel ? (
+    <Panel {...props} />
+  ) : (
+    <p className="tree-video" aria-busy="true">
+      Loading…
+    </p>
+  );
+}
 
 /** While playing, the controls follow the clock this often at most (the canvas follows every frame). */
 const UI_EVERY_MS = 100;
@@ -164,13 +185,26 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
   // A div in the same place as the button's above, so it stays the element the covered insets' observer watches.
   return (
     <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay" {...COVERS_TREE}>
-      <ReplayBar replay={replay.current} playing={playing} span={span} time={time} onTime={setTime} onExit={exit} />
+      <ReplayBar
+        engine={engine}
+        replay={replay.current}
+        playing={playing}
+        span={span}
+        time={time}
+        onTime={setTime}
+        onExit={exit}
+      />
     </div>
   );
 }
 
-/** The replay's controls while it runs: play or pause, the scrubber with the day it shows, and the way back to live. */
+/**
+ * The replay's controls while it runs: play or pause, the scrubber with the day it shows, Save as video (where the
+ * browser records WebM: video-support.ts) and the way back to live. While a video is recorded it plays the replay:
+ * play and the scrubber wait.
+ */
 function ReplayBar({
+  engine,
   replay,
   playing,
   span,
@@ -178,6 +212,7 @@ function ReplayBar({
   onTime,
   onExit,
 }: {
+  engine: TreeEngine | null;
   replay: GrowthReplay | null;
   playing: boolean;
   span: { start: number; end: number; step: number };
@@ -186,11 +221,25 @@ function ReplayBar({
   onExit: () => void;
 }) {
   const day = formatDate(time, 'utcDay');
+  const [videoType] = useState(videoRecordingType);
+  const [videoOpen, setVideoOpen] = useState(false);
+  const [recording, setRecording] = useState(false);
+  /** After a recording: the replay paused at the day it showed before, as a pause leaves it. */
+  const putBack = useCallback(
+    (before: number) => {
+      if (!replay) return;
+      replay.seek(endOfDay(before));
+      onTime(replay.time);
+      writeDay(replay.time);
+    },
+    [replay, onTime],
+  );
   return (
     <>
       <button
         type="button"
         className="tree-replay__button"
+        disabled={recording}
         onClick={() => (playing ? replay?.pause() : replay?.play())}
         aria-label={playing ? 'Pause' : 'Play'}
         title={playing ? 'Pause' : 'Play'}
@@ -206,6 +255,7 @@ function ReplayBar({
         value={Math.min(span.end, Math.max(span.start, time))}
         aria-label="Replay date"
         aria-valuetext={day}
+        disabled={recording}
         onChange={(event) => {
           const current = replay;
           if (!current) return;
@@ -219,9 +269,31 @@ function ReplayBar({
       <output className="tree-replay__date" data-testid="tree-replay-date">
         {day}
       </output>
+      {videoType && (
+        <button
+          type="button"
+          className="tree-replay__exit"
+          aria-expanded={videoOpen}
+          aria-controls={videoOpen ? 'tree-video' : undefined}
+          disabled={recording}
+          onClick={() => setVideoOpen((open) => !open)}
+        >
+          Save as video
+        </button>
+      )}
       <button type="button" className="tree-replay__exit" onClick={onExit}>
         Back to live
       </button>
+      {videoOpen && videoType && engine && replay && (
+        <VideoPanel
+          engine={engine}
+          replay={replay}
+          mimeType={videoType}
+          onRecording={setRecording}
+          onPutBack={putBack}
+          onClose={() => setVideoOpen(false)}
+        />
+      )}
     </>
   );
 }

@@ -64,6 +64,16 @@ function statusOf(error: unknown): number | undefined {
 }
 
 /**
+ * A copy of an object onto itself answered 404: its source was not there. S3 names that NoSuchKey; Swift's S3 layer
+ * names every 404 of a write NoSuchBucket, and answers one as well when the copy's read of the source meets the same
+ * object being written by another save at that moment (its object server removes the older file as the read opens
+ * it). Whatever the name, the put that follows uploads the file afresh, and fails clearly if the bucket is really gone.
+ */
+export function copyFoundNoSource(error: unknown): boolean {
+  return statusOf(error) === 404;
+}
+
+/**
  * What the store answered, for a message: its error code and text, or for an answer without a body (a HEAD), what
  * its status means.
  */
@@ -180,7 +190,7 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       );
       return true;
     } catch (error) {
-      if (statusOf(error) === 404 && error instanceof S3ServiceException && error.name !== 'NoSuchBucket') return false;
+      if (copyFoundNoSource(error)) return false;
       throw failure(`renew ${key}`, error);
     }
   };

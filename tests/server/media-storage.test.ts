@@ -10,10 +10,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, NoSuchBucket, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMediaStorage, type MediaStorage } from '#server/storage/index.ts';
 import type { StoredMedia } from '#server/storage/port.ts';
+import { copyFoundNoSource } from '#server/storage/s3.ts';
 import {
   startObjectStoreServer,
   stopObjectStoreServer,
@@ -365,6 +366,40 @@ describe('media storage: the S3 adapter’s own', () => {
     const missing = s3Storage(`gallery-missing-${randomBytes(4).toString('hex')}`);
     await expect(missing.get(hashName('thumb'))).rejects.toThrow(/NoSuchBucket/);
     await expect(missing.put(hashName('thumb'), randomBytes(3))).rejects.toThrow(/NoSuchBucket/);
+  });
+
+  it('takes a copy onto itself answered 404 as a file to upload again, whatever the store names the 404', async () => {
+    // A save that looked a file up renews it by a copy, which may find it gone: the sweep took it (S3 and Swift answer
+    // NoSuchKey), or, on Swift, the copy's read met the object being written by another save at that moment (seen in
+    // the two-process race: Swift's S3 layer answers the copy NoSuchBucket, the bucket being there all along).
+    const missingKey = await (async () => {
+      const bucket = await objectStore().createBucket();
+      const { endpoint, region, accessKeyId, secretAccessKey } = objectStore();
+      const credentials = { accessKeyId, secretAccessKey };
+      const client = new S3Client({ endpoint, region, forcePathStyle: true, credentials });
+      const key = hashName('large');
+      const copy = { Bucket: bucket, Key: key, CopySource: `${bucket}/${key}`, MetadataDirective: 'REPLACE' } as const;
+      const refusal = await client.send(new CopyObjectCommand(copy)).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      client.destroy();
+      return refusal;
+    })();
+    expect(missingKey).toMatchObject({ name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } });
+    expect(copyFoundNoSource(missingKey)).toBe(true);
+    const racedOnSwift = new NoSuchBucket({
+      $metadata: { httpStatusCode: 404 },
+      message: 'The specified bucket does not exist.',
+    });
+    expect(copyFoundNoSource(racedOnSwift)).toBe(true);
+    // Any other refusal fails the save.
+    const refused = new S3ServiceException({
+      name: 'AccessDenied',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 403 },
+    });
+    expect(copyFoundNoSource(refused)).toBe(false);
   });
 
   it('lists a bucket over several pages, leaving out what is not named as media', async () => {

@@ -4,8 +4,7 @@
  * test's *_SHOTS folder is set (screenshotsTo).
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page, ViewportSize } from 'playwright-core';
-import { onTestFinished } from 'vitest';
-import { getCurrentTest } from 'vitest/suite';
+import { onTestFinished, TestRunner } from 'vitest';
 import { reportErrors, watchErrors } from './harness.ts';
 
 export const WIDE = { width: 1280, height: 800 };
@@ -132,7 +131,7 @@ export function reusablePage(browser: () => Browser, options: BrowserContextOpti
       if (kept && !kept.page.isClosed()) await rest();
       else kept = await open();
       clean = false;
-      if (getCurrentTest()) onTestFinished(rest);
+      if (TestRunner.getCurrentTest()) onTestFinished(rest);
       errors = [];
       const { context, page } = kept;
       const now = page.viewportSize();

@@ -30,7 +30,7 @@ const SERVER_PROJECT: TestProjectInlineConfiguration['test'] = {
 const POSTGRES_LANE_SKIPS = [
   // SQLite itself.
   'tests/server/{backup,crash-safety,full-disk,stop-on-full-disk,write-queue,snapshot-build,tree-history}.test.ts',
-  'tests/server/{migrate-to-postgres,seed,admin-cli,rate-limit,search-bounds,search-fairness}.test.ts',
+  'tests/server/{migrate-to-postgres,seed,admin-cli,rate-limit,search-bounds,search-fairness,generate-script}.test.ts',
   // Both engines already, or PostgreSQL's own.
   'tests/server/{engines-*,postgres-*,several-hosts,open-database,read-transactions,prepared-for-engines}.test.ts',
   'tests/server/{awaited-builds,job-leases}.test.ts',

@@ -1,6 +1,7 @@
 /**
  * `npm run generate -- --cells 100000 [--data-dir DIR]`: adds a synthetic tree of exactly that many cells to the
- * database in DATA_DIR (or DIR), for benchmarks, and says how to open it.
+ * database in DATA_DIR (or DIR), for benchmarks, and says how to open it. SQLite only: with DATABASE_URL set it
+ * refuses and says how to bring such a tree to PostgreSQL.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +62,13 @@ try {
   const cells = parseCells(values.cells);
   const env = values['data-dir'] ? { ...process.env, DATA_DIR: values['data-dir'] } : process.env;
   const config = loadConfig(env, root);
+  if (config.databaseUrl) {
+    throw new UsageError(
+      'Cannot generate: this gallery runs on PostgreSQL (DATABASE_URL), and npm run generate writes into the SQLite ' +
+        'file of DATA_DIR. To try a large tree on PostgreSQL, generate it without DATABASE_URL into an empty DATA_DIR, ' +
+        'then copy that gallery into an empty database with npm run migrate-to-postgres (README, Moving to PostgreSQL).',
+    );
+  }
   ensureWritableDir(config.dataDir, 'data folder');
   const db = openDatabase(config.databaseFile);
   try {

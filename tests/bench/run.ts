@@ -3,7 +3,7 @@ import { benchAudience } from './audience.bench.ts';
 import { benchEngines } from './engines.bench.ts';
 import { benchHardening } from './hardening.bench.ts';
 import { benchLive } from './live.bench.ts';
-import { benchMedia } from './media.bench.ts';
+import { benchMedia, benchPyramid } from './media.bench.ts';
 import { benchMemory } from './memory.bench.ts';
 import { benchTreeApply } from './tree-apply.bench.ts';
 import { benchTreeBundle } from './tree-bundle.bench.ts';
@@ -26,6 +26,7 @@ const BENCHES: Record<string, () => Promise<string>> = {
   audience: benchAudience,
   engines: benchEngines,
   media: benchMedia,
+  pyramid: benchPyramid,
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

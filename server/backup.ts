@@ -1,6 +1,8 @@
 /**
  * Online backup of a data folder, safe while the server runs and writes (decision 017): the database as one consistent
- * snapshot (`VACUUM INTO`), then every media file that snapshot names (content-hashed, so never rewritten meanwhile).
+ * snapshot (`VACUUM INTO`), then every media file that snapshot names (content-hashed, so never rewritten meanwhile):
+ * each picture's sizes, avatars, and the deep-zoom files (decision 048): an upload kept until its pyramid is cut, and
+ * a cut pyramid's descriptor and tiles, which hold the picture at its uploaded resolution and exist nowhere else.
  * Pictures in object storage are not copied (decision 044): the bucket is backed up with the store's own tools, and
  * the backup says so, in its output and in a note beside the database, after checking that the bucket holds every
  * file the copy names.
@@ -8,7 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { mediaNameOf, parsePictureSizes, sizedMediaNameOf } from './services/display/index.ts';
+import type { PyramidDescriptor } from '#shared/deep-zoom.ts';
+import { mediaNameOf, parsePictureSizes, pyramidDescriptorNameOf, sizedMediaNameOf } from './services/display/index.ts';
+import { pyramidFileNames } from './services/media/index.ts';
 import { StartupError } from './startup-error.ts';
 import type { MediaStorage } from './storage/index.ts';
 
@@ -32,7 +36,10 @@ export interface BackupResult {
   counts: { users: number; art: number; pictures: number; reservations: number };
 }
 
-/** Every media file name the database's rows point at: every size of each picture (decision 047), and avatars. */
+/**
+ * Every media file name the database's rows point at: every size of each picture (decision 047), uploads kept for a
+ * pyramid still to be cut, and avatars. A cut pyramid's tiles are named by its descriptor (pyramidKeysOf).
+ */
 export function referencedMediaNames(client: Database.Database): string[] {
   const names = new Set<string>();
   for (const { key, sizes } of client.prepare('select distinct media_key as key, sizes from pictures').all() as {
@@ -43,11 +50,36 @@ export function referencedMediaNames(client: Database.Database): string[] {
     names.add(mediaNameOf(key, 'thumb'));
     for (const size of parsePictureSizes(sizes)) names.add(sizedMediaNameOf(key, size));
   }
+  for (const { source } of client
+    .prepare('select pyramid_source as source from pictures where pyramid_source is not null')
+    .all() as { source: string }[])
+    names.add(source);
   for (const { image } of client.prepare('select image from users where image is not null').all() as {
     image: string;
   }[])
     names.add(image);
   return [...names].sort();
+}
+
+/** The media keys of the pictures whose pyramid is cut: their descriptor and tiles are in the media storage. */
+function pyramidKeysOf(client: Database.Database): string[] {
+  return (
+    client.prepare("select distinct media_key as key from pictures where pyramid = 'ready'").all() as { key: string }[]
+  ).map(({ key }) => key);
+}
+
+/**
+ * The files of the cut pyramids, by their descriptors in the media storage; a descriptor not there is named so that
+ * it counts as missing (its tiles cannot be known without it).
+ */
+async function pyramidNamesOf(media: MediaStorage, keys: string[]): Promise<string[]> {
+  const names: string[] = [];
+  for (const key of keys) {
+    const descriptor = await media.get(pyramidDescriptorNameOf(key));
+    if (descriptor) names.push(...pyramidFileNames(key, JSON.parse(descriptor.toString()) as PyramidDescriptor));
+    else names.push(pyramidDescriptorNameOf(key));
+  }
+  return names;
 }
 
 function countOf(client: Database.Database, table: string): number {
@@ -75,12 +107,14 @@ export async function backupData(databaseFile: string, media: MediaStorage, dir:
 
   const copy = new Database(target);
   let names: string[];
+  let pyramidKeys: string[];
   let counts: BackupResult['counts'];
   try {
     const check = copy.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`The copied database does not check out: ${String(check)}.`);
     copy.pragma('journal_mode = WAL');
     names = referencedMediaNames(copy);
+    pyramidKeys = pyramidKeysOf(copy);
     counts = {
       users: countOf(copy, 'users'),
       art: countOf(copy, 'art'),
@@ -91,6 +125,7 @@ export async function backupData(databaseFile: string, media: MediaStorage, dir:
     copy.close();
   }
 
+  names = [...names, ...(await pyramidNamesOf(media, pyramidKeys))].sort();
   const databaseBytes = fs.statSync(target).size;
   const where = media.describe();
   if (where.kind === 's3') {

@@ -11,20 +11,16 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { art, pictures } from '#drizzle/tables.ts';
-import type { ArtPicture } from '#shared/art-api.ts';
-import { Role } from '#shared/domain.ts';
 import { buildApp } from '#server/app.ts';
 import { testConfig, type AppConfig } from '#server/config.ts';
 import { readPictures } from '#server/services/display/index.ts';
-import { renderArtwork } from '#server/seed/art-generator.ts';
 import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
-import { buildQueuedPyramids } from '#server/services/media/pyramids.ts';
+import { buildQueuedPyramids, pyramidFileNames } from '#server/services/media/pyramids.ts';
 import type { PyramidDescriptor } from '#shared/deep-zoom.ts';
-import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, TEST_ENGINE, type TestApp } from '#tests/helpers/server/test-app.ts';
-import { artForm, browserFor, cellAt, postForm, validFields } from '../helpers/art-fixtures.ts';
 import { storedFiles } from '../helpers/server/media-files.ts';
+import { photo, upload } from '../helpers/server/large-uploads.ts';
 import { postgresDatabase } from '../helpers/server/postgres.ts';
 import { s3Media } from '../helpers/server/s3-media.ts';
 import {
@@ -48,35 +44,6 @@ const ADAPTERS: { kind: 'folder' | 's3'; config: () => Promise<Partial<AppConfig
     },
   },
 ];
-
-/** A photographed piece of 2,400 × 1,800 (4.3 megapixels), as a camera's JPEG. */
-const photo = async (seed: number) =>
-  sharp(await renderArtwork(seed, 1800))
-    .resize(2400, 1800, { fit: 'fill' })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-
-/** Saves a draft with one picture on the square at (row, column) as a new member; answers the saved picture. */
-async function upload(t: TestApp, treeId: number, row: number, column: number, bytes: Buffer) {
-  const holder = await t.addUser(Role.Observer);
-  const cellToken = (await cellAt(t.deps.db, treeId, row, column)).token;
-  await reserveCell(t.deps, holder.user, cellToken);
-  const browser = await browserFor(t, holder.cookie);
-  const answer = await postForm(
-    t,
-    browser,
-    `/api/cell/${cellToken}`,
-    artForm(validFields(), [{ bytes, name: 'a.jpg', type: 'image/jpeg' }]),
-  );
-  expect(answer.status).toBe(200);
-  // The REST answer's keys are snake_case (decision 028).
-  const saved = answer.body.r.art as {
-    token: string;
-    pictures: { token: string; deep_zoom: ArtPicture['deepZoom'] }[];
-  };
-  const [row0] = await t.deps.db.select().from(pictures).where(eq(pictures.token, saved.pictures[0]!.token));
-  return { artToken: saved.token, picture: saved.pictures[0]!, row: row0! };
-}
 
 const pyramidFiles = async (t: TestApp, key: string) =>
   (await storedFiles(t.deps.media)).filter((name) => name.startsWith(`${key}-dz`));
@@ -131,6 +98,7 @@ describe.each(ADAPTERS)('pyramids: $kind', (adapter) => {
     const expected = 10 * 8 + 5 * 4 + 3 * 2 + 2 * 1 + 9 + 1;
     const files = await pyramidFiles(t, row.mediaKey);
     expect(files.length).toBe(expected);
+    expect(files).toEqual(pyramidFileNames(row.mediaKey, descriptor).sort());
     const tile = (level: number, column: number, r: number) =>
       `/media/${descriptor.tiles.replace('{level}', `${level}`).replace('{column}', `${column}`).replace('{row}', `${r}`)}`;
     // A tile inside the picture repeats a pixel on each side; the last column and row are what is left.

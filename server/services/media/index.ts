@@ -4,5 +4,5 @@
  */
 export { prepareArtImage, sniffImageType, sweepOrphanMedia, writePreparedPictures } from './art-media.ts';
 export { MAX_INPUT_PIXELS, imageWork, storePicture } from './images.ts';
-export { buildQueuedPyramids, PYRAMID_JOB_EVERY_MS } from './pyramids.ts';
+export { buildQueuedPyramids, PYRAMID_JOB_EVERY_MS, pyramidFileNames } from './pyramids.ts';
 export type { PreparedPicture, StoredPicture } from './images.ts';

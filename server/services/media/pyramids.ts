@@ -9,7 +9,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { pictures } from '#drizzle/tables.ts';
-import type { PyramidDescriptor } from '#shared/deep-zoom.ts';
+import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
 import { write } from '../../db.ts';
 import type { MediaStorage } from '../../storage/index.ts';
 import type { ServiceContext } from '../context.ts';
@@ -35,6 +35,18 @@ const TILES_AT_ONCE = 2;
 /** How many levels a Deep Zoom pyramid of a picture has: down to one pixel, halving (rounding up) each time. */
 export function pyramidLevels(width: number, height: number): number {
   return Math.ceil(Math.log2(Math.max(width, height, 1))) + 1;
+}
+
+/** Every file of a written pyramid: its descriptor, then each tile of each level (as cutPyramid names them). */
+export function pyramidFileNames(key: string, descriptor: PyramidDescriptor): string[] {
+  const names = [pyramidDescriptorNameOf(key)];
+  for (let level = 0; level < descriptor.levels; level++) {
+    const { width, height } = levelSize(descriptor, level);
+    for (let row = 0; row < Math.ceil(height / descriptor.tileSize); row++)
+      for (let column = 0; column < Math.ceil(width / descriptor.tileSize); column++)
+        names.push(pyramidTileNameOf(key, level, column, row));
+  }
+  return names;
 }
 
 /** A pyramid cut in memory, nothing written yet. */

@@ -1,11 +1,11 @@
 /**
- * `npm run backup -- DIR`: a consistent copy of the gallery in DATA_DIR (database and media) into the new folder DIR,
- * taken while the server keeps running (server/backup.ts). README "Backup and restore" says how to restore it. With
+ * `npm run backup -- DIR`: a consistent copy of the gallery (its database, in DATA_DIR or on PostgreSQL with pg_dump,
+ * and its media) into the new folder DIR, taken while the server keeps running (server/backup.ts). README "Backup and restore" says how to restore it. With
  * pictures in object storage, the database only, and what the operator must back up instead: the bucket.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { backupData, BACKUP_DATABASE, BACKUP_MEDIA, BACKUP_MEDIA_NOTE } from '#server/backup.ts';
+import { backupData, backupPostgres, BACKUP_MEDIA, BACKUP_MEDIA_NOTE } from '#server/backup.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { StartupError } from '#server/startup-error.ts';
 import { createMediaStorage } from '#server/storage/index.ts';
@@ -23,23 +23,18 @@ try {
     process.exit(dirArgument ? 0 : 1);
   }
   const config = loadConfig(process.env, root);
-  if (config.databaseUrl) {
-    console.error(
-      'Cannot back up: this gallery runs on PostgreSQL (DATABASE_URL), and npm run backup copies the SQLite file ' +
-        `of DATA_DIR. Back the database up with pg_dump, then ${config.media.kind === 's3' ? 'the bucket' : 'copy DATA_DIR/media'} (README, Backup and restore).`,
-    );
-    process.exit(1);
-  }
   const dir = path.resolve(process.cwd(), dirArgument);
   const started = performance.now();
   const media = createMediaStorage(config.media);
   // Closed once the copy is done (describe() below asks the store nothing): its connections would hold the process.
-  const result = await backupData(config.databaseFile, media, dir).finally(() => media.close());
+  const result = await (
+    config.databaseUrl ? backupPostgres(config.databaseUrl, media, dir) : backupData(config.databaseFile, media, dir)
+  ).finally(() => media.close());
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { counts } = result;
-  console.log(`Backed up ${config.dataDir} to ${dir} in ${seconds} s:`);
+  console.log(`Backed up ${config.databaseUrl ? 'the PostgreSQL gallery' : config.dataDir} to ${dir} in ${seconds} s:`);
   console.log(
-    `  ${BACKUP_DATABASE}  ${megabytes(result.databaseBytes)} (${counts.users} users, ${counts.art} pieces, ${counts.pictures} pictures, ${counts.reservations} reservations)`,
+    `  ${result.databaseFile}  ${megabytes(result.databaseBytes)} (${counts.users} users, ${counts.art} pieces, ${counts.pictures} pictures, ${counts.reservations} reservations)`,
   );
   const { bucket } = result;
   if (bucket) {

@@ -1,15 +1,18 @@
 /**
- * Online backup of a data folder, safe while the server runs and writes (decision 017): the database as one consistent
- * snapshot (`VACUUM INTO`), then every media file that snapshot names (content-hashed, so never rewritten meanwhile):
+ * Online backup of a gallery, safe while the server runs and writes (decision 017): the database as one consistent
+ * snapshot (SQLite's `VACUUM INTO`; on PostgreSQL, `pg_dump` of a snapshot this process exports and reads the names
+ * from, decision 037), then every media file that snapshot names (content-hashed, so never rewritten meanwhile):
  * each picture's sizes, avatars, and the deep-zoom files (decision 048): an upload kept until its pyramid is cut, and
  * a cut pyramid's descriptor and tiles, which hold the picture at its uploaded resolution and exist nowhere else.
  * Pictures in object storage are not copied (decision 044): the bucket is backed up with the store's own tools, and
  * the backup says so, in its output and in a note beside the database, after checking that the bucket holds every
  * file the copy names.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { PyramidDescriptor } from '#shared/deep-zoom.ts';
 import { mediaNameOf, parsePictureSizes, pyramidDescriptorNameOf, sizedMediaNameOf } from './services/display/index.ts';
 import { pyramidFileNames } from './services/media/index.ts';
@@ -17,12 +20,16 @@ import { StartupError } from './startup-error.ts';
 import type { MediaStorage } from './storage/index.ts';
 
 export const BACKUP_DATABASE = 'gallery.db';
+/** A PostgreSQL gallery's database in the backup: pg_dump's custom format, for pg_restore. */
+export const BACKUP_PG_DUMP = 'gallery.pgdump';
 export const BACKUP_MEDIA = 'media';
 /** With object storage, the note in place of the media folder: where the pictures are, and what to do about them. */
 export const BACKUP_MEDIA_NOTE = 'media-in-object-storage.txt';
 
 export interface BackupResult {
   dir: string;
+  /** The database's file in the backup: BACKUP_DATABASE, or BACKUP_PG_DUMP for a gallery on PostgreSQL. */
+  databaseFile: string;
   databaseBytes: number;
   /** The media files the copied database names: both sizes of each picture, and avatars. */
   namedMedia: number;
@@ -36,36 +43,38 @@ export interface BackupResult {
   counts: { users: number; art: number; pictures: number; reservations: number };
 }
 
+/** Rows of one statement, on whichever engine holds the snapshot (the statements below are plain SQL both run). */
+export type SnapshotQuery = (statement: string) => Promise<Record<string, unknown>[]>;
+
+/** A SQLite database read as a SnapshotQuery. */
+export const sqliteQuery =
+  (client: Database.Database): SnapshotQuery =>
+  async (statement) =>
+    client.prepare(statement).all() as Record<string, unknown>[];
+
 /**
  * Every media file name the database's rows point at: every size of each picture (decision 047), uploads kept for a
  * pyramid still to be cut, and avatars. A cut pyramid's tiles are named by its descriptor (pyramidKeysOf).
  */
-export function referencedMediaNames(client: Database.Database): string[] {
+export async function referencedMediaNames(query: SnapshotQuery): Promise<string[]> {
   const names = new Set<string>();
-  for (const { key, sizes } of client.prepare('select distinct media_key as key, sizes from pictures').all() as {
-    key: string;
-    sizes: string;
-  }[]) {
+  for (const row of await query('select distinct media_key as key, sizes from pictures')) {
+    const key = String(row.key);
     names.add(mediaNameOf(key, 'large'));
     names.add(mediaNameOf(key, 'thumb'));
-    for (const size of parsePictureSizes(sizes)) names.add(sizedMediaNameOf(key, size));
+    for (const size of parsePictureSizes(String(row.sizes))) names.add(sizedMediaNameOf(key, size));
   }
-  for (const { source } of client
-    .prepare('select pyramid_source as source from pictures where pyramid_source is not null')
-    .all() as { source: string }[])
-    names.add(source);
-  for (const { image } of client.prepare('select image from users where image is not null').all() as {
-    image: string;
-  }[])
-    names.add(image);
+  for (const row of await query('select pyramid_source as source from pictures where pyramid_source is not null'))
+    names.add(String(row.source));
+  for (const row of await query('select image from users where image is not null')) names.add(String(row.image));
   return [...names].sort();
 }
 
 /** The media keys of the pictures whose pyramid is cut: their descriptor and tiles are in the media storage. */
-function pyramidKeysOf(client: Database.Database): string[] {
-  return (
-    client.prepare("select distinct media_key as key from pictures where pyramid = 'ready'").all() as { key: string }[]
-  ).map(({ key }) => key);
+async function pyramidKeysOf(query: SnapshotQuery): Promise<string[]> {
+  return (await query("select distinct media_key as key from pictures where pyramid = 'ready'")).map((row) =>
+    String(row.key),
+  );
 }
 
 /**
@@ -82,8 +91,26 @@ async function pyramidNamesOf(media: MediaStorage, keys: string[]): Promise<stri
   return names;
 }
 
-function countOf(client: Database.Database, table: string): number {
-  return (client.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n;
+async function countsOf(query: SnapshotQuery): Promise<BackupResult['counts']> {
+  const count = async (table: string) => Number((await query(`select count(*) as n from "${table}"`))[0]!.n);
+  return {
+    users: await count('users'),
+    art: await count('art'),
+    pictures: await count('pictures'),
+    reservations: await count('reservations'),
+  };
+}
+
+/** What a snapshot of the database names: its media files (the pyramids' tiles too) and its counts. */
+async function namedBy(query: SnapshotQuery, media: MediaStorage) {
+  const names = await referencedMediaNames(query);
+  const pyramids = await pyramidNamesOf(media, await pyramidKeysOf(query));
+  return { names: [...names, ...pyramids].sort(), counts: await countsOf(query) };
+}
+
+function refuseFullFolder(dir: string): void {
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0)
+    throw new StartupError(`The backup folder ${dir} is not empty: choose a new folder.`);
 }
 
 /**
@@ -92,8 +119,7 @@ function countOf(client: Database.Database, table: string): number {
  */
 export async function backupData(databaseFile: string, media: MediaStorage, dir: string): Promise<BackupResult> {
   if (!fs.existsSync(databaseFile)) throw new StartupError(`There is no database at ${databaseFile}: check DATA_DIR.`);
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0)
-    throw new StartupError(`The backup folder ${dir} is not empty: choose a new folder.`);
+  refuseFullFolder(dir);
   fs.mkdirSync(dir, { recursive: true });
   const target = path.join(dir, BACKUP_DATABASE);
 
@@ -106,35 +132,104 @@ export async function backupData(databaseFile: string, media: MediaStorage, dir:
   }
 
   const copy = new Database(target);
-  let names: string[];
-  let pyramidKeys: string[];
-  let counts: BackupResult['counts'];
+  let named: Awaited<ReturnType<typeof namedBy>>;
   try {
     const check = copy.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`The copied database does not check out: ${String(check)}.`);
     copy.pragma('journal_mode = WAL');
-    names = referencedMediaNames(copy);
-    pyramidKeys = pyramidKeysOf(copy);
-    counts = {
-      users: countOf(copy, 'users'),
-      art: countOf(copy, 'art'),
-      pictures: countOf(copy, 'pictures'),
-      reservations: countOf(copy, 'reservations'),
-    };
+    named = await namedBy(sqliteQuery(copy), media);
   } finally {
     copy.close();
   }
+  return {
+    dir,
+    databaseFile: BACKUP_DATABASE,
+    databaseBytes: fs.statSync(target).size,
+    ...(await copyMedia(named, media, dir, BACKUP_DATABASE)),
+  };
+}
 
-  names = [...names, ...(await pyramidNamesOf(media, pyramidKeys))].sort();
-  const databaseBytes = fs.statSync(target).size;
+/** Runs pg_dump; its own words when it fails, and a clear one when it is not installed. */
+function pgDump(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pg_dump', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new StartupError(
+              "pg_dump was not found: install PostgreSQL's client tools, of the server's major version or newer " +
+                '(Debian: postgresql-client), so that pg_dump is on PATH.',
+            )
+          : error,
+      ),
+    );
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new StartupError(`pg_dump failed (exit ${code}): ${stderr.trim()}`)),
+    );
+  });
+}
+
+/**
+ * Backs up a gallery on PostgreSQL into `dir` (new or empty): the database with pg_dump (custom format, no owners or
+ * privileges, for pg_restore into an empty database), and the media files it names, as for SQLite. This process
+ * opens a read-only repeatable-read transaction and exports its snapshot; pg_dump dumps exactly that snapshot and the
+ * names are read in it, so the media copied are the ones the dump names, however the gallery writes meanwhile.
+ */
+export async function backupPostgres(databaseUrl: string, media: MediaStorage, dir: string): Promise<BackupResult> {
+  refuseFullFolder(dir);
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'gallery backup' });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new StartupError(`PostgreSQL (DATABASE_URL) could not be reached: ${(error as Error).message}`);
+  }
+  const target = path.join(dir, BACKUP_PG_DUMP);
+  let named: Awaited<ReturnType<typeof namedBy>>;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    await client.query('begin isolation level repeatable read read only');
+    const { rows } = await client.query<{ snapshot: string }>('select pg_export_snapshot() as snapshot');
+    await pgDump([
+      `--snapshot=${rows[0]!.snapshot}`,
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      `--file=${target}`,
+      `--dbname=${databaseUrl}`,
+    ]);
+    named = await namedBy(
+      async (statement) => (await client.query(statement)).rows as Record<string, unknown>[],
+      media,
+    );
+    await client.query('commit');
+  } finally {
+    await client.end();
+  }
+  return {
+    dir,
+    databaseFile: BACKUP_PG_DUMP,
+    databaseBytes: fs.statSync(target).size,
+    ...(await copyMedia(named, media, dir, BACKUP_PG_DUMP)),
+  };
+}
+
+/** The media part of a backup: the named files copied from the folder, or the bucket checked and the note written. */
+async function copyMedia(
+  { names, counts }: { names: string[]; counts: BackupResult['counts'] },
+  media: MediaStorage,
+  dir: string,
+  databaseFile: string,
+): Promise<Omit<BackupResult, 'dir' | 'databaseFile' | 'databaseBytes'>> {
   const where = media.describe();
   if (where.kind === 's3') {
     const stored = new Set<string>();
     for await (const file of media.list()) stored.add(file.name);
     const missing = names.filter((name) => !stored.has(name));
     const bucket = { bucket: where.bucket, endpoint: where.endpoint };
-    fs.writeFileSync(path.join(dir, BACKUP_MEDIA_NOTE), mediaNote(bucket, names.length, missing.length));
-    return { dir, databaseBytes, namedMedia: names.length, mediaFiles: 0, mediaBytes: 0, missing, bucket, counts };
+    fs.writeFileSync(path.join(dir, BACKUP_MEDIA_NOTE), mediaNote(bucket, names.length, missing.length, databaseFile));
+    return { namedMedia: names.length, mediaFiles: 0, mediaBytes: 0, missing, bucket, counts };
   }
   fs.mkdirSync(path.join(dir, BACKUP_MEDIA));
   const missing: string[] = [];
@@ -150,8 +245,6 @@ export async function backupData(databaseFile: string, media: MediaStorage, dir:
     }
   }
   return {
-    dir,
-    databaseBytes,
     namedMedia: names.length,
     mediaFiles: names.length - missing.length,
     mediaBytes,
@@ -162,7 +255,12 @@ export async function backupData(databaseFile: string, media: MediaStorage, dir:
 }
 
 /** Where the pictures of a database copied without them are, and what backing them up and restoring them takes. */
-function mediaNote(bucket: { bucket: string; endpoint: string | null }, named: number, missing: number): string {
+function mediaNote(
+  bucket: { bucket: string; endpoint: string | null },
+  named: number,
+  missing: number,
+  databaseFile: string,
+): string {
   const place = `bucket ${bucket.bucket}${bucket.endpoint ? ` at ${bucket.endpoint}` : ''}`;
   return [
     `The pictures of this gallery are not in this backup: they are in object storage, ${place}.`,
@@ -173,8 +271,10 @@ function mediaNote(bucket: { bucket: string; endpoint: string | null }, named: n
     'A file the live gallery stops naming (a picture replaced, a piece removed) may be deleted by the hourly orphan',
     'sweep, so a copy of the bucket taken much later can miss files this database names; versioning cannot.',
     '',
-    `To restore: put ${BACKUP_DATABASE} back as the data folder's database, and point MEDIA_STORAGE=s3 and the S3_`,
-    'variables at the bucket, or at a bucket restored from its backup.',
+    databaseFile === BACKUP_PG_DUMP
+      ? `To restore: pg_restore ${BACKUP_PG_DUMP} into an empty database and point DATABASE_URL at it, and point`
+      : `To restore: put ${BACKUP_DATABASE} back as the data folder's database, and point`,
+    'MEDIA_STORAGE=s3 and the S3_ variables at the bucket, or at a bucket restored from its backup.',
     '',
   ].join('\n');
 }

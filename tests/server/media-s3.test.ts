@@ -16,7 +16,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '#shared/domain.ts';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
-import { BACKUP_DATABASE, BACKUP_MEDIA_NOTE, referencedMediaNames } from '#server/backup.ts';
+import { BACKUP_DATABASE, BACKUP_MEDIA_NOTE, referencedMediaNames, sqliteQuery } from '#server/backup.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { artOpenGraphTags } from '#server/http/art-open-graph.ts';
 import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
@@ -166,7 +166,7 @@ describe('pictures in a bucket, served by the server', () => {
     expect(run.code).toBe(0);
     expect(fs.readdirSync(dir).sort()).toEqual([BACKUP_DATABASE, BACKUP_MEDIA_NOTE]);
     const copy = new Database(path.join(dir, BACKUP_DATABASE), { readonly: true });
-    const named = referencedMediaNames(copy);
+    const named = await referencedMediaNames(sqliteQuery(copy));
     copy.close();
     expect(named.length).toBeGreaterThanOrEqual(3);
     expect(run.stdout).toContain(

@@ -11,35 +11,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '#drizzle/tables.ts';
 import { Role } from '#shared/domain.ts';
-import type { AppConfig } from '#server/config.ts';
 import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { publishedPieceAt } from '../helpers/art-fixtures.ts';
 import { storedFiles } from '../helpers/server/media-files.ts';
-import { s3Media } from '../helpers/server/s3-media.ts';
-import {
-  startObjectStoreServer,
-  stopObjectStoreServer,
-  type ObjectStoreServer,
-} from '../helpers/object-store-server.ts';
+import { mediaAdapters } from '../helpers/server/s3-media.ts';
 
-let objectStore: ObjectStoreServer | undefined;
-
-afterAll(async () => {
-  if (objectStore) await stopObjectStoreServer(objectStore);
-});
-
-const ADAPTERS: { kind: 'folder' | 's3'; config: () => Promise<Partial<AppConfig>> }[] = [
-  { kind: 'folder', config: async () => ({}) },
-  {
-    kind: 's3',
-    config: async () => {
-      objectStore ??= await startObjectStoreServer();
-      return { media: s3Media(objectStore, await objectStore.createBucket()) };
-    },
-  },
-];
+const ADAPTERS = mediaAdapters();
 
 const hex = () => randomBytes(16).toString('hex');
 

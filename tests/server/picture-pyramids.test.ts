@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { art, pictures } from '#drizzle/tables.ts';
 import { buildApp } from '#server/app.ts';
-import { testConfig, type AppConfig } from '#server/config.ts';
+import { testConfig } from '#server/config.ts';
 import { readPictures } from '#server/services/display/index.ts';
 import { MEDIA_ORPHAN_GRACE_MS, sweepOrphanMedia } from '#server/services/media/art-media.ts';
 import { buildQueuedPyramids, pyramidFileNames } from '#server/services/media/pyramids.ts';
@@ -22,28 +22,9 @@ import { createTestApp, TEST_ENGINE, type TestApp } from '#tests/helpers/server/
 import { storedFiles } from '../helpers/server/media-files.ts';
 import { photo, upload } from '../helpers/server/large-uploads.ts';
 import { postgresDatabase } from '../helpers/server/postgres.ts';
-import { s3Media } from '../helpers/server/s3-media.ts';
-import {
-  startObjectStoreServer,
-  stopObjectStoreServer,
-  type ObjectStoreServer,
-} from '../helpers/object-store-server.ts';
+import { mediaAdapters } from '../helpers/server/s3-media.ts';
 
-let objectStore: ObjectStoreServer | undefined;
-afterAll(async () => {
-  if (objectStore) await stopObjectStoreServer(objectStore);
-});
-
-const ADAPTERS: { kind: 'folder' | 's3'; config: () => Promise<Partial<AppConfig>> }[] = [
-  { kind: 'folder', config: async () => ({}) },
-  {
-    kind: 's3',
-    config: async () => {
-      objectStore ??= await startObjectStoreServer();
-      return { media: s3Media(objectStore, await objectStore.createBucket()) };
-    },
-  },
-];
+const ADAPTERS = mediaAdapters();
 
 const pyramidFiles = async (t: TestApp, key: string) =>
   (await storedFiles(t.deps.media)).filter((name) => name.startsWith(`${key}-dz`));

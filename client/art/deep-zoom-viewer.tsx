@@ -6,91 +6,19 @@
  * events), keys (+, −, 0, arrows) and buttons zoom and pan; the zoom is announced as it changes.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
+import {
+  backdropLevel,
+  levelFor,
+  levelSize,
+  tilesOnScreen,
+  type PyramidDescriptor,
+  type View,
+} from '#shared/deep-zoom.ts';
 
-/** Where the picture is: `scale` CSS pixels a picture pixel, its top-left corner at (x, y) in the viewport. */
-export interface View {
-  scale: number;
-  x: number;
-  y: number;
-}
-
-/** One tile to draw: its address and where it lies in the level's pixels. */
-export interface TileSpot {
-  url: string;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-/**
- * A level's pixels may exceed the device pixels they cover by this much in area (1.5, so √1.5 a side): the level
- * chosen is the largest whose pixels stay within it, at least 0.61 of a level pixel a device pixel.
- */
-const LEVEL_SLACK = Math.sqrt(1.5);
 /** What one press of + or − (or a key) zooms by. */
 const ZOOM_STEP = 1.6;
 /** What one arrow key moves the picture by, as a part of the viewport. */
 const PAN_STEP = 0.15;
-
-/** The level to draw at `scale` CSS pixels a picture pixel on a screen of `dpr` device pixels a CSS pixel. */
-export function levelFor(descriptor: PyramidDescriptor, scale: number, dpr: number): number {
-  const top = descriptor.levels - 1;
-  const level = top + Math.floor(Math.log2(scale * dpr * LEVEL_SLACK) + 1e-9);
-  return Math.max(0, Math.min(top, level));
-}
-
-/** The tiles of `level` that the viewport of `width` × `height` CSS pixels shows of the picture placed by `view`. */
-export function tilesOnScreen(
-  descriptor: PyramidDescriptor,
-  descriptorUrl: string,
-  level: number,
-  view: View,
-  width: number,
-  height: number,
-): TileSpot[] {
-  const size = levelSize(descriptor, level);
-  // Level pixels a picture pixel.
-  const ratio = size.width / descriptor.width;
-  const { tileSize: t, overlap } = descriptor;
-  const left = Math.max(0, (-view.x / view.scale) * ratio);
-  const top = Math.max(0, (-view.y / view.scale) * ratio);
-  const right = Math.min(size.width, ((width - view.x) / view.scale) * ratio);
-  const bottom = Math.min(size.height, ((height - view.y) / view.scale) * ratio);
-  const spots: TileSpot[] = [];
-  if (right <= left || bottom <= top) return spots;
-  const base = new URL(descriptorUrl, window.location.href);
-  for (let row = Math.floor(top / t); row < Math.ceil(bottom / t); row++) {
-    for (let column = Math.floor(left / t); column < Math.ceil(right / t); column++) {
-      const x = Math.max(0, column * t - overlap);
-      const y = Math.max(0, row * t - overlap);
-      const name = descriptor.tiles
-        .replace('{level}', String(level))
-        .replace('{column}', String(column))
-        .replace('{row}', String(row));
-      spots.push({
-        url: new URL(name, base).href,
-        left: x,
-        top: y,
-        width: Math.min(size.width, (column + 1) * t + overlap) - x,
-        height: Math.min(size.height, (row + 1) * t + overlap) - y,
-      });
-    }
-  }
-  return spots;
-}
-
-/** The largest level that is one tile: always drawn under the others, so the picture never shows a hole. */
-function backdropLevel(descriptor: PyramidDescriptor): number {
-  let level = descriptor.levels - 1;
-  while (level > 0) {
-    const size = levelSize(descriptor, level);
-    if (size.width <= descriptor.tileSize && size.height <= descriptor.tileSize) break;
-    level--;
-  }
-  return level;
-}
 
 /** The picture fitted into the viewport and centred. */
 function fitted(descriptor: PyramidDescriptor, width: number, height: number): View {

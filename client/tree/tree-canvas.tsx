@@ -20,6 +20,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import type { Camera } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
+import { fetchPiecePyramid } from '#client/api/piece-pyramid.ts';
 import { firstViewShown } from '#client/app/module-loader.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
@@ -43,6 +44,8 @@ export interface TreeCanvasProps {
   describedBy?: string;
   onCellTap: (hit: CellHit) => void;
   onScaleChange: (scale: number) => void;
+  /** How far the + key and button may zoom now (the engine's onZoomLimitChange). */
+  onZoomLimitChange?: (max: number) => void;
   onCameraChange?: (camera: Camera) => void;
   onFocusChange?: (hit: CellHit | null, context?: { fresh: boolean; note?: string }) => void;
   /** The keyboard found nowhere further to go: what to say. */
@@ -147,8 +150,10 @@ function TreeScene(props: TreeSceneProps) {
       overlay,
       keyTarget: host,
       fetchRegion: latest.current.fetchRegion,
+      fetchPyramid: fetchPiecePyramid,
       onCellTap: (hit) => latest.current.onCellTap(hit),
       onScaleChange: (scale) => latest.current.onScaleChange(scale),
+      onZoomLimitChange: (max) => latest.current.onZoomLimitChange?.(max),
       onCameraChange: (camera) => latest.current.onCameraChange?.(camera),
       onFocusChange: (hit, context) => latest.current.onFocusChange?.(hit, context),
       onNotice: (text) => latest.current.onNotice?.(text),

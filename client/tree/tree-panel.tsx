@@ -3,7 +3,7 @@
  * next free, search, help, and find-my-slots for a visitor who has a square.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { SEARCH_MIN_LENGTH } from '#shared/constants.ts';
+import { SEARCH_MIN_LENGTH, TREE_VIEW } from '#shared/constants.ts';
 import { SEARCH_MAX_LENGTH, SEARCH_PLACEHOLDER, isSearchable } from '#shared/validation/search.ts';
 import { canZoomIn, canZoomOut } from '#shared/tree/camera.ts';
 import {
@@ -21,6 +21,11 @@ import { COVERS_TREE } from './use-covered-insets.ts';
 
 export interface TreePanelProps {
   scale: number;
+  /**
+   * How far zoom in may go: the tree's upper limit, or past it into the picture's own pixels of the piece the button
+   * would zoom into (decision 048).
+   */
+  zoomLimit?: number;
   onZoom: (direction: 1 | -1) => void;
   /** Moves the view: dx, dy of -1, 0 or 1, the way it goes. */
   onPan: (dx: number, dy: number) => void;
@@ -38,7 +43,16 @@ const PANS = [
   { direction: 'right', label: 'Pan right', dx: 1, dy: 0 },
 ] as const;
 
-export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, onFindMine }: TreePanelProps) {
+export function TreePanel({
+  scale,
+  zoomLimit = TREE_VIEW.zoomMax,
+  onZoom,
+  onPan,
+  onFindFree,
+  onSearch,
+  onHelp,
+  onFindMine,
+}: TreePanelProps) {
   const [searching, setSearching] = useState(false);
   // A phone's pan buttons open under the panel (tree.css); a wide screen shows them in the panel and never this state.
   const [panning, setPanning] = useState(false);
@@ -64,12 +78,15 @@ export function TreePanel({ scale, onZoom, onPan, onFindFree, onSearch, onHelp, 
         </button>
         <output className="tree-panel__scale" aria-live="polite" aria-label="Zoom level">
           {Math.round(scale * 100)}%
+          {zoomLimit > TREE_VIEW.zoomMax && !canZoomIn(scale, zoomLimit) && (
+            <span className="visually-hidden">, the picture’s own pixels</span>
+          )}
         </output>
         <button
           type="button"
           className="tree-panel__button"
           onClick={() => onZoom(1)}
-          disabled={!canZoomIn(scale)}
+          disabled={!canZoomIn(scale, zoomLimit)}
           aria-label="Zoom in"
           title="Zoom in"
         >

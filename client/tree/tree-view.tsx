@@ -50,6 +50,8 @@ export function TreeView() {
   // The toolbar and the replay's control cover the canvas's edges: the engine reveals squares clear of them.
   useCoveredInsets(engine);
   const [scale, setScale] = useState<number>(TREE_VIEW.zoomDefault);
+  // Past the tree's limit when the + button would zoom into a piece's pyramid (decision 048).
+  const [zoomLimit, setZoomLimit] = useState<number>(TREE_VIEW.zoomMax);
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const say = useCallback((text: string) => setToast((previous) => ({ id: (previous?.id ?? 0) + 1, text })), []);
   const clearToast = useCallback(() => setToast(null), []);
@@ -137,6 +139,7 @@ export function TreeView() {
           describedBy="tree-keyboard-help"
           onCellTap={onCellTap}
           onScaleChange={setScale}
+          onZoomLimitChange={setZoomLimit}
           onCameraChange={onCameraChange}
           onFocusChange={onFocusChange}
           onNotice={onNotice}
@@ -154,6 +157,7 @@ export function TreeView() {
       {data && (
         <TreePanel
           scale={scale}
+          zoomLimit={zoomLimit}
           onZoom={(direction) => engineRef.current?.zoomStep(direction)}
           onPan={(dx, dy) => engineRef.current?.panScreen(dx, dy)}
           onFindFree={findFree}

@@ -4,6 +4,7 @@
  * the next visit when the page is left.
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { TREE_VIEW } from '#shared/constants.ts';
 import { CELL_PITCH, cameraCentre, type Camera } from '#shared/tree/camera.ts';
 import { formatTreeUrl, parseTreeUrl, TREE_PAGE_PATH, type UrlView } from '#shared/tree/tree-url.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
@@ -110,14 +111,17 @@ export function useTreeAddress(
   return { urlView, linkedToken, remembered, writeUrl, remember, cameraMoved, rememberOnLeave };
 }
 
-/** The address for a camera: the square at the screen's middle and the zoom. */
+/**
+ * The address for a camera: the square at the screen's middle and the zoom, within the tree's range (a view deep in a
+ * piece's pyramid, decision 048, is written at the tree's upper limit: addresses keep the range they always had).
+ */
 function searchOfCamera(engine: TreeEngine, camera: Camera, currentSearch = ''): string {
   const { width, height } = engine.viewportSize();
   const centre = cameraCentre(camera, width, height);
   return formatTreeUrl(currentSearch, {
     row: Math.floor(centre.y / CELL_PITCH),
     column: Math.floor(centre.x / CELL_PITCH),
-    scale: camera.scale,
+    scale: Math.min(camera.scale, TREE_VIEW.zoomMax),
   });
 }
 

@@ -35,29 +35,50 @@ export function screenToWorld(camera: Camera, point: Point): Point {
   return { x: point.x / camera.scale + camera.x, y: point.y / camera.scale + camera.y };
 }
 
-export function clampScale(scale: number): number {
+/**
+ * What one zoom step multiplies or divides the scale by past the tree's own upper limit, where a view may go on into a
+ * piece's own pixels (the deep zoom, decision 048): the 0.5 grid would take dozens of steps to get there.
+ */
+export const DEEP_ZOOM_STEP = 2;
+
+/**
+ * The scale within the tree's range. `max` is a view's own upper limit when it is allowed past the tree's (a piece's
+ * deep zoom); it never lowers the tree's.
+ */
+export function clampScale(scale: number, max: number = TREE_VIEW.zoomMax): number {
   if (!Number.isFinite(scale)) return TREE_VIEW.zoomDefault;
-  return Math.min(TREE_VIEW.zoomMax, Math.max(TREE_VIEW.zoomMin, scale));
+  return Math.min(Math.max(TREE_VIEW.zoomMax, max), Math.max(TREE_VIEW.zoomMin, scale));
 }
 
-/** The camera at `newScale` (clamped) that keeps the world point under the screen point `anchor` where it was. */
-export function zoomAt(camera: Camera, anchor: Point, newScale: number): Camera {
-  const scale = clampScale(newScale);
+/**
+ * The camera at `newScale` (clamped, up to `max`: see clampScale) that keeps the world point under the screen point
+ * `anchor` where it was.
+ */
+export function zoomAt(camera: Camera, anchor: Point, newScale: number, max?: number): Camera {
+  const scale = clampScale(newScale, max);
   const world = screenToWorld(camera, anchor);
   return { x: world.x - anchor.x / scale, y: world.y - anchor.y / scale, scale };
 }
 
-/** The next zoom level one step up (+1) or down (-1) on the 0.5 grid, clamped to the allowed range. */
-export function steppedScale(scale: number, direction: 1 | -1): number {
+/**
+ * The next zoom level one step up (+1) or down (-1) on the 0.5 grid, clamped to the allowed range (up to `max`: see
+ * clampScale). Past the tree's upper limit a step doubles or halves the scale, and a step down from there stops at
+ * the limit, back on the grid.
+ */
+export function steppedScale(scale: number, direction: 1 | -1, max?: number): number {
+  const top = TREE_VIEW.zoomMax;
+  if (direction > 0 && scale >= top - 1e-9) return clampScale(scale * DEEP_ZOOM_STEP, max);
+  if (direction < 0 && scale > top + 1e-9) return clampScale(Math.max(top, scale / DEEP_ZOOM_STEP), max);
   const step = TREE_VIEW.zoomStep;
   // Stryker disable next-line EqualityOperator: direction is 1 or -1, never 0
   const snapped = direction > 0 ? Math.floor(scale / step + 1e-9) + 1 : Math.ceil(scale / step - 1e-9) - 1;
-  return clampScale(snapped * step);
+  return clampScale(snapped * step, max);
 }
 
-export function canZoomIn(scale: number): boolean {
+/** Whether a step in is possible: below the tree's upper limit, or below a view's own (`max`: see clampScale). */
+export function canZoomIn(scale: number, max: number = TREE_VIEW.zoomMax): boolean {
   // Stryker disable next-line EqualityOperator: only a scale exactly 1e-9 below the end tells < from <=
-  return scale < TREE_VIEW.zoomMax - 1e-9;
+  return scale < Math.max(TREE_VIEW.zoomMax, max) - 1e-9;
 }
 
 export function canZoomOut(scale: number): boolean {

@@ -15,6 +15,7 @@ import { BranchSlots } from './branch-slots.ts';
 import { buildChunkIndex, type ChunkIndex } from './chunk-index.ts';
 import { ChunkField } from './chunk-field.ts';
 import type { Position } from './focus.ts';
+import type { PieceSquare } from './pyramid-book.ts';
 import { RegionLoader, type FetchRegion } from './region-loader.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 import { showsThumbnails } from './thumbnail-size.ts';
@@ -170,6 +171,15 @@ export class CanvasTree {
     if (this.state.slots.has(row, column))
       return { kind: 'slot', row, column, status: CellStatus.Available, token: null, piece: null };
     return null;
+  }
+
+  /** The published piece at a position, with the token and thumbnail its pyramid is asked for by; null if none. */
+  pieceSquareAt(row: number, column: number): PieceSquare | null {
+    const index = presentIndexAt(this.cells, row, column);
+    if (index < 0 || this.cells.status[index] !== CellStatus.Published) return null;
+    const token = this.details.tokenOf(index);
+    const thumb = this.details.thumbOf(index);
+    return token && thumb ? { row, column, token, thumb } : null;
   }
 
   /** A hit with its token: on a large tree the cell's region is loaded now if it has not arrived yet. */

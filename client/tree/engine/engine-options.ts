@@ -2,6 +2,7 @@
 import type { Application, Container } from 'pixi.js';
 import type { Camera } from '#shared/tree/camera.ts';
 import type { CellHit } from './canvas-tree.ts';
+import type { FetchPyramid } from './pyramid-book.ts';
 import type { FetchRegion } from './region-loader.ts';
 
 export interface TreeEngineOptions {
@@ -14,8 +15,15 @@ export interface TreeEngineOptions {
   keyTarget: HTMLElement;
   /** Loads region details; without it a large tree has no tokens, thumbnails or titles. */
   fetchRegion?: FetchRegion;
+  /** Reads a piece's deep-zoom pyramid; without it the zoom stops at the tree's limit over every piece. */
+  fetchPyramid?: FetchPyramid;
   onCellTap?: (hit: CellHit) => void;
   onScaleChange?: (scale: number) => void;
+  /**
+   * How far the + key and button may zoom now: the tree's upper limit, or past it into the picture's own pixels of the
+   * piece they would zoom into (decision 048).
+   */
+  onZoomLimitChange?: (max: number) => void;
   /** Every camera move (the page debounces what it does with it). */
   onCameraChange?: (camera: Camera) => void;
   onDraggingChange?: (dragging: boolean) => void;

@@ -9,6 +9,8 @@ export interface InputHandlers {
   pan: (screenDx: number, screenDy: number) => void;
   /** One zoom step about a screen point: +1 in, -1 out. */
   zoomStep: (anchor: Point, direction: 1 | -1) => void;
+  /** One zoom step from the keyboard (+ and −): about the canvas's middle, or the piece meant (tree-engine.ts). */
+  zoomKey: (direction: 1 | -1) => void;
   /** Continuous zoom (two-finger pinch) by a factor about a screen point. */
   zoomBy: (anchor: Point, factor: number) => void;
   tap: (point: Point) => void;
@@ -209,8 +211,7 @@ export class CanvasInput {
     e.preventDefault();
     if (command.kind === 'step') this.handlers.moveFocus(command.dRow, command.dColumn);
     else if (command.kind === 'activate') this.handlers.activate();
-    else if (command.kind === 'zoom')
-      this.handlers.zoomStep({ x: this.element.clientWidth / 2, y: this.element.clientHeight / 2 }, command.direction);
+    else if (command.kind === 'zoom') this.handlers.zoomKey(command.direction);
     else this.handlers.farMove(command.move);
   };
 

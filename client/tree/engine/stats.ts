@@ -41,6 +41,13 @@ export interface TreeStats {
   applyCount: number;
   /** The growth replay shows the tree as it was (the live tree is set aside meanwhile). */
   replaying: boolean;
+  /** The piece the zoom went into past the tree's limit (decision 048), or null. */
+  deepZoomRow: number | null;
+  deepZoomColumn: number | null;
+  /** The level of its pyramid drawn, or null while none is. */
+  deepZoomLevel: number | null;
+  /** Its pyramid's tiles held (arrived or on their way). */
+  deepZoomTiles: number;
 }
 
 /**
@@ -97,6 +104,10 @@ export function createTreeStats(): TreeStats {
     changesApplied: 0,
     applyCount: 0,
     replaying: false,
+    deepZoomRow: null,
+    deepZoomColumn: null,
+    deepZoomLevel: null,
+    deepZoomTiles: 0,
   };
   if (typeof window !== 'undefined') window.__treeStats = stats;
   return stats;

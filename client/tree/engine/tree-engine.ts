@@ -11,6 +11,8 @@ import {
   type Point,
   CELL_PITCH,
   cellCentre,
+  cellToWorld,
+  clampScale,
   centredOn,
   viewRect,
   clampToBounds,
@@ -23,6 +25,8 @@ import {
 import { CameraFlight } from './camera-flight.ts';
 import { CHUNK_WORLD } from './chunk-index.ts';
 import { CanvasTree, type AppliedUpdate, type CellHit } from './canvas-tree.ts';
+import { DeepZoomLayer, type DeepPiece } from './deep-zoom-layer.ts';
+import { outgrowsThumbnail, ownPixelsScale } from './deep-zoom-view.ts';
 import { ChangeHighlight } from './change-highlight.ts';
 import { centredInUncovered, NO_INSETS, type Insets } from './covered-insets.ts';
 import type { TreeEngineOptions } from './engine-options.ts';
@@ -32,6 +36,7 @@ import { HoverOutline } from './hover-outline.ts';
 import { CanvasInput } from './input.ts';
 import { KeyboardFocus, type Reveal } from './keyboard-focus.ts';
 import { MarkLayer, type MarkedCell, type OwnCell } from './marks.ts';
+import { PyramidBook, type PieceSquare } from './pyramid-book.ts';
 import { createTreeStats, type TreeStats } from './stats.ts';
 import type { BandSurvey, ViewSurvey } from './survey.ts';
 import { ThumbnailCache } from './thumbnails.ts';
@@ -39,6 +44,12 @@ import { TreeStage } from './tree-stage.ts';
 import { gridOfTreeCells, openingScale, seedViewTarget } from '#shared/tree/layout.ts';
 
 export type { CellHit } from './canvas-tree.ts';
+
+/** A scale this close to the tree's upper limit is at it. */
+const AT_LIMIT = 1e-9;
+
+/** The piece the zoom went into past the tree's limit, with the thumbnail it was known by. */
+type DeepSquare = DeepPiece & { thumb: string };
 
 /** How long find-free and find-my-slots take to glide to their square. */
 const FLIGHT_MS = 480;
@@ -77,6 +88,13 @@ export class TreeEngine {
   private covered: Insets = NO_INSETS;
   private readonly keyboard: KeyboardFocus;
   private readonly thumbnails = new ThumbnailCache();
+  /** Which pieces have a deep-zoom pyramid (decision 048), asked for as the zoom reaches the tree's limit over them. */
+  private readonly pyramids: PyramidBook;
+  private readonly deepLayer = new DeepZoomLayer(() => this.requestFrame());
+  /** The one piece the zoom went into past the tree's limit: drawn from its pyramid while its square needs it. */
+  private deepPiece: DeepSquare | null = null;
+  /** The highest scale the + key and button may reach now (onZoomLimitChange). */
+  private zoomLimit: number = TREE_VIEW.zoomMax;
   private readonly input: CanvasInput;
   private readonly frames = new FrameLoop({
     update: (now) => this.update(now),
@@ -91,12 +109,16 @@ export class TreeEngine {
 
   constructor(private readonly options: TreeEngineOptions) {
     const { app, world } = options;
-    world.addChild(this.marks.graphics, this.highlight.graphics, this.hoverOutline.graphics);
+    this.pyramids = new PyramidBook(options.fetchPyramid);
+    // Above the chunks (the trees put theirs below), under the marks.
+    world.addChild(this.deepLayer.container, this.marks.graphics, this.highlight.graphics, this.hoverOutline.graphics);
     this.input = new CanvasInput(app.canvas, options.keyTarget, {
       pan: (dx, dy) => this.userMove(panBy(this.camera, dx, dy)),
       zoomStep: (anchor, direction) =>
-        this.userMove(zoomAt(this.camera, anchor, steppedScale(this.camera.scale, direction))),
-      zoomBy: (anchor, factor) => this.userMove(zoomAt(this.camera, anchor, this.camera.scale * factor)),
+        this.zoomAbout(anchor, this.pieceAt(anchor), (max) => steppedScale(this.camera.scale, direction, max)),
+      zoomBy: (anchor, factor) =>
+        this.zoomAbout(anchor, this.pieceAt(anchor), (max) => clampScale(this.camera.scale * factor, max)),
+      zoomKey: (direction) => this.zoomStep(direction),
       tap: (point) => this.open(this.hitAt(point)),
       hover: (point) => this.hover(point),
       dragging: (active) => options.onDraggingChange?.(active),
@@ -292,6 +314,7 @@ export class TreeEngine {
     this.stats.y = clamped.y;
     this.cullNeeded = true;
     this.requestFrame();
+    if (moved) this.reportZoomLimit();
     if (scaleChanged) this.options.onScaleChange?.(clamped.scale);
     if (moved) this.options.onCameraChange?.(clamped);
   }
@@ -324,10 +347,106 @@ export class TreeEngine {
     if (!this.destroyed && this.options.keyTarget.isConnected) this.options.keyTarget.focus({ preventScroll: true });
   }
 
-  /** One zoom step about the centre of the canvas (the top panel's + and − buttons). */
+  /**
+   * One zoom step about the centre of the canvas (the top panel's + and − buttons, the + and − keys); at the tree's
+   * limit and past it, about the piece meant (centralTarget).
+   */
   zoomStep(direction: 1 | -1): void {
+    const { anchor, piece } = this.centralTarget();
+    this.zoomAbout(anchor, piece, (max) => steppedScale(this.camera.scale, direction, max));
+  }
+
+  /**
+   * Zooms about a screen point to the scale `scaleFor` answers for an upper limit: the tree's, or the picture's own
+   * pixels when `piece` (the piece under the point) has a pyramid known to be ready (decision 048), which the view
+   * then goes into. A zoom that asks past the tree's limit over a piece not asked about yet asks for its pyramid, and
+   * goes on once it is known if the view has not moved meanwhile; one that reaches the limit asks for the pyramid of
+   * the piece the + button would zoom into, so the button knows whether it may.
+   */
+  private zoomAbout(anchor: Point, piece: PieceSquare | null, scaleFor: (max: number) => number): void {
+    const before = this.camera;
+    const pyramid = piece && this.pyramids.known(piece);
+    const limit = pyramid ? ownPixelsScale(pyramid.descriptor, this.pixelRatio()) : TREE_VIEW.zoomMax;
+    // Never below the scale the view is at: a step in over a square without a pyramid does not zoom out.
+    const max = Math.max(limit, before.scale);
+    const next = zoomAt(before, anchor, scaleFor(max), max);
+    if (piece && pyramid && next.scale > TREE_VIEW.zoomMax + AT_LIMIT) this.goDeep(piece, pyramid);
+    this.userMove(next);
+    const after = this.camera;
+    const asksPast = scaleFor(Infinity) > Math.max(TREE_VIEW.zoomMax, before.scale) + AT_LIMIT;
+    if (piece && asksPast && this.pyramids.unknown(piece)) {
+      void this.pyramids.ask(piece).then((found) => {
+        if (found && !this.destroyed && this.camera === after) this.zoomAbout(anchor, piece, scaleFor);
+        this.reportZoomLimit();
+      });
+    }
+    const meant = after.scale >= TREE_VIEW.zoomMax - AT_LIMIT ? this.centralTarget().piece : null;
+    if (meant && this.pyramids.unknown(meant)) void this.pyramids.ask(meant).then(() => this.rested());
+  }
+
+  /** The piece the view goes into past the tree's limit: the one drawn from its pyramid, the only one. */
+  private goDeep(piece: PieceSquare, pyramid: DeepPiece['pyramid']): void {
+    const deep = this.deepPiece;
+    if (deep && deep.row === piece.row && deep.column === piece.column && deep.thumb === piece.thumb) return;
+    this.deepPiece = { row: piece.row, column: piece.column, thumb: piece.thumb, pyramid };
+  }
+
+  /** The published piece under a screen point, if any. */
+  private pieceAt(point: Point): PieceSquare | null {
+    const position = worldToCell(screenToWorld(this.camera, point));
+    return position ? (this.tree?.pieceSquareAt(position.row, position.column) ?? null) : null;
+  }
+
+  /**
+   * What a key or a button zooms about: the canvas's middle and the piece there. At the tree's limit and past it, a
+   * piece on screen that is meant more surely comes first, zoomed about the middle of what shows of it: the keyboard's
+   * focus, else the piece drawn deep.
+   */
+  private centralTarget(): { anchor: Point; piece: PieceSquare | null } {
     const { width, height } = this.viewport();
-    this.userMove(zoomAt(this.camera, { x: width / 2, y: height / 2 }, steppedScale(this.camera.scale, direction)));
+    const centre = { x: width / 2, y: height / 2 };
+    const underCentre = this.pieceAt(centre);
+    if (this.camera.scale < TREE_VIEW.zoomMax - AT_LIMIT) return { anchor: centre, piece: underCentre };
+    for (const meant of [this.keyboard.shown, this.deepPiece]) {
+      const piece = meant && this.tree?.pieceSquareAt(meant.row, meant.column);
+      if (!piece) continue;
+      if (underCentre?.row === piece.row && underCentre.column === piece.column) return { anchor: centre, piece };
+      const anchor = this.visibleMiddle(piece.row, piece.column);
+      if (anchor) return { anchor, piece };
+    }
+    return { anchor: centre, piece: underCentre };
+  }
+
+  /** The screen point in the middle of what the canvas shows of a square; null when it shows none of it. */
+  private visibleMiddle(row: number, column: number): Point | null {
+    const { width, height } = this.viewport();
+    const cell = cellToWorld(row, column);
+    const { x, y, scale } = this.camera;
+    const left = Math.max(0, (cell.x - x) * scale);
+    const right = Math.min(width, (cell.x + cell.width - x) * scale);
+    const top = Math.max(0, (cell.y - y) * scale);
+    const bottom = Math.min(height, (cell.y + cell.height - y) * scale);
+    return right > left && bottom > top ? { x: (left + right) / 2, y: (top + bottom) / 2 } : null;
+  }
+
+  /**
+   * Tells the page how far the + key and button may zoom now (the tree's limit, or the picture's own pixels of the
+   * piece they would zoom into, once its pyramid is known), when that changed.
+   */
+  private reportZoomLimit(): void {
+    if (this.destroyed) return;
+    const { piece } = this.centralTarget();
+    const pyramid = piece && this.pyramids.known(piece);
+    const own = pyramid ? ownPixelsScale(pyramid.descriptor, this.pixelRatio()) : 0;
+    const limit = Math.max(TREE_VIEW.zoomMax, this.camera.scale, own);
+    if (limit === this.zoomLimit) return;
+    this.zoomLimit = limit;
+    this.options.onZoomLimitChange?.(limit);
+  }
+
+  /** Device pixels a CSS pixel, as the canvas draws (its renderer's resolution). */
+  private pixelRatio(): number {
+    return this.options.app.renderer?.resolution || 1;
   }
 
   /**
@@ -493,6 +612,7 @@ export class TreeEngine {
     this.input.destroy();
     this.options.app.renderer?.off('resize', this.onResize);
     this.clearTree();
+    this.deepLayer.destroy();
     this.thumbnails.destroy();
     this.hoverOutline.destroy();
     this.highlight.destroy();
@@ -621,6 +741,7 @@ export class TreeEngine {
       this.cullNeeded = false;
       this.applyCamera();
       tree.showView(this.camera, width, height, this.options.app.renderer.resolution || 1);
+      this.showDeepZoom(width, height);
     }
     let buildMs = 0;
     if (tree.chunks.waiting) {
@@ -636,6 +757,42 @@ export class TreeEngine {
     stats.thumbnailsDrawn = tree.chunks.thumbnailsShown;
     stats.regionsLoaded = tree.details.blockCount;
     return buildMs;
+  }
+
+  /**
+   * Draws the piece the zoom went into from its pyramid while its square is larger on the screen than its thumbnail,
+   * and forgets it once the zoom is back out (or the square shows another picture). Panned past the tree's limit onto
+   * another piece whose pyramid is known, that piece is the one drawn.
+   */
+  private showDeepZoom(width: number, height: number): void {
+    const pixelRatio = this.pixelRatio();
+    const deep = this.deepPiece;
+    if (deep && (!outgrowsThumbnail(this.camera.scale, pixelRatio) || !this.stillShows(deep))) this.deepPiece = null;
+    if (this.camera.scale > TREE_VIEW.zoomMax + AT_LIMIT) {
+      const central = this.pieceAt({ x: width / 2, y: height / 2 });
+      const pyramid = central && this.pyramids.known(central);
+      if (central && pyramid) this.goDeep(central, pyramid);
+      // A view restored or panned this deep over a piece not asked about yet: its pyramid is asked for.
+      else if (central && this.pyramids.unknown(central)) void this.pyramids.ask(central).then(() => this.rested());
+    }
+    this.deepLayer.show(this.deepPiece, this.camera, { width, height, pixelRatio });
+    this.stats.deepZoomLevel = this.deepLayer.level;
+    this.stats.deepZoomRow = this.deepPiece?.row ?? null;
+    this.stats.deepZoomColumn = this.deepPiece?.column ?? null;
+    this.stats.deepZoomTiles = this.deepLayer.tileCount;
+  }
+
+  /** A pyramid arrived while the view rested: the view is drawn again with it, and the + button told. */
+  private rested(): void {
+    if (this.destroyed) return;
+    this.cullNeeded = true;
+    this.requestFrame();
+    this.reportZoomLimit();
+  }
+
+  /** Whether the tree on screen still shows the deep piece's picture at its square. */
+  private stillShows(deep: DeepSquare): boolean {
+    return this.tree?.pieceSquareAt(deep.row, deep.column)?.thumb === deep.thumb;
   }
 
   private applyCamera(): void {
@@ -668,6 +825,7 @@ export class TreeEngine {
   }
 
   private focusChanged(): void {
+    this.reportZoomLimit();
     const shown = this.keyboard.shown;
     this.stats.focusRow = shown?.row ?? null;
     this.stats.focusColumn = shown?.column ?? null;

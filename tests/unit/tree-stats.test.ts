@@ -45,6 +45,10 @@ describe('the tree stats', () => {
       changesApplied: 0,
       applyCount: 0,
       replaying: false,
+      deepZoomRow: null,
+      deepZoomColumn: null,
+      deepZoomLevel: null,
+      deepZoomTiles: 0,
     });
   });
 

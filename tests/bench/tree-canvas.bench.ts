@@ -7,12 +7,21 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { and, eq, max, min, sql } from 'drizzle-orm';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { buildApp, type App } from '#server/app.ts';
 import { testConfig } from '#server/config.ts';
-import { trees } from '#drizzle/schema.ts';
-import { openDatabase, type Db } from '#server/db.ts';
+import { cells, pictures, trees } from '#drizzle/schema.ts';
+import { openDatabase, write, type Db } from '#server/db.ts';
+import { renderArtwork } from '#server/seed/art-generator.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
+import { buildQueuedPyramids, storePicture } from '#server/services/media/index.ts';
+import { recordBulkChange } from '#server/services/tree/index.ts';
+import { newToken } from '#server/tokens.ts';
+import { TREE_VIEW } from '#shared/constants.ts';
+import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
+import { CellStatus } from '#shared/domain.ts';
+import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser/harness.ts';
 import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../helpers/paths.ts';
@@ -40,9 +49,13 @@ interface Served {
 /**
  * The real server (buildApp + start on port 0) over a tree from generateSyntheticTree, its kept snapshot warmed: the
  * snapshot is built once per change of a tree (server/services/tree/tree.ts), so what a visitor waits for is sending
- * the kept bytes, not building them (the build is tree-snapshot.bench.ts's business).
+ * the kept bytes, not building them (the build is tree-snapshot.bench.ts's business). `prepare` runs on the started
+ * app before the snapshot is warmed.
  */
-async function serveSyntheticTree(cells: number): Promise<Served> {
+async function serveSyntheticTree(
+  cells: number,
+  prepare?: (app: App, treeToken: string) => Promise<void>,
+): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-canvas-'));
   // Ten million cells take minutes to generate: that tree is generated once and kept (generated-tree.ts), then copied.
   if (cells >= TEN_MILLION) fs.copyFileSync(await generatedTree(cells), path.join(dir, 'gallery.db'));
@@ -53,6 +66,8 @@ async function serveSyntheticTree(cells: number): Promise<Served> {
       : (await generateSyntheticTree(db, { cells })).treeToken;
   const app = await buildApp(testConfig(dir, { port: 0, host: '127.0.0.1', clientDir: E2E_CLIENT_DIR }), { db });
   const url = await app.start();
+  // What a part adds to the generated tree goes in before the snapshot is built.
+  await prepare?.(app, treeToken);
   // Warm the kept snapshot (built once per change of the tree).
   const warm = await app.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'accept-encoding': 'br' } });
   return {
@@ -117,6 +132,7 @@ function percentile(sorted: number[], p: number): number {
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
+const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 /** Rounds of the scripted pan and zoom per tree size. */
 const ROUNDS = 3;
 /** The marks of the first frame's way, in order (see the client's performance.mark calls). */
@@ -168,9 +184,11 @@ async function processMemory(browser: Browser): Promise<{ renderer: number; gpu:
   return { renderer: Math.max(0, ...renderers), gpu };
 }
 
+/** Opens the tree page with `?bench` (`search`: more of its address's query, '&row=3&col=1&zoom=1' say). */
 async function openTreePage(
   browser: Browser,
   url: string,
+  search = '',
 ): Promise<{ page: Page; cdp: CDPSession; snapshotBytes: number }> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   await page.addInitScript(PRESENTED_SCRIPT);
@@ -180,7 +198,7 @@ async function openTreePage(
     if (/\/api\/tree\/[^/?]+$/.test(new URL(request.url()).pathname))
       snapshotBytes = (await request.sizes()).responseBodySize;
   });
-  await page.goto(`${url}/observe?bench`);
+  await page.goto(`${url}/observe?bench${search}`);
   await page.waitForFunction(
     () => window.__treeStats?.firstFrameAt != null && window.__presentedAt !== undefined,
     undefined,
@@ -289,7 +307,12 @@ async function runScript(
   }
   await page.waitForTimeout(500);
   const seconds = (Date.now() - started) / 1000;
-  const frames = await page.evaluate(() => {
+  return { frames: await readFrames(page), panWindows, seconds };
+}
+
+/** The frames the engine recorded since its log was last reset (window.__treeFrames), oldest first. */
+function readFrames(page: Page): Promise<FrameRecord[]> {
+  return page.evaluate(() => {
     const log = window.__treeFrames!;
     const n = Math.min(log.count, log.total.length);
     const out: { total: number; build: number; render: number; at: number }[] = [];
@@ -299,7 +322,6 @@ async function runScript(
     }
     return out;
   });
-  return { frames, panWindows, seconds };
 }
 
 function frameSummary(frames: FrameRecord[], panWindows: [number, number][]) {
@@ -643,17 +665,234 @@ async function domPart(log: Log, rounds: number): Promise<Part> {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// 4. The zoom from the whole tree into a piece's own pixels (decision 048).
+
+/** The side of the picture zoomed into: as large as the demo's photographed pieces (server/seed/demo.ts). */
+const DEEP_PICTURE_SIZE = 3200;
+/** Ctrl+wheel notches at most: the tree's steps from 0.5 to 2.5, then a doubling a step to the picture's pixels. */
+const DEEP_NOTCHES_MAX = 30;
+
+interface DeepPiece {
+  row: number;
+  column: number;
+  descriptor: PyramidDescriptor;
+}
+
+/**
+ * Gives the published square nearest the middle of a generated tree (which has no pictures) a 3,200 px picture whose
+ * pyramid is cut, the way the demo seed and the pyramid job do it: the picture rendered and stored by storePicture,
+ * its pictures row queued ('building') beside the square's art with a bulk change of the tree recorded, then
+ * buildQueuedPyramids run on the app's own services.
+ */
+async function giveMiddlePieceAPyramid(app: App, treeToken: string): Promise<DeepPiece> {
+  const { db, media } = app.deps;
+  const tree = db.select({ id: trees.id }).from(trees).where(eq(trees.token, treeToken)).get()!;
+  const rows = db
+    .select({ top: min(cells.row), bottom: max(cells.row) })
+    .from(cells)
+    .where(eq(cells.treeId, tree.id))
+    .get()!;
+  const middleRow = Math.round((rows.top! + rows.bottom!) / 2);
+  // The trunk's middle column is 2 (synthetic trees have the default five trunk columns).
+  const square = db
+    .select({ row: cells.row, column: cells.column, artId: cells.artId })
+    .from(cells)
+    .where(and(eq(cells.treeId, tree.id), eq(cells.status, CellStatus.Published)))
+    .orderBy(sql`abs(${cells.row} - ${middleRow}) + abs(${cells.column} - 2)`)
+    .limit(1)
+    .get()!;
+  const png = await renderArtwork(square.row, DEEP_PICTURE_SIZE, 0, { jpeg: true });
+  const picture = await storePicture(media, png, { avif: false });
+  const now = Date.now();
+  await write(db, async (tx) => {
+    await tx.insert(pictures).values({
+      token: newToken(),
+      artId: square.artId!,
+      position: 0,
+      mediaKey: picture.key,
+      width: picture.width,
+      height: picture.height,
+      sizes: picture.sizes,
+      pyramid: 'building',
+      pyramidSource: picture.pyramidSource,
+      createdAt: now,
+    });
+    await recordBulkChange(tx, tree.id, now);
+  });
+  await buildQueuedPyramids(app.deps);
+  const descriptor = JSON.parse((await media.get(`${picture.key}-dz.json`))!.toString()) as PyramidDescriptor;
+  return { row: square.row, column: square.column, descriptor };
+}
+
+/** The pixels of one tile of a pyramid as cut (its overlap with its neighbours included). */
+function tilePixels(d: PyramidDescriptor, level: number, column: number, row: number): number {
+  const size = levelSize(d, level);
+  const side = (at: number, length: number) =>
+    Math.min(length, (at + 1) * d.tileSize + d.overlap) - Math.max(0, at * d.tileSize - d.overlap);
+  return side(column, size.width) * side(row, size.height);
+}
+
+interface DeepStep {
+  /** performance.now() in the page when its notch was given. */
+  at: number;
+  scale: number;
+  level: number | null;
+  tiles: number;
+  /** Pixels of the tiles asked for at this step's rest ÷ the canvas's device pixels. */
+  ratio: number;
+}
+
+/**
+ * From the view the page opened at into the piece, a Ctrl+wheel notch at a time about the piece's middle, each
+ * notch's view left to rest until no tile has been asked for in 400 ms; stops when two notches in a row leave the
+ * scale where it was (the second after a second's wait, in case the piece's details or pyramid were still coming).
+ */
+async function zoomIntoPiece(page: Page, piece: DeepPiece) {
+  const asked: { at: number; pixels: number }[] = [];
+  page.on('request', (request) => {
+    const match = /-dz(\d+)-(\d+)-(\d+)\.webp(?:$|\?)/.exec(request.url());
+    if (match)
+      asked.push({
+        at: Date.now(),
+        pixels: tilePixels(piece.descriptor, Number(match[1]), Number(match[2]), Number(match[3])),
+      });
+  });
+  const box = (await page.locator('canvas').first().boundingBox())!;
+  const devicePixels = await page.evaluate(() => {
+    const canvas = document.querySelector('canvas')!;
+    return canvas.width * canvas.height;
+  });
+  // The opening view's regions (the pieces' tokens and thumbnails) arrive first.
+  await page.waitForTimeout(1500);
+  const read = () => page.evaluate(() => ({ ...window.__treeStats! }));
+  let view = await read();
+  const from = view.scale;
+  await page.evaluate(() => window.__treeFrames!.reset());
+  const started = await page.evaluate(() => performance.now());
+  const steps: DeepStep[] = [];
+  for (let still = 0; still < 2 && steps.length < DEEP_NOTCHES_MAX;) {
+    const point = {
+      x: box.x + (piece.column * CELL_PITCH + CELL_SIZE / 2 - view.x) * view.scale,
+      y: box.y + (piece.row * CELL_PITCH + CELL_SIZE / 2 - view.y) * view.scale,
+    };
+    const before = asked.length;
+    await page.mouse.move(point.x, point.y);
+    const at = await page.evaluate(() => performance.now());
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -120);
+    await page.keyboard.up('Control');
+    const grew = await page
+      .waitForFunction((scale) => window.__treeStats!.scale > scale, view.scale, { timeout: 3000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!grew) {
+      still++;
+      await page.waitForTimeout(1000);
+      continue;
+    }
+    still = 0;
+    const rested = Date.now();
+    while (Date.now() - Math.max(rested, asked.at(-1)?.at ?? 0) < 400 && Date.now() - rested < 5000)
+      await page.waitForTimeout(100);
+    view = await read();
+    const fetched = asked.slice(before);
+    steps.push({
+      at,
+      scale: view.scale,
+      level: view.deepZoomLevel,
+      tiles: fetched.length,
+      ratio: fetched.reduce((sum, tile) => sum + tile.pixels, 0) / devicePixels,
+    });
+  }
+  const ended = await page.evaluate(() => performance.now());
+  return { from, steps, frames: await readFrames(page), window: [started, ended] as [number, number], devicePixels };
+}
+
+/**
+ * 4: the zoom from the whole 1M tree (its smallest zoom) into a piece's own pixels, a Ctrl+wheel notch at a time:
+ * main-thread work per frame over the whole zoom (the engine's record, as in 1), and the pixels of the pyramid's tiles
+ * asked for at each deep step against the canvas's device pixels.
+ */
+async function deepZoomPart(log: Log): Promise<Part> {
+  log('generating 1,000,000 cells and a piece with a pyramid in their middle');
+  let piece: DeepPiece | undefined;
+  const served = await serveSyntheticTree(1_000_000, async (app, treeToken) => {
+    piece = await giveMiddlePieceAPyramid(app, treeToken);
+  });
+  const deep = piece!;
+  const browser = await launch();
+  let run: Awaited<ReturnType<typeof zoomIntoPiece>>;
+  try {
+    const search = `&row=${deep.row}&col=${deep.column}&zoom=${TREE_VIEW.zoomMin}`;
+    const { page } = await openTreePage(browser, served.url, search);
+    log(`zooming into the piece at row ${deep.row}, column ${deep.column}`);
+    run = await zoomIntoPiece(page, deep);
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+  const summary = frameSummary(run.frames, [run.window]);
+  const stepOf = (frame: FrameRecord) => {
+    const step = run.steps.findLast((s) => s.at <= frame.at);
+    return step ? f1(step.scale) : f1(run.from);
+  };
+  const last = run.steps.at(-1);
+  const ownPixels = Math.min(deep.descriptor.width, deep.descriptor.height) / CELL_SIZE;
+  const deepSteps = run.steps.filter((step) => step.level !== null);
+  const worst = Math.max(...deepSteps.map((step) => step.ratio));
+  const framesOk = summary.p95 < 8 && summary.over16InPan === 0;
+  const reached = last !== undefined && Math.abs(last.scale - ownPixels) < 1e-6;
+  const rows: Row[] = [
+    {
+      measure: 'zoom into a piece, 1,000,000 cells: frames',
+      'main-thread ms p50': f1(summary.p50),
+      p95: f1(summary.p95),
+      max: f1(summary.max),
+      'frames > 16 ms in zoom': summary.over16InPan,
+      'max chunk build ms': f1(summary.buildMax),
+      'max render() ms': f1(summary.renderMax),
+      frames: `${summary.frames} in ${run.steps.length} steps, scale ${run.from} to ${last ? f1(last.scale) : '—'}`,
+      target: 'p95 < 8 ms, 0 frames > 16 ms, to the own pixels',
+      verdict: met(framesOk && reached),
+    },
+    {
+      measure: 'zoom into a piece, 1,000,000 cells: tiles a screen',
+      'tile px ÷ device px': `${worst.toFixed(2)} at most (${deepSteps.map((step) => step.ratio.toFixed(2)).join(', ')})`,
+      target: '≤ 1.5',
+      verdict: met(worst <= 1.5),
+    },
+  ];
+  return {
+    rows,
+    head: [
+      `The zoom into a piece (decision 048): one published square in the middle of the 1M tree is given a ${DEEP_PICTURE_SIZE} px picture and its pyramid (${deep.descriptor.levels} levels) before the page opens at the tree's smallest zoom (${TREE_VIEW.zoomMin}) centred on it; then Ctrl+wheel notches about its middle, each left to rest until no tile has been asked for in 400 ms, up to the picture's own pixels (scale ${f1(ownPixels)}). The notch that reaches the tree's limit (2.5) goes on to the next step by itself once the piece's pyramid is known, so 2.5 has no rest of its own. The engine jumps a step at a time (no animation between steps), so the zoom's frames are few. Frames: the engine's main-thread time per frame over the whole zoom, rests included. Tiles: the pixels of the tiles asked for at each step past the tree's range (overlap included, the one-tile backdrop in the first) ÷ the canvas's ${run.devicePixels.toLocaleString('en')} device pixels.`,
+    ],
+    notes: [
+      `Zoom into a piece, the steps (scale, level drawn, tiles asked for, tile px ÷ device px): ${run.steps.map((step) => `${f1(step.scale)}/${step.level ?? '—'}/${step.tiles}/${step.ratio.toFixed(2)}`).join(', ')}; slowest frames (total/build/render ms, the scale of the step they came in): ${summary.slowest.map((f) => `${f1(f.total)}/${f1(f.build)}/${f1(f.render)} at ${stepOf(f)}`).join(', ')}.`,
+    ],
+  };
+}
+
 /**
  * Every part, written to bench/results/tree-canvas.*; `BENCH_TREE_ONLY=dom` runs only the DOM comparison (with
- * `BENCH_TREE_ROUNDS` rounds, 3 by default) and prints its table without writing the results.
+ * `BENCH_TREE_ROUNDS` rounds, 3 by default), `BENCH_TREE_ONLY=deep` only the zoom into a piece, and either prints its
+ * table without writing the results.
  */
 export async function benchTreeCanvas(): Promise<string> {
   const started = Date.now();
   await ensureClientBuilt(PROJECT_ROOT, console.log, E2E_CLIENT_DIR);
   const log: Log = (line) => console.log(`[bench:tree ${((Date.now() - started) / 1000).toFixed(0)} s] ${line}`);
-  const domOnly = process.env.BENCH_TREE_ONLY === 'dom';
+  const only = process.env.BENCH_TREE_ONLY;
   const rounds = Number(process.env.BENCH_TREE_ROUNDS) || ROUNDS;
-  const parts = domOnly ? [await domPart(log, rounds)] : [await framesPart(log), await domPart(log, rounds)];
+  const parts =
+    only === 'dom'
+      ? [await domPart(log, rounds)]
+      : only === 'deep'
+        ? [await deepZoomPart(log)]
+        : [await framesPart(log), await domPart(log, rounds), await deepZoomPart(log)];
   const rows = parts.flatMap((part) => part.rows);
   const notes = [
     ...parts.flatMap((part) => part.head),
@@ -664,8 +903,9 @@ export async function benchTreeCanvas(): Promise<string> {
   // One table: every row gets every column.
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const table = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? ''])));
-  const title = 'Tree canvas: frame cost, first frame, memory, and a DOM grid for comparison';
-  if (domOnly) return [title, ...table.map((row) => JSON.stringify(row)), ...notes].join('\n');
+  const title = 'Tree canvas: frame cost, first frame, memory, a DOM grid for comparison, and the zoom into a piece';
+  if (only === 'dom' || only === 'deep')
+    return [title, ...table.map((row) => JSON.stringify(row)), ...notes].join('\n');
   // A run with ten million cells is kept apart, so the usual table stays the 1k and 1M one.
   if (process.env.BENCH_10M === '1')
     return writeResults('tree-canvas-10m', `${title}, with ten million cells`, table, notes);

@@ -218,4 +218,23 @@ describe('the tree’s zoom into a piece', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('stops a notch that reaches the tree’s limit there, the pyramid’s answer arriving after it; the next goes past', async () => {
+    await buildQueuedPyramids(gallery.app.deps);
+    const deep = publishedPieces().find((piece) => piece.pyramid === 'ready')!;
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await openTree(page, gallery, `?row=${deep.row}&col=${deep.column}&zoom=2`);
+    expect((await settled(page)).scale).toBe(2);
+    const middle = await pointOf(page, deep);
+    expect((await wheelStep(page, middle, -120)).scale).toBe(TREE_VIEW.zoomMax);
+    // The piece's pyramid is asked for as the view reaches the limit: once known, the + button may go on...
+    await expect.poll(() => page.getByRole('button', { name: 'Zoom in' }).isEnabled()).toBe(true);
+    await page.waitForTimeout(300);
+    // ...but the view stays where the notch put it.
+    expect((await settled(page)).scale).toBe(TREE_VIEW.zoomMax);
+    expect((await wheelStep(page, middle, -120)).scale).toBe(TREE_VIEW.zoomMax * 2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

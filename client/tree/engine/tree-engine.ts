@@ -115,9 +115,9 @@ export class TreeEngine {
     this.input = new CanvasInput(app.canvas, options.keyTarget, {
       pan: (dx, dy) => this.userMove(panBy(this.camera, dx, dy)),
       zoomStep: (anchor, direction) =>
-        this.zoomAbout(anchor, this.pieceAt(anchor), (max) => steppedScale(this.camera.scale, direction, max)),
+        this.zoomAbout(anchor, this.pieceAt(anchor), (scale, max) => steppedScale(scale, direction, max)),
       zoomBy: (anchor, factor) =>
-        this.zoomAbout(anchor, this.pieceAt(anchor), (max) => clampScale(this.camera.scale * factor, max)),
+        this.zoomAbout(anchor, this.pieceAt(anchor), (scale, max) => clampScale(scale * factor, max)),
       zoomKey: (direction) => this.zoomStep(direction),
       tap: (point) => this.open(this.hitAt(point)),
       hover: (point) => this.hover(point),
@@ -353,27 +353,28 @@ export class TreeEngine {
    */
   zoomStep(direction: 1 | -1): void {
     const { anchor, piece } = this.centralTarget();
-    this.zoomAbout(anchor, piece, (max) => steppedScale(this.camera.scale, direction, max));
+    this.zoomAbout(anchor, piece, (scale, max) => steppedScale(scale, direction, max));
   }
 
   /**
-   * Zooms about a screen point to the scale `scaleFor` answers for an upper limit: the tree's, or the picture's own
-   * pixels when `piece` (the piece under the point) has a pyramid known to be ready (decision 048), which the view
-   * then goes into. A zoom that asks past the tree's limit over a piece not asked about yet asks for its pyramid, and
+   * Zooms about a screen point to the scale `scaleFor` answers from the view's scale before the zoom (never the one
+   * the zoom moved it to, or a notch that reaches the limit would count as asking past it) for an upper limit: the
+   * tree's, or the picture's own pixels when `piece` (the piece under the point) has a pyramid known to be ready
+   * (decision 048), which the view then goes into. A zoom that asks past the tree's limit over a piece not asked about yet asks for its pyramid, and
    * goes on once it is known if the view has not moved meanwhile; one that reaches the limit asks for the pyramid of
    * the piece the + button would zoom into, so the button knows whether it may.
    */
-  private zoomAbout(anchor: Point, piece: PieceSquare | null, scaleFor: (max: number) => number): void {
+  private zoomAbout(anchor: Point, piece: PieceSquare | null, scaleFor: (scale: number, max: number) => number): void {
     const before = this.camera;
     const pyramid = piece && this.pyramids.known(piece);
     const limit = pyramid ? ownPixelsScale(pyramid.descriptor, this.pixelRatio()) : TREE_VIEW.zoomMax;
     // Never below the scale the view is at: a step in over a square without a pyramid does not zoom out.
     const max = Math.max(limit, before.scale);
-    const next = zoomAt(before, anchor, scaleFor(max), max);
+    const next = zoomAt(before, anchor, scaleFor(before.scale, max), max);
     if (piece && pyramid && next.scale > TREE_VIEW.zoomMax + AT_LIMIT) this.goDeep(piece, pyramid);
     this.userMove(next);
     const after = this.camera;
-    const asksPast = scaleFor(Infinity) > Math.max(TREE_VIEW.zoomMax, before.scale) + AT_LIMIT;
+    const asksPast = scaleFor(before.scale, Infinity) > Math.max(TREE_VIEW.zoomMax, before.scale) + AT_LIMIT;
     if (piece && asksPast && this.pyramids.unknown(piece)) {
       void this.pyramids.ask(piece).then((found) => {
         if (found && !this.destroyed && this.camera === after) this.zoomAbout(anchor, piece, scaleFor);

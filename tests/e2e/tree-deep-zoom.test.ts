@@ -176,6 +176,8 @@ describe('the tree’s zoom into a piece', () => {
       console.log(`scale ${view.scale}: level ${level}, ${onScreen.size} tiles on screen, ${requested.length} asked`);
     }
     expect(scales[0]).toBeGreaterThan(TREE_VIEW.zoomMax);
+    // Deep in the piece the marks, sized for squares, are not drawn over it.
+    expect((await stats(page)).marksShown).toBe(false);
     expect(scales.at(-1)).toBeCloseTo(ownPixels, 6);
     expect((await stats(page)).deepZoomLevel).toBe(descriptor.levels - 1);
     // The panel says so, and its + button is off at the picture's own pixels.
@@ -190,6 +192,7 @@ describe('the tree’s zoom into a piece', () => {
     for (let step = 0; step < 8 && out.scale > TREE_VIEW.zoomMax; step++) out = await wheelStep(page, middle, 120);
     expect(out.scale).toBe(TREE_VIEW.zoomMax);
     await page.waitForFunction(() => window.__treeStats!.deepZoomTiles === 0);
+    expect((await stats(page)).marksShown).toBe(true);
     expect((await stats(page)).deepZoomLevel).toBeNull();
 
     // The + key (the canvas focused) goes past the limit into the piece in the middle too, and − comes back.

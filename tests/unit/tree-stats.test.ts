@@ -49,6 +49,7 @@ describe('the tree stats', () => {
       deepZoomColumn: null,
       deepZoomLevel: null,
       deepZoomTiles: 0,
+      marksShown: true,
     });
   });
 

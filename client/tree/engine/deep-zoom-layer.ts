@@ -17,6 +17,12 @@ export interface DeepPiece {
   pyramid: PiecePyramid;
 }
 
+/**
+ * Tiles a frame may add to the layer. Each one added is a texture uploaded in the next render, which in a software
+ * WebGL holds the main thread for a while: a zoom step's twenty tiles arriving together made one frame of 10 ms.
+ */
+const TILES_A_FRAME = 2;
+
 interface HeldTile {
   sprite: Sprite | null;
   cancelled: boolean;
@@ -29,6 +35,8 @@ export class DeepZoomLayer {
   private readonly backdrop = new Container({ label: 'deep zoom backdrop' });
   private readonly detail = new Container({ label: 'deep zoom tiles' });
   private readonly held = new Map<string, HeldTile>();
+  /** Tiles arrived and not yet added, oldest first (added a few a frame: step). */
+  private readonly arrived: (() => void)[] = [];
   private piece: DeepPiece | null = null;
   /** The level drawn (the backdrop's when the zoom needs no finer one); null while nothing is. */
   level: number | null = null;
@@ -46,6 +54,16 @@ export class DeepZoomLayer {
   /** Tiles held now (arrived or on their way). */
   get tileCount(): number {
     return this.held.size;
+  }
+
+  /** Arrived tiles wait to be added: the engine draws another frame. */
+  get waiting(): boolean {
+    return this.arrived.length > 0;
+  }
+
+  /** Adds the next few arrived tiles (each frame, before it is drawn). */
+  step(): void {
+    for (let added = 0; added < TILES_A_FRAME && this.arrived.length > 0; added++) this.arrived.shift()!();
   }
 
   /**
@@ -89,11 +107,14 @@ export class DeepZoomLayer {
     this.held.set(spot.url, tile);
     this.pool.acquire(spot.url, (texture) => {
       if (tile.cancelled || !texture) return;
-      const sprite = new Sprite(texture);
-      sprite.position.set(spot.left, spot.top);
-      sprite.setSize(spot.width, spot.height);
-      tile.sprite = sprite;
-      layer.addChild(sprite);
+      this.arrived.push(() => {
+        if (tile.cancelled) return;
+        const sprite = new Sprite(texture);
+        sprite.position.set(spot.left, spot.top);
+        sprite.setSize(spot.width, spot.height);
+        tile.sprite = sprite;
+        layer.addChild(sprite);
+      });
       this.onChange();
     });
   }
@@ -110,6 +131,7 @@ export class DeepZoomLayer {
   }
 
   destroy(): void {
+    this.arrived.length = 0;
     this.keepOnly(new Set());
     this.piece = null;
     this.container.destroy({ children: true });

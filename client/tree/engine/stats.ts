@@ -48,6 +48,8 @@ export interface TreeStats {
   deepZoomLevel: number | null;
   /** Its pyramid's tiles held (arrived or on their way). */
   deepZoomTiles: number;
+  /** The marks, the hover outline and the change highlight are drawn (not while the zoom is past the tree's limit). */
+  marksShown: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export function createTreeStats(): TreeStats {
     deepZoomColumn: null,
     deepZoomLevel: null,
     deepZoomTiles: 0,
+    marksShown: true,
   };
   if (typeof window !== 'undefined') window.__treeStats = stats;
   return stats;

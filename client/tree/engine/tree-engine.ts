@@ -705,6 +705,7 @@ export class TreeEngine {
     const flying = this.flight.step(now, width, height);
     if (flying) this.setCamera(flying);
     if (this.highlight.active) this.highlight.step(now);
+    this.deepLayer.step();
     return this.updateView();
   }
 
@@ -720,6 +721,7 @@ export class TreeEngine {
       (tree?.chunks.waiting ?? false) ||
       this.flight.active ||
       this.highlight.active ||
+      this.deepLayer.waiting ||
       (this.frameHook !== null && this.hookWantsFrame)
     );
   }
@@ -776,6 +778,12 @@ export class TreeEngine {
       // A view restored or panned this deep over a piece not asked about yet: its pyramid is asked for.
       else if (central && this.pyramids.unknown(central)) void this.pyramids.ask(central).then(() => this.rested());
     }
+    // Past the tree's limit the marks' frames, flags and brackets, sized for squares, would cover the picture: the
+    // view is of one piece, and they come back with the tree's range.
+    const marksShown = this.camera.scale <= TREE_VIEW.zoomMax + AT_LIMIT;
+    for (const layer of [this.marks.graphics, this.highlight.graphics, this.hoverOutline.graphics])
+      layer.visible = marksShown;
+    this.stats.marksShown = marksShown;
     this.deepLayer.show(this.deepPiece, this.camera, { width, height, pixelRatio });
     this.stats.deepZoomLevel = this.deepLayer.level;
     this.stats.deepZoomRow = this.deepPiece?.row ?? null;

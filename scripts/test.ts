@@ -1,7 +1,7 @@
 /**
- * `npm test`: two lanes side by side, each step timed: the type check, the guardrails (`npm run lint`) and the Node
- * tests (unit, component, server on SQLite and again on PostgreSQL) in one, the browser tests in the other. With
- * arguments: the type check, then one plain `vitest run` of them.
+ * `npm test`: two lanes side by side, each step timed: the type check and the guardrails (`npm run lint`) side by
+ * side, then the Node tests (unit, component, server on SQLite and again on PostgreSQL) in one, the browser tests in
+ * the other. With arguments: the type check, then one plain `vitest run` of them.
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -96,13 +96,20 @@ function run(step: Step, prefix = '', niceness = 0): Promise<number> {
   );
 }
 
-/** Runs the steps one after another, each whatever the one before did (so one run shows every failure). */
-async function lane(prefix: string, steps: Step[], niceness = 0): Promise<number> {
+/**
+ * Runs the steps one after another, each whatever the one before did (so one run shows every failure); the steps of a
+ * group (an array) run side by side.
+ */
+async function lane(prefix: string, steps: (Step | Step[])[], niceness = 0): Promise<number> {
   let first = 0;
-  for (const step of steps) {
+  const runOne = async (step: Step) => {
     const code = await run(step, prefix, niceness);
     if (code !== 0) console.log(`${prefix}${step.label} failed (exit ${code})`);
-    if (first === 0) first = code;
+    return code;
+  };
+  for (const group of steps) {
+    const codes = await Promise.all((Array.isArray(group) ? group : [group]).map(runOne));
+    if (first === 0) first = codes.find((code) => code !== 0) ?? 0;
   }
   return first;
 }
@@ -115,7 +122,8 @@ if (args.length > 0) {
   if (code === 0) code = await run(npx('vitest', 'run', ...args));
 } else {
   const codes = await Promise.all([
-    lane('[node] ', [TYPECHECK, LINT, NODE_TESTS], NODE_LANE_NICENESS),
+    // The type check and the guardrails each keep about one core busy: side by side, before the Node tests.
+    lane('[node] ', [[TYPECHECK, LINT], NODE_TESTS], NODE_LANE_NICENESS),
     lane('[browser] ', [BROWSER_TESTS]),
   ]);
   code = codes.find((c) => c !== 0) ?? 0;

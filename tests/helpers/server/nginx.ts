@@ -113,7 +113,8 @@ export interface AccessLogLine {
   id: string;
   method: string;
   uri: string;
-  status: number;
+  /** As nginx writes it, three digits: "000" for a request closed before it had a status. */
+  status: string;
   upstream: string;
   /** Every attempt's status, comma-separated: "503, 200" is a request sent on to the other process. */
   upstream_status: string;

@@ -15,15 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { and, eq } from 'drizzle-orm';
-import { cells, pictures, trees, useTablesOf } from '#drizzle/tables.ts';
+import { cells, trees, useTablesOf } from '#drizzle/tables.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { closeAppDatabase, openAppDatabase } from '#server/open-database.ts';
 import { artworkSvg, mulberry32 } from '#server/seed/art-generator.ts';
 import { buildQueuedPyramids, pyramidLevels } from '#server/services/media/pyramids.ts';
-import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree } from '#server/services/tree/tree.ts';
-import { Role } from '#shared/domain.ts';
-import { artForm, browserFor, cellAt, postForm, validFields } from '../helpers/art-fixtures.ts';
+import { artForm, validFields } from '../helpers/art-fixtures.ts';
 import { startObjectStoreServer, type ObjectStoreServer } from '../helpers/object-store-server.ts';
 import {
   createDatabase,
@@ -43,6 +41,7 @@ import {
 import { SEED_ROW } from '../helpers/server/reservation-fixtures.ts';
 import { s3Environment } from '../helpers/server/s3-media.ts';
 import { createTestApp } from '../helpers/server/test-app.ts';
+import { upload as uploadLarge } from '../helpers/server/large-uploads.ts';
 import { percentile, writeResults, type Row } from './results.ts';
 
 /** Measured uploads per adapter, after one that warms each app (its image pipeline, its connections). */
@@ -153,21 +152,8 @@ async function buildPyramidOnce(image: Buffer): Promise<PyramidBuild> {
   const t = await createTestApp();
   try {
     const treeId = (await createTree(t.deps.db, t.clock.now(), 'Pyramid bench')).id;
-    const holder = await t.addUser(Role.Observer);
-    const cellToken = (await cellAt(t.deps.db, treeId, SEED_ROW, 0)).token;
-    await reserveCell(t.deps, holder.user, cellToken);
-    const browser = await browserFor(t, holder.cookie);
-    const answer = await postForm(
-      t,
-      browser,
-      `/api/cell/${cellToken}`,
-      artForm(validFields(), [{ bytes: image, name: 'painting.jpg', type: 'image/jpeg' }]),
-    );
-    const saved = answer.body.r.art as { pictures: { token: string }[] } | undefined;
-    if (answer.status !== 200 || !saved?.pictures[0])
-      throw new Error(`the upload answered ${answer.status}: ${JSON.stringify(answer.body.r)}`);
-    const [row] = await t.deps.db.select().from(pictures).where(eq(pictures.token, saved.pictures[0].token));
-    if (row?.pyramid !== 'building') throw new Error(`the upload's pyramid is ${row?.pyramid}, not queued`);
+    const { row } = await uploadLarge(t, treeId, SEED_ROW, 0, image);
+    if (row.pyramid !== 'building') throw new Error(`the upload's pyramid is ${row.pyramid}, not queued`);
     const key = row.mediaKey;
 
     const before = process.memoryUsage.rss();

@@ -28,7 +28,7 @@ import { write, type Queryable } from '../db.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { openNeighboursAfterPublish, createTreeInTx, type TreeRow, recordBulkChange } from '../services/tree/index.ts';
-import { storePicture, type StoredPicture } from '../services/media/index.ts';
+import { storePicture, storedPictureColumns, type StoredPicture } from '../services/media/index.ts';
 import { reindexArt } from '../services/search/index.ts';
 import { generatePassword } from '../services/admin/index.ts';
 import { ARTWORK_FAMILY_COUNT, renderArtwork, Rng, titleFor } from './art-generator.ts';
@@ -279,12 +279,7 @@ async function growTree(tx: Queryable, rng: Rng, tree: TreeRow, plan: GrowthPlan
         token: newToken(),
         artId,
         position: index,
-        mediaKey: pic.key,
-        width: pic.width,
-        height: pic.height,
-        sizes: pic.sizes,
-        pyramid: pic.pyramidSource ? 'building' : 'none',
-        pyramidSource: pic.pyramidSource,
+        ...storedPictureColumns(pic),
         createdAt,
       })),
     );

@@ -15,7 +15,8 @@ import { cells, pictures, trees } from '#drizzle/schema.ts';
 import { openDatabase, write, type Db } from '#server/db.ts';
 import { renderArtwork } from '#server/seed/art-generator.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
-import { buildQueuedPyramids, storePicture } from '#server/services/media/index.ts';
+import { pyramidDescriptorNameOf } from '#server/services/display/index.ts';
+import { buildQueuedPyramids, storePicture, storedPictureColumns } from '#server/services/media/index.ts';
 import { recordBulkChange } from '#server/services/tree/index.ts';
 import { newToken } from '#server/tokens.ts';
 import { TREE_VIEW } from '#shared/constants.ts';
@@ -710,18 +711,15 @@ async function giveMiddlePieceAPyramid(app: App, treeToken: string): Promise<Dee
       token: newToken(),
       artId: square.artId!,
       position: 0,
-      mediaKey: picture.key,
-      width: picture.width,
-      height: picture.height,
-      sizes: picture.sizes,
-      pyramid: 'building',
-      pyramidSource: picture.pyramidSource,
+      ...storedPictureColumns(picture),
       createdAt: now,
     });
     await recordBulkChange(tx, tree.id, now);
   });
   await buildQueuedPyramids(app.deps);
-  const descriptor = JSON.parse((await media.get(`${picture.key}-dz.json`))!.toString()) as PyramidDescriptor;
+  const descriptor = JSON.parse(
+    (await media.get(pyramidDescriptorNameOf(picture.key)))!.toString(),
+  ) as PyramidDescriptor;
   return { row: square.row, column: square.column, descriptor };
 }
 

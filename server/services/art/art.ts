@@ -20,7 +20,7 @@ import { write } from '../../db.ts';
 import { AppError, fieldErrorsOfIssues } from '../../errors.ts';
 import { isAdmin, mayEditArt, type Viewer } from '../../permissions.ts';
 import { newToken } from '../../tokens.ts';
-import { prepareArtImage, writePreparedPictures } from '../media/index.ts';
+import { prepareArtImage, storedPictureColumns, writePreparedPictures } from '../media/index.ts';
 import { editFacts, loadCellWithArt, type CellWithArt, readPictures, fieldsOf } from '../display/index.ts';
 import { listActiveConnections } from './connections.ts';
 import type { ServiceContext } from '../context.ts';
@@ -243,24 +243,18 @@ async function commitArt(
             .set({ position, description })
             .where(and(eq(pictures.artId, piece.id), eq(pictures.token, item.keep)));
         } else {
-          const { key, width, height, dominantColor, sizes, pyramidSource } = item.stored;
           await tx.insert(pictures).values({
             token: newToken(),
             artId: piece.id,
             position,
-            mediaKey: key,
-            width,
-            height,
-            sizes,
             // A picture with more pixels than its large size is queued for its deep-zoom pyramid (decision 048): cut
             // when it is saved, not when published, since only now is the upload at hand, and its author sees the
             // piece while it waits for review.
-            pyramid: pyramidSource ? 'building' : 'none',
-            pyramidSource,
+            ...storedPictureColumns(item.stored),
             description,
             createdAt: now,
           });
-          if (position === 0) mainColor = dominantColor;
+          if (position === 0) mainColor = item.stored.dominantColor;
         }
       }
 

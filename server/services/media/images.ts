@@ -47,6 +47,22 @@ export interface StoredPicture {
   pyramidSource: string | null;
 }
 
+/**
+ * The pictures row's columns a stored picture fills, wherever one is saved (the art service, the demo seed): its
+ * files' key, its size and widths, and its deep-zoom state: a picture with more pixels than its large size is queued
+ * for its pyramid ('building', decision 048), cut from the upload kept for it.
+ */
+export function storedPictureColumns(stored: StoredPicture) {
+  return {
+    mediaKey: stored.key,
+    width: stored.width,
+    height: stored.height,
+    sizes: stored.sizes,
+    pyramid: stored.pyramidSource ? 'building' : 'none',
+    pyramidSource: stored.pyramidSource,
+  };
+}
+
 export class ImageRejected extends Error {
   constructor(readonly reason: 'not_an_image' | 'too_many_pixels' | 'unsupported_type') {
     super(reason);

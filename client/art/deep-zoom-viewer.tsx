@@ -2,13 +2,14 @@
  * The deep-zoom viewer of a piece's picture (decision 048): a modal over the details page that shows the picture's
  * pyramid, from the whole picture fitted to the screen up to its own pixels (one to a device pixel). It asks only for
  * the tiles on screen, at the level whose pixels come nearest the screen's device pixels without exceeding them by
- * more than half in area, over the one-tile level as a backdrop while they arrive. Wheel, pinch and drag (pointer
+ * more than half in area (or the one below, when that level's tiles on screen would come to more than 1.5 times the
+ * screen), over the one-tile level as a backdrop while they arrive. Wheel, pinch and drag (pointer
  * events), keys (+, −, 0, arrows) and buttons zoom and pan; the zoom is announced as it changes.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   backdropLevel,
-  levelFor,
+  levelOnScreen,
   levelSize,
   tilesOnScreen,
   type PyramidDescriptor,
@@ -227,7 +228,10 @@ export function DeepZoomViewer({ descriptorUrl, label, onClose }: ViewerProps) {
     region.current?.focus();
   }, []);
 
-  const level = descriptor && view ? levelFor(descriptor, view.scale, dpr) : 0;
+  const level =
+    descriptor && view && box
+      ? levelOnScreen(descriptor, view, box.width, box.height, dpr, box.width * box.height * dpr ** 2)
+      : 0;
   const backdrop = descriptor ? backdropLevel(descriptor) : 0;
   const layers =
     descriptor && view && box

@@ -25,6 +25,7 @@ import { bandStarts, computeBranchSlots, gridOfCells, type TreeSettings } from '
 import sharp from 'sharp';
 import { hashPassword } from '../auth/passwords.ts';
 import { write, type Queryable } from '../db.ts';
+import { mapAtOnce } from '../at-once.ts';
 import { newToken } from '../tokens.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { openNeighboursAfterPublish, createTreeInTx, type TreeRow, recordBulkChange } from '../services/tree/index.ts';
@@ -97,19 +98,6 @@ async function renderPictures(ctx: ServiceContext, piece: PlannedPiece, index: n
     stored.push(await storePicture(ctx.media, png, DEMO_PICTURES));
   }
   return stored;
-}
-
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -446,7 +434,7 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
   // sharp's work is CPU-bound: about one picture in flight a core.
   const concurrency = Math.min(4, Math.max(2, availableParallelism()));
   const [stored, adminHash, artistHashes] = await Promise.all([
-    mapConcurrently(
+    mapAtOnce(
       pieces.map((piece, index) => ({ piece, index })),
       concurrency,
       ({ piece, index }) => renderPictures(ctx, piece, index),

@@ -160,7 +160,10 @@ describe('backup and restore', () => {
       expect(stored).toContain(cut.row.pyramidSource);
       expect(copied).toEqual(stored.filter((name) => name !== cut.row.pyramidSource));
       expect(copied).toContain(queued.row.pyramidSource);
-      expect(copied.filter((name) => name.startsWith(`${cut.row.mediaKey}-dz`)).length).toBe(118);
+      // The 2,400 × 1,800 picture's 401 tiles of 128 px over 13 levels, and its descriptor.
+      expect(copied.filter((name) => name.startsWith(`${cut.row.mediaKey}-dz`)).length).toBe(
+        19 * 15 + 10 * 8 + 5 * 4 + 3 * 2 + 2 * 1 + 8 + 1,
+      );
 
       // Restored, the cut pyramid is served and the queued one is cut from its kept upload.
       const restoredDir = tempDir('gallery-restored-');

@@ -65,18 +65,18 @@ describe.each(ADAPTERS)('pyramids: $kind', (adapter) => {
     expect(served.headers['cache-control']).toMatch(/max-age=31536000/);
     expect(served.headers['cross-origin-resource-policy']).toBe(large.headers['cross-origin-resource-policy']);
     const descriptor = served.json<PyramidDescriptor>();
-    // 2,400 px: levels 0 (1 px) to 12 (2,048 < 2,400 ≤ 4,096), tiles of 256 with one pixel of overlap.
+    // 2,400 px: levels 0 (1 px) to 12 (2,048 < 2,400 ≤ 4,096), tiles of 128 with one pixel of overlap.
     expect(descriptor).toEqual({
       format: 'webp',
       width: 2400,
       height: 1800,
-      tileSize: 256,
+      tileSize: 128,
       overlap: 1,
       levels: 13,
       tiles: `${row.mediaKey}-dz{level}-{column}-{row}.webp`,
     });
-    // Every tile of every level, and nothing else: 10 × 8 at the top, 5 × 4, 3 × 2, 2 × 1, then one each.
-    const expected = 10 * 8 + 5 * 4 + 3 * 2 + 2 * 1 + 9 + 1;
+    // Every tile of every level, and nothing else: 19 × 15 at the top, 10 × 8, 5 × 4, 3 × 2, 2 × 1, then one each.
+    const expected = 19 * 15 + 10 * 8 + 5 * 4 + 3 * 2 + 2 * 1 + 8 + 1;
     const files = await pyramidFiles(t, row.mediaKey);
     expect(files.length).toBe(expected);
     expect(files).toEqual(pyramidFileNames(row.mediaKey, descriptor).sort());
@@ -88,14 +88,14 @@ describe.each(ADAPTERS)('pyramids: $kind', (adapter) => {
     expect(inner.headers['content-type']).toBe('image/webp');
     expect(inner.headers['cache-control']).toBe(large.headers['cache-control']);
     const innerMeta = await sharp(inner.rawPayload).metadata();
-    expect([innerMeta.width, innerMeta.height]).toEqual([258, 258]);
-    const corner = await sharp((await t.server.inject({ url: tile(12, 9, 7) })).rawPayload).metadata();
-    expect([corner.width, corner.height]).toEqual([2400 - 9 * 256 + 1, 1800 - 7 * 256 + 1]);
+    expect([innerMeta.width, innerMeta.height]).toEqual([130, 130]);
+    const corner = await sharp((await t.server.inject({ url: tile(12, 18, 14) })).rawPayload).metadata();
+    expect([corner.width, corner.height]).toEqual([2400 - 18 * 128 + 1, 1800 - 14 * 128 + 1]);
     const one = await sharp((await t.server.inject({ url: tile(0, 0, 0) })).rawPayload).metadata();
     expect([one.width, one.height]).toEqual([1, 1]);
     // The tiles show the picture: the top level's first tile against the upload's own pixels.
     const original = await sharp(await photo(5))
-      .extract({ left: 0, top: 0, width: 257, height: 257 })
+      .extract({ left: 0, top: 0, width: 129, height: 129 })
       .raw()
       .toBuffer();
     const cut = await sharp((await t.server.inject({ url: tile(12, 0, 0) })).rawPayload)

@@ -17,12 +17,12 @@ import {
 } from '#client/tree/engine/deep-zoom-view.ts';
 import { PyramidBook } from '#client/tree/engine/pyramid-book.ts';
 
-/** A 3,200 × 2,400 picture's pyramid: 13 levels, the top one 13 × 10 tiles of 256 px. */
+/** A 3,200 × 2,400 picture's pyramid: 13 levels, the top one 25 × 19 tiles of 128 px. */
 const DESCRIPTOR: PyramidDescriptor = {
   format: 'webp',
   width: 3200,
   height: 2400,
-  tileSize: 256,
+  tileSize: 128,
   overlap: 1,
   levels: 13,
   tiles: 'k-dz{level}-{column}-{row}.webp',
@@ -88,12 +88,13 @@ describe('the pyramid over a square', () => {
     const tiles = deepZoomTiles(PYRAMID, square, camera, { width: 1000, height: 700, pixelRatio: 1 })!;
     expect(tiles.level).toBe(12);
     expect(levelFor(DESCRIPTOR, 1, 1)).toBe(12);
-    // Picture pixels 1100..2100 across (400 crop + 1200 middle ± 500) and 850..1550 down: tiles 4..8 and 3..6.
+    // Picture pixels 1100..2100 across (400 crop + 1200 middle ± 500) and 850..1550 down: tiles 8..16 and 6..12.
     const names = tiles.tiles.map((tile) => tile.url.replace('/media/k-dz12-', ''));
-    expect(names.length).toBe(5 * 4);
-    expect(names).toContain('4-3.webp');
+    expect(names.length).toBe(9 * 7);
     expect(names).toContain('8-6.webp');
-    expect(names).not.toContain('3-3.webp');
+    expect(names).toContain('16-12.webp');
+    expect(names).not.toContain('7-6.webp');
+    expect(names).not.toContain('17-12.webp');
     expect(tiles.backdropTiles.map((tile) => tile.url)).toEqual([`/media/k-dz${tiles.backdrop}-0-0.webp`]);
   });
 

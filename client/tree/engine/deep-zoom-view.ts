@@ -5,7 +5,7 @@
  */
 import {
   backdropLevel,
-  levelFor,
+  levelOnScreen,
   levelSize,
   tilesOnScreen,
   type PyramidDescriptor,
@@ -83,7 +83,9 @@ export function deepZoomTiles(
     x: (placed.x - camera.x) * camera.scale - left,
     y: (placed.y - camera.y) * camera.scale - top,
   };
-  const level = levelFor(descriptor, view.scale, viewport.pixelRatio);
+  const { width, height, pixelRatio } = viewport;
+  const screenPixels = width * height * pixelRatio ** 2;
+  const level = levelOnScreen(descriptor, view, right - left, bottom - top, pixelRatio, screenPixels);
   const backdrop = backdropLevel(descriptor);
   const on = (n: number) => tilesOnScreen(descriptor, descriptorUrl, n, view, right - left, bottom - top);
   return { level, tiles: level > backdrop ? on(level) : [], backdrop, backdropTiles: on(backdrop) };

@@ -8,6 +8,7 @@ import { and, inArray, isNotNull } from 'drizzle-orm';
 import { pictures, users } from '#drizzle/tables.ts';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { ART_MESSAGES, sniffImageType } from '#shared/validation/art.ts';
+import { mapAtOnce } from '../../at-once.ts';
 import type { Db } from '../../db.ts';
 import type { ServiceContext } from '../context.ts';
 import {
@@ -78,6 +79,8 @@ export const MEDIA_ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
 const STALE_TEMPORARY_MS = 60 * 60 * 1000;
 /** Names looked up in the database at once. */
 const SWEEP_BATCH = 100;
+/** Files of a batch looked up and deleted at once: a removed piece's pyramid is a few thousand, each a round trip. */
+const SWEEP_AT_ONCE = 8;
 
 /**
  * What the sweep judges of a media file, as the row value that would name it, marked by the kind of row: `p:` a
@@ -167,13 +170,14 @@ export async function sweepOrphanMedia(ctx: ServiceContext): Promise<string[]> {
   for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
     const batch = candidates.slice(i, i + SWEEP_BATCH);
     const namedNow = await namedAmong(ctx.db, [...new Set(batch.map((file) => file.namedBy))]);
-    for (const file of batch) {
-      if (namedNow.has(file.namedBy)) continue;
+    const gone = await mapAtOnce(batch, SWEEP_AT_ONCE, async (file) => {
+      if (namedNow.has(file.namedBy)) return null;
       const now = await ctx.media.lookUp(file.name);
-      if (!now || !isOld(now.modifiedAt)) continue;
+      if (!now || !isOld(now.modifiedAt)) return null;
       await ctx.media.delete(file.name);
-      removed.push(file.name);
-    }
+      return file.name;
+    });
+    removed.push(...gone.filter((name) => name !== null));
   }
   const temporaries = (await ctx.media.removeStaleTemporaries?.(ctx.clock.now() - STALE_TEMPORARY_MS)) ?? [];
   removed.push(...temporaries);

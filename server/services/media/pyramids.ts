@@ -16,9 +16,10 @@ import type { ServiceContext } from '../context.ts';
 import type { JobClaim } from '../jobs.ts';
 import { pyramidDescriptorNameOf, pyramidTileNameOf } from '../display/index.ts';
 import { imageWork, MAX_INPUT_PIXELS } from './images.ts';
+import { mapAtOnce } from '../../at-once.ts';
 
 /** Tiles are this many pixels square (the last of a row or column smaller), with the overlap added inside the picture. */
-export const PYRAMID_TILE_SIZE = 256;
+export const PYRAMID_TILE_SIZE = 128;
 /**
  * Each tile repeats one pixel of its neighbours on the sides it has one: a viewer that places tiles at fractional
  * positions then draws no hairline gap between them.
@@ -31,6 +32,11 @@ export const PYRAMID_OVERLAP = 1;
 const TILE_WEBP = { quality: 80, effort: 2 } as const;
 /** Tiles encoded at once while cutting one level: the build is one at a time, but each tile uses one core. */
 const TILES_AT_ONCE = 2;
+/**
+ * Tiles written at once: a 24-megapixel picture has about two thousand, and on object storage each is a round trip
+ * that costs the process nothing while it waits.
+ */
+const WRITES_AT_ONCE = 8;
 
 /** How many levels a Deep Zoom pyramid of a picture has: down to one pixel, halving (rounding up) each time. */
 export function pyramidLevels(width: number, height: number): number {
@@ -104,14 +110,11 @@ export async function cutPyramid(
       }
     }
     const data = level.data;
-    let next = 0;
-    const cutter = async () => {
-      while (next < cuts.length) {
-        const { name, ...region } = cuts[next++]!;
-        tiles.push({ name, data: await sharp(data, { raw }).extract(region).webp(TILE_WEBP).toBuffer() });
-      }
-    };
-    await Promise.all(Array.from({ length: TILES_AT_ONCE }, cutter));
+    const cut = await mapAtOnce(cuts, TILES_AT_ONCE, async ({ name, ...region }) => ({
+      name,
+      data: await sharp(data, { raw }).extract(region).webp(TILE_WEBP).toBuffer(),
+    }));
+    tiles.push(...cut);
     if (n > 0) {
       level = await sharp(data, { raw })
         .resize(Math.ceil(w / 2), Math.ceil(h / 2), { fit: 'fill', kernel: 'lanczos3' })
@@ -136,7 +139,7 @@ export async function cutPyramid(
  * its tiles. A name written already keeps its bytes and has its date renewed (the storage port's rule).
  */
 export async function writePyramid(media: MediaStorage, key: string, pyramid: CutPyramid): Promise<void> {
-  for (const tile of pyramid.tiles) await media.put(tile.name, tile.data);
+  await mapAtOnce(pyramid.tiles, WRITES_AT_ONCE, (tile) => media.put(tile.name, tile.data));
   await media.put(pyramidDescriptorNameOf(key), Buffer.from(JSON.stringify(pyramid.descriptor)));
 }
 

@@ -70,6 +70,11 @@ export function ArtPictures({ pictures, title }: { pictures: ArtPicture[]; title
             Zoom into the picture
           </button>
         )}
+        {current.deepZoom?.state === 'building' && (
+          <p className="art-pictures__preparing" role="status" data-testid="art-zoom-preparing">
+            Preparing the zoomable picture…
+          </p>
+        )}
         {zoomable && zooming && (
           <DeepZoomViewer key={zoomable} descriptorUrl={zoomable} label={label} onClose={() => setZooming(false)} />
         )}

@@ -31,10 +31,24 @@ const NOT_FOUND_CODES: readonly string[] = [
   ErrorCode.BadRequest,
 ];
 
+/** How often the page asks again while a picture's deep-zoom pyramid is being cut (the job looks every 10 s). */
+const BUILDING_RECHECK_MS = 5000;
+
 export function ArtDetailsPage() {
   const { cellToken = '' } = useParams();
   const navigate = useNavigate();
-  const details = trpc.art.details.useQuery({ cellToken }, { retry: false, refetchOnWindowFocus: false });
+  const details = trpc.art.details.useQuery(
+    { cellToken },
+    {
+      retry: false,
+      refetchOnWindowFocus: false,
+      // A picture whose zoomable copy is being cut: ask again until it is ready, so its zoom appears without a reload.
+      refetchInterval: (query) =>
+        query.state.data?.pictures.some((picture) => picture.deepZoom?.state === 'building')
+          ? BUILDING_RECHECK_MS
+          : false,
+    },
+  );
   const shown = details.data ? titleOf(details.data) : null;
   usePageTitle(shown ? `${shown} · details.` : 'details.');
 

@@ -72,7 +72,7 @@ function visibleTiles(d: PyramidDescriptor, level: number, view: ViewState): Set
 }
 
 describe('the deep-zoom viewer', () => {
-  it('zooms in with + and the wheel, asking only for the tiles on screen, and goes back to the whole picture', async () => {
+  it('says a pyramid is being cut, offers the zoom once it is, zooms in with + and the wheel asking only for the tiles on screen, and goes back', async () => {
     const { db } = gallery.app.deps;
     // The demo's first pieces have 3,200 px pictures queued for their pyramids (the seed's): cut them, as the job does.
     const queued = db
@@ -84,10 +84,6 @@ describe('the deep-zoom viewer', () => {
       .limit(1)
       .get()!;
     expect(queued).toBeTruthy();
-    await buildQueuedPyramids(gallery.app.deps);
-    const descriptor = JSON.parse(
-      (await gallery.app.deps.media.get(`${queued.key}-dz.json`))!.toString(),
-    ) as PyramidDescriptor;
 
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -96,7 +92,17 @@ describe('the deep-zoom viewer', () => {
       const match = new RegExp(`/media/${queued.key}-dz(\\d+)-(\\d+)-(\\d+)\\.webp$`).exec(request.url());
       if (match) requested.push(`${match[1]}-${match[2]}-${match[3]}`);
     });
+    // While the pyramid is still to be cut the page says so, with no zoom to offer yet.
     await page.goto(`${gallery.url}/observe/cell/${queued.cellToken}/details`);
+    await expect.poll(() => page.getByTestId('art-zoom-preparing').textContent()).toMatch(/Preparing the zoomable/);
+    expect(await page.getByTestId('art-zoom').count()).toBe(0);
+    // Cut as the job does: the zoom appears on the open page, without a reload.
+    await buildQueuedPyramids(gallery.app.deps);
+    const descriptor = JSON.parse(
+      (await gallery.app.deps.media.get(`${queued.key}-dz.json`))!.toString(),
+    ) as PyramidDescriptor;
+    await expect.poll(() => page.getByTestId('art-zoom').count(), { timeout: 12_000 }).toBe(1);
+    expect(await page.getByTestId('art-zoom-preparing').count()).toBe(0);
     await page.getByTestId('art-zoom').click();
     const viewer = page.getByTestId('deep-zoom');
     const status = viewer.getByTestId('deep-zoom-status');

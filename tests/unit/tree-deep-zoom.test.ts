@@ -15,7 +15,7 @@ import {
   picturePlacement,
   thumbnailCrop,
 } from '#client/tree/engine/deep-zoom-view.ts';
-import { PyramidBook } from '#client/tree/engine/pyramid-book.ts';
+import { NO_PYRAMID_BELIEVED_MS, PyramidBook } from '#client/tree/engine/pyramid-book.ts';
 
 /** A 3,200 × 2,400 picture's pyramid: 13 levels, the top one 25 × 19 tiles of 128 px. */
 const DESCRIPTOR: PyramidDescriptor = {
@@ -118,6 +118,33 @@ describe('the pyramid over a square', () => {
 describe('the book of pyramids', () => {
   const square = { row: 1, column: 2, token: 't', thumb: '/media/k-thumb.webp' };
 
+  it('asks again a while after "none": the pyramid may have been still being cut', async () => {
+    let now = 0;
+    let ready = false;
+    let asked = 0;
+    const book = new PyramidBook(
+      async () => {
+        asked++;
+        return ready ? (PYRAMID as PiecePyramid) : null;
+      },
+      () => now,
+    );
+    expect(await book.ask(square)).toBeNull();
+    ready = true;
+    // Within the while, "none" stands and nothing is asked.
+    now = 1000;
+    expect(await book.ask(square)).toBeNull();
+    expect(asked).toBe(1);
+    now = NO_PYRAMID_BELIEVED_MS + 1000;
+    expect(await book.ask(square)).toBe(PYRAMID);
+    expect(asked).toBe(2);
+    // A pyramid, once known, is kept.
+    now = 10 * NO_PYRAMID_BELIEVED_MS;
+    expect(book.unknown(square)).toBe(false);
+    expect(book.known(square)).toBe(PYRAMID);
+    expect(asked).toBe(2);
+  });
+
   it('asks once per picture, every caller getting the one answer, and remembers it', async () => {
     let asked = 0;
     const book = new PyramidBook(async () => {
@@ -134,10 +161,18 @@ describe('the book of pyramids', () => {
     expect(book.known(square)).toBe(a);
   });
 
-  it('remembers a failed question as no pyramid, and knows of none without a way to ask', async () => {
-    const book = new PyramidBook(() => Promise.reject(new Error('offline')));
+  it('remembers a failed question as no pyramid for a while, and knows of none without a way to ask', async () => {
+    let now = 0;
+    const book = new PyramidBook(
+      () => Promise.reject(new Error('offline')),
+      () => now,
+    );
     expect(await book.ask(square)).toBeNull();
     expect(book.unknown(square)).toBe(false);
+    now = NO_PYRAMID_BELIEVED_MS - 1;
+    expect(book.unknown(square)).toBe(false);
+    now = NO_PYRAMID_BELIEVED_MS;
+    expect(book.unknown(square)).toBe(true);
     const none = new PyramidBook(undefined);
     expect(none.unknown(square)).toBe(false);
     expect(await none.ask(square)).toBeNull();

@@ -5,17 +5,19 @@
  * active reservation a member, one a square) are the last word should two writers ever slip past the checks.
  */
 import { and, between, eq } from 'drizzle-orm';
-import { art, cells, reservations, trees } from '#drizzle/tables.ts';
+import { art, cells, reservations, tablesEngine, trees } from '#drizzle/tables.ts';
 import { MAX_REMINDERS_FOR_EXTENSION } from '#shared/constants.ts';
 import { ArtStatus, CellStatus, CellType } from '#shared/domain.ts';
 import { ERROR_TEXT } from '#shared/error-text.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { branchSlotRefusal, gridOfCells, type BranchSlotRefusal, type TreeSettings } from '#shared/tree/geometry.ts';
 import type { Queryable } from '../../db.ts';
+import type { PgTransaction } from '../../db-pg.ts';
 import { AppError, causesOf } from '../../errors.ts';
 import { newToken } from '../../tokens.ts';
 import { recordCellChanges } from '../tree/index.ts';
 import { isActiveReservationOf } from './holds.ts';
+import { reserveSquarePostgres } from './holding-postgres.ts';
 import { extensionDeadline, reservationDeadline } from './reservation-time.ts';
 
 /** One sentence for each refusal; the client shows its own locale text for the code. */
@@ -164,6 +166,16 @@ export async function reserveSquare(
   square: SquareToReserve,
 ): Promise<SquareReserved> {
   const reserved = { reminderToken: newToken(), expiresAt: reservationDeadline(now), artToken: newToken() };
+  if (tablesEngine() === 'postgres') {
+    const written = await reserveSquarePostgres(tx as unknown as PgTransaction, {
+      cellId: square.id,
+      userId: member.id,
+      now,
+      ...reserved,
+    });
+    if (!written) throw holdRefusal(ErrorCode.CellTaken);
+    return reserved;
+  }
   await tx.insert(reservations).values({
     token: reserved.reminderToken,
     userId: member.id,

@@ -1,12 +1,18 @@
 /**
- * GET /api/tree/{treeToken}: the compact tree snapshot from its plain, precompressed route, not tRPC (decision 002).
- * Sends the last ETag so an unchanged tree costs a 304 and no decoding.
+ * GET /api/tree/{treeToken}: the tree snapshot from its plain, precompressed route, not tRPC (decision 002), in its
+ * binary form (decision 050), decoded by the caller. Sends the last ETag so an unchanged tree costs a 304 and no
+ * decoding.
  */
-import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { apiHeaders } from './initial-params.ts';
 
+/**
+ * The binary form's media type, SNAPSHOT_BINARY_TYPE of shared/tree/snapshot-binary.ts, written out here: the app's
+ * entry sends this request early (snapshot-requests.ts), and importing it would load the decoder there too.
+ */
+export const BINARY_SNAPSHOT_ACCEPT = 'application/vnd.gallery.tree-snapshot';
+
 export type SnapshotAnswer =
-  { status: 'fresh'; wire: TreeSnapshotWire; etag: string | null } | { status: 'not-modified'; etag: string };
+  { status: 'fresh'; bytes: Uint8Array; etag: string | null } | { status: 'not-modified'; etag: string };
 
 export class SnapshotFetchError extends Error {
   constructor(
@@ -24,7 +30,8 @@ export async function requestTreeSnapshot(
   etag?: string | null,
   signal?: AbortSignal,
 ): Promise<Response> {
-  const headers: Record<string, string> = { ...apiHeaders(), Accept: 'application/json' };
+  // An error still answers in JSON (its envelope).
+  const headers: Record<string, string> = { ...apiHeaders(), Accept: `${BINARY_SNAPSHOT_ACCEPT}, application/json` };
   if (etag) headers['If-None-Match'] = etag;
   try {
     return await fetch(`/api/tree/${encodeURIComponent(token)}`, { headers, credentials: 'same-origin', signal });
@@ -44,8 +51,7 @@ export async function readTreeSnapshot(response: Response, etag?: string | null)
         : `The server could not send the tree just now (HTTP ${response.status}).`;
     throw new SnapshotFetchError(message, response.status);
   }
-  const body = (await response.json()) as { r: TreeSnapshotWire };
-  return { status: 'fresh', wire: body.r, etag: response.headers.get('etag') };
+  return { status: 'fresh', bytes: new Uint8Array(await response.arrayBuffer()), etag: response.headers.get('etag') };
 }
 
 export async function fetchTreeSnapshot(

@@ -3,10 +3,10 @@
  * run them, and the form the decoded tree takes to cross from the worker: typed arrays handed over, not copied.
  */
 import { fetchTreeSnapshot, readTreeSnapshot, SnapshotFetchError } from '#client/api/tree-snapshot.ts';
-import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
+import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { PositionIndex, type PositionIndexParts } from '#shared/tree/position-index.ts';
-import { decodeSnapshot, type TreeCells } from '#shared/tree/snapshot.ts';
-import { gridOfTreeCells } from '#shared/tree/layout.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { decodeBinarySnapshot } from '#shared/tree/snapshot-binary.ts';
 
 export interface SnapshotRequest {
   id: number;
@@ -43,7 +43,7 @@ export type SnapshotReply =
       version: number;
       settings: TreeSettings;
       cells: PortableCells;
-      /** The branch slots (shared/tree/geometry.ts) as row, column pairs: computed here too, off the page's thread. */
+      /** The branch slots (shared/tree/geometry.ts) as row, column pairs: the snapshot carries them, worked out once. */
       slots: Int32Array;
     }
   | { id: number; ok: false; message: string; httpStatus: number | null };
@@ -64,21 +64,15 @@ export async function fetchAndDecode(
       ? await readTreeSnapshot(responseOf(pageAnswer), request.etag)
       : await fetchTreeSnapshot(request.token, request.etag, signal);
     if (answer.status === 'not-modified') return { id, ok: true, status: 'not-modified' };
-    const cells = decodeSnapshot(answer.wire);
-    const slotList = computeBranchSlots(answer.wire.settings, gridOfTreeCells(cells));
-    const slots = new Int32Array(slotList.length * 2);
-    slotList.forEach((slot, i) => {
-      slots[2 * i] = slot.row;
-      slots[2 * i + 1] = slot.column;
-    });
+    const { cells, version, settings, slots } = decodeBinarySnapshot(answer.bytes);
     const { indexOf, ...columns } = cells;
     return {
       id,
       ok: true,
       status: 'fresh',
       etag: answer.etag,
-      version: answer.wire.version,
-      settings: answer.wire.settings,
+      version,
+      settings,
       cells: { ...columns, index: indexOf.toParts() },
       slots,
     };

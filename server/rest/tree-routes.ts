@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#shared/errors.ts';
 import { regionQuery } from '#shared/tree/region.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
 import { AppError } from '../errors.ts';
 import { preferredEncoding, sendCompressed, type Encoding } from '../http/compress.ts';
 import { parseWait } from '../http/tree-long-poll.ts';
@@ -47,7 +48,7 @@ const SNAPSHOT: HandWrittenRoute = {
   method: 'GET',
   path: '/api/tree/:treeToken',
   who: 'everyone',
-  does: 'the tree snapshot, precompressed, with an ETag; it may be a few versions behind the tree (its `version` says which): follow it with `/changes?since=<version>`; `?v=<version>` asks for that version: immutable when the kept snapshot is it, else the kept one, short-lived (400 for a malformed `v`); [caching](#the-tree-through-a-shared-cache)',
+  does: 'the tree snapshot, precompressed, with an ETag; it may be a few versions behind the tree (its `version` says which): follow it with `/changes?since=<version>`; `?v=<version>` asks for that version: immutable when the kept snapshot is it, else the kept one, short-lived (400 for a malformed `v`); JSON, or the [binary form](#the-snapshots-binary-form) when `Accept` names `application/vnd.gallery.tree-snapshot`; [caching](#the-tree-through-a-shared-cache)',
   via: '(plain route)',
   example: examples.snapshot,
 };
@@ -115,35 +116,59 @@ function cacheFor(version: number, asked: number | null): string {
   return asked === version ? CACHE_IMMUTABLE : CACHE_CURRENT;
 }
 
-type BuiltBytes = { etag: string; version: number; body: Record<Encoding, Buffer> };
+type BuiltBytes = { etag: string; version: number; body: Record<Encoding, Buffer>; type?: string };
 
 /** Bytes built once per version (the snapshot, the history), in the encoding the browser takes. */
-function sendBuilt(req: TreeRequest, reply: FastifyReply, built: BuiltBytes, asked: number | null): FastifyReply {
+function sendBuilt(
+  req: TreeRequest,
+  reply: FastifyReply,
+  built: BuiltBytes,
+  asked: number | null,
+  vary = 'accept-encoding',
+): FastifyReply {
   reply.header('etag', built.etag).header('cache-control', cacheFor(built.version, asked));
-  reply.header('vary', 'accept-encoding');
+  reply.header('vary', vary);
   if (req.headers['if-none-match'] === built.etag) return reply.code(304).send();
   const encoding = preferredEncoding(req.headers['accept-encoding']);
-  reply.type('application/json; charset=utf-8');
+  reply.type(built.type ?? 'application/json; charset=utf-8');
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return reply.send(built.body[encoding]);
 }
 
+/** Whether a snapshot's reader asked for the binary form (the page does: decision 050); everyone else gets JSON. */
+function acceptsBinarySnapshot(req: TreeRequest): boolean {
+  return (req.headers.accept ?? '').includes(SNAPSHOT_BINARY_TYPE);
+}
+
 export function registerTreeRoutes(api: FastifyInstance): void {
-  /** A store of bytes built per version (snapshots, histories), answered at the version the address asks. */
-  const serveBuilt =
-    <B extends BuiltBytes>(store: {
+  /** A version's kept bytes (snapshots, histories): the one the address asks when kept, else the store's current. */
+  const builtFor = async <B extends BuiltBytes>(
+    store: {
       peek: (treeId: number) => B | null;
       get: (tree: Awaited<ReturnType<typeof getTreeByToken>>) => Promise<B>;
-    }) =>
-    async (req: TreeRequest, reply: FastifyReply) => {
+    },
+    req: TreeRequest,
+    asked: number | null,
+  ): Promise<B> => {
+    const tree = await getTreeByToken(api.deps.db, req.params.treeToken);
+    // The version asked is the one kept: it is sent as it is, whatever the tree has become since.
+    const kept = store.peek(tree.id);
+    return kept && kept.version === asked ? kept : store.get(tree);
+  };
+  api.route(
+    treeRoute(SNAPSHOT, async (req, reply) => {
       const asked = parseAskedVersion(req.query.v);
-      const tree = await getTreeByToken(api.deps.db, req.params.treeToken);
-      // The version asked is the one kept: it is sent as it is, whatever the tree has become since.
-      const kept = store.peek(tree.id);
-      return sendBuilt(req, reply, kept && kept.version === asked ? kept : await store.get(tree), asked);
-    };
-  api.route(treeRoute(SNAPSHOT, serveBuilt(api.deps.snapshots)));
-  api.route(treeRoute(HISTORY, serveBuilt(api.deps.histories)));
+      const snapshot = await builtFor(api.deps.snapshots, req, asked);
+      const form = acceptsBinarySnapshot(req) ? snapshot : await snapshot.json();
+      return sendBuilt(req, reply, form, asked, 'accept, accept-encoding');
+    }),
+  );
+  api.route(
+    treeRoute(HISTORY, async (req, reply) => {
+      const asked = parseAskedVersion(req.query.v);
+      return sendBuilt(req, reply, await builtFor(api.deps.histories, req, asked), asked);
+    }),
+  );
 
   api.route(
     treeRoute(CHANGES, async (req, reply) => {

@@ -48,6 +48,19 @@ export interface SnapshotCell {
   thumb: string | null;
 }
 
+/** A snapshot's cells as columns, in row-then-column order: what both of its forms are written from. */
+export interface SnapshotColumns {
+  count: number;
+  row: Int32Array;
+  col: Int32Array;
+  status: Uint8Array;
+  type: Uint8Array;
+  /** 12 bits a cell (4 each of red, green and blue), 0 for none. */
+  color: Uint16Array;
+  /** Tokens and thumbnails ('' for none), for trees up to SNAPSHOT_DETAIL_LIMIT cells. */
+  detail: { token: string[]; thumb: string[] } | null;
+}
+
 export function encodeSnapshot(
   header: { token: string; version: number; settings: TreeSettings },
   cells: readonly SnapshotCell[],
@@ -72,7 +85,8 @@ export class SnapshotEncoder {
   private readonly columns: Int32Array;
   private readonly statuses: Uint8Array;
   private readonly types: Uint8Array;
-  private readonly colors: Uint8Array;
+  /** The art's dominant colour at 12 bits, 0 where there is none (packed12Bit). */
+  private readonly colors: Uint16Array;
   private readonly tokens: string[];
   private readonly thumbs: string[];
   /** Whether tokens and thumbnails ride along (trees up to SNAPSHOT_DETAIL_LIMIT cells). */
@@ -84,7 +98,7 @@ export class SnapshotEncoder {
     this.columns = new Int32Array(count);
     this.statuses = new Uint8Array(count);
     this.types = new Uint8Array(count);
-    this.colors = new Uint8Array(count * 3);
+    this.colors = new Uint16Array(count);
     this.carriesDetail = count <= SNAPSHOT_DETAIL_LIMIT;
     this.tokens = this.carriesDetail ? new Array<string>(count) : [];
     this.thumbs = this.carriesDetail ? new Array<string>(count) : [];
@@ -105,10 +119,9 @@ export class SnapshotEncoder {
       throw new RangeError(`A status or type of one digit, not ${status} / ${type}.`);
     this.rows[i] = row;
     this.columns[i] = column;
-    this.statuses[i] = DIGIT_BYTES[status]!;
-    this.types[i] = DIGIT_BYTES[type]!;
-    const hex = encodeColor(color);
-    for (let d = 0; d < 3; d++) this.colors[i * 3 + d] = hex.charCodeAt(d);
+    this.statuses[i] = status;
+    this.types[i] = type;
+    this.colors[i] = color === null ? 0 : packed12Bit(color);
     if (this.carriesDetail) {
       this.tokens[i] = token;
       this.thumbs[i] = thumb ?? '';
@@ -125,9 +138,9 @@ export class SnapshotEncoder {
       count: this.count,
       row: Array.from({ length: this.count }, (_, i) => rowDeltas.at(i)),
       col: Array.from(this.columns),
-      status: asText.decode(this.statuses),
-      type: asText.decode(this.types),
-      color: asText.decode(this.colors),
+      status: asText.decode(digitsOf(this.statuses)),
+      type: asText.decode(digitsOf(this.types)),
+      color: asText.decode(hexDigitsOf(this.colors)),
       ...(this.carriesDetail ? { detail: { token: this.tokens, thumb: this.thumbs } } : {}),
     };
   }
@@ -147,13 +160,28 @@ export class SnapshotEncoder {
       ',"col":',
       { count: this.count, at: (i) => this.columns[i]! },
       ',"status":"',
-      this.statuses,
+      digitsOf(this.statuses),
       '","type":"',
-      this.types,
+      digitsOf(this.types),
       '","color":"',
-      this.colors,
+      hexDigitsOf(this.colors),
       `"}${after}`,
     ]);
+  }
+
+  /** The cells' columns as they were added, for the binary form (snapshot-binary.ts); every cell must be in. */
+  cellColumns(): SnapshotColumns {
+    this.checkComplete();
+    const { count, rows, columns, statuses, types, colors } = this;
+    return {
+      count,
+      row: rows,
+      col: columns,
+      status: statuses,
+      type: types,
+      color: colors,
+      detail: this.carriesDetail ? { token: this.tokens, thumb: this.thumbs } : null,
+    };
   }
 
   private checkComplete(): void {
@@ -168,6 +196,25 @@ export class SnapshotEncoder {
       (i) => this.columns[i]!,
     );
   }
+}
+
+/** One decimal digit a cell, as text bytes. */
+function digitsOf(values: Uint8Array): Uint8Array {
+  const digits = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) digits[i] = DIGIT_BYTES[values[i]!]!;
+  return digits;
+}
+
+/** Three hex digits a 12-bit colour, as text bytes. */
+function hexDigitsOf(colors: Uint16Array): Uint8Array {
+  const digits = new Uint8Array(colors.length * 3);
+  for (let i = 0; i < colors.length; i++) {
+    const packed = colors[i]!;
+    digits[i * 3] = DIGIT_BYTES[packed >> 8]!;
+    digits[i * 3 + 1] = DIGIT_BYTES[(packed >> 4) & 0xf]!;
+    digits[i * 3 + 2] = DIGIT_BYTES[packed & 0xf]!;
+  }
+  return digits;
 }
 
 /** A piece's colour as three hex digits ('000' for none). */
@@ -186,12 +233,16 @@ export function decodeColor(colors: string, i: number): number {
 }
 
 function colorTo12Bit(rgb: number): string {
+  return packed12Bit(rgb).toString(16).padStart(3, '0');
+}
+
+/** 0xRRGGBB as 12 bits, the top four of each channel; never 0, which marks "no colour". */
+function packed12Bit(rgb: number): number {
   const r = (rgb >> 20) & 0xf;
   const g = (rgb >> 12) & 0xf;
   const b = (rgb >> 4) & 0xf;
-  // '000' marks "no colour"; a truly black piece shows as the darkest non-black instead.
-  const packed = (r << 8) | (g << 4) | b || 1;
-  return packed.toString(16).padStart(3, '0');
+  // A truly black piece shows as the darkest non-black instead.
+  return (r << 8) | (g << 4) | b || 1;
 }
 
 /** Value of one hex digit's character code. */
@@ -225,16 +276,7 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
     type[i] = wire.type.charCodeAt(i) - 48;
     color[i] = decodeColor(colors, i);
   }
-  // The grid also spans the rows and columns the settings allow, so cells a live tree gains later fit in it.
-  const { settings } = wire;
-  const indexOf = PositionIndex.forBounds(
-    count,
-    Math.min(rowMin, 0),
-    Math.max(rowMax, totalRows(settings) - 1),
-    Math.min(colMin, 0, settings.branch.min_column),
-    Math.max(colMax, settings.trunk.columns - 1, settings.branch.max_column),
-  );
-  for (let i = 0; i < count; i++) indexOf.set(row[i]!, col[i]!, i);
+  const indexOf = positionIndexOf(wire.settings, row, col, { rowMin, rowMax, colMin, colMax });
   return {
     count,
     row,
@@ -248,12 +290,34 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
   };
 }
 
+/**
+ * The position index of decoded cells within `reach` (the rows and columns they span). The grid also spans the rows
+ * and columns the settings allow, so cells a live tree gains later fit in it.
+ */
+export function positionIndexOf(
+  settings: TreeSettings,
+  row: Int32Array,
+  col: Int32Array,
+  reach: { rowMin: number; rowMax: number; colMin: number; colMax: number },
+): PositionIndex {
+  const count = row.length;
+  const indexOf = PositionIndex.forBounds(
+    count,
+    Math.min(reach.rowMin, 0),
+    Math.max(reach.rowMax, totalRows(settings) - 1),
+    Math.min(reach.colMin, 0, settings.branch.min_column),
+    Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column),
+  );
+  for (let i = 0; i < count; i++) indexOf.set(row[i]!, col[i]!, i);
+  return indexOf;
+}
+
 /** A piece's colour as the snapshot carries it to the canvas (12 bits, expanded again): -1 for none. */
 export function colorAsSent(rgb: number | null): number {
   return rgb === null ? -1 : expand12Bit(parseInt(colorTo12Bit(rgb), 16));
 }
 
-function expand12Bit(packed: number): number {
+export function expand12Bit(packed: number): number {
   const r = (packed >> 8) & 0xf;
   const g = (packed >> 4) & 0xf;
   const b = packed & 0xf;

@@ -23,6 +23,7 @@ import { TREE_VIEW } from '#shared/constants.ts';
 import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser/harness.ts';
 import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../helpers/paths.ts';
@@ -42,8 +43,10 @@ interface Served {
   dir: string;
   url: string;
   treeToken: string;
-  /** The snapshot as the server sends it with brotli (warmed). */
+  /** The snapshot as the server sends the page it, binary and with brotli (warmed). */
   snapshot: Buffer;
+  /** The snapshot's JSON form with brotli, as the API's readers get it (made when first asked). */
+  jsonSnapshot: () => Promise<Buffer>;
   close: () => Promise<void>;
 }
 
@@ -70,7 +73,10 @@ async function serveSyntheticTree(
   // What a part adds to the generated tree goes in before the snapshot is built.
   await prepare?.(app, treeToken);
   // Warm the kept snapshot (built once per change of the tree).
-  const warm = await app.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'accept-encoding': 'br' } });
+  const warm = await app.server.inject({
+    url: `/api/tree/${treeToken}`,
+    headers: { accept: SNAPSHOT_BINARY_TYPE, 'accept-encoding': 'br' },
+  });
   return {
     app,
     db,
@@ -78,6 +84,10 @@ async function serveSyntheticTree(
     url,
     treeToken,
     snapshot: warm.rawPayload,
+    async jsonSnapshot() {
+      const json = await app.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'accept-encoding': 'br' } });
+      return json.rawPayload;
+    },
     async close() {
       await app.stop();
       db.$client.close();
@@ -143,8 +153,10 @@ const WAY = [
   'first-contentful-paint',
   'sketch-presented',
   'early',
+  'snapshot-request',
   'module',
   'canvas-ready',
+  'snapshot-response-end',
   'snapshot-decoded',
   'set-tree',
   'tree-set',
@@ -344,7 +356,7 @@ function frameSummary(frames: FrameRecord[], panWindows: [number, number][]) {
 // ---------------------------------------------------------------------------------------------------------------
 // 3. The DOM grid.
 
-/** The grid page: fetches the same snapshot bytes, decodes them, and appends one coloured element per cell. */
+/** The grid page: fetches the snapshot's JSON form, decodes it, and appends one coloured element per cell. */
 function gridPage(): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>DOM grid</title><style>
 body { margin: 0; background: #f5f2ec; }
@@ -576,6 +588,68 @@ async function framesPart(log: Log): Promise<Part> {
   };
 }
 
+/**
+ * 2 alone: the first frame on a first visit (a fresh browser each round) at 1M, and 10M with BENCH_10M=1, with the
+ * way to it and the snapshot's bytes on the wire; medians of `rounds`, the sizes alternating.
+ */
+async function firstVisitPart(log: Log, rounds: number): Promise<Part> {
+  const sizes = [1_000_000, ...(process.env.BENCH_10M === '1' ? [TEN_MILLION] : [])];
+  const trees: Record<number, Served> = {};
+  const ways: Record<number, { way: Record<string, number>; bytes: number }[]> = {};
+  try {
+    for (const size of sizes) {
+      log(`generating ${size.toLocaleString('en')} cells`);
+      trees[size] = await serveSyntheticTree(size);
+      ways[size] = [];
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const size of sizes) {
+        const browser = await launch();
+        try {
+          const { page, snapshotBytes } = await openTreePage(browser, trees[size]!.url);
+          const way = await marks(page);
+          ways[size]!.push({ way, bytes: snapshotBytes });
+          log(`${size}: round ${round + 1}, first frame ${f0(way['first-frame']!)} ms: ${wayOf(way)}`);
+        } finally {
+          await browser.close();
+        }
+      }
+    }
+  } finally {
+    for (const size of sizes) await trees[size]?.close();
+  }
+  const rows = sizes.map((size) => {
+    const runs = ways[size]!;
+    const at = (name: string) => medianOf(runs.map((run) => run.way[name] ?? NaN));
+    return {
+      measure: `first visit, ${size.toLocaleString('en')} cells`,
+      'first frame ms': `${f0(at('first-frame'))} (runs: ${runs.map((run) => f0(run.way['first-frame']!)).join(', ')})`,
+      'snapshot response end': f0(at('snapshot-response-end')),
+      'snapshot decoded': f0(at('snapshot-decoded')),
+      'tree set': f0(at('tree-set')),
+      'snapshot bytes (wire)': runs[0]!.bytes.toLocaleString('en'),
+    };
+  });
+  const notes = sizes.map(
+    (size) =>
+      `${size.toLocaleString('en')} cells, medians of the way (ms after navigation): ${wayOf(medianWay(ways[size]!.map((run) => run.way)))}.`,
+  );
+  return { rows, head: ["First visit: navigation to the engine's first frame, a fresh browser each round."], notes };
+}
+
+/** The median of each mark over runs. */
+function medianWay(runs: Record<string, number>[]): Record<string, number> {
+  const names = [...new Set(runs.flatMap((run) => Object.keys(run)))];
+  return Object.fromEntries(names.map((name) => [name, medianOf(runs.map((run) => run[name] ?? NaN))]));
+}
+
+function medianOf(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
 /** The marks of a first frame's way, as "name ms" in order. */
 function wayOf(way: Record<string, number>): string {
   return WAY.filter((name) => way[name] !== undefined)
@@ -585,14 +659,14 @@ function wayOf(way: Record<string, number>): string {
 
 /**
  * 3: the 100k tree as a plain DOM grid (one absolutely positioned, coloured element per cell, on a static page served
- * here with the same snapshot bytes) against ours, alternating, each in a fresh browser; the medians are reported: the
+ * here with the snapshot's JSON form) against ours, alternating, each in a fresh browser; the medians are reported: the
  * first frame presented, and memory: the renderer's and GPU process's resident set (from /proc, by the pids CDP's
  * SystemInfo.getProcessInfo names), JS heap and DOM nodes (CDP Performance.getMetrics).
  */
 async function domPart(log: Log, rounds: number): Promise<Part> {
   log('generating 100,000 cells for the DOM comparison');
   const served = await serveSyntheticTree(100_000);
-  const grid = await serveGrid(served.snapshot);
+  const grid = await serveGrid(await served.jsonSnapshot());
   const oursRuns: FirstFrameMeasure[] = [];
   const domRuns: FirstFrameMeasure[] = [];
   try {
@@ -876,8 +950,8 @@ async function deepZoomPart(log: Log): Promise<Part> {
 
 /**
  * Every part, written to bench/results/tree-canvas.*; `BENCH_TREE_ONLY=dom` runs only the DOM comparison (with
- * `BENCH_TREE_ROUNDS` rounds, 3 by default), `BENCH_TREE_ONLY=deep` only the zoom into a piece, and either prints its
- * table without writing the results.
+ * `BENCH_TREE_ROUNDS` rounds, 3 by default), `BENCH_TREE_ONLY=deep` only the zoom into a piece, `BENCH_TREE_ONLY=first`
+ * only the first visit (as many rounds), and each prints its table without writing the results.
  */
 export async function benchTreeCanvas(): Promise<string> {
   const started = Date.now();
@@ -890,7 +964,9 @@ export async function benchTreeCanvas(): Promise<string> {
       ? [await domPart(log, rounds)]
       : only === 'deep'
         ? [await deepZoomPart(log)]
-        : [await framesPart(log), await domPart(log, rounds), await deepZoomPart(log)];
+        : only === 'first'
+          ? [await firstVisitPart(log, rounds)]
+          : [await framesPart(log), await domPart(log, rounds), await deepZoomPart(log)];
   const rows = parts.flatMap((part) => part.rows);
   const notes = [
     ...parts.flatMap((part) => part.head),
@@ -902,7 +978,7 @@ export async function benchTreeCanvas(): Promise<string> {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const table = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? ''])));
   const title = 'Tree canvas: frame cost, first frame, memory, a DOM grid for comparison, and the zoom into a piece';
-  if (only === 'dom' || only === 'deep')
+  if (only === 'dom' || only === 'deep' || only === 'first')
     return [title, ...table.map((row) => JSON.stringify(row)), ...notes].join('\n');
   // A run with ten million cells is kept apart, so the usual table stays the 1k and 1M one.
   if (process.env.BENCH_10M === '1')

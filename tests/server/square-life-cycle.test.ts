@@ -11,7 +11,8 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { art, cells, mailOutbox, reservations, subscriptions, trees } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { applyChanges } from '#shared/tree/changes.ts';
-import { decodeSnapshot, type TreeCells, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
+import { decodeBinarySnapshot } from '#shared/tree/snapshot-binary.ts';
 import { buildSnapshotBytesAwaited } from '#server/services/tree/snapshot-build.ts';
 import { readChanges } from '#server/services/tree/tree-changes.ts';
 import { createTree } from '#server/services/tree/tree.ts';
@@ -25,12 +26,8 @@ let world: TransitionWorld;
 
 async function snapshotNow(): Promise<{ version: number; cells: TreeCells }> {
   const tree = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, world.tree.id)));
-  const wire = (
-    JSON.parse((await buildSnapshotBytesAwaited(t.deps.db, tree, t.deps.media.urlOf)).body.identity.toString()) as {
-      r: TreeSnapshotWire;
-    }
-  ).r;
-  return { version: wire.version, cells: decodeSnapshot(wire) };
+  const built = await buildSnapshotBytesAwaited(t.deps.db, tree, t.deps.media.urlOf);
+  return { version: built.version, cells: decodeBinarySnapshot(built.body.identity).cells };
 }
 
 /** Every cell as one comparable line, in row-then-column order. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { CellStatus, CellType } from '#shared/domain.ts';
 import { decodeSnapshot, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import { decodeBinarySnapshot, SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { recordBulkChange } from '#server/services/tree/tree-changes.ts';
 import { createTestApp, type TestApp } from '#tests/helpers/server/test-app.ts';
@@ -72,6 +73,35 @@ describe('GET /api/tree/{treeToken}', () => {
     const again = await t.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it('answers the binary form to a reader that asks for it, with its own ETag, and 304 when it has not changed', async () => {
+    const accept = `${SNAPSHOT_BINARY_TYPE}, application/json`;
+    const res = await t.server.inject({ url: `/api/tree/${treeToken}`, headers: { accept, 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(SNAPSHOT_BINARY_TYPE);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toBe('accept, accept-encoding');
+    expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
+    const snapshot = decodeBinarySnapshot(brotliDecompressSync(res.rawPayload));
+    const json = (await t.server.inject({ url: `/api/tree/${treeToken}` })).json() as { r: TreeSnapshotWire };
+    expect(snapshot.version).toBe(json.r.version);
+    const { indexOf, ...columns } = snapshot.cells;
+    const { indexOf: jsonIndex, ...jsonColumns } = decodeSnapshot(json.r);
+    expect(columns).toEqual(jsonColumns);
+    expect(indexOf.toParts()).toEqual(jsonIndex.toParts());
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"t\d+v\d+b"$/);
+    const again = await t.server.inject({
+      url: `/api/tree/${treeToken}`,
+      headers: { accept, 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.vary).toBe('accept, accept-encoding');
+    // The JSON form's ETag is not the binary form's: neither is taken for the other.
+    const json304 = await t.server.inject({ url: `/api/tree/${treeToken}`, headers: { 'if-none-match': etag } });
+    expect(json304.statusCode).toBe(200);
+    expect(json304.headers['content-type']).toMatch(/application\/json/);
   });
 
   it('sends the same bytes brotli- or gzip-compressed when the client accepts them', async () => {

@@ -18,6 +18,7 @@ import {
   type TreeSnapshotWire,
 } from '#shared/tree/snapshot.ts';
 import { buildSnapshotBytesAwaited, readSnapshotCells } from '#server/services/tree/snapshot-build.ts';
+import { decodeBinarySnapshot } from '#shared/tree/snapshot-binary.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { reserveCell } from '#server/services/reservations/index.ts';
 import {
@@ -43,8 +44,8 @@ const treeNow = async () => await oneRow(t.deps.db.select().from(trees).where(eq
 /** The snapshot of the tree as it is now: its version, and a function decoding a fresh copy each call. */
 async function snapshotNow(): Promise<{ version: number; cells: TreeCells; decode: () => TreeCells }> {
   const built = await buildSnapshotBytesAwaited(t.deps.db, await treeNow(), t.deps.media.urlOf);
-  const wire = (JSON.parse(built.body.identity.toString()) as { r: TreeSnapshotWire }).r;
-  return { version: wire.version, cells: decodeSnapshot(wire), decode: () => decodeSnapshot(wire) };
+  const decode = () => decodeBinarySnapshot(built.body.identity).cells;
+  return { version: built.version, cells: decode(), decode };
 }
 
 /** Every cell as one comparable line, in row-then-column order (applied changes append new cells at the end). */

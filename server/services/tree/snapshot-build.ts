@@ -3,7 +3,8 @@
  * the tree service so the build worker (build-worker.ts) loads only what building needs.
  */
 import { threadId } from 'node:worker_threads';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import { and, asc, between, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { art, cells, pictures } from '#drizzle/tables.ts';
@@ -12,6 +13,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { CellExtent } from '#shared/tree/layout.ts';
 import type { RegionBounds } from '#shared/tree/region.ts';
 import { SnapshotEncoder, type SnapshotCell } from '#shared/tree/snapshot.ts';
+import { decodeBinarySnapshot, encodeBinarySnapshot } from '#shared/tree/snapshot-binary.ts';
 import type { Db, Queryable } from '../../db.ts';
 import { serverMediaUrlOf, type MediaUrlOf } from '../../storage/index.ts';
 import { mediaNameOf } from '../display/index.ts';
@@ -21,7 +23,7 @@ import { preparedOnce } from '../prepared.ts';
 export interface SnapshotBytes {
   treeId: number;
   version: number;
-  /** `{"r": wire}` as bytes: identity, brotli and gzip. */
+  /** The binary form (shared/tree/snapshot-binary.ts) as bytes: identity, brotli and gzip. */
   body: { identity: Buffer; br: Buffer; gzip: Buffer };
   /** The rows and columns the cells reach (the first sketch's world bounds: tree-sketch.ts). */
   extent: CellExtent | null;
@@ -189,17 +191,17 @@ export async function buildSnapshotBytesAwaited(
   return snapshotBytesOf(tree, encoder, started);
 }
 
-/** The encoded snapshot, compressed, with what the server keeps beside it. */
+/** The encoded snapshot in its binary form (decision 050), compressed, with what the server keeps beside it. */
 function snapshotBytesOf(
   tree: { id: number; token: string; version: number; settings: unknown },
   encoder: SnapshotEncoder,
   started: number,
 ): SnapshotBytes {
   const header = { token: tree.token, version: tree.version, settings: tree.settings as TreeSettings };
-  const json = encoder.finishBytes(header, '{"r":', '}');
+  const binary = encodeBinarySnapshot(header, encoder.cellColumns());
   const extent = encoder.extent();
-  const identity = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
-  const { br, gzip } = compressBuilt(identity, SNAPSHOT_WINDOW);
+  const identity = Buffer.from(binary.buffer, binary.byteOffset, binary.byteLength);
+  const { br, gzip } = compressBuilt(identity, SNAPSHOT_WINDOW, 'binary');
   return {
     treeId: tree.id,
     version: tree.version,
@@ -211,8 +213,34 @@ function snapshotBytesOf(
   };
 }
 
+/**
+ * The JSON form of a binary snapshot, `{"r": wire}` as bytes: for the API's readers and tRPC's tree.get, made from
+ * the kept bytes when first asked (the page never asks for it).
+ */
+export function snapshotJsonOf(binary: Uint8Array): Buffer {
+  const { cells, token, version, settings } = decodeBinarySnapshot(binary);
+  const encoder = new SnapshotEncoder(cells.count);
+  for (let i = 0; i < cells.count; i++) {
+    const color = cells.color[i]!;
+    encoder.add(
+      cells.row[i]!,
+      cells.col[i]!,
+      cells.status[i]!,
+      cells.type[i]!,
+      color < 0 ? null : color,
+      cells.token?.[i],
+      cells.thumb?.[i] || null,
+    );
+  }
+  const json = encoder.finishBytes({ token, version, settings }, '{"r":', '}');
+  return Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+}
+
+const brotliCompressAway = promisify(brotliCompress);
+const gzipAway = promisify(gzip);
+
 /** Brotli's default window (4 MB) for the snapshot, whose repeats are near each other. */
-const SNAPSHOT_WINDOW = 22;
+export const SNAPSHOT_WINDOW = 22;
 /** Past this many bytes (trees of several million cells), lighter compression: the best levels took 40 s at 10M. */
 const LARGE_BODY = 32 * 2 ** 20;
 
@@ -221,18 +249,34 @@ const LARGE_BODY = 32 * 2 ** 20;
  * level 9 keeps a million cells well under a second; past LARGE_BODY, brotli 7 with a 16 MB window and gzip 6 (a
  * ten-million-cell snapshot: 8 s and 3 s instead of 16 s and 24 s, for 4 % and 2 % more bytes; decision 045).
  */
-export function compressBuilt(identity: Buffer, window: number): { br: Buffer; gzip: Buffer } {
+export function compressBuilt(
+  identity: Buffer,
+  window: number,
+  content: 'text' | 'binary' = 'text',
+): { br: Buffer; gzip: Buffer } {
+  const { brotli, gzip } = compressionOf(identity, window, content);
+  return { br: brotliCompressSync(identity, brotli), gzip: gzipSync(identity, gzip) };
+}
+
+/** As compressBuilt, on libuv's threads: for the JSON snapshot, made on the event loop when first asked. */
+export async function compressBuiltAway(identity: Buffer, window: number): Promise<{ br: Buffer; gzip: Buffer }> {
+  const { brotli, gzip } = compressionOf(identity, window, 'text');
+  const [br, gz] = await Promise.all([brotliCompressAway(identity, brotli), gzipAway(identity, gzip)]);
+  return { br, gzip: gz };
+}
+
+function compressionOf(identity: Buffer, window: number, content: 'text' | 'binary') {
   const large = identity.length > LARGE_BODY;
-  const br = brotliCompressSync(identity, {
+  const brotli = {
     params: {
       [zlibConstants.BROTLI_PARAM_QUALITY]: large ? 7 : identity.length > 4_000_000 ? 9 : 11,
       [zlibConstants.BROTLI_PARAM_LGWIN]: large ? Math.max(window, 24) : window,
       [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      [zlibConstants.BROTLI_PARAM_MODE]:
+        content === 'text' ? zlibConstants.BROTLI_MODE_TEXT : zlibConstants.BROTLI_MODE_GENERIC,
     },
-  });
-  const gzip = gzipSync(identity, { level: large ? 6 : 9 });
-  return { br, gzip };
+  };
+  return { brotli, gzip: { level: large ? 6 : 9 } };
 }
 
 const countCells = preparedOnce<[number], { n: number }>('select count(*) as n from cells where tree_id = ?');

@@ -6,16 +6,27 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../../db.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
 import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
-import type { SnapshotBytes } from './snapshot-build.ts';
+import { compressBuiltAway, snapshotJsonOf, SNAPSHOT_WINDOW, type SnapshotBytes } from './snapshot-build.ts';
 import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
 /** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
 export const REBUILD_AFTER_CHANGES = 2_000;
 
-export interface BuiltSnapshot extends SnapshotBytes {
+/** The snapshot's bytes in one form, as the route sends them. */
+export interface SnapshotForm {
   etag: string;
-  /** The snapshot as an object (tRPC's tree.get answers it): parsed from its bytes once, when first asked. */
+  version: number;
+  type: string;
+  body: SnapshotBytes['body'];
+}
+
+/** A built snapshot: its binary form (what the page asks for), with the JSON form made from it when first asked. */
+export interface BuiltSnapshot extends SnapshotBytes, SnapshotForm {
+  /** The JSON form `{"r": wire}` (decision 002), compressed off the event loop, for the API's readers. */
+  json: () => Promise<SnapshotForm>;
+  /** The snapshot as an object (tRPC's tree.get answers it): made from its bytes once, when first asked. */
   wire: () => TreeSnapshotWire;
 }
 
@@ -89,6 +100,21 @@ export class SnapshotStore {
   }
 }
 
+/** The binary form's ETag differs from the JSON form's: a cache holding both must never answer one for the other. */
 function withWire(bytes: SnapshotBytes): BuiltSnapshot {
-  return withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, `"t${bytes.treeId}v${bytes.version}"`);
+  const jsonEtag = `"t${bytes.treeId}v${bytes.version}"`;
+  let text: Buffer | null = null;
+  const jsonText = () => (text ??= snapshotJsonOf(bytes.body.identity));
+  let json: Promise<SnapshotForm> | null = null;
+  return {
+    ...withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, `"t${bytes.treeId}v${bytes.version}b"`, jsonText),
+    type: SNAPSHOT_BINARY_TYPE,
+    json: () =>
+      (json ??= compressBuiltAway(jsonText(), SNAPSHOT_WINDOW).then(({ br, gzip }) => ({
+        etag: jsonEtag,
+        version: bytes.version,
+        type: 'application/json; charset=utf-8',
+        body: { identity: jsonText(), br, gzip },
+      }))),
+  };
 }

@@ -3,10 +3,11 @@
  * run them, and the form the decoded tree takes to cross from the worker: typed arrays handed over, not copied.
  */
 import { fetchTreeSnapshot, readTreeSnapshot, SnapshotFetchError } from '#client/api/tree-snapshot.ts';
-import type { TreeSettings } from '#shared/tree/geometry.ts';
+import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
+import { gridOfTreeCells } from '#shared/tree/layout.ts';
 import { PositionIndex, type PositionIndexParts } from '#shared/tree/position-index.ts';
-import type { TreeCells } from '#shared/tree/snapshot.ts';
-import { decodeBinarySnapshot } from '#shared/tree/snapshot-binary.ts';
+import { decodeSnapshot, type TreeCells, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
+import { decodeBinarySnapshot, type BinarySnapshot } from '#shared/tree/snapshot-binary.ts';
 
 export interface SnapshotRequest {
   id: number;
@@ -64,7 +65,7 @@ export async function fetchAndDecode(
       ? await readTreeSnapshot(responseOf(pageAnswer), request.etag)
       : await fetchTreeSnapshot(request.token, request.etag, signal);
     if (answer.status === 'not-modified') return { id, ok: true, status: 'not-modified' };
-    const { cells, version, settings, slots } = decodeBinarySnapshot(answer.bytes);
+    const { cells, version, settings, slots } = decodeAnswer(answer.bytes);
     const { indexOf, ...columns } = cells;
     return {
       id,
@@ -84,6 +85,25 @@ export async function fetchAndDecode(
       httpStatus: error instanceof SnapshotFetchError ? error.httpStatus : null,
     };
   }
+}
+
+const OPEN_BRACE = 0x7b;
+
+/**
+ * The snapshot from its bytes: the binary form, or the JSON form that a process not yet updated, or a cache keeping
+ * its answer, may still send for a moment during a rolling restart (its slots are then worked out here).
+ */
+export function decodeAnswer(bytes: Uint8Array): BinarySnapshot {
+  if (bytes[0] !== OPEN_BRACE) return decodeBinarySnapshot(bytes);
+  const wire = (JSON.parse(new TextDecoder().decode(bytes)) as { r: TreeSnapshotWire }).r;
+  const cells = decodeSnapshot(wire);
+  const slotList = computeBranchSlots(wire.settings, gridOfTreeCells(cells));
+  const slots = new Int32Array(slotList.length * 2);
+  slotList.forEach((slot, i) => {
+    slots[2 * i] = slot.row;
+    slots[2 * i + 1] = slot.column;
+  });
+  return { token: wire.token, version: wire.version, settings: wire.settings, cells, slots };
 }
 
 /** The buffers a reply can hand over without copying. */

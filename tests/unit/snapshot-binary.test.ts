@@ -15,6 +15,7 @@ import {
   SNAPSHOT_BINARY_TYPE,
 } from '#shared/tree/snapshot-binary.ts';
 import { BINARY_SNAPSHOT_ACCEPT } from '#client/api/tree-snapshot.ts';
+import { decodeAnswer } from '#client/tree/snapshot-decoding.ts';
 
 const header = { token: 'tree-token-0123456789', version: 12, settings: DEFAULT_TREE_SETTINGS };
 
@@ -109,5 +110,19 @@ describe('binary tree snapshot', () => {
 
   it('is the form the page asks for', () => {
     expect(BINARY_SNAPSHOT_ACCEPT).toBe(SNAPSHOT_BINARY_TYPE);
+  });
+
+  it('is read by the page, as is the JSON form a process not yet updated may still send', () => {
+    const cells = [cell(10, -5, 2, 0x445566), cell(10, -4, 2, null), cell(20, 10, 1, null)];
+    const fromBinary = decodeAnswer(binaryOf(cells));
+    const fromJson = decodeAnswer(new TextEncoder().encode(JSON.stringify({ r: encodeSnapshot(header, cells) })));
+    expect(fromJson.version).toBe(fromBinary.version);
+    expect(fromJson.settings).toEqual(fromBinary.settings);
+    expect(Array.from(fromJson.slots)).toEqual(Array.from(fromBinary.slots));
+    expect(fromBinary.slots.length).toBeGreaterThan(0);
+    const { indexOf, ...columns } = fromJson.cells;
+    const { indexOf: binaryIndex, ...binaryColumns } = fromBinary.cells;
+    expect(columns).toEqual(binaryColumns);
+    expect(indexOf.toParts()).toEqual(binaryIndex.toParts());
   });
 });

@@ -32,6 +32,8 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 /**
  * Creates `dir` and any missing parents, one level at a time. Node's recursive mkdirSync never returns on a path
  * under a pseudo file system such as /proc (it retries the parent forever); a plain mkdirSync is refused at once.
+ * A folder another process made since it was looked for is taken as made: processes starting together on one data
+ * folder each create its folders.
  */
 function makeDirs(dir: string): void {
   const missing: string[] = [];
@@ -39,7 +41,13 @@ function makeDirs(dir: string): void {
     missing.unshift(at);
     if (path.dirname(at) === at) break;
   }
-  for (const folder of missing) fs.mkdirSync(folder);
+  for (const folder of missing) {
+    try {
+      fs.mkdirSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 /** Makes sure `dir` exists and is a writable folder, or says plainly why not. */

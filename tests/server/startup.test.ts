@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { ConfigError, loadConfig, testConfig } from '#server/config.ts';
-import { openDatabase } from '#server/db.ts';
+import { ensureWritableDir, openDatabase } from '#server/db.ts';
 import { StartupError } from '#server/startup-error.ts';
 import { nodeWithTsx } from '#tests/helpers/server/real-server.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
@@ -29,6 +29,23 @@ describe('start-up problems are told in one line', () => {
     await expect(buildApp(testConfig(path.join(file, 'data')))).rejects.toThrow(
       `The data folder ${path.join(file, 'data')} cannot be created`,
     );
+  });
+
+  it('takes a folder another process made at the same moment as made', () => {
+    // Two processes starting on one data folder: the other makes the media folder just after this one looked for it.
+    const dir = path.join(tempDir(), 'media');
+    const exists = fs.existsSync;
+    const look = vi.spyOn(fs, 'existsSync').mockImplementation((at) => {
+      if (at !== dir || exists(dir)) return exists(at);
+      fs.mkdirSync(dir);
+      return false;
+    });
+    try {
+      expect(() => ensureWritableDir(dir, 'media folder')).not.toThrow();
+    } finally {
+      look.mockRestore();
+    }
+    expect(fs.statSync(dir).isDirectory()).toBe(true);
   });
 
   it.runIf(process.platform === 'linux')(

@@ -11,6 +11,7 @@ import { art, cells, pictures } from '#drizzle/schema.ts';
 import { buildQueuedPyramids } from '#server/services/media/pyramids.ts';
 import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
 import { launchBrowser, releaseBrowser, startGallery, watchErrors, type Gallery } from '../helpers/browser/harness.ts';
+import { tilePixels } from '../helpers/browser/deep-zoom-tiles.ts';
 
 let gallery: Gallery;
 let browser: Browser;
@@ -33,20 +34,6 @@ interface ViewState {
   y: number;
   width: number;
   height: number;
-}
-
-/** The pixels of the named tiles of `level`: each its square and the one-pixel overlap inside the level. */
-function tilePixels(d: PyramidDescriptor, level: number, tiles: Set<string>): number {
-  const { width, height } = levelSize(d, level);
-  const side = (start: number, end: number, limit: number) => Math.min(limit, end + 1) - Math.max(0, start - 1);
-  let pixels = 0;
-  for (const tile of tiles) {
-    const [, column, row] = tile.split('-').map(Number);
-    pixels +=
-      side(column! * d.tileSize, (column! + 1) * d.tileSize, width) *
-      side(row! * d.tileSize, (row! + 1) * d.tileSize, height);
-  }
-  return pixels;
 }
 
 /** The viewer's level and placement (its data-view) and the region's size. */

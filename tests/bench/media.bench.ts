@@ -19,7 +19,7 @@ import { cells, trees, useTablesOf } from '#drizzle/tables.ts';
 import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { closeAppDatabase, openAppDatabase } from '#server/open-database.ts';
 import { artworkSvg, mulberry32 } from '#server/seed/art-generator.ts';
-import { buildQueuedPyramids, pyramidLevels } from '#server/services/media/pyramids.ts';
+import { buildQueuedPyramids, pyramidLevels, PYRAMID_TILE_SIZE } from '#server/services/media/pyramids.ts';
 import { createTree } from '#server/services/tree/tree.ts';
 import { artForm, validFields } from '../helpers/art-fixtures.ts';
 import { startObjectStoreServer, type ObjectStoreServer } from '../helpers/object-store-server.ts';
@@ -236,7 +236,7 @@ function pyramidRows(pyramid: PyramidOutcome): { rows: Row[]; note: string } {
     },
   ];
   const note =
-    `The pyramid: a ${PYRAMID_WIDTH}×${PYRAMID_HEIGHT} generated painting (the demo's composition of seed ${PYRAMID_SEED} with a seeded paint and canvas texture, the same bytes each run), a JPEG at quality 90 of ${megabytes(pyramid.jpegBytes)}, uploaded as the browser's form posts it to an app in this process (\`createTestApp\`: SQLite and the media folder in a temporary folder, jobs not running on their own), whose upload keeps it and queues its pyramid; then \`buildQueuedPyramids\`, the job's run, timed from its call to its return: the kept upload read, decoded once, ${pyramidLevels(PYRAMID_WIDTH, PYRAMID_HEIGHT)} levels cut into 256 px WebP tiles, every tile and the descriptor written to the folder, the row made 'ready'. ` +
+    `The pyramid: a ${PYRAMID_WIDTH}×${PYRAMID_HEIGHT} generated painting (the demo's composition of seed ${PYRAMID_SEED} with a seeded paint and canvas texture, the same bytes each run), a JPEG at quality 90 of ${megabytes(pyramid.jpegBytes)}, uploaded as the browser's form posts it to an app in this process (\`createTestApp\`: SQLite and the media folder in a temporary folder, jobs not running on their own), whose upload keeps it and queues its pyramid; then \`buildQueuedPyramids\`, the job's run, timed from its call to its return: the kept upload read, decoded once, ${pyramidLevels(PYRAMID_WIDTH, PYRAMID_HEIGHT)} levels cut into ${PYRAMID_TILE_SIZE} px WebP tiles, every tile and the descriptor written to the folder, the row made 'ready'. ` +
     `A new app for each build (${PYRAMID_RUNS} builds when the first takes under ${PYRAMID_REPEAT_BELOW_MS / 1000} s, else one); the bytes are the listing's sizes of the tiles and the descriptor; the memory is the process's resident set sampled every 20 ms during the build, its highest point less its value at the start (the largest of the builds).`;
   return { rows, note };
 }

@@ -164,6 +164,16 @@ const WAY = [
   'presented',
 ];
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+/** What a first visit's trace records: DevTools' timeline with its JS samples, and the GPU process's work. */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'blink.user_timing',
+  'loading',
+  'gpu',
+];
 
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
@@ -197,14 +207,19 @@ async function processMemory(browser: Browser): Promise<{ renderer: number; gpu:
   return { renderer: Math.max(0, ...renderers), gpu };
 }
 
-/** Opens the tree page with `?bench` (`search`: more of its address's query, '&row=3&col=1&zoom=1' say). */
+/**
+ * Opens the tree page with `?bench` (`search`: more of its address's query, '&row=3&col=1&zoom=1' say). `tracePath`:
+ * records Chromium's performance timeline of the visit there, up to the first frame (open it in DevTools).
+ */
 async function openTreePage(
   browser: Browser,
   url: string,
   search = '',
+  tracePath?: string,
 ): Promise<{ page: Page; cdp: CDPSession; snapshotBytes: number }> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   await page.addInitScript(PRESENTED_SCRIPT);
+  if (tracePath) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
   const cdp = await page.context().newCDPSession(page);
   let snapshotBytes = 0;
   page.on('requestfinished', async (request) => {
@@ -217,6 +232,7 @@ async function openTreePage(
     undefined,
     { timeout: 60_000 },
   );
+  if (tracePath) await browser.stopTracing();
   return { page, cdp, snapshotBytes };
 }
 
@@ -590,12 +606,15 @@ async function framesPart(log: Log): Promise<Part> {
 
 /**
  * 2 alone: the first frame on a first visit (a fresh browser each round) at 1M, and 10M with BENCH_10M=1, with the
- * way to it and the snapshot's bytes on the wire; medians of `rounds`, the sizes alternating.
+ * way to it and the snapshot's bytes on the wire; medians of `rounds`, the sizes alternating. `BENCH_TREE_TRACE`, a
+ * directory: each visit's performance timeline is written there (first-SIZE-ROUND.json).
  */
 async function firstVisitPart(log: Log, rounds: number): Promise<Part> {
   const sizes = [1_000_000, ...(process.env.BENCH_10M === '1' ? [TEN_MILLION] : [])];
   const trees: Record<number, Served> = {};
   const ways: Record<number, { way: Record<string, number>; bytes: number }[]> = {};
+  const traces = process.env.BENCH_TREE_TRACE;
+  if (traces) fs.mkdirSync(traces, { recursive: true });
   try {
     for (const size of sizes) {
       log(`generating ${size.toLocaleString('en')} cells`);
@@ -606,7 +625,8 @@ async function firstVisitPart(log: Log, rounds: number): Promise<Part> {
       for (const size of sizes) {
         const browser = await launch();
         try {
-          const { page, snapshotBytes } = await openTreePage(browser, trees[size]!.url);
+          const tracePath = traces ? path.join(traces, `first-${size}-${round + 1}.json`) : undefined;
+          const { page, snapshotBytes } = await openTreePage(browser, trees[size]!.url, '', tracePath);
           const way = await marks(page);
           ways[size]!.push({ way, bytes: snapshotBytes });
           log(`${size}: round ${round + 1}, first frame ${f0(way['first-frame']!)} ms: ${wayOf(way)}`);

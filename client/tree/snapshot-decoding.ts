@@ -1,6 +1,7 @@
 /**
- * The tree snapshot's fetch and decode (with its branch slots), as both the worker and (without workers) the page
- * run them, and the form the decoded tree takes to cross from the worker: typed arrays handed over, not copied.
+ * The tree snapshot's fetch and decode (with its branch slots and the canvas's chunk lists), as both the worker and
+ * (without workers) the page run them, and the form the decoded tree takes to cross from the worker: typed arrays
+ * handed over, not copied.
  */
 import { fetchTreeSnapshot, readTreeSnapshot, SnapshotFetchError } from '#client/api/tree-snapshot.ts';
 import { computeBranchSlots, type TreeSettings } from '#shared/tree/geometry.ts';
@@ -8,6 +9,7 @@ import { gridOfTreeCells } from '#shared/tree/layout.ts';
 import { PositionIndex, type PositionIndexParts } from '#shared/tree/position-index.ts';
 import { decodeSnapshot, type TreeCells, type TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import { decodeBinarySnapshot, type BinarySnapshot } from '#shared/tree/snapshot-binary.ts';
+import { buildChunkLists, positionsOfPairs, type ChunkLists } from './engine/chunk-index.ts';
 
 export interface SnapshotRequest {
   id: number;
@@ -46,6 +48,8 @@ export type SnapshotReply =
       cells: PortableCells;
       /** The branch slots (shared/tree/geometry.ts) as row, column pairs: the snapshot carries them, worked out once. */
       slots: Int32Array;
+      /** The cells and slots grouped by the canvas's chunks, so the page never walks the tree for them. */
+      chunks: ChunkLists;
     }
   | { id: number; ok: false; message: string; httpStatus: number | null };
 
@@ -76,6 +80,7 @@ export async function fetchAndDecode(
       settings,
       cells: { ...columns, index: indexOf.toParts() },
       slots,
+      chunks: buildChunkLists(cells, positionsOfPairs(slots)),
     };
   } catch (error) {
     return {
@@ -109,10 +114,21 @@ export function decodeAnswer(bytes: Uint8Array): BinarySnapshot {
 /** The buffers a reply can hand over without copying. */
 export function transferablesOf(reply: SnapshotReply): Transferable[] {
   if (!reply.ok || reply.status !== 'fresh') return [];
-  const { cells } = reply;
-  const buffers = [cells.row, cells.col, cells.status, cells.type, cells.color, cells.index.dense, reply.slots].filter(
-    (a) => a !== null,
-  );
+  const { cells, chunks } = reply;
+  const buffers = [
+    cells.row,
+    cells.col,
+    cells.status,
+    cells.type,
+    cells.color,
+    cells.index.dense,
+    reply.slots,
+    chunks.keys,
+    chunks.cellStart,
+    chunks.cells,
+    chunks.slotStart,
+    chunks.slots,
+  ].filter((a) => a !== null);
   return buffers.map((array) => array.buffer as ArrayBuffer);
 }
 

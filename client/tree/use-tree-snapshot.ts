@@ -8,6 +8,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { initialParams } from '#client/api/initial-params.ts';
 import { SnapshotFetchError } from '#client/api/tree-snapshot.ts';
+import { offerChunkLists } from './engine/chunk-index.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
 import { LiveTree, type LiveStatus } from './live-tree.ts';
 import { cellsFromPortable, slotsFromPairs } from './snapshot-decoding.ts';
@@ -40,13 +41,11 @@ export async function loadTree(token: string, signal?: AbortSignal): Promise<Loa
     throw new Error('The tree answered "not modified" to a request without an ETag.');
   // A mark for the benchmark's breakdown of the first frame (tests/bench/tree-canvas.bench.ts).
   performance.mark('tree:snapshot-decoded');
-  return {
-    token,
-    version: reply.version,
-    settings: reply.settings,
-    cells: cellsFromPortable(reply.cells),
-    slots: slotsFromPairs(reply.slots),
-  };
+  const cells = cellsFromPortable(reply.cells);
+  const slots = slotsFromPairs(reply.slots);
+  // The canvas takes the worker's chunk lists when handed these cells with these slots.
+  offerChunkLists(cells, slots, reply.chunks);
+  return { token, version: reply.version, settings: reply.settings, cells, slots };
 }
 
 export function treeSnapshotKey(token: string | null) {

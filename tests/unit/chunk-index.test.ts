@@ -6,12 +6,25 @@ import {
   CHUNK_SPAN,
   CHUNK_WORLD,
   buildChunkIndex,
+  buildChunkLists,
   chunkBounds,
+  chunkCoordinate,
   chunkKey,
+  chunkKeyOf,
   chunkRangeOf,
+  chunksFromWorker,
   chunksInRange,
+  ChunkIndex,
   inRange,
+  offerChunkLists,
+  positionsOf,
+  positionsOfPairs,
+  type CellPositions,
 } from '#client/tree/engine/chunk-index.ts';
+import { BranchSlots } from '#client/tree/engine/branch-slots.ts';
+import { updateTree } from '#client/tree/engine/tree-update.ts';
+import { computeBranchSlots } from '#shared/tree/geometry.ts';
+import { encodeChanges } from '#shared/tree/changes.ts';
 import { gridOfTreeCells, seedViewTarget, worldBoundsOf } from '#shared/tree/layout.ts';
 
 function positions(list: [number, number][]) {
@@ -30,11 +43,11 @@ describe('chunk index', () => {
         [3, -17],
       ]),
     );
-    expect(index.chunks.get(chunkKey(0, 0))?.cells).toEqual([0, 1]);
-    expect(index.chunks.get(chunkKey(1, 0))?.cells).toEqual([2]);
-    expect(index.chunks.get(chunkKey(0, -1))?.cells).toEqual([3, 4]);
-    expect(index.chunks.get(chunkKey(0, -2))?.cells).toEqual([5]);
-    expect(index.chunks.size).toBe(4);
+    expect(index.get(chunkKey(0, 0))?.cells).toEqual([0, 1]);
+    expect(index.get(chunkKey(1, 0))?.cells).toEqual([2]);
+    expect(index.get(chunkKey(0, -1))?.cells).toEqual([3, 4]);
+    expect(index.get(chunkKey(0, -2))?.cells).toEqual([5]);
+    expect(index.size).toBe(4);
   });
 
   it('files branch slots with the cells of their chunk', () => {
@@ -42,8 +55,8 @@ describe('chunk index', () => {
       { row: 1, column: -1 },
       { row: 2, column: 3 },
     ]);
-    expect(index.chunks.get(chunkKey(0, 0))).toMatchObject({ cells: [0], slots: [1] });
-    expect(index.chunks.get(chunkKey(0, -1))).toMatchObject({ cells: [], slots: [0] });
+    expect(index.get(chunkKey(0, 0))).toMatchObject({ cells: [0], slots: [1] });
+    expect(index.get(chunkKey(0, -1))).toMatchObject({ cells: [], slots: [0] });
   });
 
   it('finds the chunks a view touches without looking at the others', () => {
@@ -83,16 +96,134 @@ describe('chunk index', () => {
   });
 });
 
-describe('tree layout', () => {
-  const cell = (row: number, column: number, status: number): SnapshotCell => ({
-    row,
-    column,
-    status,
-    type: 1,
-    color: status === CellStatus.Published ? 0x336699 : null,
-    token: `t${row}x${column}`,
-    thumb: null,
+const cell = (row: number, column: number, status: number): SnapshotCell => ({
+  row,
+  column,
+  status,
+  type: 1,
+  color: status === CellStatus.Published ? 0x336699 : null,
+  token: `t${row}x${column}`,
+  thumb: null,
+});
+
+interface Grouped {
+  cells: number[];
+  slots: number[];
+}
+
+/** The chunks as the page used to list them: every cell and slot filed in a map, one by one. */
+function listedOneByOne(cells: CellPositions, slots: CellPositions): Map<number, Grouped> {
+  const chunks = new Map<number, Grouped>();
+  const file = (row: number, column: number): Grouped => {
+    const key = chunkKey(chunkCoordinate(row), chunkCoordinate(column));
+    if (!chunks.has(key)) chunks.set(key, { cells: [], slots: [] });
+    return chunks.get(key)!;
+  };
+  for (let i = 0; i < cells.count; i++) file(cells.row[i]!, cells.col[i]!).cells.push(i);
+  for (let i = 0; i < slots.count; i++) file(slots.row[i]!, slots.col[i]!).slots.push(i);
+  return chunks;
+}
+
+/** Asks the index for every chunk the map has, and checks it has no others. */
+function expectSameChunks(index: ChunkIndex, expected: Map<number, Grouped>): void {
+  expect(index.size).toBe(expected.size);
+  for (const [key, grouped] of expected) expect(index.get(key)).toMatchObject(grouped);
+}
+
+/** A slot list as the snapshot carries it: (row, column) pairs. */
+function pairsOf(list: { row: number; column: number }[]): Int32Array {
+  return Int32Array.from(list.flatMap((slot) => [slot.row, slot.column]));
+}
+
+/** A tree of the trunk over 60 rows, published from row 20, and branch pieces left of it (negative columns). */
+function branchingTree() {
+  const list: SnapshotCell[] = [];
+  for (let row = 0; row < 60; row++) {
+    for (let column = 0; column < S.trunk.columns; column++)
+      list.push(cell(row, column, row >= 20 ? CellStatus.Published : CellStatus.Pending));
+    if (row > 22 && row < 26) list.push(cell(row, -1, CellStatus.Published));
+    if (row === 20) for (let column = -15; column < 0; column++) list.push(cell(row, column, CellStatus.Published));
+  }
+  list.sort((a, b) => a.row - b.row || a.column - b.column);
+  const cells = decodeSnapshot(encodeSnapshot({ token: 'tree', version: 1, settings: S }, list));
+  return { settings: S, cells };
+}
+
+describe('chunk lists built in the worker', () => {
+  const tree = branchingTree();
+  const slotList = computeBranchSlots(tree.settings, gridOfTreeCells(tree.cells));
+  const slots = positionsOfPairs(pairsOf(slotList));
+
+  it('hold the same chunks as listing cell by cell, negative columns and branch slots included', () => {
+    expect(slotList.some((slot) => slot.column < 0)).toBe(true);
+    const lists = buildChunkLists(tree.cells, slots);
+    expectSameChunks(new ChunkIndex(lists), listedOneByOne(tree.cells, slots));
+    expect(Array.from(lists.keys)).toEqual(Array.from(lists.keys).sort((a, b) => a - b));
   });
+
+  it('hold cells given out of row order in their chunks, in index order', () => {
+    const scattered = positions([
+      [40, 3],
+      [0, -20],
+      [17, 0],
+      [0, 5],
+      [40, -1],
+      [1, -20],
+    ]);
+    expectSameChunks(new ChunkIndex(buildChunkLists(scattered)), listedOneByOne(scattered, positionsOf([])));
+  });
+
+  it('are empty for an empty tree, and the index has no chunk until a cell lands', () => {
+    const index = new ChunkIndex(buildChunkLists(positions([]), positionsOf([])));
+    expect(index.size).toBe(0);
+    expect(index.get(chunkKey(0, 0))).toBeUndefined();
+    expect(index.entryAt(3, -2)).toMatchObject({ made: true, entry: { chunkRow: 0, chunkColumn: -1, cells: [] } });
+    expect(index.entryAt(15, -16)).toMatchObject({ made: false });
+    expect(index.size).toBe(1);
+  });
+
+  it('cross to the page as transferable buffers', () => {
+    const lists = buildChunkLists(tree.cells, slots);
+    const buffers = [lists.keys, lists.cellStart, lists.cells, lists.slotStart, lists.slots].map((a) => a.buffer);
+    const crossed = structuredClone(lists, { transfer: buffers });
+    expect(lists.cells.length).toBe(0);
+    expectSameChunks(new ChunkIndex(crossed), listedOneByOne(tree.cells, slots));
+  });
+
+  it('file cells added later in the chunk that holds them, made or listed', () => {
+    const cells = tree.cells;
+    const state = {
+      cells,
+      settings: tree.settings,
+      slots: new BranchSlots(slotList),
+      index: new ChunkIndex(buildChunkLists(cells, slots)),
+    };
+    const listed = chunkKeyOf(cells.row[0]!, cells.col[0]!);
+    const farRow = cells.row[cells.count - 1]! + 3 * CHUNK_SPAN;
+    const changes = encodeChanges(1, 2, [
+      cell(cells.row[0]!, tree.settings.branch.min_column - 1, CellStatus.Pending),
+      cell(farRow, -40, CellStatus.Published),
+    ]);
+    const { added, newChunks } = updateTree(state, changes);
+    expect(added).toEqual([cells.count, cells.count + 1]);
+    expect(newChunks).toBe(true);
+    const near = state.index.get(chunkKeyOf(cells.row[0]!, tree.settings.branch.min_column - 1))!;
+    expect(near.cells).toContain(cells.count);
+    expect(state.index.get(chunkKeyOf(farRow, -40))).toMatchObject({ cells: [cells.count + 1] });
+    expect(state.index.get(listed)!.cells[0]).toBe(0);
+  });
+
+  it('are taken by the canvas only with the cells and the slot list they were built for', () => {
+    const slotsGiven = [...slotList];
+    offerChunkLists(tree.cells, slotsGiven, buildChunkLists(tree.cells, slots));
+    expect(chunksFromWorker(tree.cells, slotsGiven)).toBeInstanceOf(ChunkIndex);
+    expect(chunksFromWorker(tree.cells, [...slotList])).toBeNull();
+    expect(chunksFromWorker(tree.cells, null)).toBeNull();
+    expect(chunksFromWorker({ ...tree.cells }, slotsGiven)).toBeNull();
+  });
+});
+
+describe('tree layout', () => {
   const cells = decodeSnapshot(
     encodeSnapshot({ token: 'tree', version: 1, settings: S }, [
       cell(10, 0, CellStatus.Published),

@@ -15,7 +15,8 @@ import {
   SNAPSHOT_BINARY_TYPE,
 } from '#shared/tree/snapshot-binary.ts';
 import { BINARY_SNAPSHOT_ACCEPT } from '#client/api/tree-snapshot.ts';
-import { decodeAnswer } from '#client/tree/snapshot-decoding.ts';
+import { decodeAnswer, fetchAndDecode, transferablesOf } from '#client/tree/snapshot-decoding.ts';
+import { buildChunkIndex, ChunkIndex, chunkKeyOf } from '#client/tree/engine/chunk-index.ts';
 
 const header = { token: 'tree-token-0123456789', version: 12, settings: DEFAULT_TREE_SETTINGS };
 
@@ -124,5 +125,26 @@ describe('binary tree snapshot', () => {
     const { indexOf: binaryIndex, ...binaryColumns } = fromBinary.cells;
     expect(columns).toEqual(binaryColumns);
     expect(indexOf.toParts()).toEqual(binaryIndex.toParts());
+  });
+
+  it('crosses from the worker with the chunk lists built there, every buffer handed over', async () => {
+    const cells = [cell(10, -5, 2, 0x445566), cell(10, -4, 2, null), cell(20, 10, 1, null), cell(40, 3, 2, 0x112233)];
+    const page = { status: 200, etag: '"t1v12b"', body: binaryOf(cells).slice().buffer };
+    const reply = await fetchAndDecode({ id: 1, token: header.token, etag: null }, undefined, Promise.resolve(page));
+    if (!reply.ok || reply.status !== 'fresh') throw new Error('no tree');
+    const decoded = decodeAnswer(binaryOf(cells));
+    const slots = Array.from({ length: decoded.slots.length / 2 }, (_, i) => ({
+      row: decoded.slots[2 * i]!,
+      column: decoded.slots[2 * i + 1]!,
+    }));
+    const onThePage = buildChunkIndex(decoded.cells, slots);
+    const fromWorker = new ChunkIndex(reply.chunks);
+    expect(fromWorker.size).toBe(onThePage.size);
+    for (const position of [...cells, ...slots]) {
+      const key = chunkKeyOf(position.row, position.column);
+      expect(fromWorker.get(key)).toEqual(onThePage.get(key));
+    }
+    const handed = transferablesOf(reply);
+    for (const list of Object.values(reply.chunks)) expect(handed).toContain(list.buffer);
   });
 });

@@ -74,7 +74,7 @@ describe('the chunk field', () => {
     expect(chunks.shownCount).toBe(9);
     let squares = 0;
     for (let row = 10; row <= 12; row++)
-      for (const column of [-1, 0, 1]) squares += index.chunks.get(chunkKey(row, column))!.cells.length;
+      for (const column of [-1, 0, 1]) squares += index.get(chunkKey(row, column))!.cells.length;
     expect(chunks.squaresShown).toBe(squares);
   });
 

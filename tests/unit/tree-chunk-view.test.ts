@@ -72,7 +72,7 @@ const squares = (rowFrom: number, rowTo: number, columnFrom: number, columnTo: n
 const NOWHERE: Rect = { x: 100_000, y: 100_000, width: 1, height: 1 };
 
 function chunkOf(cells: TreeCells, slots: { row: number; column: number }[] = []) {
-  const entry: ChunkEntry = buildChunkIndex(cells, slots).chunks.get(chunkKey(0, 0))!;
+  const entry: ChunkEntry = buildChunkIndex(cells, slots).get(chunkKey(0, 0))!;
   const details = new CellDetails(cells);
   const thumbs = pictures();
   let changes = 0;

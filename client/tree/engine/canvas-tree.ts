@@ -12,7 +12,7 @@ import { DividerBands } from './bands.ts';
 import { CELL_PITCH, viewRect, type Camera, type Rect } from '#shared/tree/camera.ts';
 import { CellDetails } from './cell-details.ts';
 import { BranchSlots } from './branch-slots.ts';
-import { buildChunkIndex, type ChunkIndex } from './chunk-index.ts';
+import { buildChunkIndex, chunksFromWorker } from './chunk-index.ts';
 import { ChunkField } from './chunk-field.ts';
 import type { Position } from './focus.ts';
 import type { PieceSquare } from './pyramid-book.ts';
@@ -73,7 +73,7 @@ export class CanvasTree {
     private readonly deps: CanvasTreeDeps,
   ) {
     const branchSlots = new BranchSlots(slots ?? [], slots !== null);
-    const index: ChunkIndex = buildChunkIndex(cells, branchSlots.positions);
+    const index = chunksFromWorker(cells, slots) ?? buildChunkIndex(cells, branchSlots.positions);
     this.state = { cells, settings, slots: branchSlots, index };
     this.bounds = worldBoundsOf(settings, cells);
     this.bands = new DividerBands(settings, this.bounds);

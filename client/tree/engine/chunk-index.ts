@@ -1,13 +1,15 @@
 /**
- * Chunks: the tree's positions grouped in fixed squares of CHUNK_SPAN × CHUNK_SPAN, built once after the snapshot
- * is decoded. Culling asks which chunk keys a view rectangle covers and looks them up here, so its cost follows the
- * screen's size, never the tree's.
+ * Chunks: the tree's positions grouped in fixed squares of CHUNK_SPAN × CHUNK_SPAN. The snapshot's worker lists them
+ * once (buildChunkLists: each chunk's cells and branch slots grouped in typed arrays, handed over without copying), so
+ * the page never walks a large tree's cells for them. Culling asks which chunk keys a view rectangle covers and looks
+ * them up (ChunkIndex), so its cost follows the screen's size, never the tree's.
  */
-import { positionKey } from '#shared/tree/geometry.ts';
+import { positionKey, positionOfKey } from '#shared/tree/geometry.ts';
 import { CELL_PITCH, type Rect } from '#shared/tree/camera.ts';
 
+const CHUNK_SHIFT = 4;
 /** Positions per chunk side: 16 × 16 squares, 1,760 world pixels across. */
-export const CHUNK_SPAN = 16;
+export const CHUNK_SPAN = 1 << CHUNK_SHIFT;
 export const CHUNK_WORLD = CHUNK_SPAN * CELL_PITCH;
 
 export interface ChunkEntry {
@@ -20,8 +22,19 @@ export interface ChunkEntry {
   slots: number[];
 }
 
-export interface ChunkIndex {
-  chunks: Map<number, ChunkEntry>;
+/**
+ * Every chunk holding a cell or a branch slot, as the worker hands it over: chunk k has the key keys[k] and the cells
+ * cells[cellStart[k]] up to (not including) cells[cellStart[k + 1]], likewise its slots. Keys ascend, and so do the
+ * indices within a chunk.
+ */
+export interface ChunkLists {
+  keys: Float64Array;
+  cellStart: Uint32Array;
+  /** Indices into the decoded snapshot's arrays, grouped by chunk. */
+  cells: Uint32Array;
+  slotStart: Uint32Array;
+  /** Indices into the branch-slot list, grouped by chunk. */
+  slots: Uint32Array;
 }
 
 export interface ChunkRange {
@@ -31,44 +44,270 @@ export interface ChunkRange {
   columnTo: number;
 }
 
+/** The chunk row or column of a row or column (whole numbers: a shift rounds down, negative ones too). */
 export function chunkCoordinate(position: number): number {
-  return Math.floor(position / CHUNK_SPAN);
+  return position >> CHUNK_SHIFT;
 }
 
 export function chunkKey(chunkRow: number, chunkColumn: number): number {
   return positionKey(chunkRow, chunkColumn);
 }
 
-/** What the index needs of the decoded snapshot (TreeCells satisfies it). */
+/** The chunk key holding a position. */
+export function chunkKeyOf(row: number, column: number): number {
+  return chunkKey(chunkCoordinate(row), chunkCoordinate(column));
+}
+
+/** Positions to file: the decoded snapshot's cells (TreeCells satisfies it), or the branch slots. */
 export interface CellPositions {
   count: number;
   row: ArrayLike<number>;
   col: ArrayLike<number>;
 }
 
+/** Row and column arrays of a list of positions. */
+export function positionsOf(list: readonly { row: number; column: number }[]): CellPositions {
+  return { count: list.length, row: list.map((p) => p.row), col: list.map((p) => p.column) };
+}
+
+/** Row and column arrays of (row, column) pairs, as the snapshot carries its branch slots. */
+export function positionsOfPairs(pairs: Int32Array): CellPositions {
+  const count = pairs.length / 2;
+  const row = new Int32Array(count);
+  const col = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    row[i] = pairs[2 * i]!;
+    col[i] = pairs[2 * i + 1]!;
+  }
+  return { count, row, col };
+}
+
+/**
+ * Groups the cells and slots by chunk: chunk row by chunk row, each row's positions counted and placed by chunk
+ * column, so the chunks come out in key order without a map. Linear in the tree, and the worker's to run on a large
+ * tree: listing ten million cells one by one was about half a second of the page's main thread.
+ */
+export function buildChunkLists(cells: CellPositions, slots: CellPositions = positionsOf([])): ChunkLists {
+  const cellWalk = new ChunkRowWalk(cells);
+  const slotWalk = new ChunkRowWalk(slots);
+  const keys: number[] = [];
+  while (!cellWalk.done || !slotWalk.done) {
+    const chunkRow = Math.min(cellWalk.chunkRow, slotWalk.chunkRow);
+    const cellColumns = cellWalk.countColumns(chunkRow);
+    const slotColumns = slotWalk.countColumns(chunkRow);
+    const from = Math.min(cellColumns.from, slotColumns.from);
+    const to = Math.max(cellColumns.to, slotColumns.to);
+    for (let chunkColumn = from; chunkColumn <= to; chunkColumn++) {
+      if (cellColumns.countAt(chunkColumn) === 0 && slotColumns.countAt(chunkColumn) === 0) continue;
+      keys.push(chunkKey(chunkRow, chunkColumn));
+      cellWalk.startChunk(cellColumns, chunkColumn);
+      slotWalk.startChunk(slotColumns, chunkColumn);
+    }
+    cellWalk.place(chunkRow, cellColumns);
+    slotWalk.place(chunkRow, slotColumns);
+  }
+  return {
+    keys: Float64Array.from(keys),
+    cellStart: cellWalk.starts(),
+    cells: cellWalk.members,
+    slotStart: slotWalk.starts(),
+    slots: slotWalk.members,
+  };
+}
+
+/**
+ * How many of a chunk row's positions fall in each chunk column from `from` to `to` (none: from > to); startChunk
+ * turns each count into where the column's positions go.
+ */
+class ColumnCounts {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    readonly counts: Uint32Array,
+  ) {}
+
+  countAt(chunkColumn: number): number {
+    return chunkColumn < this.from || chunkColumn > this.to ? 0 : this.counts[chunkColumn - this.from]!;
+  }
+}
+
+const NO_COLUMNS = new ColumnCounts(Infinity, -Infinity, new Uint32Array(0));
+
+function inRowOrder(positions: CellPositions): boolean {
+  for (let i = 1; i < positions.count; i++) if (positions.row[i]! < positions.row[i - 1]!) return false;
+  return true;
+}
+
+/**
+ * One kind of position (cells, or slots) walked chunk row by chunk row into `members`. The snapshot's cells come row
+ * by row already; positions that do not (cells added since, at the end) are walked through a copy sorted by chunk row,
+ * then index, so a chunk's indices still ascend.
+ */
+class ChunkRowWalk {
+  readonly members: Uint32Array;
+  /** The chunk row of the positions from `begin` on; Infinity once all are placed. */
+  chunkRow = Infinity;
+  private readonly row: ArrayLike<number>;
+  private readonly col: ArrayLike<number>;
+  /** The index of the k-th position walked; null when that is k. */
+  private readonly order: Uint32Array | null;
+  private begin = 0;
+  private end = 0;
+  private readonly chunkStarts: number[] = [];
+  private placed = 0;
+
+  constructor(private readonly positions: CellPositions) {
+    this.members = new Uint32Array(positions.count);
+    this.order = inRowOrder(positions)
+      ? null
+      : new Uint32Array(positions.count)
+          .map((_, i) => i)
+          .sort((a, b) => chunkCoordinate(positions.row[a]!) - chunkCoordinate(positions.row[b]!) || a - b);
+    const order = this.order;
+    this.row = order ? Int32Array.from(order, (i) => positions.row[i]!) : positions.row;
+    this.col = order ? Int32Array.from(order, (i) => positions.col[i]!) : positions.col;
+    if (positions.count > 0) this.chunkRow = chunkCoordinate(this.row[0]!);
+  }
+
+  get done(): boolean {
+    return this.begin >= this.positions.count;
+  }
+
+  /** The positions of `chunkRow` counted by chunk column (none if the walk is at another chunk row). */
+  countColumns(chunkRow: number): ColumnCounts {
+    if (chunkRow !== this.chunkRow) return NO_COLUMNS;
+    const { row, col } = this;
+    const count = this.positions.count;
+    let from = chunkCoordinate(col[this.begin]!);
+    let to = from;
+    let end = this.begin;
+    for (; end < count && chunkCoordinate(row[end]!) === chunkRow; end++) {
+      const chunkColumn = chunkCoordinate(col[end]!);
+      if (chunkColumn < from) from = chunkColumn;
+      else if (chunkColumn > to) to = chunkColumn;
+    }
+    this.end = end;
+    const counts = new Uint32Array(to - from + 1);
+    for (let at = this.begin; at < end; at++) counts[chunkCoordinate(col[at]!) - from]!++;
+    return new ColumnCounts(from, to, counts);
+  }
+
+  /** A chunk begins: its positions are the next `countAt(chunkColumn)` members. */
+  startChunk(columns: ColumnCounts, chunkColumn: number): void {
+    this.chunkStarts.push(this.placed);
+    if (chunkColumn < columns.from || chunkColumn > columns.to) return;
+    const count = columns.counts[chunkColumn - columns.from]!;
+    columns.counts[chunkColumn - columns.from] = this.placed;
+    this.placed += count;
+  }
+
+  /** Places the positions of `chunkRow` where startChunk said, and moves on to the next chunk row. */
+  place(chunkRow: number, columns: ColumnCounts): void {
+    if (chunkRow !== this.chunkRow) return;
+    const { col, order, members, end } = this;
+    const { from, counts } = columns;
+    for (let at = this.begin; at < end; at++)
+      members[counts[chunkCoordinate(col[at]!) - from]!++] = order ? order[at]! : at;
+    this.begin = end;
+    this.chunkRow = end < this.positions.count ? chunkCoordinate(this.row[end]!) : Infinity;
+  }
+
+  /** Where each chunk's members begin, and the end after the last. */
+  starts(): Uint32Array {
+    return Uint32Array.from([...this.chunkStarts, this.placed]);
+  }
+}
+
+/** Where `key` is in the ascending `keys`, or -1. */
+function bisect(keys: Float64Array, key: number): number {
+  let low = 0;
+  let high = keys.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = keys[middle]!;
+    if (found === key) return middle;
+    if (found < key) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * The page's view of the chunks: an entry is made from the lists when first asked for (culling asks only for the
+ * chunks round the view), then kept, and changes add to it in place; a chunk the lists lack is made when a cell or
+ * slot first lands in it.
+ */
+export class ChunkIndex {
+  private readonly entries = new Map<number, ChunkEntry>();
+  private madeSince = 0;
+
+  constructor(private readonly lists: ChunkLists) {}
+
+  /** Chunks holding (or having held) a cell or a slot. */
+  get size(): number {
+    return this.lists.keys.length + this.madeSince;
+  }
+
+  get(key: number): ChunkEntry | undefined {
+    return this.entries.get(key) ?? this.fromLists(key);
+  }
+
+  /** The entry of the chunk holding a position, made (empty) if the chunk had none; `made` tells which. */
+  entryAt(row: number, column: number): { entry: ChunkEntry; made: boolean } {
+    const key = chunkKeyOf(row, column);
+    const found = this.get(key);
+    if (found) return { entry: found, made: false };
+    const entry: ChunkEntry = {
+      key,
+      chunkRow: chunkCoordinate(row),
+      chunkColumn: chunkCoordinate(column),
+      cells: [],
+      slots: [],
+    };
+    this.entries.set(key, entry);
+    this.madeSince++;
+    return { entry, made: true };
+  }
+
+  private fromLists(key: number): ChunkEntry | undefined {
+    const k = bisect(this.lists.keys, key);
+    if (k < 0) return undefined;
+    const { cellStart, slotStart } = this.lists;
+    const { row, column } = positionOfKey(key);
+    const entry: ChunkEntry = {
+      key,
+      chunkRow: row,
+      chunkColumn: column,
+      cells: Array.from(this.lists.cells.subarray(cellStart[k], cellStart[k + 1])),
+      slots: Array.from(this.lists.slots.subarray(slotStart[k], slotStart[k + 1])),
+    };
+    this.entries.set(key, entry);
+    return entry;
+  }
+}
+
+/** The index built here, on the page: a tree without worker-built lists (the replay's, one whose slots changed). */
 export function buildChunkIndex(
   cells: CellPositions,
   slots: readonly { row: number; column: number }[] = [],
 ): ChunkIndex {
-  const chunks = new Map<number, ChunkEntry>();
-  // Cells come row by row: the run of a row inside one chunk reuses the last entry without a lookup.
-  let last: ChunkEntry | null = null;
-  const entryFor = (row: number, column: number): ChunkEntry => {
-    const chunkRow = chunkCoordinate(row);
-    const chunkColumn = chunkCoordinate(column);
-    if (last && last.chunkRow === chunkRow && last.chunkColumn === chunkColumn) return last;
-    const key = chunkKey(chunkRow, chunkColumn);
-    let entry = chunks.get(key);
-    if (!entry) {
-      entry = { key, chunkRow, chunkColumn, cells: [], slots: [] };
-      chunks.set(key, entry);
-    }
-    last = entry;
-    return entry;
-  };
-  for (let i = 0; i < cells.count; i++) entryFor(cells.row[i]!, cells.col[i]!).cells.push(i);
-  for (let i = 0; i < slots.length; i++) entryFor(slots[i]!.row, slots[i]!.column).slots.push(i);
-  return { chunks };
+  return new ChunkIndex(buildChunkLists(cells, positionsOf(slots)));
+}
+
+/**
+ * Lists the snapshot's worker built, by the cells they were built for. The page hands the canvas a tree as its cells
+ * and branch slots, so the lists are taken only with those very cells and the very slot list they number.
+ */
+const offered = new WeakMap<CellPositions, { slots: readonly unknown[]; lists: ChunkLists }>();
+
+export function offerChunkLists(cells: CellPositions, slots: readonly unknown[], lists: ChunkLists): void {
+  offered.set(cells, { slots, lists });
+}
+
+/** The index over the worker's lists for these cells and slots, or null when it built none for them. */
+export function chunksFromWorker(cells: CellPositions, slots: readonly unknown[] | null): ChunkIndex | null {
+  const found = offered.get(cells);
+  return found && found.slots === slots ? new ChunkIndex(found.lists) : null;
 }
 
 /** The chunks a world rectangle touches, widened by `margin` world pixels on every side. */
@@ -100,7 +339,7 @@ export function chunksInRange(index: ChunkIndex, range: ChunkRange): ChunkEntry[
   const found: ChunkEntry[] = [];
   for (let r = range.rowFrom; r <= range.rowTo; r++) {
     for (let c = range.columnFrom; c <= range.columnTo; c++) {
-      const entry = index.chunks.get(chunkKey(r, c));
+      const entry = index.get(chunkKey(r, c));
       if (entry) found.push(entry);
     }
   }
@@ -108,21 +347,4 @@ export function chunksInRange(index: ChunkIndex, range: ChunkRange): ChunkEntry[
   const midColumn = (range.columnFrom + range.columnTo) / 2;
   const distance = (e: ChunkEntry) => (e.chunkRow - midRow) ** 2 + (e.chunkColumn - midColumn) ** 2;
   return found.sort((a, b) => distance(a) - distance(b));
-}
-
-/** The chunk key holding a position. */
-export function chunkKeyOf(row: number, column: number): number {
-  return chunkKey(chunkCoordinate(row), chunkCoordinate(column));
-}
-
-/** The entry of the chunk holding a position, made (empty) if the chunk had none; `made` tells which. */
-export function entryAt(index: ChunkIndex, row: number, column: number): { entry: ChunkEntry; made: boolean } {
-  const chunkRow = chunkCoordinate(row);
-  const chunkColumn = chunkCoordinate(column);
-  const key = chunkKey(chunkRow, chunkColumn);
-  const found = index.chunks.get(key);
-  if (found) return { entry: found, made: false };
-  const entry: ChunkEntry = { key, chunkRow, chunkColumn, cells: [], slots: [] };
-  index.chunks.set(key, entry);
-  return { entry, made: true };
 }

@@ -6,7 +6,7 @@ import { applyChanges, type TreeChangesWire } from '#shared/tree/changes.ts';
 import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import type { BranchSlots, SlotChange } from './branch-slots.ts';
-import { type ChunkIndex, chunkKeyOf, entryAt } from './chunk-index.ts';
+import { type ChunkIndex, chunkKeyOf } from './chunk-index.ts';
 import { engineGrid } from './tree-grid.ts';
 
 export interface TreeState {
@@ -39,7 +39,7 @@ export function updateTree(state: TreeState, changes: TreeChangesWire): TreeUpda
   let newChunks = false;
   for (const i of applied.changed) dirty.add(chunkKeyOf(cells.row[i]!, cells.col[i]!));
   for (const i of applied.added) {
-    const { entry, made } = entryAt(state.index, cells.row[i]!, cells.col[i]!);
+    const { entry, made } = state.index.entryAt(cells.row[i]!, cells.col[i]!);
     entry.cells.push(i);
     newChunks ||= made;
     dirty.add(entry.key);
@@ -54,7 +54,7 @@ export function updateTree(state: TreeState, changes: TreeChangesWire): TreeUpda
   applied.added.forEach(recheck);
   for (const { index, appeared } of slotChanges) {
     const { row, column } = state.slots.positions[index]!;
-    const { entry, made } = entryAt(state.index, row, column);
+    const { entry, made } = state.index.entryAt(row, column);
     newChunks ||= made;
     dirty.add(entry.key);
     // A slot that came and went within one batch is filed once at most, and only while it is a slot.

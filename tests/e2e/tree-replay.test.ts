@@ -159,7 +159,13 @@ async function play(bytes: Buffer) {
       canvas.height = video.videoHeight;
       const context = canvas.getContext('2d')!;
       context.drawImage(video, 0, 0);
-      const band = Array.from(context.getImageData(4, canvas.height - 4, 1, 1).data.subarray(0, 3));
+      // The band's colour: the median of an 8 × 8 patch in its left margin (no caption there), since a single pixel
+      // of a lossy frame may stray far from it on a busy machine.
+      const patch = context.getImageData(2, canvas.height - 10, 8, 8).data;
+      const band = [0, 1, 2].map((channel) => {
+        const values = patch.filter((_, k) => k % 4 === channel).sort((a, b) => a - b);
+        return values[values.length >> 1]!;
+      });
       const tree = context.getImageData(0, 0, canvas.width, Math.floor(canvas.height * 0.8)).data;
       const colours = new Set<number>();
       for (let k = 0; k < tree.length; k += 4 * 97) colours.add((tree[k]! << 16) | (tree[k + 1]! << 8) | tree[k + 2]!);

@@ -3,13 +3,8 @@
  * binary form (decision 050), decoded by the caller. Sends the last ETag so an unchanged tree costs a 304 and no
  * decoding.
  */
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { apiHeaders } from './initial-params.ts';
-
-/**
- * The binary form's media type, SNAPSHOT_BINARY_TYPE of shared/tree/snapshot-binary.ts, written out here: the app's
- * entry sends this request early (snapshot-requests.ts), and importing it would load the decoder there too.
- */
-export const BINARY_SNAPSHOT_ACCEPT = 'application/vnd.gallery.tree-snapshot';
 
 export type SnapshotAnswer =
   { status: 'fresh'; bytes: Uint8Array; etag: string | null } | { status: 'not-modified'; etag: string };
@@ -31,7 +26,7 @@ export async function requestTreeSnapshot(
   signal?: AbortSignal,
 ): Promise<Response> {
   // An error still answers in JSON (its envelope).
-  const headers: Record<string, string> = { ...apiHeaders(), Accept: `${BINARY_SNAPSHOT_ACCEPT}, application/json` };
+  const headers: Record<string, string> = { ...apiHeaders(), Accept: `${SNAPSHOT_BINARY_TYPE}, application/json` };
   if (etag) headers['If-None-Match'] = etag;
   try {
     return await fetch(`/api/tree/${encodeURIComponent(token)}`, { headers, credentials: 'same-origin', signal });

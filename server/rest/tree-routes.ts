@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '#shared/errors.ts';
 import { regionQuery } from '#shared/tree/region.ts';
-import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { AppError } from '../errors.ts';
 import { preferredEncoding, sendCompressed, type Encoding } from '../http/compress.ts';
 import { parseWait } from '../http/tree-long-poll.ts';

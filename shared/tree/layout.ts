@@ -9,7 +9,7 @@ import type { TreeCells } from './tree-cells.ts';
 import { TREE_VIEW } from '../constants.ts';
 import { CELL_PITCH, CELL_SIZE, clampScale, type Point, type Rect } from './camera.ts';
 
-export function gridOfTreeCells(cells: TreeCells): CellGrid {
+export function gridOfTreeCells(cells: Pick<TreeCells, 'count' | 'row' | 'col' | 'status' | 'indexOf'>): CellGrid {
   return {
     statusAt(row, column) {
       const i = cells.indexOf.at(row, column);

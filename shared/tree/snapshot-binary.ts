@@ -16,14 +16,11 @@
  * slots (computeBranchSlots) are worked out once where the snapshot is built: at ten million cells they took every
  * visitor's browser a second.
  */
-import { CellStatus } from '../domain.ts';
-import { computeBranchSlots, type CellGrid, type TreeSettings } from './geometry.ts';
+import { computeBranchSlots, type TreeSettings } from './geometry.ts';
+import { gridOfTreeCells } from './layout.ts';
 import { expand12Bit, positionIndexOf, type SnapshotColumns, type TreeCells } from './snapshot.ts';
 
 export const SNAPSHOT_BINARY_FORMAT = 2;
-
-/** What an HTTP client names in Accept to be sent this form; the JSON form answers everyone else. */
-export const SNAPSHOT_BINARY_TYPE = 'application/vnd.gallery.tree-snapshot';
 
 const MAGIC = [0x47, 0x54, 0x53];
 
@@ -75,16 +72,7 @@ export function encodeBinarySnapshot(header: SnapshotHeader, columns: SnapshotCo
 /** The branch slots of the cells, as the page would work them out from the decoded snapshot. */
 function branchSlotsOf(settings: TreeSettings, { count, row, col, status }: SnapshotColumns) {
   const indexOf = positionIndexOf(settings, row, col, reachOf(row, col));
-  const grid: CellGrid = {
-    statusAt(r, c) {
-      const i = indexOf.at(r, c);
-      return i < 0 ? undefined : status[i];
-    },
-    forEachPublished(visit) {
-      for (let i = 0; i < count; i++) if (status[i] === CellStatus.Published) visit(row[i]!, col[i]!);
-    },
-  };
-  return computeBranchSlots(settings, grid);
+  return computeBranchSlots(settings, gridOfTreeCells({ count, row, col, status, indexOf }));
 }
 
 /** The rows and columns the cells span (Infinity and -Infinity when there are none). */

@@ -23,7 +23,7 @@ import { TREE_VIEW } from '#shared/constants.ts';
 import { levelSize, type PyramidDescriptor } from '#shared/deep-zoom.ts';
 import { CellStatus } from '#shared/domain.ts';
 import { CELL_PITCH, CELL_SIZE } from '#shared/tree/camera.ts';
-import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { ensureClientBuilt } from '../../scripts/client-build.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../helpers/browser/harness.ts';
 import { E2E_CLIENT_DIR, PROJECT_ROOT } from '../helpers/paths.ts';

@@ -13,7 +13,7 @@ import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { buildSnapshotBytes, compressBuilt } from '#server/services/tree/snapshot-build.ts';
 import { getTreeByToken } from '#server/services/tree/tree.ts';
 import { serverMediaUrlOf } from '#server/storage/index.ts';
-import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { ms, writeResults, type Row } from './results.ts';
 import { TEN_MILLION } from './sizes.ts';
 

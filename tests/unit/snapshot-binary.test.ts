@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { computeBranchSlots, DEFAULT_TREE_SETTINGS, positionKey } from '#shared/tree/geometry.ts';
 import { gridOfTreeCells } from '#shared/tree/layout.ts';
 import {
@@ -8,13 +8,9 @@ import {
   encodeSnapshot,
   type SnapshotCell,
 } from '#shared/tree/snapshot.ts';
-import {
-  decodeBinarySnapshot,
-  encodeBinarySnapshot,
-  SNAPSHOT_BINARY_FORMAT,
-  SNAPSHOT_BINARY_TYPE,
-} from '#shared/tree/snapshot-binary.ts';
-import { BINARY_SNAPSHOT_ACCEPT } from '#client/api/tree-snapshot.ts';
+import { decodeBinarySnapshot, encodeBinarySnapshot, SNAPSHOT_BINARY_FORMAT } from '#shared/tree/snapshot-binary.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
+import { requestTreeSnapshot } from '#client/api/tree-snapshot.ts';
 import { decodeAnswer, fetchAndDecode, transferablesOf } from '#client/tree/snapshot-decoding.ts';
 import { buildChunkIndex, ChunkIndex, chunkKeyOf } from '#client/tree/engine/chunk-index.ts';
 
@@ -109,8 +105,18 @@ describe('binary tree snapshot', () => {
     expect(() => decodeBinarySnapshot(bytes.subarray(0, bytes.length - 3))).toThrow();
   });
 
-  it('is the form the page asks for', () => {
-    expect(BINARY_SNAPSHOT_ACCEPT).toBe(SNAPSHOT_BINARY_TYPE);
+  it('is the form the page asks for', async () => {
+    let accept: string | null = null;
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      accept = new Headers(init.headers).get('accept');
+      return new Response(null, { status: 304 });
+    });
+    try {
+      await requestTreeSnapshot('t');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(accept).toBe(`${SNAPSHOT_BINARY_TYPE}, application/json`);
   });
 
   it('is read by the page, as is the JSON form a process not yet updated may still send', () => {

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../../db.ts';
-import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-binary.ts';
+import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
 import { compressBuiltAway, snapshotJsonOf, SNAPSHOT_WINDOW, type SnapshotBytes } from './snapshot-build.ts';
 import { CHANGES_MAX, changesAfter } from './tree-changes.ts';

@@ -22,6 +22,7 @@ import type { Camera } from '#shared/tree/camera.ts';
 import { PALETTE } from '#shared/tree/cell-look.ts';
 import { fetchPiecePyramid } from '#client/api/piece-pyramid.ts';
 import { firstViewShown } from '#client/app/module-loader.ts';
+import type { WorkedLayout } from './engine/chunk-index.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import { TreeEngine, type CellHit } from './engine/tree-engine.ts';
 import { warmUpRenderer } from './engine/warm-up.ts';
@@ -33,8 +34,8 @@ export interface TreeCanvasProps {
   /** Null while the snapshot is on its way: the canvas gets ready meanwhile. */
   cells: TreeCells | null;
   settings: TreeSettings | null;
-  /** The branch slots, when already computed with the snapshot. */
-  slots?: { row: number; column: number }[];
+  /** The branch slots and chunk lists, when already worked out with the snapshot. */
+  layout?: WorkedLayout;
   /** A remembered camera to restore; null opens on the seed band. */
   initialCamera: Camera | null;
   engineRef: RefObject<TreeEngine | null>;
@@ -129,11 +130,11 @@ function TreeScene(props: TreeSceneProps) {
 
   /** Hands the engine the page's tree if it is new; the remembered camera applies to the first tree only. */
   const applyTree = (target: TreeEngine): void => {
-    const { cells, settings, slots, initialCamera, onEngine } = latest.current;
+    const { cells, settings, layout, initialCamera, onEngine } = latest.current;
     if (!cells || !settings || applied.current === cells) return;
     const first = applied.current === null;
     applied.current = cells;
-    target.setTree(cells, settings, first ? initialCamera : null, slots);
+    target.setTree(cells, settings, first ? initialCamera : null, layout);
     if (first) onEngine?.(target);
   };
 
@@ -182,11 +183,11 @@ function TreeScene(props: TreeSceneProps) {
     };
   }, [app, isInitialised, props.hostRef]);
 
-  const { cells, settings, slots } = props;
+  const { cells, settings, layout } = props;
   useEffect(() => {
     if (engine) applyTree(engine);
     // applyTree reads the props through `latest`; these are what a new tree changes.
-  }, [engine, cells, settings, slots]);
+  }, [engine, cells, settings, layout]);
 
   return (
     <>

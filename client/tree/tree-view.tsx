@@ -132,7 +132,7 @@ export function TreeView() {
         <TreeCanvas
           cells={data?.cells ?? null}
           settings={data?.settings ?? null}
-          slots={data?.slots}
+          layout={data?.layout}
           initialCamera={initialCamera}
           engineRef={engineRef}
           fetchRegion={fetchRegion}

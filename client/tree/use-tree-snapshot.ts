@@ -8,7 +8,7 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { initialParams } from '#client/api/initial-params.ts';
 import { SnapshotFetchError } from '#client/api/tree-snapshot.ts';
-import { offerChunkLists } from './engine/chunk-index.ts';
+import type { WorkedLayout } from './engine/chunk-index.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
 import { LiveTree, type LiveStatus } from './live-tree.ts';
 import { cellsFromPortable, slotsFromPairs } from './snapshot-decoding.ts';
@@ -19,8 +19,8 @@ export interface LoadedTree {
   version: number;
   settings: TreeSettings;
   cells: TreeCells;
-  /** Branch slots: positions in the branch area touching exactly one published cell (absent: the engine finds them). */
-  slots?: { row: number; column: number }[];
+  /** The branch slots and chunk lists the snapshot's worker worked out (absent: the engine works them out). */
+  layout?: WorkedLayout;
 }
 
 declare global {
@@ -42,10 +42,8 @@ export async function loadTree(token: string, signal?: AbortSignal): Promise<Loa
   // A mark for the benchmark's breakdown of the first frame (tests/bench/tree-canvas.bench.ts).
   performance.mark('tree:snapshot-decoded');
   const cells = cellsFromPortable(reply.cells);
-  const slots = slotsFromPairs(reply.slots);
-  // The canvas takes the worker's chunk lists when handed these cells with these slots.
-  offerChunkLists(cells, slots, reply.chunks);
-  return { token, version: reply.version, settings: reply.settings, cells, slots };
+  const layout = { slots: slotsFromPairs(reply.slots), chunks: reply.chunks };
+  return { token, version: reply.version, settings: reply.settings, cells, layout };
 }
 
 export function treeSnapshotKey(token: string | null) {
@@ -99,7 +97,7 @@ export function useLiveTree(token: string | null, tree: LoadedTree | undefined, 
         const next = await loadTree(token, signal);
         // Left meanwhile: the engine is gone.
         signal.throwIfAborted();
-        engine.setTree(next.cells, next.settings, null, next.slots);
+        engine.setTree(next.cells, next.settings, null, next.layout);
         onScreen = { settings: next.settings, cells: next.cells };
         return next.version;
       },

@@ -12,11 +12,9 @@ import {
   chunkKey,
   chunkKeyOf,
   chunkRangeOf,
-  chunksFromWorker,
   chunksInRange,
   ChunkIndex,
   inRange,
-  offerChunkLists,
   positionsOf,
   positionsOfPairs,
   type CellPositions,
@@ -211,15 +209,6 @@ describe('chunk lists built in the worker', () => {
     expect(near.cells).toContain(cells.count);
     expect(state.index.get(chunkKeyOf(farRow, -40))).toMatchObject({ cells: [cells.count + 1] });
     expect(state.index.get(listed)!.cells[0]).toBe(0);
-  });
-
-  it('are taken by the canvas only with the cells and the slot list they were built for', () => {
-    const slotsGiven = [...slotList];
-    offerChunkLists(tree.cells, slotsGiven, buildChunkLists(tree.cells, slots));
-    expect(chunksFromWorker(tree.cells, slotsGiven)).toBeInstanceOf(ChunkIndex);
-    expect(chunksFromWorker(tree.cells, [...slotList])).toBeNull();
-    expect(chunksFromWorker(tree.cells, null)).toBeNull();
-    expect(chunksFromWorker({ ...tree.cells }, slotsGiven)).toBeNull();
   });
 });
 

@@ -16,6 +16,7 @@ import { regionWidth, type RegionBounds, type TreeRegionWire } from '#shared/tre
 import { decodeSnapshot, encodeSnapshot, type SnapshotCell, type TreeCells } from '#shared/tree/snapshot.ts';
 import { UNTITLED } from '#shared/words.ts';
 import { CanvasTree } from '#client/tree/engine/canvas-tree.ts';
+import { buildChunkLists, positionsOf, type ChunkLists } from '#client/tree/engine/chunk-index.ts';
 import { TexturePool, ThumbnailCache } from '#client/tree/engine/thumbnails.ts';
 import { engineGrid } from '#client/tree/engine/tree-grid.ts';
 
@@ -58,14 +59,18 @@ function smallTree(): TreeCells {
   return decodeSnapshot(encodeSnapshot(header, cells));
 }
 
-function canvasTree(cells: TreeCells, fetchRegion?: (bounds: RegionBounds) => Promise<TreeRegionWire>) {
+function canvasTree(
+  cells: TreeCells,
+  fetchRegion?: (bounds: RegionBounds) => Promise<TreeRegionWire>,
+  chunks: ChunkLists | null = null,
+) {
   const world = new Container();
   const overlay = new Container();
   const above = new Graphics({ label: 'marks' });
   world.addChild(above);
   const thumbnails = new ThumbnailCache(new TexturePool({ load: () => new Promise(() => {}), unload: async () => {} }));
   let regions = 0;
-  const tree = new CanvasTree(cells, S, computeBranchSlots(S, engineGrid(cells)), {
+  const tree = new CanvasTree(cells, S, computeBranchSlots(S, engineGrid(cells)), chunks, {
     world,
     overlay,
     thumbnails,
@@ -188,6 +193,19 @@ describe('a tree on the canvas', () => {
     expect(tree.availableSquares()).toBe(first);
     tree.applyChanges(encodeChanges(1, 2, [cell(24, 4, CellStatus.Reserved)]), true);
     expect(tree.availableSquares()).not.toContainEqual({ row: 24, column: 4 });
+  });
+
+  it('draws from the chunk lists it is handed instead of listing the cells again', () => {
+    const cells = smallTree();
+    const view = { x: 0, y: 20 * CELL_PITCH, width: 1000, height: 1000 };
+    const builtOn = (tree: CanvasTree) => {
+      tree.chunks.cull(view, false);
+      tree.chunks.buildSome();
+      return tree.chunks.builtCount;
+    };
+    expect(builtOn(canvasTree(cells).tree)).toBeGreaterThan(0);
+    // Lists over no position at all: a tree that took them has no chunk to draw, one that listed its cells has some.
+    expect(builtOn(canvasTree(cells, undefined, buildChunkLists(positionsOf([]), positionsOf([]))).tree)).toBe(0);
   });
 
   it('set aside, hides its layers and gives back its chunks', () => {

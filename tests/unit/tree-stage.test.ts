@@ -32,7 +32,13 @@ function tree(): CanvasTree {
         thumb: null,
       });
   const decoded = decodeSnapshot(encodeSnapshot({ token: 'tree-token-0123456789', version: 1, settings: S }, cells));
-  const made = new CanvasTree(decoded, S, [], { world, overlay, thumbnails, onChange: () => {}, onRegion: () => {} });
+  const made = new CanvasTree(decoded, S, [], null, {
+    world,
+    overlay,
+    thumbnails,
+    onChange: () => {},
+    onRegion: () => {},
+  });
   // Some chunks built, as on screen.
   made.chunks.cull({ x: 0, y: 30 * CELL_PITCH, width: 1000, height: 1000 }, false);
   made.chunks.buildSome();

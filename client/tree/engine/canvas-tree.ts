@@ -12,7 +12,7 @@ import { DividerBands } from './bands.ts';
 import { CELL_PITCH, viewRect, type Camera, type Rect } from '#shared/tree/camera.ts';
 import { CellDetails } from './cell-details.ts';
 import { BranchSlots } from './branch-slots.ts';
-import { buildChunkIndex, chunksFromWorker } from './chunk-index.ts';
+import { buildChunkIndex, ChunkIndex, type ChunkLists } from './chunk-index.ts';
 import { ChunkField } from './chunk-field.ts';
 import type { Position } from './focus.ts';
 import type { PieceSquare } from './pyramid-book.ts';
@@ -65,15 +65,19 @@ export class CanvasTree {
   /** The bands' rows, top to bottom (far-moves.ts). */
   readonly bandRows: BandRows[];
 
-  /** `slots` null: a tree that never has branch slots (the growth replay's past). */
+  /**
+   * `slots` null: a tree that never has branch slots (the growth replay's past). `chunks`: the chunk lists over these
+   * cells and slots when already built (the snapshot's worker does), else they are built here.
+   */
   constructor(
     cells: TreeCells,
     readonly settings: TreeSettings,
     slots: readonly Position[] | null,
+    chunks: ChunkLists | null,
     private readonly deps: CanvasTreeDeps,
   ) {
     const branchSlots = new BranchSlots(slots ?? [], slots !== null);
-    const index = chunksFromWorker(cells, slots) ?? buildChunkIndex(cells, branchSlots.positions);
+    const index = chunks ? new ChunkIndex(chunks) : buildChunkIndex(cells, branchSlots.positions);
     this.state = { cells, settings, slots: branchSlots, index };
     this.bounds = worldBoundsOf(settings, cells);
     this.bands = new DividerBands(settings, this.bounds);

@@ -295,19 +295,12 @@ export function buildChunkIndex(
 }
 
 /**
- * Lists the snapshot's worker built, by the cells they were built for. The page hands the canvas a tree as its cells
- * and branch slots, so the lists are taken only with those very cells and the very slot list they number.
+ * What the snapshot's worker works out beside the cells, so the page need not: the branch slots, and the chunk lists
+ * over the cells and those very slots (a slot index in the lists numbers this slot list).
  */
-const offered = new WeakMap<CellPositions, { slots: readonly unknown[]; lists: ChunkLists }>();
-
-export function offerChunkLists(cells: CellPositions, slots: readonly unknown[], lists: ChunkLists): void {
-  offered.set(cells, { slots, lists });
-}
-
-/** The index over the worker's lists for these cells and slots, or null when it built none for them. */
-export function chunksFromWorker(cells: CellPositions, slots: readonly unknown[] | null): ChunkIndex | null {
-  const found = offered.get(cells);
-  return found && found.slots === slots ? new ChunkIndex(found.lists) : null;
+export interface WorkedLayout {
+  slots: { row: number; column: number }[];
+  chunks: ChunkLists;
 }
 
 /** The chunks a world rectangle touches, widened by `margin` world pixels on every side. */

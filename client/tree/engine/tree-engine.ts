@@ -23,7 +23,7 @@ import {
   zoomAt,
 } from '#shared/tree/camera.ts';
 import { CameraFlight } from './camera-flight.ts';
-import { CHUNK_WORLD } from './chunk-index.ts';
+import { CHUNK_WORLD, type ChunkLists, type WorkedLayout } from './chunk-index.ts';
 import { CanvasTree, type AppliedUpdate, type CellHit } from './canvas-tree.ts';
 import { DeepZoomLayer, type DeepPiece } from './deep-zoom-layer.ts';
 import { outgrowsThumbnail, ownPixelsScale } from './deep-zoom-view.ts';
@@ -148,14 +148,16 @@ export class TreeEngine {
 
   /**
    * Shows a decoded snapshot. `view` restores a remembered camera; without it a first tree opens on the seed band
-   * and a refreshed tree keeps the current view. `knownSlots` are the branch slots when already computed (the
-   * snapshot worker does), else they are computed here.
+   * and a refreshed tree keeps the current view. `layout` holds the branch slots and chunk lists when already
+   * worked out (the snapshot's worker does), else they are worked out here.
    */
-  setTree(cells: TreeCells, settings: TreeSettings, view: Camera | null = null, knownSlots?: Position[]): void {
+  setTree(cells: TreeCells, settings: TreeSettings, view: Camera | null = null, layout?: WorkedLayout): void {
     // The cells the engine already shows, changes applied in place (the page may hand the same object back).
     if (cells === this.liveCells) return;
     performance.mark('tree:set-tree');
-    const created = this.makeTree(cells, settings, knownSlots ?? computeBranchSlots(settings, gridOfTreeCells(cells)));
+    const created = layout
+      ? this.makeTree(cells, settings, layout.slots, layout.chunks)
+      : this.makeTree(cells, settings, computeBranchSlots(settings, gridOfTreeCells(cells)));
     const hadTree = this.tree !== null;
     // While the replay is on screen the new live tree waits behind it.
     if (!this.stage.setLive(created)) return;
@@ -632,9 +634,14 @@ export class TreeEngine {
     this.highlight.clear();
   }
 
-  /** `slots` null: a tree without branch slots (the replay's). */
-  private makeTree(cells: TreeCells, settings: TreeSettings, slots: readonly Position[] | null): CanvasTree {
-    return new CanvasTree(cells, settings, slots, {
+  /** `slots` null: a tree without branch slots (the replay's). `chunks`: lists over these cells and slots. */
+  private makeTree(
+    cells: TreeCells,
+    settings: TreeSettings,
+    slots: readonly Position[] | null,
+    chunks?: ChunkLists,
+  ): CanvasTree {
+    return new CanvasTree(cells, settings, slots, chunks ?? null, {
       world: this.options.world,
       overlay: this.options.overlay,
       thumbnails: this.thumbnails,

@@ -61,6 +61,19 @@ function earlyTreeStart(): Plugin {
   };
 }
 
+/** `code` with each `[from, to]` replaced once; the build stops when PixiJS no longer says `from` (its update moved it). */
+function replaceAll(
+  context: { error: (message: string) => never },
+  code: string,
+  module: string,
+  replacements: [string, string][],
+): string {
+  return replacements.reduce((text, [from, to]) => {
+    if (!text.includes(from)) context.error(`PixiJS's ${module} no longer says ${from} (vite.config.ts)`);
+    return text.replace(from, () => to);
+  }, code);
+}
+
 /**
  * Build only: PixiJS piece by piece (decision 043). `pixi.js`'s index is marked as having side effects (it registers
  * texture sources and masks, spritesheets, and the browser environment whose import brings events, accessibility,
@@ -70,6 +83,10 @@ function earlyTreeStart(): Plugin {
  * sources and masks, rendering/init); the tree's canvas registers the rest itself (client/tree/tree-canvas.tsx).
  * And the WebGL renderer, the one the tree is drawn with wherever WebGL works, is imported by PixiJS's renderer choice
  * statically, so that it comes with the canvas's modules instead of being asked for once the application starts.
+ * Last, PixiJS's 2D canvas helpers (which text brings, for its pattern fills) probe at import whether the 2D canvas
+ * composites "multiply": they draw two small canvases and read a pixel back, and that read waits for the GPU process,
+ * still busy starting the WebGL context on a cold start (about 0.2 s here). Only the 2D canvas renderer uses the
+ * answer, so the probe runs when it is first read instead.
  */
 function pixiPieceByPiece(): Plugin {
   const lib = `${root}node_modules/pixi.js/lib/`;
@@ -85,10 +102,24 @@ function pixiPieceByPiece(): Plugin {
       return null;
     },
     transform(code, id) {
+      if (id.endsWith('/pixi.js/lib/rendering/renderers/canvas/utils/canvasUtils.mjs')) {
+        return replaceAll(this, code, 'canvasUtils', [
+          [
+            '  canUseMultiply: canUseNewCanvasBlendModes(),',
+            '  get canUseMultiply() { return canUseNewCanvasBlendModes(); },',
+          ],
+          [
+            'canvasUtils.tintMethod = canvasUtils.canUseMultiply ? canvasUtils.tintWithMultiply : canvasUtils.tintWithPerPixel;',
+            `canvasUtils.tintMethod = function (...args) {
+  canvasUtils.tintMethod = canvasUtils.canUseMultiply ? canvasUtils.tintWithMultiply : canvasUtils.tintWithPerPixel;
+  return canvasUtils.tintMethod(...args);
+};`,
+          ],
+        ]);
+      }
       if (!id.endsWith('/pixi.js/lib/rendering/renderers/autoDetectRenderer.mjs')) return null;
       const dynamic = "await import('./gl/WebGLRenderer.mjs')";
-      if (!code.includes(dynamic)) this.error(`PixiJS's autoDetectRenderer no longer says ${dynamic} (vite.config.ts)`);
-      return `import * as webglRendererModule from './gl/WebGLRenderer.mjs';\n${code.replace(dynamic, 'webglRendererModule')}`;
+      return `import * as webglRendererModule from './gl/WebGLRenderer.mjs';\n${replaceAll(this, code, 'autoDetectRenderer', [[dynamic, 'webglRendererModule']])}`;
     },
     load(id) {
       if (id === entry) return `import '${lib}rendering/init.mjs';\nexport * from '${exportsOnly}';\n`;

@@ -26,6 +26,15 @@ beforeAll(async () => {
   [gallery, browser] = await Promise.all([startGallery(), launchBrowser()]);
   // A context of its own: nothing cached, as on a first visit.
   opened = await openPage(browser);
+  // Every pixel read from a 2D canvas, by the canvas's size: a read waits for the GPU process, busy starting up.
+  await opened.page.addInitScript(() => {
+    const reads: string[] = (window.__pixelReads = []);
+    const read = CanvasRenderingContext2D.prototype.getImageData;
+    CanvasRenderingContext2D.prototype.getImageData = function (...args: Parameters<typeof read>) {
+      reads.push(`${this.canvas.width}x${this.canvas.height}`);
+      return read.apply(this, args);
+    };
+  });
   await openTree(opened.page, gallery);
   scripts = await scriptsBeforeFirstFrame(opened.page, E2E_CLIENT_DIR);
 });
@@ -34,6 +43,12 @@ afterAll(async () => {
   await releaseBrowser(browser);
   await gallery?.stop();
 });
+
+declare global {
+  interface Window {
+    __pixelReads?: string[];
+  }
+}
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
@@ -53,6 +68,11 @@ describe('the JavaScript before the tree’s first frame', () => {
     const names = scripts.map((script) => chunkName(script.file));
     for (const unwanted of ['WebGPURenderer.js', 'CanvasRenderer.js', 'browserAll.js'])
       expect(names, `${unwanted} loaded before the first frame:\n${describeScripts(scripts)}`).not.toContain(unwanted);
+  });
+
+  it('runs no 2D canvas pixel read as PixiJS loads (its blend-mode probe waits until a 2D renderer asks)', async () => {
+    // The probe draws on canvases 6 × 1 pixels and reads one back (vite.config.ts, pixiPieceByPiece).
+    expect(await opened.page.evaluate(() => window.__pixelReads)).not.toContain('6x1');
   });
 
   it('holds none of the other pages, which come in the background after it', async () => {

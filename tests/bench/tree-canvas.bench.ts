@@ -175,10 +175,18 @@ const TRACE_CATEGORIES = [
   'gpu',
 ];
 
+/**
+ * The page's JavaScript memory: V8's heap and the array buffers' backing stores, which hold the decoded tree (typed
+ * arrays) outside the heap proper.
+ */
+async function heapNow(cdp: CDPSession): Promise<number> {
+  const usage = await cdp.send('Runtime.getHeapUsage');
+  return usage.usedSize + usage.backingStorageSize;
+}
+
 async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
-  const usage = await cdp.send('Runtime.getHeapUsage');
-  return usage.usedSize;
+  return heapNow(cdp);
 }
 
 async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
@@ -518,6 +526,8 @@ async function framesPart(log: Log): Promise<Part> {
   // the first round's page is the visitor's first visit (a fresh browser).
   // Ten million beside them with BENCH_10M=1 (decision 045: first frame ≤ 2.5 s, the same frame targets, heap ≤ 150 MB).
   const sizes = [1_000, 1_000_000, ...(process.env.BENCH_10M === '1' ? [TEN_MILLION] : [])];
+  const traces = process.env.BENCH_TREE_TRACE;
+  if (traces) fs.mkdirSync(traces, { recursive: true });
   const trees: Record<number, Served> = {};
   const browsers: Record<number, Browser> = {};
   const frames: Record<number, FrameRecord[]> = {};
@@ -543,11 +553,15 @@ async function framesPart(log: Log): Promise<Part> {
         firstFrames[size]!.push(way['first-frame']!);
         if (round === 0) first[size] = { way, heap: await heapAfterGc(cdp), bytes: snapshotBytes };
         log(`${size}: round ${round + 1}, first frame ${way['first-frame']!.toFixed(0)} ms; scripted pan and zoom`);
+        // BENCH_TREE_TRACE: the first round's pans and zooms are traced too, to see what a slow frame did.
+        const tracePath = traces && round === 0 ? path.join(traces, `frames-${size}.json`) : null;
+        if (tracePath) await browsers[size]!.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
         const run = await runScript(page);
+        if (tracePath) await browsers[size]!.stopTracing();
         frames[size]!.push(...run.frames);
         pans[size]!.push(...run.panWindows);
         scriptSeconds = run.seconds;
-        peakHeap[size] = Math.max(peakHeap[size]!, (await cdp.send('Runtime.getHeapUsage')).usedSize);
+        peakHeap[size] = Math.max(peakHeap[size]!, await heapNow(cdp));
         await page.close();
       }
     }
@@ -598,7 +612,7 @@ async function framesPart(log: Log): Promise<Part> {
       `Targets: p95 at 1M ≤ 1.5 × p95 at 1k (${f1(m.p95)} vs ${f1(k.p95)} ms: ${(m.p95 / k.p95).toFixed(2)}×) and < 8 ms; no frame over 16 ms in a pan (1M: ${m.over16InPan}); 1M first frame < 2,000 ms; heap < 150 MB; snapshot ≤ 4 MB; DOM ÷ ours first frame ≥ 2 and memory > 1.`,
       "Frame work is the engine's main-thread time per frame (window.__treeFrames with ?bench): camera update, culling, chunk building and app.render(). WebGL here is SwiftShader, so the GPU side of a frame is not in it.",
       `The script: ${SCRIPT.map((s) => (s.kind === 'pan' ? `pan ${s.seconds} s` : s.kind === 'zoom' ? `zoom ${s.direction > 0 ? 'in' : 'out'}` : 'pause')).join(', ')}; pans are mouse drags at ${PAN_SPEED} px/s with a move every ${Math.round(1000 / MOVES_PER_SECOND)} ms; zooms are Ctrl+wheel steps at the centre. A small tree stops the pans at its edges, so it renders fewer frames.`,
-      '"first frame ms" of the frame rows: navigation to the engine\'s first frame with cells (snapshot fetch included), on a first visit in a fresh browser; "again" is the median of the later rounds (the browser has the code cached). Heap: after that frame and a forced GC; peak: the largest seen after a scripted run.',
+      '"first frame ms" of the frame rows: navigation to the engine\'s first frame with cells (snapshot fetch included), on a first visit in a fresh browser; "again" is the median of the later rounds (the browser has the code cached). Heap: V8\'s heap with the array buffers\' backing stores (the decoded tree\'s typed arrays), after that frame and a forced GC; peak: the largest seen after a scripted run.',
     ],
     notes,
   };
@@ -971,7 +985,8 @@ async function deepZoomPart(log: Log): Promise<Part> {
 /**
  * Every part, written to bench/results/tree-canvas.*; `BENCH_TREE_ONLY=dom` runs only the DOM comparison (with
  * `BENCH_TREE_ROUNDS` rounds, 3 by default), `BENCH_TREE_ONLY=deep` only the zoom into a piece, `BENCH_TREE_ONLY=first`
- * only the first visit (as many rounds), and each prints its table without writing the results.
+ * only the first visit (as many rounds), `BENCH_TREE_ONLY=frames` only the scripted pans and zooms, and each prints
+ * its table without writing the results.
  */
 export async function benchTreeCanvas(): Promise<string> {
   const started = Date.now();
@@ -986,7 +1001,9 @@ export async function benchTreeCanvas(): Promise<string> {
         ? [await deepZoomPart(log)]
         : only === 'first'
           ? [await firstVisitPart(log, rounds)]
-          : [await framesPart(log), await domPart(log, rounds), await deepZoomPart(log)];
+          : only === 'frames'
+            ? [await framesPart(log)]
+            : [await framesPart(log), await domPart(log, rounds), await deepZoomPart(log)];
   const rows = parts.flatMap((part) => part.rows);
   const notes = [
     ...parts.flatMap((part) => part.head),
@@ -998,7 +1015,7 @@ export async function benchTreeCanvas(): Promise<string> {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const table = rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? ''])));
   const title = 'Tree canvas: frame cost, first frame, memory, a DOM grid for comparison, and the zoom into a piece';
-  if (only === 'dom' || only === 'deep' || only === 'first')
+  if (only === 'dom' || only === 'deep' || only === 'first' || only === 'frames')
     return [title, ...table.map((row) => JSON.stringify(row)), ...notes].join('\n');
   // A run with ten million cells is kept apart, so the usual table stays the 1k and 1M one.
   if (process.env.BENCH_10M === '1')

@@ -6,7 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Container } from 'pixi.js';
+import { CellStatus } from '#shared/domain.ts';
 import type { Rect } from '#shared/tree/camera.ts';
+import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CellDetails } from '#client/tree/engine/cell-details.ts';
 import { buildChunkIndex, chunkKey, CHUNK_WORLD } from '#client/tree/engine/chunk-index.ts';
 import { ChunkField } from '#client/tree/engine/chunk-field.ts';
@@ -14,9 +16,9 @@ import { TexturePool, ThumbnailCache } from '#client/tree/engine/thumbnails.ts';
 import { syntheticTreeCells } from '#tests/helpers/synthetic-tree-cells.ts';
 
 // A tall tree three chunks wide (chunk columns -1, 0 and 1) and 37 chunks high.
-const { cells } = syntheticTreeCells(20_000);
+const { cells: tree } = syntheticTreeCells(20_000);
 
-function field() {
+function field(cells: TreeCells = tree) {
   const index = buildChunkIndex(cells);
   const thumbnails = new ThumbnailCache(new TexturePool({ load: () => new Promise(() => {}), unload: async () => {} }));
   const chunks = new ChunkField(cells, [], index, new CellDetails(cells), thumbnails, () => {});
@@ -76,6 +78,17 @@ describe('the chunk field', () => {
     for (let row = 10; row <= 12; row++)
       for (const column of [-1, 0, 1]) squares += index.get(chunkKey(row, column))!.cells.length;
     expect(chunks.squaresShown).toBe(squares);
+  });
+
+  it('builds fewer chunks a frame when their squares are costly to draw, one at least', () => {
+    // Reserved squares, hatched and marked: a full chunk of them is more than a frame's drawing budget.
+    const { chunks, index } = field({ ...tree, status: tree.status.slice().fill(CellStatus.Reserved) });
+    expect(index.get(chunkKey(11, 0))!.cells.length).toBeGreaterThan(100);
+    chunks.cull(rows(10, 12), false);
+    chunks.buildSome();
+    expect(chunks.builtCount).toBe(1);
+    chunks.buildSome();
+    expect(chunks.builtCount).toBe(2);
   });
 
   it('hides chunks the view left without destroying them, and shows them again without building', () => {

@@ -7,12 +7,17 @@ import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, type Rect } from '#shared/tree/camera.ts';
 import type { CellDetails } from './cell-details.ts';
 import { CHUNK_WORLD, type ChunkEntry, type ChunkIndex, chunkRangeOf, chunksInRange, inRange } from './chunk-index.ts';
-import { ChunkView } from './chunk-view.ts';
+import { ChunkView, drawingCost } from './chunk-view.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 
-/** Chunks built per frame at most, so a fast pan never stalls a frame. */
+/**
+ * Chunks built per frame at most, so a fast pan never stalls a frame. Building is timed, but as much again comes at
+ * the chunk's first render, where PixiJS turns its shapes into triangles: the drawing cost (chunk-view.ts) bounds
+ * that, four full chunks of published squares a frame, or one of the growth frontier's free and reserved ones.
+ */
 const BUILD_BUDGET = 4;
-const BUILD_BUDGET_MS = 8;
+const BUILD_BUDGET_MS = 5;
+const BUILD_COST_BUDGET = 1_100;
 /** Chunks this far (world pixels) outside the view are shown early; beyond KEEP_MARGIN they are destroyed. */
 const SHOW_MARGIN = CHUNK_WORLD * 0.25;
 const KEEP_MARGIN = CHUNK_WORLD * 2;
@@ -153,10 +158,18 @@ export class ChunkField {
   buildSome(): void {
     const started = performance.now();
     let builtNow = 0;
+    let cost = 0;
     while (this.queue.length > 0 && builtNow < BUILD_BUDGET && performance.now() - started < BUILD_BUDGET_MS) {
-      const entry = this.queue.shift()!;
+      const entry = this.queue[0]!;
       const old = this.built.get(entry.key);
-      if (old && !this.stale.has(entry.key)) continue;
+      if (old && !this.stale.has(entry.key)) {
+        this.queue.shift();
+        continue;
+      }
+      // One chunk a frame at least, however costly.
+      cost += drawingCost(entry, this.cells);
+      if (builtNow > 0 && cost > BUILD_COST_BUDGET) break;
+      this.queue.shift();
       const chunk = new ChunkView(entry, this.cells, this.slots, this.details, this.thumbnails, this.onChange);
       this.layer.addChild(chunk.container);
       this.built.set(entry.key, chunk);

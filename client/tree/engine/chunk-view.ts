@@ -19,6 +19,26 @@ interface ThumbnailRequest {
   cancelled: boolean;
 }
 
+/**
+ * What a square costs to draw, in shapes PixiJS turns into triangles at the chunk's first render (cell-look.ts): a
+ * published or pending square is one rectangle, a free one a framed rectangle and a plus, a reserved one its hatching
+ * and marker, a branch slot its dashes.
+ */
+const DRAWING_COST: Record<number, number> = {
+  [CellStatus.Published]: 1,
+  [CellStatus.Pending]: 1,
+  [CellStatus.Available]: 4,
+  [CellStatus.Reserved]: 16,
+};
+const SLOT_COST = 14;
+
+/** The chunk's drawing cost in the units above (a chunk of published squares costs its square count). */
+export function drawingCost(entry: ChunkEntry, cells: TreeCells): number {
+  let cost = entry.slots.length * SLOT_COST;
+  for (const i of entry.cells) cost += DRAWING_COST[cells.status[i]!] ?? 0;
+  return cost;
+}
+
 function touches(rect: Rect, x: number, y: number): boolean {
   return x + CELL_SIZE > rect.x && x < rect.x + rect.width && y + CELL_SIZE > rect.y && y < rect.y + rect.height;
 }

@@ -109,7 +109,11 @@ export function applyChanges(tree: TreeCells, changes: TreeChangesWire): Applied
     }
   }
   if (fresh.length === 0) return { cells: tree, changed, added: [] };
-  const grown = growCells(tree, fresh.length);
+  const grown = growCells(
+    tree,
+    fresh.length,
+    fresh.some((k) => !fitsInt16(changes.col[k]!)),
+  );
   const added: number[] = [];
   for (const k of fresh) {
     const index = grown.count++;
@@ -130,10 +134,18 @@ function writeCell(tree: TreeCells, index: number, changes: TreeChangesWire, k: 
   if (tree.thumb) tree.thumb[index] = changes.thumb[k]!;
 }
 
-/** A copy of the tree with room for `more` cells (count unchanged; the caller fills and counts them). */
-function growCells(tree: TreeCells, more: number): TreeCells {
+const fitsInt16 = (column: number) => column === (column << 16) >> 16;
+
+/**
+ * A copy of the tree with room for `more` cells (count unchanged; the caller fills and counts them); its columns in
+ * two bytes each as before unless `wideColumns` (a new cell's column needs four).
+ */
+function growCells(tree: TreeCells, more: number, wideColumns: boolean): TreeCells {
   const size = tree.count + more;
-  const grow = <T extends Int32Array | Uint8Array>(array: T, make: (n: number) => T): T => {
+  const grow = <T extends Int32Array | Int16Array | Uint8Array>(
+    array: Int32Array | Int16Array | Uint8Array,
+    make: (n: number) => T,
+  ): T => {
     const next = make(size);
     next.set(array.subarray(0, tree.count));
     return next;
@@ -141,7 +153,10 @@ function growCells(tree: TreeCells, more: number): TreeCells {
   return {
     count: tree.count,
     row: grow(tree.row, (n) => new Int32Array(n)),
-    col: grow(tree.col, (n) => new Int32Array(n)),
+    col:
+      tree.col instanceof Int16Array && !wideColumns
+        ? grow(tree.col, (n) => new Int16Array(n))
+        : grow(tree.col, (n) => new Int32Array(n)),
     status: grow(tree.status, (n) => new Uint8Array(n)),
     type: grow(tree.type, (n) => new Uint8Array(n)),
     color: grow(tree.color, (n) => new Int32Array(n)),

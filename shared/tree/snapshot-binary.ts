@@ -18,7 +18,7 @@
  */
 import { computeBranchSlots, type TreeSettings } from './geometry.ts';
 import { gridOfTreeCells } from './layout.ts';
-import { expand12Bit, positionIndexOf, type SnapshotColumns, type TreeCells } from './snapshot.ts';
+import { columnsOf, expand12Bit, positionIndexOf, type SnapshotColumns, type TreeCells } from './snapshot.ts';
 
 export const SNAPSHOT_BINARY_FORMAT = 2;
 
@@ -169,7 +169,7 @@ export function decodeBinarySnapshot(bytes: Uint8Array): BinarySnapshot {
     cells: {
       count,
       row,
-      col,
+      col: columnsOf(head.settings, col, reach),
       status,
       type,
       color,

@@ -280,7 +280,7 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
   return {
     count,
     row,
-    col,
+    col: columnsOf(wire.settings, col, { colMin, colMax }),
     status,
     type,
     color,
@@ -288,6 +288,29 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
     thumb: wire.detail?.thumb ?? null,
     indexOf,
   };
+}
+
+/** The widest a tree's columns may reach for them to be kept in two bytes each. */
+const INT16_MIN = -(2 ** 15);
+const INT16_MAX = 2 ** 15 - 1;
+
+/** Whether every column the settings allow, and `reach`'s, fits in two bytes. */
+function columnsFitInt16(settings: TreeSettings, reach: { colMin: number; colMax: number }): boolean {
+  const low = Math.min(reach.colMin, 0, settings.branch.min_column);
+  const high = Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column);
+  return low >= INT16_MIN && high <= INT16_MAX;
+}
+
+/**
+ * The decoded columns as the page keeps them: two bytes each where the settings' columns fit (a tree is a few dozen
+ * columns wide, and ten million cells save 19 MB of the page's memory), else as decoded.
+ */
+export function columnsOf(
+  settings: TreeSettings,
+  col: Int32Array,
+  reach: { colMin: number; colMax: number },
+): Int16Array | Int32Array {
+  return columnsFitInt16(settings, reach) ? Int16Array.from(col) : col;
 }
 
 /**
@@ -301,13 +324,15 @@ export function positionIndexOf(
   reach: { rowMin: number; rowMax: number; colMin: number; colMax: number },
 ): PositionIndex {
   const count = row.length;
-  const indexOf = PositionIndex.forBounds(
-    count,
-    Math.min(reach.rowMin, 0),
-    Math.max(reach.rowMax, totalRows(settings) - 1),
-    Math.min(reach.colMin, 0, settings.branch.min_column),
-    Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column),
-  );
+  const bounds = {
+    rowMin: Math.min(reach.rowMin, 0),
+    rowMax: Math.max(reach.rowMax, totalRows(settings) - 1),
+    colMin: Math.min(reach.colMin, 0, settings.branch.min_column),
+    colMax: Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column),
+  };
+  const byRow = PositionIndex.byRows(row, col, count, bounds);
+  if (byRow) return byRow;
+  const indexOf = PositionIndex.forBounds(count, bounds.rowMin, bounds.rowMax, bounds.colMin, bounds.colMax);
   for (let i = 0; i < count; i++) indexOf.set(row[i]!, col[i]!, i);
   return indexOf;
 }

@@ -5,7 +5,8 @@ import type { PositionIndex } from './position-index.ts';
 export interface TreeCells {
   count: number;
   row: Int32Array;
-  col: Int32Array;
+  /** Two bytes a column where the tree's columns allow (columnsOf, snapshot.ts), else four. */
+  col: Int16Array | Int32Array;
   status: Uint8Array;
   type: Uint8Array;
   /** 0xRRGGBB, or -1 where there is no colour. */

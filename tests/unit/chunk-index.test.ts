@@ -155,7 +155,7 @@ describe('chunk lists built in the worker', () => {
   it('hold the same chunks as listing cell by cell, negative columns and branch slots included', () => {
     expect(slotList.some((slot) => slot.column < 0)).toBe(true);
     const lists = buildChunkLists(tree.cells, slots);
-    expectSameChunks(new ChunkIndex(lists), listedOneByOne(tree.cells, slots));
+    expectSameChunks(new ChunkIndex(lists, tree.cells), listedOneByOne(tree.cells, slots));
     expect(Array.from(lists.keys)).toEqual(Array.from(lists.keys).sort((a, b) => a - b));
   });
 
@@ -168,11 +168,11 @@ describe('chunk lists built in the worker', () => {
       [40, -1],
       [1, -20],
     ]);
-    expectSameChunks(new ChunkIndex(buildChunkLists(scattered)), listedOneByOne(scattered, positionsOf([])));
+    expectSameChunks(new ChunkIndex(buildChunkLists(scattered), scattered), listedOneByOne(scattered, positionsOf([])));
   });
 
   it('are empty for an empty tree, and the index has no chunk until a cell lands', () => {
-    const index = new ChunkIndex(buildChunkLists(positions([]), positionsOf([])));
+    const index = new ChunkIndex(buildChunkLists(positions([]), positionsOf([])), positions([]));
     expect(index.size).toBe(0);
     expect(index.get(chunkKey(0, 0))).toBeUndefined();
     expect(index.entryAt(3, -2)).toMatchObject({ made: true, entry: { chunkRow: 0, chunkColumn: -1, cells: [] } });
@@ -182,10 +182,11 @@ describe('chunk lists built in the worker', () => {
 
   it('cross to the page as transferable buffers', () => {
     const lists = buildChunkLists(tree.cells, slots);
-    const buffers = [lists.keys, lists.cellStart, lists.cells, lists.slotStart, lists.slots].map((a) => a.buffer);
+    expect(lists.cellOrder).toBeNull();
+    const buffers = [lists.keys, lists.cellsFrom, lists.cellsTo, lists.slotStart, lists.slots].map((a) => a.buffer);
     const crossed = structuredClone(lists, { transfer: buffers });
-    expect(lists.cells.length).toBe(0);
-    expectSameChunks(new ChunkIndex(crossed), listedOneByOne(tree.cells, slots));
+    expect(lists.cellsFrom.length).toBe(0);
+    expectSameChunks(new ChunkIndex(crossed, tree.cells), listedOneByOne(tree.cells, slots));
   });
 
   it('file cells added later in the chunk that holds them, made or listed', () => {
@@ -194,7 +195,7 @@ describe('chunk lists built in the worker', () => {
       cells,
       settings: tree.settings,
       slots: new BranchSlots(slotList),
-      index: new ChunkIndex(buildChunkLists(cells, slots)),
+      index: new ChunkIndex(buildChunkLists(cells, slots), cells),
     };
     const listed = chunkKeyOf(cells.row[0]!, cells.col[0]!);
     const farRow = cells.row[cells.count - 1]! + 3 * CHUNK_SPAN;

@@ -229,6 +229,19 @@ describe('changes applied to an open tree', () => {
     expect(applied.cells.count).toBe(many.length + 1);
   });
 
+  it('keeps columns in two bytes each, and widens them when a new square needs more', () => {
+    const before = tree();
+    expect(before.col).toBeInstanceOf(Int16Array);
+    const near = applyChanges(before, encodeChanges(7, 8, [cell(5, 19, { status: CellStatus.Available })])).cells;
+    expect(near.col).toBeInstanceOf(Int16Array);
+    // A square no setting allows today, as a tree whose settings changed since might send.
+    const far = applyChanges(near, encodeChanges(8, 9, [cell(6, 40_000)])).cells;
+    expect(far.col).toBeInstanceOf(Int32Array);
+    expect([shown(far, 6, 40_000)?.column, shown(far, 5, 19)?.column, shown(far, 2, -1)?.column]).toEqual([
+      40_000, 19, -1,
+    ]);
+  });
+
   it('changes nothing for an empty batch', () => {
     const before = tree();
     const empty: TreeChangesWire = encodeChanges(8, 8, []);

@@ -137,6 +137,56 @@ describe('the position index of a decoded snapshot', () => {
     expect(sparse.at(900_000, 900_000)).toBe(1);
     expect(new PositionIndex(sparse.toParts()).has(positionKey(900_000, 900_000))).toBe(true);
   });
+
+  /** A tree of `rows` full rows of columns -15 to 19, but for the cells `gaps` leaves out, in row-then-column order. */
+  function rowOrdered(rows: number, gaps: (row: number, column: number) => boolean) {
+    const row = new Int32Array(rows * 35);
+    const col = new Int32Array(rows * 35);
+    let count = 0;
+    for (let r = 0; r < rows; r++) {
+      for (let c = -15; c <= 19; c++) {
+        if (gaps(r, c)) continue;
+        row[count] = r;
+        col[count++] = c;
+      }
+    }
+    return { row: row.subarray(0, count), col: col.subarray(0, count), count };
+  }
+  const bounds = (rows: number) => ({ rowMin: 0, rowMax: rows - 1, colMin: -15, colMax: 19 });
+
+  it('finds the cells of a tree of millions by row, with one byte a cell instead of the grid', () => {
+    // Row 7 lacks every third column, row 9 all but column 4: rows that are not full are searched.
+    const gaps = (r: number, c: number) => (r === 7 && c % 3 === 0) || (r === 9 && c !== 4);
+    const cells = rowOrdered(60_000, gaps);
+    const index = PositionIndex.byRows(cells.row, cells.col, cells.count, bounds(60_000))!;
+    expect(index).not.toBeNull();
+    const parts = index.toParts();
+    expect(parts.dense).toBeNull();
+    expect(parts.byRow!.columns.byteLength).toBe(cells.count);
+    for (const i of [0, 1, 34, 35, 250, 251, 280, 281, 300, cells.count - 1])
+      expect(index.at(cells.row[i]!, cells.col[i]!)).toBe(i);
+    expect(index.at(7, 3)).toBe(-1);
+    // Rows 0 to 6 full (245 cells), row 7 without its 12 columns divisible by 3, row 8 full: row 9's cell is 303.
+    expect([index.at(8, -15), index.at(9, 4), index.at(9, 5), index.at(10, -15)]).toEqual([268, 303, -1, 304]);
+    expect([index.at(-1, 0), index.at(60_000, 0), index.at(5, 20)]).toEqual([-1, -1, -1]);
+
+    // A cell the live tree adds later is found too, also after the trip to and from a worker and in a copy.
+    index.set(7, 3, cells.count);
+    expect(index.at(7, 3)).toBe(cells.count);
+    const crossed = new PositionIndex(index.toParts());
+    expect([crossed.at(7, 3), crossed.at(cells.row[300]!, cells.col[300]!)]).toEqual([cells.count, 300]);
+    const copy = index.clone();
+    copy.set(9, 5, cells.count + 1);
+    expect([copy.at(9, 5), index.at(9, 5)]).toEqual([cells.count + 1, -1]);
+  });
+
+  it('keeps the grid for a smaller tree, and for cells out of row-then-column order', () => {
+    const small = rowOrdered(1_000, () => false);
+    expect(PositionIndex.byRows(small.row, small.col, small.count, bounds(1_000))).toBeNull();
+    const cells = rowOrdered(60_000, () => false);
+    [cells.col[100], cells.col[101]] = [cells.col[101]!, cells.col[100]!];
+    expect(PositionIndex.byRows(cells.row, cells.col, cells.count, bounds(60_000))).toBeNull();
+  });
 });
 
 describe('camera flights', () => {

@@ -77,7 +77,7 @@ export class CanvasTree {
     private readonly deps: CanvasTreeDeps,
   ) {
     const branchSlots = new BranchSlots(slots ?? [], slots !== null);
-    const index = chunks ? new ChunkIndex(chunks) : buildChunkIndex(cells, branchSlots.positions);
+    const index = chunks ? new ChunkIndex(chunks, cells) : buildChunkIndex(cells, branchSlots.positions);
     this.state = { cells, settings, slots: branchSlots, index };
     this.bounds = worldBoundsOf(settings, cells);
     this.bands = new DividerBands(settings, this.bounds);

@@ -1,7 +1,7 @@
 /**
  * Chunks: the tree's positions grouped in fixed squares of CHUNK_SPAN × CHUNK_SPAN. The snapshot's worker lists them
- * once (buildChunkLists: each chunk's cells and branch slots grouped in typed arrays, handed over without copying), so
- * the page never walks a large tree's cells for them. Culling asks which chunk keys a view rectangle covers and looks
+ * once (buildChunkLists: where each chunk's cells lie in the row-ordered cells, and its branch slots, in typed arrays
+ * handed over without copying), so the page never walks a large tree's cells for them. Culling asks which chunk keys a view rectangle covers and looks
  * them up (ChunkIndex), so its cost follows the screen's size, never the tree's.
  */
 import { positionKey, positionOfKey } from '#shared/tree/geometry.ts';
@@ -23,15 +23,19 @@ export interface ChunkEntry {
 }
 
 /**
- * Every chunk holding a cell or a branch slot, as the worker hands it over: chunk k has the key keys[k] and the cells
- * cells[cellStart[k]] up to (not including) cells[cellStart[k + 1]], likewise its slots. Keys ascend, and so do the
- * indices within a chunk.
+ * Every chunk holding a cell or a branch slot, as the worker hands it over: chunk k has the key keys[k]. Its cells are
+ * among those of its chunk row, which the walk in row order meets together: the walk's positions cellsFrom[k] up to
+ * (not including) cellsTo[k], of which those in chunk k's column are its own. The walk is the cells' own order (the
+ * snapshot's, row by row) when cellOrder is null, else cellOrder[p] is the index met p-th. So the lists take a few
+ * numbers a chunk, not one a cell (40 MB at ten million cells). A chunk's slots are slots[slotStart[k]] up to
+ * slots[slotStart[k + 1]]. Keys ascend, and so do the indices within a chunk.
  */
 export interface ChunkLists {
   keys: Float64Array;
-  cellStart: Uint32Array;
-  /** Indices into the decoded snapshot's arrays, grouped by chunk. */
-  cells: Uint32Array;
+  cellsFrom: Uint32Array;
+  cellsTo: Uint32Array;
+  /** Indices into the decoded snapshot's arrays in chunk-row order; null when they come in it already. */
+  cellOrder: Uint32Array | null;
   slotStart: Uint32Array;
   /** Indices into the branch-slot list, grouped by chunk. */
   slots: Uint32Array;
@@ -88,9 +92,11 @@ export function positionsOfPairs(pairs: Int32Array): CellPositions {
  * tree: listing ten million cells one by one was about half a second of the page's main thread.
  */
 export function buildChunkLists(cells: CellPositions, slots: CellPositions = positionsOf([])): ChunkLists {
-  const cellWalk = new ChunkRowWalk(cells);
-  const slotWalk = new ChunkRowWalk(slots);
+  const cellWalk = new ChunkRowWalk(cells, false);
+  const slotWalk = new ChunkRowWalk(slots, true);
   const keys: number[] = [];
+  const cellsFrom: number[] = [];
+  const cellsTo: number[] = [];
   while (!cellWalk.done || !slotWalk.done) {
     const chunkRow = Math.min(cellWalk.chunkRow, slotWalk.chunkRow);
     const cellColumns = cellWalk.countColumns(chunkRow);
@@ -100,7 +106,9 @@ export function buildChunkLists(cells: CellPositions, slots: CellPositions = pos
     for (let chunkColumn = from; chunkColumn <= to; chunkColumn++) {
       if (cellColumns.countAt(chunkColumn) === 0 && slotColumns.countAt(chunkColumn) === 0) continue;
       keys.push(chunkKey(chunkRow, chunkColumn));
-      cellWalk.startChunk(cellColumns, chunkColumn);
+      const hasCells = cellColumns.countAt(chunkColumn) > 0;
+      cellsFrom.push(hasCells ? cellWalk.rowFrom : 0);
+      cellsTo.push(hasCells ? cellWalk.rowTo : 0);
       slotWalk.startChunk(slotColumns, chunkColumn);
     }
     cellWalk.place(chunkRow, cellColumns);
@@ -108,8 +116,9 @@ export function buildChunkLists(cells: CellPositions, slots: CellPositions = pos
   }
   return {
     keys: Float64Array.from(keys),
-    cellStart: cellWalk.starts(),
-    cells: cellWalk.members,
+    cellsFrom: Uint32Array.from(cellsFrom),
+    cellsTo: Uint32Array.from(cellsTo),
+    cellOrder: cellWalk.order,
     slotStart: slotWalk.starts(),
     slots: slotWalk.members,
   };
@@ -139,9 +148,9 @@ function inRowOrder(positions: CellPositions): boolean {
 }
 
 /**
- * One kind of position (cells, or slots) walked chunk row by chunk row into `members`. The snapshot's cells come row
- * by row already; positions that do not (cells added since, at the end) are walked through a copy sorted by chunk row,
- * then index, so a chunk's indices still ascend.
+ * One kind of position (cells, or slots) walked chunk row by chunk row, into `members` when listed one by one. The
+ * snapshot's cells come row by row already; positions that do not (cells added since, at the end) are walked through
+ * a copy sorted by chunk row, then index, so a chunk's indices still ascend.
  */
 class ChunkRowWalk {
   readonly members: Uint32Array;
@@ -150,14 +159,17 @@ class ChunkRowWalk {
   private readonly row: ArrayLike<number>;
   private readonly col: ArrayLike<number>;
   /** The index of the k-th position walked; null when that is k. */
-  private readonly order: Uint32Array | null;
+  readonly order: Uint32Array | null;
   private begin = 0;
   private end = 0;
   private readonly chunkStarts: number[] = [];
   private placed = 0;
 
-  constructor(private readonly positions: CellPositions) {
-    this.members = new Uint32Array(positions.count);
+  constructor(
+    private readonly positions: CellPositions,
+    listed: boolean,
+  ) {
+    this.members = new Uint32Array(listed ? positions.count : 0);
     this.order = inRowOrder(positions)
       ? null
       : new Uint32Array(positions.count)
@@ -171,6 +183,15 @@ class ChunkRowWalk {
 
   get done(): boolean {
     return this.begin >= this.positions.count;
+  }
+
+  /** Where the chunk row countColumns counted begins and ends in the walk. */
+  get rowFrom(): number {
+    return this.begin;
+  }
+
+  get rowTo(): number {
+    return this.end;
   }
 
   /** The positions of `chunkRow` counted by chunk column (none if the walk is at another chunk row). */
@@ -201,13 +222,14 @@ class ChunkRowWalk {
     this.placed += count;
   }
 
-  /** Places the positions of `chunkRow` where startChunk said, and moves on to the next chunk row. */
+  /** Places the positions of `chunkRow` where startChunk said (when listed), and moves on to the next chunk row. */
   place(chunkRow: number, columns: ColumnCounts): void {
     if (chunkRow !== this.chunkRow) return;
     const { col, order, members, end } = this;
     const { from, counts } = columns;
-    for (let at = this.begin; at < end; at++)
-      members[counts[chunkCoordinate(col[at]!) - from]!++] = order ? order[at]! : at;
+    if (members.length > 0)
+      for (let at = this.begin; at < end; at++)
+        members[counts[chunkCoordinate(col[at]!) - from]!++] = order ? order[at]! : at;
     this.begin = end;
     this.chunkRow = end < this.positions.count ? chunkCoordinate(this.row[end]!) : Infinity;
   }
@@ -241,7 +263,11 @@ export class ChunkIndex {
   private readonly entries = new Map<number, ChunkEntry>();
   private madeSince = 0;
 
-  constructor(private readonly lists: ChunkLists) {}
+  /** `cells`: the cells the lists were built over (their columns pick each chunk's out of its chunk row's). */
+  constructor(
+    private readonly lists: ChunkLists,
+    private readonly cells: CellPositions,
+  ) {}
 
   /** Chunks holding (or having held) a cell or a slot. */
   get size(): number {
@@ -272,13 +298,19 @@ export class ChunkIndex {
   private fromLists(key: number): ChunkEntry | undefined {
     const k = bisect(this.lists.keys, key);
     if (k < 0) return undefined;
-    const { cellStart, slotStart } = this.lists;
+    const { cellsFrom, cellsTo, cellOrder, slotStart } = this.lists;
     const { row, column } = positionOfKey(key);
+    const col = this.cells.col;
+    const cells: number[] = [];
+    for (let at = cellsFrom[k]!; at < cellsTo[k]!; at++) {
+      const i = cellOrder ? cellOrder[at]! : at;
+      if (chunkCoordinate(col[i]!) === column) cells.push(i);
+    }
     const entry: ChunkEntry = {
       key,
       chunkRow: row,
       chunkColumn: column,
-      cells: Array.from(this.lists.cells.subarray(cellStart[k], cellStart[k + 1])),
+      cells,
       slots: Array.from(this.lists.slots.subarray(slotStart[k], slotStart[k + 1])),
     };
     this.entries.set(key, entry);
@@ -291,7 +323,7 @@ export function buildChunkIndex(
   cells: CellPositions,
   slots: readonly { row: number; column: number }[] = [],
 ): ChunkIndex {
-  return new ChunkIndex(buildChunkLists(cells, positionsOf(slots)));
+  return new ChunkIndex(buildChunkLists(cells, positionsOf(slots)), cells);
 }
 
 /**

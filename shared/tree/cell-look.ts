@@ -47,69 +47,134 @@ export const STRIP_COLOURS = { ground: PALETTE.ground, band: PALETTE.band, line:
 
 const S = CELL_SIZE;
 
-export function drawPublished(g: Pen, x: number, y: number, color: number): void {
+/**
+ * A look is layers painted in order; each layer adds its shapes for every square it is given to the path, then
+ * paints them once. One square or a chunk's worth, the picture is the same (squares never overlap), but a chunk of the
+ * growth frontier's free and reserved squares is a few dozen fills and strokes instead of a thousand.
+ */
+interface Layer {
+  shape: (g: Pen, x: number, y: number) => void;
+  paint: (g: Pen) => void;
+}
+
+const square = (g: Pen, x: number, y: number) => void g.rect(x, y, S, S);
+
+const plus: Layer = {
+  shape(g, x, y) {
+    const c = S / 2;
+    const arm = 9;
+    g.moveTo(x + c - arm, y + c).lineTo(x + c + arm, y + c);
+    g.moveTo(x + c, y + c - arm).lineTo(x + c, y + c + arm);
+  },
+  paint: (g) => void g.stroke({ width: 2, color: PALETTE.accent, alpha: 0.45, cap: 'round' }),
+};
+
+const PENDING: Layer[] = [
+  { shape: square, paint: (g) => void g.stroke({ width: 1.5, color: PALETTE.pendingLine, alignment: 1 }) },
+];
+
+const AVAILABLE: Layer[] = [
+  {
+    shape: square,
+    paint: (g) =>
+      void g.fill({ color: PALETTE.availableFill }).stroke({ width: 2.5, color: PALETTE.accent, alignment: 1 }),
+  },
+  plus,
+];
+
+/** A computed branch slot: available, but not yet a cell, so its outline is dashed. */
+const BRANCH_SLOT: Layer[] = [
+  { shape: square, paint: (g) => void g.fill({ color: PALETTE.availableFill, alpha: 0.85 }) },
+  {
+    shape(g, x, y) {
+      const dash = 10;
+      const gapLength = 6.667; // 100 = 6 dashes + 6 gaps, centred on each edge
+      const inset = 1.25;
+      for (let d = gapLength / 2; d < S; d += dash + gapLength) {
+        const end = Math.min(S, d + dash);
+        g.moveTo(x + d, y + inset).lineTo(x + end, y + inset);
+        g.moveTo(x + d, y + S - inset).lineTo(x + end, y + S - inset);
+        g.moveTo(x + inset, y + d).lineTo(x + inset, y + end);
+        g.moveTo(x + S - inset, y + d).lineTo(x + S - inset, y + end);
+      }
+    },
+    paint: (g) => void g.stroke({ width: 2.5, color: PALETTE.accent, alpha: 0.9 }),
+  },
+  plus,
+];
+
+const RESERVED: Layer[] = [
+  { shape: square, paint: (g) => void g.fill({ color: PALETTE.reservedFill }) },
+  {
+    // Diagonal hatching clipped to the square: each line runs from the left/bottom edge to the top/right edge.
+    shape(g, x, y) {
+      const spacing = 14;
+      for (let k = spacing; k < 2 * S; k += spacing) {
+        g.moveTo(x + Math.max(0, k - S), y + Math.min(k, S)).lineTo(x + Math.min(k, S), y + Math.max(0, k - S));
+      }
+    },
+    paint: (g) => void g.stroke({ width: 2, color: PALETTE.reservedHatch }),
+  },
+  {
+    shape: (g, x, y) => void g.circle(x + S - 15, y + 15, 7),
+    paint: (g) => void g.fill({ color: PALETTE.background }).stroke({ width: 2.5, color: PALETTE.reservedMarker }),
+  },
+];
+
+/** Draws `look` on the squares whose top-left corners `corners` lists, as x, y pairs. */
+function drawLook(g: Pen, look: readonly Layer[], corners: ArrayLike<number>): void {
+  if (corners.length === 0) return;
+  for (const layer of look) {
+    for (let i = 0; i < corners.length; i += 2) layer.shape(g, corners[i]!, corners[i + 1]!);
+    layer.paint(g);
+  }
+}
+
+function drawPublished(g: Pen, x: number, y: number, color: number): void {
   g.rect(x, y, S, S).fill({ color: color < 0 ? PALETTE.publishedFallback : color });
 }
 
-function drawPlus(g: Pen, x: number, y: number): void {
-  const c = S / 2;
-  const arm = 9;
-  g.moveTo(x + c - arm, y + c).lineTo(x + c + arm, y + c);
-  g.moveTo(x + c, y + c - arm).lineTo(x + c, y + c + arm);
-  g.stroke({ width: 2, color: PALETTE.accent, alpha: 0.45, cap: 'round' });
-}
-
-export function drawAvailable(g: Pen, x: number, y: number): void {
-  g.rect(x, y, S, S).fill({ color: PALETTE.availableFill }).stroke({ width: 2.5, color: PALETTE.accent, alignment: 1 });
-  drawPlus(g, x, y);
-}
-
-/** A computed branch slot: available, but not yet a cell, so its outline is dashed. */
-export function drawBranchSlot(g: Pen, x: number, y: number): void {
-  g.rect(x, y, S, S).fill({ color: PALETTE.availableFill, alpha: 0.85 });
-  const dash = 10;
-  const gapLength = 6.667; // 100 = 6 dashes + 6 gaps, centred on each edge
-  const inset = 1.25;
-  for (let d = gapLength / 2; d < S; d += dash + gapLength) {
-    const end = Math.min(S, d + dash);
-    g.moveTo(x + d, y + inset).lineTo(x + end, y + inset);
-    g.moveTo(x + d, y + S - inset).lineTo(x + end, y + S - inset);
-    g.moveTo(x + inset, y + d).lineTo(x + inset, y + end);
-    g.moveTo(x + S - inset, y + d).lineTo(x + S - inset, y + end);
-  }
-  g.stroke({ width: 2.5, color: PALETTE.accent, alpha: 0.9 });
-  drawPlus(g, x, y);
-}
-
-export function drawReserved(g: Pen, x: number, y: number): void {
-  g.rect(x, y, S, S).fill({ color: PALETTE.reservedFill });
-  // Diagonal hatching clipped to the square: each line runs from the left/bottom edge to the top/right edge.
-  const spacing = 14;
-  for (let k = spacing; k < 2 * S; k += spacing) {
-    g.moveTo(x + Math.max(0, k - S), y + Math.min(k, S)).lineTo(x + Math.min(k, S), y + Math.max(0, k - S));
-  }
-  g.stroke({ width: 2, color: PALETTE.reservedHatch });
-  g.circle(x + S - 15, y + 15, 7)
-    .fill({ color: PALETTE.background })
-    .stroke({ width: 2.5, color: PALETTE.reservedMarker });
-}
-
-export function drawPending(g: Pen, x: number, y: number): void {
-  g.rect(x, y, S, S).stroke({ width: 1.5, color: PALETTE.pendingLine, alignment: 1 });
-}
+const LOOKS: Record<number, readonly Layer[]> = {
+  [CellStatus.Available]: AVAILABLE,
+  [CellStatus.Reserved]: RESERVED,
+};
 
 export function drawCell(g: Pen, x: number, y: number, status: number, color: number): void {
-  switch (status) {
-    case CellStatus.Published:
-      drawPublished(g, x, y, color);
-      break;
-    case CellStatus.Available:
-      drawAvailable(g, x, y);
-      break;
-    case CellStatus.Reserved:
-      drawReserved(g, x, y);
-      break;
-    default:
-      drawPending(g, x, y);
+  if (status === CellStatus.Published) drawPublished(g, x, y, color);
+  else drawLook(g, LOOKS[status] ?? PENDING, [x, y]);
+}
+
+export function drawBranchSlot(g: Pen, x: number, y: number): void {
+  drawLook(g, BRANCH_SLOT, [x, y]);
+}
+
+/**
+ * Squares gathered by look (a chunk's), then drawn together: a published square has its own colour and is drawn as
+ * it comes; the others wait in lists by look and are drawn a look at a time.
+ */
+export class SquareBatch {
+  private readonly byLook = new Map<readonly Layer[], number[]>();
+
+  constructor(private readonly g: Pen) {}
+
+  add(x: number, y: number, status: number, color: number): void {
+    if (status === CellStatus.Published) drawPublished(this.g, x, y, color);
+    else this.corners(LOOKS[status] ?? PENDING).push(x, y);
+  }
+
+  addBranchSlot(x: number, y: number): void {
+    this.corners(BRANCH_SLOT).push(x, y);
+  }
+
+  /** Draws the squares waiting, a look at a time. */
+  finish(): void {
+    for (const [look, corners] of this.byLook) drawLook(this.g, look, corners);
+    this.byLook.clear();
+  }
+
+  private corners(look: readonly Layer[]): number[] {
+    let list = this.byLook.get(look);
+    if (!list) this.byLook.set(look, (list = []));
+    return list;
   }
 }

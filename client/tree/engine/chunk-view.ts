@@ -8,7 +8,7 @@ import { CellStatus } from '#shared/domain.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, CELL_SIZE, type Rect } from '#shared/tree/camera.ts';
 import type { CellDetails } from './cell-details.ts';
-import { drawBranchSlot, drawCell } from '#shared/tree/cell-look.ts';
+import { SquareBatch } from '#shared/tree/cell-look.ts';
 import type { ChunkEntry } from './chunk-index.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 import { ABSENT_STATUS } from './tree-grid.ts';
@@ -66,17 +66,19 @@ export class ChunkView {
   ) {
     this.container.label = `chunk ${entry.chunkRow},${entry.chunkColumn}`;
     const body = new Graphics();
+    const batch = new SquareBatch(body);
     let squares = entry.slots.length;
     for (const i of entry.cells) {
       const status = cells.status[i]!;
       if (status === ABSENT_STATUS) continue;
-      drawCell(body, cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, status, cells.color[i]!);
+      batch.add(cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, status, cells.color[i]!);
       squares++;
     }
     for (const s of entry.slots) {
       const slot = slots[s]!;
-      drawBranchSlot(body, slot.column * CELL_PITCH, slot.row * CELL_PITCH);
+      batch.addBranchSlot(slot.column * CELL_PITCH, slot.row * CELL_PITCH);
     }
+    batch.finish();
     this.squareCount = squares;
     this.container.addChild(body, this.thumbLayer);
   }

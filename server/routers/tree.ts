@@ -10,7 +10,7 @@ import { publicProcedure, router } from '../trpc.ts';
 export const treeRouter = router({
   get: publicProcedure
     .input(v.object({ token: tokenSchema }))
-    .query(async ({ ctx, input }) => (await ctx.snapshots.get(await getTreeByToken(ctx.db, input.token))).wire()),
+    .query(async ({ ctx, input }) => (await ctx.snapshots.get(await getTreeByToken(ctx.db, input.token))).wireAway()),
   changes: publicProcedure
     .input(
       v.object({

@@ -9,7 +9,14 @@ import type { TreeSettings } from '#shared/tree/geometry.ts';
 import { extentOf } from '#shared/tree/layout.ts';
 import { encodeSnapshot, SNAPSHOT_DETAIL_LIMIT } from '#shared/tree/snapshot.ts';
 import { closeDatabase, openDatabase } from '#server/db.ts';
-import { buildSnapshotBytes, readSnapshotCells, snapshotJsonOf } from '#server/services/tree/snapshot-build.ts';
+import {
+  buildSnapshotBytes,
+  readSnapshotCells,
+  snapshotJsonAway,
+  snapshotJsonOf,
+} from '#server/services/tree/snapshot-build.ts';
+import { encodeBinarySnapshot } from '#shared/tree/snapshot-binary.ts';
+import { syntheticTreeCells } from '#tests/helpers/synthetic-tree-cells.ts';
 import { generateSyntheticTree } from '#server/seed/synthetic.ts';
 import { serverMediaUrlOf } from '#server/storage/index.ts';
 
@@ -46,4 +53,27 @@ describe('the snapshot of a large tree', () => {
       }
     },
   );
+});
+
+describe('the JSON form of a large snapshot', () => {
+  it('is written in slices, letting other work in between, and equals the form written at once', async () => {
+    const { settings, cells } = syntheticTreeCells(600_000);
+    // 12-bit colours, every one of them in turn (0: none).
+    const color = Uint16Array.from({ length: cells.count }, (_, i) => i % 4096);
+    const binary = encodeBinarySnapshot(
+      { token: 'tree-token-0123456789', version: 3, settings },
+      { ...cells, col: Int32Array.from(cells.col), color, detail: null },
+    );
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      const sliced = await snapshotJsonAway(binary);
+      // Other callbacks ran while it was written (600,000 cells are three slices).
+      expect(turns).toBeGreaterThan(0);
+      expect(sliced.equals(snapshotJsonOf(binary))).toBe(true);
+      expect(JSON.parse(sliced.toString()).r.count).toBe(600_000);
+    } finally {
+      clearInterval(timer);
+    }
+  });
 });

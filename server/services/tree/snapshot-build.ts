@@ -2,6 +2,7 @@
  * Reading a tree's cells in snapshot order and turning them into the snapshot's bytes. Kept apart from the rest of
  * the tree service so the build worker (build-worker.ts) loads only what building needs.
  */
+import { setImmediate } from 'node:timers/promises';
 import { threadId } from 'node:worker_threads';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
@@ -213,14 +214,40 @@ function snapshotBytesOf(
   };
 }
 
+/** Cells the JSON form is written for between two looks at the event loop: about 25 ms of it. */
+const JSON_SLICE = 250_000;
+
 /**
  * The JSON form of a binary snapshot, `{"r": wire}` as bytes: for the API's readers and tRPC's tree.get, made from
  * the kept bytes when first asked (the page never asks for it).
  */
 export function snapshotJsonOf(binary: Uint8Array): Buffer {
+  const slices = jsonSlices(binary);
+  for (;;) {
+    const next = slices.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * As snapshotJsonOf, letting other requests in between slices of JSON_SLICE cells: at ten million cells the form
+ * takes about a second to write, which would otherwise hold up every request meanwhile.
+ */
+export async function snapshotJsonAway(binary: Uint8Array): Promise<Buffer> {
+  const slices = jsonSlices(binary);
+  for (;;) {
+    const next = slices.next();
+    if (next.done) return next.value;
+    await setImmediate();
+  }
+}
+
+function* jsonSlices(binary: Uint8Array): Generator<void, Buffer> {
   const { cells, token, version, settings } = decodeBinarySnapshot(binary);
+  yield;
   const encoder = new SnapshotEncoder(cells.count);
   for (let i = 0; i < cells.count; i++) {
+    if (i > 0 && i % JSON_SLICE === 0) yield;
     const color = cells.color[i]!;
     encoder.add(
       cells.row[i]!,

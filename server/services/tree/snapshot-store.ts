@@ -8,7 +8,13 @@ import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../../db.ts';
 import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
-import { compressBuiltAway, snapshotJsonOf, SNAPSHOT_WINDOW, type SnapshotBytes } from './snapshot-build.ts';
+import {
+  compressBuiltAway,
+  snapshotJsonAway,
+  snapshotJsonOf,
+  SNAPSHOT_WINDOW,
+  type SnapshotBytes,
+} from './snapshot-build.ts';
 import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
 /** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
@@ -26,8 +32,10 @@ export interface SnapshotForm {
 export interface BuiltSnapshot extends SnapshotBytes, SnapshotForm {
   /** The JSON form `{"r": wire}` (decision 002), compressed off the event loop, for the API's readers. */
   json: () => Promise<SnapshotForm>;
-  /** The snapshot as an object (tRPC's tree.get answers it): made from its bytes once, when first asked. */
+  /** The snapshot as an object: made from its bytes once, when first asked (wireAway lets requests in meanwhile). */
   wire: () => TreeSnapshotWire;
+  /** As wire, its JSON form written in slices between other requests (tRPC's tree.get answers it). */
+  wireAway: () => Promise<TreeSnapshotWire>;
 }
 
 interface TreeVersions {
@@ -104,17 +112,34 @@ export class SnapshotStore {
 function withWire(bytes: SnapshotBytes): BuiltSnapshot {
   const jsonEtag = `"t${bytes.treeId}v${bytes.version}"`;
   let text: Buffer | null = null;
+  let writing: Promise<Buffer> | null = null;
   const jsonText = () => (text ??= snapshotJsonOf(bytes.body.identity));
+  const jsonTextAway = () =>
+    (writing ??= text ? Promise.resolve(text) : snapshotJsonAway(bytes.body.identity)).then(
+      (written) => (text ??= written),
+    );
   let json: Promise<SnapshotForm> | null = null;
+  const parsed = withParsedWire<SnapshotBytes, TreeSnapshotWire>(
+    bytes,
+    `"t${bytes.treeId}v${bytes.version}b"`,
+    jsonText,
+  );
   return {
-    ...withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, `"t${bytes.treeId}v${bytes.version}b"`, jsonText),
+    ...parsed,
     type: SNAPSHOT_BINARY_TYPE,
+    wireAway: async () => {
+      await jsonTextAway();
+      return parsed.wire();
+    },
     json: () =>
-      (json ??= compressBuiltAway(jsonText(), SNAPSHOT_WINDOW).then(({ br, gzip }) => ({
-        etag: jsonEtag,
-        version: bytes.version,
-        type: 'application/json; charset=utf-8',
-        body: { identity: jsonText(), br, gzip },
-      }))),
+      (json ??= jsonTextAway().then(async (identity) => {
+        const { br, gzip } = await compressBuiltAway(identity, SNAPSHOT_WINDOW);
+        return {
+          etag: jsonEtag,
+          version: bytes.version,
+          type: 'application/json; charset=utf-8',
+          body: { identity, br, gzip },
+        };
+      })),
   };
 }

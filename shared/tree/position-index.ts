@@ -5,6 +5,7 @@
  * row and one byte a cell (ByRow). Plain data, so a worker can build it and hand it over (the arrays are
  * transferable).
  */
+import { bisect } from '../bisect.ts';
 import { positionKey, positionOfKey } from './geometry.ts';
 
 /** The dense grid is used while it has at most this many slots per cell (plus a floor for small trees). */
@@ -133,17 +134,9 @@ export class PositionIndex {
     const r = row - this.rowMin;
     const c = column - this.colMin;
     if (r < 0 || c < 0 || r >= this.rows || c >= this.cols) return -1;
-    let low = rowStart[r]!;
-    let high = rowStart[r + 1]! - 1;
-    if (high - low + 1 === this.cols) return low + c;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const found = columns[middle]!;
-      if (found === c) return middle;
-      if (found < c) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
+    const from = rowStart[r]!;
+    const to = rowStart[r + 1]! - 1;
+    return to - from + 1 === this.cols ? from + c : bisect(columns, c, from, to);
   }
 
   /** Map-like read by positionKey. */

@@ -4,6 +4,7 @@
  * handed over without copying), so the page never walks a large tree's cells for them. Culling asks which chunk keys a view rectangle covers and looks
  * them up (ChunkIndex), so its cost follows the screen's size, never the tree's.
  */
+import { bisect } from '#shared/bisect.ts';
 import { positionKey, positionOfKey } from '#shared/tree/geometry.ts';
 import { CELL_PITCH, type Rect } from '#shared/tree/camera.ts';
 
@@ -238,20 +239,6 @@ class ChunkRowWalk {
   starts(): Uint32Array {
     return Uint32Array.from([...this.chunkStarts, this.placed]);
   }
-}
-
-/** Where `key` is in the ascending `keys`, or -1. */
-function bisect(keys: Float64Array, key: number): number {
-  let low = 0;
-  let high = keys.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const found = keys[middle]!;
-    if (found === key) return middle;
-    if (found < key) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
 }
 
 /**

@@ -23,7 +23,7 @@ const BY_ROW_MAX_COLUMNS = 256;
  * rowStart[r + 1], and cell i's column is colMin + columns[i]. A full row (as a grown tree's are) is read straight;
  * another is searched by bisection.
  */
-export interface ByRow {
+interface ByRow {
   rowStart: Uint32Array;
   columns: Uint8Array;
 }

@@ -1,8 +1,8 @@
 /**
  * Chunks: the tree's positions grouped in fixed squares of CHUNK_SPAN × CHUNK_SPAN. The snapshot's worker lists them
  * once (buildChunkLists: where each chunk's cells lie in the row-ordered cells, and its branch slots, in typed arrays
- * handed over without copying), so the page never walks a large tree's cells for them. Culling asks which chunk keys a view rectangle covers and looks
- * them up (ChunkIndex), so its cost follows the screen's size, never the tree's.
+ * handed over without copying), so the page never walks a large tree's cells for them. Culling asks which chunk keys a
+ * view rectangle covers and looks them up (ChunkIndex), so its cost follows the screen's size, never the tree's.
  */
 import { bisect } from '#shared/bisect.ts';
 import { positionKey, positionOfKey } from '#shared/tree/geometry.ts';

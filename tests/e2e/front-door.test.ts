@@ -22,7 +22,7 @@ import { launchBrowser, releaseBrowser, watchErrors } from '../helpers/browser/h
 import { live, NEW_COLOUR, submitPieceOn } from '../helpers/browser/live-tree.ts';
 import { logInAsAdmin } from '../helpers/browser/public-pages.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
-import { freePorts, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
+import { freePorts, nginxBinary, reservePorts, startNginx, type Nginx } from '../helpers/server/nginx.ts';
 import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
@@ -42,7 +42,9 @@ interface FrontDoor {
 
 /** Two `npm start` processes on the data folder, as the README's "Behind nginx or a CDN" runs them, and nginx. */
 async function openFrontDoor(transport: LiveTransport): Promise<FrontDoor> {
-  const [app1, app2, site, redirect] = (await freePorts(4)) as [number, number, number, number];
+  const [app1, app2] = (await freePorts(2)) as [number, number];
+  // nginx's ports are held until it starts, after the apps (which must know its address).
+  const [site, redirect] = (await reservePorts(2)) as [number, number];
   const env = {
     TRUST_PROXY: 'true',
     SITE_URL: `http://127.0.0.1:${site}`,

@@ -21,6 +21,20 @@ export function isExecutable(file: string): boolean {
 
 /** `count` distinct loopback ports, each free a moment ago (another program may still take one before the server). */
 export async function freePorts(count: number): Promise<number[]> {
+  const ports = await reservePorts(count);
+  await releasePorts(ports);
+  return ports;
+}
+
+/** Ports held by reservePorts until releasePorts lets them go. */
+const held = new Map<number, net.Server>();
+
+/**
+ * `count` loopback ports held open until releasePorts, for a server started long after its port is chosen (nginx,
+ * after the apps that must know its address): a port merely free a moment ago may meanwhile be taken by a server
+ * another test starts.
+ */
+export async function reservePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from(
       { length: count },
@@ -32,9 +46,22 @@ export async function freePorts(count: number): Promise<number[]> {
         }),
     ),
   );
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
+  return servers.map((server) => {
+    const { port } = server.address() as net.AddressInfo;
+    held.set(port, server);
+    return port;
+  });
+}
+
+/** Lets the reserved ports go (ports never reserved are passed over), just before their server binds them. */
+export async function releasePorts(ports: readonly number[]): Promise<void> {
+  await Promise.all(
+    ports.map((port) => {
+      const server = held.get(port);
+      held.delete(port);
+      return server ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
+    }),
+  );
 }
 
 /** Whether something accepts connections on the loopback `port` now. */

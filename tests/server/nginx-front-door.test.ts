@@ -15,7 +15,7 @@ import { closeDatabase, openDatabase, type Db } from '#server/db.ts';
 import { getDefaultTree } from '#server/services/tree/tree.ts';
 import { tempDir } from '#tests/helpers/server/test-app.ts';
 import { NGINX_CONF, nginxBinary, startNginx, type Nginx } from '../helpers/server/nginx.ts';
-import { freePorts } from '../helpers/server-processes.ts';
+import { freePorts, reservePorts } from '../helpers/server-processes.ts';
 import {
   signedInUsers,
   startRealServer,
@@ -64,7 +64,9 @@ beforeAll(async () => {
   // Fails here, with how to install it, when nginx is missing.
   nginxBinary();
   dataDir = tempDir('gallery-front-door-');
-  const [app1, app2, site, redirect] = await freePorts(4);
+  const [app1, app2] = await freePorts(2);
+  // nginx's ports are held until it starts, after the apps (which must know its address).
+  const [site, redirect] = await reservePorts(2);
   appPorts = [app1!, app2!];
   siteUrl = `http://127.0.0.1:${site}`;
   // Both at once on the new folder: one seeds (an empty tree), the other waits for it.

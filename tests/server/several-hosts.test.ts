@@ -28,7 +28,7 @@ import {
   type ObjectStoreServer,
 } from '#tests/helpers/object-store-server.ts';
 import { nginxBinary, startNginx, type Nginx } from '#tests/helpers/server/nginx.ts';
-import { freePorts } from '#tests/helpers/server-processes.ts';
+import { freePorts, reservePorts } from '#tests/helpers/server-processes.ts';
 import { postgresDatabase, type TestDatabase } from '#tests/helpers/server/postgres.ts';
 import {
   encodeForm,
@@ -126,7 +126,9 @@ describe('two hosts on one PostgreSQL database, behind nginx', () => {
     db = handle;
     smtp = await startSmtpSink({ accept: () => accept() });
     folders.push(hostFolder('a'), hostFolder('b'));
-    const [portA, portB, site, redirect] = await freePorts(4);
+    const [portA, portB] = await freePorts(2);
+    // nginx's ports are held until it starts, after the apps (which must know its address).
+    const [site, redirect] = await reservePorts(2);
     env = (i) => ({
       ...bucket,
       DATABASE_URL: database.url,

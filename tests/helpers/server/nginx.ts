@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isExecutable, isListening } from '../server-processes.ts';
+import { isExecutable, isListening, releasePorts } from '../server-processes.ts';
 import { PROJECT_ROOT } from './real-server.ts';
 
 /** The ports a front door needs come from the helpers every test server shares; the browser tests take them here. */
-export { freePorts } from '../server-processes.ts';
+export { freePorts, reservePorts } from '../server-processes.ts';
 
 export const NGINX_CONF = path.join(PROJECT_ROOT, 'deploy/nginx.conf');
 
@@ -150,6 +150,8 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
   const errorFile = path.join(dir, 'var/log/nginx/error.log');
   const accessFile = path.join(dir, 'var/log/nginx/gallery.access.log');
 
+  // Ports the caller reserved (reservePorts) are let go only now, so no other test's server takes them meanwhile.
+  await releasePorts([ports.site, ports.redirect]);
   const child = spawn(binary, ['-p', `${dir}/`, '-c', configFile, '-e', 'stderr', '-g', 'daemon off;'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -167,6 +169,10 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
     }
     await sleep(50);
   }
+  // Something else answering on its ports while nginx gave up binding them would pass the loop above.
+  await sleep(100);
+  if (child.exitCode !== null || child.signalCode !== null)
+    throw new Error(`nginx ended as it started (${binary}):\n${output}\n${read(errorFile)}`);
   return {
     process: child,
     url: `http://127.0.0.1:${ports.site}`,

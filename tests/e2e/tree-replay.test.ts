@@ -158,14 +158,23 @@ async function play(bytes: Buffer) {
       canvas.width = video.videoWidth;
       canvas.height = video.videoHeight;
       const context = canvas.getContext('2d')!;
-      context.drawImage(video, 0, 0);
       // The band's colour: the median of an 8 × 8 patch in its left margin (no caption there), since a single pixel
       // of a lossy frame may stray far from it on a busy machine.
-      const patch = context.getImageData(2, canvas.height - 10, 8, 8).data;
-      const band = [0, 1, 2].map((channel) => {
-        const values = patch.filter((_, k) => k % 4 === channel).sort((a, b) => a - b);
-        return values[values.length >> 1]!;
-      });
+      const bandNow = () => {
+        context.drawImage(video, 0, 0);
+        const patch = context.getImageData(2, canvas.height - 10, 8, 8).data;
+        return [0, 1, 2].map((channel) => {
+          const values = patch.filter((_, k) => k % 4 === channel).sort((a, b) => a - b);
+          return values[values.length >> 1]!;
+        });
+      };
+      // Just after the seek, a busy machine may not have the picture yet: the copy is black (the band is never),
+      // so it is copied again a moment later.
+      let band = bandNow();
+      for (let tries = 0; tries < 30 && band.every((value) => value === 0); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        band = bandNow();
+      }
       const tree = context.getImageData(0, 0, canvas.width, Math.floor(canvas.height * 0.8)).data;
       const colours = new Set<number>();
       for (let k = 0; k < tree.length; k += 4 * 97) colours.add((tree[k]! << 16) | (tree[k + 1]! << 8) | tree[k + 2]!);

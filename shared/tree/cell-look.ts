@@ -139,6 +139,23 @@ const LOOKS: Record<number, readonly Layer[]> = {
   [CellStatus.Reserved]: RESERVED,
 };
 
+/**
+ * What a square costs to draw, in shapes PixiJS turns into triangles at a chunk's first render (the looks above): a
+ * published or pending square is one rectangle, a free one a framed rectangle and a plus, a reserved one its
+ * hatching and marker, a branch slot its dashes.
+ */
+const DRAWING_COST = new Map<readonly Layer[], number>([
+  [PENDING, 1],
+  [AVAILABLE, 4],
+  [RESERVED, 16],
+  [BRANCH_SLOT, 14],
+]);
+export const BRANCH_SLOT_DRAWING_COST = DRAWING_COST.get(BRANCH_SLOT)!;
+
+export function drawingCostOf(status: number): number {
+  return status === CellStatus.Published ? 1 : DRAWING_COST.get(LOOKS[status] ?? PENDING)!;
+}
+
 export function drawCell(g: Pen, x: number, y: number, status: number, color: number): void {
   if (status === CellStatus.Published) drawPublished(g, x, y, color);
   else drawLook(g, LOOKS[status] ?? PENDING, [x, y]);

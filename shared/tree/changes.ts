@@ -3,7 +3,7 @@
  * (absolute rows, tokens and thumbnails always), applied in place by an open tree instead of a whole new snapshot.
  * "resync" says the log no longer reaches back to that version: fetch the snapshot.
  */
-import { decodeColor, encodeColor, type SnapshotCell, type TreeCells } from './snapshot.ts';
+import { decodeColor, encodeColor, fitsInt16, type SnapshotCell, type TreeCells } from './snapshot.ts';
 
 export const CHANGES_FORMAT = 1;
 
@@ -133,8 +133,6 @@ function writeCell(tree: TreeCells, index: number, changes: TreeChangesWire, k: 
   if (tree.token) tree.token[index] = changes.cell[k]!;
   if (tree.thumb) tree.thumb[index] = changes.thumb[k]!;
 }
-
-const fitsInt16 = (column: number) => column === (column << 16) >> 16;
 
 /**
  * A copy of the tree with room for `more` cells (count unchanged; the caller fills and counts them); its columns in

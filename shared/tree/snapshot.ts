@@ -290,15 +290,14 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
   };
 }
 
-/** The widest a tree's columns may reach for them to be kept in two bytes each. */
-const INT16_MIN = -(2 ** 15);
-const INT16_MAX = 2 ** 15 - 1;
+/** Whether a column fits in two bytes. */
+export const fitsInt16 = (column: number): boolean => column === (column << 16) >> 16;
 
 /** Whether every column the settings allow, and `reach`'s, fits in two bytes. */
 function columnsFitInt16(settings: TreeSettings, reach: { colMin: number; colMax: number }): boolean {
   const low = Math.min(reach.colMin, 0, settings.branch.min_column);
   const high = Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column);
-  return low >= INT16_MIN && high <= INT16_MAX;
+  return fitsInt16(low) && fitsInt16(high);
 }
 
 /**

@@ -8,7 +8,7 @@ import { CellStatus } from '#shared/domain.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CELL_PITCH, CELL_SIZE, type Rect } from '#shared/tree/camera.ts';
 import type { CellDetails } from './cell-details.ts';
-import { SquareBatch } from '#shared/tree/cell-look.ts';
+import { BRANCH_SLOT_DRAWING_COST, drawingCostOf, SquareBatch } from '#shared/tree/cell-look.ts';
 import type { ChunkEntry } from './chunk-index.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 import { ABSENT_STATUS } from './tree-grid.ts';
@@ -19,23 +19,10 @@ interface ThumbnailRequest {
   cancelled: boolean;
 }
 
-/**
- * What a square costs to draw, in shapes PixiJS turns into triangles at the chunk's first render (cell-look.ts): a
- * published or pending square is one rectangle, a free one a framed rectangle and a plus, a reserved one its hatching
- * and marker, a branch slot its dashes.
- */
-const DRAWING_COST: Record<number, number> = {
-  [CellStatus.Published]: 1,
-  [CellStatus.Pending]: 1,
-  [CellStatus.Available]: 4,
-  [CellStatus.Reserved]: 16,
-};
-const SLOT_COST = 14;
-
-/** The chunk's drawing cost in the units above (a chunk of published squares costs its square count). */
+/** The chunk's drawing cost (cell-look.ts: a chunk of published squares costs its square count). */
 export function drawingCost(entry: ChunkEntry, cells: TreeCells): number {
-  let cost = entry.slots.length * SLOT_COST;
-  for (const i of entry.cells) cost += DRAWING_COST[cells.status[i]!] ?? 0;
+  let cost = entry.slots.length * BRANCH_SLOT_DRAWING_COST;
+  for (const i of entry.cells) if (cells.status[i] !== ABSENT_STATUS) cost += drawingCostOf(cells.status[i]!);
   return cost;
 }
 

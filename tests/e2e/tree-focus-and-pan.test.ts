@@ -272,6 +272,9 @@ describe('a visible focus', () => {
   it('every control of the tree page shows where the keyboard is, the small search box included', async () => {
     await treePage.openTree();
     await treePage.settled();
+    // The survey lists the view's pieces once the camera rests, a moment after the tree settles: on a busy machine
+    // the tabbing below once ended before its links were there.
+    await treePage.page.getByTestId('tree-survey-pieces').getByRole('link').first().waitFor({ state: 'attached' });
     await treePage.tabToCanvas();
     const seen: { name: string; ring: boolean }[] = [await focusRing(treePage.page)];
     for (let i = 0; i < 40; i++) {

@@ -1,8 +1,8 @@
 /**
  * The chunks of a tree on the canvas (client/tree/engine/chunk-field.ts), built of real PixiJS containers: culling
- * by chunk against the view, a few chunks built per frame nearest the middle first, chunks out of view hidden and,
- * far out of it, destroyed; changed chunks drawn again in place, before new ones. The frame's clock is held still
- * (fake `performance`), so each frame builds exactly its budget of four.
+ * by chunk against the view, a few chunks built per frame nearest the middle first (a costly one a part a frame),
+ * chunks out of view hidden and, far out of it, destroyed; changed chunks drawn again in place, before new ones. The
+ * frame's clock is held still (fake `performance`), so each frame builds exactly its budget of four.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Container } from 'pixi.js';
@@ -11,7 +11,9 @@ import type { Rect } from '#shared/tree/camera.ts';
 import type { TreeCells } from '#shared/tree/snapshot.ts';
 import { CellDetails } from '#client/tree/engine/cell-details.ts';
 import { buildChunkIndex, chunkKey, CHUNK_WORLD } from '#client/tree/engine/chunk-index.ts';
-import { ChunkField } from '#client/tree/engine/chunk-field.ts';
+import { BUILD_COST_BUDGET, ChunkField } from '#client/tree/engine/chunk-field.ts';
+import { drawingCost } from '#client/tree/engine/chunk-view.ts';
+import { drawingCostOf } from '#shared/tree/cell-look.ts';
 import { TexturePool, ThumbnailCache } from '#client/tree/engine/thumbnails.ts';
 import { syntheticTreeCells } from '#tests/helpers/synthetic-tree-cells.ts';
 
@@ -80,15 +82,52 @@ describe('the chunk field', () => {
     expect(chunks.squaresShown).toBe(squares);
   });
 
-  it('builds fewer chunks a frame when their squares are costly to draw, one at least', () => {
-    // Reserved squares, hatched and marked: a full chunk of them is more than a frame's drawing budget.
-    const { chunks, index } = field({ ...tree, status: tree.status.slice().fill(CellStatus.Reserved) });
-    expect(index.get(chunkKey(11, 0))!.cells.length).toBeGreaterThan(100);
+  it('draws a chunk costlier than a frame a share a frame, in parts shown as they come, and one chunk at a time', () => {
+    // Reserved squares, hatched and marked: a full chunk of them is several frames' drawing budget.
+    const reserved = { ...tree, status: tree.status.slice().fill(CellStatus.Reserved) };
+    const { chunks, index } = field(reserved);
+    const middle = index.get(chunkKey(11, 0))!;
+    const perFrame = Math.floor(BUILD_COST_BUDGET / drawingCostOf(CellStatus.Reserved));
+    expect(drawingCost(middle, reserved)).toBeGreaterThan(2 * BUILD_COST_BUDGET);
     chunks.cull(rows(10, 12), false);
+    const partsOf = (label: string) =>
+      (chunks.layer.children.find((chunk) => chunk.label === label)?.getChildByLabel('squares') as Container | null)
+        ?.children.length ?? 0;
+    const frames = Math.ceil(middle.cells.length / perFrame);
+    for (let frame = 1; frame < frames; frame++) {
+      chunks.buildSome();
+      // Not built yet, but on screen as far as it is drawn: one more part a frame, nothing else started.
+      expect(chunks.builtCount).toBe(0);
+      expect(partsOf('chunk 11,0')).toBe(frame);
+      expect(chunks.layer.children).toHaveLength(1);
+    }
     chunks.buildSome();
     expect(chunks.builtCount).toBe(1);
+    expect(partsOf('chunk 11,0')).toBe(frames);
+    expect(chunks.squaresShown).toBe(middle.cells.length);
+  });
+
+  it('gives up a chunk drawn in parts when the view leaves it, and draws a changed one again whole before showing it', () => {
+    const reserved = { ...tree, status: tree.status.slice().fill(CellStatus.Reserved) };
+    const { chunks, shown } = field(reserved);
+    chunks.cull(rows(11, 11), false);
     chunks.buildSome();
-    expect(chunks.builtCount).toBe(2);
+    expect(shown()).toEqual(['chunk 11,0']);
+    chunks.cull(rows(20, 20), false);
+    expect(chunks.layer.children.map((chunk) => chunk.label)).not.toContain('chunk 11,0');
+    buildAll(chunks);
+    expect(shown()).toEqual(labelsOf(20, 20));
+    // A change to a whole chunk on screen: its old picture stays, alone, until the new one is whole.
+    const before = chunks.layer.children.find((chunk) => chunk.label === 'chunk 20,0')!;
+    chunks.invalidate([chunkKey(20, 0)]);
+    chunks.cull(rows(20, 20), false);
+    chunks.buildSome();
+    expect(chunks.layer.children.filter((chunk) => chunk.label === 'chunk 20,0')).toEqual([before]);
+    buildAll(chunks);
+    const after = chunks.layer.children.filter((chunk) => chunk.label === 'chunk 20,0');
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+    expect(before.destroyed).toBe(true);
   });
 
   it('hides chunks the view left without destroying them, and shows them again without building', () => {

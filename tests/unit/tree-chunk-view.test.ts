@@ -77,6 +77,7 @@ function chunkOf(cells: TreeCells, slots: { row: number; column: number }[] = []
   const thumbs = pictures();
   let changes = 0;
   const view = new ChunkView(entry, cells, slots, details, thumbs.cache, () => changes++);
+  view.drawSome();
   const sprites = () =>
     (view.container.children[1] as Container).children.map((sprite) => {
       const { x, y, width, height } = sprite as Sprite;
@@ -91,9 +92,10 @@ describe('a chunk’s squares', () => {
     cells.status[cells.indexOf.at(2, 3)] = ABSENT_STATUS;
     const { view } = chunkOf(cells, [{ row: 7, column: 2 }]);
     expect(view.container.label).toBe('chunk 0,0');
-    const body = view.container.children[0] as Graphics;
+    const [body, ...more] = (view.container.getChildByLabel('squares') as Container).children as Graphics[];
+    expect(more).toEqual([]);
     const drawn = new Set(
-      paintsOf(body).flatMap((paint) =>
+      paintsOf(body!).flatMap((paint) =>
         paint.shapes
           .filter((shape) => shape.type === 'rectangle' && shape.width === CELL_SIZE)
           .map((shape) => `${shape.y / CELL_PITCH},${shape.x / CELL_PITCH}`),

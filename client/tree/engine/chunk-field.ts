@@ -13,11 +13,12 @@ import type { ThumbnailCache } from './thumbnails.ts';
 /**
  * Chunks built per frame at most, so a fast pan never stalls a frame. Building is timed, but as much again comes at
  * the chunk's first render, where PixiJS turns its shapes into triangles: the drawing cost (chunk-view.ts) bounds
- * that, four full chunks of published squares a frame, or one of the growth frontier's free and reserved ones.
+ * that, four full chunks of published squares a frame. A chunk costing more than a frame's share (a chunk full of
+ * reserved squares or branch slots costs over three) is drawn a share a frame, in parts.
  */
 const BUILD_BUDGET = 4;
 const BUILD_BUDGET_MS = 5;
-const BUILD_COST_BUDGET = 1_100;
+export const BUILD_COST_BUDGET = 1_100;
 /** Chunks this far (world pixels) outside the view are shown early; beyond KEEP_MARGIN they are destroyed. */
 const SHOW_MARGIN = CHUNK_WORLD * 0.25;
 const KEEP_MARGIN = CHUNK_WORLD * 2;
@@ -39,6 +40,8 @@ export class ChunkField {
   private readonly stale = new Set<number>();
   private shown: ChunkView[] = [];
   private queue: ChunkEntry[] = [];
+  /** A chunk too costly for one frame, drawn in parts: shown as it comes, or (a rebuild) once it is whole. */
+  private drawing: ChunkView | null = null;
   /** Where thumbnails are loaded (null when zoomed out) and how far out they are kept. */
   private thumbnailLoad: Rect | null = null;
   private thumbnailKeep: Rect = { x: 0, y: 0, width: 0, height: 0 };
@@ -86,6 +89,7 @@ export class ChunkField {
     const wanted = chunksInRange(this.index, chunkRangeOf(view, SHOW_MARGIN));
     const wantedKeys = new Set<number>();
     for (const entry of wanted) wantedKeys.add(entry.key);
+    if (this.drawing && !wantedKeys.has(this.drawing.entry.key)) this.stopDrawing();
     for (const chunk of this.shown) {
       if (wantedKeys.has(chunk.entry.key)) continue;
       if (this.stale.has(chunk.entry.key)) this.drop(chunk.entry.key, chunk);
@@ -129,6 +133,7 @@ export class ChunkField {
   invalidate(keys: Iterable<number>): void {
     const first: ChunkEntry[] = [];
     for (const key of keys) {
+      if (this.drawing?.entry.key === key) this.stopDrawing();
       const chunk = this.built.get(key);
       if (!chunk) continue;
       if (!chunk.visible) {
@@ -143,6 +148,7 @@ export class ChunkField {
 
   /** Destroys every built chunk (the tree is set aside for a while: the replay shows another). */
   releaseAll(): void {
+    this.stopDrawing();
     for (const [key, chunk] of this.built) this.drop(key, chunk);
     this.shown = [];
     this.queue = [];
@@ -154,9 +160,20 @@ export class ChunkField {
     this.stale.delete(key);
   }
 
+  private stopDrawing(): void {
+    this.drawing?.destroy();
+    this.drawing = null;
+  }
+
   /** Builds waiting chunks within this frame's budget. */
   buildSome(): void {
     const started = performance.now();
+    // A chunk drawn in parts goes on first (culling stopped it if the view no longer wants it).
+    const drawing = this.drawing;
+    if (drawing) {
+      const at = this.queue.findIndex((entry) => entry.key === drawing.entry.key);
+      if (at > 0) this.queue.unshift(...this.queue.splice(at, 1));
+    }
     let builtNow = 0;
     let cost = 0;
     while (this.queue.length > 0 && builtNow < BUILD_BUDGET && performance.now() - started < BUILD_BUDGET_MS) {
@@ -166,12 +183,22 @@ export class ChunkField {
         this.queue.shift();
         continue;
       }
-      // One chunk a frame at least, however costly.
-      cost += drawingCost(entry, this.cells);
-      if (builtNow > 0 && cost > BUILD_COST_BUDGET) break;
+      let chunk = this.drawing;
+      if (!chunk) {
+        const whole = drawingCost(entry, this.cells);
+        if (builtNow > 0 && cost + whole > BUILD_COST_BUDGET) break;
+        chunk = new ChunkView(entry, this.cells, this.slots, this.details, this.thumbnails, this.onChange);
+        // A new chunk shows its parts as they come; a rebuild replaces the old picture once whole.
+        if (!old) this.layer.addChild(chunk.container);
+      }
+      cost += chunk.drawSome(BUILD_COST_BUDGET);
+      if (!chunk.complete) {
+        this.drawing = chunk;
+        break;
+      }
+      this.drawing = null;
       this.queue.shift();
-      const chunk = new ChunkView(entry, this.cells, this.slots, this.details, this.thumbnails, this.onChange);
-      this.layer.addChild(chunk.container);
+      if (old) this.layer.addChild(chunk.container);
       this.built.set(entry.key, chunk);
       chunk.updateThumbnails(this.thumbnailLoad, this.thumbnailKeep);
       if (old) {
@@ -194,6 +221,7 @@ export class ChunkField {
   }
 
   destroy(): void {
+    this.stopDrawing();
     for (const chunk of this.built.values()) chunk.destroy();
     this.built.clear();
     this.stale.clear();

@@ -1,7 +1,8 @@
 /**
- * One chunk on the canvas: a Container holding a single Graphics for every square of the chunk (one geometry, one
- * batch) and a layer of thumbnail Sprites. Thumbnails are asked for cell by cell, only for cells near the view, and
- * given back once they drift well out of it, so GPU memory follows the screen rather than the chunk.
+ * One chunk on the canvas: a Container holding its squares, drawn as one Graphics (one geometry, one batch) or, for a
+ * chunk too costly to draw in one frame, a few drawn in turn (drawSome), and a layer of thumbnail Sprites. Thumbnails
+ * are asked for cell by cell, only for cells near the view, and given back once they drift well out of it, so GPU
+ * memory follows the screen rather than the chunk.
  */
 import { Container, Graphics, Sprite } from 'pixi.js';
 import { CellStatus } from '#shared/domain.ts';
@@ -32,6 +33,8 @@ function touches(rect: Rect, x: number, y: number): boolean {
 
 export class ChunkView {
   readonly container = new Container();
+  /** The squares: one Graphics for each part drawSome drew. */
+  private readonly squareLayer = new Container({ label: 'squares' });
   private readonly thumbLayer = new Container({ label: 'thumbnails' });
   /** Published cells with a thumbnail, by index into the snapshot. */
   private thumbCells: number[] = [];
@@ -39,35 +42,65 @@ export class ChunkView {
   private detailsVersion = -1;
   private readonly requests = new Map<number, ThumbnailRequest>();
   private alive = true;
-  /** Squares this chunk draws: cells plus branch slots. */
-  readonly squareCount: number;
+  /** How far drawing has come: the next of the entry's cells, and of its slots, to draw. */
+  private nextCell = 0;
+  private nextSlot = 0;
+  private squares = 0;
 
   constructor(
     readonly entry: ChunkEntry,
     private readonly cells: TreeCells,
-    slots: readonly { row: number; column: number }[],
+    private readonly slots: readonly { row: number; column: number }[],
     private readonly details: CellDetails,
     private readonly thumbnails: ThumbnailCache,
     /** Called when the chunk's picture changes outside a camera move (a thumbnail arrived). */
     private readonly onChange: () => void,
   ) {
     this.container.label = `chunk ${entry.chunkRow},${entry.chunkColumn}`;
-    const body = new Graphics();
-    const batch = new SquareBatch(body);
-    let squares = entry.slots.length;
-    for (const i of entry.cells) {
+    this.container.addChild(this.squareLayer, this.thumbLayer);
+  }
+
+  /** Whether every square of the chunk is drawn. */
+  get complete(): boolean {
+    return this.nextCell >= this.entry.cells.length && this.nextSlot >= this.entry.slots.length;
+  }
+
+  /** Squares this chunk draws so far: cells plus branch slots. */
+  get squareCount(): number {
+    return this.squares;
+  }
+
+  /**
+   * Draws the squares not drawn yet, as one more Graphics, up to `budget` in drawing cost (cell-look.ts) and one
+   * square at least; answers the cost drawn. Called once with no budget, it draws the whole chunk.
+   */
+  drawSome(budget = Infinity): number {
+    const { cells, entry } = this;
+    const part = new Graphics();
+    const batch = new SquareBatch(part);
+    let cost = 0;
+    const fits = (more: number) => cost === 0 || cost + more <= budget;
+    for (; this.nextCell < entry.cells.length; this.nextCell++) {
+      const i = entry.cells[this.nextCell]!;
       const status = cells.status[i]!;
       if (status === ABSENT_STATUS) continue;
+      const more = drawingCostOf(status);
+      if (!fits(more)) break;
       batch.add(cells.col[i]! * CELL_PITCH, cells.row[i]! * CELL_PITCH, status, cells.color[i]!);
-      squares++;
+      cost += more;
+      this.squares++;
     }
-    for (const s of entry.slots) {
-      const slot = slots[s]!;
-      batch.addBranchSlot(slot.column * CELL_PITCH, slot.row * CELL_PITCH);
+    if (this.nextCell >= entry.cells.length) {
+      for (; this.nextSlot < entry.slots.length && fits(BRANCH_SLOT_DRAWING_COST); this.nextSlot++) {
+        const slot = this.slots[entry.slots[this.nextSlot]!]!;
+        batch.addBranchSlot(slot.column * CELL_PITCH, slot.row * CELL_PITCH);
+        cost += BRANCH_SLOT_DRAWING_COST;
+        this.squares++;
+      }
     }
     batch.finish();
-    this.squareCount = squares;
-    this.container.addChild(body, this.thumbLayer);
+    this.squareLayer.addChild(part);
+    return cost;
   }
 
   get visible(): boolean {

@@ -47,6 +47,8 @@ const POSTGRES_LANE_SKIPS = [
 
 export default defineConfig({
   test: {
+    // Every project: the temporary folders a test file made (tests/helpers/temp-dirs.ts) go once the file is done.
+    setupFiles: ['tests/helpers/temp-dirs-cleanup.ts'],
     projects: [
       {
         extends: true,

@@ -1,7 +1,5 @@
 /** A real app on a real SQLite file in a temporary folder, for server tests (inject or listen). */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { buildApp, type App, type BuildOptions } from '#server/app.ts';
 import { manualClock } from '#server/clock.ts';
 import { testConfig, type AppConfig } from '#server/config.ts';
@@ -11,6 +9,7 @@ import { Role } from '#shared/domain.ts';
 import { newToken } from '#server/tokens.ts';
 import { createCaller } from '#server/root.ts';
 import type { RequestContext } from '#server/trpc.ts';
+import { tempDir } from '#tests/helpers/temp-dirs.ts';
 import { postgresDatabase } from './postgres.ts';
 
 /**
@@ -19,9 +18,7 @@ import { postgresDatabase } from './postgres.ts';
  */
 export const TEST_ENGINE = process.env.GALLERY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
-export function tempDir(prefix = 'gallery-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir };
 
 export interface TestApp extends App {
   dir: string;

@@ -63,6 +63,11 @@ const LOAD_CORE = 1;
  * BENCH_POSTGRES_CORE=1 gives it the load generator's instead, nearer a database on a machine of its own.
  */
 const POSTGRES_CORE = Number(process.env.BENCH_POSTGRES_CORE ?? SERVER_CORE);
+/**
+ * BENCH_POSTGRES_DURABLE=1: PostgreSQL keeps its defaults (fsync, full-page writes, each commit flushed before it is
+ * answered), as in production; otherwise it runs as the tests run it, waiting for no disk.
+ */
+const POSTGRES_DURABLE = process.env.BENCH_POSTGRES_DURABLE === '1';
 const EVERY_CORE = `0-${os.cpus().length - 1}`;
 const DATABASE = 'gallery_bench';
 
@@ -295,7 +300,7 @@ export async function benchEngines(): Promise<string> {
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-bench-postgres-'));
     folders.push(pgDir);
     console.log('Starting PostgreSQL and copying the gallery into it with migrate-to-postgres...');
-    const started = await startPostgresServer(pgDir);
+    const started = await startPostgresServer(pgDir, { durable: POSTGRES_DURABLE });
     postgres = { dir: pgDir, bin: started.bin, watchdog: postgresWatchdog(pgDir) };
     pinPostgres(pgDir, POSTGRES_CORE);
     const dbUrl = await createDatabase(started.url, DATABASE);
@@ -442,12 +447,16 @@ export async function benchEngines(): Promise<string> {
       ...freshness.errors.slice(0, 5).map((e) => `Host A → host B: ${e}`),
       ...order.oddSample.map((e) => `/changes answered oddly: ${e}`),
     ];
-    const [results, title] =
+    const [place, heading] =
       POSTGRES_CORE === SERVER_CORE
         ? ['engines', 'SQLite and PostgreSQL side by side']
         : ['engines-postgres-own-core', 'SQLite and PostgreSQL side by side, PostgreSQL on a core of its own'];
+    const [results, title] = POSTGRES_DURABLE ? [`${place}-durable`, `${heading}, durable`] : [place, heading];
+    const durability = POSTGRES_DURABLE
+      ? "PostgreSQL with its durable defaults (fsync, full-page writes, every commit flushed to disk before it is answered; SQLite's synchronous=NORMAL flushes at checkpoints only)"
+      : 'a throwaway PostgreSQL (fsync and synchronous_commit off, as the tests run it)';
     return writeResults(results, title, rows, [
-      `One gallery on both engines: the server benchmark's synthetic tree and search pieces, plus ${pairs.length.toLocaleString('en')} members with a session, each paired with an AVAILABLE square of the bench tree (${available.toLocaleString('en')} there), written into SQLite and then copied into a throwaway PostgreSQL (fsync and synchronous_commit off, as the tests run it) with scripts/migrate-to-postgres.ts. The copy ends with ANALYZE, so the planner knows the copied tables (without it a prefix search read the whole search table); search is also timed straight on each database (searchCells in this process, no HTTP).`,
+      `One gallery on both engines: the server benchmark's synthetic tree and search pieces, plus ${pairs.length.toLocaleString('en')} members with a session, each paired with an AVAILABLE square of the bench tree (${available.toLocaleString('en')} there), written into SQLite and then copied into ${durability} with scripts/migrate-to-postgres.ts. The copy ends with ANALYZE, so the planner knows the copied tables (without it a prefix search read the whole search table); search is also timed straight on each database (searchCells in this process, no HTTP).`,
       `Each engine in turn: one app server (LOG_LEVEL=warn, jobs off, TRUST_PROXY=true) pinned to core ${SERVER_CORE}; PostgreSQL is pinned to core ${POSTGRES_CORE} (the postmaster with taskset -a, so the backends it forks inherit it, and its helper processes)${POSTGRES_CORE === SERVER_CORE ? ': app and database share one core, as SQLite shares it with the app' : ', with the load: as a database on a machine of its own, the app has its core to itself'}. wrk (-t1 -c${CONNECTIONS}) and this process's load generator run on core ${LOAD_CORE}. Every path warmed for ${WARM_SECONDS} s, then measured for ${SECONDS} s; "app µs CPU/req" counts the app process only, not PostgreSQL's.`,
       `Reservations: ${RESERVE_CONCURRENCY} members at a time over fetch with keep-alive, each request a fresh member reserving a fresh square (a member holds one reservation and cannot cancel it), for ${SECONDS} s or until the pairs ran out; ${WARM_RESERVATIONS} pairs warm each engine first; then one member at a time for ${SECONDS} s on pairs of its own (${ALONE_SHARE * 100}% of them), which shows the write without the queue (with 8 requests always in flight on one core, latency is about 8 ÷ writes a second); then ${PACED_PAIRS.toLocaleString('en')} pairs of their own started at ${PACED_RATE} a second on time, whether or not the ones before were answered (an open loop, as visitors arrive): the write's latency while the engine sustains the target's rate, on which the p95 target is judged. Both engines get the same pairs (the copy was made before any reservation). Latency is per request, client side; every answer other than 200 counts as an error.`,
       `Two hosts: two app servers (both on core ${SERVER_CORE}) with data folders of their own on one database. ${FRESHNESS_CHANGES} reservations through host A (pairs kept aside), each timed from its request until host B's /api/tree/{token}/events names its square, 150 ms apart. Then ${ORDER_WRITERS} writers in this process (its own database handle, as a third host) record ${ORDER_CHANGES_EACH.toLocaleString('en')} changes each on ${ORDER_SQUARES} squares while a follower asks host A's /api/tree/{token}/changes?since= over HTTP (a different X-Forwarded-For each request); every logged change must lie in exactly one answer.`,

@@ -87,7 +87,10 @@ function logTail(file: string, lines = 15): string {
  * initdb, then the server started on a free port (another, up to three times, if that one was taken meanwhile).
  * Answers the superuser's URL and the binaries' folder.
  */
-export async function startPostgresServer(dir: string): Promise<{ url: string; bin: string }> {
+export async function startPostgresServer(
+  dir: string,
+  { durable = false }: { durable?: boolean } = {},
+): Promise<{ url: string; bin: string }> {
   const { bin } = await postgresBinaries();
   handOver(dir);
   const data = path.join(dir, 'data');
@@ -105,16 +108,16 @@ export async function startPostgresServer(dir: string): Promise<{ url: string; b
   } catch (error) {
     throw new Error(`initdb failed: ${(error as { stderr?: string }).stderr ?? String(error)}`);
   }
-  // Throwaway data: nothing needs to survive a crash, so nothing waits for the disk.
+  // Throwaway data: nothing needs to survive a crash, so nothing waits for the disk; `durable` keeps PostgreSQL's own
+  // defaults (every commit flushed to disk before it is answered), as a production server has them.
+  const throwaway = durable ? [] : ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off'];
   fs.appendFileSync(
     path.join(data, 'postgresql.conf'),
     [
       '',
       "listen_addresses = '127.0.0.1'",
       `unix_socket_directories = '${dir.replaceAll("'", "''")}'`,
-      'fsync = off',
-      'synchronous_commit = off',
-      'full_page_writes = off',
+      ...throwaway,
       '',
     ].join('\n'),
   );

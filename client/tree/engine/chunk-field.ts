@@ -168,11 +168,12 @@ export class ChunkField {
   /** Builds waiting chunks within this frame's budget. */
   buildSome(): void {
     const started = performance.now();
-    // A chunk drawn in parts goes on first (culling stopped it if the view no longer wants it).
+    // A chunk drawn in parts goes on first, while it is still wanted.
     const drawing = this.drawing;
     if (drawing) {
       const at = this.queue.findIndex((entry) => entry.key === drawing.entry.key);
-      if (at > 0) this.queue.unshift(...this.queue.splice(at, 1));
+      if (at < 0) this.stopDrawing();
+      else if (at > 0) this.queue.unshift(...this.queue.splice(at, 1));
     }
     let builtNow = 0;
     let cost = 0;
@@ -183,7 +184,7 @@ export class ChunkField {
         this.queue.shift();
         continue;
       }
-      let chunk = this.drawing;
+      let chunk = this.drawing?.entry.key === entry.key ? this.drawing : null;
       if (!chunk) {
         const whole = drawingCost(entry, this.cells);
         if (builtNow > 0 && cost + whole > BUILD_COST_BUDGET) break;

@@ -174,7 +174,8 @@ export class TreeEventFeed {
     const stream: Stream = {
       treeId: tree.id,
       network,
-      version: tree.version,
+      // Resuming, the reader is where it says until `first` brings it on.
+      version: since ?? tree.version,
       raw,
       socket: raw.socket!,
       chunked: raw.chunkedEncoding,
@@ -187,6 +188,22 @@ export class TreeEventFeed {
     this.write(stream, new Outgoing(`retry: 3000\n`));
     if (first) this.deliver([stream], first);
     else this.write(stream, new Outgoing(message('version', tree.version, { version: tree.version })));
+    void this.catchUp(stream);
+  }
+
+  /**
+   * A new stream's own look at its tree. Its version was read a moment before it joined, and a look at the log that
+   * ran meanwhile may have counted a change made in that moment as seen without this stream to send it to (on
+   * PostgreSQL, where every read waits for the network, a viewer's first change was lost so): whatever came after
+   * the stream's version is read for it once, and sent unless a look got there first.
+   */
+  private async catchUp(stream: Stream): Promise<void> {
+    try {
+      const answer = await readChangesUpTo(this.db, stream.treeId, stream.version, EVENT_CELLS_MAX, this.options.urlOf);
+      if (this.streams.has(stream)) this.deliver([stream], answer);
+    } catch (error) {
+      this.log.warn({ err: error, treeId: stream.treeId }, 'tree changes could not be read for a new live viewer');
+    }
   }
 
   /**
@@ -302,6 +319,8 @@ export class TreeEventFeed {
     else text = message('version', answer.version, { version: answer.version, since: answer.since });
     const outgoing = new Outgoing(text);
     for (const stream of group) {
+      // Read for a stream at answer.since: one another look brought on meanwhile has had it already.
+      if (stream.version !== answer.since) continue;
       stream.version = answer.version;
       this.write(stream, outgoing);
     }

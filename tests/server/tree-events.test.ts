@@ -4,6 +4,7 @@
  * nothing; an address holding too many streams gets 429; stopping the server ends every stream cleanly.
  */
 import fs from 'node:fs';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { cells, trees, users } from '#drizzle/tables.ts';
@@ -140,6 +141,47 @@ describe('the tree event stream', () => {
     const again = await openStream(base, `/api/tree/${tree.token}/events`);
     expect(again.status).toBe(200);
     for (const stream of [...open, again]) stream.close();
+  });
+});
+
+describe('a stream joining as a change is counted', () => {
+  it('still gets a change made after its tree was read and counted as seen before it joined', async () => {
+    // The moment between the route reading the tree and the stream joining, held open: a change commits in it and a
+    // look at the log counts it as seen while no stream wants it (on PostgreSQL every read there waits on the
+    // network, and a viewer's first change was lost so). The feed looks only when asked.
+    const t = await createTestApp({ port: 0 });
+    apps.push(t);
+    dirs.push(t.dir);
+    const tree = await createTree(t.deps.db, t.clock.now(), 'Joining');
+    const feed = new TreeEventFeed(t.deps.db, t.server.log, { watchMs: 3_600_000 });
+    const readBefore = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
+    const member = await t.addUser(Role.Observer);
+    await reserveCell(t.deps, member.user, await availableCell(t, tree));
+    await feed.poll();
+    // The stream joins with the tree as read before the change, as the route hands it over.
+    const joining = Fastify();
+    joining.get('/events', async (req, reply) => {
+      await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, readBefore);
+      return reply;
+    });
+    const base = await joining.listen({ port: 0, host: '127.0.0.1' });
+    const stream = await openStream(base, '/events');
+    try {
+      expect((await stream.next()).event).toBe('version');
+      const event = await stream.next();
+      expect(event).toMatchObject({ event: 'changes', id: String(await versionOf(t, tree)) });
+      expect(fromChangesEvent(Number(event.id), JSON.parse(event.data) as TreeChangesEvent)).toEqual(
+        await readChanges(t.deps.db, tree.id, readBefore.version),
+      );
+      // Once: later looks do not send it again.
+      await feed.poll();
+      await new Promise((wait) => setTimeout(wait, 200));
+      expect(stream.events.filter((e) => e.event === 'changes')).toHaveLength(1);
+    } finally {
+      stream.close();
+      feed.close();
+      await joining.close();
+    }
   });
 });
 

@@ -40,6 +40,14 @@ async function availableCell(app: App, tree: TreeRow): Promise<string> {
   )[0]!.token;
 }
 
+/** A test app listening on a free port with a tree of its own, stopped after the file. */
+async function appWithTree(name: string): Promise<{ t: TestApp; tree: TreeRow }> {
+  const t = await createTestApp({ port: 0 });
+  apps.push(t);
+  dirs.push(t.dir);
+  return { t, tree: await createTree(t.deps.db, t.clock.now(), name) };
+}
+
 async function versionOf(app: App, tree: TreeRow): Promise<number> {
   return (await oneRow(app.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id))))
     .version;
@@ -51,10 +59,7 @@ describe('the tree event stream', () => {
   let tree: TreeRow;
 
   it('sends a change as it commits: the cells in the event, the new version as its id', async () => {
-    t = await createTestApp({ port: 0 });
-    apps.push(t);
-    dirs.push(t.dir);
-    tree = await createTree(t.deps.db, t.clock.now(), 'Live');
+    ({ t, tree } = await appWithTree('Live'));
     base = await t.start();
     const since = await versionOf(t, tree);
     const stream = await openStream(base, `/api/tree/${tree.token}/events?since=${since}`);
@@ -149,10 +154,7 @@ describe('a stream joining as a change is counted', () => {
     // The moment between the route reading the tree and the stream joining, held open: a change commits in it and a
     // look at the log counts it as seen while no stream wants it (on PostgreSQL every read there waits on the
     // network, and a viewer's first change was lost so). The feed looks only when asked.
-    const t = await createTestApp({ port: 0 });
-    apps.push(t);
-    dirs.push(t.dir);
-    const tree = await createTree(t.deps.db, t.clock.now(), 'Joining');
+    const { t, tree } = await appWithTree('Joining');
     const feed = new TreeEventFeed(t.deps.db, t.server.log, { watchMs: 3_600_000 });
     const readBefore = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
     const member = await t.addUser(Role.Observer);
@@ -187,10 +189,7 @@ describe('a stream joining as a change is counted', () => {
 
 describe('the streams a whole server holds', () => {
   it('are capped too: past the total, 429 whatever the address', async () => {
-    const t = await createTestApp({ port: 0 });
-    apps.push(t);
-    dirs.push(t.dir);
-    const tree = await createTree(t.deps.db, t.clock.now(), 'Crowded');
+    const { t, tree } = await appWithTree('Crowded');
     t.deps.treeEvents?.close();
     t.deps.treeEvents = new TreeEventFeed(t.deps.db, t.server.log, { total: 2, perIp: 10 });
     const base = await t.start();

@@ -192,6 +192,28 @@ export class TreeEventFeed {
   }
 
   /**
+   * Holds a long-poll of `treeId` after `since` (TreeLongPolls.hold), once it has read again what came after `since`:
+   * the caller read the log a moment before, and a look that ran meanwhile may have counted a change of that moment
+   * as seen with no poll to answer (as for a joining stream, catchUp); the poll would then have waited out its wait.
+   * Resolves as hold does, or at once with what that read found.
+   */
+  async holdPoll(treeId: number, since: number, ms: number, signal: AbortSignal): Promise<TreeChangesAnswer | null> {
+    const found = new AbortController();
+    const held = this.longPolls.hold(treeId, since, ms, AbortSignal.any([signal, found.signal]));
+    let now: TreeChangesAnswer;
+    try {
+      now = await readChanges(this.db, treeId, since, this.options.urlOf);
+    } catch (error) {
+      found.abort();
+      throw error;
+    }
+    if (now.version === since) return held;
+    found.abort();
+    await held;
+    return now;
+  }
+
+  /**
    * A new stream's own look at its tree. Its version was read a moment before it joined, and a look at the log that
    * ran meanwhile may have counted a change made in that moment as seen without this stream to send it to (on
    * PostgreSQL, where every read waits for the network, a viewer's first change was lost so): whatever came after

@@ -180,10 +180,10 @@ export function registerTreeRoutes(api: FastifyInstance): void {
       let answer = await readChanges(api.deps.db, tree.id, since, api.deps.media.urlOf);
       let cacheControl = CACHE_REVALIDATE;
       if (wait !== null) {
-        const polls = api.deps.treeEvents?.longPolls;
+        const feed = api.deps.treeEvents;
         // Nothing after `since` yet: held until the first commit after it, or the wait runs out.
-        if (answer.version === since && polls) {
-          const woken = await polls.hold(tree.id, since, wait * 1000, req.signal);
+        if (answer.version === since && feed) {
+          const woken = await feed.holdPoll(tree.id, since, wait * 1000, req.signal);
           // The reader left: there is no one to answer.
           if (req.signal.aborted) return;
           answer = woken ?? (await readChanges(api.deps.db, tree.id, since, api.deps.media.urlOf));

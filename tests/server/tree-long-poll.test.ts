@@ -13,6 +13,7 @@ import { cells, trees } from '#drizzle/tables.ts';
 import { CellStatus, Role } from '#shared/domain.ts';
 import type { TreeChangesAnswer } from '#shared/tree/changes.ts';
 import type { TreeRegionWire } from '#shared/tree/region.ts';
+import { TreeEventFeed } from '#server/http/tree-events.ts';
 import { FULL_RETRY_SECONDS, WAIT_MAX_SECONDS } from '#server/http/tree-long-poll.ts';
 import { CACHE_CHANGES, CACHE_CURRENT, CACHE_IMMUTABLE, CACHE_NEVER } from '#server/rest/tree-routes.ts';
 import { readChanges } from '#server/services/tree/tree-changes.ts';
@@ -124,6 +125,23 @@ describe('the long-poll of a tree’s changes', () => {
     expect(answer.headers['cache-control']).toBe(CACHE_CHANGES);
     expect(heldPolls(t)).toBe(0);
     console.log(`tree long-poll: commit → answer ${Math.round(latency)} ms`);
+  });
+
+  it('answers at once a poll held just after a look counted its change as seen', async () => {
+    // The route read the log (nothing after `since`), then a change committed and a look at the log counted it as
+    // seen before the poll was held: held as it was, it waited out its whole wait. The feed looks only when asked.
+    const feed = new TreeEventFeed(t.deps.db, t.server.log, { watchMs: 3_600_000 });
+    try {
+      const since = await versionOf(t, tree);
+      await commit(t, tree);
+      await feed.poll();
+      const answer = await feed.holdPoll(tree.id, since, 3_000, new AbortController().signal);
+      expect(answer).toEqual(await readChanges(t.deps.db, tree.id, since));
+      expect(answer).toMatchObject({ since, version: await versionOf(t, tree), count: 1 });
+      expect(feed.longPolls.size).toBe(0);
+    } finally {
+      feed.close();
+    }
   });
 
   it('answers "nothing new" with the same version once the wait runs out, never to be kept', async () => {

@@ -117,8 +117,8 @@ export class PositionIndex {
   /** The index of the cell at (row, column), or -1. */
   at(row: number, column: number): number {
     if (this.byRow) {
-      const found = this.inRows(row, column);
-      return found >= 0 || this.outside.size === 0 ? found : (this.outside.get(positionKey(row, column)) ?? -1);
+      const listed = this.outside.size === 0 ? undefined : this.outside.get(positionKey(row, column));
+      return listed ?? this.inRows(row, column);
     }
     if (!this.dense) return this.sparse!.get(positionKey(row, column)) ?? -1;
     const r = row - this.rowMin;

@@ -293,11 +293,12 @@ export function decodeSnapshot(wire: TreeSnapshotWire): TreeCells {
 /** Whether a column fits in two bytes. */
 export const fitsInt16 = (column: number): boolean => column === (column << 16) >> 16;
 
-/** Whether every column the settings allow, and `reach`'s, fits in two bytes. */
-function columnsFitInt16(settings: TreeSettings, reach: { colMin: number; colMax: number }): boolean {
-  const low = Math.min(reach.colMin, 0, settings.branch.min_column);
-  const high = Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column);
-  return fitsInt16(low) && fitsInt16(high);
+/** The columns the settings allow, widened to `reach`'s (the cells'). */
+function columnBounds(settings: TreeSettings, reach: { colMin: number; colMax: number }) {
+  return {
+    colMin: Math.min(reach.colMin, 0, settings.branch.min_column),
+    colMax: Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column),
+  };
 }
 
 /**
@@ -309,7 +310,8 @@ export function columnsOf(
   col: Int32Array,
   reach: { colMin: number; colMax: number },
 ): Int16Array | Int32Array {
-  return columnsFitInt16(settings, reach) ? Int16Array.from(col) : col;
+  const { colMin, colMax } = columnBounds(settings, reach);
+  return fitsInt16(colMin) && fitsInt16(colMax) ? Int16Array.from(col) : col;
 }
 
 /**
@@ -326,8 +328,7 @@ export function positionIndexOf(
   const bounds = {
     rowMin: Math.min(reach.rowMin, 0),
     rowMax: Math.max(reach.rowMax, totalRows(settings) - 1),
-    colMin: Math.min(reach.colMin, 0, settings.branch.min_column),
-    colMax: Math.max(reach.colMax, settings.trunk.columns - 1, settings.branch.max_column),
+    ...columnBounds(settings, reach),
   };
   const byRow = PositionIndex.byRows(row, col, count, bounds);
   if (byRow) return byRow;

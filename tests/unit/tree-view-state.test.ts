@@ -178,6 +178,9 @@ describe('the position index of a decoded snapshot', () => {
     const copy = index.clone();
     copy.set(9, 5, cells.count + 1);
     expect([copy.at(9, 5), index.at(9, 5)]).toEqual([cells.count + 1, -1]);
+    // A position the rows hold, set to another cell, answers that cell, as the grid's would.
+    copy.set(8, -15, cells.count + 2);
+    expect([copy.at(8, -15), index.at(8, -15)]).toEqual([cells.count + 2, 268]);
   });
 
   it('keeps the grid for a smaller tree, and for cells out of row-then-column order', () => {

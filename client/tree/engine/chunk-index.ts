@@ -253,8 +253,13 @@ export class ChunkIndex {
   /** `cells`: the cells the lists were built over (their columns pick each chunk's out of its chunk row's). */
   constructor(
     private readonly lists: ChunkLists,
-    private readonly cells: CellPositions,
+    private cells: CellPositions,
   ) {}
+
+  /** The cells grew into new arrays (shared/tree/changes.ts): the old ones are let go. */
+  setCells(cells: CellPositions): void {
+    this.cells = cells;
+  }
 
   /** Chunks holding (or having held) a cell or a slot. */
   get size(): number {

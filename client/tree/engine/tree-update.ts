@@ -35,6 +35,7 @@ export function updateTree(state: TreeState, changes: TreeChangesWire): TreeUpda
   const applied = applyChanges(state.cells, changes);
   const cells = applied.cells;
   state.cells = cells;
+  state.index.setCells(cells);
   const dirty = new Set<number>();
   let newChunks = false;
   for (const i of applied.changed) dirty.add(chunkKeyOf(cells.row[i]!, cells.col[i]!));

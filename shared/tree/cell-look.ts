@@ -19,7 +19,7 @@ export interface Pen {
   lineTo(x: number, y: number): this;
   fill(style: { color: number; alpha?: number }): this;
   /** `alignment: 1` keeps the line inside the shape's edge (PixiJS's meaning). */
-  stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'round' }): this;
+  stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'square' }): this;
 }
 /* eslint-enable @typescript-eslint/method-signature-style */
 
@@ -66,7 +66,7 @@ const plus: Layer = {
     g.moveTo(x + c - arm, y + c).lineTo(x + c + arm, y + c);
     g.moveTo(x + c, y + c - arm).lineTo(x + c, y + c + arm);
   },
-  paint: (g) => void g.stroke({ width: 2, color: PALETTE.accent, alpha: 0.45, cap: 'round' }),
+  paint: (g) => void g.stroke({ width: 2, color: PALETTE.accent, alpha: 0.45, cap: 'square' }),
 };
 
 const PENDING: Layer[] = [
@@ -130,9 +130,22 @@ function drawLook(g: Pen, look: readonly Layer[], corners: ArrayLike<number>): v
   }
 }
 
+/** A published square's colour: its art's dominant colour, or a neutral one when none is known (-1). */
+const publishedColour = (color: number) => (color < 0 ? PALETTE.publishedFallback : color);
+
+/** A square of one colour as a path and a fill: how any Pen can paint one. */
+const fillSquare = (g: Pen, x: number, y: number, size: number, color: number) =>
+  void g.rect(x, y, size, size).fill({ color });
+
 function drawPublished(g: Pen, x: number, y: number, color: number): void {
-  g.rect(x, y, S, S).fill({ color: color < 0 ? PALETTE.publishedFallback : color });
+  fillSquare(g, x, y, S, publishedColour(color));
 }
+
+/**
+ * Paints one square of one colour. A surface may have a cheaper way than a path and a fill: the engine's is PixiJS's
+ * tinted quad (client/tree/engine/chunk-view.ts).
+ */
+export type SolidSquare = (x: number, y: number, size: number, color: number) => void;
 
 const LOOKS: Record<number, readonly Layer[]> = {
   [CellStatus.Available]: AVAILABLE,
@@ -140,15 +153,17 @@ const LOOKS: Record<number, readonly Layer[]> = {
 };
 
 /**
- * What a square costs to draw, in shapes PixiJS turns into triangles at a chunk's first render (the looks above): a
- * published or pending square is one rectangle, a free one a framed rectangle and a plus, a reserved one its
- * hatching and marker, a branch slot its dashes.
+ * What a square costs the engine to draw, a published square (a tinted quad) being 1: PixiJS's time to record the
+ * square and to turn it into triangles at its chunk's first render, measured a look at a time on chunks of 256 squares
+ * (decision 045). A pending square is a rectangle in a path stroked once for all of them, a free one a framed
+ * rectangle and a plus, a branch slot its dashes and a plus; a reserved one's hatching and round marker make 173
+ * vertices.
  */
 const DRAWING_COST = new Map<readonly Layer[], number>([
-  [PENDING, 1],
-  [AVAILABLE, 4],
-  [RESERVED, 16],
-  [BRANCH_SLOT, 14],
+  [PENDING, 2],
+  [AVAILABLE, 6],
+  [RESERVED, 48],
+  [BRANCH_SLOT, 42],
 ]);
 export const BRANCH_SLOT_DRAWING_COST = DRAWING_COST.get(BRANCH_SLOT)!;
 
@@ -172,10 +187,14 @@ export function drawBranchSlot(g: Pen, x: number, y: number): void {
 export class SquareBatch {
   private readonly byLook = new Map<readonly Layer[], number[]>();
 
-  constructor(private readonly g: Pen) {}
+  constructor(
+    private readonly g: Pen,
+    /** How published squares are painted; by default a path and a fill on `g`. */
+    private readonly solid: SolidSquare = (x, y, size, color) => fillSquare(g, x, y, size, color),
+  ) {}
 
   add(x: number, y: number, status: number, color: number): void {
-    if (status === CellStatus.Published) drawPublished(this.g, x, y, color);
+    if (status === CellStatus.Published) this.solid(x, y, S, publishedColour(color));
     else this.corners(LOOKS[status] ?? PENDING).push(x, y);
   }
 

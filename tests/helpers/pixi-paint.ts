@@ -1,12 +1,13 @@
 /**
  * What a real PixiJS Graphics has been told to paint, read back from its recorded instructions (Graphics records its
  * paths and styles without a renderer, so this runs in Node): each fill or stroke with its colour, alpha and width,
- * and the bounds of every shape it paints, rounded to hundredths.
+ * and the bounds of every shape it paints, rounded to hundredths; a texture drawn into it, as the rectangle it covers
+ * with its tint as the colour (the white texture in a colour is a square of that colour).
  */
 import type { Graphics } from 'pixi.js';
 
 export interface Paint {
-  /** 'fill' or 'stroke' (and 'cut' for holes, 'texture' for an image, which have no style read here). */
+  /** 'fill', 'stroke', 'texture' (an image, or a tinted white quad), or 'cut' for holes. */
   action: string;
   color: number | undefined;
   alpha: number | undefined;
@@ -18,8 +19,11 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 export function paintsOf(graphics: Graphics): Paint[] {
   return graphics.context.instructions.map((instruction) => {
-    if (instruction.action === 'texture')
-      return { action: 'texture', color: undefined, alpha: undefined, width: undefined, shapes: [] };
+    if (instruction.action === 'texture') {
+      const { style, alpha, dx, dy, dw, dh } = instruction.data;
+      const shape = { type: 'rectangle', x: round(dx), y: round(dy), width: round(dw), height: round(dh) };
+      return { action: 'texture', color: style, alpha, width: undefined, shapes: [shape] };
+    }
     const { style, path } = instruction.data;
     return {
       action: instruction.action,

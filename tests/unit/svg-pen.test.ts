@@ -10,11 +10,11 @@ describe('SvgPen', () => {
   it('fills and strokes the same shape, and starts a new one after painting', () => {
     const pen = new SvgPen();
     pen.rect(0, 0, 100, 100).fill({ color: 0xfdfcf9 }).stroke({ width: 2, color: 0x2e6b57 });
-    pen.moveTo(10, 50).lineTo(90, 50).stroke({ width: 2, color: 0x2e6b57, alpha: 0.45, cap: 'round' });
+    pen.moveTo(10, 50).lineTo(90, 50).stroke({ width: 2, color: 0x2e6b57, alpha: 0.45, cap: 'square' });
     expect(pen.markup()).toBe(
       '<rect x="0" y="0" width="100" height="100" fill="#fdfcf9"/>' +
         '<rect x="0" y="0" width="100" height="100" fill="none" stroke="#2e6b57" stroke-width="2"/>' +
-        '<path fill="none" stroke="#2e6b57" stroke-width="2" stroke-opacity="0.45" stroke-linecap="round" d="M10 50L90 50"/>',
+        '<path fill="none" stroke="#2e6b57" stroke-width="2" stroke-opacity="0.45" stroke-linecap="square" d="M10 50L90 50"/>',
     );
   });
 

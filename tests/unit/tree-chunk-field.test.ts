@@ -2,7 +2,7 @@
  * The chunks of a tree on the canvas (client/tree/engine/chunk-field.ts), built of real PixiJS containers: culling
  * by chunk against the view, a few chunks built per frame nearest the middle first (a costly one a part a frame),
  * chunks out of view hidden and, far out of it, destroyed; changed chunks drawn again in place, before new ones. The
- * frame's clock is held still (fake `performance`), so each frame builds exactly its budget of four.
+ * frame's clock is held still (fake `performance`), so each frame builds exactly its budget of three.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Container } from 'pixi.js';
@@ -59,14 +59,14 @@ afterEach(() => {
 });
 
 describe('the chunk field', () => {
-  it('builds nothing while culling: the chunks the view touches wait, and come four a frame, middle first', () => {
+  it('builds nothing while culling: the chunks the view touches wait, and come three a frame, middle first', () => {
     const { chunks, index, shown } = field();
     chunks.cull(rows(10, 12), false);
     expect(chunks.waiting).toBe(true);
     expect(chunks.builtCount).toBe(0);
     chunks.buildSome();
-    expect(chunks.builtCount).toBe(4);
-    // The middle chunk, then the four beside it (one of them waits for the next frame).
+    expect(chunks.builtCount).toBe(3);
+    // The middle chunk, then two of the four beside it (the others wait for the next frame).
     expect(shown()).toContain('chunk 11,0');
     expect(
       shown().every((label) =>

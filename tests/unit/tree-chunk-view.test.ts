@@ -15,6 +15,7 @@ import { buildChunkIndex, chunkKey, type ChunkEntry } from '#client/tree/engine/
 import { ChunkView } from '#client/tree/engine/chunk-view.ts';
 import { TexturePool, ThumbnailCache } from '#client/tree/engine/thumbnails.ts';
 import { ABSENT_STATUS } from '#client/tree/engine/tree-grid.ts';
+import { PALETTE } from '#shared/tree/cell-look.ts';
 import { paintsOf } from '../helpers/pixi-paint.ts';
 
 /** Rows 0..5, columns 0..5 of chunk (0, 0): published pieces with pictures on the diagonal, a mix of the rest. */
@@ -106,6 +107,32 @@ describe('a chunk’s squares', () => {
     expected.delete('2,3');
     expect(drawn).toEqual(expected);
     expect(view.squareCount).toBe(36 - 1 + 1);
+    view.destroy();
+  });
+
+  it('paints each published square in its colour as a tinted white quad, one of no known colour in the neutral one', () => {
+    const cells = smallTree();
+    const unknown = cells.indexOf.at(4, 4);
+    cells.color[unknown] = -1;
+    const { view } = chunkOf(cells);
+    const body = (view.container.getChildByLabel('squares') as Container).children[0] as Graphics;
+    const quads = body.context.instructions.filter((instruction) => instruction.action === 'texture');
+    expect(quads.map((quad) => quad.data.image)).toEqual(quads.map(() => Texture.WHITE));
+    const painted = paintsOf(body)
+      .filter((paint) => paint.action === 'texture')
+      .map(({ color, alpha, shapes: [square] }) => ({ color, alpha, ...square }));
+    expect(painted).toEqual(
+      [0, 1, 2, 3, 4, 5].map((d) => ({
+        color: d === 4 ? PALETTE.publishedFallback : cells.color[cells.indexOf.at(d, d)],
+        alpha: 1,
+        type: 'rectangle',
+        x: d * CELL_PITCH,
+        y: d * CELL_PITCH,
+        width: CELL_SIZE,
+        height: CELL_SIZE,
+      })),
+    );
+    expect(cells.color[cells.indexOf.at(2, 2)]).toBeGreaterThan(0);
     view.destroy();
   });
 });

@@ -11,14 +11,15 @@ import { ChunkView, drawingCost } from './chunk-view.ts';
 import type { ThumbnailCache } from './thumbnails.ts';
 
 /**
- * Chunks built per frame at most, so a fast pan never stalls a frame. Building is timed, but as much again comes at
- * the chunk's first render, where PixiJS turns its shapes into triangles: the drawing cost (chunk-view.ts) bounds
- * that, four full chunks of published squares a frame. A chunk costing more than a frame's share (a chunk full of
- * reserved squares or branch slots costs over three) is drawn a share a frame, in parts.
+ * Chunks built per frame at most, so a fast pan never stalls a frame. Building is timed, but more comes at the
+ * chunk's first render, where PixiJS turns its shapes into triangles and packs them for the GPU: the drawing cost
+ * (cell-look.ts) bounds both. Three chunks of a grown tree's squares fit in a frame's share (each about 370: mostly
+ * published, some free, now and then a reserved one); a chunk at the growth frontier (about 2,200) is drawn in two
+ * parts, one full of reserved squares in eleven (decision 045).
  */
-const BUILD_BUDGET = 4;
+const BUILD_BUDGET = 3;
 const BUILD_BUDGET_MS = 5;
-export const BUILD_COST_BUDGET = 1_100;
+export const BUILD_COST_BUDGET = 1_200;
 /** Chunks this far (world pixels) outside the view are shown early; beyond KEEP_MARGIN they are destroyed. */
 const SHOW_MARGIN = CHUNK_WORLD * 0.25;
 const KEEP_MARGIN = CHUNK_WORLD * 2;

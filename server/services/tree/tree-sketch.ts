@@ -111,7 +111,7 @@ export class SvgPen implements Pen {
     return this.paint(`fill="${hex(style.color)}"${alpha}`, 0);
   }
 
-  stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'round' }): this {
+  stroke(style: { width: number; color: number; alpha?: number; alignment?: number; cap?: 'square' }): this {
     const alpha = style.alpha === undefined || style.alpha === 1 ? '' : ` stroke-opacity="${num(style.alpha)}"`;
     const cap = style.cap ? ` stroke-linecap="${style.cap}"` : '';
     const attributes = `fill="none" stroke="${hex(style.color)}" stroke-width="${num(style.width)}"${alpha}${cap}`;

@@ -17,15 +17,17 @@ import {
   ZoomInIcon,
   ZoomOutIcon,
 } from './tree-icons.tsx';
+import { useLatest, type LatestValue } from './latest-value.ts';
 import { COVERS_TREE } from './use-covered-insets.ts';
 
 export interface TreePanelProps {
-  scale: number;
+  /** The camera's scale, as the engine reports it. */
+  scale: LatestValue<number>;
   /**
    * How far zoom in may go: the tree's upper limit, or past it into the picture's own pixels of the piece the button
    * would zoom into (decision 048).
    */
-  zoomLimit?: number;
+  zoomLimit: LatestValue<number>;
   onZoom: (direction: 1 | -1) => void;
   /** Moves the view: dx, dy of -1, 0 or 1, the way it goes. */
   onPan: (dx: number, dy: number) => void;
@@ -45,7 +47,7 @@ const PANS = [
 
 export function TreePanel({
   scale,
-  zoomLimit = TREE_VIEW.zoomMax,
+  zoomLimit,
   onZoom,
   onPan,
   onFindFree,
@@ -66,32 +68,7 @@ export function TreePanel({
   return (
     <div className="tree-panel-area" {...COVERS_TREE}>
       <div className="tree-panel" role="toolbar" aria-label="Tree view">
-        <button
-          type="button"
-          className="tree-panel__button"
-          onClick={() => onZoom(-1)}
-          disabled={!canZoomOut(scale)}
-          aria-label="Zoom out"
-          title="Zoom out"
-        >
-          <ZoomOutIcon />
-        </button>
-        <output className="tree-panel__scale" aria-live="polite" aria-label="Zoom level">
-          {Math.round(scale * 100)}%
-          {zoomLimit > TREE_VIEW.zoomMax && !canZoomIn(scale, zoomLimit) && (
-            <span className="visually-hidden">, the picture’s own pixels</span>
-          )}
-        </output>
-        <button
-          type="button"
-          className="tree-panel__button"
-          onClick={() => onZoom(1)}
-          disabled={!canZoomIn(scale, zoomLimit)}
-          aria-label="Zoom in"
-          title="Zoom in"
-        >
-          <ZoomInIcon />
-        </button>
+        <ZoomControls scale={scale} zoomLimit={zoomLimit} onZoom={onZoom} />
         <span className="tree-panel__divider" aria-hidden="true" />
         <button
           ref={panButton}
@@ -259,5 +236,45 @@ function SearchBox({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (te
         </p>
       )}
     </form>
+  );
+}
+
+/** Zoom out, the zoom level and zoom in: the one part of the panel that follows every frame of a zoom. */
+function ZoomControls({
+  scale: scaleSource,
+  zoomLimit: zoomLimitSource,
+  onZoom,
+}: Pick<TreePanelProps, 'scale' | 'zoomLimit' | 'onZoom'>) {
+  const scale = useLatest(scaleSource);
+  const zoomLimit = useLatest(zoomLimitSource);
+  return (
+    <>
+      <button
+        type="button"
+        className="tree-panel__button"
+        onClick={() => onZoom(-1)}
+        disabled={!canZoomOut(scale)}
+        aria-label="Zoom out"
+        title="Zoom out"
+      >
+        <ZoomOutIcon />
+      </button>
+      <output className="tree-panel__scale" aria-live="polite" aria-label="Zoom level">
+        {Math.round(scale * 100)}%
+        {zoomLimit > TREE_VIEW.zoomMax && !canZoomIn(scale, zoomLimit) && (
+          <span className="visually-hidden">, the picture’s own pixels</span>
+        )}
+      </output>
+      <button
+        type="button"
+        className="tree-panel__button"
+        onClick={() => onZoom(1)}
+        disabled={!canZoomIn(scale, zoomLimit)}
+        aria-label="Zoom in"
+        title="Zoom in"
+      >
+        <ZoomInIcon />
+      </button>
+    </>
   );
 }

@@ -13,6 +13,7 @@ import { firstViewShown, moduleLoader } from '#client/app/module-loader.ts';
 import { useLoaded } from '#client/app/use-loaded.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
+import { LatestValue } from './latest-value.ts';
 import { ReplayControl } from './replay/replay-control.tsx';
 import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
@@ -49,9 +50,10 @@ export function TreeView() {
   useLiveTree(token, snapshot.data, engine);
   // The toolbar and the replay's control cover the canvas's edges: the engine reveals squares clear of them.
   useCoveredInsets(engine);
-  const [scale, setScale] = useState<number>(TREE_VIEW.zoomDefault);
+  // The zoom, for the panel alone: it changes at every frame of a zoom, and the page around need not re-render.
+  const [scale] = useState(() => new LatestValue<number>(TREE_VIEW.zoomDefault));
   // Past the tree's limit when the + button would zoom into a piece's pyramid (decision 048).
-  const [zoomLimit, setZoomLimit] = useState<number>(TREE_VIEW.zoomMax);
+  const [zoomLimit] = useState(() => new LatestValue<number>(TREE_VIEW.zoomMax));
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const say = useCallback((text: string) => setToast((previous) => ({ id: (previous?.id ?? 0) + 1, text })), []);
   const clearToast = useCallback(() => setToast(null), []);
@@ -138,8 +140,8 @@ export function TreeView() {
           fetchRegion={fetchRegion}
           describedBy="tree-keyboard-help"
           onCellTap={onCellTap}
-          onScaleChange={setScale}
-          onZoomLimitChange={setZoomLimit}
+          onScaleChange={scale.set}
+          onZoomLimitChange={zoomLimit.set}
           onCameraChange={onCameraChange}
           onFocusChange={onFocusChange}
           onNotice={onNotice}

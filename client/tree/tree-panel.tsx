@@ -17,7 +17,7 @@ import {
   ZoomInIcon,
   ZoomOutIcon,
 } from './tree-icons.tsx';
-import { useLatest, type LatestValue } from './latest-value.ts';
+import { useLatest, type LatestValue } from './signals.ts';
 import { COVERS_TREE } from './use-covered-insets.ts';
 
 export interface TreePanelProps {

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { TreeEngine } from './engine/tree-engine.ts';
+import type { ViewSignal } from './signals.ts';
 import {
   bandText,
   pieceText,
@@ -26,20 +27,6 @@ const SAID_HOLD_MS = 3000;
 const STILL_LOADING = 'The tree is still loading.';
 /** Pieces listed at most; the rest are counted ("and 12 more"). */
 export const SURVEY_MAX_PIECES = 60;
-
-/** Tells its listeners that the view or what the tree holds changed (the page calls it on every camera move). */
-export class ViewSignal {
-  private readonly listeners = new Set<() => void>();
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-
-  emit(): void {
-    for (const listener of this.listeners) listener();
-  }
-}
 
 export interface TreeSurveyProps {
   engine: TreeEngine | null;

@@ -9,7 +9,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { linkedSquareText } from './cell-actions.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
-import type { ViewSignal } from './tree-survey.tsx';
+import type { ViewSignal } from './signals.ts';
 import type { SquarePosition } from './use-tree-address.ts';
 
 export const NOT_ON_TREE = 'That square is not on the tree.';

@@ -29,7 +29,8 @@ import {
   viewSummaryText,
   type ViewSurvey,
 } from '#client/tree/engine/survey.ts';
-import { TreeSurvey, ViewSignal } from '#client/tree/tree-survey.tsx';
+import { ViewSignal } from '#client/tree/signals.ts';
+import { TreeSurvey } from '#client/tree/tree-survey.tsx';
 
 /**
  * A made-up tree drawn as text, one line a row from row 0, column -2 at the left: P published, A available, R

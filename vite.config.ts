@@ -184,7 +184,7 @@ export default defineConfig({
             {
               name: 'react',
               // Not the scheduler inside react-reconciler (@pixi/react's own): that one comes with the tree's canvas.
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/](?!.*node_modules)/,
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/](?!.*node_modules)/,
               priority: 3,
             },
             { name: 'query', test: /node_modules[\\/](@tanstack|@trpc)[\\/]/, priority: 2 },

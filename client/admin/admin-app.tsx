@@ -4,8 +4,8 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { RouterView } from '#client/router/react.tsx';
+import { createBrowserRouter } from '#client/router/router.ts';
 import { createTrpcClient, trpc } from '#client/api/trpc.ts';
 import { AdminLayout } from './admin-layout.tsx';
 import { ADMIN_BASE } from './sections.ts';
@@ -22,22 +22,17 @@ import { UsersTab } from './tabs/users-tab.tsx';
 function createDashboardRouter() {
   return createBrowserRouter(
     [
-      {
-        element: <AdminLayout />,
-        children: [
-          { index: true, element: <OverviewTab /> },
-          { path: 'review', element: <ReviewQueueTab /> },
-          { path: 'review/:artToken', element: <ReviewItemPage /> },
-          { path: 'removals', element: <RemovalsTab /> },
-          { path: 'messages', element: <MessagesTab /> },
-          { path: 'users', element: <UsersTab /> },
-          { path: 'reservations', element: <ReservationsTab /> },
-          { path: 'log', element: <LogTab /> },
-          { path: '*', element: <NotFoundTab /> },
-        ],
-      },
+      { path: '/', element: <OverviewTab /> },
+      { path: '/review', element: <ReviewQueueTab /> },
+      { path: '/review/:artToken', element: <ReviewItemPage /> },
+      { path: '/removals', element: <RemovalsTab /> },
+      { path: '/messages', element: <MessagesTab /> },
+      { path: '/users', element: <UsersTab /> },
+      { path: '/reservations', element: <ReservationsTab /> },
+      { path: '/log', element: <LogTab /> },
+      { path: '*', element: <NotFoundTab /> },
     ],
-    { basename: ADMIN_BASE },
+    { base: ADMIN_BASE },
   );
 }
 
@@ -58,7 +53,7 @@ export function AdminApp() {
   const [router] = useState(createDashboardRouter);
   return (
     <AdminProviders>
-      <RouterProvider router={router} />
+      <RouterView router={router} layout={<AdminLayout />} />
     </AdminProviders>
   );
 }

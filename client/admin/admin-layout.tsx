@@ -4,7 +4,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { useEffect, useRef } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { NavLink, Outlet, useLocation } from '#client/router/react.tsx';
 import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
 import { LogoMark } from '#client/app/logo-mark.tsx';
 import { trpc } from '#client/api/trpc.ts';

@@ -3,7 +3,7 @@
  * tree (`beforeUser`); the open menu hides the view and the footer (decision 007); route-focus.ts moves focus.
  */
 import { useEffect, useState } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation } from '#client/router/react.tsx';
 import { useCurrentUser } from './current-user.ts';
 import { Preloader } from './preloader.tsx';
 import { useRouteFocus } from './route-focus.ts';

@@ -1,14 +1,14 @@
 /** The React app: providers around the router. */
 import { useState } from 'react';
-import { RouterProvider } from 'react-router/dom';
+import { RouterView } from '#client/router/react.tsx';
 import { Providers } from './providers.tsx';
-import { createAppRouter } from './routes.tsx';
+import { appErrorElement, appLayout, createAppRouter } from './routes.tsx';
 
 export function App() {
   const [router] = useState(createAppRouter);
   return (
     <Providers>
-      <RouterProvider router={router} />
+      <RouterView router={router} layout={appLayout} errorElement={appErrorElement} />
     </Providers>
   );
 }

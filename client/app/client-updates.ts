@@ -7,6 +7,7 @@
  * previous builds' files for a week. A lazy module that fails to load all the same reloads the page, once per build.
  */
 import { useEffect } from 'react';
+import type { Router } from '#client/router/router.ts';
 
 export const CLIENT_BUILD_HEADER = 'X-Client-Build';
 const RELOADED_FOR = 'gallery-tree.reloaded-for-build';
@@ -39,20 +40,15 @@ export function useUnsavedInput(active: boolean): void {
   }, [active]);
 }
 
-interface RouterLike {
-  state: { location: { pathname: string } };
-  subscribe: (listener: (state: { location: { pathname: string } }) => void) => unknown;
-}
-
 /**
  * After each move to another page (a new path; a change of the query alone, as the tree's view makes, is not one),
  * a waiting update reloads the page the visitor is going to, unless a form holds unsaved input at that moment.
  */
-export function reloadOnNavigationWhenUpdated(router: RouterLike): void {
-  let pathname = router.state.location.pathname;
-  router.subscribe((state) => {
-    if (state.location.pathname === pathname) return;
-    pathname = state.location.pathname;
+export function reloadOnNavigationWhenUpdated(router: Router): void {
+  let pathname = router.location.pathname;
+  router.subscribe(() => {
+    if (router.location.pathname === pathname) return;
+    pathname = router.location.pathname;
     if (updateWaiting && unsaved.size === 0) window.location.reload();
   });
 }

@@ -4,7 +4,7 @@
  * current user is known, so the wrong page never flashes.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from '#client/router/react.tsx';
 import { useCurrentUser } from './current-user.ts';
 import { loginPathFor, returnPathOf } from './return-path.ts';
 
@@ -33,7 +33,7 @@ export function WelcomeAfterLogout({ children }: { children: ReactNode }) {
       hadUser.current = true;
     } else if (hadUser.current) {
       hadUser.current = false;
-      void navigate('/', { replace: true });
+      navigate('/', { replace: true });
     }
   }, [user, isLoading, navigate]);
   return children;

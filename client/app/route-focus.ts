@@ -3,7 +3,7 @@
  * page's title is announced: without this, focus stays on the link that was clicked (now gone) and falls to <body>.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '#client/router/react.tsx';
 
 /** How long a page may take to draw its heading (its data loading) before the move is left alone. */
 const HEADING_WAIT_MS = 5000;

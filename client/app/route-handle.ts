@@ -1,5 +1,5 @@
 /** Per-route settings: the page's highlight name, and whether the header is fixed over a full-bleed view. */
-import { useMatches } from 'react-router';
+import { useMatch } from '#client/router/react.tsx';
 
 export interface RouteHandle {
   /** Highlight name, e.g. 'page.learn'. */
@@ -13,10 +13,6 @@ export interface RouteHandle {
 }
 
 export function useRouteHandle(): RouteHandle | null {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]!.handle as RouteHandle | undefined;
-    if (handle?.page) return handle;
-  }
-  return null;
+  const handle = useMatch()?.route.handle as RouteHandle | undefined;
+  return handle?.page ? handle : null;
 }

@@ -1,10 +1,10 @@
 /**
- * Every route of docs/product.md's "Screens and routes", in data mode. Each carries its highlight name (and the tree
- * its fixed header) in `handle`; guards wrap the user-only and guest-only pages, and the layout (welcome after a
- * logout). The tree page loads in the background, bringing PixiJS with it.
+ * Every route of docs/product.md's "Screens and routes", matched in order (decision 051). Each carries its highlight
+ * name (and the tree its fixed header) in `handle`; guards wrap the user-only and guest-only pages, and the layout
+ * (welcome after a logout). The tree page loads in the background, bringing PixiJS with it.
  */
 import type { ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type RouteDefinition, type Router } from '#client/router/router.ts';
 import { RouteErrorPage } from '#client/pages/route-error-page.tsx';
 import { treePageLoader } from '#client/pages/tree-page-loader.ts';
 import { removeSketch } from '#client/tree/tree-sketch.ts';
@@ -66,7 +66,7 @@ function page(
   Page: LazyComponent<object> | (() => ReactNode),
   access: Access = 'everyone',
   extra: Partial<RouteHandle> = {},
-): RouteObject {
+): RouteDefinition {
   const element = <Page />;
   const guarded =
     access === 'guests' ? (
@@ -81,51 +81,44 @@ function page(
   return { path, element: guarded, handle };
 }
 
-export const routes: RouteObject[] = [
-  {
-    element: (
-      <WelcomeAfterLogout>
-        <AppLayout />
-      </WelcomeAfterLogout>
-    ),
-    errorElement: <RouteErrorPage />,
-    children: [
-      page('/', 'welcome', WelcomePage),
-      page('/learn', 'learn', LearnPage),
-      page('/participate', 'participate', ParticipatePage),
-      page('/faqs', 'faqs', FaqsPage),
-      page('/contact', 'contact', ContactPage),
-      page('/terms', 'terms', TermsPage),
-      page('/privacy', 'privacy', PrivacyPage),
-      page('/profile/:token', 'profile', ProfilePage),
-      page('/profile', 'editProfile', EditProfilePage, 'users'),
-      page('/login', 'login', LoginPage, 'guests'),
-      page('/registration', 'registration', RegistrationPage, 'guests'),
-      page('/reset-password', 'resetPassword', ResetPasswordPage, 'guests'),
-      page('/restore-password/:token', 'restorePassword', RestorePasswordPage, 'guests'),
-      page('/observe', 'tree', TreeRoute, 'everyone', { fixedHeader: true, beforeUser: true }),
-      page('/observe/cell/:cellToken/edit', 'editArt', EditArtPage, 'users'),
-      page('/observe/cell/:cellToken/details', 'artDetails', ArtDetailsPage),
-      page(
-        '/observe/cell/:cellToken/reserve/:reminderToken/extend',
-        'extendReservation',
-        ExtendReservationPage,
-        'users',
-      ),
-      page('/forbidden', 'forbidden', ForbiddenPage),
-      page('*', 'notfound', NotFoundPage),
-    ],
-  },
+const routes: RouteDefinition[] = [
+  page('/', 'welcome', WelcomePage),
+  page('/learn', 'learn', LearnPage),
+  page('/participate', 'participate', ParticipatePage),
+  page('/faqs', 'faqs', FaqsPage),
+  page('/contact', 'contact', ContactPage),
+  page('/terms', 'terms', TermsPage),
+  page('/privacy', 'privacy', PrivacyPage),
+  page('/profile/:token', 'profile', ProfilePage),
+  page('/profile', 'editProfile', EditProfilePage, 'users'),
+  page('/login', 'login', LoginPage, 'guests'),
+  page('/registration', 'registration', RegistrationPage, 'guests'),
+  page('/reset-password', 'resetPassword', ResetPasswordPage, 'guests'),
+  page('/restore-password/:token', 'restorePassword', RestorePasswordPage, 'guests'),
+  page('/observe', 'tree', TreeRoute, 'everyone', { fixedHeader: true, beforeUser: true }),
+  page('/observe/cell/:cellToken/edit', 'editArt', EditArtPage, 'users'),
+  page('/observe/cell/:cellToken/details', 'artDetails', ArtDetailsPage),
+  page('/observe/cell/:cellToken/reserve/:reminderToken/extend', 'extendReservation', ExtendReservationPage, 'users'),
+  page('/forbidden', 'forbidden', ForbiddenPage),
+  page('*', 'notfound', NotFoundPage),
 ];
 
-export function createAppRouter() {
+/** Around every page: welcome after a logout, the header and footer; the error page stands in for it all. */
+export const appLayout = (
+  <WelcomeAfterLogout>
+    <AppLayout />
+  </WelcomeAfterLogout>
+);
+export const appErrorElement = <RouteErrorPage />;
+
+export function createAppRouter(): Router {
   const router = createBrowserRouter(routes);
   // The page the visit opens at comes while the signed-in user is asked for.
-  for (const match of router.state.matches) void (match.route.handle as RouteHandle | undefined)?.load?.();
+  void (router.match?.route.handle as RouteHandle | undefined)?.load?.();
   // The tree's first sketch (client/tree/tree-sketch.ts) belongs to /observe, even if the visitor leaves before the
   // tree page has arrived to take it.
-  router.subscribe((state) => {
-    if (state.location.pathname !== TREE_PAGE_PATH) removeSketch();
+  router.subscribe(() => {
+    if (router.location.pathname !== TREE_PAGE_PATH) removeSketch();
   });
   // After an upgrade, the next move to another page loads the new build (decision 041).
   reloadOnNavigationWhenUpdated(router);

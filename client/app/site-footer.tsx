@@ -2,7 +2,7 @@
  * The footer: the logo text, the gallery's addresses and a short menu. The social links exist as
  * data only (site-menu.ts).
  */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { CurrentUser } from '#shared/api-types.ts';
 import { ContactDetails } from './contact-details.tsx';
 import { LogoMark } from './logo-mark.tsx';

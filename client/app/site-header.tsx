@@ -3,7 +3,7 @@
  * audience may see (site-menu.ts); how the open menu behaves is decision 007's.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink, useNavigate } from '#client/router/react.tsx';
 import type { CurrentUser } from '#shared/api-types.ts';
 import { Avatar } from './avatar.tsx';
 import { useLogout } from './current-user.ts';
@@ -137,7 +137,7 @@ function SignedIn({ user, onDone }: { user: CurrentUser; onDone: () => void }) {
     try {
       await logout();
       onDone();
-      await navigate('/', { replace: true });
+      navigate('/', { replace: true });
     } catch {
       setFailed(true);
     }

@@ -1,7 +1,7 @@
 /** The collapsible block of the details page: the piece's description, then the artist's picture and description. */
 import { personName } from '#shared/people.ts';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { ArtAuthor } from '#shared/art-api.ts';
 import { Avatar } from '#client/app/avatar.tsx';
 import { profilePath } from '#shared/paths.ts';

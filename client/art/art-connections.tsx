@@ -1,6 +1,6 @@
 /** The CONNECTIONS list of a piece: each connected neighbour's thumbnail (to its details) and why they connect. */
 import { personName } from '#shared/people.ts';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { ArtConnection } from '#shared/art-api.ts';
 import { cellPath } from '#shared/paths.ts';
 import { titleOrUntitled } from '#shared/words.ts';

@@ -4,7 +4,7 @@
  * A published piece's images are locked for its author (decision 042): only their descriptions can change.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { ART_LIMITS } from '#shared/constants.ts';
 import { EMPTY_SLOT, slotIsFilled, type ImageSlot } from './editor-state.ts';
 import { checkImageFile } from './image-file-check.ts';

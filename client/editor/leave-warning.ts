@@ -4,7 +4,8 @@
  * confirmation that names what would be lost. A new version of the site waits for it too.
  */
 import { useEffect } from 'react';
-import { useBlocker } from 'react-router';
+import { useLeaveGuard } from '#client/router/react.tsx';
+import type { LeaveGuard } from '#client/router/router.ts';
 import { useUnsavedInput } from '#client/app/client-updates.ts';
 
 export const LEAVE_EDITOR_QUESTION = 'Leave the editor? What you entered here is not saved until you submit it.';
@@ -19,12 +20,9 @@ export function useLeaveWarning(active: boolean): void {
     return () => window.removeEventListener('beforeunload', warn);
   }, [active]);
 
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => active && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    if (window.confirm(LEAVE_EDITOR_QUESTION)) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
+  useLeaveGuard(active ? askBeforeLeaving : null);
 }
+
+/** A move to another page asks first; a move within the editor's address (its query or fragment) does not. */
+const askBeforeLeaving: LeaveGuard = (from, to) =>
+  from.pathname === to.pathname || window.confirm(LEAVE_EDITOR_QUESTION);

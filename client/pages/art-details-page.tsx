@@ -4,7 +4,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { useEffect } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '#client/router/react.tsx';
 import type { ArtDetails } from '#shared/art-api.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { trpc } from '#client/api/trpc.ts';
@@ -91,7 +91,7 @@ export function ArtDetailsPage() {
           type="button"
           className="close-button art-details__close"
           aria-label="Close and return to the tree"
-          onClick={() => void navigate('/observe')}
+          onClick={() => navigate('/observe')}
         >
           <CloseIcon />
         </button>

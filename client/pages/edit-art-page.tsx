@@ -4,7 +4,7 @@
  * do what). After SUBMIT a final screen thanks the artist and links back to the tree.
  */
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '#client/router/react.tsx';
 import { ArtStatus } from '#shared/domain.ts';
 import { ErrorCode } from '#shared/errors.ts';
 import { trpc } from '#client/api/trpc.ts';
@@ -34,7 +34,7 @@ export function EditArtPage() {
   usePageTitle(forEdit.data && !forEdit.data.isNew ? 'edit.' : 'add.');
 
   useEffect(() => {
-    if (refused) void navigate('/forbidden', { replace: true });
+    if (refused) navigate('/forbidden', { replace: true });
   }, [refused, navigate]);
   // Being in the editor answers the edit-reserved-cell prompt's question: it need not ask over the wizard.
   const mayEdit = forEdit.data?.mayEdit === true;
@@ -96,7 +96,7 @@ export function EditArtPage() {
           type="button"
           className="close-button"
           aria-label="Close and return to the tree"
-          onClick={() => void navigate('/observe')}
+          onClick={() => navigate('/observe')}
           data-testid="editor-close"
         >
           <CloseIcon />

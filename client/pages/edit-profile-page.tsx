@@ -3,7 +3,7 @@
  * in client/profile/manage. The selected tab lives in the address (?tab=account) so it can be linked.
  */
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '#client/router/react.tsx';
 import type { CurrentUser } from '#shared/api-types.ts';
 import { isObserver, useCurrentUser } from '#client/app/current-user.ts';
 import { usePageTitle } from '#client/app/page-title.ts';

@@ -4,7 +4,7 @@
  * the tree centred on that square and clears the reserved-cell prompt.
  */
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '#client/router/react.tsx';
 import type { ReservationDetails } from '#shared/api-types.ts';
 import { EXTENSION_DAYS } from '#shared/constants.ts';
 import { EXTENSION_PERIOD } from '#shared/durations.ts';
@@ -38,7 +38,7 @@ export function ExtendReservationPage() {
 
   const close = () => {
     clearPrompt();
-    void navigate(cellToken ? cellPath(cellToken, 'tree') : '/observe');
+    navigate(cellToken ? cellPath(cellToken, 'tree') : '/observe');
   };
 
   const onSubmit = async (event: FormEvent) => {

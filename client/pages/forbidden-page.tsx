@@ -1,5 +1,5 @@
 /** Forbidden: shows 403 and Forbidden; where a visitor without the rights for a page is sent. */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { StatusArt } from './status-art.tsx';
 

@@ -4,7 +4,7 @@
  * arrow keys move between tabs.
  */
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { LEARN_SLIDES } from './copy/learn.ts';
 import { SlideArt } from './learn/slide-art.tsx';

@@ -3,7 +3,7 @@
  * one message (decision 007); on success the current user is reloaded, then the visitor goes back to the page that
  * asked them to log in (`?next=`, a path of this site) or to welcome.
  */
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '#client/router/react.tsx';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
 import { loginSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';
@@ -25,7 +25,7 @@ export function LoginPage() {
     onSubmit: async (input) => {
       await login.mutateAsync(input);
       await reloadCurrentUser();
-      await navigate(returnPathOf(location.search), { replace: true });
+      navigate(returnPathOf(location.search), { replace: true });
     },
   });
   const invalid = form.notice?.kind === 'error';

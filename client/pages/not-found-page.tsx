@@ -1,5 +1,5 @@
 /** Not found: any path the app does not know. */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { StatusArt } from './status-art.tsx';
 

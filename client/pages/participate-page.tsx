@@ -3,7 +3,7 @@
  * the way to registration. The words live in copy/participate.ts.
  */
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { usePageTitle } from '#client/app/page-title.ts';
 import { PARTICIPATE_LEAD, PARTICIPATE_STEPS } from './copy/participate.ts';

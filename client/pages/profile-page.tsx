@@ -5,7 +5,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#client/router/react.tsx';
 import { ErrorCode } from '#shared/errors.ts';
 import type { PublicProfile } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';

@@ -2,7 +2,7 @@
  * Register ('register.'): first name, last name, e-mail and password, each with its error beside it. On success the
  * new account is signed in: the current user is reloaded, then the visitor goes to welcome.
  */
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '#client/router/react.tsx';
 import { ACCOUNT_LIMITS as L } from '#shared/constants.ts';
 import { registrationSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';
@@ -25,7 +25,7 @@ export function RegistrationPage() {
     onSubmit: async (input) => {
       await register.mutateAsync(input);
       await reloadCurrentUser();
-      await navigate(returnPathOf(location.search), { replace: true });
+      navigate(returnPathOf(location.search), { replace: true });
     },
   });
 

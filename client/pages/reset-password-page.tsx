@@ -3,7 +3,7 @@
  * password. The answer is the same whether or not the address has an account (decision 006); errors show as one
  * message (decision 007).
  */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { ACCOUNT_LIMITS } from '#shared/constants.ts';
 import { resetRequestSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';

@@ -3,7 +3,7 @@
  * success the form gives way to a success message. Any failure shows the one 'password cannot be updated' message.
  */
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#client/router/react.tsx';
 import * as v from 'valibot';
 import { restoreSchema } from '#shared/validation/account.ts';
 import { trpc } from '#client/api/trpc.ts';

@@ -1,5 +1,5 @@
 /** Shown when a route throws: a plain apology and a way back, never a blank page. */
-import { Link, useRouteError } from 'react-router';
+import { Link, useRouteError } from '#client/router/react.tsx';
 
 export function RouteErrorPage() {
   const error = useRouteError();

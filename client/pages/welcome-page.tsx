@@ -1,5 +1,5 @@
 /** Welcome: a short introduction and the ways in: learn, the tree, and participate (for guests only). */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { LogoMark } from '#client/app/logo-mark.tsx';
 import { useCurrentUser } from '#client/app/current-user.ts';
 import { usePageTitle } from '#client/app/page-title.ts';

@@ -3,7 +3,7 @@
  * a draft, asking whether to go on with it (docs/product.md, Reservations).
  */
 import { useSyncExternalStore } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '#client/router/react.tsx';
 import { isDeepLink } from '#shared/paths.ts';
 import { useReservedCell } from '#client/app/reserved-cell.ts';
 import { Popup } from './popup.tsx';
@@ -27,7 +27,7 @@ export function EditReservedCellPopup() {
 
   const answer = (yes: boolean) => {
     clearPrompt();
-    if (yes) void navigate(editPathOf(promptCell.token));
+    if (yes) navigate(editPathOf(promptCell.token));
   };
 
   return (

@@ -4,7 +4,7 @@
  */
 import { RESERVATION_PERIOD } from '#shared/durations.ts';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import {
   ArrowKeysIcon,
   FindFreeIcon,

@@ -4,7 +4,7 @@
  */
 import { EXTENSION_PERIOD } from '#shared/durations.ts';
 import { useId, type ReactNode } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '#client/router/react.tsx';
 import type { ReservedCell } from '#shared/api-types.ts';
 import { loginPathFor, registrationPathFor } from '#client/app/return-path.ts';
 import { formatDeadlineDate } from '#client/app/site-time.ts';

@@ -3,7 +3,7 @@
  * reserves it in three steps (docs/product.md, Reservations).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '#client/router/react.tsx';
 import { RESERVATION_DAYS } from '#shared/constants.ts';
 import type { ReservedCell } from '#shared/api-types.ts';
 import { CellStatus } from '#shared/domain.ts';
@@ -134,7 +134,7 @@ function ReserveSteps({ cell, onClose, onReserved }: CellPopupProps & { onReserv
     if (!reserved) return;
     if (choice === 'yes') {
       onClose();
-      void navigate(editPathOf(reserved.token));
+      navigate(editPathOf(reserved.token));
     } else {
       setStep(2);
     }

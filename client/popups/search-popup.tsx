@@ -3,7 +3,7 @@
  * Enter; 'Please wait...', then 'No records' or a table of pieces, each with a button to its details page.
  */
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { SearchHit } from '#shared/art-api.ts';
 import { SEARCH_MAX_LENGTH, SEARCH_PLACEHOLDER, isSearchable } from '#shared/validation/search.ts';
 import { trpc } from '#client/api/trpc.ts';

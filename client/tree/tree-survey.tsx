@@ -3,7 +3,7 @@
  * as links, a button that says it aloud. It follows the view once the camera rests, so its cost follows the screen.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { TreeEngine } from './engine/tree-engine.ts';
 import type { ViewSignal } from './signals.ts';
 import {

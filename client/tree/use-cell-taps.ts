@@ -3,7 +3,7 @@
  * back to, or a popup. A tap made before the signed-in user is known waits for them.
  */
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '#client/router/react.tsx';
 import type { TreePopup } from '#client/popups/tree-popups.tsx';
 import { actionForCell } from './cell-actions.ts';
 import type { CellHit } from './engine/tree-engine.ts';
@@ -32,7 +32,7 @@ export function useCellTaps(options: {
       if (action.kind === 'navigate') {
         openedSquare.current = { row: hit.row, column: hit.column };
         remember();
-        void navigate(action.to);
+        navigate(action.to);
       } else if (action.kind === 'popup') {
         openPopup({
           kind: action.popup,

@@ -1,5 +1,5 @@
 /** The way out of a page that could not show what was asked for: a button back to the tree. */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 
 export function BackToTree({ quiet = false }: { quiet?: boolean }) {
   return (

@@ -352,7 +352,7 @@ describe('bad input in the editor', () => {
     const artist = await member(studio.gallery, studio.tab, 'Careful');
     const { page } = artist;
     const cellToken = (await availableSquareNextToPublished(studio.gallery)).token;
-    await reserveAndOpenEditor(studio.gallery, artist, cellToken);
+    await reserveAndOpenEditor(studio.gallery, artist, cellToken, 'prompt');
 
     await page.getByTestId('image-input-0').setInputFiles(studio.file('notes.png'));
     await page.getByTestId('error-files.0').waitFor();
@@ -382,6 +382,12 @@ describe('bad input in the editor', () => {
     await page.getByTestId('editor-close').click();
     await expect.poll(() => questions).toEqual([LEAVE_EDITOR_QUESTION]);
     expect(new URL(page.url()).pathname).toBe(`/observe/cell/${cellToken}/edit`);
+    expect(await page.getByTestId('keyword').count()).toBe(9);
+    // The browser's Back (to the page it came from) asks too: declined, the browser goes forward again to the editor, as it was.
+    page.once('dialog', (dialog) => void (questions.push(dialog.message()), dialog.dismiss()));
+    await page.evaluate(() => history.back());
+    await expect.poll(() => questions).toHaveLength(2);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/observe/cell/${cellToken}/edit`);
     expect(await page.getByTestId('keyword').count()).toBe(9);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByTestId('editor-close').click();

@@ -192,6 +192,21 @@ describe('the public pages', () => {
     // The side nav highlights the current page only.
     expect(await page.getAttribute('[data-side-nav="terms"]', 'aria-current')).toBe('page');
     expect(await page.getAttribute('[data-side-nav="privacy"]', 'aria-current')).toBeNull();
+
+    // A link in the text opens the other page at its top; Back comes to where the reader was, Forward to the top.
+    const link = page.locator('.static-page__body a[href="/privacy"]').first();
+    await link.scrollIntoViewIfNeeded();
+    const readAt = await page.evaluate(() => window.scrollY);
+    expect(readAt).toBeGreaterThan(0);
+    await link.click();
+    await page.waitForFunction(() => document.title.startsWith('privacy.'));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await page.waitForFunction(() => document.title.startsWith('terms.'));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(readAt);
+    await page.goForward();
+    await page.waitForFunction(() => document.title.startsWith('privacy.'));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
   it('privacy: dated January 3, 2024, with a help e-mail link', async () => {

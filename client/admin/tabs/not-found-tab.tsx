@@ -1,5 +1,5 @@
 /** An address under /admin/dashboard that names no section. */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { SectionHeading } from '../parts.tsx';
 
 export function NotFoundTab() {

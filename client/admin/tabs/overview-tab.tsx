@@ -2,7 +2,7 @@
  * OVERVIEW: the gallery's health at a glance. The counts staff act on (each linking to its section), then the
  * tree's growth week by week: pieces published, reservations made and expired, new users.
  */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { AdminCounts, AdminOverview } from '#shared/admin-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { QueryView, SectionHeading } from '../parts.tsx';

@@ -1,6 +1,6 @@
 /** One piece under review: the decision first, then everything staff need to make it (review-item-parts.tsx). */
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '#client/router/react.tsx';
 import { trpc } from '#client/api/trpc.ts';
 import { titleOf } from '../format.ts';
 import { DateTime, NoticeLine, QueryView, SectionHeading, type Notice } from '../parts.tsx';

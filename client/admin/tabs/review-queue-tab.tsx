@@ -1,5 +1,5 @@
 /** REVIEW: the pieces waiting for staff, oldest submission first; each opens the review of that piece. */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { trpc } from '#client/api/trpc.ts';
 import { titleOf } from '../format.ts';
 import { AdminTable, DateTime, EmptyNote, QueryView, SectionHeading, Thumb } from '../parts.tsx';

@@ -4,7 +4,7 @@
  * {terms}, {contact}, {faqs}. Copy stays plain data; links stay real router links.
  */
 import { Fragment, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import { contactSettings } from '#client/app/contact-details.tsx';
 
 export type RichBlock = string | { list: readonly string[] };

@@ -3,7 +3,7 @@
  * current page highlighted.
  */
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink } from '#client/router/react.tsx';
 import { usePageTitle } from '#client/app/page-title.ts';
 
 const SIDE_NAV = [

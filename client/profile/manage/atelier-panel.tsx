@@ -3,7 +3,7 @@
  * UPLOAD ARTWORK (and, on a held square, the one-week extension); the others VIEW DETAILS and VIEW ON TREE. Each
  * row says where the piece stands (decision 015).
  */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { CurrentUser } from '#shared/api-types.ts';
 import { ArtStatus, isArtInProgress } from '#shared/domain.ts';
 import type { AtelierItem } from '#shared/profile-api.ts';

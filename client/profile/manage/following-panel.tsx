@@ -4,7 +4,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { CurrentUser } from '#shared/api-types.ts';
 import type { FollowedUser } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';

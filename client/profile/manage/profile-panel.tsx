@@ -5,7 +5,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { CurrentUser } from '#shared/api-types.ts';
 import { PROFILE_LIMITS as L, TIMINGS } from '#shared/constants.ts';
 import type { FullProfile } from '#shared/profile-api.ts';

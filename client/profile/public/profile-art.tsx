@@ -3,7 +3,7 @@
  * title with year, category, dimensions, likes and views, and the thumbnails of its connections, each linking to
  * that piece's details.
  */
-import { Link } from 'react-router';
+import { Link } from '#client/router/react.tsx';
 import type { PublishedArtCard } from '#shared/profile-api.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { formatDimensions } from '#client/art/art-facts.tsx';

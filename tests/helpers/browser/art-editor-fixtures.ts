@@ -107,9 +107,24 @@ export const pieceOn = (gallery: Gallery, cellToken: string) =>
     .where(eq(cells.token, cellToken))
     .get()!;
 
-export async function reserveAndOpenEditor(gallery: Gallery, who: Member, cellToken: string): Promise<void> {
+/**
+ * Reserves the square and opens its editor: at its address, or (`via: 'prompt'`) as a member coming back finds it, by
+ * the question another page of the app asks about a held square, so that the browser's Back has a page of the app to
+ * go to.
+ */
+export async function reserveAndOpenEditor(
+  gallery: Gallery,
+  who: Member,
+  cellToken: string,
+  via: 'address' | 'prompt' = 'address',
+): Promise<void> {
   expect(await postFromPage(who.page, `/api/cell/${cellToken}/reserve`, {})).toBe(200);
-  await who.page.goto(`${gallery.url}/observe/cell/${cellToken}/edit`);
+  if (via === 'address') {
+    await who.page.goto(`${gallery.url}/observe/cell/${cellToken}/edit`);
+  } else {
+    await who.page.goto(`${gallery.url}/learn`);
+    await who.page.getByTestId('edit-reserved-cell-popup').getByRole('button', { name: 'Yes, continue' }).click();
+  }
   await stepIs(who.page, 'IMAGE');
 }
 

@@ -10,12 +10,13 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { getQueryKey } from '@trpc/react-query';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { SaxesParser } from 'saxes';
 import type { AppRouter } from '#server/root.ts';
 import { TRPC_MAX_BATCH } from '#shared/constants.ts';
 import { trpc } from '#client/api/trpc.ts';
 import { ReservedCellProvider } from '#client/app/reserved-cell.ts';
+import { RouterView } from '#client/router/react.tsx';
+import { createMemoryRouter } from '#client/router/router.ts';
 import type { TestApp } from '../server/test-app.ts';
 
 /** A CSRF token the client sends as its cookie and its header alike (decision 004), as the page does. */
@@ -87,11 +88,7 @@ export function renderInApp(
       createElement(
         ReservedCellProvider,
         null,
-        createElement(
-          MemoryRouter,
-          { initialEntries: [path] },
-          createElement(Routes, null, createElement(Route, { path: route, element })),
-        ),
+        createElement(RouterView, { router: createMemoryRouter([{ path: route, element }], path) }),
       ),
     ),
   });

@@ -4,7 +4,7 @@
  */
 import { personName } from '#shared/people.ts';
 import { useEffect, useRef } from 'react';
-import { NavLink, Outlet, useLocation } from '#client/router/react.tsx';
+import { NavLink, Outlet, ScrollRestoration, useLocation } from '#client/router/react.tsx';
 import { isAdmin, useCurrentUser } from '#client/app/current-user.ts';
 import { LogoMark } from '#client/app/logo-mark.tsx';
 import { trpc } from '#client/api/trpc.ts';
@@ -93,6 +93,7 @@ export function AdminLayout() {
       <main id="admin-main" className="admin-main">
         {isLoading || !isAdmin(user) ? <p className="admin-loading">Loading…</p> : <Outlet />}
       </main>
+      <ScrollRestoration />
     </div>
   );
 }

@@ -196,6 +196,8 @@ export function ScrollRestoration() {
     const before = previous.current;
     previous.current = location;
     const kept = router.keptScroll();
+    // Statements, not returned values: Chromium's scroll methods answer a promise, and an effect may return only its
+    // clean-up.
     const target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
     if (kept !== undefined) window.scrollTo(0, kept);
     else if (target) target.scrollIntoView();

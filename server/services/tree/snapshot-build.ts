@@ -218,8 +218,8 @@ function snapshotBytesOf(
 const JSON_SLICE = 250_000;
 
 /**
- * The JSON form of a binary snapshot, `{"r": wire}` as bytes: for the API's readers and tRPC's tree.get, made from
- * the kept bytes when first asked (the page never asks for it).
+ * The JSON form of a binary snapshot, `{"r": wire}` as bytes, written at once: the form snapshotJsonAway writes in
+ * slices (which the store uses) must equal it byte for byte.
  */
 export function snapshotJsonOf(binary: Uint8Array): Buffer {
   const slices = jsonSlices(binary);
@@ -230,8 +230,9 @@ export function snapshotJsonOf(binary: Uint8Array): Buffer {
 }
 
 /**
- * As snapshotJsonOf, letting other requests in between slices of JSON_SLICE cells: at ten million cells the form
- * takes about a second to write, which would otherwise hold up every request meanwhile.
+ * The JSON form for the API's readers and tRPC's tree.get, made from the kept bytes when first asked (the page never
+ * asks for it), letting other requests in between slices of JSON_SLICE cells: at ten million cells the form takes
+ * about a second to write, which would otherwise hold up every request meanwhile.
  */
 export async function snapshotJsonAway(binary: Uint8Array): Promise<Buffer> {
   const slices = jsonSlices(binary);

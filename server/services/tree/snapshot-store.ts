@@ -8,13 +8,7 @@ import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../../db.ts';
 import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
 import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
-import {
-  compressBuiltAway,
-  snapshotJsonAway,
-  snapshotJsonOf,
-  SNAPSHOT_WINDOW,
-  type SnapshotBytes,
-} from './snapshot-build.ts';
+import { compressBuiltAway, snapshotJsonAway, SNAPSHOT_WINDOW, type SnapshotBytes } from './snapshot-build.ts';
 import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
 /** A snapshot this many changes behind its tree is built again (in the background; the old one is served meanwhile). */
@@ -32,9 +26,10 @@ export interface SnapshotForm {
 export interface BuiltSnapshot extends SnapshotBytes, SnapshotForm {
   /** The JSON form `{"r": wire}` (decision 002), compressed off the event loop, for the API's readers. */
   json: () => Promise<SnapshotForm>;
-  /** The snapshot as an object: made from its bytes once, when first asked (wireAway lets requests in meanwhile). */
-  wire: () => TreeSnapshotWire;
-  /** As wire, its JSON form written in slices between other requests (tRPC's tree.get answers it). */
+  /**
+   * The snapshot as an object (tRPC's tree.get answers it): made once, when first asked, from its JSON form written in
+   * slices between other requests.
+   */
   wireAway: () => Promise<TreeSnapshotWire>;
 }
 
@@ -111,26 +106,19 @@ export class SnapshotStore {
 /** The binary form's ETag differs from the JSON form's: a cache holding both must never answer one for the other. */
 function withWire(bytes: SnapshotBytes): BuiltSnapshot {
   const jsonEtag = `"t${bytes.treeId}v${bytes.version}"`;
-  let text: Buffer | null = null;
   let writing: Promise<Buffer> | null = null;
-  const jsonText = () => (text ??= snapshotJsonOf(bytes.body.identity));
-  const jsonTextAway = () =>
-    (writing ??= text ? Promise.resolve(text) : snapshotJsonAway(bytes.body.identity)).then(
-      (written) => (text ??= written),
-    );
+  const jsonTextAway = () => (writing ??= snapshotJsonAway(bytes.body.identity));
   let json: Promise<SnapshotForm> | null = null;
-  const parsed = withParsedWire<SnapshotBytes, TreeSnapshotWire>(
-    bytes,
-    `"t${bytes.treeId}v${bytes.version}b"`,
-    jsonText,
-  );
+  let wire: Promise<TreeSnapshotWire> | null = null;
+  const etag = `"t${bytes.treeId}v${bytes.version}b"`;
   return {
-    ...parsed,
+    ...bytes,
+    etag,
     type: SNAPSHOT_BINARY_TYPE,
-    wireAway: async () => {
-      await jsonTextAway();
-      return parsed.wire();
-    },
+    wireAway: () =>
+      (wire ??= jsonTextAway().then((text) =>
+        withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, etag, () => text).wire(),
+      )),
     json: () =>
       (json ??= jsonTextAway().then(async (identity) => {
         const { br, gzip } = await compressBuiltAway(identity, SNAPSHOT_WINDOW);

@@ -4,6 +4,7 @@
  * each entry's scroll position kept for the way back. client/router/react.tsx gives it to components.
  */
 import type { ReactNode } from 'react';
+import { Signal } from '#client/app/signal.ts';
 
 /** Where the app is: the path under the router's base, its query and fragment, and the history entry's key. */
 export interface Location {
@@ -104,7 +105,7 @@ export class Router {
   location: Location;
   match: Match | null;
   private index: number;
-  private readonly listeners = new Set<() => void>();
+  private readonly moves = new Signal();
   private readonly guards = new Set<LeaveGuard>();
   /** Set while the router itself undoes a Back or Forward that a guard refused: that move is not asked about. */
   private undoing = false;
@@ -122,7 +123,8 @@ export class Router {
     this.index = entry?.index ?? 0;
     this.location = this.locationOf(url, entry?.key ?? newKey());
     // The first entry of a visit gets the router's state (a reload keeps it, with its key and its place).
-    if (!entry) history.write(url.pathname + url.search + url.hash, this.entry(), true);
+    if (!entry)
+      history.write(url.pathname + url.search + url.hash, { key: this.location.key, index: this.index }, true);
     this.match = this.matchOf(this.location.pathname);
     this.positions = new Map(this.readPositions());
     history.onPop(() => this.popped());
@@ -133,10 +135,7 @@ export class Router {
   }
 
   /** Listens to every move; returns the unsubscribe. */
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  };
+  readonly subscribe = this.moves.subscribe;
 
   /** Adds a guard asked before every move; returns its removal. */
   guard(guard: LeaveGuard): () => void {
@@ -157,11 +156,11 @@ export class Router {
   navigate = (to: To, { replace = false }: NavigateOptions = {}): void => {
     const next = { ...this.resolve(to), key: newKey() };
     if (!this.allowed(next)) return;
-    const same = this.href(next) === this.href(this.location);
-    const replacing = replace || same;
+    const href = this.href(next);
+    const replacing = replace || href === this.href(this.location);
     this.keepScroll();
     if (!replacing) this.index += 1;
-    this.history.write(this.href(next), { key: next.key, index: this.index }, replacing);
+    this.history.write(href, { key: next.key, index: this.index }, replacing);
     this.moved(next);
   };
 
@@ -194,10 +193,6 @@ export class Router {
       if (params) return { route, params };
     }
     return null;
-  }
-
-  private entry(): EntryState {
-    return { key: this.location.key, index: this.index };
   }
 
   private allowed(next: Location): boolean {
@@ -235,7 +230,7 @@ export class Router {
   private moved(next: Location): void {
     this.location = next;
     this.match = this.matchOf(next.pathname);
-    for (const listener of this.listeners) listener();
+    this.moves.emit();
   }
 
   private readPositions(): [string, number][] {

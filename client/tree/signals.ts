@@ -1,26 +1,13 @@
 /**
- * What the tree page tells its parts outside React's state, so that a change re-renders only those that follow it:
- * a signal that the view or the tree's content changed (the survey follows it), and values the engine reports often,
- * such as the zoom at every frame of a zoom (only the panel's zoom controls show it; useLatest).
+ * Values the engine reports often, held outside React's state, such as the zoom at every frame of a zoom: only the
+ * components that show it re-render (the panel's zoom controls; useLatest), not the whole tree page. The page's
+ * signal that the view or the tree's content changed (the survey follows it) is a plain Signal.
  */
 import { useSyncExternalStore } from 'react';
-
-/** Tells its listeners that the view or what the tree holds changed (the page calls it on every camera move). */
-export class ViewSignal {
-  private readonly listeners = new Set<() => void>();
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  };
-
-  emit(): void {
-    for (const listener of this.listeners) listener();
-  }
-}
+import { Signal } from '#client/app/signal.ts';
 
 /** A value whose listeners hear each change. */
-export class LatestValue<T> extends ViewSignal {
+export class LatestValue<T> extends Signal {
   constructor(private value: T) {
     super();
   }

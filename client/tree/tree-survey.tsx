@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link } from '#client/router/react.tsx';
 import type { TreeEngine } from './engine/tree-engine.ts';
-import type { ViewSignal } from './signals.ts';
+import type { Signal } from '#client/app/signal.ts';
 import {
   bandText,
   pieceText,
@@ -30,7 +30,7 @@ export const SURVEY_MAX_PIECES = 60;
 
 export interface TreeSurveyProps {
   engine: TreeEngine | null;
-  signal: ViewSignal;
+  signal: Signal;
   /** The viewer's own squares' tokens, marked "(yours)". */
   ownTokens: ReadonlySet<string>;
   /** A piece's link is followed: the page remembers it, to come back to it. */

@@ -9,6 +9,7 @@ import { TOKEN_PATTERN } from '#shared/validation/common.ts';
 import { initialParams } from '#client/api/initial-params.ts';
 import { fetchTreeRegion } from '#client/api/tree-region.ts';
 import { lazyComponent } from '#client/app/lazy-component.tsx';
+import { Signal } from '#client/app/signal.ts';
 import { firstViewShown, moduleLoader } from '#client/app/module-loader.ts';
 import { useLoaded } from '#client/app/use-loaded.ts';
 import type { FetchRegion } from './engine/region-loader.ts';
@@ -16,7 +17,7 @@ import type { TreeEngine } from './engine/tree-engine.ts';
 import { ReplayControl } from './replay/replay-control.tsx';
 import { TreePanel } from './tree-panel.tsx';
 import { removeSketch } from './tree-sketch.ts';
-import { LatestValue, ViewSignal } from './signals.ts';
+import { LatestValue } from './signals.ts';
 import { TreeSurvey } from './tree-survey.tsx';
 import { TreeToast, type ToastMessage } from './tree-toast.tsx';
 import { useCellTaps } from './use-cell-taps.ts';
@@ -61,7 +62,7 @@ export function TreeView() {
   const savedCamera = useRef<Camera | null>(null);
   /** The square whose page is being opened (a tap, Enter, or the survey's link), remembered on leaving. */
   const openedSquare = useRef<SquarePosition | null>(null);
-  const [viewSignal] = useState(() => new ViewSignal());
+  const [viewSignal] = useState(() => new Signal());
   const [drawable] = useState(canDrawTree);
   const TreeCanvas = useLoaded(canvasLoader);
 

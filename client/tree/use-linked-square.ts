@@ -9,7 +9,7 @@ import { trpc } from '#client/api/trpc.ts';
 import { errorBodyOf } from '#client/forms/form-state.ts';
 import { linkedSquareText } from './cell-actions.ts';
 import type { TreeEngine } from './engine/tree-engine.ts';
-import type { ViewSignal } from './signals.ts';
+import type { Signal } from '#client/app/signal.ts';
 import type { SquarePosition } from './use-tree-address.ts';
 
 export const NOT_ON_TREE = 'That square is not on the tree.';
@@ -18,7 +18,7 @@ export const NOT_ON_TREE = 'That square is not on the tree.';
 export function useLinkedSquare(
   token: string | null,
   engineRef: RefObject<TreeEngine | null>,
-  viewSignal: ViewSignal,
+  viewSignal: Signal,
   say: (text: string) => void,
 ): (created: TreeEngine, cellToken: string, scale: number) => Promise<void> {
   const utils = trpc.useUtils();

@@ -29,7 +29,7 @@ import {
   viewSummaryText,
   type ViewSurvey,
 } from '#client/tree/engine/survey.ts';
-import { ViewSignal } from '#client/tree/signals.ts';
+import { Signal } from '#client/app/signal.ts';
 import { TreeSurvey } from '#client/tree/tree-survey.tsx';
 
 /**
@@ -266,7 +266,7 @@ describe('the survey as a screen reader reads it', () => {
     const html = renderToStaticMarkup(
       createElement(TreeSurvey, {
         engine: null,
-        signal: new ViewSignal(),
+        signal: new Signal(),
         ownTokens: new Set<string>(),
         onOpenPiece: () => {},
       }),

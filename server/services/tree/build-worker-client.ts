@@ -119,27 +119,20 @@ function asBuffers<T extends BuiltBytes>(built: T): T {
 
 const ENVELOPE_OPEN = '{"r":';
 
-/**
- * Kept bytes with their ETag and, parsed once when first asked, the object their JSON text encodes: the bytes
- * themselves unless `text` makes that text (the snapshot's, from its binary form).
- */
-export function withParsedWire<T extends BuiltBytes, W>(
-  bytes: T,
-  etag: string,
-  text: () => Buffer = () => bytes.body.identity,
-): T & { etag: string; wire: () => W } {
+/** Kept bytes with their ETag and, parsed once when first asked, the object their JSON text encodes. */
+export function withParsedWire<T extends BuiltBytes, W>(bytes: T, etag: string): T & { etag: string; wire: () => W } {
   let parsed: W | null = null;
   return {
     ...bytes,
     etag,
-    wire() {
-      if (parsed) return parsed;
-      const identity = text();
-      const wire = (JSON.parse(identity.toString('utf8')) as { r: W }).r;
-      // `{"r":` … `}` around the wire's own text, which tRPC's short path sends as it is.
-      keepJsonText(wire as object, identity.subarray(ENVELOPE_OPEN.length, identity.length - 1));
-      parsed = wire;
-      return wire;
-    },
+    wire: () => (parsed ??= wireOf<W>(bytes.body.identity)),
   };
+}
+
+/** The object a kept answer's JSON text `{"r": wire}` encodes, with that text kept for tRPC's short path. */
+export function wireOf<W>(identity: Buffer): W {
+  const wire = (JSON.parse(identity.toString('utf8')) as { r: W }).r;
+  // `{"r":` … `}` around the wire's own text, which tRPC's short path sends as it is.
+  keepJsonText(wire as object, identity.subarray(ENVELOPE_OPEN.length, identity.length - 1));
+  return wire;
 }

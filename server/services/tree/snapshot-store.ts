@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TreeSnapshotWire } from '#shared/tree/snapshot.ts';
 import type { Db } from '../../db.ts';
 import { SNAPSHOT_BINARY_TYPE } from '#shared/tree/snapshot-type.ts';
-import { withParsedWire, type BuildWorker } from './build-worker-client.ts';
+import { wireOf, type BuildWorker } from './build-worker-client.ts';
 import { compressBuiltAway, snapshotJsonAway, SNAPSHOT_WINDOW, type SnapshotBytes } from './snapshot-build.ts';
 import { CHANGES_MAX, changesAfter } from './tree-changes.ts';
 
@@ -115,10 +115,7 @@ function withWire(bytes: SnapshotBytes): BuiltSnapshot {
     ...bytes,
     etag,
     type: SNAPSHOT_BINARY_TYPE,
-    wireAway: () =>
-      (wire ??= jsonTextAway().then((text) =>
-        withParsedWire<SnapshotBytes, TreeSnapshotWire>(bytes, etag, () => text).wire(),
-      )),
+    wireAway: () => (wire ??= jsonTextAway().then((text) => wireOf<TreeSnapshotWire>(text))),
     json: () =>
       (json ??= jsonTextAway().then(async (identity) => {
         const { br, gzip } = await compressBuiltAway(identity, SNAPSHOT_WINDOW);

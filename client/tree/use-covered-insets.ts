@@ -12,14 +12,15 @@ export const COVERS_TREE = { 'data-covers-tree': '' } as const;
 /**
  * Measures the canvas and the elements marked COVERS_TREE beside it, once the engine is there and again whenever one
  * of them changes size (the search box opens under the toolbar, the replay's button becomes its bar, the window
- * turns), and hands the engine the insets. The marked elements live as long as the engine's tree does.
+ * turns) or one comes, goes or is replaced (the page renders them after the engine as well as before), and hands the
+ * engine the insets.
  */
 export function useCoveredInsets(engine: TreeEngine | null): void {
   useEffect(() => {
     const canvas = engine?.element;
     const area = canvas?.parentElement;
     if (!engine || !canvas || !area) return;
-    const overlays = Array.from(area.querySelectorAll<HTMLElement>('[data-covers-tree]'));
+    let overlays: HTMLElement[] = [];
     const measure = () =>
       engine.setCoveredInsets(
         coveredInsets(
@@ -27,10 +28,23 @@ export function useCoveredInsets(engine: TreeEngine | null): void {
           overlays.map((overlay) => overlay.getBoundingClientRect()),
         ),
       );
-    const observer = new ResizeObserver(measure);
-    observer.observe(canvas);
-    for (const overlay of overlays) observer.observe(overlay);
-    measure();
-    return () => observer.disconnect();
+    const sizes = new ResizeObserver(measure);
+    sizes.observe(canvas);
+    const follow = () => {
+      const now = Array.from(area.querySelectorAll<HTMLElement>('[data-covers-tree]'));
+      if (now.length === overlays.length && now.every((overlay, i) => overlay === overlays[i])) return;
+      for (const overlay of overlays) if (!now.includes(overlay)) sizes.unobserve(overlay);
+      for (const overlay of now) if (!overlays.includes(overlay)) sizes.observe(overlay);
+      overlays = now;
+      measure();
+    };
+    // The survey's list changes often too: follow() measures only when the marked elements are others.
+    const arrivals = new MutationObserver(follow);
+    arrivals.observe(area, { childList: true, subtree: true });
+    follow();
+    return () => {
+      sizes.disconnect();
+      arrivals.disconnect();
+    };
   }, [engine]);
 }

@@ -354,7 +354,9 @@ export class TreeEventFeed {
   }
 
   private write(stream: Stream, outgoing: Outgoing): void {
-    if (stream.socket.destroyed) return;
+    // Never past the response's end: a look that was reading when the feed closed still holds its streams, and on a
+    // connection kept open (a proxy's to the app) those bytes would come before the next answer's status line.
+    if (stream.raw.writableEnded || stream.socket.destroyed) return;
     if (stream.socket.writableLength > SLOW_READER_BYTES) {
       stream.socket.destroy();
       return;

@@ -1,9 +1,11 @@
 /**
  * GET /api/tree/{token}/events over real HTTP: a change reaches an open stream as soon as its transaction
  * commits, with the version as the event's id; a stream resumes from Last-Event-ID across a server restart and misses
- * nothing; an address holding too many streams gets 429; stopping the server ends every stream cleanly.
+ * nothing; an address holding too many streams gets 429; stopping the server ends every stream cleanly, and nothing
+ * follows a stream's end on its connection.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -18,10 +20,11 @@ import { STREAMS_PER_IP, TreeEventFeed } from '#server/http/tree-events.ts';
 import { reserveCell } from '#server/services/reservations/reservations.ts';
 import { createTree, type TreeRow } from '#server/services/tree/tree.ts';
 import { newToken } from '#server/tokens.ts';
-import { readChanges, recordBulkChange } from '#server/services/tree/tree-changes.ts';
+import { readChanges, recordBulkChange, recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { createTestApp, tempDir, type TestApp } from '#tests/helpers/server/test-app.ts';
 import { openStream, type OpenStream } from '../helpers/event-stream.ts';
 import { oneRow } from '#tests/helpers/server/rows.ts';
+import { publishedPieceAt } from '#tests/helpers/art-fixtures.ts';
 
 const apps: App[] = [];
 const dirs: string[] = [];
@@ -183,6 +186,55 @@ describe('a stream joining as a change is counted', () => {
       stream.close();
       feed.close();
       await joining.close();
+    }
+  });
+});
+
+describe('a feed that closes while a look is reading', () => {
+  it('writes nothing into a connection after its stream has ended', async () => {
+    // A look reads a change, and the server stops meanwhile, ending every stream: what the look read must not follow
+    // the stream's last chunk, where the connection's next answer begins. Behind a proxy that keeps its connections
+    // to the app, the next viewer sent along it was handed those bytes as an answer with no status line.
+    const { t, tree } = await appWithTree('Closing');
+    let closeOnRead = false;
+    const feed: TreeEventFeed = new TreeEventFeed(t.deps.db, t.server.log, {
+      watchMs: 3_600_000,
+      // Called while the look reads the changed cells, before it sends them: the moment the server stops.
+      urlOf: (name) => {
+        if (closeOnRead) feed.close();
+        return `/media/${name}`;
+      },
+    });
+    await feed.poll();
+    const current = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
+    const server = Fastify();
+    server.get('/events', async (req, reply) => {
+      await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, current);
+      return reply;
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    // The connection's bytes as they arrive, the HTTP framing included.
+    const socket = net.connect((server.server.address() as net.AddressInfo).port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk));
+    socket.write('GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
+    try {
+      await expect.poll(() => received).toContain('event: version');
+      const member = await t.addUser(Role.Artist);
+      const token = await availableCell(t, tree);
+      const cell = await oneRow(t.deps.db.select().from(cells).where(eq(cells.token, token)));
+      await publishedPieceAt(t.deps.db, tree.id, cell.row, cell.column, member.user.id, 'closingkey');
+      await recordCellChanges(t.deps.db, tree.id, [cell.id], t.clock.now());
+      closeOnRead = true;
+      await feed.poll();
+      await new Promise((wait) => setTimeout(wait, 200));
+      const lastChunk = received.indexOf('\r\n0\r\n\r\n');
+      expect(lastChunk, received).toBeGreaterThan(0);
+      expect(received.slice(lastChunk + '\r\n0\r\n\r\n'.length)).toBe('');
+    } finally {
+      socket.destroy();
+      feed.close();
+      await server.close();
     }
   });
 });

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { reservations } from '#drizzle/tables.ts';
 import { ArtStatus, CellStatus, Role } from '#shared/domain.ts';
 import { MESSAGES } from '#shared/validation/rules.ts';
@@ -13,6 +12,7 @@ import { ART_MESSAGES } from '#shared/validation/art.ts';
 import { artForm, browserFor, cellAt, png, postForm, storedState, validFields } from '../helpers/art-fixtures.ts';
 import { SEED_ROW, useArtApp } from '#tests/helpers/server/art-app.ts';
 import { firstRow } from '#tests/helpers/server/rows.ts';
+import { wholePng } from '#tests/helpers/server/hostile-files.ts';
 import { TEST_ENGINE } from '#tests/helpers/server/test-app.ts';
 
 const app = useArtApp();
@@ -63,15 +63,7 @@ describe('saving art refuses every bad input and stores nothing', () => {
     },
     {
       name: 'a 20000×20000 image',
-      form: async () => {
-        const bomb = await sharp({
-          create: { width: 20000, height: 20000, channels: 3, background: '#808080' },
-          limitInputPixels: false,
-        })
-          .png({ compressionLevel: 9 })
-          .toBuffer();
-        return artForm(validFields(), [app.pngFile(bomb, 'bomb.png')]);
-      },
+      form: async () => artForm(validFields(), [app.pngFile(wholePng(20000, 20000), 'bomb.png')]),
       status: 400,
       field: 'files.0',
       message: ART_MESSAGES.imageTooManyPixels,

@@ -43,6 +43,12 @@ export interface SeedDemoOptions {
   pieces?: number;
   /** Fixes every random choice but tokens and passwords; random when absent. */
   seed?: number;
+  /**
+   * The pictures' side in pixels, 800 when absent; the first pieces' are four times as large (DEEP_ZOOM_PIECES), kept
+   * for the deep zoom where that is over the large size. Small ones are for a demo whose rows matter, not its
+   * pictures (a test's): at 128 the pictures of 16 pieces take a fifth of the time, and none is kept for the deep zoom.
+   */
+  pictureSize?: number;
 }
 
 export interface SeedResult {
@@ -63,7 +69,7 @@ const PICTURE_SIZE = 800;
  * server runs, not by the seed. Two, since each adds about a second and a half of rendering and decoding.
  */
 const DEEP_ZOOM_PIECES = 2;
-const DEEP_ZOOM_SIZE = 3200;
+const DEEP_ZOOM_SCALE = 4;
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
@@ -73,27 +79,32 @@ const HOUR = 60 * 60 * 1000;
 /** The demo's pictures get their WebP widths but no AVIF, which would take most of the seed's time (decision 047). */
 const DEMO_PICTURES = { avif: false };
 
-async function renderPictures(ctx: ServiceContext, piece: PlannedPiece, index: number): Promise<StoredPicture[]> {
-  const main = await renderArtwork(piece.seed, PICTURE_SIZE, 0);
+async function renderPictures(
+  ctx: ServiceContext,
+  piece: PlannedPiece,
+  index: number,
+  size: number,
+): Promise<StoredPicture[]> {
+  const main = await renderArtwork(piece.seed, size, 0);
   const stored = [
     index < DEEP_ZOOM_PIECES
-      ? await storePicture(ctx.media, await renderArtwork(piece.seed, DEEP_ZOOM_SIZE, 0, { jpeg: true }), DEMO_PICTURES)
+      ? await storePicture(
+          ctx.media,
+          await renderArtwork(piece.seed, size * DEEP_ZOOM_SCALE, 0, { jpeg: true }),
+          DEMO_PICTURES,
+        )
       : await storePicture(ctx.media, main, DEMO_PICTURES),
   ];
   for (const [index, extra] of piece.extras.entries()) {
     let png: Buffer;
     if (extra === 'study') {
-      png = await renderArtwork(piece.seed, PICTURE_SIZE, index + 1);
+      png = await renderArtwork(piece.seed, size, index + 1);
     } else {
       // A close-up of part of the main picture, as an artist photographs a detail.
-      const side = Math.round(PICTURE_SIZE * 0.45);
-      const left = (piece.seed * 131 + index * 37) % (PICTURE_SIZE - side);
-      const top = (piece.seed * 71 + index * 53) % (PICTURE_SIZE - side);
-      png = await sharp(main)
-        .extract({ left, top, width: side, height: side })
-        .resize(PICTURE_SIZE, PICTURE_SIZE)
-        .png()
-        .toBuffer();
+      const side = Math.round(size * 0.45);
+      const left = (piece.seed * 131 + index * 37) % (size - side);
+      const top = (piece.seed * 71 + index * 53) % (size - side);
+      png = await sharp(main).extract({ left, top, width: side, height: side }).resize(size, size).png().toBuffer();
     }
     stored.push(await storePicture(ctx.media, png, DEMO_PICTURES));
   }
@@ -437,7 +448,7 @@ export async function seedDemo(ctx: ServiceContext, options: SeedDemoOptions = {
     mapAtOnce(
       pieces.map((piece, index) => ({ piece, index })),
       concurrency,
-      ({ piece, index }) => renderPictures(ctx, piece, index),
+      ({ piece, index }) => renderPictures(ctx, piece, index, options.pictureSize ?? PICTURE_SIZE),
     ),
     hashPassword(adminPassword, true),
     // Nobody logs in as a demo artist: each gets a long random password nobody knows.

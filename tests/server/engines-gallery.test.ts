@@ -104,7 +104,7 @@ describe('a new PostgreSQL database', () => {
     const database = await postgresDatabase();
     const t = await createTestApp({ databaseUrl: database.url });
     try {
-      const seeded = await seedDemo(t.deps, { pieces: 8, artists: 4, seed: 7 });
+      const seeded = await seedDemo(t.deps, { pieces: 8, artists: 4, seed: 7, pictureSize: 128 });
       expect(seeded.published).toBe(8);
       expect(seeded.artists).toBe(4);
       const [tree] = await t.deps.db.select().from(trees).where(eq(trees.token, seeded.treeToken));

@@ -229,6 +229,7 @@ describe('the demo seed', () => {
     const second = await seedDemo(other, {
       pieces: 4,
       artists: 6,
+      pictureSize: 128,
       adminEmail: 'Boss@Example.test',
       adminPassword: 'a fine password',
     });
@@ -249,6 +250,17 @@ describe('the demo seed', () => {
     expect(secondTokens.some((t) => firstTokens.has(t))).toBe(false);
     const admin = other.db.select().from(users).where(eq(users.role, Role.Admin)).get()!;
     expect(await verifyPassword(admin.passwordHash, 'a fine password')).toBe(true);
+    // Pictures of the size asked for, the first two pieces' four times as large: at 512, none is kept for the deep
+    // zoom.
+    const sides = other.db
+      .select({ width: pictures.width, height: pictures.height })
+      .from(pictures)
+      .all()
+      .map((p) => `${p.width}×${p.height}`);
+    expect(sides.filter((side) => side === '512×512')).toHaveLength(2);
+    expect(sides.filter((side) => side !== '512×512' && side !== '128×128')).toEqual([]);
+    const stored = other.db.select().from(pictures).all();
+    expect(stored.filter((p) => p.pyramid !== 'none')).toEqual([]);
   });
 });
 

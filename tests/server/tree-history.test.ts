@@ -303,7 +303,7 @@ describe('the seeds grow believably', () => {
   it('the demo publishes over months, each piece beside the seed band or an earlier piece', async () => {
     const ctx = context();
     contexts.push(ctx);
-    const seeded = await seedDemo(ctx, { pieces: 16, artists: 5, seed: 17 });
+    const seeded = await seedDemo(ctx, { pieces: 16, artists: 5, seed: 17, pictureSize: 128 });
     const tree = ctx.db.select().from(trees).where(eq(trees.token, seeded.treeToken)).get()!;
     const history = decodeHistory(
       JSON.parse(BUILDS.history(ctx.db, tree.id, serverMediaUrlOf).body.identity.toString()).r as TreeHistoryWire,

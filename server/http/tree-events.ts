@@ -142,7 +142,7 @@ export class TreeEventFeed {
   ): Promise<void> {
     const resumeFrom = req.headers['last-event-id'] ?? req.query.since;
     const since = resumeFrom === undefined ? null : parseSince(resumeFrom);
-    if (this.closed) throw new AppError(ErrorCode.RateLimited, 'The server is stopping. Try again in a moment.');
+    this.refuseWhenClosed();
     const network = networkOf(req.ip);
     const held = this.perIp.get(network) ?? 0;
     if (held >= (this.options.perIp ?? STREAMS_PER_IP)) {
@@ -159,6 +159,9 @@ export class TreeEventFeed {
     }
     const first =
       since === null ? null : await readChangesUpTo(this.db, tree.id, since, EVENT_CELLS_MAX, this.options.urlOf);
+    // The feed may have closed while that was read: a stream joining after it would never be ended, and the server's
+    // stop would wait for it for good.
+    this.refuseWhenClosed();
 
     reply.hijack();
     const raw = reply.raw;
@@ -189,6 +192,10 @@ export class TreeEventFeed {
     if (first) this.deliver([stream], first);
     else this.write(stream, new Outgoing(message('version', tree.version, { version: tree.version })));
     void this.catchUp(stream);
+  }
+
+  private refuseWhenClosed(): void {
+    if (this.closed) throw new AppError(ErrorCode.RateLimited, 'The server is stopping. Try again in a moment.');
   }
 
   /**

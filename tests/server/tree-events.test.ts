@@ -239,6 +239,48 @@ describe('a feed that closes while a look is reading', () => {
   });
 });
 
+describe('a feed that closes while a stream is joining', () => {
+  it('refuses the stream instead of holding it open past the stop', async () => {
+    // A viewer comes back with Last-Event-ID as the server stops: the feed closes while the stream's catch-up is read.
+    // Joined after the close, the stream was never ended, and the server's stop waited for its connection for good.
+    const { t, tree } = await appWithTree('Joining late');
+    let closeOnRead = false;
+    const feed: TreeEventFeed = new TreeEventFeed(t.deps.db, t.server.log, {
+      watchMs: 3_600_000,
+      // Called while the catch-up reads the changed cells: the moment the server stops.
+      urlOf: (name) => {
+        if (closeOnRead) feed.close();
+        return `/media/${name}`;
+      },
+    });
+    const since = await versionOf(t, tree);
+    const member = await t.addUser(Role.Artist);
+    const token = await availableCell(t, tree);
+    const cell = await oneRow(t.deps.db.select().from(cells).where(eq(cells.token, token)));
+    await publishedPieceAt(t.deps.db, tree.id, cell.row, cell.column, member.user.id, 'joiningkey');
+    await recordCellChanges(t.deps.db, tree.id, [cell.id], t.clock.now());
+    const current = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
+    const server = Fastify();
+    server.get('/events', async (req, reply) => {
+      await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, current);
+      return reply;
+    });
+    const base = await server.listen({ port: 0, host: '127.0.0.1' });
+    closeOnRead = true;
+    const stream = await openStream(base, '/events', { 'last-event-id': String(since) });
+    try {
+      expect(stream.status).not.toBe(200);
+      await stream.ended;
+      expect(stream.body).toContain('The server is stopping');
+      expect(feed.streamCount).toBe(0);
+    } finally {
+      stream.close();
+      feed.close();
+      await server.close();
+    }
+  });
+});
+
 describe('the streams a whole server holds', () => {
   it('are capped too: past the total, 429 whatever the address', async () => {
     const { t, tree } = await appWithTree('Crowded');

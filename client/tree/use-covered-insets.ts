@@ -30,9 +30,14 @@ export function useCoveredInsets(engine: TreeEngine | null): void {
       );
     const sizes = new ResizeObserver(measure);
     sizes.observe(canvas);
-    const follow = () => {
+    const follow = (changes: readonly MutationRecord[] = []) => {
       const now = Array.from(area.querySelectorAll<HTMLElement>('[data-covers-tree]'));
-      if (now.length === overlays.length && now.every((overlay, i) => overlay === overlays[i])) return;
+      if (now.length === overlays.length && now.every((overlay, i) => overlay === overlays[i])) {
+        // A control whose content changed (the replay's button became its bar) is measured now: the size observer
+        // tells only at the next frame, which a busy renderer holds back while keys already move the focus.
+        if (changes.some((change) => overlays.some((overlay) => overlay.contains(change.target)))) measure();
+        return;
+      }
       for (const overlay of overlays) if (!now.includes(overlay)) sizes.unobserve(overlay);
       for (const overlay of now) if (!overlays.includes(overlay)) sizes.observe(overlay);
       overlays = now;

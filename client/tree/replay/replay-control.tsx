@@ -1,45 +1,23 @@
 /**
- * The growth replay's controls on the tree page (decision 023): a button that starts it, then play/pause, a scrubber
- * with the date it shows, a way to save the growth as a video (decision 049) and a way back to the live tree.
+ * The growth replay's control on the tree page (decision 023): the button that starts it, then its bar (play/pause, a
+ * scrubber with the date it shows, a way to save the growth as a video (decision 049) and a way back to the live
+ * tree). The replay itself comes after the tree's first frame (replay-parts.ts).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DAY_MS } from '#shared/durations.ts';
 import type { TreeHistoryWire } from '#shared/tree/history.ts';
-import { DAY_OUT_OF_REACH, formatReplayDay, NOT_A_DAY, parseReplayDay, TREE_PAGE_PATH } from '#shared/tree/tree-url.ts';
+import { DAY_MS } from '#shared/durations.ts';
+import { DAY_OUT_OF_REACH, NOT_A_DAY, parseReplayDay } from '#shared/tree/tree-url.ts';
+import { laterLoader } from '#client/app/module-loader.ts';
 import type { TreeEngine } from '../engine/tree-engine.ts';
-import { GrowthReplay } from './growth-replay.ts';
-import { fetchTreeHistory, historySpan } from './history-request.ts';
-import { formatDate } from '#client/app/dates.ts';
-import { moduleLoader } from '#client/app/module-loader.ts';
-import { useLoaded } from '#client/app/use-loaded.ts';
 import { COVERS_TREE } from '../use-covered-insets.ts';
-import type { ReplayVideoProps } from './replay-video.tsx';
-import { videoRecordingType } from './video-support.ts';
+import type { GrowthReplay } from './growth-replay.ts';
+import { endOfDay, writeDay } from './replay-address.ts';
 
-/**
- * The video panel and its recorder come only when a viewer opens the panel (decision 049): never part of the tree's
- * first code, nor loaded in the background for everyone.
- */
-const videoPanel = moduleLoader(() => import('./replay-video.tsx').then((module) => module.ReplayVideo));
-
-function VideoPanel(props: ReplayVideoProps) {
-  const Panel = useLoaded(videoPanel);
-  return Panel ? (
-    <Panel {...props} />
-  ) : (
-    <p className="tree-video" aria-busy="true">
-      Loading…
-    </p>
-  );
-}
+/** The replay's history, clock and bar: loaded when it is asked for, or in the background after the first frame. */
+const replayParts = laterLoader(() => import('./replay-parts.ts'));
 
 /** While playing, the controls follow the clock this often at most (the canvas follows every frame). */
 const UI_EVERY_MS = 100;
-
-/** The last millisecond of a moment's UTC day: what `?at=` of that day shows, so a paused view and its link agree. */
-function endOfDay(time: number): number {
-  return Math.floor(time / DAY_MS) * DAY_MS + DAY_MS - 1;
-}
 
 /**
  * The scrubber's far end: the timeline's end (now) rounded up to a whole step from its start, since a range input only
@@ -47,18 +25,6 @@ function endOfDay(time: number): number {
  */
 function scrubberEnd(start: number, end: number, step: number): number {
   return start + Math.ceil((end - start) / step) * step;
-}
-
-/** Writes the replay's day into the address in place (null: the live tree, no `at`). */
-function writeDay(time: number | null): void {
-  if (window.location.pathname !== TREE_PAGE_PATH) return;
-  const search = formatReplayDay(window.location.search, time);
-  if (search !== window.location.search)
-    window.history.replaceState(
-      window.history.state,
-      '',
-      `${window.location.pathname}${search}${window.location.hash}`,
-    );
 }
 
 type Mode = 'off' | 'loading' | 'on';
@@ -90,15 +56,24 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
       setMode('loading');
       setProblem(null);
       performance.mark('tree:replay-asked');
+      let parts: Awaited<ReturnType<typeof replayParts.start>>;
       try {
-        history.current ??= await fetchTreeHistory(token);
+        parts = await replayParts.start();
+      } catch {
+        // The loader keeps its answer: only a new page asks for the module again.
+        setMode('off');
+        setProblem('The replay could not be loaded. Reload the page to try again.');
+        return;
+      }
+      try {
+        history.current ??= await parts.fetchTreeHistory(token);
         performance.mark('tree:replay-history');
       } catch (error) {
         setMode('off');
         if (at === null) setProblem(error instanceof Error ? error.message : 'The history could not be loaded.');
         return;
       }
-      const reach = historySpan(history.current);
+      const reach = parts.historySpan(history.current);
       const outside = at !== null && (!reach || at < reach.start || at - DAY_MS + 1 > Date.now());
       if (!reach || outside || !engine.liveCells || engine.replaying) {
         setMode('off');
@@ -108,7 +83,7 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
         } else if (!reach) setProblem('No piece has been published yet: there is no growth to replay.');
         return;
       }
-      const created = new GrowthReplay(engine, history.current, at ?? reach.start, {
+      const created = new parts.GrowthReplay(engine, history.current, at ?? reach.start, {
         time(ms) {
           const now = performance.now();
           if (created.playing && now - shownAt.current < UI_EVERY_MS) return;
@@ -182,6 +157,8 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
     );
   }
 
+  // Here once the replay is on: start() waited for it.
+  const { ReplayBar } = replayParts.current()!;
   // A div in the same place as the button's above, so it stays the element the covered insets' observer watches.
   return (
     <div className="tree-replay" role="group" aria-label="Growth replay" data-testid="tree-replay" {...COVERS_TREE}>
@@ -195,105 +172,5 @@ export function ReplayControl({ token, engine }: { token: string; engine: TreeEn
         onExit={exit}
       />
     </div>
-  );
-}
-
-/**
- * The replay's controls while it runs: play or pause, the scrubber with the day it shows, Save as video (where the
- * browser records WebM: video-support.ts) and the way back to live. While a video is recorded it plays the replay:
- * play and the scrubber wait.
- */
-function ReplayBar({
-  engine,
-  replay,
-  playing,
-  span,
-  time,
-  onTime,
-  onExit,
-}: {
-  engine: TreeEngine | null;
-  replay: GrowthReplay | null;
-  playing: boolean;
-  span: { start: number; end: number; step: number };
-  time: number;
-  onTime: (time: number) => void;
-  onExit: () => void;
-}) {
-  const day = formatDate(time, 'utcDay');
-  const [videoType] = useState(videoRecordingType);
-  const [videoOpen, setVideoOpen] = useState(false);
-  const [recording, setRecording] = useState(false);
-  /** After a recording: the replay paused at the day it showed before, as a pause leaves it. */
-  const putBack = useCallback(
-    (before: number) => {
-      if (!replay) return;
-      replay.seek(endOfDay(before));
-      onTime(replay.time);
-      writeDay(replay.time);
-    },
-    [replay, onTime],
-  );
-  return (
-    <>
-      <button
-        type="button"
-        className="tree-replay__button"
-        disabled={recording}
-        onClick={() => (playing ? replay?.pause() : replay?.play())}
-        aria-label={playing ? 'Pause' : 'Play'}
-        title={playing ? 'Pause' : 'Play'}
-      >
-        <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
-      </button>
-      <input
-        type="range"
-        className="tree-replay__scrubber"
-        min={span.start}
-        max={span.end}
-        step={span.step}
-        value={Math.min(span.end, Math.max(span.start, time))}
-        aria-label="Replay date"
-        aria-valuetext={day}
-        disabled={recording}
-        onChange={(event) => {
-          const current = replay;
-          if (!current) return;
-          const value = Number(event.target.value);
-          // Paused, the scrubber moves by whole days (see endOfDay); playing, it moves freely.
-          current.seek(current.playing ? value : endOfDay(value));
-          onTime(current.time);
-          if (!current.playing) writeDay(current.time);
-        }}
-      />
-      <output className="tree-replay__date" data-testid="tree-replay-date">
-        {day}
-      </output>
-      {videoType && (
-        <button
-          type="button"
-          className="tree-replay__exit"
-          aria-expanded={videoOpen}
-          aria-controls={videoOpen ? 'tree-video' : undefined}
-          disabled={recording}
-          onClick={() => setVideoOpen((open) => !open)}
-        >
-          Save as video
-        </button>
-      )}
-      <button type="button" className="tree-replay__exit" onClick={onExit}>
-        Back to live
-      </button>
-      {videoOpen && videoType && engine && replay && (
-        <VideoPanel
-          engine={engine}
-          replay={replay}
-          mimeType={videoType}
-          onRecording={setRecording}
-          onPutBack={putBack}
-          onClose={() => setVideoOpen(false)}
-        />
-      )}
-    </>
   );
 }

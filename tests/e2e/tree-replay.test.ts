@@ -424,6 +424,21 @@ describe('the growth as a video', () => {
     expect(downloads).toBe(downloaded);
   });
 
+  it('says so when its code cannot be loaded, and the tree stays live', async () => {
+    // The replay's module comes after the first frame: a page that could not fetch it still draws the tree.
+    const offline = await browser.newPage({ viewport: WIDE });
+    await offline.route(/\/assets\/replay-parts[^/]*\.js$/, (route) => route.abort());
+    try {
+      await openTree(offline, gallery, '');
+      await offline.getByRole('button', { name: 'Replay growth' }).click();
+      await offline.getByText('The replay could not be loaded. Reload the page to try again.').waitFor();
+      expect(await offline.evaluate(() => window.__treeStats!.replaying)).toBe(false);
+      expect(await offline.getByRole('button', { name: 'Replay growth' }).isEnabled()).toBe(true);
+    } finally {
+      await offline.close();
+    }
+  });
+
   it('is not offered where the browser has no MediaRecorder', async () => {
     await panel().getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Back to live' }).click();

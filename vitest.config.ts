@@ -47,8 +47,9 @@ const POSTGRES_LANE_SKIPS = [
 
 export default defineConfig({
   test: {
-    // Every project: the temporary folders a test file made (tests/helpers/temp-dirs.ts) go once the file is done.
-    setupFiles: ['tests/helpers/temp-dirs-cleanup.ts'],
+    // Every project: the temporary folders a test file made (tests/helpers/temp-dirs.ts) go once the file is done, and
+    // each file starts with SQLite's tables in the services whatever the file before it used.
+    setupFiles: ['tests/helpers/temp-dirs-cleanup.ts', 'tests/helpers/fresh-tables.ts'],
     projects: [
       {
         extends: true,

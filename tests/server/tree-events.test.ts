@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { cells, trees, users } from '#drizzle/tables.ts';
@@ -54,6 +54,41 @@ async function appWithTree(name: string): Promise<{ t: TestApp; tree: TreeRow }>
 async function versionOf(app: App, tree: TreeRow): Promise<number> {
   return (await oneRow(app.deps.db.select({ version: trees.version }).from(trees).where(eq(trees.id, tree.id))))
     .version;
+}
+
+/** A server whose one route opens a stream of `feed` for `tree` as read at the time, as the events route hands it. */
+async function serveFeed(feed: TreeEventFeed, tree: TreeRow): Promise<{ server: FastifyInstance; base: string }> {
+  const server = Fastify();
+  server.get('/events', async (req, reply) => {
+    await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, tree);
+    return reply;
+  });
+  return { server, base: await server.listen({ port: 0, host: '127.0.0.1' }) };
+}
+
+/**
+ * A feed that looks only when asked and closes, once `closeOnRead()` was called, when it reads a changed piece's
+ * picture: the moment a server stops, in the middle of a read of the log.
+ */
+function feedClosingOnRead(t: TestApp): { feed: TreeEventFeed; closeOnRead: () => void } {
+  let armed = false;
+  const feed: TreeEventFeed = new TreeEventFeed(t.deps.db, t.server.log, {
+    watchMs: 3_600_000,
+    urlOf: (name) => {
+      if (armed) feed.close();
+      return `/media/${name}`;
+    },
+  });
+  return { feed, closeOnRead: () => (armed = true) };
+}
+
+/** Publishes a piece with a picture on an available square of `tree`, and logs the change. */
+async function publishChange(t: TestApp, tree: TreeRow, mediaKey: string): Promise<void> {
+  const member = await t.addUser(Role.Artist);
+  const token = await availableCell(t, tree);
+  const cell = await oneRow(t.deps.db.select().from(cells).where(eq(cells.token, token)));
+  await publishedPieceAt(t.deps.db, tree.id, cell.row, cell.column, member.user.id, mediaKey);
+  await recordCellChanges(t.deps.db, tree.id, [cell.id], t.clock.now());
 }
 
 describe('the tree event stream', () => {
@@ -164,12 +199,7 @@ describe('a stream joining as a change is counted', () => {
     await reserveCell(t.deps, member.user, await availableCell(t, tree));
     await feed.poll();
     // The stream joins with the tree as read before the change, as the route hands it over.
-    const joining = Fastify();
-    joining.get('/events', async (req, reply) => {
-      await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, readBefore);
-      return reply;
-    });
-    const base = await joining.listen({ port: 0, host: '127.0.0.1' });
+    const { server: joining, base } = await serveFeed(feed, readBefore);
     const stream = await openStream(base, '/events');
     try {
       expect((await stream.next()).event).toBe('version');
@@ -196,36 +226,20 @@ describe('a feed that closes while a look is reading', () => {
     // the stream's last chunk, where the connection's next answer begins. Behind a proxy that keeps its connections
     // to the app, the next viewer sent along it was handed those bytes as an answer with no status line.
     const { t, tree } = await appWithTree('Closing');
-    let closeOnRead = false;
-    const feed: TreeEventFeed = new TreeEventFeed(t.deps.db, t.server.log, {
-      watchMs: 3_600_000,
-      // Called while the look reads the changed cells, before it sends them: the moment the server stops.
-      urlOf: (name) => {
-        if (closeOnRead) feed.close();
-        return `/media/${name}`;
-      },
-    });
+    const { feed, closeOnRead } = feedClosingOnRead(t);
     await feed.poll();
     const current = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
-    const server = Fastify();
-    server.get('/events', async (req, reply) => {
-      await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, current);
-      return reply;
-    });
-    await server.listen({ port: 0, host: '127.0.0.1' });
+    const { server, base } = await serveFeed(feed, current);
     // The connection's bytes as they arrive, the HTTP framing included.
-    const socket = net.connect((server.server.address() as net.AddressInfo).port, '127.0.0.1');
+    const socket = net.connect(Number(new URL(base).port), '127.0.0.1');
     let received = '';
     socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk));
     socket.write('GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
     try {
       await expect.poll(() => received).toContain('event: version');
-      const member = await t.addUser(Role.Artist);
-      const token = await availableCell(t, tree);
-      const cell = await oneRow(t.deps.db.select().from(cells).where(eq(cells.token, token)));
-      await publishedPieceAt(t.deps.db, tree.id, cell.row, cell.column, member.user.id, 'closingkey');
-      await recordCellChanges(t.deps.db, tree.id, [cell.id], t.clock.now());
-      closeOnRead = true;
+      await publishChange(t, tree, 'closingkey');
+      // The look reads the change, and the feed closes before it sends it.
+      closeOnRead();
       await feed.poll();
       await new Promise((wait) => setTimeout(wait, 200));
       const lastChunk = received.indexOf('\r\n0\r\n\r\n');
@@ -244,29 +258,13 @@ describe('a feed that closes while a stream is joining', () => {
     // A viewer comes back with Last-Event-ID as the server stops: the feed closes while the stream's catch-up is read.
     // Joined after the close, the stream was never ended, and the server's stop waited for its connection for good.
     const { t, tree } = await appWithTree('Joining late');
-    let closeOnRead = false;
-    const feed: TreeEventFeed = new TreeEventFeed(t.deps.db, t.server.log, {
-      watchMs: 3_600_000,
-      // Called while the catch-up reads the changed cells: the moment the server stops.
-      urlOf: (name) => {
-        if (closeOnRead) feed.close();
-        return `/media/${name}`;
-      },
-    });
+    const { feed, closeOnRead } = feedClosingOnRead(t);
     const since = await versionOf(t, tree);
-    const member = await t.addUser(Role.Artist);
-    const token = await availableCell(t, tree);
-    const cell = await oneRow(t.deps.db.select().from(cells).where(eq(cells.token, token)));
-    await publishedPieceAt(t.deps.db, tree.id, cell.row, cell.column, member.user.id, 'joiningkey');
-    await recordCellChanges(t.deps.db, tree.id, [cell.id], t.clock.now());
+    await publishChange(t, tree, 'joiningkey');
     const current = await oneRow(t.deps.db.select().from(trees).where(eq(trees.id, tree.id)));
-    const server = Fastify();
-    server.get('/events', async (req, reply) => {
-      await feed.open(req as FastifyRequest<{ Querystring: Record<string, unknown> }>, reply, current);
-      return reply;
-    });
-    const base = await server.listen({ port: 0, host: '127.0.0.1' });
-    closeOnRead = true;
+    const { server, base } = await serveFeed(feed, current);
+    // The stream's catch-up reads the change, and the feed closes before the stream joins.
+    closeOnRead();
     const stream = await openStream(base, '/events', { 'last-event-id': String(since) });
     try {
       expect(stream.status).not.toBe(200);

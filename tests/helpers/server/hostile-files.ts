@@ -68,23 +68,27 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
+/** A greyscale PNG of width × height at `bitDepth` bits a pixel whose image data is `rows`, compressed. */
+function greyPng(width: number, height: number, bitDepth: 1 | 8, rows: Buffer): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = bitDepth;
+  header[9] = 0; // greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', zlib.deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /**
  * A PNG that declares width × height grey pixels and carries a few rows of compressed zeros: a few kilobytes on
  * disk, billions of pixels once decoded.
  */
 export function pngBomb(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 0; // greyscale
-  const rows = zlib.deflateSync(Buffer.alloc((width + 1) * 50));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', rows),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return greyPng(width, height, 8, Buffer.alloc((width + 1) * 50));
 }
 
 /**
@@ -93,19 +97,8 @@ export function pngBomb(width: number, height: number): Buffer {
  * five seconds of CPU).
  */
 export function wholePng(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 1; // bit depth
-  header[9] = 0; // greyscale
   // Each row: its filter byte, then a bit a pixel.
-  const rows = zlib.deflateSync(Buffer.alloc((1 + Math.ceil(width / 8)) * height));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', rows),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return greyPng(width, height, 1, Buffer.alloc((1 + Math.ceil(width / 8)) * height));
 }
 
 /** The first part of a file, as an interrupted upload leaves it. */

@@ -22,7 +22,14 @@ import { launchBrowser, releaseBrowser, watchErrors } from '../helpers/browser/h
 import { live, NEW_COLOUR, submitPieceOn } from '../helpers/browser/live-tree.ts';
 import { logInAsAdmin } from '../helpers/browser/public-pages.ts';
 import { E2E_CLIENT_DIR } from '../helpers/paths.ts';
-import { freePorts, nginxBinary, reservePorts, startNginx, type Nginx } from '../helpers/server/nginx.ts';
+import {
+  freePorts,
+  nginxBinary,
+  reservePorts,
+  startNginx,
+  type AccessLogLine,
+  type Nginx,
+} from '../helpers/server/nginx.ts';
 import { startRealServer, stopRealServer, type RealServer } from '../helpers/server/real-server.ts';
 
 const PITCH = TREE_VIEW.cellSize + TREE_VIEW.gap;
@@ -227,9 +234,9 @@ describe('two browsers through nginx, two app processes behind it', () => {
     const { nginx } = doors.poll!;
     const { drawn, applied } = await publishedAndDrawn(doors.poll!, 'long-poll');
     // The page's long-polls went through nginx's cache (its access log names each one's cache status).
-    const polls = (await nginx.accessLog()).filter((line) =>
-      /^\/api\/tree\/[^/]+\/changes\?since=\d+&wait=25$/.test(line.uri),
-    );
+    const pollsIn = (lines: AccessLogLine[]) =>
+      lines.filter((line) => /^\/api\/tree\/[^/]+\/changes\?since=\d+&wait=25$/.test(line.uri));
+    const polls = pollsIn(await nginx.accessLog((lines) => pollsIn(lines).length > 0));
     console.log(
       `front door, long-poll: published in one browser (answered) → drawn in the other: ${drawn} ms (applied at ${applied} ms); ` +
         `the page's polls through nginx: ${polls.map((line) => `${line.status} ${line.cache}`).join(', ')}`,

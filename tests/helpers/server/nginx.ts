@@ -44,6 +44,8 @@ export interface FrontDoorPorts {
 
 /** How late deploy/nginx.conf lets the access log's lines be written (its `flush=`). */
 const ACCESS_LOG_FLUSH_MS = 1000;
+/** How long accessLog waits for the lines it is told to look for. */
+const ACCESS_LOG_WAIT_MS = 15_000;
 
 /** The upstream ports deploy/nginx.conf names, in order. */
 const FILE_APP_PORTS = [3001, 3002];
@@ -129,9 +131,10 @@ export interface Nginx {
   dir: string;
   /**
    * The access log's lines, once what nginx holds in its buffer is written: the file asks it to write a line within
-   * a second (`access_log … flush=1s`), so this waits that long first.
+   * a second (`access_log … flush=1s`), so this waits that long first. With `holds`, until the lines hold what it
+   * looks for (a loaded machine's nginx writes them later), or ACCESS_LOG_WAIT_MS have passed.
    */
-  accessLog: () => Promise<AccessLogLine[]>;
+  accessLog: (holds?: (lines: AccessLogLine[]) => boolean) => Promise<AccessLogLine[]>;
   /** The access log's file, for a reader that cannot hold it all (a benchmark's millions of lines). */
   accessLogFile: string;
   errorLog: () => string;
@@ -179,12 +182,23 @@ export async function startNginx(ports: FrontDoorPorts): Promise<Nginx> {
     redirectUrl: `http://127.0.0.1:${ports.redirect}`,
     dir,
     accessLogFile: accessFile,
-    async accessLog() {
-      await new Promise((resolve) => setTimeout(resolve, ACCESS_LOG_FLUSH_MS + 250));
-      return read(accessFile)
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as AccessLogLine);
+    async accessLog(holds) {
+      const lines = () =>
+        read(accessFile)
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as AccessLogLine);
+      if (!holds) {
+        await sleep(ACCESS_LOG_FLUSH_MS + 250);
+        return lines();
+      }
+      const deadline = Date.now() + ACCESS_LOG_WAIT_MS;
+      let now = lines();
+      while (!holds(now) && Date.now() < deadline) {
+        await sleep(100);
+        now = lines();
+      }
+      return now;
     },
     errorLog: () => `${output}${read(errorFile)}`,
     async stop() {

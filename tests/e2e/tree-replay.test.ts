@@ -24,7 +24,7 @@ import { recordCellChanges } from '#server/services/tree/tree-changes.ts';
 import { launchBrowser, releaseBrowser, startGallery, type Gallery, watchErrors } from '../helpers/browser/harness.ts';
 import { WIDE } from '../helpers/browser/pages.ts';
 import { decodedTree } from '../helpers/browser/tree-pixels.ts';
-import { openTree, stats } from '../helpers/browser/tree-page.ts';
+import { openTree, stats, treeReady } from '../helpers/browser/tree-page.ts';
 import { write } from '#server/db.ts';
 
 let gallery: Gallery;
@@ -427,9 +427,19 @@ describe('the growth as a video', () => {
   it('says so when its code cannot be loaded, and the tree stays live', async () => {
     // The replay's module comes after the first frame: a page that could not fetch it still draws the tree.
     const offline = await browser.newPage({ viewport: WIDE });
-    await offline.route(/\/assets\/replay-parts[^/]*\.js$/, (route) => route.abort());
+    let pages = 0;
+    let failures = 0;
+    offline.on('domcontentloaded', () => pages++);
+    await offline.route(/\/assets\/replay-parts[^/]*\.js$/, (route) => {
+      failures++;
+      return route.abort();
+    });
     try {
       await openTree(offline, gallery, '');
+      // The module is asked for in the background after the first frame; its failure reloads the page once (a page
+      // older than the builds kept gets the new one so), and the reloaded page's own attempt fails for good.
+      await expect.poll(() => pages === 2 && failures >= 2, { timeout: 20_000 }).toBe(true);
+      await treeReady(offline);
       await offline.getByRole('button', { name: 'Replay growth' }).click();
       await offline.getByText('The replay could not be loaded. Reload the page to try again.').waitFor();
       expect(await offline.evaluate(() => window.__treeStats!.replaying)).toBe(false);

@@ -12,6 +12,7 @@ import { createMediaStorage } from '#server/storage/index.ts';
 import type { ServiceContext } from '#server/services/context.ts';
 import { openNeighboursAfterPublish } from '#server/services/tree/growth.ts';
 import { mediaNameOf } from '#server/services/display/media-names.ts';
+import { LARGE_SIZE } from '#server/services/media/images.ts';
 import { printSeedSummary, seedDemo, type SeedResult } from '#server/seed/demo.ts';
 import { generateSyntheticTree, MAX_SYNTHETIC_CELLS, syntheticSettings } from '#server/seed/synthetic.ts';
 import { createTree } from '#server/services/tree/tree.ts';
@@ -53,12 +54,14 @@ describe('the demo seed', () => {
   beforeAll(async () => {
     ctx = freshContext();
     contexts.push(ctx);
-    result = await seedDemo(ctx, { pieces: 60 });
+    // Small pictures: what is looked at here is rows and files, not pixels; the demo's own sizes, and its pieces
+    // kept for the deep zoom, are the second seed's below.
+    result = await seedDemo(ctx, { pieces: 60, pictureSize: 128 });
     const tree = ctx.db.select().from(trees).where(eq(trees.token, result.treeToken)).get()!;
     settings = tree.settings as TreeSettings;
     treeCells = ctx.db.select().from(cells).where(eq(cells.treeId, tree.id)).all();
-    // Sixty pictures drawn and encoded with sharp: 24 s alone, over three minutes beside the rest of the checks on a
-    // loaded two-core machine.
+    // Sixty pieces' pictures drawn and encoded with sharp: at the demo's 800 px 24 s alone, and over three minutes
+    // beside the rest of the checks on a loaded two-core machine.
   }, 300_000);
 
   it('publishes at least 60 pieces, each with published art, stored pictures and a dominant colour', async () => {
@@ -229,7 +232,6 @@ describe('the demo seed', () => {
     const second = await seedDemo(other, {
       pieces: 4,
       artists: 6,
-      pictureSize: 128,
       adminEmail: 'Boss@Example.test',
       adminPassword: 'a fine password',
     });
@@ -250,16 +252,26 @@ describe('the demo seed', () => {
     expect(secondTokens.some((t) => firstTokens.has(t))).toBe(false);
     const admin = other.db.select().from(users).where(eq(users.role, Role.Admin)).get()!;
     expect(await verifyPassword(admin.passwordHash, 'a fine password')).toBe(true);
-    // Pictures of the size asked for, the first two pieces' four times as large: at 512, none is kept for the deep
-    // zoom.
-    const sides = other.db
-      .select({ width: pictures.width, height: pictures.height })
-      .from(pictures)
-      .all()
-      .map((p) => `${p.width}×${p.height}`);
+    // The demo's pictures are 800 px; the first two pieces' main pictures are 3,200 px, stored at the large size and
+    // kept for the deep zoom, whose pyramids the job cuts once the server runs.
+    const stored = other.db.select().from(pictures).all();
+    const deep = stored.filter((p) => p.pyramid !== 'none');
+    expect(deep.map((p) => [p.width, p.height, p.pyramid, p.position])).toEqual([
+      [LARGE_SIZE, LARGE_SIZE, 'building', 0],
+      [LARGE_SIZE, LARGE_SIZE, 'building', 0],
+    ]);
+    for (const p of deep) expect(await other.media.exists(p.pyramidSource!)).toBe(true);
+    expect(stored.filter((p) => p.pyramid === 'none').map((p) => `${p.width}×${p.height}`)).toEqual(
+      Array(stored.length - 2).fill('800×800'),
+    );
+  });
+
+  it('draws the pictures at the size asked for, and keeps none for the deep zoom when the largest is small', () => {
+    const stored = ctx.db.select().from(pictures).all();
+    const sides = stored.map((p) => `${p.width}×${p.height}`);
+    // The first two pieces' main pictures are four times as large: 512 px, no larger than the large size.
     expect(sides.filter((side) => side === '512×512')).toHaveLength(2);
     expect(sides.filter((side) => side !== '512×512' && side !== '128×128')).toEqual([]);
-    const stored = other.db.select().from(pictures).all();
     expect(stored.filter((p) => p.pyramid !== 'none')).toEqual([]);
   });
 });

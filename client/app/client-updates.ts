@@ -4,10 +4,12 @@
  * they differ, an update is waiting: the next move to another page of the app becomes a full load of that page, so
  * the visitor gets the new build at a moment when nothing is on screen to lose, never while a form holds unsaved
  * input (the art editor says so through useUnsavedInput). Meanwhile the old page keeps working: the server keeps the
- * previous builds' files for a week. A lazy module that fails to load all the same reloads the page, once per build.
+ * previous builds' files for a week. A lazy module the page waits for that fails to load all the same reloads the
+ * page, once per build.
  */
 import { useEffect } from 'react';
 import type { Router } from '#client/router/router.ts';
+import { aLoadIsAwaited } from './module-loader.ts';
 
 export const CLIENT_BUILD_HEADER = 'X-Client-Build';
 const RELOADED_FOR = 'gallery-tree.reloaded-for-build';
@@ -55,11 +57,14 @@ export function reloadOnNavigationWhenUpdated(router: Router): void {
 
 /**
  * Vite's loader says `vite:preloadError` when a lazy module (or its styles) cannot be loaded: most likely the page
- * is older than the builds the server still keeps. The page reloads, once per build it came from, so a file that is
- * missing for another reason shows its error instead of reloading again and again.
+ * is older than the builds the server still keeps. When something on the page waits for it, the page reloads, once
+ * per build it came from, so a file that is missing for another reason shows its error instead of reloading again and
+ * again. A module fetched ahead of need that fails reloads nothing: the visitor did not ask for it, and is not
+ * interrupted; it is asked for again when they do.
  */
 export function reloadWhenALazyModuleFails(): void {
   window.addEventListener('vite:preloadError', (event) => {
+    if (!aLoadIsAwaited()) return;
     const build = pageBuild() ?? 'unknown';
     try {
       if (sessionStorage.getItem(RELOADED_FOR) === build) return;

@@ -4,24 +4,56 @@
  * React here, since client/tree/early-start.ts calls it before React has arrived. use-loaded.ts renders it.
  */
 export interface ModuleLoader<T> {
-  /** Starts the load (once) and answers its promise. */
+  /** Starts the load (once) for something that waits for it, and answers its promise. */
   start: () => Promise<T>;
+  /**
+   * Starts the load ahead of need, nothing waiting for it: if it fails, the page is not reloaded for it
+   * (client-updates.ts) and the next start() asks again.
+   */
+  prefetch: () => void;
   /** The loaded value, or null while it loads. */
   current: () => T | null;
+}
+
+/** How many started loads something waits for and that have not settled yet. */
+let awaited = 0;
+
+/** Whether something on the page waits for a module that is loading (a failed prefetch alone does not count). */
+export function aLoadIsAwaited(): boolean {
+  return awaited > 0;
 }
 
 export function moduleLoader<T>(load: () => Promise<T>): ModuleLoader<T> {
   let loaded: T | null = null;
   let promise: Promise<T> | null = null;
+  let demanded = false;
+  const begin = () => {
+    if (!promise) {
+      const attempt = load().then((value) => (loaded = value));
+      promise = attempt;
+      // A failed load is reported by what waits for it (useLoaded), not as an unhandled rejection; a failed prefetch
+      // is forgotten, so that the visitor's own request asks again.
+      attempt.catch(() => {
+        if (!demanded && promise === attempt) promise = null;
+      });
+    }
+    return promise;
+  };
   return {
     start() {
-      if (!promise) {
-        promise = load().then((value) => (loaded = value));
-        // A failed load is reported by the component that waits for it (useLoaded), not as an unhandled rejection.
-        promise.catch(() => undefined);
+      const attempt = begin();
+      if (!demanded) {
+        demanded = true;
+        awaited++;
+        // Settles after Vite's loader has told of a failure (vite:preloadError), which looks at aLoadIsAwaited().
+        attempt.then(
+          () => awaited--,
+          () => awaited--,
+        );
       }
-      return promise;
+      return attempt;
     },
+    prefetch: () => void begin(),
     current: () => loaded,
   };
 }
@@ -42,7 +74,7 @@ function whenIdle(work: () => void): void {
  */
 export function laterLoader<T>(load: () => Promise<T>): ModuleLoader<T> {
   const loader = moduleLoader(load);
-  if (firstViewDone) whenIdle(() => void loader.start());
+  if (firstViewDone) whenIdle(loader.prefetch);
   else waiting.push(loader);
   return loader;
 }
@@ -55,6 +87,6 @@ export function firstViewShown(): void {
   if (firstViewDone) return;
   firstViewDone = true;
   whenIdle(() => {
-    for (const loader of waiting.splice(0)) void loader.start();
+    for (const loader of waiting.splice(0)) loader.prefetch();
   });
 }
